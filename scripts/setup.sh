@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# setup.sh: install (when missing) and start what freshctx needs locally, on loopback:
+#   PostgreSQL 15 + pgvector (built from Debian's source package), Redis,
+#   a `freshctx` role and database with the vector extension.
+# Idempotent: safe to run when everything is already installed and running.
+# Needs Debian/Ubuntu with apt and root (or sudo). Elsewhere: use compose/ (Docker Compose).
+set -euo pipefail
+
+PG_MAJOR=${PG_MAJOR:-15}
+PG_PORT=${PG_PORT:-5432}
+REDIS_PORT=${REDIS_PORT:-6379}
+DB_NAME=${DB_NAME:-freshctx}
+DB_USER=${DB_USER:-freshctx}
+DB_PASS=${DB_PASS:-freshctx}
+PGVECTOR_SUITE=${PGVECTOR_SUITE:-trixie}   # a Debian release whose pgvector is >= 0.8
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || die "run as root or install sudo"
+  SUDO="sudo"
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  die "this script installs services with apt (Debian/Ubuntu). On other systems start PostgreSQL+pgvector and Redis yourself, or use Docker Compose: see compose/README.md"
+fi
+
+PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+apt_updated=""
+apt_install() {
+  if [ -z "$apt_updated" ]; then
+    say "apt-get update"
+    $SUDO apt-get update -qq >/dev/null
+    apt_updated=1
+  fi
+  say "installing $*"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# 1. Packages.
+need=()
+[ -x "$PG_BIN/postgres" ] || need+=("postgresql-$PG_MAJOR")
+command -v redis-server >/dev/null || need+=(redis-server)
+command -v redis-cli >/dev/null || need+=(redis-tools)
+[ ${#need[@]} -eq 0 ] || apt_install "${need[@]}"
+
+# 2. pgvector, built from Debian's source package of a newer release.
+ext_dir=$("$PG_BIN/../bin/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$PG_MAJOR")/extension
+if [ ! -f "$ext_dir/vector.control" ]; then
+  build_need=()
+  [ -f "/usr/include/postgresql/$PG_MAJOR/server/postgres.h" ] || build_need+=("postgresql-server-dev-$PG_MAJOR")
+  command -v dpkg-source >/dev/null || build_need+=(dpkg-dev)
+  command -v make >/dev/null || build_need+=(make)
+  command -v gcc >/dev/null || build_need+=(gcc)
+  [ ${#build_need[@]} -eq 0 ] || apt_install "${build_need[@]}"
+
+  # The mirror this machine already uses, taken from its own apt configuration.
+  mirror=$(grep -hE '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
+    | grep -v security | sed -E 's/^URIs:[[:space:]]*//; s/^deb (\[[^]]*\] )?//' | awk '{print $1}' \
+    | grep -i debian | head -n1 || true)
+  [ -n "$mirror" ] || die "no Debian mirror found in /etc/apt; install pgvector >= 0.8 for PostgreSQL $PG_MAJOR yourself"
+
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  mkdir -p "$work/lists/partial" "$work/etc"
+  echo "deb-src [trusted=yes] $mirror $PGVECTOR_SUITE main" >"$work/etc/sources.list"
+  apt_private=(-o "Dir::Etc::SourceList=$work/etc/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
+    -o "Dir::State::Lists=$work/lists" -o "APT::Get::List-Cleanup=0" -o "APT::Sandbox::User=root")
+  say "fetching pgvector source ($PGVECTOR_SUITE)"
+  apt-get "${apt_private[@]}" update -qq >/dev/null
+  (cd "$work" && apt-get "${apt_private[@]}" source -qq --download-only pgvector >/dev/null)
+  dsc=$(ls "$work"/pgvector_*.dsc | head -n1)
+  (cd "$work" && dpkg-source -x --no-check "$dsc" src >/dev/null)
+  say "building $(basename "$dsc" .dsc) against PostgreSQL $PG_MAJOR"
+  # OPTFLAGS="" drops -march=native so the build runs on any x86-64 machine.
+  make -s -C "$work/src" PG_CONFIG="$PG_BIN/pg_config" USE_PGXS=1 OPTFLAGS="" >"$work/build.log" 2>&1 \
+    || { cat "$work/build.log" >&2; die "building pgvector failed"; }
+  $SUDO make -s -C "$work/src" PG_CONFIG="$PG_BIN/pg_config" USE_PGXS=1 install >/dev/null
+  rm -rf "$work"; trap - EXIT
+fi
+
+# 3. PostgreSQL running on loopback.
+if ! pg_lsclusters -h 2>/dev/null | awk '{print $1" "$2}' | grep -q "^$PG_MAJOR main$"; then
+  say "creating cluster $PG_MAJOR/main"
+  $SUDO pg_createcluster "$PG_MAJOR" main --port "$PG_PORT" >/dev/null
+fi
+if ! pg_lsclusters -h | awk -v v="$PG_MAJOR" '$1==v && $2=="main" {print $4}' | grep -q online; then
+  say "starting PostgreSQL $PG_MAJOR"
+  $SUDO pg_ctlcluster "$PG_MAJOR" main start
+fi
+for _ in $(seq 1 50); do
+  $PG_BIN/pg_isready -q -h 127.0.0.1 -p "$PG_PORT" && break
+  sleep 0.2
+done
+$PG_BIN/pg_isready -q -h 127.0.0.1 -p "$PG_PORT" || die "PostgreSQL did not become ready on 127.0.0.1:$PG_PORT"
+
+export PGOPTIONS="--client-min-messages=warning"
+psql_su() { $SUDO -u postgres psql -p "$PG_PORT" -v ON_ERROR_STOP=1 -qAt "$@" 2>/dev/null || runuser -u postgres -- psql -p "$PG_PORT" -v ON_ERROR_STOP=1 -qAt "$@"; }
+if [ -z "$SUDO" ]; then psql_su() { runuser -u postgres -- psql -p "$PG_PORT" -v ON_ERROR_STOP=1 -qAt "$@"; }; fi
+
+if [ "$(psql_su -c "SELECT 1 FROM pg_roles WHERE rolname='$DB_USER'")" != "1" ]; then
+  say "creating role $DB_USER"
+  # CREATEDB lets tests make throw-away databases; not a superuser.
+  psql_su -c "CREATE ROLE $DB_USER LOGIN CREATEDB PASSWORD '$DB_PASS'"
+fi
+if [ "$(psql_su -c "SELECT 1 FROM pg_database WHERE datname='$DB_NAME'")" != "1" ]; then
+  say "creating database $DB_NAME"
+  psql_su -c "CREATE DATABASE $DB_NAME OWNER $DB_USER"
+fi
+# The extension needs a superuser to create; migrations then only check it exists.
+psql_su -d "$DB_NAME" -c "CREATE EXTENSION IF NOT EXISTS vector" 
+# template1 too, so databases created by tests have it.
+psql_su -d template1 -c "CREATE EXTENSION IF NOT EXISTS vector"
+pgv=$(psql_su -d "$DB_NAME" -c "SELECT extversion FROM pg_extension WHERE extname='vector'")
+say "PostgreSQL $PG_MAJOR on 127.0.0.1:$PG_PORT, database $DB_NAME, pgvector $pgv"
+
+# 4. Redis on loopback.
+if ! redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1; then
+  say "starting Redis"
+  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes --save "" --appendonly no \
+    --logfile /tmp/freshctx-redis.log >/dev/null
+  for _ in $(seq 1 50); do
+    redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+fi
+redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 || die "Redis did not answer on 127.0.0.1:$REDIS_PORT"
+say "Redis $(redis-server --version | awk '{print $3}' | sed 's/v=//') on 127.0.0.1:$REDIS_PORT"
+
+# 5. librdkafka comes bundled with confluent-kafka-go (cgo, static); only a C compiler is needed.
+command -v gcc >/dev/null || apt_install gcc libc6-dev
+say "ready"
