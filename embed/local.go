@@ -1,0 +1,160 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"unicode"
+	"unicode/utf8"
+)
+
+// LocalDimsDefault is the default vector size of the local embedder; 384 matches
+// common small sentence models so a later switch keeps the same schema.
+const LocalDimsDefault = 384
+
+// Local is the deterministic lexical embedder. It is safe for concurrent use.
+type Local struct {
+	dims int
+}
+
+// NewLocal returns a local embedder producing vectors of dims dimensions.
+func NewLocal(dims int) (*Local, error) {
+	if dims < 8 || dims > 16000 {
+		return nil, fmt.Errorf("local embedder: dimensions %d out of range [8, 16000]", dims)
+	}
+	return &Local{dims: dims}, nil
+}
+
+// Dims returns the vector size.
+func (l *Local) Dims() int { return l.dims }
+
+// Model names the embedding model; stored vectors are only comparable within one.
+func (l *Local) Model() string { return fmt.Sprintf("local-hash-v1-%d", l.dims) }
+
+// Embed returns one vector per text.
+func (l *Local) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(texts))
+	flat := make([]float32, len(texts)*l.dims) // one allocation for the batch
+	for i, t := range texts {
+		v := flat[i*l.dims : (i+1)*l.dims : (i+1)*l.dims]
+		l.embedInto(v, t)
+		out[i] = v
+	}
+	return out, nil
+}
+
+// Feature weights: whole words carry most of the meaning; n-grams add tolerance for
+// inflection and typos; CJK bigrams stand in for words (no spaces to split on).
+const (
+	wordWeight    = 1.0
+	trigramWeight = 0.35
+	cjkUniWeight  = 0.5
+	cjkBiWeight   = 1.0
+)
+
+func (l *Local) embedInto(v []float32, text string) {
+	var word [64]rune // words longer than this are hashed by their first 64 runes
+	n := 0
+	var prevCJK rune
+	flush := func() {
+		if n == 0 {
+			return
+		}
+		w := word[:min(n, len(word))]
+		l.add(v, hashRunes(fnvOffset, w), wordWeight)
+		if len(w) >= 4 {
+			// Trigrams of "^word$" so prefixes and suffixes count.
+			padded := make([]rune, 0, len(w)+2)
+			padded = append(padded, '^')
+			padded = append(padded, w...)
+			padded = append(padded, '$')
+			for i := 0; i+3 <= len(padded); i++ {
+				l.add(v, hashRunes(fnvTrigram, padded[i:i+3]), trigramWeight)
+			}
+		}
+		n = 0
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+		switch {
+		case isCJK(r):
+			flush()
+			l.add(v, hashRunes(fnvCJK, []rune{r}), cjkUniWeight)
+			if prevCJK != 0 {
+				l.add(v, hashRunes(fnvCJK, []rune{prevCJK, r}), cjkBiWeight)
+			}
+			prevCJK = r
+			continue
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+			if n < len(word) {
+				word[n] = unicode.ToLower(r)
+			}
+			n++
+		default:
+			flush()
+		}
+		prevCJK = 0
+	}
+	flush()
+	normalize(v)
+}
+
+// add puts weight w on the dimension picked by h, with a sign from another bit of
+// h so that collisions cancel out on average instead of piling up.
+func (l *Local) add(v []float32, h uint64, w float32) {
+	idx := (h >> 1) % uint64(len(v))
+	if h&1 == 1 {
+		w = -w
+	}
+	v[idx] += w
+}
+
+func normalize(v []float32) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+const (
+	fnvOffset  uint64 = 14695981039346656037
+	fnvPrime   uint64 = 1099511628211
+	fnvTrigram        = fnvOffset ^ 0x5bd1e995 // separate hash spaces per feature kind
+	fnvCJK            = fnvOffset ^ 0x27d4eb2f
+)
+
+// hashRunes is FNV-1a over the runes, then a final avalanche so that low bits mix.
+func hashRunes(seed uint64, rs []rune) uint64 {
+	h := seed
+	for _, r := range rs {
+		for x := uint32(r); ; x >>= 8 {
+			h ^= uint64(x & 0xff)
+			h *= fnvPrime
+			if x < 0x100 {
+				break
+			}
+		}
+		h ^= 0xff // rune separator
+		h *= fnvPrime
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+func isCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+}

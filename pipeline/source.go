@@ -1,0 +1,425 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/freshctx/freshctx/cdc"
+	"github.com/freshctx/freshctx/store"
+)
+
+// Source is one Kafka topic and the rules that turn its records into events.
+type Source struct {
+	// Name identifies the source in stored events and metrics: [a-z0-9_.-]+. Required.
+	Name string `yaml:"name"`
+	// Topic is the Kafka topic to consume. Required.
+	Topic string `yaml:"topic"`
+	// Format is "debezium" (JSON converter envelopes) or "json" (plain events). Required.
+	Format cdc.Format `yaml:"format"`
+	// Kind is "event". ("document", knowledge chunks, is not supported yet.) Default "event".
+	Kind string `yaml:"kind"`
+	// ID renders the event's display id, e.g. "{{.id}}". Default: the record key.
+	ID string `yaml:"id"`
+	// Tenant renders the tenant, e.g. "{{.tenant_id}}" or a constant. Required.
+	Tenant string `yaml:"tenant"`
+	// Entity renders whose timeline the event belongs to, e.g. "customer:{{.customer_id}}". Required.
+	Entity string `yaml:"entity"`
+	// Time names the field holding the event time (RFC 3339 text, or epoch seconds,
+	// milliseconds, microseconds or nanoseconds told apart by magnitude). Default:
+	// Debezium's source.ts_ms, else the Kafka record timestamp.
+	Time string `yaml:"time"`
+	// Text renders the text that is embedded and shown to the model. Required.
+	Text string `yaml:"text"`
+	// Attrs lists fields returned with the event as structured attributes.
+	Attrs []string `yaml:"attrs"`
+	// MaxTextBytes caps the rendered text (cut at a rune boundary, marked with "…").
+	// Default MaxTextBytesDefault.
+	MaxTextBytes int `yaml:"max_text_bytes"`
+	// Key renders the event key for records without a Kafka key (json format only),
+	// e.g. "{{.event_id}}". Default: the Kafka key; a keyless record without this is
+	// rejected.
+	Key string `yaml:"key"`
+}
+
+// MaxTextBytesDefault caps rendered text when a source does not say.
+const MaxTextBytesDefault = 2048
+
+var sourceNameRE = regexp.MustCompile(`^[a-z0-9_.-]+$`)
+
+// Validate checks the source; errors name the field.
+func (s *Source) Validate() error {
+	if !sourceNameRE.MatchString(s.Name) {
+		return fmt.Errorf("name: %q must match [a-z0-9_.-]+", s.Name)
+	}
+	if s.Topic == "" {
+		return errors.New("topic: required")
+	}
+	switch s.Format {
+	case cdc.FormatDebezium, cdc.FormatJSON:
+	case "":
+		return errors.New("format: required (debezium or json)")
+	default:
+		return fmt.Errorf("format: %q is not one of debezium, json", s.Format)
+	}
+	switch s.Kind {
+	case "", "event":
+	case "document":
+		return errors.New("kind: document (knowledge chunks) is not supported by this version; use event")
+	default:
+		return fmt.Errorf("kind: %q is not one of event", s.Kind)
+	}
+	for _, f := range []struct{ name, tmpl string }{{"tenant", s.Tenant}, {"entity", s.Entity}, {"text", s.Text}} {
+		if strings.TrimSpace(f.tmpl) == "" {
+			return fmt.Errorf("%s: required", f.name)
+		}
+	}
+	for _, f := range []struct{ name, tmpl string }{{"id", s.ID}, {"tenant", s.Tenant}, {"entity", s.Entity}, {"text", s.Text}, {"key", s.Key}} {
+		if _, err := parseTemplate(f.tmpl); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	if s.MaxTextBytes < 0 {
+		return errors.New("max_text_bytes: must not be negative")
+	}
+	if s.Key != "" && s.Format != cdc.FormatJSON {
+		return errors.New("key: only for format json (Debezium records always carry a key)")
+	}
+	return nil
+}
+
+// mapper applies a source's rules to decoded changes.
+type mapper struct {
+	src                            Source
+	id, tenant, entity, text, key  template
+	fields                         []string // top-level fields kept for TOAST merging
+	maxText                        int
+}
+
+func newMapper(s Source) (*mapper, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	m := &mapper{src: s, maxText: s.MaxTextBytes}
+	if m.maxText == 0 {
+		m.maxText = MaxTextBytesDefault
+	}
+	m.id, _ = parseTemplate(s.ID)
+	m.tenant, _ = parseTemplate(s.Tenant)
+	m.entity, _ = parseTemplate(s.Entity)
+	m.text, _ = parseTemplate(s.Text)
+	m.key, _ = parseTemplate(s.Key)
+	seen := map[string]bool{}
+	add := func(f string) {
+		if f != "" && !seen[f] {
+			seen[f] = true
+			m.fields = append(m.fields, f)
+		}
+	}
+	for _, t := range []template{m.id, m.tenant, m.entity, m.text} {
+		for _, p := range t.parts {
+			if p.path != nil {
+				add(p.path[0])
+			}
+		}
+	}
+	for _, a := range s.Attrs {
+		add(strings.SplitN(a, ".", 2)[0])
+	}
+	add(s.Time)
+	return m, nil
+}
+
+// MapError is a record that cannot be mapped to an event: it goes to the DLQ.
+type MapError struct {
+	Field  string
+	Reason string
+}
+
+func (e *MapError) Error() string { return fmt.Sprintf("mapping: %s: %s", e.Field, e.Reason) }
+
+// keyOf returns the event key of a decoded change.
+func (m *mapper) keyOf(c *cdc.Change) (string, error) {
+	if c.Key != "" {
+		return c.Key, nil
+	}
+	if len(m.key.parts) > 0 && c.Row != nil {
+		k, err := m.key.render(c.Row, true)
+		if err != nil {
+			return "", &MapError{Field: "key", Reason: err.Error()}
+		}
+		if k != "" {
+			return k, nil
+		}
+	}
+	return "", &MapError{Field: "key", Reason: "record has no Kafka key and the source has no key template"}
+}
+
+// event renders an upsert. prior (may be nil) supplies columns the change marked
+// unavailable (TOAST).
+func (m *mapper) event(c *cdc.Change, key string, r *cdc.Record, prior *store.Prior) (store.Event, error) {
+	row := c.Row
+	if len(c.Unavailable) > 0 {
+		row = make(map[string]any, len(c.Row)+len(c.Unavailable))
+		for k, v := range c.Row {
+			row[k] = v
+		}
+		if prior != nil && !prior.Deleted {
+			for _, col := range c.Unavailable {
+				if v, ok := prior.Fields[col]; ok {
+					row[col] = v
+				}
+			}
+		}
+	}
+	e := store.Event{Source: m.src.Name, Key: key, Version: c.Version}
+	var err error
+	if e.Tenant, err = m.tenant.render(row, true); err != nil || e.Tenant == "" {
+		return e, &MapError{Field: "tenant", Reason: orEmpty(err)}
+	}
+	if e.Entity, err = m.entity.render(row, true); err != nil || e.Entity == "" {
+		return e, &MapError{Field: "entity", Reason: orEmpty(err)}
+	}
+	e.ID = key
+	if len(m.id.parts) > 0 {
+		if e.ID, err = m.id.render(row, true); err != nil {
+			return e, &MapError{Field: "id", Reason: err.Error()}
+		}
+	}
+	text, _ := m.text.render(row, false)
+	e.Text = trimText(text, m.maxText)
+	e.Time, err = m.eventTime(row, c, r)
+	if err != nil {
+		return e, err
+	}
+	if len(m.src.Attrs) > 0 {
+		e.Attrs = make(map[string]any, len(m.src.Attrs))
+		for _, a := range m.src.Attrs {
+			if v, ok := lookup(row, strings.Split(a, ".")); ok && v != nil {
+				e.Attrs[a] = sanitizeValue(v)
+			}
+		}
+	}
+	e.Fields = make(map[string]any, len(m.fields))
+	for _, f := range m.fields {
+		if v, ok := row[f]; ok {
+			e.Fields[f] = sanitizeValue(v)
+		}
+	}
+	sum := sha256.Sum256([]byte(e.Text))
+	e.TextHash = sum[:16]
+	if m.src.Format == cdc.FormatJSON {
+		// Plain events carry no source version; their event time orders them, which
+		// unlike a Kafka offset survives topic re-creation and replays.
+		e.Version = e.Time.UnixMicro()
+	}
+	return e, nil
+}
+
+func orEmpty(err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return "renders empty"
+}
+
+func (m *mapper) eventTime(row map[string]any, c *cdc.Change, r *cdc.Record) (time.Time, error) {
+	if m.src.Time != "" {
+		if v, ok := row[m.src.Time]; ok && v != nil {
+			t, err := parseTime(v)
+			if err != nil {
+				return time.Time{}, &MapError{Field: "time", Reason: fmt.Sprintf("field %s: %v", m.src.Time, err)}
+			}
+			return t, nil
+		}
+	}
+	if !c.SourceTime.IsZero() {
+		return c.SourceTime, nil
+	}
+	if !r.Timestamp.IsZero() {
+		return r.Timestamp.UTC(), nil
+	}
+	return time.Time{}, &MapError{Field: "time", Reason: "no time field, source time or record timestamp"}
+}
+
+// parseTime reads RFC 3339 text or an epoch number whose unit is told by its
+// magnitude (s < 1e11 ≤ ms < 1e14 ≤ µs < 1e17 ≤ ns).
+func parseTime(v any) (time.Time, error) {
+	var n int64
+	switch x := v.(type) {
+	case string:
+		if t, err := time.Parse(time.RFC3339Nano, x); err == nil {
+			return t.UTC(), nil
+		}
+		i, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%q is neither RFC 3339 nor an epoch number", x)
+		}
+		n = i
+	case json.Number:
+		i, err := x.Int64()
+		if err != nil {
+			f, ferr := x.Float64()
+			if ferr != nil {
+				return time.Time{}, fmt.Errorf("%s is not a number", x)
+			}
+			i = int64(f)
+		}
+		n = i
+	default:
+		return time.Time{}, fmt.Errorf("is %T, want text or a number", v)
+	}
+	switch {
+	case n < 0:
+		return time.Time{}, fmt.Errorf("%d is negative", n)
+	case n < 1e11:
+		return time.Unix(n, 0).UTC(), nil
+	case n < 1e14:
+		return time.UnixMilli(n).UTC(), nil
+	case n < 1e17:
+		return time.UnixMicro(n).UTC(), nil
+	default:
+		return time.Unix(0, n).UTC(), nil
+	}
+}
+
+// trimText collapses whitespace, drops control characters and caps the size.
+func trimText(s string, max int) string {
+	var b strings.Builder
+	b.Grow(min(len(s), max+4))
+	space := false
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			continue
+		case r == ' ' || r == '\n' || r == '\t' || r == '\r':
+			space = b.Len() > 0
+			continue
+		case r < 0x20 || r == 0x7f:
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if b.Len()+utf8.RuneLen(r) > max {
+			return b.String() + "…"
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// sanitizeValue removes NUL characters, which PostgreSQL text and jsonb reject.
+func sanitizeValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		if strings.IndexByte(x, 0) >= 0 {
+			return strings.ReplaceAll(x, "\x00", "")
+		}
+	case map[string]any:
+		for k, vv := range x {
+			x[k] = sanitizeValue(vv)
+		}
+	case []any:
+		for i, vv := range x {
+			x[i] = sanitizeValue(vv)
+		}
+	}
+	return v
+}
+
+// template is a string with {{.field}} or {{.a.b}} placeholders. Nothing else of
+// text/template is supported: rendering is on the hot path and errors must name
+// the missing field.
+type template struct {
+	parts []tmplPart
+}
+
+type tmplPart struct {
+	lit  string
+	path []string // nil for a literal
+}
+
+func parseTemplate(s string) (template, error) {
+	var t template
+	for s != "" {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			t.parts = append(t.parts, tmplPart{lit: s})
+			break
+		}
+		if i > 0 {
+			t.parts = append(t.parts, tmplPart{lit: s[:i]})
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			return t, fmt.Errorf("unclosed {{ in %q", s)
+		}
+		expr := strings.TrimSpace(s[i+2 : i+j])
+		if !strings.HasPrefix(expr, ".") || len(expr) < 2 || strings.ContainsAny(expr, " |()$") {
+			return t, fmt.Errorf("{{%s}}: only field references like {{.customer_id}} are supported", expr)
+		}
+		t.parts = append(t.parts, tmplPart{path: strings.Split(expr[1:], ".")})
+		s = s[i+j+2:]
+	}
+	return t, nil
+}
+
+// render fills the placeholders from row. With strict, a missing or null field is
+// an error; otherwise it renders as empty.
+func (t template) render(row map[string]any, strict bool) (string, error) {
+	if len(t.parts) == 1 && t.parts[0].path == nil {
+		return t.parts[0].lit, nil
+	}
+	var b strings.Builder
+	for _, p := range t.parts {
+		if p.path == nil {
+			b.WriteString(p.lit)
+			continue
+		}
+		v, ok := lookup(row, p.path)
+		if !ok || v == nil {
+			if strict {
+				return "", fmt.Errorf("field %s is missing", strings.Join(p.path, "."))
+			}
+			continue
+		}
+		writeValue(&b, v)
+	}
+	return b.String(), nil
+}
+
+func lookup(row map[string]any, path []string) (any, bool) {
+	var cur any = row
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[p]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+func writeValue(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case string:
+		b.WriteString(x)
+	case json.Number:
+		b.WriteString(x.String())
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	default:
+		j, _ := json.Marshal(x)
+		b.Write(j)
+	}
+}

@@ -1,0 +1,398 @@
+// Package pgstore keeps events in PostgreSQL with pgvector.
+//
+// Writes are version-guarded in SQL: an upsert applies only when its version is
+// newer than the stored one (or equal and the row is not a delete marker); a delete
+// applies when its version is at least the stored one and leaves a marker row. A
+// batch is written in one transaction. The entity-window read returns every live
+// event of an entity in the window, newest first, so ranking over it is exact.
+package pgstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pgvector/pgvector-go"
+	pgxvec "github.com/pgvector/pgvector-go/pgx"
+
+	"github.com/freshctx/freshctx/migrations"
+	"github.com/freshctx/freshctx/store"
+)
+
+// Store is a PostgreSQL + pgvector event store. It is safe for concurrent use.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// Config configures the connection.
+type Config struct {
+	// DSN is a libpq connection string or URL. Required.
+	DSN string `yaml:"dsn"`
+	// MaxConns caps the pool. Default: MaxConnsDefault.
+	MaxConns int32 `yaml:"max_conns"`
+	// Schema, when set, is put first on the search_path (tests use one per test).
+	Schema string `yaml:"-"`
+}
+
+// MaxConnsDefault is the default pool size.
+const MaxConnsDefault = 16
+
+// Connect opens a pool and checks that the database answers.
+func Connect(ctx context.Context, cfg Config) (*Store, error) {
+	pc, err := pgxpool.ParseConfig(cfg.DSN)
+	if err != nil {
+		return nil, fmt.Errorf("parsing postgres.dsn: %w", err)
+	}
+	pc.MaxConns = MaxConnsDefault
+	if cfg.MaxConns > 0 {
+		pc.MaxConns = cfg.MaxConns
+	}
+	if cfg.Schema != "" {
+		pc.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{cfg.Schema}.Sanitize() + ",public"
+	}
+	pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		if err := pgxvec.RegisterTypes(ctx, c); err != nil {
+			return fmt.Errorf("registering pgvector types (is the vector extension installed? run scripts/setup.sh): %w", err)
+		}
+		return nil
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, pc)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to postgres: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connecting to postgres %s: %w", redactDSN(cfg.DSN), err)
+	}
+	return &Store{pool: pool}, nil
+}
+
+// Close releases the pool.
+func (s *Store) Close() { s.pool.Close() }
+
+// Ping checks the database answers (for readiness).
+func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+
+// Migrate applies the pending migrations from the migrations package, each in its
+// own transaction, under an advisory lock so concurrent runs are safe. It returns
+// the names of the files it applied.
+func (s *Store) Migrate(ctx context.Context) ([]string, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Release()
+	var hasVector bool
+	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector')`).Scan(&hasVector); err != nil {
+		return nil, err
+	}
+	if !hasVector {
+		if _, err := conn.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS vector`); err != nil {
+			return nil, fmt.Errorf("the pgvector extension is not installed in this database and could not be created (run scripts/setup.sh, or CREATE EXTENSION vector as a superuser): %w", err)
+		}
+	}
+	const lockID = 0x66726573686374 // "freshct"
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, lockID); err != nil {
+		return nil, err
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, lockID) //nolint:errcheck
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS freshctx_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return nil, fmt.Errorf("creating freshctx_migrations: %w", err)
+	}
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var applied []string
+	for _, name := range names {
+		var done bool
+		if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM freshctx_migrations WHERE name = $1)`, name).Scan(&done); err != nil {
+			return applied, err
+		}
+		if done {
+			continue
+		}
+		sqlText, err := fs.ReadFile(migrations.FS, name)
+		if err != nil {
+			return applied, err
+		}
+		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, string(sqlText)); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `INSERT INTO freshctx_migrations (name) VALUES ($1)`, name)
+			return err
+		})
+		if err != nil {
+			return applied, fmt.Errorf("applying migration %s: %w", name, err)
+		}
+		applied = append(applied, name)
+	}
+	return applied, nil
+}
+
+// Pending returns the migrations not yet applied; a service refuses to start while
+// any are pending, with a hint to run `ingest migrate`.
+func (s *Store) Pending(ctx context.Context) ([]string, error) {
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var exists bool
+	if err := s.pool.QueryRow(ctx, `SELECT to_regclass('freshctx_migrations') IS NOT NULL`).Scan(&exists); err != nil {
+		return nil, err
+	}
+	if !exists {
+		return names, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT name FROM freshctx_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	done, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	var pending []string
+	for _, n := range names {
+		if !contains(done, n) {
+			pending = append(pending, n)
+		}
+	}
+	return pending, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckEmbedding records the embedding model and size on first use and refuses a
+// different one later: vectors of two models cannot be compared.
+func (s *Store) CheckEmbedding(ctx context.Context, model string, dims int) error {
+	want := model + "/" + strconv.Itoa(dims)
+	var got string
+	err := s.pool.QueryRow(ctx, `
+		WITH ins AS (
+			INSERT INTO freshctx_settings (name, value) VALUES ('embedding', $1)
+			ON CONFLICT (name) DO NOTHING RETURNING value)
+		SELECT value FROM ins UNION ALL SELECT value FROM freshctx_settings WHERE name = 'embedding'
+		LIMIT 1`, want).Scan(&got)
+	if err != nil {
+		return fmt.Errorf("checking the embedding model: %w", err)
+	}
+	if got != want {
+		return fmt.Errorf("embedder: the store holds vectors of %s but the configured embedder makes %s; use the same model and dims, or a new database", got, want)
+	}
+	return nil
+}
+
+// Lookup returns what is stored for the given refs (absent refs are missing from
+// the map).
+func (s *Store) Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]store.Prior, error) {
+	out := make(map[store.Ref]store.Prior, len(refs))
+	if len(refs) == 0 {
+		return out, nil
+	}
+	sources := make([]string, len(refs))
+	keys := make([]string, len(refs))
+	for i, r := range refs {
+		sources[i], keys[i] = r.Source, r.Key
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT e.source, e.key, e.tenant, e.entity, e.text_hash, e.embedding, e.fields, e.version, e.deleted
+		FROM unnest($1::text[], $2::text[]) AS r(source, key)
+		JOIN events e ON e.source = r.source AND e.key = r.key`, sources, keys)
+	if err != nil {
+		return nil, classify(fmt.Errorf("looking up %d keys: %w", len(refs), err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			ref store.Ref
+			p   store.Prior
+			vec *pgvector.Vector
+		)
+		if err := rows.Scan(&ref.Source, &ref.Key, &p.Tenant, &p.Entity, &p.TextHash, &vec, &p.Fields, &p.Version, &p.Deleted); err != nil {
+			return nil, err
+		}
+		if vec != nil {
+			p.Embedding = vec.Slice()
+		}
+		out[ref] = p
+	}
+	return out, classify(rows.Err())
+}
+
+const upsertSQL = `
+INSERT INTO events (source, key, id, tenant, entity, event_time, text, attrs, fields, text_hash, embedding, version, deleted)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false)
+ON CONFLICT (source, key) DO UPDATE SET
+    id = EXCLUDED.id, tenant = EXCLUDED.tenant, entity = EXCLUDED.entity,
+    event_time = EXCLUDED.event_time, text = EXCLUDED.text, attrs = EXCLUDED.attrs,
+    fields = EXCLUDED.fields, text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding,
+    version = EXCLUDED.version, deleted = false, written_at = now()
+WHERE events.version < EXCLUDED.version
+   OR (events.version = EXCLUDED.version AND NOT events.deleted)
+RETURNING true`
+
+const deleteSQL = `
+INSERT INTO events (source, key, id, tenant, entity, event_time, text, version, deleted)
+VALUES ($1, $2, '', '', '', now(), '', $3, true)
+ON CONFLICT (source, key) DO UPDATE SET
+    deleted = true, version = EXCLUDED.version, text = '', attrs = '{}', fields = '{}',
+    text_hash = NULL, embedding = NULL, written_at = now()
+WHERE events.version <= EXCLUDED.version
+RETURNING tenant, entity`
+
+// Apply writes a batch of upserts and deletes in one transaction, version-guarded.
+// Errors that no retry can fix wrap store.ErrInvalidData.
+func (s *Store) Apply(ctx context.Context, upserts []store.Event, deletes []store.Delete) (store.WriteResult, error) {
+	res := store.WriteResult{Applied: make([]bool, len(upserts))}
+	if len(upserts)+len(deletes) == 0 {
+		return res, nil
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		b := &pgx.Batch{}
+		for i := range upserts {
+			e := &upserts[i]
+			var vec any
+			if e.Embedding != nil {
+				vec = pgvector.NewVector(e.Embedding)
+			}
+			b.Queue(upsertSQL, e.Source, e.Key, e.ID, e.Tenant, e.Entity, e.Time, e.Text,
+				jsonOrEmpty(e.Attrs), jsonOrEmpty(e.Fields), e.TextHash, vec, e.Version)
+		}
+		for _, d := range deletes {
+			b.Queue(deleteSQL, d.Source, d.Key, d.Version)
+		}
+		br := tx.SendBatch(ctx, b)
+		for i := range upserts {
+			var ok bool
+			err := br.QueryRow().Scan(&ok)
+			switch {
+			case errors.Is(err, pgx.ErrNoRows):
+			case err != nil:
+				br.Close()
+				return fmt.Errorf("upserting %s/%s: %w", upserts[i].Source, upserts[i].Key, err)
+			default:
+				res.Applied[i] = true
+			}
+		}
+		for _, d := range deletes {
+			var r store.Removed
+			err := br.QueryRow().Scan(&r.Tenant, &r.Entity)
+			switch {
+			case errors.Is(err, pgx.ErrNoRows):
+			case err != nil:
+				br.Close()
+				return fmt.Errorf("deleting %s/%s: %w", d.Source, d.Key, err)
+			case r.Tenant != "" || r.Entity != "":
+				r.Ref, r.Version = d.Ref, d.Version
+				res.Removed = append(res.Removed, r)
+			}
+		}
+		return br.Close()
+	})
+	if err != nil {
+		return store.WriteResult{}, classify(fmt.Errorf("writing batch of %d upserts, %d deletes: %w", len(upserts), len(deletes), err))
+	}
+	return res, nil
+}
+
+// Truncate marks every live event of a source older than version deleted
+// (Debezium truncate), returning them for the cache.
+func (s *Store) Truncate(ctx context.Context, source string, version int64) ([]store.Removed, error) {
+	rows, err := s.pool.Query(ctx, `
+		UPDATE events SET deleted = true, version = $2, text = '', attrs = '{}', fields = '{}',
+		       text_hash = NULL, embedding = NULL, written_at = now()
+		WHERE source = $1 AND version < $2 AND NOT deleted
+		RETURNING key, tenant, entity`, source, version)
+	if err != nil {
+		return nil, classify(fmt.Errorf("truncating source %s: %w", source, err))
+	}
+	removed, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Removed, error) {
+		x := store.Removed{Ref: store.Ref{Source: source}, Version: version}
+		return x, r.Scan(&x.Key, &x.Tenant, &x.Entity)
+	})
+	return removed, classify(err)
+}
+
+// Recent returns the live events of one entity at or after since, newest first, at
+// most limit. Results carry their embeddings for exact ranking by the caller.
+func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT source, key, id, event_time, text, attrs, embedding, version
+		FROM events
+		WHERE tenant = $1 AND entity = $2 AND event_time >= $3 AND NOT deleted
+		ORDER BY event_time DESC, source, key
+		LIMIT $4`, tenant, entity, since, limit)
+	if err != nil {
+		return nil, fmt.Errorf("reading recent events: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Event, error) {
+		e := store.Event{Tenant: tenant, Entity: entity}
+		var vec *pgvector.Vector
+		if err := r.Scan(&e.Source, &e.Key, &e.ID, &e.Time, &e.Text, &e.Attrs, &vec, &e.Version); err != nil {
+			return e, err
+		}
+		if vec != nil {
+			e.Embedding = vec.Slice()
+		}
+		return e, nil
+	})
+}
+
+func jsonOrEmpty(m map[string]any) []byte {
+	if len(m) == 0 {
+		return []byte("{}")
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return []byte("{}")
+	}
+	return b
+}
+
+// classify marks errors caused by the data itself (SQLSTATE classes 22 data
+// exception, 23 integrity violation, 54 program limit exceeded) as permanent.
+func classify(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code[:2] {
+		case "22", "23", "54":
+			return fmt.Errorf("%w: %w", store.ErrInvalidData, err)
+		}
+	}
+	return err
+}
+
+// redactDSN hides the password of a DSN for error messages.
+func redactDSN(dsn string) string {
+	if i := strings.Index(dsn, "://"); i >= 0 {
+		if at := strings.LastIndex(dsn, "@"); at > i {
+			cred := dsn[i+3 : at]
+			if c := strings.IndexByte(cred, ':'); c >= 0 {
+				return dsn[:i+3] + cred[:c] + ":xxx" + dsn[at:]
+			}
+		}
+	}
+	if strings.Contains(dsn, "password=") {
+		return "(dsn with password)"
+	}
+	return dsn
+}

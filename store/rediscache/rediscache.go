@@ -1,0 +1,286 @@
+// Package rediscache keeps each entity's recent events in Redis, so the context
+// API can answer the common "last minutes" query without touching the store.
+//
+// Layout, per tenant and entity (one hash tag, so Redis Cluster keeps an entity on
+// one slot):
+//
+//	<prefix>:{<len(tenant)>:<tenant>:<entity>}:tl          sorted set: member = source/key, score = event time (ms)
+//	<prefix>:{<len(tenant)>:<tenant>:<entity>}:ev:<member> hash: v = version (20-digit, zero-padded), d = event JSON, x = 1 if deleted
+//
+// Both expire after the cache window. Writes run a Lua script that compares
+// versions as fixed-width strings (Lua numbers lose int64 precision), so a replayed
+// older change never overwrites a newer one and a delete leaves a marker.
+//
+// Completeness: the cache can only answer a window alone if it has been fed
+// without gaps since before the window began. Ingest sets <prefix>:since when it
+// starts feeding (if absent) and resets it to "now" after any failed cache write;
+// a Redis restart loses it. [Cache.Recent] reports whether the cache covers the
+// window; when it does not, the caller reads the store.
+package rediscache
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/freshctx/freshctx/store"
+)
+
+// Config configures the cache.
+type Config struct {
+	// Addr is host:port of Redis. Required.
+	Addr string `yaml:"addr"`
+	// Password for AUTH; usually set through FRESHCTX_REDIS_PASSWORD.
+	Password string `yaml:"password"`
+	// DB is the Redis database number. Default 0.
+	DB int `yaml:"db"`
+	// KeyPrefix starts every key. Default KeyPrefixDefault.
+	KeyPrefix string `yaml:"key_prefix"`
+	// Window is how far back the cache keeps events. Default WindowDefault.
+	Window time.Duration `yaml:"window"`
+	// MaxPerEntity caps the events kept per entity (newest win). Default MaxPerEntityDefault.
+	MaxPerEntity int `yaml:"max_per_entity"`
+}
+
+const (
+	KeyPrefixDefault    = "fc"
+	WindowDefault       = time.Hour
+	MaxPerEntityDefault = 500
+)
+
+// WithDefaults fills unset fields.
+func (c Config) WithDefaults() Config {
+	if c.KeyPrefix == "" {
+		c.KeyPrefix = KeyPrefixDefault
+	}
+	if c.Window == 0 {
+		c.Window = WindowDefault
+	}
+	if c.MaxPerEntity == 0 {
+		c.MaxPerEntity = MaxPerEntityDefault
+	}
+	return c
+}
+
+// Validate reports the first invalid field.
+func (c Config) Validate() error {
+	switch {
+	case c.Addr == "":
+		return errors.New("addr: required (host:port)")
+	case c.Window < time.Minute:
+		return errors.New("window: must be at least 1m")
+	case c.MaxPerEntity < 1:
+		return errors.New("max_per_entity: must be positive")
+	}
+	return nil
+}
+
+// Cache is the Redis recent-events cache. It is safe for concurrent use.
+type Cache struct {
+	rdb   *redis.Client
+	cfg   Config
+	dirty atomic.Bool // a write failed: reset the since marker before the next write
+	now   func() time.Time
+}
+
+// New connects to Redis. It does not fail when Redis is down: the cache is an
+// accelerator, and callers fall back to the store.
+func New(cfg Config) *Cache {
+	cfg = cfg.WithDefaults()
+	rdb := redis.NewClient(&redis.Options{
+		Addr: cfg.Addr, Password: cfg.Password, DB: cfg.DB,
+		DialTimeout: 500 * time.Millisecond, ReadTimeout: 500 * time.Millisecond, WriteTimeout: 500 * time.Millisecond,
+		MaxRetries: 1,
+	})
+	return &Cache{rdb: rdb, cfg: cfg, now: time.Now}
+}
+
+// Close closes the connection pool.
+func (c *Cache) Close() error { return c.rdb.Close() }
+
+// Ping checks Redis answers.
+func (c *Cache) Ping(ctx context.Context) error { return c.rdb.Ping(ctx).Err() }
+
+// Window returns how far back the cache keeps events.
+func (c *Cache) Window() time.Duration { return c.cfg.Window }
+
+func (c *Cache) entityTag(tenant, entity string) string {
+	return c.cfg.KeyPrefix + ":{" + strconv.Itoa(len(tenant)) + ":" + tenant + ":" + entity + "}"
+}
+
+func member(r store.Ref) string { return r.Source + "/" + r.Key }
+
+func (c *Cache) sinceKey() string { return c.cfg.KeyPrefix + ":since" }
+
+func padVersion(v int64) string {
+	if v < 0 {
+		v = 0
+	}
+	return fmt.Sprintf("%020d", v)
+}
+
+// upsertScript: KEYS = timeline, body. ARGV = version, score, member, data,
+// body TTL ms, timeline TTL ms, cutoff score, max entries.
+var upsertScript = redis.NewScript(`
+local cur = redis.call('HMGET', KEYS[2], 'v', 'x')
+if cur[1] and (cur[1] > ARGV[1] or (cur[1] == ARGV[1] and cur[2] == '1')) then return 0 end
+redis.call('HSET', KEYS[2], 'v', ARGV[1], 'd', ARGV[4], 'x', '0')
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[7])
+local n = redis.call('ZCARD', KEYS[1])
+if n > tonumber(ARGV[8]) then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, n - tonumber(ARGV[8]) - 1) end
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return 1`)
+
+// deleteScript: KEYS = timeline, body. ARGV = version, member, marker TTL ms.
+var deleteScript = redis.NewScript(`
+local cur = redis.call('HGET', KEYS[2], 'v')
+if cur and cur > ARGV[1] then return 0 end
+redis.call('HSET', KEYS[2], 'v', ARGV[1], 'x', '1')
+redis.call('HDEL', KEYS[2], 'd')
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('ZREM', KEYS[1], ARGV[2])
+return 1`)
+
+// cachedEvent is the body stored per event.
+type cachedEvent struct {
+	ID      string         `json:"id"`
+	TimeMS  int64          `json:"t"`
+	Text    string         `json:"text"`
+	Attrs   map[string]any `json:"attrs,omitempty"`
+	Vec     []float32      `json:"vec,omitempty"`
+	Version int64          `json:"ver"`
+}
+
+// Apply writes applied upserts and removals in one pipeline. On failure it marks
+// the cache incomplete (the next successful Apply resets the since marker), so
+// readers fall back to the store instead of missing events.
+func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []store.Removed) error {
+	if len(upserts)+len(removed) == 0 {
+		return nil
+	}
+	now := c.now()
+	cutoff := now.Add(-c.cfg.Window)
+	pipe := c.rdb.Pipeline()
+	if c.dirty.Load() {
+		// Events may be missing from before now: the cache covers windows from here on.
+		pipe.Set(ctx, c.sinceKey(), strconv.FormatInt(now.UnixMilli(), 10), 0)
+	} else {
+		pipe.SetNX(ctx, c.sinceKey(), strconv.FormatInt(now.UnixMilli(), 10), 0)
+	}
+	windowMS := c.cfg.Window.Milliseconds()
+	n := 0
+	for i := range upserts {
+		e := &upserts[i]
+		if e.Time.Before(cutoff) {
+			continue // already out of the window
+		}
+		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeMS: e.Time.UnixMilli(), Text: e.Text, Attrs: e.Attrs, Vec: e.Embedding, Version: e.Version})
+		if err != nil {
+			return fmt.Errorf("encoding event %s: %w", member(e.Ref()), err)
+		}
+		tag := c.entityTag(e.Tenant, e.Entity)
+		m := member(e.Ref())
+		ttl := e.Time.Add(c.cfg.Window).Sub(now).Milliseconds() + 1
+		upsertScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m},
+			padVersion(e.Version), e.Time.UnixMilli(), m, data, ttl, windowMS, cutoff.UnixMilli(), c.cfg.MaxPerEntity)
+		n++
+	}
+	for _, r := range removed {
+		tag := c.entityTag(r.Tenant, r.Entity)
+		m := member(r.Ref)
+		deleteScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m}, padVersion(r.Version), m, windowMS)
+		n++
+	}
+	_, err := pipe.Exec(ctx)
+	if err != nil && isNoScript(err) {
+		if err = c.loadScripts(ctx); err == nil {
+			_, err = pipe.Exec(ctx)
+		}
+	}
+	if err != nil {
+		c.dirty.Store(true)
+		return fmt.Errorf("writing %d cache entries: %w", n, err)
+	}
+	c.dirty.Store(false)
+	return nil
+}
+
+func (c *Cache) loadScripts(ctx context.Context) error {
+	for _, s := range []*redis.Script{upsertScript, deleteScript} {
+		if err := s.Load(ctx, c.rdb).Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isNoScript(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") }
+
+// Recent returns an entity's cached events at or after since, newest first, at most
+// limit, and whether the cache covers the whole window (when false, the caller
+// must read the store: events may be missing).
+func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, bool, error) {
+	if c.now().Sub(since) > c.cfg.Window {
+		return nil, false, nil // older than the cache keeps
+	}
+	tag := c.entityTag(tenant, entity)
+	pipe := c.rdb.Pipeline()
+	sinceCmd := pipe.Get(ctx, c.sinceKey())
+	minScore := strconv.FormatInt(since.UnixMilli(), 10)
+	idsCmd := pipe.ZRevRangeByScore(ctx, tag+":tl", &redis.ZRangeBy{Max: "+inf", Min: minScore, Count: int64(limit)})
+	cardCmd := pipe.ZCard(ctx, tag+":tl")
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, false, fmt.Errorf("reading cache: %w", err)
+	}
+	fedSince, err := sinceCmd.Int64()
+	if err != nil || fedSince > since.UnixMilli() {
+		return nil, false, nil // not fed for the whole window
+	}
+	ids := idsCmd.Val()
+	if cardCmd.Val() >= int64(c.cfg.MaxPerEntity) && len(ids) < limit {
+		// The per-entity cap may have pushed window events out.
+		return nil, false, nil
+	}
+	if len(ids) == 0 {
+		return nil, true, nil
+	}
+	pipe = c.rdb.Pipeline()
+	cmds := make([]*redis.StringCmd, len(ids))
+	for i, m := range ids {
+		cmds[i] = pipe.HGet(ctx, tag+":ev:"+m, "d")
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, false, fmt.Errorf("reading cached events: %w", err)
+	}
+	out := make([]store.Event, 0, len(ids))
+	for i, m := range ids {
+		data, err := cmds[i].Bytes()
+		if err != nil {
+			// Body expired or deleted between the two reads: the timeline is
+			// inconsistent for this entity right now; let the store answer.
+			return nil, false, nil
+		}
+		var ce cachedEvent
+		if err := json.Unmarshal(data, &ce); err != nil {
+			return nil, false, fmt.Errorf("decoding cached event %s: %w", m, err)
+		}
+		src, key, _ := strings.Cut(m, "/")
+		out = append(out, store.Event{Source: src, Key: key, ID: ce.ID, Tenant: tenant, Entity: entity,
+			Time: time.UnixMilli(ce.TimeMS).UTC(), Text: ce.Text, Attrs: ce.Attrs, Embedding: ce.Vec, Version: ce.Version})
+	}
+	return out, true, nil
+}
+
+// Start marks the cache as fed from now on if no feeder has marked it yet.
+func (c *Cache) Start(ctx context.Context) error {
+	return c.rdb.SetNX(ctx, c.sinceKey(), strconv.FormatInt(c.now().UnixMilli(), 10), 0).Err()
+}
