@@ -28,7 +28,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Records: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "records_total",
 			Help: "Records processed, by source and result (stored, unchanged, deleted, skipped, dead_lettered)."}, []string{"source", "result"}),
 		EmbedTexts:   prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "embed_texts_total", Help: "Texts sent to the embedder."}),
-		EmbedReused:  prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "embed_reused_total", Help: "Updates whose text was unchanged, so the stored vector was reused."}),
+		EmbedReused:  prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "embed_reused_total", Help: "Texts not sent to the embedder because the same text already has a vector (an update that left the text unchanged, or a duplicate within a batch)."}),
 		EmbedBatches: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "embed_batches_total", Help: "Embedding calls made."}),
 		BatchSize: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "batch_records",
 			Help: "Records per worker batch.", Buckets: prometheus.ExponentialBuckets(1, 2, 12)}),

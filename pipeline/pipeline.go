@@ -727,6 +727,8 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 
 	// Map in batch order; later changes of a key see earlier ones as their prior.
 	var toEmbed []int
+	queued := map[string]int{} // text hash → index of the item that embeds it
+	sameText := map[int]int{}  // item index → index of the item whose vector it takes
 	for i := range items {
 		it := &items[i]
 		if it.err != nil || it.result == "skipped" || it.ref.Key == "" {
@@ -745,9 +747,13 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 				continue
 			}
 			if hasPrior && !prior.Deleted && prior.Embedding != nil && bytes.Equal(prior.TextHash, ev.TextHash) {
-				ev.Embedding = prior.Embedding
+				ev.Embedding = prior.Embedding // unchanged text: never embed it again
+				p.m.EmbedReused.Inc()
+			} else if j, ok := queued[string(ev.TextHash)]; ok {
+				sameText[i] = j // the same text is already being embedded in this batch
 				p.m.EmbedReused.Inc()
 			} else {
+				queued[string(ev.TextHash)] = i
 				toEmbed = append(toEmbed, i)
 			}
 			it.event = &ev
@@ -796,6 +802,13 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 					continue
 				}
 				items[i].event.Embedding = vecs[j]
+			}
+		}
+		for i, j := range sameText {
+			if items[j].err != nil {
+				items[i].poison(items[j].stage, items[j].err)
+			} else if items[i].err == nil {
+				items[i].event.Embedding = items[j].event.Embedding
 			}
 		}
 	}

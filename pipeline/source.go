@@ -96,10 +96,10 @@ func (s *Source) Validate() error {
 
 // mapper applies a source's rules to decoded changes.
 type mapper struct {
-	src                            Source
-	id, tenant, entity, text, key  template
-	fields                         []string // top-level fields kept for TOAST merging
-	maxText                        int
+	src                           Source
+	id, tenant, entity, text, key template
+	fields                        []string // top-level fields kept for TOAST merging
+	maxText                       int
 }
 
 func newMapper(s Source) (*mapper, error) {

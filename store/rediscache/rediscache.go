@@ -153,7 +153,7 @@ return 1`)
 // cachedEvent is the body stored per event.
 type cachedEvent struct {
 	ID      string         `json:"id"`
-	TimeMS  int64          `json:"t"`
+	TimeUS  int64          `json:"t"`
 	Text    string         `json:"text"`
 	Attrs   map[string]any `json:"attrs,omitempty"`
 	Vec     []float32      `json:"vec,omitempty"`
@@ -183,7 +183,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 		if e.Time.Before(cutoff) {
 			continue // already out of the window
 		}
-		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeMS: e.Time.UnixMilli(), Text: e.Text, Attrs: e.Attrs, Vec: e.Embedding, Version: e.Version})
+		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeUS: e.Time.UnixMicro(), Text: e.Text, Attrs: e.Attrs, Vec: e.Embedding, Version: e.Version})
 		if err != nil {
 			return fmt.Errorf("encoding event %s: %w", member(e.Ref()), err)
 		}
@@ -226,12 +226,10 @@ func (c *Cache) loadScripts(ctx context.Context) error {
 func isNoScript(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") }
 
 // Recent returns an entity's cached events at or after since, newest first, at most
-// limit, and whether the cache covers the whole window (when false, the caller
-// must read the store: events may be missing).
-func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, bool, error) {
-	if c.now().Sub(since) > c.cfg.Window {
-		return nil, false, nil // older than the cache keeps
-	}
+// limit, and whether they cover the whole window. When complete is false the
+// events may be a subset (the cache was not fed for the whole window, or the
+// per-entity cap pushed some out) and the caller should read the store.
+func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) (events []store.Event, complete bool, err error) {
 	tag := c.entityTag(tenant, entity)
 	pipe := c.rdb.Pipeline()
 	sinceCmd := pipe.Get(ctx, c.sinceKey())
@@ -242,16 +240,13 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 		return nil, false, fmt.Errorf("reading cache: %w", err)
 	}
 	fedSince, err := sinceCmd.Int64()
-	if err != nil || fedSince > since.UnixMilli() {
-		return nil, false, nil // not fed for the whole window
-	}
+	complete = err == nil && fedSince <= since.UnixMilli() && c.now().Sub(since) <= c.cfg.Window
 	ids := idsCmd.Val()
 	if cardCmd.Val() >= int64(c.cfg.MaxPerEntity) && len(ids) < limit {
-		// The per-entity cap may have pushed window events out.
-		return nil, false, nil
+		complete = false // the per-entity cap may have pushed window events out
 	}
 	if len(ids) == 0 {
-		return nil, true, nil
+		return nil, complete, nil
 	}
 	pipe = c.rdb.Pipeline()
 	cmds := make([]*redis.StringCmd, len(ids))
@@ -261,23 +256,23 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return nil, false, fmt.Errorf("reading cached events: %w", err)
 	}
-	out := make([]store.Event, 0, len(ids))
+	events = make([]store.Event, 0, len(ids))
 	for i, m := range ids {
 		data, err := cmds[i].Bytes()
 		if err != nil {
-			// Body expired or deleted between the two reads: the timeline is
-			// inconsistent for this entity right now; let the store answer.
-			return nil, false, nil
+			// Body expired or deleted between the two reads.
+			complete = false
+			continue
 		}
 		var ce cachedEvent
 		if err := json.Unmarshal(data, &ce); err != nil {
 			return nil, false, fmt.Errorf("decoding cached event %s: %w", m, err)
 		}
 		src, key, _ := strings.Cut(m, "/")
-		out = append(out, store.Event{Source: src, Key: key, ID: ce.ID, Tenant: tenant, Entity: entity,
-			Time: time.UnixMilli(ce.TimeMS).UTC(), Text: ce.Text, Attrs: ce.Attrs, Embedding: ce.Vec, Version: ce.Version})
+		events = append(events, store.Event{Source: src, Key: key, ID: ce.ID, Tenant: tenant, Entity: entity,
+			Time: time.UnixMicro(ce.TimeUS).UTC(), Text: ce.Text, Attrs: ce.Attrs, Embedding: ce.Vec, Version: ce.Version})
 	}
-	return out, true, nil
+	return events, complete, nil
 }
 
 // Start marks the cache as fed from now on if no feeder has marked it yet.

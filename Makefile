@@ -1,0 +1,41 @@
+# freshctx — `make help` lists the targets.
+SHELL := /bin/bash
+GO ?= go
+export PATH := $(PATH):/usr/local/go/bin
+
+.PHONY: help setup run stop test test-short build vet fmt bench fuzz clean
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
+
+setup: ## install (if missing) and start PostgreSQL 15 + pgvector and Redis on loopback
+	@bash scripts/setup.sh
+
+run: ## the demo: local stack, ingest + contextapi, demo feed, a real context answer
+	@bash scripts/run-demo.sh
+
+stop: ## stop the services started by `make run`
+	@bash scripts/stop.sh
+
+test: setup ## set up services and run every test (what CI runs)
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+test-short: ## unit tests that need no services
+	$(GO) test -short -count=1 ./...
+
+build: ## build bin/ingest, bin/contextapi, bin/loadtest
+	$(GO) build -o bin/ ./cmd/ingest ./cmd/contextapi ./loadtest
+
+vet: ## gofmt check and go vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+
+bench: setup ## run the benchmarks
+	$(GO) test -run XXX -bench . -benchmem ./...
+
+fuzz: ## fuzz the Debezium decoder for 60s
+	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 60s ./cdc
+
+clean: stop ## stop services, remove build output
+	rm -rf bin .run

@@ -1,0 +1,109 @@
+package api
+
+import (
+	"errors"
+	"time"
+)
+
+// Config configures the context API. Zero values take the defaults.
+type Config struct {
+	// Listen is the HTTP address. Default ListenDefault.
+	Listen string `yaml:"listen"`
+	// Tenant scopes every read until API keys map callers to tenants. Default "default".
+	Tenant string `yaml:"tenant"`
+	// DefaultWindow is the window when a request gives none. Default 15m.
+	DefaultWindow time.Duration `yaml:"default_window"`
+	// MaxWindow caps the window a request may ask for. Default 24h.
+	MaxWindow time.Duration `yaml:"max_window"`
+	// DefaultK is the number of events when a request gives none. Default 10.
+	DefaultK int `yaml:"default_k"`
+	// MaxK caps k. Default 100.
+	MaxK int `yaml:"max_k"`
+	// Budget is the latency budget of a request that gives no budget_ms. Default 100ms.
+	Budget time.Duration `yaml:"budget"`
+	// MaxTokens caps the rendered context when a request gives no max_tokens. Default 1000.
+	MaxTokens int `yaml:"max_tokens"`
+	// HalfLife is the age at which recency counts half. Default 10m.
+	HalfLife time.Duration `yaml:"half_life"`
+	// SimilarityWeight is the share of similarity in the score (the rest is
+	// recency), in [0, 1]. Default 0.7.
+	SimilarityWeight float64 `yaml:"similarity_weight"`
+	// ScanLimit caps the events of one entity window that are ranked (newest
+	// first). Default 1000.
+	ScanLimit int `yaml:"scan_limit"`
+}
+
+const (
+	ListenDefault           = "127.0.0.1:8080"
+	TenantDefault           = "default"
+	DefaultWindowDefault    = 15 * time.Minute
+	MaxWindowDefault        = 24 * time.Hour
+	DefaultKDefault         = 10
+	MaxKDefault             = 100
+	BudgetDefault           = 100 * time.Millisecond
+	MaxTokensDefault        = 1000
+	HalfLifeDefault         = 10 * time.Minute
+	SimilarityWeightDefault = 0.7
+	ScanLimitDefault        = 1000
+)
+
+// WithDefaults fills unset fields.
+func (c Config) WithDefaults() Config {
+	if c.Listen == "" {
+		c.Listen = ListenDefault
+	}
+	if c.Tenant == "" {
+		c.Tenant = TenantDefault
+	}
+	if c.DefaultWindow == 0 {
+		c.DefaultWindow = DefaultWindowDefault
+	}
+	if c.MaxWindow == 0 {
+		c.MaxWindow = MaxWindowDefault
+	}
+	if c.DefaultK == 0 {
+		c.DefaultK = DefaultKDefault
+	}
+	if c.MaxK == 0 {
+		c.MaxK = MaxKDefault
+	}
+	if c.Budget == 0 {
+		c.Budget = BudgetDefault
+	}
+	if c.MaxTokens == 0 {
+		c.MaxTokens = MaxTokensDefault
+	}
+	if c.HalfLife == 0 {
+		c.HalfLife = HalfLifeDefault
+	}
+	if c.SimilarityWeight == 0 {
+		c.SimilarityWeight = SimilarityWeightDefault
+	}
+	if c.ScanLimit == 0 {
+		c.ScanLimit = ScanLimitDefault
+	}
+	return c
+}
+
+// Validate reports the first invalid field.
+func (c Config) Validate() error {
+	switch {
+	case c.DefaultWindow <= 0 || c.DefaultWindow > c.MaxWindow:
+		return errors.New("default_window: must be positive and at most max_window")
+	case c.MaxK < 1 || c.MaxK > 1000:
+		return errors.New("max_k: must be in [1, 1000]")
+	case c.DefaultK < 1 || c.DefaultK > c.MaxK:
+		return errors.New("default_k: must be in [1, max_k]")
+	case c.Budget < time.Millisecond || c.Budget > 10*time.Second:
+		return errors.New("budget: must be in [1ms, 10s]")
+	case c.MaxTokens < 1:
+		return errors.New("max_tokens: must be positive")
+	case c.HalfLife <= 0:
+		return errors.New("half_life: must be positive")
+	case c.SimilarityWeight < 0 || c.SimilarityWeight > 1:
+		return errors.New("similarity_weight: must be in [0, 1]")
+	case c.ScanLimit < c.MaxK:
+		return errors.New("scan_limit: must be at least max_k")
+	}
+	return nil
+}

@@ -1,0 +1,489 @@
+// Package api serves context to LLM agents over HTTP: GET/POST /v1/context (an
+// entity's recent events ranked for a question, rendered for a prompt), health and
+// readiness, and Prometheus metrics.
+//
+// Every request runs within a latency budget. Stages run in parallel where they
+// can (the question is embedded while the events are read) and each has its own
+// deadline. When a stage misses it, the answer degrades instead of failing, and
+// meta.degraded says how: a late or failed question embedding ranks by recency
+// alone; a Redis cache that is down, late, or does not cover the window is
+// replaced by the store; a store that fails after the cache gave a partial answer
+// serves that partial answer. Only when no source of events answers is the
+// result a 503.
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/freshctx/freshctx/store"
+)
+
+// Embedder embeds the question.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// EventStore is the durable store, the source of truth.
+type EventStore interface {
+	Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error)
+	Ping(ctx context.Context) error
+}
+
+// Cache is the recent-events cache. complete reports whether the events cover
+// the whole window; when false they may be a subset.
+type Cache interface {
+	Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) (events []store.Event, complete bool, err error)
+	Ping(ctx context.Context) error
+}
+
+// Server is the HTTP handler of the context API.
+type Server struct {
+	cfg      Config
+	embedder Embedder
+	store    EventStore
+	cache    Cache // optional
+	log      *slog.Logger
+	reg      *prometheus.Registry
+	mux      *http.ServeMux
+	now      func() time.Time
+
+	reqSeconds   *prometheus.HistogramVec
+	stageSeconds *prometheus.HistogramVec
+	degraded     *prometheus.CounterVec
+}
+
+// New returns a server. reg receives the API's metrics and is served on /metrics.
+func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, reg *prometheus.Registry) *Server {
+	cfg = cfg.WithDefaults()
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	s := &Server{cfg: cfg, embedder: e, store: st, cache: cache, log: log, reg: reg, mux: http.NewServeMux(), now: time.Now}
+	lat := []float64{.0005, .001, .002, .005, .01, .025, .05, .1, .25, .5, 1}
+	s.reqSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "freshctx", Subsystem: "api", Name: "request_seconds",
+		Help: "Request latency by route and status code.", Buckets: lat}, []string{"route", "code"})
+	s.stageSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "freshctx", Subsystem: "api", Name: "stage_seconds",
+		Help: "Latency of each stage of /v1/context.", Buckets: lat}, []string{"stage"})
+	s.degraded = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "api", Name: "degraded_total",
+		Help: "Answers that used a fallback, by stage."}, []string{"stage"})
+	reg.MustRegister(s.reqSeconds, s.stageSeconds, s.degraded)
+	s.mux.Handle("GET /v1/context", s.instrument("/v1/context", s.handleContext))
+	s.mux.Handle("POST /v1/context", s.instrument("/v1/context", s.handleContext))
+	s.mux.Handle("GET /healthz", s.instrument("/healthz", s.handleHealth))
+	s.mux.Handle("GET /readyz", s.instrument("/readyz", s.handleReady))
+	s.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	s.mux.Handle("/", s.instrument("other", func(w http.ResponseWriter, r *http.Request) error {
+		return &Error{Status: http.StatusNotFound, Code: "not_found", Msg: "no route " + r.Method + " " + r.URL.Path + "; see GET /v1/context"}
+	}))
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Error is an error with the HTTP status and the message for the client. Every
+// handler error is mapped and logged in one place, instrument.
+type Error struct {
+	Status int
+	Code   string
+	Msg    string
+	Err    error // internal cause, logged, never sent
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Msg + ": " + e.Err.Error()
+	}
+	return e.Msg
+}
+
+func badRequest(format string, args ...any) error {
+	return &Error{Status: http.StatusBadRequest, Code: "bad_request", Msg: fmt.Sprintf(format, args...)}
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) { w.code = code; w.ResponseWriter.WriteHeader(code) }
+
+func (s *Server) instrument(route string, h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+		if err := h(sw, r); err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				e = &Error{Status: http.StatusInternalServerError, Code: "internal", Msg: "internal error", Err: err}
+			}
+			if e.Status >= 500 {
+				s.log.Error("request failed", "route", route, "status", e.Status, "err", e)
+			}
+			writeJSON(sw, e.Status, map[string]any{"error": map[string]string{"code": e.Code, "message": e.Msg}})
+		}
+		s.reqSeconds.WithLabelValues(route, strconv.Itoa(sw.code)).Observe(time.Since(start).Seconds())
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	return nil
+}
+
+// handleReady is 503 while the store is unreachable. A cache outage only degrades
+// answers, so it is reported but does not fail readiness.
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+	defer cancel()
+	checks := map[string]string{"postgres": "ok"}
+	status := http.StatusOK
+	if err := s.store.Ping(ctx); err != nil {
+		checks["postgres"] = "down: " + err.Error()
+		status = http.StatusServiceUnavailable
+	}
+	if s.cache != nil {
+		checks["redis"] = "ok"
+		if err := s.cache.Ping(ctx); err != nil {
+			checks["redis"] = "down (answers fall back to postgres): " + err.Error()
+		}
+	}
+	writeJSON(w, status, map[string]any{"ready": status == http.StatusOK, "checks": checks})
+	return nil
+}
+
+// ContextRequest holds the parameters of /v1/context (query string or JSON body).
+type ContextRequest struct {
+	Entity    string `json:"entity"`
+	Q         string `json:"q"`
+	Window    string `json:"window"`
+	K         int    `json:"k"`
+	BudgetMS  int    `json:"budget_ms"`
+	MaxTokens int    `json:"max_tokens"`
+}
+
+// Limits on request parameters.
+const (
+	maxEntityBytes = 256
+	maxQRunes      = 2000
+	maxBodyBytes   = 64 << 10
+	maxBudgetMS    = 10000
+	maxMaxTokens   = 32000
+)
+
+type params struct {
+	entity    string
+	q         string
+	window    time.Duration
+	k         int
+	budget    time.Duration
+	maxTokens int
+}
+
+func (s *Server) parse(r *http.Request) (params, error) {
+	var req ContextRequest
+	if r.Method == http.MethodPost {
+		body := http.MaxBytesReader(nil, r.Body, maxBodyBytes)
+		dec := json.NewDecoder(body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return params{}, &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Msg: fmt.Sprintf("body exceeds %d bytes", maxBodyBytes)}
+			}
+			if errors.Is(err, io.EOF) {
+				return params{}, badRequest("body: a JSON object with at least \"entity\" is required")
+			}
+			return params{}, badRequest("body: %v", err)
+		}
+	} else {
+		q := r.URL.Query()
+		req.Entity, req.Q, req.Window = q.Get("entity"), q.Get("q"), q.Get("window")
+		for _, f := range []struct {
+			name string
+			dst  *int
+		}{{"k", &req.K}, {"budget_ms", &req.BudgetMS}, {"max_tokens", &req.MaxTokens}} {
+			if v := q.Get(f.name); v != "" {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return params{}, badRequest("%s: %q is not an integer", f.name, v)
+				}
+				*f.dst = n
+			}
+		}
+	}
+	p := params{entity: req.Entity, q: strings.TrimSpace(req.Q), window: s.cfg.DefaultWindow, k: s.cfg.DefaultK,
+		budget: s.cfg.Budget, maxTokens: s.cfg.MaxTokens}
+	switch {
+	case p.entity == "":
+		return p, badRequest("entity: required, e.g. entity=customer:42")
+	case len(p.entity) > maxEntityBytes:
+		return p, badRequest("entity: longer than %d bytes", maxEntityBytes)
+	case !utf8.ValidString(p.entity) || !utf8.ValidString(p.q):
+		return p, badRequest("entity and q must be valid UTF-8")
+	case utf8.RuneCountInString(p.q) > maxQRunes:
+		return p, badRequest("q: longer than %d characters", maxQRunes)
+	}
+	if req.Window != "" {
+		d, err := time.ParseDuration(req.Window)
+		if err != nil || d <= 0 {
+			return p, badRequest("window: %q is not a positive duration like 15m or 1h", req.Window)
+		}
+		if d > s.cfg.MaxWindow {
+			return p, badRequest("window: %s exceeds the maximum %s", d, s.cfg.MaxWindow)
+		}
+		p.window = d
+	}
+	if req.K != 0 {
+		if req.K < 1 || req.K > s.cfg.MaxK {
+			return p, badRequest("k: must be in [1, %d]", s.cfg.MaxK)
+		}
+		p.k = req.K
+	}
+	if req.BudgetMS != 0 {
+		if req.BudgetMS < 1 || req.BudgetMS > maxBudgetMS {
+			return p, badRequest("budget_ms: must be in [1, %d]", maxBudgetMS)
+		}
+		p.budget = time.Duration(req.BudgetMS) * time.Millisecond
+	}
+	if req.MaxTokens != 0 {
+		if req.MaxTokens < 1 || req.MaxTokens > maxMaxTokens {
+			return p, badRequest("max_tokens: must be in [1, %d]", maxMaxTokens)
+		}
+		p.maxTokens = req.MaxTokens
+	}
+	return p, nil
+}
+
+// EventOut is one event in a response.
+type EventOut struct {
+	ID         string         `json:"id"`
+	Source     string         `json:"source"`
+	Key        string         `json:"key"`
+	Time       time.Time      `json:"time"`
+	Text       string         `json:"text"`
+	Attrs      map[string]any `json:"attrs,omitempty"`
+	Score      float64        `json:"score"`
+	Similarity *float64       `json:"similarity,omitempty"`
+}
+
+// Degraded says which stage missed its deadline or failed, and what was used instead.
+type Degraded struct {
+	Stage    string `json:"stage"`
+	Reason   string `json:"reason"`
+	Fallback string `json:"fallback"`
+}
+
+// Meta describes how an answer was made.
+type Meta struct {
+	TookMS           float64            `json:"took_ms"`
+	StagesMS         map[string]float64 `json:"stages_ms"`
+	ServedFrom       string             `json:"served_from"` // cache, store, or partial_cache
+	Degraded         []Degraded         `json:"degraded"`
+	Candidates       int                `json:"candidates"`
+	NewestEventAgeMS *int64             `json:"newest_event_age_ms"`
+	Window           string             `json:"window"`
+	K                int                `json:"k"`
+	Ranking          string             `json:"ranking"`
+	ContextTokens    int                `json:"context_tokens"`
+	OmittedEvents    int                `json:"omitted_events"`
+}
+
+// ContextResponse is the body of a /v1/context answer.
+type ContextResponse struct {
+	Entity    string     `json:"entity"`
+	Events    []EventOut `json:"events"`
+	Documents []any      `json:"documents"`
+	Context   string     `json:"context"`
+	Meta      Meta       `json:"meta"`
+}
+
+type stageTimer struct {
+	order []string
+	ms    map[string]float64
+}
+
+func (t *stageTimer) record(stage string, start time.Time) {
+	if _, ok := t.ms[stage]; !ok {
+		t.order = append(t.order, stage)
+	}
+	t.ms[stage] = float64(time.Since(start).Microseconds()) / 1000
+}
+
+func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
+	start := s.now()
+	p, err := s.parse(r)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), p.budget)
+	defer cancel()
+	timer := &stageTimer{ms: map[string]float64{}}
+	meta := Meta{Degraded: []Degraded{}, Window: p.window.String(), K: p.k}
+
+	// Stage 1 runs in the background: embed the question within 40% of the budget.
+	type embedResult struct {
+		vec []float32
+		err error
+		at  time.Time
+	}
+	embedDone := make(chan embedResult, 1)
+	if p.q != "" {
+		go func() {
+			ectx, ecancel := context.WithTimeout(ctx, p.budget*4/10)
+			defer ecancel()
+			vecs, err := s.embedder.Embed(ectx, []string{p.q})
+			res := embedResult{err: err, at: time.Now()}
+			if err == nil && len(vecs) == 1 {
+				res.vec = vecs[0]
+			} else if err == nil {
+				res.err = errors.New("embedder returned no vector")
+			}
+			embedDone <- res
+		}()
+	}
+
+	// Stage 2: the entity's events in the window, from the cache when it covers
+	// the window, else the store.
+	now := s.now()
+	since := now.Add(-p.window)
+	events, err := s.recent(ctx, p, since, timer, &meta)
+	if err != nil {
+		return err
+	}
+	meta.Candidates = len(events)
+
+	var qvec []float32
+	meta.Ranking = "recency"
+	if p.q != "" {
+		estart := start
+		select {
+		case res := <-embedDone:
+			timer.ms["embed"] = float64(res.at.Sub(estart).Microseconds()) / 1000
+			timer.order = append(timer.order, "embed")
+			if res.err != nil {
+				s.degrade(&meta, "embed", reason(res.err), "recency")
+			} else {
+				qvec = res.vec
+				meta.Ranking = "similarity+recency"
+			}
+		case <-ctx.Done():
+			timer.record("embed", estart)
+			s.degrade(&meta, "embed", "deadline exceeded", "recency")
+		}
+	}
+
+	rstart := time.Now()
+	ranked := rank(events, qvec, now, s.cfg.HalfLife, s.cfg.SimilarityWeight, p.k)
+	timer.record("rank", rstart)
+	rstart = time.Now()
+	text, tokens, omitted := renderContext(p.entity, ranked, now, p.maxTokens)
+	timer.record("render", rstart)
+
+	resp := ContextResponse{Entity: p.entity, Events: make([]EventOut, len(ranked)), Documents: []any{}, Context: text}
+	for i, e := range ranked {
+		resp.Events[i] = EventOut{ID: e.ID, Source: e.Source, Key: e.Key, Time: e.Time, Text: e.Text, Attrs: e.Attrs,
+			Score: round4(e.Score), Similarity: e.Similarity}
+		if e.Similarity != nil {
+			v := round4(*e.Similarity)
+			resp.Events[i].Similarity = &v
+		}
+	}
+	var newest time.Time
+	for _, e := range events {
+		if e.Time.After(newest) {
+			newest = e.Time
+		}
+	}
+	if !newest.IsZero() {
+		age := now.Sub(newest).Milliseconds()
+		meta.NewestEventAgeMS = &age
+	}
+	meta.ContextTokens, meta.OmittedEvents = tokens, omitted
+	meta.StagesMS = timer.ms
+	meta.TookMS = float64(time.Since(start).Microseconds()) / 1000
+	resp.Meta = meta
+	var st []string
+	for _, name := range timer.order {
+		st = append(st, fmt.Sprintf("%s;dur=%.3f", name, timer.ms[name]))
+		s.stageSeconds.WithLabelValues(name).Observe(timer.ms[name] / 1000)
+	}
+	st = append(st, fmt.Sprintf("total;dur=%.3f", meta.TookMS))
+	w.Header().Set("Server-Timing", strings.Join(st, ", "))
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+func (s *Server) recent(ctx context.Context, p params, since time.Time, timer *stageTimer, meta *Meta) ([]store.Event, error) {
+	limit := s.cfg.ScanLimit
+	var partial []store.Event
+	if s.cache != nil {
+		cstart := time.Now()
+		cctx, ccancel := context.WithTimeout(ctx, p.budget*3/10)
+		events, complete, err := s.cache.Recent(cctx, s.cfg.Tenant, p.entity, since, limit)
+		ccancel()
+		timer.record("cache", cstart)
+		switch {
+		case err != nil:
+			s.degrade(meta, "cache", reason(err), "store")
+		case complete:
+			meta.ServedFrom = "cache"
+			return events, nil
+		default:
+			partial = events // the cache does not cover the window: ask the store
+		}
+	}
+	sstart := time.Now()
+	events, err := s.store.Recent(ctx, s.cfg.Tenant, p.entity, since, limit)
+	timer.record("store", sstart)
+	if err == nil {
+		meta.ServedFrom = "store"
+		return events, nil
+	}
+	if partial != nil {
+		s.degrade(meta, "store", reason(err), "partial_cache")
+		meta.ServedFrom = "partial_cache"
+		return partial, nil
+	}
+	return nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable",
+		Msg: "no event source answered within the budget (cache and store)", Err: err}
+}
+
+func (s *Server) degrade(meta *Meta, stage, why, fallback string) {
+	meta.Degraded = append(meta.Degraded, Degraded{Stage: stage, Reason: why, Fallback: fallback})
+	s.degraded.WithLabelValues(stage).Inc()
+}
+
+func reason(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "deadline exceeded"
+	}
+	return err.Error()
+}
+
+func round4(f float64) float64 { return math.Round(f*10000) / 10000 }

@@ -1,0 +1,136 @@
+// Command contextapi serves fresh, ranked context about an entity to LLM agents
+// over HTTP. Run `contextapi -h` for usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/rediscache"
+)
+
+const usage = `contextapi: serve an entity's recent events, ranked for a question, to LLM agents.
+
+Usage:
+  contextapi -config FILE [flags]
+
+Routes:
+  GET  /v1/context?entity=customer:42&q=where+is+my+refund&window=15m&k=10
+  POST /v1/context   {"entity":"customer:42","q":"...","window":"15m","k":10,"budget_ms":50,"max_tokens":800}
+  GET  /healthz      the process is up
+  GET  /readyz       PostgreSQL reachable (Redis is reported; its outage only degrades answers)
+  GET  /metrics      Prometheus metrics
+
+Answers come from the Redis recent cache when it covers the window, else from
+PostgreSQL, within the latency budget (budget_ms, default api.budget); fallbacks are
+listed in meta.degraded and stage timings in meta.stages_ms and Server-Timing.
+
+Environment: FRESHCTX_API_LISTEN, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
+FRESHCTX_REDIS_PASSWORD override the file.
+
+Example:
+  contextapi -config examples/demo.yaml
+  curl -s 'http://127.0.0.1:8080/v1/context?entity=customer:1001&q=where+is+my+refund' | jq
+
+Flags:
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "contextapi:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, _, stderr io.Writer) error {
+	fs := flag.NewFlagSet("contextapi", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	cfgPath := fs.String("config", "", "path to the YAML configuration file (required)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cfgPath == "" {
+		fs.Usage()
+		return errors.New("-config: required")
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("-log-level: %q is not one of debug, info, warn, error", *logLevel)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg, err := config.Load(*cfgPath, getenv)
+	if err != nil {
+		return err
+	}
+	st, err := pgstore.Connect(ctx, cfg.Postgres)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if pending, err := st.Pending(ctx); err != nil {
+		return err
+	} else if len(pending) > 0 {
+		return fmt.Errorf("database schema is not up to date (pending: %s): run `ingest migrate -config FILE` first", strings.Join(pending, ", "))
+	}
+	emb, err := embed.NewLocal(cfg.Embedder.Dims)
+	if err != nil {
+		return fmt.Errorf("embedder: %w", err)
+	}
+	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
+		return err
+	}
+	cache := rediscache.New(cfg.Redis)
+	defer cache.Close()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	srv := &http.Server{
+		Handler:           api.New(cfg.API, emb, st, cache, log, reg),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      15 * time.Second,
+	}
+	ln, err := net.Listen("tcp", cfg.API.Listen)
+	if err != nil {
+		return fmt.Errorf("api.listen: %w", err)
+	}
+	log.Info("context API listening", "url", "http://"+ln.Addr().String(), "tenant", cfg.API.Tenant)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	log.Info("context API stopped")
+	return nil
+}

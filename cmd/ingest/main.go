@@ -1,0 +1,227 @@
+// Command ingest consumes Kafka topics (Debezium change events and plain JSON
+// events) into the event store (PostgreSQL + pgvector) and the recent-events cache
+// (Redis). Run `ingest -h` for usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/rediscache"
+)
+
+const usage = `ingest: consume Kafka topics into the freshctx event store and recent cache.
+
+Usage:
+  ingest [run] -config FILE [flags]   consume until SIGINT/SIGTERM, then drain and commit
+  ingest migrate -config FILE         apply pending database migrations, then exit
+
+Each source in the config maps one topic to events (see README "Configuration").
+Offsets are committed only after every earlier record of the partition is stored
+or dead-lettered; stopping with SIGINT/SIGTERM drains in-flight work first.
+
+When kafka.brokers is empty (and FRESHCTX_KAFKA_BROKERS unset), ingest starts an
+in-process development broker on kafka.dev_broker (default 127.0.0.1:19092),
+with the source topics created. It keeps data in memory only: for development.
+
+Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
+FRESHCTX_REDIS_PASSWORD override the file.
+
+Examples:
+  ingest migrate -config examples/demo.yaml
+  ingest -config examples/demo.yaml -metrics-listen 127.0.0.1:9464
+
+Flags:
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "ingest:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cmd := "run"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("ingest "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	cfgPath := fs.String("config", "", "path to the YAML configuration file (required)")
+	metricsAddr := fs.String("metrics-listen", "127.0.0.1:9464", "address for /metrics and /healthz (empty: off)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	logFormat := fs.String("log-format", "text", "text or json")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cfgPath == "" {
+		fs.Usage()
+		return errors.New("-config: required")
+	}
+	log, err := newLogger(stderr, *logLevel, *logFormat)
+	if err != nil {
+		return err
+	}
+	cfg, err := config.Load(*cfgPath, getenv)
+	if err != nil {
+		return err
+	}
+	switch cmd {
+	case "migrate":
+		return migrate(ctx, cfg, stdout)
+	case "run":
+		return ingest(ctx, cfg, log, *metricsAddr)
+	default:
+		fs.Usage()
+		return fmt.Errorf("unknown command %q (want run or migrate)", cmd)
+	}
+}
+
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("-log-level: %q is not one of debug, info, warn, error", level)
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("-log-format: %q is not one of text, json", format)
+}
+
+func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
+	st, err := pgstore.Connect(ctx, cfg.Postgres)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	applied, err := st.Migrate(ctx)
+	for _, name := range applied {
+		fmt.Fprintln(stdout, "applied", name)
+	}
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		fmt.Fprintln(stdout, "schema is up to date")
+	}
+	return nil
+}
+
+func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAddr string) error {
+	if cfg.Kafka.Brokers == "" {
+		cluster, err := startDevBroker(cfg)
+		if err != nil {
+			return err
+		}
+		defer cluster.Close()
+		cfg.Kafka.Brokers = cluster.ListenAddrs()[0]
+		log.Warn("no kafka.brokers configured: started an in-process development broker; its data lives in memory only",
+			"addr", cfg.Kafka.Brokers)
+	}
+	st, err := pgstore.Connect(ctx, cfg.Postgres)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if pending, err := st.Pending(ctx); err != nil {
+		return err
+	} else if len(pending) > 0 {
+		return fmt.Errorf("database schema is not up to date (pending: %s): run `ingest migrate -config FILE` first", strings.Join(pending, ", "))
+	}
+	emb, err := embed.NewLocal(cfg.Embedder.Dims)
+	if err != nil {
+		return fmt.Errorf("embedder: %w", err)
+	}
+	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
+		return err
+	}
+	cache := rediscache.New(cfg.Redis)
+	defer cache.Close()
+	if err := cache.Start(ctx); err != nil {
+		log.Warn("redis unreachable; ingesting into postgres only until it is back", "addr", cfg.Redis.Addr, "err", err)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	p, err := pipeline.New(cfg.Pipeline, cfg.Kafka, cfg.Sources, pipeline.Deps{
+		Embedder: emb, Store: st, Cache: cache, Logger: log, Metrics: pipeline.NewMetrics(reg),
+	})
+	if err != nil {
+		return err
+	}
+	if metricsAddr != "" {
+		srv, err := serveMetrics(metricsAddr, reg)
+		if err != nil {
+			return err
+		}
+		defer srv.Shutdown(context.WithoutCancel(ctx)) //nolint:errcheck
+		log.Info("metrics", "url", "http://"+metricsAddr+"/metrics")
+	}
+	return p.Run(ctx)
+}
+
+func serveMetrics(addr string, reg *prometheus.Registry) (*http.Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-metrics-listen: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, `{"status":"ok"}`) })
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // returns on Shutdown
+	return srv, nil
+}
+
+// startDevBroker starts kfake, franz-go's in-process Kafka-protocol broker, with
+// the source topics and the DLQ topic created.
+func startDevBroker(cfg *config.Config) (*kfake.Cluster, error) {
+	_, portText, err := net.SplitHostPort(cfg.Kafka.DevBroker)
+	if err != nil {
+		return nil, fmt.Errorf("kafka.dev_broker: %w", err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil, fmt.Errorf("kafka.dev_broker: port %q: %w", portText, err)
+	}
+	topics := []string{cfg.Kafka.DLQTopic}
+	for _, s := range cfg.Sources {
+		topics = append(topics, s.Topic)
+	}
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.Ports(port), kfake.SeedTopics(4, topics...), kfake.AllowAutoTopicCreation())
+	if err != nil {
+		return nil, fmt.Errorf("starting the development broker on %s (is another ingest running?): %w", cfg.Kafka.DevBroker, err)
+	}
+	return c, nil
+}

@@ -1,0 +1,133 @@
+// Package config loads freshctx's YAML configuration file, applies environment
+// overrides for addresses and secrets, fills defaults and validates. Errors name
+// the offending field, e.g. `sources[1].entity: required`.
+//
+// Environment overrides (they win over the file):
+//
+//	FRESHCTX_KAFKA_BROKERS   kafka.brokers
+//	FRESHCTX_POSTGRES_DSN    postgres.dsn
+//	FRESHCTX_REDIS_ADDR      redis.addr
+//	FRESHCTX_REDIS_PASSWORD  redis.password
+//	FRESHCTX_API_LISTEN      api.listen
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/rediscache"
+)
+
+// Config is the whole file.
+type Config struct {
+	Kafka    pipeline.Kafka    `yaml:"kafka"`
+	Postgres pgstore.Config    `yaml:"postgres"`
+	Redis    rediscache.Config `yaml:"redis"`
+	Embedder Embedder          `yaml:"embedder"`
+	Pipeline pipeline.Config   `yaml:"pipeline"`
+	API      api.Config        `yaml:"api"`
+	Sources  []pipeline.Source `yaml:"sources"`
+}
+
+// Embedder selects and configures the embedding provider.
+type Embedder struct {
+	// Provider is "local" (the offline lexical embedder). Default "local".
+	Provider string `yaml:"provider"`
+	// Dims is the vector size. Default 384.
+	Dims int `yaml:"dims"`
+}
+
+// Load reads, overrides, defaults and validates the file at path. getenv is
+// os.Getenv in production.
+func Load(path string, getenv func(string) string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return Parse(b, getenv)
+}
+
+// Parse is Load for bytes.
+func Parse(b []byte, getenv func(string) string) (*Config, error) {
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true) // a misspelt field is an error, not silently ignored
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("config: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	for env, dst := range map[string]*string{
+		"FRESHCTX_KAFKA_BROKERS":  &c.Kafka.Brokers,
+		"FRESHCTX_POSTGRES_DSN":   &c.Postgres.DSN,
+		"FRESHCTX_REDIS_ADDR":     &c.Redis.Addr,
+		"FRESHCTX_REDIS_PASSWORD": &c.Redis.Password,
+		"FRESHCTX_API_LISTEN":     &c.API.Listen,
+	} {
+		if v := getenv(env); v != "" {
+			*dst = v
+		}
+	}
+	c.Kafka = c.Kafka.WithDefaults()
+	c.Pipeline = c.Pipeline.WithDefaults()
+	c.Redis = c.Redis.WithDefaults()
+	c.API = c.API.WithDefaults()
+	if c.Embedder.Provider == "" {
+		c.Embedder.Provider = "local"
+	}
+	if c.Embedder.Dims == 0 {
+		c.Embedder.Dims = 384
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return &c, nil
+}
+
+// Validate reports the first invalid field by its path in the file.
+func (c *Config) Validate() error {
+	if c.Postgres.DSN == "" {
+		return errors.New("postgres.dsn: required (or set FRESHCTX_POSTGRES_DSN)")
+	}
+	if err := c.Redis.Validate(); err != nil {
+		return fmt.Errorf("redis.%w", err)
+	}
+	switch c.Embedder.Provider {
+	case "local":
+	default:
+		return fmt.Errorf("embedder.provider: %q is not one of local", c.Embedder.Provider)
+	}
+	if c.Embedder.Dims < 8 || c.Embedder.Dims > 16000 {
+		return fmt.Errorf("embedder.dims: %d out of range [8, 16000]", c.Embedder.Dims)
+	}
+	if err := c.Pipeline.Validate(); err != nil {
+		return fmt.Errorf("pipeline.%w", err)
+	}
+	if err := c.API.Validate(); err != nil {
+		return fmt.Errorf("api.%w", err)
+	}
+	if len(c.Sources) == 0 {
+		return errors.New("sources: at least one source is required")
+	}
+	names, topics := map[string]bool{}, map[string]bool{}
+	for i := range c.Sources {
+		s := &c.Sources[i]
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("sources[%d].%w", i, err)
+		}
+		if names[s.Name] {
+			return fmt.Errorf("sources[%d].name: %q is used twice", i, s.Name)
+		}
+		if topics[s.Topic] {
+			return fmt.Errorf("sources[%d].topic: %q is used twice", i, s.Topic)
+		}
+		names[s.Name], topics[s.Topic] = true, true
+	}
+	return nil
+}
