@@ -56,7 +56,7 @@ func TestLocalLexicalSimilarity(t *testing.T) {
 
 func TestLocalChinese(t *testing.T) {
 	l, _ := NewLocal(LocalDimsDefault)
-	q := embedOne(t, l, "我的退款在哪里")   // where is my refund
+	q := embedOne(t, l, "我的退款在哪里")       // where is my refund
 	hit := embedOne(t, l, "退款已批准，三天内到账") // refund approved, arrives within three days
 	miss := embedOne(t, l, "订单已发货")      // order shipped
 	if cosine(q, hit) <= cosine(q, miss) || cosine(q, hit) <= 0 {

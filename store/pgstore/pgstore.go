@@ -39,8 +39,6 @@ type Config struct {
 	DSN string `yaml:"dsn"`
 	// MaxConns caps the pool. Default: MaxConnsDefault.
 	MaxConns int32 `yaml:"max_conns"`
-	// Schema, when set, is put first on the search_path (tests use one per test).
-	Schema string `yaml:"-"`
 }
 
 // MaxConnsDefault is the default pool size.
@@ -55,9 +53,6 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	pc.MaxConns = MaxConnsDefault
 	if cfg.MaxConns > 0 {
 		pc.MaxConns = cfg.MaxConns
-	}
-	if cfg.Schema != "" {
-		pc.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{cfg.Schema}.Sanitize() + ",public"
 	}
 	pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		if err := pgxvec.RegisterTypes(ctx, c); err != nil {
@@ -149,7 +144,8 @@ func (s *Store) Pending(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	var exists bool
-	if err := s.pool.QueryRow(ctx, `SELECT to_regclass('freshctx_migrations') IS NOT NULL`).Scan(&exists); err != nil {
+	// Look in the schema migrations create tables in, not anywhere on the search_path.
+	if err := s.pool.QueryRow(ctx, `SELECT to_regclass(quote_ident(current_schema()) || '.freshctx_migrations') IS NOT NULL`).Scan(&exists); err != nil {
 		return nil, err
 	}
 	if !exists {

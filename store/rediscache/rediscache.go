@@ -236,14 +236,19 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	minScore := strconv.FormatInt(since.UnixMilli(), 10)
 	idsCmd := pipe.ZRevRangeByScore(ctx, tag+":tl", &redis.ZRangeBy{Max: "+inf", Min: minScore, Count: int64(limit)})
 	cardCmd := pipe.ZCard(ctx, tag+":tl")
+	oldestCmd := pipe.ZRangeWithScores(ctx, tag+":tl", 0, 0)
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 		return nil, false, fmt.Errorf("reading cache: %w", err)
 	}
 	fedSince, err := sinceCmd.Int64()
 	complete = err == nil && fedSince <= since.UnixMilli() && c.now().Sub(since) <= c.cfg.Window
 	ids := idsCmd.Val()
-	if cardCmd.Val() >= int64(c.cfg.MaxPerEntity) && len(ids) < limit {
-		complete = false // the per-entity cap may have pushed window events out
+	if cardCmd.Val() >= int64(c.cfg.MaxPerEntity) {
+		// The per-entity cap evicts the oldest: window events may be gone unless
+		// the oldest kept one is at or before the window start.
+		if oldest := oldestCmd.Val(); len(oldest) == 0 || int64(oldest[0].Score) > since.UnixMilli() {
+			complete = false
+		}
 	}
 	if len(ids) == 0 {
 		return nil, complete, nil

@@ -1,0 +1,128 @@
+// Package testenv gives tests real services, each isolated per test: a fresh
+// PostgreSQL schema, a unique Redis key prefix, and an in-process Kafka-protocol
+// broker (kfake) reached over TCP. A missing service fails the test with a hint;
+// tests are skipped only under -short.
+//
+// FRESHCTX_TEST_POSTGRES_DSN and FRESHCTX_TEST_REDIS_ADDR override the defaults
+// that scripts/setup.sh provides.
+package testenv
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/redis/go-redis/v9"
+	"github.com/twmb/franz-go/pkg/kfake"
+)
+
+const (
+	postgresDSNDefault = "postgres://freshctx:freshctx@127.0.0.1:5432/freshctx"
+	redisAddrDefault   = "127.0.0.1:6379"
+	hint               = "start the services with `make setup` (scripts/setup.sh)"
+)
+
+// Name returns a short random identifier, safe in SQL identifiers and topic names.
+func Name(prefix string) string {
+	b := make([]byte, 5)
+	_, _ = rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}
+
+func needServices(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL, Redis and a broker; skipped with -short")
+	}
+}
+
+// PostgresDSN returns a DSN whose search_path starts with a fresh schema that is
+// dropped when the test ends.
+func PostgresDSN(t testing.TB) (dsn, schema string) {
+	t.Helper()
+	needServices(t)
+	base := os.Getenv("FRESHCTX_TEST_POSTGRES_DSN")
+	if base == "" {
+		base = postgresDSNDefault
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("PostgreSQL at %s: %v\n%s", base, err, hint)
+	}
+	defer conn.Close(ctx)
+	schema = Name("t_")
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("creating schema: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, err := pgx.Connect(ctx, base)
+		if err != nil {
+			return
+		}
+		defer c.Close(ctx)
+		_, _ = c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema+",public")
+	u.RawQuery = q.Encode()
+	return u.String(), schema
+}
+
+// RedisAddr checks Redis answers and returns its address and a key prefix unique
+// to the test; keys under it are deleted when the test ends.
+func RedisAddr(t testing.TB) (addr, prefix string) {
+	t.Helper()
+	needServices(t)
+	addr = os.Getenv("FRESHCTX_TEST_REDIS_ADDR")
+	if addr == "" {
+		addr = redisAddrDefault
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		t.Fatalf("Redis at %s: %v\n%s", addr, err, hint)
+	}
+	prefix = Name("t")
+	t.Cleanup(func() {
+		defer rdb.Close()
+		ctx := context.Background()
+		iter := rdb.Scan(ctx, 0, prefix+":*", 1000).Iterator()
+		var keys []string
+		for iter.Next(ctx) {
+			keys = append(keys, iter.Val())
+		}
+		if len(keys) > 0 {
+			rdb.Del(ctx, keys...)
+		}
+	})
+	return addr, prefix
+}
+
+// Kafka starts an in-process Kafka-protocol broker with the given topics
+// (partitions each) and returns its address. It stops when the test ends.
+func Kafka(t testing.TB, partitions int32, topics ...string) (string, *kfake.Cluster) {
+	t.Helper()
+	needServices(t)
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, topics...), kfake.AllowAutoTopicCreation())
+	if err != nil {
+		t.Fatalf("starting kfake: %v", err)
+	}
+	t.Cleanup(c.Close)
+	return strings.Join(c.ListenAddrs(), ","), c
+}

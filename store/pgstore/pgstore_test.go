@@ -1,0 +1,200 @@
+package pgstore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/store"
+	"github.com/freshctx/freshctx/store/pgstore"
+)
+
+func newStore(t *testing.T) *pgstore.Store {
+	t.Helper()
+	dsn, _ := testenv.PostgresDSN(t)
+	ctx := context.Background()
+	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	pending, err := st.Pending(ctx)
+	if err != nil || len(pending) == 0 {
+		t.Fatalf("fresh schema: pending = %v, %v; want every migration pending", pending, err)
+	}
+	if _, err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := st.Migrate(ctx); err != nil || len(again) != 0 {
+		t.Fatalf("second migrate applied %v, %v; want nothing", again, err)
+	}
+	return st
+}
+
+func ev(key, entity, text string, version int64, at time.Time) store.Event {
+	return store.Event{Source: "tickets", Key: key, ID: "T-" + key, Tenant: "acme", Entity: entity, Time: at,
+		Text: text, TextHash: []byte(text), Embedding: []float32{1, 0, 0}, Version: version,
+		Attrs: map[string]any{"status": "open"}, Fields: map[string]any{"body": text}}
+}
+
+func apply(t *testing.T, st *pgstore.Store, ups []store.Event, dels []store.Delete) store.WriteResult {
+	t.Helper()
+	res, err := st.Apply(context.Background(), ups, dels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func recentTexts(t *testing.T, st *pgstore.Store, tenant, entity string, since time.Time) []string {
+	t.Helper()
+	evs, err := st.Recent(context.Background(), tenant, entity, since, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range evs {
+		out = append(out, e.Text)
+	}
+	return out
+}
+
+// Invariant 2: replays never regress, and a delete is never undone by an older change.
+func TestVersionGuard(t *testing.T) {
+	st := newStore(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	res := apply(t, st, []store.Event{ev("1", "customer:1", "v10", 10, now)}, nil)
+	if !res.Applied[0] {
+		t.Fatal("first write not applied")
+	}
+	res = apply(t, st, []store.Event{ev("1", "customer:1", "v5 (older replay)", 5, now)}, nil)
+	if res.Applied[0] {
+		t.Error("older version applied over a newer one")
+	}
+	res = apply(t, st, []store.Event{ev("1", "customer:1", "v10", 10, now)}, nil)
+	if !res.Applied[0] {
+		t.Error("replay of the same version should rewrite (idempotent)")
+	}
+	if got := recentTexts(t, st, "acme", "customer:1", now.Add(-time.Minute)); len(got) != 1 || got[0] != "v10" {
+		t.Fatalf("after replays: %v, want [v10]", got)
+	}
+
+	res = apply(t, st, nil, []store.Delete{{Ref: store.Ref{Source: "tickets", Key: "1"}, Version: 20}})
+	if len(res.Removed) != 1 || res.Removed[0].Entity != "customer:1" || res.Removed[0].Tenant != "acme" {
+		t.Fatalf("removed = %+v, want the live event of customer:1", res.Removed)
+	}
+	for _, v := range []int64{10, 19, 20} {
+		if res := apply(t, st, []store.Event{ev("1", "customer:1", "resurrected", v, now)}, nil); res.Applied[0] {
+			t.Errorf("create at version %d resurrected a key deleted at 20", v)
+		}
+	}
+	if got := recentTexts(t, st, "acme", "customer:1", now.Add(-time.Minute)); len(got) != 0 {
+		t.Fatalf("deleted event still returned: %v", got)
+	}
+	if res := apply(t, st, []store.Event{ev("1", "customer:1", "re-created", 21, now)}, nil); !res.Applied[0] {
+		t.Error("a newer create after the delete must apply")
+	}
+
+	// A delete of a key never seen leaves a marker that blocks older creates.
+	res = apply(t, st, nil, []store.Delete{{Ref: store.Ref{Source: "tickets", Key: "2"}, Version: 50}})
+	if len(res.Removed) != 0 {
+		t.Errorf("deleting an unknown key reported removals: %+v", res.Removed)
+	}
+	if res := apply(t, st, []store.Event{ev("2", "customer:1", "late create", 40, now)}, nil); res.Applied[0] {
+		t.Error("create older than a delete marker applied")
+	}
+	// An older delete does not override a newer state.
+	apply(t, st, nil, []store.Delete{{Ref: store.Ref{Source: "tickets", Key: "1"}, Version: 3}})
+	if got := recentTexts(t, st, "acme", "customer:1", now.Add(-time.Minute)); len(got) != 1 || got[0] != "re-created" {
+		t.Fatalf("older delete applied: %v", got)
+	}
+}
+
+func TestRecentWindowOrderAndTenants(t *testing.T) {
+	st := newStore(t)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	apply(t, st, []store.Event{
+		ev("a", "customer:1", "old", 1, now.Add(-30*time.Minute)),
+		ev("b", "customer:1", "newer", 1, now.Add(-2*time.Minute)),
+		ev("c", "customer:1", "newest", 1, now.Add(-time.Minute)),
+		ev("d", "customer:2", "other entity", 1, now),
+	}, nil)
+	other := ev("e", "customer:1", "other tenant", 1, now)
+	other.Tenant = "globex"
+	apply(t, st, []store.Event{other}, nil)
+
+	got := recentTexts(t, st, "acme", "customer:1", now.Add(-15*time.Minute))
+	if len(got) != 2 || got[0] != "newest" || got[1] != "newer" {
+		t.Fatalf("window read = %v, want [newest newer]", got)
+	}
+	// Invariant 8: a tenant never sees another tenant's events for the same entity id.
+	if got := recentTexts(t, st, "globex", "customer:1", now.Add(-time.Hour)); len(got) != 1 || got[0] != "other tenant" {
+		t.Fatalf("globex read = %v", got)
+	}
+	evs, _ := st.Recent(context.Background(), "acme", "customer:1", now.Add(-time.Hour), 100)
+	if evs[0].Embedding == nil || evs[0].Attrs["status"] != "open" || evs[0].ID != "T-c" {
+		t.Errorf("event not read back whole: %+v", evs[0])
+	}
+}
+
+func TestLookupReturnsPriors(t *testing.T) {
+	st := newStore(t)
+	now := time.Now().UTC()
+	apply(t, st, []store.Event{ev("1", "customer:1", "hello", 7, now)}, nil)
+	apply(t, st, nil, []store.Delete{{Ref: store.Ref{Source: "tickets", Key: "2"}, Version: 3}})
+	got, err := st.Lookup(context.Background(), []store.Ref{{"tickets", "1"}, {"tickets", "2"}, {"tickets", "3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := got[store.Ref{Source: "tickets", Key: "1"}]
+	if p.Version != 7 || string(p.TextHash) != "hello" || len(p.Embedding) != 3 || p.Fields["body"] != "hello" || p.Deleted {
+		t.Errorf("prior of 1 = %+v", p)
+	}
+	if d := got[store.Ref{Source: "tickets", Key: "2"}]; !d.Deleted || d.Version != 3 {
+		t.Errorf("prior of 2 = %+v, want a delete marker at 3", d)
+	}
+	if _, ok := got[store.Ref{Source: "tickets", Key: "3"}]; ok {
+		t.Error("unknown key returned")
+	}
+}
+
+func TestTruncateRemovesOlderEvents(t *testing.T) {
+	st := newStore(t)
+	now := time.Now().UTC()
+	apply(t, st, []store.Event{ev("1", "customer:1", "one", 10, now), ev("2", "customer:2", "two", 30, now)}, nil)
+	removed, err := st.Truncate(context.Background(), "tickets", 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 1 || removed[0].Key != "1" || removed[0].Entity != "customer:1" {
+		t.Fatalf("removed = %+v, want key 1 only (key 2 is newer than the truncate)", removed)
+	}
+	if got := recentTexts(t, st, "acme", "customer:1", now.Add(-time.Minute)); len(got) != 0 {
+		t.Errorf("truncated event still returned: %v", got)
+	}
+}
+
+func TestInvalidDataIsPermanent(t *testing.T) {
+	st := newStore(t)
+	bad := ev("1", "customer:1", "nul \x00 byte", 1, time.Now())
+	_, err := st.Apply(context.Background(), []store.Event{bad}, nil)
+	if !errors.Is(err, store.ErrInvalidData) {
+		t.Fatalf("err = %v, want ErrInvalidData", err)
+	}
+}
+
+func TestCheckEmbedding(t *testing.T) {
+	st := newStore(t)
+	ctx := context.Background()
+	if err := st.CheckEmbedding(ctx, "local-hash-v1-384", 384); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CheckEmbedding(ctx, "local-hash-v1-384", 384); err != nil {
+		t.Fatalf("same model again: %v", err)
+	}
+	if err := st.CheckEmbedding(ctx, "text-embedding-3-small", 1536); err == nil {
+		t.Fatal("a different model must be refused")
+	}
+}

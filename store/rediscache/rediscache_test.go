@@ -1,0 +1,177 @@
+package rediscache
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/store"
+)
+
+func newCache(t *testing.T) (*Cache, *redis.Client) {
+	t.Helper()
+	addr, prefix := testenv.RedisAddr(t)
+	c := New(Config{Addr: addr, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 5})
+	t.Cleanup(func() { c.Close() })
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	t.Cleanup(func() { rdb.Close() })
+	return c, rdb
+}
+
+func ev(key, tenant, entity, text string, version int64, at time.Time) store.Event {
+	return store.Event{Source: "tickets", Key: key, ID: "T-" + key, Tenant: tenant, Entity: entity, Time: at,
+		Text: text, Embedding: []float32{0.6, 0.8}, Version: version, Attrs: map[string]any{"status": "open"}}
+}
+
+func texts(t *testing.T, c *Cache, tenant, entity string, since time.Time) ([]string, bool) {
+	t.Helper()
+	evs, complete, err := c.Recent(context.Background(), tenant, entity, since, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range evs {
+		out = append(out, e.Text)
+	}
+	return out, complete
+}
+
+func TestCacheVersionGuardAndDeletes(t *testing.T) {
+	c, _ := newCache(t)
+	ctx := context.Background()
+	now := time.Now()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "v10", 10, now.Add(-time.Minute))}, nil))
+	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "v9 replayed", 9, now)}, nil))
+	got, _ := texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
+	if len(got) != 1 || got[0] != "v10" {
+		t.Fatalf("after an older replay: %v, want [v10]", got)
+	}
+	// Versions beyond 2^53 compare exactly (Lua numbers would round them).
+	big := int64(1) << 60
+	must(c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "big", big+1, now)}, nil))
+	must(c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "big-older", big, now)}, nil))
+	got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
+	if len(got) != 2 || got[0] != "big" {
+		t.Fatalf("big versions: %v", got)
+	}
+
+	must(c.Apply(ctx, nil, []store.Removed{{Ref: store.Ref{Source: "tickets", Key: "1"}, Tenant: "acme", Entity: "customer:1", Version: 20}}))
+	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "resurrected", 15, now)}, nil))
+	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "same version as delete", 20, now)}, nil))
+	got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
+	if len(got) != 1 || got[0] != "big" {
+		t.Fatalf("after delete and older creates: %v, want [big]", got)
+	}
+	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "re-created", 21, now.Add(time.Second))}, nil))
+	got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
+	if len(got) != 2 || got[0] != "re-created" {
+		t.Fatalf("newer create after delete: %v", got)
+	}
+}
+
+func TestCacheCompletenessAndWindow(t *testing.T) {
+	c, rdb := newCache(t)
+	ctx := context.Background()
+	now := time.Now()
+	if err := c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "recent", 1, now.Add(-time.Minute))}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Fed since just now: it cannot vouch for a 15-minute window...
+	if got, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); complete || len(got) != 1 {
+		t.Fatalf("complete = %v, events %v; want a partial answer", complete, got)
+	}
+	// ...but can once it has been fed for longer than the window.
+	rdb.Set(ctx, c.sinceKey(), now.Add(-20*time.Minute).UnixMilli(), 0)
+	if _, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); !complete {
+		t.Fatal("fed for 20m, window 15m: want complete")
+	}
+	// Never beyond the cache window.
+	if _, complete := texts(t, c, "acme", "customer:1", now.Add(-2*time.Hour)); complete {
+		t.Fatal("window older than the cache keeps: want incomplete")
+	}
+	// A failed write resets the marker on the next successful one.
+	c.dirty.Store(true)
+	if err := c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "after outage", 1, now)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); complete {
+		t.Fatal("after a failed write, the cache must not claim the window")
+	}
+	// Events outside the cache window are not cached at all.
+	if err := c.Apply(ctx, []store.Event{ev("3", "acme", "customer:9", "ancient", 1, now.Add(-2*time.Hour))}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := texts(t, c, "acme", "customer:9", now.Add(-3*time.Hour)); len(got) != 0 {
+		t.Fatalf("ancient event cached: %v", got)
+	}
+}
+
+func TestCachePerEntityCap(t *testing.T) {
+	c, rdb := newCache(t) // MaxPerEntity 5
+	ctx := context.Background()
+	now := time.Now()
+	rdb.Set(ctx, c.sinceKey(), now.Add(-time.Hour).UnixMilli(), 0)
+	for i := 0; i < 8; i++ {
+		e := ev(string(rune('a'+i)), "acme", "customer:1", "e"+string(rune('a'+i)), 1, now.Add(time.Duration(i-10)*time.Minute))
+		if err := c.Apply(ctx, []store.Event{e}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, complete := texts(t, c, "acme", "customer:1", now.Add(-30*time.Minute))
+	if len(got) != 5 || got[0] != "eh" || complete {
+		t.Fatalf("got %v complete=%v; want the 5 newest and incomplete (3 were pushed out)", got, complete)
+	}
+	if _, complete := texts(t, c, "acme", "customer:1", now.Add(-6*time.Minute)); !complete {
+		t.Fatal("a window inside what the cap kept is complete")
+	}
+}
+
+// Invariant 8 for the cache: tenant and entity are both part of every key, and
+// separators in them cannot make two (tenant, entity) pairs collide.
+func TestCacheTenantIsolationAndKeys(t *testing.T) {
+	c, _ := newCache(t)
+	ctx := context.Background()
+	now := time.Now()
+	if err := c.Apply(ctx, []store.Event{
+		ev("1", "a:b", "c", "tenant a:b", 1, now),
+		ev("2", "a", "b:c", "tenant a", 1, now),
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := texts(t, c, "a:b", "c", now.Add(-time.Minute)); len(got) != 1 || got[0] != "tenant a:b" {
+		t.Fatalf("tenant a:b sees %v", got)
+	}
+	if got, _ := texts(t, c, "a", "b:c", now.Add(-time.Minute)); len(got) != 1 || got[0] != "tenant a" {
+		t.Fatalf("tenant a sees %v", got)
+	}
+	// Both keys of an entity carry the same hash tag (one Redis Cluster slot).
+	tag := c.entityTag("acme", "customer:{42}")
+	tl, body := tag+":tl", tag+":ev:tickets/1"
+	if hashTag(tl) != hashTag(body) {
+		t.Fatalf("hash tags differ: %q vs %q", hashTag(tl), hashTag(body))
+	}
+}
+
+// hashTag is the part of a key Redis Cluster hashes: between the first { and the
+// next }, when non-empty.
+func hashTag(key string) string {
+	i := strings.IndexByte(key, '{')
+	if i < 0 {
+		return key
+	}
+	j := strings.IndexByte(key[i+1:], '}')
+	if j <= 0 {
+		return key
+	}
+	return key[i+1 : i+1+j]
+}
