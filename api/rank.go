@@ -18,27 +18,43 @@ type Scored struct {
 
 // rank scores every event and returns the k best, best first.
 //
-// score = w·max(0, cos(q, e)) + (1−w)·2^(−age/halfLife) with a question vector,
-// else the recency term alone (newest first). Ties go to the newer event, then
-// source and key, so equal inputs always give the same order. Every candidate is
-// scored: the entity path is exact, with no approximate index involved.
+// With a question vector q:
+//
+//	score = w·rel + (1−w)·2^(−age/halfLife),  rel = max(0, cos(q, e)) / max over candidates of max(0, cos)
+//
+// Similarity is normalised by the best candidate's, so the most relevant event
+// gets 1 on that term whatever the embedder's similarity scale (lexical
+// embedders give 0.1–0.5 to clearly related texts; without this, recency would
+// drown relevance). Without q the score is the recency term alone: newest first.
+// Ties go to the newer event, then source and key, so equal inputs always give the
+// same order. Every candidate is scored: the entity path is exact.
 func rank(events []store.Event, q []float32, now time.Time, halfLife time.Duration, w float64, k int) []Scored {
 	out := make([]Scored, len(events))
+	best := 0.0
 	for i := range events {
 		e := &events[i]
 		age := now.Sub(e.Time)
 		if age < 0 {
 			age = 0
 		}
-		s := Scored{Event: *e, Recency: math.Exp2(-age.Seconds() / halfLife.Seconds())}
+		out[i] = Scored{Event: *e, Recency: math.Exp2(-age.Seconds() / halfLife.Seconds())}
 		if q != nil {
 			sim := cosine(q, e.Embedding)
-			s.Similarity = &sim
-			s.Score = w*math.Max(0, sim) + (1-w)*s.Recency
-		} else {
-			s.Score = s.Recency
+			out[i].Similarity = &sim
+			best = math.Max(best, sim)
 		}
-		out[i] = s
+	}
+	for i := range out {
+		s := &out[i]
+		if q == nil {
+			s.Score = s.Recency
+			continue
+		}
+		rel := 0.0
+		if best > 0 {
+			rel = math.Max(0, *s.Similarity) / best
+		}
+		s.Score = w*rel + (1-w)*s.Recency
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := &out[i], &out[j]

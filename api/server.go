@@ -182,9 +182,9 @@ type ContextRequest struct {
 	Entity    string `json:"entity"`
 	Q         string `json:"q"`
 	Window    string `json:"window"`
-	K         int    `json:"k"`
-	BudgetMS  int    `json:"budget_ms"`
-	MaxTokens int    `json:"max_tokens"`
+	K         *int   `json:"k"`
+	BudgetMS  *int   `json:"budget_ms"`
+	MaxTokens *int   `json:"max_tokens"`
 }
 
 // Limits on request parameters.
@@ -226,14 +226,14 @@ func (s *Server) parse(r *http.Request) (params, error) {
 		req.Entity, req.Q, req.Window = q.Get("entity"), q.Get("q"), q.Get("window")
 		for _, f := range []struct {
 			name string
-			dst  *int
+			dst  **int
 		}{{"k", &req.K}, {"budget_ms", &req.BudgetMS}, {"max_tokens", &req.MaxTokens}} {
 			if v := q.Get(f.name); v != "" {
 				n, err := strconv.Atoi(v)
 				if err != nil {
 					return params{}, badRequest("%s: %q is not an integer", f.name, v)
 				}
-				*f.dst = n
+				*f.dst = &n
 			}
 		}
 	}
@@ -259,23 +259,23 @@ func (s *Server) parse(r *http.Request) (params, error) {
 		}
 		p.window = d
 	}
-	if req.K != 0 {
-		if req.K < 1 || req.K > s.cfg.MaxK {
+	if req.K != nil {
+		if *req.K < 1 || *req.K > s.cfg.MaxK {
 			return p, badRequest("k: must be in [1, %d]", s.cfg.MaxK)
 		}
-		p.k = req.K
+		p.k = *req.K
 	}
-	if req.BudgetMS != 0 {
-		if req.BudgetMS < 1 || req.BudgetMS > maxBudgetMS {
+	if req.BudgetMS != nil {
+		if *req.BudgetMS < 1 || *req.BudgetMS > maxBudgetMS {
 			return p, badRequest("budget_ms: must be in [1, %d]", maxBudgetMS)
 		}
-		p.budget = time.Duration(req.BudgetMS) * time.Millisecond
+		p.budget = time.Duration(*req.BudgetMS) * time.Millisecond
 	}
-	if req.MaxTokens != 0 {
-		if req.MaxTokens < 1 || req.MaxTokens > maxMaxTokens {
+	if req.MaxTokens != nil {
+		if *req.MaxTokens < 1 || *req.MaxTokens > maxMaxTokens {
 			return p, badRequest("max_tokens: must be in [1, %d]", maxMaxTokens)
 		}
-		p.maxTokens = req.MaxTokens
+		p.maxTokens = *req.MaxTokens
 	}
 	return p, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -64,6 +65,10 @@ func (l *Local) embedInto(v []float32, text string) {
 			return
 		}
 		w := word[:min(n, len(word))]
+		if n <= maxStopWordLen && stopWords[string(w)] {
+			n = 0
+			return
+		}
 		l.add(v, hashRunes(fnvOffset, w), wordWeight)
 		if len(w) >= 4 {
 			// Trigrams of "^word$" so prefixes and suffixes count.
@@ -153,6 +158,22 @@ func hashRunes(seed uint64, rs []rune) uint64 {
 	h ^= h >> 33
 	return h
 }
+
+// stopWords are English function words. They carry no topic, so matching on
+// them ("where is my ...") only adds noise to a lexical similarity.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about after all also am an and any are as at be been before being but by can
+		could did do does doing for from had has have having he her here hers him his how i if in into is it its
+		just me more most my no nor not of off on once only or other our ours out over own same she should so some
+		such than that the their theirs them then there these they this those through to too under until up very
+		was we were what when where which while who whom why will with would you your yours hi hello please thanks`) {
+		m[w] = true
+	}
+	return m
+}()
+
+const maxStopWordLen = 7
 
 func isCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||

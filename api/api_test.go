@@ -1,0 +1,327 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/store"
+)
+
+// fakeStore and fakeCache stand in for the backends where a test must make them
+// fail or run late; the real ones are exercised in the end-to-end test.
+type fakeStore struct {
+	events []store.Event
+	err    error
+	delay  time.Duration
+}
+
+func (f *fakeStore) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error) {
+	if f.delay > 0 {
+		select {
+		case <-time.After(f.delay):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	var out []store.Event
+	for _, e := range f.events {
+		if e.Tenant == tenant && e.Entity == entity && !e.Time.Before(since) {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Time.After(out[j].Time) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+func (f *fakeStore) Ping(context.Context) error { return f.err }
+
+type fakeCache struct {
+	fakeStore
+	complete bool
+}
+
+func (f *fakeCache) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, bool, error) {
+	evs, err := f.fakeStore.Recent(ctx, tenant, entity, since, limit)
+	return evs, f.complete, err
+}
+
+type slowEmbedder struct {
+	*embed.Local
+	delay time.Duration
+}
+
+func (s slowEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	select {
+	case <-time.After(s.delay):
+		return s.Local.Embed(ctx, texts)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func demoEvents(t *testing.T, now time.Time) []store.Event {
+	t.Helper()
+	l, _ := embed.NewLocal(384)
+	texts := []struct {
+		key, text string
+		age       time.Duration
+	}{
+		{"1", "Order O-1 shipped with DHL", time.Minute},
+		{"2", "Refund R-1 approved: 49.90 EUR back to the card", 5 * time.Minute},
+		{"3", "Ticket T-1 [open] Refund not received", 8 * time.Minute},
+		{"4", "Newsletter subscription confirmed", 2 * time.Minute},
+	}
+	var out []store.Event
+	for _, x := range texts {
+		v, _ := l.Embed(context.Background(), []string{x.text})
+		out = append(out, store.Event{Source: "s", Key: x.key, ID: x.key, Tenant: "acme", Entity: "customer:1",
+			Time: now.Add(-x.age), Text: x.text, Embedding: v[0]})
+	}
+	return out
+}
+
+func newTestServer(t *testing.T, emb Embedder, st EventStore, c Cache) *Server {
+	t.Helper()
+	cfg := Config{Tenant: "acme"}.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c == nil {
+		return New(cfg, emb, st, nil, nil, nil)
+	}
+	return New(cfg, emb, st, c, nil, nil)
+}
+
+func get(t *testing.T, s *Server, q url.Values) (*httptest.ResponseRecorder, ContextResponse) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/context?"+q.Encode(), nil))
+	var resp ContextResponse
+	if rec.Code == http.StatusOK {
+		if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return rec, resp
+}
+
+func TestContextRanksForTheQuestion(t *testing.T) {
+	now := time.Now()
+	l, _ := embed.NewLocal(384)
+	s := newTestServer(t, l, &fakeStore{events: demoEvents(t, now)}, nil)
+	rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"where is my refund?"}, "k": {"2"}})
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	if len(resp.Events) != 2 || !strings.Contains(resp.Events[0].Text, "Refund") || !strings.Contains(resp.Events[1].Text, "Refund") {
+		t.Fatalf("top 2 for a refund question: %+v", resp.Events)
+	}
+	if resp.Meta.Ranking != "similarity+recency" || resp.Meta.ServedFrom != "store" || resp.Meta.Candidates != 4 {
+		t.Errorf("meta = %+v", resp.Meta)
+	}
+	if resp.Meta.NewestEventAgeMS == nil || *resp.Meta.NewestEventAgeMS < 59000 {
+		t.Errorf("newest event age = %v, want about 60000 ms", resp.Meta.NewestEventAgeMS)
+	}
+	if st := rec.Header().Get("Server-Timing"); !strings.Contains(st, "store;dur=") || !strings.Contains(st, "embed;dur=") || !strings.Contains(st, "total;dur=") {
+		t.Errorf("Server-Timing = %q", st)
+	}
+	// The rendered context lists the chosen events newest first, naming source and id.
+	if i, j := strings.Index(resp.Context, "s 2:"), strings.Index(resp.Context, "s 3:"); i < 0 || j < 0 || i > j {
+		t.Errorf("context not newest first:\n%s", resp.Context)
+	}
+	// Without a question: newest first.
+	_, resp = get(t, s, url.Values{"entity": {"customer:1"}})
+	if resp.Meta.Ranking != "recency" || resp.Events[0].Key != "1" || resp.Events[1].Key != "4" {
+		t.Errorf("no question: %+v", resp.Events)
+	}
+}
+
+// The entity path ranks exactly: the same order as scoring every event by brute force.
+func TestRankMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	now := time.Now()
+	var events []store.Event
+	for i := 0; i < 500; i++ {
+		v := make([]float32, 16)
+		var n float32
+		for j := range v {
+			v[j] = rng.Float32() - 0.5
+			n += v[j] * v[j]
+		}
+		events = append(events, store.Event{Source: "s", Key: string(rune('a'+i%26)) + string(rune(i)), Time: now.Add(-time.Duration(rng.IntN(900)) * time.Second), Embedding: v})
+	}
+	q := events[0].Embedding
+	got := rank(events, q, now, 10*time.Minute, 0.7, 20)
+	// Brute force, written out from the documented formula.
+	best := 0.0
+	for _, e := range events {
+		best = math.Max(best, cosine(q, e.Embedding))
+	}
+	var all []float64
+	for _, e := range events {
+		rel := math.Max(0, cosine(q, e.Embedding)) / best
+		all = append(all, 0.7*rel+0.3*math.Exp2(-now.Sub(e.Time).Seconds()/600))
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(all)))
+	for k := 0; k < 20; k++ {
+		if math.Abs(got[k].Score-all[k]) > 1e-12 {
+			t.Fatalf("rank %d: score %v, brute force %v", k, got[k].Score, all[k])
+		}
+	}
+	// Deterministic: shuffled input, same output.
+	shuffled := append([]store.Event(nil), events...)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	again := rank(shuffled, q, now, 10*time.Minute, 0.7, 20)
+	for k := range got {
+		if got[k].Key != again[k].Key {
+			t.Fatalf("order depends on input order at %d", k)
+		}
+	}
+}
+
+func TestDegradationLadder(t *testing.T) {
+	now := time.Now()
+	events := demoEvents(t, now)
+	l, _ := embed.NewLocal(384)
+	q := url.Values{"entity": {"customer:1"}, "q": {"refund"}, "budget_ms": {"40"}}
+
+	t.Run("late embedding ranks by recency", func(t *testing.T) {
+		s := newTestServer(t, slowEmbedder{l, time.Second}, &fakeStore{events: events}, nil)
+		start := time.Now()
+		rec, resp := get(t, s, q)
+		if rec.Code != http.StatusOK || resp.Meta.Ranking != "recency" || len(resp.Meta.Degraded) != 1 || resp.Meta.Degraded[0].Stage != "embed" {
+			t.Fatalf("%d %+v", rec.Code, resp.Meta)
+		}
+		if took := time.Since(start); took > 500*time.Millisecond {
+			t.Errorf("answer took %v with a 40 ms budget", took)
+		}
+	})
+	t.Run("cache down reads the store", func(t *testing.T) {
+		s := newTestServer(t, l, &fakeStore{events: events}, &fakeCache{fakeStore: fakeStore{err: errors.New("connection refused")}})
+		rec, resp := get(t, s, q)
+		if rec.Code != http.StatusOK || resp.Meta.ServedFrom != "store" || len(resp.Events) != 4 || resp.Meta.Degraded[0].Stage != "cache" {
+			t.Fatalf("%d %+v", rec.Code, resp.Meta)
+		}
+	})
+	t.Run("complete cache answers alone", func(t *testing.T) {
+		s := newTestServer(t, l, &fakeStore{err: errors.New("must not be called")}, &fakeCache{fakeStore: fakeStore{events: events}, complete: true})
+		rec, resp := get(t, s, q)
+		if rec.Code != http.StatusOK || resp.Meta.ServedFrom != "cache" || len(resp.Meta.Degraded) != 0 {
+			t.Fatalf("%d %+v", rec.Code, resp.Meta)
+		}
+	})
+	t.Run("store late after a partial cache serves the partial answer", func(t *testing.T) {
+		s := newTestServer(t, l, &fakeStore{events: events, delay: time.Second}, &fakeCache{fakeStore: fakeStore{events: events[:2]}})
+		rec, resp := get(t, s, q)
+		if rec.Code != http.StatusOK || resp.Meta.ServedFrom != "partial_cache" || len(resp.Events) != 2 {
+			t.Fatalf("%d %+v", rec.Code, resp.Meta)
+		}
+	})
+	t.Run("nothing answers: 503", func(t *testing.T) {
+		s := newTestServer(t, l, &fakeStore{err: errors.New("down")}, nil)
+		rec, _ := get(t, s, q)
+		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), `"code":"unavailable"`) {
+			t.Fatalf("%d %s", rec.Code, rec.Body)
+		}
+	})
+}
+
+func TestContextValidation(t *testing.T) {
+	l, _ := embed.NewLocal(384)
+	s := newTestServer(t, l, &fakeStore{}, nil)
+	for _, tc := range []struct {
+		q     url.Values
+		field string
+	}{
+		{url.Values{}, "entity"},
+		{url.Values{"entity": {strings.Repeat("x", 300)}}, "entity"},
+		{url.Values{"entity": {"c:1"}, "window": {"yesterday"}}, "window"},
+		{url.Values{"entity": {"c:1"}, "window": {"48h"}}, "window"},
+		{url.Values{"entity": {"c:1"}, "k": {"0"}}, "k"},
+		{url.Values{"entity": {"c:1"}, "k": {"ten"}}, "k"},
+		{url.Values{"entity": {"c:1"}, "k": {"101"}}, "k"},
+		{url.Values{"entity": {"c:1"}, "budget_ms": {"-1"}}, "budget_ms"},
+		{url.Values{"entity": {"c:1"}, "max_tokens": {"999999"}}, "max_tokens"},
+		{url.Values{"entity": {"c:1"}, "q": {strings.Repeat("é", 2001)}}, "q"},
+	} {
+		rec, _ := get(t, s, tc.q)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), `"message":"`+tc.field) {
+			t.Errorf("%v: %d %s; want 400 naming %s", tc.q, rec.Code, rec.Body, tc.field)
+		}
+	}
+	// POST with JSON, unknown fields and oversize bodies.
+	post := func(body string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/context", strings.NewReader(body)))
+		return rec
+	}
+	if rec := post(`{"entity":"customer:1","q":"refund","k":3}`); rec.Code != http.StatusOK {
+		t.Errorf("POST: %d %s", rec.Code, rec.Body)
+	}
+	if rec := post(`{"entity":"customer:1","tenant":"other"}`); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "tenant") {
+		t.Errorf("unknown field: %d %s", rec.Code, rec.Body)
+	}
+	if rec := post(`{"entity":"` + strings.Repeat("x", 70000) + `"}`); rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversize body: %d", rec.Code)
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v2/nothing", nil))
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), `"code":"not_found"`) {
+		t.Errorf("unknown route: %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestRenderRespectsTokenBudget(t *testing.T) {
+	now := time.Now()
+	var evs []Scored
+	for i := 0; i < 50; i++ {
+		evs = append(evs, Scored{Event: store.Event{Source: "chat", ID: "m", Time: now.Add(-time.Duration(i) * time.Minute),
+			Text: strings.Repeat("refund status update ", 5)}})
+	}
+	text, tokens, omitted := renderContext("customer:1", evs, now, 200)
+	if tokens > 200 || estimateTokens(text) > 200 || omitted == 0 {
+		t.Fatalf("tokens %d (est. %d), omitted %d", tokens, estimateTokens(text), omitted)
+	}
+	if !strings.Contains(text, "older events omitted") {
+		t.Errorf("cut not marked:\n%s", text)
+	}
+	// CJK counts a token per character.
+	if got := estimateTokens("退款已批准"); got != 5 {
+		t.Errorf("estimateTokens(CJK) = %d, want 5", got)
+	}
+	if got := estimateTokens("where is my refund"); got != 5 {
+		t.Errorf("estimateTokens(English) = %d, want 5", got)
+	}
+}
+
+func TestReady(t *testing.T) {
+	l, _ := embed.NewLocal(384)
+	s := newTestServer(t, l, &fakeStore{}, &fakeCache{fakeStore: fakeStore{err: errors.New("down")}})
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "answers fall back to postgres") {
+		t.Errorf("cache down: %d %s", rec.Code, rec.Body)
+	}
+	s = newTestServer(t, l, &fakeStore{err: errors.New("down")}, nil)
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+	if rec.Code != http.StatusServiceUnavailable {
+		t.Errorf("store down: %d %s", rec.Code, rec.Body)
+	}
+}
