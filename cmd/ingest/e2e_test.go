@@ -1,0 +1,447 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/store"
+	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/rediscache"
+)
+
+const (
+	ticketsTopic   = "shop.public.tickets"
+	customersTopic = "PostgreSQL_server.public.customers" // the Debezium doc fixtures' topic
+	chatTopic      = "support.chat"
+	dlqTopic       = "freshctx.dlq"
+)
+
+// harness runs the real ingest command against a kfake broker, PostgreSQL and
+// Redis, and serves the context API over the same store and cache.
+type harness struct {
+	t        *testing.T
+	brokers  string
+	cfgPath  string
+	cfg      *config.Config
+	metrics  string
+	producer *kafka.Producer
+	store    *pgstore.Store
+	cache    *rediscache.Cache
+	api      *httptest.Server
+	lsn      int64
+	cancel   context.CancelFunc
+	done     chan error
+	logs     *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func freePort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func newHarness(t *testing.T) *harness {
+	brokers, _ := testenv.Kafka(t, 3, ticketsTopic, customersTopic, chatTopic, dlqTopic)
+	dsn, _ := testenv.PostgresDSN(t)
+	redisAddr, prefix := testenv.RedisAddr(t)
+	h := &harness{t: t, brokers: brokers, metrics: freePort(t), lsn: 1000, logs: &syncBuffer{}}
+	cfgText := fmt.Sprintf(`
+kafka: {brokers: %q, group: %q, dlq_topic: %q}
+postgres: {dsn: %q}
+redis: {addr: %q, key_prefix: %q, window: 1h}
+embedder: {provider: local, dims: 256}
+pipeline: {lanes: 4, drain_timeout: 5s}
+api: {tenant: acme}
+sources:
+  - name: tickets
+    topic: %s
+    format: debezium
+    id: "T-{{.id}}"
+    tenant: "{{.tenant_id}}"
+    entity: "customer:{{.customer_id}}"
+    time: updated_at
+    text: "Ticket T-{{.id}} [{{.status}}] {{.subject}}: {{.body}}"
+    attrs: [status, assignee]
+  - name: customers
+    topic: %s
+    format: debezium
+    tenant: acme
+    entity: "customer:{{.id}}"
+    text: "Customer {{.first_name}} {{.last_name}} <{{.email}}> {{.biography}}"
+  - name: chat
+    topic: %s
+    format: json
+    key: "{{.message_id}}"
+    tenant: "{{.tenant}}"
+    entity: "customer:{{.customer_id}}"
+    time: ts
+    text: "Chat: {{.text}}"
+`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic)
+	h.cfgPath = filepath.Join(t.TempDir(), "freshctx.yaml")
+	if err := os.WriteFile(h.cfgPath, []byte(cfgText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if h.cfg, err = config.Load(h.cfgPath, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var out bytes.Buffer
+	if err := run(ctx, []string{"migrate", "-config", h.cfgPath}, os.Getenv, &out, &out); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "applied 001_events.sql") {
+		t.Fatalf("migrate output: %s", out.String())
+	}
+
+	h.producer, err = kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 1, "enable.metrics.push": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.producer.Close)
+	if h.store, err = pgstore.Connect(ctx, h.cfg.Postgres); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.store.Close)
+	h.cache = rediscache.New(h.cfg.Redis)
+	t.Cleanup(func() { h.cache.Close() })
+	emb, _ := embed.NewLocal(h.cfg.Embedder.Dims)
+	h.api = httptest.NewServer(api.New(h.cfg.API, emb, h.store, h.cache, nil, nil))
+	t.Cleanup(h.api.Close)
+	h.start()
+	return h
+}
+
+// start runs `ingest -config FILE` until stop.
+func (h *harness) start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	h.cancel, h.done = cancel, make(chan error, 1)
+	go func() {
+		h.done <- run(ctx, []string{"-config", h.cfgPath, "-metrics-listen", h.metrics, "-log-level", "debug"}, func(string) string { return "" }, h.logs, h.logs)
+	}()
+	h.t.Cleanup(func() { h.stop() })
+}
+
+func (h *harness) stop() {
+	if h.cancel == nil {
+		return
+	}
+	h.cancel()
+	h.cancel = nil
+	select {
+	case err := <-h.done:
+		if err != nil {
+			h.t.Errorf("ingest returned %v\n%s", err, h.logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		h.t.Fatalf("ingest did not stop within 30s\n%s", h.logs.String())
+	}
+}
+
+func (h *harness) produce(topic string, key, value []byte) {
+	h.t.Helper()
+	done := make(chan kafka.Event, 1)
+	if err := h.producer.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+		Key: key, Value: value}, done); err != nil {
+		h.t.Fatal(err)
+	}
+	if m := (<-done).(*kafka.Message); m.TopicPartition.Error != nil {
+		h.t.Fatal(m.TopicPartition.Error)
+	}
+}
+
+// ticket produces a Debezium change event for a ticket row; body may be the TOAST placeholder.
+func (h *harness) ticket(op string, id, customer int, status, subject, body, assignee string) int64 {
+	h.lsn += 8
+	row := map[string]any{"id": id, "tenant_id": "acme", "customer_id": customer, "status": status, "subject": subject,
+		"body": body, "assignee": assignee, "updated_at": time.Now().UnixMicro()}
+	env := map[string]any{"op": op, "after": row, "before": nil,
+		"source": map[string]any{"connector": "postgresql", "lsn": h.lsn, "ts_ms": time.Now().UnixMilli()}}
+	if op == "d" {
+		env["after"], env["before"] = nil, map[string]any{"id": id}
+	}
+	v, _ := json.Marshal(env)
+	h.produce(ticketsTopic, []byte(fmt.Sprintf(`{"id":%d}`, id)), v)
+	return h.lsn
+}
+
+func (h *harness) context(entity, q string) api.ContextResponse {
+	h.t.Helper()
+	res, err := http.Get(h.api.URL + "/v1/context?" + url.Values{"entity": {entity}, "q": {q}, "k": {"20"}}.Encode())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out api.ContextResponse
+	if res.StatusCode != http.StatusOK {
+		h.t.Fatalf("context: %s", res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		h.t.Fatal(err)
+	}
+	return out
+}
+
+// eventually polls cond until it holds or 20s pass.
+func (h *harness) eventually(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s\ningest log:\n%s", what, h.logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// version returns the stored version of a ticket, or -1.
+func (h *harness) version(source, key string) int64 {
+	ref := store.Ref{Source: source, Key: key}
+	got, err := h.store.Lookup(context.Background(), []store.Ref{ref})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if p, ok := got[ref]; ok {
+		return p.Version
+	}
+	return -1
+}
+
+func (h *harness) metric(name string) float64 {
+	h.t.Helper()
+	res, err := http.Get("http://" + h.metrics + "/metrics")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var sum float64
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, name+" ") || strings.HasPrefix(line, name+"{") {
+			f, _ := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+			sum += f
+		}
+	}
+	return sum
+}
+
+func eventByID(resp api.ContextResponse, id string) *api.EventOut {
+	for i := range resp.Events {
+		if resp.Events[i].ID == id {
+			return &resp.Events[i]
+		}
+	}
+	return nil
+}
+
+func TestEndToEnd(t *testing.T) {
+	h := newHarness(t)
+
+	// 1. Debezium events in, ranked context out.
+	h.ticket("c", 1, 42, "open", "Refund not received", "I returned the shoes two weeks ago and the refund has not arrived.", "ann")
+	h.ticket("c", 2, 42, "open", "Change delivery address", "Please deliver to my office instead.", "bob")
+	h.ticket("c", 3, 43, "open", "Refund for order 7", "Another customer's refund.", "ann")
+	chat, _ := json.Marshal(map[string]any{"message_id": "m1", "tenant": "acme", "customer_id": 42, "text": "hello, anyone there?", "ts": time.Now().UnixMilli()})
+	h.produce(chatTopic, nil, chat)
+	h.eventually("the first events", func() bool { return len(h.context("customer:42", "").Events) == 3 })
+	resp := h.context("customer:42", "where is my refund?")
+	if resp.Events[0].ID != "T-1" {
+		t.Fatalf("top event for a refund question = %s, want T-1: %+v", resp.Events[0].ID, resp.Events)
+	}
+	if eventByID(resp, "T-3") != nil {
+		t.Fatal("another customer's ticket in customer:42's context")
+	}
+	if !strings.Contains(resp.Context, "tickets T-1: Ticket T-1 [open] Refund not received") {
+		t.Errorf("context text:\n%s", resp.Context)
+	}
+
+	// 2. An update that leaves the rendered text unchanged (only the assignee, an
+	// attribute, changes) is stored without a new embedding.
+	texts, reused := h.metric("freshctx_ingest_embed_texts_total"), h.metric("freshctx_ingest_embed_reused_total")
+	v := h.ticket("u", 2, 42, "open", "Change delivery address", "Please deliver to my office instead.", "carol")
+	h.eventually("the assignee update", func() bool { return h.version("tickets", "2") == v })
+	if got := h.metric("freshctx_ingest_embed_texts_total"); got != texts {
+		t.Errorf("unchanged text was embedded again: embed_texts_total %v → %v", texts, got)
+	}
+	if got := h.metric("freshctx_ingest_embed_reused_total"); got != reused+1 {
+		t.Errorf("embed_reused_total %v → %v, want +1", reused, got)
+	}
+	if e := eventByID(h.context("customer:42", ""), "T-2"); e == nil || e.Attrs["assignee"] != "carol" {
+		t.Errorf("T-2 attrs not updated: %+v", e)
+	}
+
+	// 3. TOAST: the body did not change and Debezium sent the placeholder; the
+	// stored body is kept, and the placeholder is never rendered or embedded.
+	v = h.ticket("u", 1, 42, "pending", "Refund not received", "__debezium_unavailable_value", "ann")
+	h.eventually("the TOAST update", func() bool { return h.version("tickets", "1") == v })
+	e := eventByID(h.context("customer:42", ""), "T-1")
+	if e == nil || e.Text != "Ticket T-1 [pending] Refund not received: I returned the shoes two weeks ago and the refund has not arrived." {
+		t.Fatalf("TOAST update rendered %+v", e)
+	}
+
+	// 4. Delete with its tombstone: gone from the answer, from the cache and the store.
+	v = h.ticket("d", 2, 42, "", "", "", "")
+	h.produce(ticketsTopic, []byte(`{"id":2}`), nil)
+	h.eventually("the delete", func() bool { return eventByID(h.context("customer:42", ""), "T-2") == nil })
+	cached, _, err := h.cache.Recent(context.Background(), "acme", "customer:42", time.Now().Add(-time.Hour), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cached {
+		if c.Key == "2" {
+			t.Error("deleted ticket still in the Redis cache")
+		}
+	}
+	// A replayed create older than the delete does not resurrect it.
+	h.lsn = v - 12 // the next ticket() adds 8: version v-4, older than the delete
+	h.ticket("c", 2, 42, "open", "Change delivery address", "replayed old create", "bob")
+	h.lsn = v + 100
+
+	// 5. Poison: a malformed record goes to the DLQ; its neighbours are served.
+	h.produce(ticketsTopic, []byte(`{"id":5}`), []byte(`{"op":"c","after":{"id":5,`))
+	h.ticket("c", 6, 42, "open", "Broken zipper", "The zipper broke on day one.", "ann")
+	h.eventually("the neighbour of a poison record", func() bool { return eventByID(h.context("customer:42", ""), "T-6") != nil })
+	if eventByID(h.context("customer:42", ""), "T-2") != nil {
+		t.Error("an older replayed create resurrected a deleted ticket")
+	}
+	dlq := readAll(t, h.brokers, dlqTopic, 1)
+	if got := header(dlq[0], "freshctx.error"); !strings.Contains(got, "malformed record") {
+		t.Errorf("DLQ error header = %q", got)
+	}
+	if header(dlq[0], "freshctx.topic") != ticketsTopic || header(dlq[0], "freshctx.offset") == "" || string(dlq[0].Value) != `{"op":"c","after":{"id":5,` {
+		t.Errorf("DLQ record lacks its origin or bytes: %+v", dlq[0])
+	}
+
+	// 6. The Debezium documentation's own records, including the TOAST fixture.
+	for _, f := range []string{"create.json", "update.json"} {
+		b, err := os.ReadFile(filepath.Join("../../cdc/testdata/debezium/postgres", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.produce(customersTopic, []byte(`{"id":1}`), b)
+	}
+	// Their source time is in 2019, outside any API window: read the store.
+	h.eventually("the fixture customer", func() bool {
+		evs, err := h.store.Recent(context.Background(), "acme", "customer:1", time.Unix(0, 0), 10)
+		return err == nil && len(evs) == 1 && evs[0].Text == "Customer Anne Marie Kretchmar <annek@noanswer.org>" &&
+			evs[0].Time.Equal(time.UnixMilli(1559033904863))
+	})
+
+	// 7. Shutdown drains and commits every offset.
+	h.stop()
+	assertCommittedToEnd(t, h.brokers, h.cfg.Kafka.Group, ticketsTopic, customersTopic, chatTopic)
+}
+
+func header(m *kafka.Message, key string) string {
+	for _, hd := range m.Headers {
+		if hd.Key == key {
+			return string(hd.Value)
+		}
+	}
+	return ""
+}
+
+// readAll reads a topic from the start without a consumer group until n records arrived.
+func readAll(t *testing.T, brokers, topic string, n int) []*kafka.Message {
+	t.Helper()
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": brokers, "group.id": "unused", "enable.auto.commit": false, "enable.metrics.push": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	md, err := c.GetMetadata(&topic, false, 5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tps []kafka.TopicPartition
+	for _, p := range md.Topics[topic].Partitions {
+		tps = append(tps, kafka.TopicPartition{Topic: &topic, Partition: p.ID, Offset: kafka.OffsetBeginning})
+	}
+	if err := c.Assign(tps); err != nil {
+		t.Fatal(err)
+	}
+	var out []*kafka.Message
+	deadline := time.Now().Add(15 * time.Second)
+	for len(out) < n && time.Now().Before(deadline) {
+		if m, ok := c.Poll(100).(*kafka.Message); ok {
+			out = append(out, m)
+		}
+	}
+	if len(out) < n {
+		t.Fatalf("read %d records from %s, want %d", len(out), topic, n)
+	}
+	return out
+}
+
+func assertCommittedToEnd(t *testing.T, brokers, group string, topics ...string) {
+	t.Helper()
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": brokers, "group.id": group, "enable.metrics.push": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, topic := range topics {
+		md, err := c.GetMetadata(&topic, false, 5000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tps []kafka.TopicPartition
+		for _, p := range md.Topics[topic].Partitions {
+			tps = append(tps, kafka.TopicPartition{Topic: &topic, Partition: p.ID})
+		}
+		committed, err := c.Committed(tps, 5000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tp := range committed {
+			_, high, err := c.QueryWatermarkOffsets(topic, tp.Partition, 5000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if high > 0 && int64(tp.Offset) != high {
+				t.Errorf("%s[%d]: committed %v, end %d", topic, tp.Partition, tp.Offset, high)
+			}
+		}
+	}
+}
