@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -25,6 +26,8 @@ import (
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
+
+var unknownFieldRE = regexp.MustCompile(`field (\S+) not found in type \S+`)
 
 // Config is the whole file.
 type Config struct {
@@ -61,7 +64,9 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true) // a misspelt field is an error, not silently ignored
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("config: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = unknownFieldRE.ReplaceAllString(msg, `unknown field "$1"`)
+		return nil, fmt.Errorf("config: %s", msg)
 	}
 	for env, dst := range map[string]*string{
 		"FRESHCTX_KAFKA_BROKERS":  &c.Kafka.Brokers,

@@ -1,0 +1,73 @@
+package config
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+const valid = `
+postgres: {dsn: "postgres://u:p@127.0.0.1/db"}
+redis: {addr: "127.0.0.1:6379"}
+sources:
+  - name: tickets
+    topic: shop.public.tickets
+    format: debezium
+    tenant: "{{.tenant_id}}"
+    entity: "customer:{{.customer_id}}"
+    text: "{{.subject}}"
+`
+
+func noEnv(string) string { return "" }
+
+func TestParseDefaultsAndEnv(t *testing.T) {
+	c, err := Parse([]byte(valid), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kafka.Group != "freshctx-ingest" || c.Pipeline.Lanes != 8 || c.API.DefaultWindow != 15*time.Minute || c.Embedder.Dims != 384 {
+		t.Errorf("defaults not applied: %+v", c)
+	}
+	env := map[string]string{"FRESHCTX_KAFKA_BROKERS": "k:9092", "FRESHCTX_POSTGRES_DSN": "postgres://other", "FRESHCTX_REDIS_PASSWORD": "s3cret"}
+	c, err = Parse([]byte(valid), func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kafka.Brokers != "k:9092" || c.Postgres.DSN != "postgres://other" || c.Redis.Password != "s3cret" {
+		t.Errorf("environment overrides not applied: %+v", c)
+	}
+}
+
+func TestErrorsNameTheField(t *testing.T) {
+	for _, tc := range []struct{ old, new, want string }{
+		{`dsn: "postgres://u:p@127.0.0.1/db"`, `dsn: ""`, "postgres.dsn: required"},
+		{`entity: "customer:{{.customer_id}}"`, `entity: ""`, "sources[0].entity: required"},
+		{"format: debezium", "format: avro", `sources[0].format: "avro" is not one of debezium, json`},
+		{"name: tickets", "name: Tickets!", "sources[0].name"},
+		{`text: "{{.subject}}"`, `text: "{{ .subject | upper }}"`, "sources[0].text: {{.subject | upper}}: only field references"},
+		{"redis: {addr", "redis: {adr", `unknown field "adr"`},
+		{"", "api: {default_k: 500}", "api.default_k"},
+		{"", "pipeline: {batch_size: -1}", "pipeline.batch_size"},
+		{"", "api: {budget: 5x}", "config: "},
+	} {
+		text := valid + tc.new + "\n"
+		if tc.old != "" {
+			text = strings.Replace(valid, tc.old, tc.new, 1)
+		}
+		_, err := Parse([]byte(text), noEnv)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s → %s: err = %v, want it to contain %q", tc.old, tc.new, err, tc.want)
+		}
+	}
+}
+
+func TestExampleConfigIsValid(t *testing.T) {
+	if _, err := Load("../examples/demo.yaml", noEnv); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat("../examples/demo.yaml"); err != nil {
+		t.Fatal(err)
+	}
+}
+
