@@ -70,4 +70,3 @@ func TestExampleConfigIsValid(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
