@@ -49,9 +49,14 @@ type Kafka struct {
 	Group string `yaml:"group"`
 	// DLQTopic receives poison records with error headers. Default DLQTopicDefault.
 	DLQTopic string `yaml:"dlq_topic"`
-	// Properties are passed to librdkafka as they are (consumer and producer), e.g.
-	// security.protocol, sasl.*. They override freshctx's defaults.
+	// Properties are passed to librdkafka as they are, for the consumer and the DLQ
+	// producer alike (security.protocol, sasl.*, ssl.*); they override freshctx's
+	// defaults.
 	Properties map[string]string `yaml:"properties"`
+	// ConsumerProperties apply to the consumer only (fetch.*, session.timeout.ms, ...).
+	ConsumerProperties map[string]string `yaml:"consumer_properties"`
+	// ProducerProperties apply to the DLQ producer only.
+	ProducerProperties map[string]string `yaml:"producer_properties"`
 }
 
 const (
@@ -238,6 +243,9 @@ func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error)
 		"fetch.wait.max.ms":        25, // librdkafka's 500 ms default costs freshness at low rates
 		"enable.metrics.push":      false,
 		"enable.partition.eof":     false,
+		// librdkafka's prefetch queue is memory outside the in-flight limits; its
+		// 64 MiB default per consumer is more than a pipeline needs.
+		"queued.max.messages.kbytes": 16384,
 	}
 	pc := kafka.ConfigMap{
 		"bootstrap.servers":   kcfg.Brokers,
@@ -248,6 +256,12 @@ func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error)
 	}
 	for k, v := range kcfg.Properties {
 		cc[k] = v
+		pc[k] = v
+	}
+	for k, v := range kcfg.ConsumerProperties {
+		cc[k] = v
+	}
+	for k, v := range kcfg.ProducerProperties {
 		pc[k] = v
 	}
 	var err error
@@ -378,10 +392,17 @@ func (p *Pipeline) dispatch(msg *kafka.Message) {
 	}
 	r := &record{msg: msg, part: part, epoch: ep, src: p.sources[part.topic],
 		size: int64(len(msg.Key) + len(msg.Value) + 64)}
-	if len(p.stash) > 0 || !p.trySend(r) {
+	if len(p.stash) > 0 || p.full() || !p.trySend(r) {
 		p.stash = append(p.stash, r)
 		p.pause()
 	}
+}
+
+// full reports the in-flight high-water mark is reached: what the poll loop still
+// receives (librdkafka's prefetch, bounded by queued.max.messages.kbytes) waits in
+// the stash, in order, while the partitions are paused.
+func (p *Pipeline) full() bool {
+	return p.inflight.Load() >= int64(p.cfg.MaxInflightRecords) || p.inflightBytes.Load() >= p.cfg.MaxInflightBytes
 }
 
 // trySend hands r to its lane if the lane has room.
@@ -412,7 +433,7 @@ func (p *Pipeline) trySend(r *record) bool {
 func (p *Pipeline) flushStash() {
 	n := 0
 	for _, r := range p.stash {
-		if !p.trySend(r) {
+		if p.full() || !p.trySend(r) {
 			break
 		}
 		n++

@@ -81,7 +81,7 @@ func freePort(t *testing.T) string {
 }
 
 func newHarness(t *testing.T) *harness {
-	brokers, _ := testenv.Kafka(t, 3, ticketsTopic, customersTopic, chatTopic, dlqTopic)
+	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic})
 	dsn, _ := testenv.PostgresDSN(t)
 	redisAddr, prefix := testenv.RedisAddr(t)
 	h := &harness{t: t, brokers: brokers, metrics: freePort(t), lsn: 1000, logs: &syncBuffer{}}

@@ -116,10 +116,11 @@ func RedisAddr(t testing.TB) (addr, prefix string) {
 
 // Kafka starts an in-process Kafka-protocol broker with the given topics
 // (partitions each) and returns its address. It stops when the test ends.
-func Kafka(t testing.TB, partitions int32, topics ...string) (string, *kfake.Cluster) {
+func Kafka(t testing.TB, partitions int32, topics []string, opts ...kfake.Opt) (string, *kfake.Cluster) {
 	t.Helper()
 	needServices(t)
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(partitions, topics...), kfake.AllowAutoTopicCreation())
+	opts = append([]kfake.Opt{kfake.NumBrokers(1), kfake.SeedTopics(partitions, topics...), kfake.AllowAutoTopicCreation()}, opts...)
+	c, err := kfake.NewCluster(opts...)
 	if err != nil {
 		t.Fatalf("starting kfake: %v", err)
 	}
