@@ -144,7 +144,7 @@ func TestLookupReturnsPriors(t *testing.T) {
 	now := time.Now().UTC()
 	apply(t, st, []store.Event{ev("1", "customer:1", "hello", 7, now)}, nil)
 	apply(t, st, nil, []store.Delete{{Ref: store.Ref{Source: "tickets", Key: "2"}, Version: 3}})
-	got, err := st.Lookup(context.Background(), []store.Ref{{"tickets", "1"}, {"tickets", "2"}, {"tickets", "3"}})
+	got, err := st.Lookup(context.Background(), []store.Ref{{Source: "tickets", Key: "1"}, {Source: "tickets", Key: "2"}, {Source: "tickets", Key: "3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
