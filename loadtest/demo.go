@@ -109,21 +109,28 @@ func buildFeed(now time.Time) *feed {
 	return f
 }
 
-// expectation is what the API must show once the feed is ingested.
+// expectation is what the API must show once the feed is ingested. The event
+// time ties it to this run: a previous run left the same ids with older times.
 type expectation struct {
 	entity, id string
-	contains   string // "" with absent: the event must not be there
-	absent     bool
+	at         time.Duration // event time = feed time - at
+	contains   string
+	absent     bool // the event must not be there
 }
 
-var expectations = []expectation{
-	{entity: "customer:1001", id: "T-9001", contains: "[pending, high priority] Refund not received: I sent the shoes back"},
-	{entity: "customer:1001", id: "m-1001-2", contains: "Let me check"},
-	{entity: "customer:1001", id: "R-7001", contains: "approved"},
-	{entity: "customer:1001", id: "O-5001", contains: "returned"},
-	{entity: "customer:1002", id: "m-1002-1", contains: "rain jacket"},
-	{entity: "customer:1003", id: "O-5003", contains: "cancelled"},
-	{entity: "customer:1003", id: "T-9003", absent: true},
+func expectations(now time.Time) []expectation {
+	m := time.Minute
+	return []expectation{
+		{entity: "customer:1001", id: "T-9001", at: 5 * m, contains: "[pending, high priority] Refund not received: I sent the shoes back"},
+		{entity: "customer:1001", id: "m-1001-1", at: 2 * m, contains: "Where is my refund?"},
+		{entity: "customer:1001", id: "m-1001-2", at: 1 * m, contains: "Let me check"},
+		{entity: "customer:1001", id: "R-7001", at: 6 * m, contains: "approved"},
+		{entity: "customer:1001", id: "O-5001", at: 11 * m, contains: "returned"},
+		{entity: "customer:1002", id: "m-1002-1", at: 3 * m, contains: "rain jacket"},
+		{entity: "customer:1002", id: "T-9002", at: 4 * m, contains: "Parcel late"},
+		{entity: "customer:1003", id: "O-5003", at: 2 * m, contains: "cancelled"},
+		{entity: "customer:1003", id: "T-9003", absent: true},
+	}
 }
 
 func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -170,9 +177,9 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	// Wait until every expectation holds.
 	deadline := time.Now().Add(*wait)
-	for _, ex := range expectations {
+	for _, ex := range expectations(f.now) {
 		for {
-			ok, err := check(ctx, *apiURL, ex)
+			ok, err := check(ctx, *apiURL, ex, f.now)
 			if ok {
 				break
 			}
@@ -188,12 +195,11 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "all demo events visible through the API %d ms after the first was produced\n\n", time.Since(start).Milliseconds())
 
-	resp, raw, err := getContext(ctx, *apiURL, url.Values{"entity": {*entity}, "q": {*question}, "k": {"5"}})
+	resp, _, err := getContext(ctx, *apiURL, url.Values{"entity": {*entity}, "q": {*question}, "k": {"5"}})
 	if err != nil {
 		return err
 	}
 	printAnswer(stdout, *entity, *question, resp)
-	_ = raw
 	fmt.Fprintf(stdout, "\nTry it yourself:\n  curl -s '%s/v1/context?entity=%s&q=%s' | jq\n", *apiURL, url.QueryEscape(*entity), url.QueryEscape(*question))
 	return nil
 }
@@ -246,7 +252,7 @@ func getContext(ctx context.Context, base string, q url.Values) (*apiResponse, [
 	return &out, body, nil
 }
 
-func check(ctx context.Context, base string, ex expectation) (bool, error) {
+func check(ctx context.Context, base string, ex expectation, now time.Time) (bool, error) {
 	resp, _, err := getContext(ctx, base, url.Values{"entity": {ex.entity}, "k": {"100"}})
 	if err != nil {
 		return false, err
@@ -258,6 +264,9 @@ func check(ctx context.Context, base string, ex expectation) (bool, error) {
 			}
 			if !strings.Contains(e.Text, ex.contains) {
 				return false, fmt.Errorf("text %q lacks %q", e.Text, ex.contains)
+			}
+			if want := now.Add(-ex.at); e.Time.Sub(want).Abs() > time.Millisecond {
+				return false, fmt.Errorf("time %s is not this run's %s", e.Time, want)
 			}
 			return true, nil
 		}
