@@ -45,8 +45,12 @@ type lockedBuffer struct {
 	b  bytes.Buffer
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
-func (l *lockedBuffer) String() string               { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 func newRig(t *testing.T, partitions int32, opts ...kfake.Opt) *rig {
 	brokers, _ := testenv.Kafka(t, partitions, []string{topic, DLQTopicDefault}, opts...)
@@ -314,4 +318,3 @@ func TestBackpressurePausesWithoutLeavingTheGroup(t *testing.T) {
 		t.Fatalf("committed %v, want 2000 in all", c)
 	}
 }
-

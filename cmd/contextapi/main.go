@@ -8,12 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -21,9 +19,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/cmd/internal/wire"
 	"github.com/freshctx/freshctx/config"
-	"github.com/freshctx/freshctx/embed"
-	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
 
@@ -71,6 +68,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	cfgPath := fs.String("config", "", "path to the YAML configuration file (required)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	logFormat := fs.String("log-format", "text", "text or json")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -78,32 +76,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		fs.Usage()
 		return errors.New("-config: required")
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return fmt.Errorf("-log-level: %q is not one of debug, info, warn, error", *logLevel)
+	log, err := wire.Logger(stderr, *logLevel, *logFormat)
+	if err != nil {
+		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	cfg, err := config.Load(*cfgPath, getenv)
 	if err != nil {
 		return err
 	}
-	st, err := pgstore.Connect(ctx, cfg.Postgres)
+	st, emb, err := wire.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if pending, err := st.Pending(ctx); err != nil {
-		return err
-	} else if len(pending) > 0 {
-		return fmt.Errorf("database schema is not up to date (pending: %s): run `ingest migrate -config FILE` first", strings.Join(pending, ", "))
-	}
-	emb, err := embed.NewLocal(cfg.Embedder.Dims)
-	if err != nil {
-		return fmt.Errorf("embedder: %w", err)
-	}
-	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
-		return err
-	}
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
 	reg := prometheus.NewRegistry()

@@ -24,8 +24,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/freshctx/freshctx/cmd/internal/wire"
 	"github.com/freshctx/freshctx/config"
-	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
@@ -86,7 +86,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fs.Usage()
 		return errors.New("-config: required")
 	}
-	log, err := newLogger(stderr, *logLevel, *logFormat)
+	log, err := wire.Logger(stderr, *logLevel, *logFormat)
 	if err != nil {
 		return err
 	}
@@ -103,21 +103,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fs.Usage()
 		return fmt.Errorf("unknown command %q (want run or migrate)", cmd)
 	}
-}
-
-func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("-log-level: %q is not one of debug, info, warn, error", level)
-	}
-	opts := &slog.HandlerOptions{Level: l}
-	switch format {
-	case "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
-	}
-	return nil, fmt.Errorf("-log-format: %q is not one of text, json", format)
 }
 
 func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
@@ -150,23 +135,11 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 		log.Warn("no kafka.brokers configured: started an in-process development broker; its data lives in memory only",
 			"addr", cfg.Kafka.Brokers)
 	}
-	st, err := pgstore.Connect(ctx, cfg.Postgres)
+	st, emb, err := wire.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if pending, err := st.Pending(ctx); err != nil {
-		return err
-	} else if len(pending) > 0 {
-		return fmt.Errorf("database schema is not up to date (pending: %s): run `ingest migrate -config FILE` first", strings.Join(pending, ", "))
-	}
-	emb, err := embed.NewLocal(cfg.Embedder.Dims)
-	if err != nil {
-		return fmt.Errorf("embedder: %w", err)
-	}
-	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
-		return err
-	}
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
 	if err := cache.Start(ctx); err != nil {

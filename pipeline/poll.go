@@ -1,0 +1,286 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+)
+
+func isNoOffset(err error) bool {
+	var ke kafka.Error
+	return errors.As(err, &ke) && ke.Code() == kafka.ErrNoOffset
+}
+
+func (p *Pipeline) pollLoop(ctx context.Context) error {
+	lagTick := time.NewTicker(5 * time.Second)
+	defer lagTick.Stop()
+	for ctx.Err() == nil {
+		if err := p.pollOnce(20, true); err != nil {
+			return err
+		}
+		p.flushStash()
+		p.backpressure()
+		p.storeOffsets(false)
+		select {
+		case <-lagTick.C:
+			p.updateLag()
+		default:
+		}
+	}
+	return nil
+}
+
+// pollOnce polls one event. With dispatch false (draining), messages are dropped
+// untracked: they will be delivered again after a restart.
+func (p *Pipeline) pollOnce(timeoutMS int, dispatch bool) error {
+	switch e := p.consumer.Poll(timeoutMS).(type) {
+	case *kafka.Message:
+		if dispatch {
+			p.dispatch(e)
+		}
+	case kafka.Error:
+		if e.IsFatal() {
+			return fmt.Errorf("kafka consumer: %w", e)
+		}
+		p.log.Warn("kafka", "err", e, "code", e.Code())
+	case kafka.OffsetsCommitted:
+		if e.Error != nil && !isNoOffset(e.Error) {
+			p.log.Warn("offset commit", "err", e.Error)
+		}
+	}
+	return nil
+}
+
+func (p *Pipeline) dispatch(msg *kafka.Message) {
+	part := partition{*msg.TopicPartition.Topic, msg.TopicPartition.Partition}
+	ep, ok := p.tracker.epochOf(part)
+	if !ok {
+		return // not (or no longer) ours
+	}
+	r := &record{msg: msg, part: part, epoch: ep, src: p.sources[part.topic],
+		size: int64(len(msg.Key) + len(msg.Value) + 64)}
+	if len(p.stash) > 0 || p.full() || !p.trySend(r) {
+		p.stash = append(p.stash, r)
+		p.pause()
+	}
+}
+
+// full reports the in-flight high-water mark is reached: what the poll loop still
+// receives (librdkafka's prefetch, bounded by queued.max.messages.kbytes) waits in
+// the stash, in order, while the partitions are paused.
+func (p *Pipeline) full() bool {
+	return p.inflight.Load() >= int64(p.cfg.MaxInflightRecords) || p.inflightBytes.Load() >= p.cfg.MaxInflightBytes
+}
+
+// trySend hands r to its lane if the lane has room.
+func (p *Pipeline) trySend(r *record) bool {
+	h := fnv.New64a()
+	h.Write([]byte(r.part.topic))
+	if len(r.msg.Key) > 0 {
+		h.Write(r.msg.Key)
+	} else {
+		// Keyless: keep the partition's order.
+		h.Write([]byte(strconv.Itoa(int(r.part.part))))
+	}
+	ch := p.lanes[h.Sum64()%uint64(len(p.lanes))]
+	if len(ch) == cap(ch) {
+		return false
+	}
+	if !p.tracker.add(r.part, r.epoch, int64(r.msg.TopicPartition.Offset)) {
+		return true // already in flight (redelivered after a seek): drop the copy
+	}
+	p.inflight.Add(1)
+	p.inflightBytes.Add(r.size)
+	p.m.Inflight.Inc()
+	p.m.InflightB.Add(float64(r.size))
+	ch <- r // never blocks: the poll goroutine is the only sender
+	return true
+}
+
+func (p *Pipeline) flushStash() {
+	n := 0
+	for _, r := range p.stash {
+		if p.full() || !p.trySend(r) {
+			break
+		}
+		n++
+	}
+	if n > 0 {
+		p.stash = append(p.stash[:0], p.stash[n:]...)
+	}
+}
+
+// backpressure pauses every assigned partition at the high-water mark and resumes
+// them at half of it (hysteresis).
+func (p *Pipeline) backpressure() {
+	recs, bytes := p.inflight.Load()+int64(len(p.stash)), p.inflightBytes.Load()
+	if !p.paused && (recs >= int64(p.cfg.MaxInflightRecords) || bytes >= p.cfg.MaxInflightBytes) {
+		p.pause()
+	} else if p.paused && len(p.stash) == 0 && recs <= int64(p.cfg.MaxInflightRecords/2) && bytes <= p.cfg.MaxInflightBytes/2 {
+		p.paused = false
+		p.m.Paused.Set(0)
+		if err := p.consumer.Resume(p.assignedList()); err != nil {
+			p.log.Warn("resuming partitions", "err", err)
+		}
+		p.log.Debug("resumed", "inflight", recs)
+	}
+}
+
+func (p *Pipeline) pause() {
+	if p.paused {
+		return
+	}
+	p.paused = true
+	p.m.Paused.Set(1)
+	if err := p.consumer.Pause(p.assignedList()); err != nil {
+		p.log.Warn("pausing partitions", "err", err)
+	}
+	p.log.Debug("paused", "inflight", p.inflight.Load(), "stash", len(p.stash))
+}
+
+func (p *Pipeline) assignedList() []kafka.TopicPartition {
+	out := make([]kafka.TopicPartition, 0, len(p.assigned))
+	for tp := range p.assigned {
+		t := tp.topic
+		out = append(out, kafka.TopicPartition{Topic: &t, Partition: tp.part})
+	}
+	return out
+}
+
+// storeOffsets hands the tracker's advanced offsets to librdkafka, which commits
+// them on its auto-commit interval (and in the final and revoke commits).
+func (p *Pipeline) storeOffsets(force bool) {
+	if !force && time.Since(p.lastStore) < p.cfg.StoreInterval {
+		return
+	}
+	p.lastStore = time.Now()
+	offs := p.tracker.storable()
+	if len(offs) == 0 {
+		return
+	}
+	tps := make([]kafka.TopicPartition, 0, len(offs))
+	for tp, off := range offs {
+		if !p.assigned[tp] {
+			continue
+		}
+		t := tp.topic
+		tps = append(tps, kafka.TopicPartition{Topic: &t, Partition: tp.part, Offset: kafka.Offset(off)})
+	}
+	if len(tps) == 0 {
+		return
+	}
+	if _, err := p.consumer.StoreOffsets(tps); err != nil {
+		p.log.Warn("storing offsets", "err", err)
+	}
+}
+
+// rebalance runs on the poll goroutine, inside Poll.
+func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
+	cooperative := c.GetRebalanceProtocol() == "COOPERATIVE"
+	switch e := ev.(type) {
+	case kafka.AssignedPartitions:
+		for _, tp := range e.Partitions {
+			part := partition{*tp.Topic, tp.Partition}
+			p.tracker.assign(part)
+			p.assigned[part] = true
+		}
+		var err error
+		if cooperative {
+			err = c.IncrementalAssign(e.Partitions)
+		} else {
+			err = c.Assign(e.Partitions)
+		}
+		if err != nil {
+			return err
+		}
+		if p.paused { // pause state does not survive an assignment: re-apply it
+			if err := c.Pause(p.assignedList()); err != nil {
+				p.log.Warn("re-pausing after assignment", "err", err)
+			}
+		}
+		p.log.Info("partitions assigned", "partitions", fmtParts(e.Partitions))
+	case kafka.RevokedPartitions:
+		revoked := make([]partition, 0, len(e.Partitions))
+		for _, tp := range e.Partitions {
+			revoked = append(revoked, partition{*tp.Topic, tp.Partition})
+		}
+		// Records of revoked partitions not yet in a lane are simply dropped.
+		kept := p.stash[:0]
+		for _, r := range p.stash {
+			if !containsPart(revoked, r.part) {
+				kept = append(kept, r)
+			}
+		}
+		p.stash = kept
+		lost := c.AssignmentLost()
+		if !lost {
+			// Finish what is in flight for these partitions and commit it, so the
+			// next owner starts where we stopped.
+			stop := make(chan struct{})
+			timer := time.AfterFunc(p.cfg.DrainTimeout, func() { close(stop) })
+			drained := p.tracker.waitDrained(revoked, stop)
+			timer.Stop()
+			if !drained {
+				p.log.Warn("revoke: in-flight records did not finish in time; they will be redelivered to the next owner")
+			}
+			p.storeOffsets(true)
+			if _, err := c.Commit(); err != nil && !isNoOffset(err) {
+				p.log.Warn("commit on revoke", "err", err)
+			}
+		}
+		for _, part := range revoked {
+			p.tracker.revoke(part)
+			delete(p.assigned, part)
+			p.m.Lag.DeleteLabelValues(part.topic, strconv.Itoa(int(part.part)))
+		}
+		var err error
+		if cooperative {
+			err = c.IncrementalUnassign(e.Partitions)
+		} else {
+			err = c.Unassign()
+		}
+		p.log.Info("partitions revoked", "partitions", fmtParts(e.Partitions), "lost", lost)
+		return err
+	}
+	return nil
+}
+
+func containsPart(ps []partition, p partition) bool {
+	for _, x := range ps {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+func fmtParts(tps []kafka.TopicPartition) string {
+	var b bytes.Buffer
+	for i, tp := range tps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s[%d]", *tp.Topic, tp.Partition)
+	}
+	return b.String()
+}
+
+func (p *Pipeline) updateLag() {
+	tps, err := p.consumer.Position(p.assignedList())
+	if err != nil {
+		return
+	}
+	for _, tp := range tps {
+		_, high, err := p.consumer.GetWatermarkOffsets(*tp.Topic, tp.Partition)
+		if err != nil || tp.Offset < 0 {
+			continue
+		}
+		p.m.Lag.WithLabelValues(*tp.Topic, strconv.Itoa(int(tp.Partition))).Set(float64(high - int64(tp.Offset)))
+	}
+}
