@@ -9,6 +9,9 @@
 //	FRESHCTX_REDIS_ADDR      redis.addr
 //	FRESHCTX_REDIS_PASSWORD  redis.password
 //	FRESHCTX_API_LISTEN      api.listen
+//
+// The embedding provider's API key is read from the variable embedder.api_key_env
+// names (OPENAI_API_KEY by default for provider openai); it is never in the file.
 package config
 
 import (
@@ -22,6 +25,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
@@ -34,18 +38,10 @@ type Config struct {
 	Kafka    pipeline.Kafka    `yaml:"kafka"`
 	Postgres pgstore.Config    `yaml:"postgres"`
 	Redis    rediscache.Config `yaml:"redis"`
-	Embedder Embedder          `yaml:"embedder"`
+	Embedder embed.Config      `yaml:"embedder"`
 	Pipeline pipeline.Config   `yaml:"pipeline"`
 	API      api.Config        `yaml:"api"`
 	Sources  []pipeline.Source `yaml:"sources"`
-}
-
-// Embedder selects and configures the embedding provider.
-type Embedder struct {
-	// Provider is "local" (the offline lexical embedder). Default "local".
-	Provider string `yaml:"provider"`
-	// Dims is the vector size. Default 384.
-	Dims int `yaml:"dims"`
 }
 
 // Load reads, overrides, defaults and validates the file at path. getenv is
@@ -83,11 +79,9 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 	c.Pipeline = c.Pipeline.WithDefaults()
 	c.Redis = c.Redis.WithDefaults()
 	c.API = c.API.WithDefaults()
-	if c.Embedder.Provider == "" {
-		c.Embedder.Provider = "local"
-	}
-	if c.Embedder.Dims == 0 {
-		c.Embedder.Dims = 384
+	c.Embedder = c.Embedder.WithDefaults()
+	if c.Embedder.APIKeyEnv != "" {
+		c.Embedder.APIKey = getenv(c.Embedder.APIKeyEnv)
 	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -103,13 +97,8 @@ func (c *Config) Validate() error {
 	if err := c.Redis.Validate(); err != nil {
 		return fmt.Errorf("redis.%w", err)
 	}
-	switch c.Embedder.Provider {
-	case "local":
-	default:
-		return fmt.Errorf("embedder.provider: %q is not one of local", c.Embedder.Provider)
-	}
-	if c.Embedder.Dims < 8 || c.Embedder.Dims > 16000 {
-		return fmt.Errorf("embedder.dims: %d out of range [8, 16000]", c.Embedder.Dims)
+	if err := c.Embedder.Validate(); err != nil {
+		return fmt.Errorf("embedder.%w", err)
 	}
 	if err := c.Pipeline.Validate(); err != nil {
 		return fmt.Errorf("pipeline.%w", err)

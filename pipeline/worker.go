@@ -64,7 +64,7 @@ func (p *Pipeline) retry(ctx context.Context, stage string, fn func() error) err
 	backoff := 50 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := fn()
-		if err == nil || errors.Is(err, store.ErrInvalidData) || errors.Is(err, ErrPermanent) {
+		if err == nil || isPermanent(err) {
 			return err
 		}
 		if ctx.Err() != nil {
@@ -86,6 +86,14 @@ func (p *Pipeline) retry(ctx context.Context, stage string, fn func() error) err
 
 // ErrPermanent marks an error that retrying cannot fix.
 var ErrPermanent = errors.New("permanent error")
+
+// isPermanent decides by behaviour: the error, or one it wraps, says no retry can
+// help (store.ErrInvalidData, ErrPermanent, or an error whose Permanent method
+// reports true, like an embedding provider rejecting one input).
+func isPermanent(err error) bool {
+	var p interface{ Permanent() bool }
+	return errors.Is(err, store.ErrInvalidData) || errors.Is(err, ErrPermanent) || (errors.As(err, &p) && p.Permanent())
+}
 
 // item is one record's progress through a batch.
 type item struct {
@@ -209,6 +217,16 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 			}
 			return err
 		})
+		// Some embedders reject single inputs for good and embed the rest.
+		var partial interface{ Failed(i int) error }
+		if err != nil && errors.As(err, &partial) && len(vecs) == len(texts) {
+			for j, i := range toEmbed {
+				if ferr := partial.Failed(j); ferr != nil {
+					items[i].poison("embed", ferr)
+				}
+			}
+			err = nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -222,6 +240,9 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 			p.m.EmbedTexts.Add(float64(len(texts)))
 			dims := p.deps.Embedder.Dims()
 			for j, i := range toEmbed {
+				if items[i].err != nil {
+					continue
+				}
 				if len(vecs[j]) != dims {
 					items[i].poison("embed", fmt.Errorf("%w: embedding has %d dimensions, want %d", ErrPermanent, len(vecs[j]), dims))
 					continue

@@ -84,15 +84,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	if err != nil {
 		return err
 	}
-	st, emb, err := wire.Open(ctx, cfg)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	st, emb, closeStore, err := wire.Open(ctx, cfg, reg, log)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	srv := &http.Server{
 		Handler:           api.New(cfg.API, emb, st, cache, log, reg),
 		ReadHeaderTimeout: 5 * time.Second,

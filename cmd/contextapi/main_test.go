@@ -58,7 +58,9 @@ func TestRunServesAndShutsDown(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"-config", cfg, "-log-format", "json"}, os.Getenv, &bytes.Buffer{}, &bytes.Buffer{}) }()
+	go func() {
+		done <- run(ctx, []string{"-config", cfg, "-log-format", "json"}, os.Getenv, &bytes.Buffer{}, &bytes.Buffer{})
+	}()
 	base := "http://" + listen
 	deadline := time.Now().Add(10 * time.Second)
 	for {

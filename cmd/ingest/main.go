@@ -135,18 +135,18 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 		log.Warn("no kafka.brokers configured: started an in-process development broker; its data lives in memory only",
 			"addr", cfg.Kafka.Brokers)
 	}
-	st, emb, err := wire.Open(ctx, cfg)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	st, emb, closeStore, err := wire.Open(ctx, cfg, reg, log)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeStore()
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
 	if err := cache.Start(ctx); err != nil {
 		log.Warn("redis unreachable; ingesting into postgres only until it is back", "addr", cfg.Redis.Addr, "err", err)
 	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	p, err := pipeline.New(cfg.Pipeline, cfg.Kafka, cfg.Sources, pipeline.Deps{
 		Embedder: emb, Store: st, Cache: cache, Logger: log, Metrics: pipeline.NewMetrics(reg),
 	})

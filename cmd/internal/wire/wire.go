@@ -10,37 +10,66 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/store/pgstore"
 )
 
-// Open connects to PostgreSQL and returns the store and the embedder, after
-// checking that the schema is current and the embedder matches the stored vectors.
-func Open(ctx context.Context, cfg *config.Config) (*pgstore.Store, *embed.Local, error) {
-	st, err := pgstore.Connect(ctx, cfg.Postgres)
+// Embedder is what both services need from an embedder.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Dims() int
+	Model() string
+}
+
+// Open connects to PostgreSQL and builds the embedder, after checking that the
+// schema is current, that a model provider answers with the configured
+// dimensions, and that the embedder matches the vectors already stored. closeAll
+// releases both.
+func Open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (st *pgstore.Store, emb Embedder, closeAll func(), err error) {
+	st, err = pgstore.Connect(ctx, cfg.Postgres)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	fail := func(err error) (*pgstore.Store, *embed.Local, error) {
-		st.Close()
-		return nil, nil, err
+	closers := []func(){st.Close}
+	cleanup := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
 	}
+	defer func() {
+		if err != nil {
+			cleanup() // the named results are nil by now
+		}
+	}()
 	pending, err := st.Pending(ctx)
 	if err != nil {
-		return fail(err)
+		return nil, nil, nil, err
 	}
 	if len(pending) > 0 {
-		return fail(fmt.Errorf("database schema is not up to date (pending: %s): run `ingest migrate -config FILE` first", strings.Join(pending, ", ")))
+		return nil, nil, nil, fmt.Errorf("database schema is not up to date (pending: %s): run `ingest migrate -config FILE` first", strings.Join(pending, ", "))
 	}
-	emb, err := embed.NewLocal(cfg.Embedder.Dims)
-	if err != nil {
-		return fail(fmt.Errorf("embedder: %w", err))
+	if cfg.Embedder.Provider == embed.ProviderLocal {
+		if emb, err = embed.NewLocal(cfg.Embedder.Dims); err != nil {
+			return nil, nil, nil, fmt.Errorf("embedder: %w", err)
+		}
+	} else {
+		c, err := embed.NewClient(cfg.Embedder, embed.NewMetrics(reg), log)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("embedder.%w", err)
+		}
+		closers = append(closers, c.Close)
+		if err := c.Check(ctx); err != nil {
+			return nil, nil, nil, err
+		}
+		emb = c
 	}
 	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
-		return fail(err)
+		return nil, nil, nil, err
 	}
-	return st, emb, nil
+	return st, emb, cleanup, nil
 }
 
 // Logger returns a slog logger writing to w at level ("debug", "info", "warn",
