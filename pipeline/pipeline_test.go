@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 const topic = "shop.public.tickets"
 
 type rig struct {
-	t        *testing.T
+	t        testing.TB
 	brokers  string
 	store    *pgstore.Store
 	producer *kafka.Producer
@@ -52,7 +52,7 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 }
 func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
-func newRig(t *testing.T, partitions int32, opts ...kfake.Opt) *rig {
+func newRig(t testing.TB, partitions int32, opts ...kfake.Opt) *rig {
 	brokers, _ := testenv.Kafka(t, partitions, []string{topic, DLQTopicDefault}, opts...)
 	dsn, _ := testenv.PostgresDSN(t)
 	ctx := context.Background()
@@ -72,15 +72,24 @@ func newRig(t *testing.T, partitions int32, opts ...kfake.Opt) *rig {
 	return &rig{t: t, brokers: brokers, store: st, producer: p, metrics: NewMetrics(nil), logs: &lockedBuffer{}, group: testenv.Name("g")}
 }
 
-// produce sends Debezium change events: one per (key, version), in the given order.
+// produce sends Debezium change events: one per (key, version), in the given order,
+// whose text changes with every version.
 func (r *rig) produce(changes [][2]int) {
+	r.produceRows(changes, func(key, version int) map[string]any {
+		return map[string]any{"id": key, "customer_id": key % 7, "body": fmt.Sprintf("key %d version %d", key, version)}
+	})
+}
+
+// produceRows is produce with the row of each change built by row.
+func (r *rig) produceRows(changes [][2]int, row func(key, version int) map[string]any) {
 	r.t.Helper()
 	done := make(chan kafka.Event, len(changes))
 	tp := topic
 	for _, c := range changes {
 		key, version := c[0], c[1]
-		env := map[string]any{"op": "u", "after": map[string]any{"id": key, "customer_id": key % 7, "body": fmt.Sprintf("key %d version %d", key, version),
-			"updated_at": time.Now().UnixMicro()}, "source": map[string]any{"connector": "postgresql", "lsn": version}}
+		after := row(key, version)
+		after["updated_at"] = time.Now().UnixMicro()
+		env := map[string]any{"op": "u", "after": after, "source": map[string]any{"connector": "postgresql", "lsn": version}}
 		v, _ := json.Marshal(env)
 		if err := r.producer.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &tp, Partition: kafka.PartitionAny},
 			Key: []byte(fmt.Sprintf(`{"id":%d}`, key)), Value: v}, done); err != nil {
@@ -94,11 +103,15 @@ func (r *rig) produce(changes [][2]int) {
 	}
 }
 
-// run starts a pipeline over st (the real store, maybe wrapped) and returns a stop
-// function that cancels it and waits for Run to return.
+// run starts a pipeline over st (the real store, maybe wrapped) with the local
+// embedder and returns a stop function that cancels it and waits for Run to return.
 func (r *rig) run(cfg Config, st Store, props map[string]string) func() {
-	r.t.Helper()
 	emb, _ := embed.NewLocal(64)
+	return r.runWith(cfg, st, emb, props)
+}
+
+func (r *rig) runWith(cfg Config, st Store, emb Embedder, props map[string]string) func() {
+	r.t.Helper()
 	src := Source{Name: "tickets", Topic: topic, Format: cdc.FormatDebezium, Tenant: "acme", Entity: "customer:{{.customer_id}}",
 		Time: "updated_at", Text: "{{.body}}"}
 	p, err := New(cfg, Kafka{Brokers: r.brokers, Group: r.group, ConsumerProperties: props}, []Source{src},
@@ -316,5 +329,45 @@ func TestBackpressurePausesWithoutLeavingTheGroup(t *testing.T) {
 	c := r.committed(2)
 	if c[0]+c[1] != 2000 {
 		t.Fatalf("committed %v, want 2000 in all", c)
+	}
+}
+
+// Updates that change only columns outside the text send nothing to the
+// embedding provider: the stored text hash matches, the stored vector is reused.
+func TestUnchangedTextNeverReachesProvider(t *testing.T) {
+	r := newRig(t, 3)
+	srv := testenv.NewEmbeddingServer(t, 16, 0)
+	client, err := embed.NewClient(embed.Config{Provider: embed.ProviderOpenAI, BaseURL: srv.URL, Model: "fake", Dims: 16,
+		CacheEntries: -1}, nil, nil) // no client cache: this proves the pipeline's own skip
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	stop := r.runWith(Config{}, r.store, client, nil)
+	row := func(key, version int) map[string]any {
+		return map[string]any{"id": key, "customer_id": key % 7, "body": fmt.Sprintf("ticket %d: refund not received", key),
+			"assignee": fmt.Sprintf("agent-%d", version)} // not in the text
+	}
+	var creates, updates [][2]int
+	for k := 0; k < 100; k++ {
+		creates = append(creates, [2]int{k, 1})
+		for v := 2; v <= 11; v++ {
+			updates = append(updates, [2]int{k, v})
+		}
+	}
+	r.produceRows(creates, row)
+	r.eventually("100 creates", 20*time.Second, func() bool { return r.stored() == 100 })
+	sent := srv.Texts.Load()
+	r.produceRows(updates, row)
+	r.eventually("1,000 updates", 30*time.Second, func() bool { return r.stored() == 1100 })
+	stop()
+	if got := srv.Texts.Load() - sent; got != 0 {
+		t.Fatalf("1,000 updates of non-text columns sent %d texts to the provider, want 0", got)
+	}
+	if sent != 100 {
+		t.Errorf("creates sent %d texts, want 100", sent)
+	}
+	if got := testutil.ToFloat64(r.metrics.EmbedReused); got != 1000 {
+		t.Errorf("embed_reused_total = %v, want 1000", got)
 	}
 }
