@@ -226,9 +226,13 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 
 func TestTransientErrorsAreRetried(t *testing.T) {
 	for name, script := range map[string]func(int, []string) (int, string, http.Header){
-		"500":       func(n int, _ []string) (int, string, http.Header) { return map[bool]int{true: 500}[n < 3], "boom", nil },
-		"malformed": func(n int, _ []string) (int, string, http.Header) { return map[bool]int{true: 200}[n < 3], "{not json", nil },
-		"503 TEI":   func(n int, _ []string) (int, string, http.Header) { return map[bool]int{true: 503}[n < 2], `{"error":"overloaded","error_type":"overloaded"}`, nil },
+		"500": func(n int, _ []string) (int, string, http.Header) { return map[bool]int{true: 500}[n < 3], "boom", nil },
+		"malformed": func(n int, _ []string) (int, string, http.Header) {
+			return map[bool]int{true: 200}[n < 3], "{not json", nil
+		},
+		"503 TEI": func(n int, _ []string) (int, string, http.Header) {
+			return map[bool]int{true: 503}[n < 2], `{"error":"overloaded","error_type":"overloaded"}`, nil
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f, cfg := newFake(t, ProviderOpenAI, 4)

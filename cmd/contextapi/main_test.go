@@ -110,3 +110,58 @@ func TestRunUsage(t *testing.T) {
 		t.Fatalf("no -config: err = %v, output:\n%s", err, out.String())
 	}
 }
+
+// With a model provider, the start-up check compares its dimensions with the
+// configuration before serving anything.
+func TestRunChecksProviderDimensions(t *testing.T) {
+	dsn, _ := testenv.PostgresDSN(t)
+	redisAddr, prefix := testenv.RedisAddr(t)
+	st, err := pgstore.Connect(context.Background(), pgstore.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	srv := testenv.NewEmbeddingServer(t, 32, 0)
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	listen := ln.Addr().String()
+	ln.Close()
+	cfg := writeConfig(t, dsn, redisAddr, prefix, listen)
+	text, _ := os.ReadFile(cfg)
+	withDims := func(dims int) string {
+		p := filepath.Join(t.TempDir(), "p.yaml")
+		os.WriteFile(p, append(text, []byte(fmt.Sprintf("embedder: {provider: openai, base_url: %q, model: fake, dims: %d, api_key_env: FAKE_KEY}\n", srv.URL, dims))...), 0o600)
+		return p
+	}
+	err = run(context.Background(), []string{"-config", withDims(64)}, func(string) string { return "" }, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "embedder.dims: configured 64, but openai:fake-64 returns 32 dimensions") {
+		t.Fatalf("dims mismatch: err = %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-config", withDims(32)}, func(string) string { return "" }, &bytes.Buffer{}, &bytes.Buffer{})
+	}()
+	before := srv.Requests.Load()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := http.Get("http://" + listen + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("not serving with matching dims")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("matching dims: %v", err)
+	}
+	if srv.Requests.Load() == before {
+		t.Fatal("the provider was never asked for the start-up check")
+	}
+}
