@@ -323,9 +323,11 @@ drain:
 		}
 	}
 	p.storeOffsets(true)
-	if _, err := p.consumer.Commit(); err != nil && !isNoOffset(err) {
+	parts, err := p.consumer.Commit()
+	if err != nil && !isNoOffset(err) {
 		p.log.Warn("final commit", "err", err)
 	}
+	p.log.Debug("final commit", "offsets", fmtParts(parts))
 	if err := p.consumer.Close(); err != nil {
 		p.log.Warn("closing consumer", "err", err)
 	}

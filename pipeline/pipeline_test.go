@@ -18,14 +18,25 @@ import (
 
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/ledger"
 	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/store"
 	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/rediscache"
 )
 
 // Every goroutine the pipeline starts is waited for: none may outlive the tests.
+// The reliability scenarios print their table at the end.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(&reportingM{m})
+}
+
+type reportingM struct{ m *testing.M }
+
+func (r *reportingM) Run() int {
+	code := r.m.Run()
+	ledger.PrintReports()
+	return code
 }
 
 const topic = "shop.public.tickets"
@@ -34,10 +45,12 @@ type rig struct {
 	t        testing.TB
 	brokers  string
 	store    *pgstore.Store
+	cache    *rediscache.Cache // nil: the pipeline runs without a cache
 	producer *kafka.Producer
 	metrics  *Metrics
 	logs     *lockedBuffer
 	group    string
+	cluster  *kfake.Cluster
 }
 
 type lockedBuffer struct {
@@ -53,7 +66,7 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 func newRig(t testing.TB, partitions int32, opts ...kfake.Opt) *rig {
-	brokers, _ := testenv.Kafka(t, partitions, []string{topic, DLQTopicDefault}, opts...)
+	brokers, cluster := testenv.Kafka(t, partitions, []string{topic, DLQTopicDefault}, opts...)
 	dsn, _ := testenv.PostgresDSN(t)
 	ctx := context.Background()
 	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
@@ -69,7 +82,7 @@ func newRig(t testing.TB, partitions int32, opts ...kfake.Opt) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
-	return &rig{t: t, brokers: brokers, store: st, producer: p, metrics: NewMetrics(nil), logs: &lockedBuffer{}, group: testenv.Name("g")}
+	return &rig{t: t, brokers: brokers, store: st, producer: p, metrics: NewMetrics(nil), logs: &lockedBuffer{}, group: testenv.Name("g"), cluster: cluster}
 }
 
 // produce sends Debezium change events: one per (key, version), in the given order,
@@ -115,7 +128,7 @@ func (r *rig) runWith(cfg Config, st Store, emb Embedder, props map[string]strin
 	src := Source{Name: "tickets", Topic: topic, Format: cdc.FormatDebezium, Tenant: "acme", Entity: "customer:{{.customer_id}}",
 		Time: "updated_at", Text: "{{.body}}"}
 	p, err := New(cfg, Kafka{Brokers: r.brokers, Group: r.group, ConsumerProperties: props}, []Source{src},
-		Deps{Embedder: emb, Store: st, Logger: slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug})), Metrics: r.metrics})
+		Deps{Embedder: emb, Store: st, Cache: r.cacheDep(), Logger: slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug})), Metrics: r.metrics})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -138,6 +151,13 @@ func (r *rig) runWith(cfg Config, st Store, emb Embedder, props map[string]strin
 	}
 	r.t.Cleanup(stop)
 	return stop
+}
+
+func (r *rig) cacheDep() Cache {
+	if r.cache == nil {
+		return nil
+	}
+	return r.cache
 }
 
 func (r *rig) eventually(what string, timeout time.Duration, cond func() bool) {
@@ -182,7 +202,9 @@ func (r *rig) committed(partitions int32) []int64 {
 	}
 	out := make([]int64, partitions)
 	for _, x := range got {
-		out[x.Partition] = int64(x.Offset)
+		if x.Offset >= 0 { // kafka.OffsetInvalid (-1001): nothing committed yet
+			out[x.Partition] = int64(x.Offset)
+		}
 	}
 	return out
 }

@@ -267,6 +267,9 @@ func fmtParts(tps []kafka.TopicPartition) string {
 			b.WriteByte(',')
 		}
 		fmt.Fprintf(&b, "%s[%d]", *tp.Topic, tp.Partition)
+		if tp.Offset >= 0 {
+			fmt.Fprintf(&b, "@%d", tp.Offset)
+		}
 	}
 	return b.String()
 }
