@@ -17,9 +17,13 @@ run: ## the demo: local stack, ingest + contextapi, demo feed, a real context an
 stop: ## stop the services started by `make run`
 	@bash scripts/stop.sh
 
-test: setup ## set up services and run every test (what CI runs)
+test: setup ## set up services and run every test (what CI runs), then print the reliability table
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 20m ./...
+	@mkdir -p .run && rm -f .run/reliability.txt
+	FRESHCTX_RELIABILITY_REPORT=$(CURDIR)/.run/reliability.txt $(GO) test -race -count=1 -timeout 30m ./...
+	@echo; echo "Reliability suite (ledger oracle; lost must be 0):"
+	@printf '%-52s %9s %8s %10s %13s %5s\n' scenario produced stored duplicates dead-lettered lost
+	@sort -n .run/reliability.txt
 
 test-short: ## unit tests that need no services
 	$(GO) test -short -count=1 ./...

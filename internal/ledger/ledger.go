@@ -9,8 +9,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -129,6 +131,13 @@ func (l *Ledger) value(e Entry) []byte {
 	}
 	b, _ := json.Marshal(env)
 	return b
+}
+
+// Extra counts n records produced to the topic outside the ledger (poison, say).
+func (l *Ledger) Extra(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.produced += n
 }
 
 // Records returns how many Kafka records were produced (duplicates and
@@ -253,16 +262,31 @@ func Add(r Report) {
 	reports = append(reports, r)
 }
 
-// PrintReports prints the table of every scenario run in this process.
+// PrintReports prints the table of every scenario run in this process to
+// stdout, and appends it to the file FRESHCTX_RELIABILITY_REPORT names, if set
+// (go test shows a passing package's output only with -v; `make test` prints the
+// file).
 func PrintReports() {
 	reportMu.Lock()
 	defer reportMu.Unlock()
 	if len(reports) == 0 {
 		return
 	}
-	fmt.Printf("\n%-52s %9s %8s %10s %13s %5s\n", "scenario", "produced", "stored", "duplicates", "dead-lettered", "lost")
+	var b strings.Builder
 	for _, r := range reports {
-		fmt.Printf("%-52s %9d %8d %10d %13d %5d\n", r.Scenario, r.Produced, r.Stored, r.Duplicates, r.DeadLettered, r.Lost)
+		fmt.Fprintf(&b, "%-52s %9d %8d %10d %13d %5d\n", r.Scenario, r.Produced, r.Stored, r.Duplicates, r.DeadLettered, r.Lost)
 	}
-	fmt.Println()
+	fmt.Printf("\n%s%s\n", Header(), b.String())
+	if path := os.Getenv("FRESHCTX_RELIABILITY_REPORT"); path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err == nil {
+			f.WriteString(b.String())
+			f.Close()
+		}
+	}
+}
+
+// Header is the table's header line.
+func Header() string {
+	return fmt.Sprintf("%-52s %9s %8s %10s %13s %5s\n", "scenario", "produced", "stored", "duplicates", "dead-lettered", "lost")
 }

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/freshctx/freshctx/internal/ledger"
+	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/rediscache"
+)
+
+// The test binary doubles as the ingest process under test: with
+// FRESHCTX_INGEST_CHILD set it runs `ingest` with those arguments and exits.
+func TestMain(m *testing.M) {
+	if args := os.Getenv("FRESHCTX_INGEST_CHILD"); args != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if err := run(ctx, strings.Fields(args), os.Getenv, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "ingest:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	code := m.Run()
+	ledger.PrintReports()
+	os.Exit(code)
+}
+
+type child struct {
+	cmd     *exec.Cmd
+	metrics string
+	out     *bytes.Buffer
+}
+
+func startChild(t *testing.T, cfgPath string) *child {
+	t.Helper()
+	c := &child{metrics: freePort(t), out: &bytes.Buffer{}}
+	c.cmd = exec.Command(os.Args[0], "-test.run=^$")
+	c.cmd.Env = append(os.Environ(), "FRESHCTX_INGEST_CHILD=-config "+cfgPath+" -metrics-listen "+c.metrics+" -log-level warn")
+	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if c.cmd.ProcessState == nil {
+			c.cmd.Process.Kill()
+			c.cmd.Wait()
+		}
+	})
+	return c
+}
+
+// processed scrapes the child's records counter (all results); -1 if it does not answer.
+func (c *child) processed() int {
+	res, err := http.Get("http://" + c.metrics + "/metrics")
+	if err != nil {
+		return -1
+	}
+	defer res.Body.Close()
+	n := 0.0
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, "freshctx_ingest_records_total{") {
+			f, _ := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+			n += f
+		}
+	}
+	return int(n)
+}
+
+func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// 5. Crash: ingest killed with SIGKILL mid-stream, restarted. Nothing is lost;
+// the restarted process starts exactly at the committed offsets, and the
+// duplicates are the records written but not yet committed when it died.
+func TestReliabilityCrash(t *testing.T) {
+	const topic, partitions, n = "shop.public.tickets", 4, 20000
+	// The killed member holds its partitions until its session times out: keep that short.
+	brokers, _ := testenv.Kafka(t, partitions, []string{topic, "freshctx.dlq"}, kfake.GroupMinSessionTimeout(time.Second))
+	dsn, _ := testenv.PostgresDSN(t)
+	redisAddr, prefix := testenv.RedisAddr(t)
+	group := testenv.Name("g")
+	cfgPath := filepath.Join(t.TempDir(), "crash.yaml")
+	os.WriteFile(cfgPath, []byte(fmt.Sprintf(`
+kafka: {brokers: %q, group: %q, consumer_properties: {auto.commit.interval.ms: "100", session.timeout.ms: "6000", heartbeat.interval.ms: "500"}}
+postgres: {dsn: %q}
+redis: {addr: %q, key_prefix: %q, max_per_entity: 100000}
+embedder: {dims: 64}
+pipeline: {max_inflight_records: 2000}
+sources:
+  - {name: %s, topic: %s, format: debezium, tenant: %s, entity: %q, text: %q}
+`, brokers, group, dsn, redisAddr, prefix, ledger.SourceName, topic, ledger.Tenant, ledger.EntityTmpl, ledger.TextTmpl)), 0o600)
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"migrate", "-config", cfgPath}, os.Getenv, &out, &out); err != nil {
+		t.Fatalf("migrate: %v %s", err, out.String())
+	}
+
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 5, "enable.metrics.push": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	l := ledger.New(topic)
+	entries := make([]ledger.Entry, n)
+	for k := range entries {
+		entries[k] = l.Upsert(k, fmt.Sprintf("ticket %d", k)) // distinct keys: rows written = records written
+	}
+	l.Produce(t, p, entries, 1)
+
+	ctx := context.Background()
+	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows := func() int {
+		res, err := l.Check(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Stored
+	}
+
+	a := startChild(t, cfgPath)
+	waitFor(t, "the first process to be mid-stream", 60*time.Second, func() bool { return a.processed() >= n/4 })
+	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	a.cmd.Wait()
+	written := rows()
+	committed := committedSum(t, brokers, group, topic, partitions)
+	if committed > int64(written) {
+		t.Fatalf("committed %d records but only %d were written before the kill", committed, written)
+	}
+
+	b := startChild(t, cfgPath)
+	waitFor(t, "the restarted process to finish", 60*time.Second, func() bool { return rows() == n })
+	waitFor(t, "the restarted process to count its records", 10*time.Second, func() bool { return b.processed() == n-int(committed) })
+	dups := b.processed() - (n - written)
+	cache := rediscache.New(rediscache.Config{Addr: redisAddr, KeyPrefix: prefix, MaxPerEntity: 100000})
+	defer cache.Close()
+	res, err := l.Check(ctx, st, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger.Add(ledger.Report{Scenario: "5 crash: SIGKILL mid-stream, restart", Produced: l.Records(), Stored: res.Stored,
+		Duplicates: dups, Lost: res.Lost + res.CacheLost})
+	t.Logf("killed after %d written, %d committed; restart processed %d; duplicates %d", written, committed, b.processed(), dups)
+	if res.Lost+res.CacheLost != 0 {
+		t.Fatalf("lost %d (first %v), cache mismatches %d\n%s", res.Lost, res.LostKeys, res.CacheLost, b.out.String())
+	}
+	if dups < 0 || dups > 2*2000 {
+		t.Errorf("duplicates %d outside [0, 2×max_inflight_records]", dups)
+	}
+	b.cmd.Process.Signal(syscall.SIGTERM)
+	if err := b.cmd.Wait(); err != nil {
+		t.Errorf("graceful stop: %v\n%s", err, b.out.String())
+	}
+	if c := committedSum(t, brokers, group, topic, partitions); c != n {
+		t.Errorf("after SIGTERM, committed %d, want %d", c, n)
+	}
+}
+
+func committedSum(t *testing.T, brokers, group, topic string, partitions int32) int64 {
+	t.Helper()
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": brokers, "group.id": group, "enable.metrics.push": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var tps []kafka.TopicPartition
+	for p := int32(0); p < partitions; p++ {
+		tps = append(tps, kafka.TopicPartition{Topic: &topic, Partition: p})
+	}
+	got, err := c.Committed(tps, 5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s int64
+	for _, tp := range got {
+		if tp.Offset >= 0 {
+			s += int64(tp.Offset)
+		}
+	}
+	return s
+}
