@@ -28,9 +28,19 @@ type Event struct {
 	// Fields are the source columns the mapping reads, kept so that a change that
 	// omits an unchanged (TOASTed) column can be rendered from the stored value.
 	Fields    map[string]any `json:"-"`
-	TextHash  []byte         `json:"-"`
-	Embedding []float32      `json:"-"`
-	Version   int64          `json:"version"`
+	TextHash   []byte         `json:"-"`
+	Embedding  []float32      `json:"-"`
+	Version    int64          `json:"version"`
+	Provenance Provenance     `json:"provenance"`
+}
+
+// Provenance says where a fact came from, so an answer can be audited back to the
+// Kafka record that fed it.
+type Provenance struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	Offset    int64  `json:"offset"`
+	TraceID   string `json:"trace_id,omitempty"` // from a traceparent or trace id header
 }
 
 // Ref returns the event's identity.
@@ -67,4 +77,59 @@ type WriteResult struct {
 	Applied []bool
 	// Removed lists deleted events that were live, for the cache.
 	Removed []Removed
+}
+
+// Document is a trimmed change of kind document, split into embedded chunks.
+type Document struct {
+	Source, Key string
+	DocID       string
+	Tenant      string
+	Title       string
+	Attrs       map[string]any
+	TextHash    []byte
+	Chunks      []Chunk
+	Version     int64
+	Provenance  Provenance
+}
+
+// Ref returns the document's identity.
+func (d *Document) Ref() Ref { return Ref{Source: d.Source, Key: d.Key} }
+
+// Chunk is one embedded piece of a document.
+type Chunk struct {
+	Text      string
+	TextHash  []byte
+	Embedding []float32
+}
+
+// DocumentPrior is what the store holds for a document, read before writing.
+type DocumentPrior struct {
+	Version  int64
+	Deleted  bool
+	TextHash []byte
+	// Vectors of the stored chunks by chunk text hash: an edit re-embeds only the
+	// chunks whose text changed.
+	Vectors map[string][]float32
+}
+
+// SearchQuery is a knowledge search.
+type SearchQuery struct {
+	Tenant string
+	Vector []float32
+	K      int
+	// Filter keeps chunks whose attributes contain every given key and value.
+	Filter map[string]any
+}
+
+// Hit is one chunk found by a knowledge search.
+type Hit struct {
+	Source     string         `json:"source"`
+	DocID      string         `json:"doc_id"`
+	Chunk      int            `json:"chunk"`
+	Title      string         `json:"title,omitempty"`
+	Text       string         `json:"text"`
+	Attrs      map[string]any `json:"attrs,omitempty"`
+	Score      float64        `json:"score"` // cosine similarity to the query
+	Version    int64          `json:"version"`
+	Provenance Provenance     `json:"provenance"`
 }

@@ -235,13 +235,16 @@ func (s *Store) Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]sto
 }
 
 const upsertSQL = `
-INSERT INTO events (source, key, id, tenant, entity, event_time, text, attrs, fields, text_hash, embedding, version, deleted)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false)
+INSERT INTO events (source, key, id, tenant, entity, event_time, text, attrs, fields, text_hash, embedding, version, deleted,
+                    kafka_topic, kafka_partition, kafka_offset, trace_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false, $13, $14, $15, $16)
 ON CONFLICT (source, key) DO UPDATE SET
     id = EXCLUDED.id, tenant = EXCLUDED.tenant, entity = EXCLUDED.entity,
     event_time = EXCLUDED.event_time, text = EXCLUDED.text, attrs = EXCLUDED.attrs,
     fields = EXCLUDED.fields, text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding,
-    version = EXCLUDED.version, deleted = false, written_at = now()
+    version = EXCLUDED.version, deleted = false, written_at = now(),
+    kafka_topic = EXCLUDED.kafka_topic, kafka_partition = EXCLUDED.kafka_partition,
+    kafka_offset = EXCLUDED.kafka_offset, trace_id = EXCLUDED.trace_id
 WHERE events.version < EXCLUDED.version
    OR (events.version = EXCLUDED.version AND NOT events.deleted)
 RETURNING true`
@@ -271,7 +274,8 @@ func (s *Store) Apply(ctx context.Context, upserts []store.Event, deletes []stor
 				vec = pgvector.NewVector(e.Embedding)
 			}
 			b.Queue(upsertSQL, e.Source, e.Key, e.ID, e.Tenant, e.Entity, e.Time, e.Text,
-				jsonOrEmpty(e.Attrs), jsonOrEmpty(e.Fields), e.TextHash, vec, e.Version)
+				jsonOrEmpty(e.Attrs), jsonOrEmpty(e.Fields), e.TextHash, vec, e.Version,
+				e.Provenance.Topic, e.Provenance.Partition, e.Provenance.Offset, e.Provenance.TraceID)
 		}
 		for _, d := range deletes {
 			b.Queue(deleteSQL, d.Source, d.Key, d.Version)
@@ -332,7 +336,7 @@ func (s *Store) Truncate(ctx context.Context, source string, version int64) ([]s
 // most limit. Results carry their embeddings for exact ranking by the caller.
 func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT source, key, id, event_time, text, attrs, embedding, version
+		SELECT `+eventColumns+`
 		FROM events
 		WHERE tenant = $1 AND entity = $2 AND event_time >= $3 AND NOT deleted
 		ORDER BY event_time DESC, source, key
@@ -340,17 +344,54 @@ func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	if err != nil {
 		return nil, fmt.Errorf("reading recent events: %w", err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Event, error) {
+	return pgx.CollectRows(rows, scanEvent(tenant, entity))
+}
+
+// Cursor is a position in an entity's timeline: events strictly older than it (in
+// the order event time descending, then source and key).
+type Cursor struct {
+	Time   time.Time
+	Source string
+	Key    string
+}
+
+// Timeline returns an entity's live events newest first, after the cursor when
+// one is given, at most limit.
+func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *Cursor, limit int) ([]store.Event, error) {
+	args := []any{tenant, entity, limit}
+	where := ""
+	if after != nil {
+		// Keyset pagination: (event_time DESC, source ASC, key ASC).
+		where = `AND (event_time < $4 OR (event_time = $4 AND (source, key) > ($5, $6)))`
+		args = append(args, after.Time, after.Source, after.Key)
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT `+eventColumns+`
+		FROM events
+		WHERE tenant = $1 AND entity = $2 AND NOT deleted `+where+`
+		ORDER BY event_time DESC, source, key
+		LIMIT $3`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading the timeline: %w", err)
+	}
+	return pgx.CollectRows(rows, scanEvent(tenant, entity))
+}
+
+const eventColumns = `source, key, id, event_time, text, attrs, embedding, version, kafka_topic, kafka_partition, kafka_offset, trace_id`
+
+func scanEvent(tenant, entity string) pgx.RowToFunc[store.Event] {
+	return func(r pgx.CollectableRow) (store.Event, error) {
 		e := store.Event{Tenant: tenant, Entity: entity}
 		var vec *pgvector.Vector
-		if err := r.Scan(&e.Source, &e.Key, &e.ID, &e.Time, &e.Text, &e.Attrs, &vec, &e.Version); err != nil {
+		p := &e.Provenance
+		if err := r.Scan(&e.Source, &e.Key, &e.ID, &e.Time, &e.Text, &e.Attrs, &vec, &e.Version, &p.Topic, &p.Partition, &p.Offset, &p.TraceID); err != nil {
 			return e, err
 		}
 		if vec != nil {
 			e.Embedding = vec.Slice()
 		}
 		return e, nil
-	})
+	}
 }
 
 func jsonOrEmpty(m map[string]any) []byte {

@@ -1,0 +1,249 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+
+	"github.com/freshctx/freshctx/store"
+)
+
+// EnsureChunkIndex creates the HNSW index of document chunks for vectors of dims
+// dimensions: an expression index on embedding::vector(dims), since the column
+// itself has no fixed size. Searches use the same expression. Idempotent.
+func (s *Store) EnsureChunkIndex(ctx context.Context, dims int) error {
+	if dims < 1 || dims > 2000 {
+		return fmt.Errorf("embedder.dims: %d cannot be indexed with HNSW (1 to 2000)", dims)
+	}
+	name := "document_chunks_hnsw_" + strconv.Itoa(dims)
+	_, err := s.pool.Exec(ctx, `CREATE INDEX IF NOT EXISTS `+name+` ON document_chunks
+		USING hnsw ((embedding::vector(`+strconv.Itoa(dims)+`)) vector_cosine_ops)`)
+	if err != nil {
+		return fmt.Errorf("creating the chunk index: %w", err)
+	}
+	return nil
+}
+
+// DocumentPriors returns what is stored for the given documents.
+func (s *Store) DocumentPriors(ctx context.Context, refs []store.Ref) (map[store.Ref]store.DocumentPrior, error) {
+	out := make(map[store.Ref]store.DocumentPrior, len(refs))
+	if len(refs) == 0 {
+		return out, nil
+	}
+	sources := make([]string, len(refs))
+	keys := make([]string, len(refs))
+	for i, r := range refs {
+		sources[i], keys[i] = r.Source, r.Key
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT d.source, d.key, d.version, d.deleted, d.text_hash, c.text_hash, c.embedding
+		FROM unnest($1::text[], $2::text[]) AS r(source, key)
+		JOIN documents d ON d.source = r.source AND d.key = r.key
+		LEFT JOIN document_chunks c ON c.source = d.source AND c.key = d.key`, sources, keys)
+	if err != nil {
+		return nil, classify(fmt.Errorf("looking up %d documents: %w", len(refs), err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			ref       store.Ref
+			p         store.DocumentPrior
+			chunkHash []byte
+			vec       *pgvector.Vector
+		)
+		if err := rows.Scan(&ref.Source, &ref.Key, &p.Version, &p.Deleted, &p.TextHash, &chunkHash, &vec); err != nil {
+			return nil, err
+		}
+		if prev, ok := out[ref]; ok {
+			p.Vectors = prev.Vectors
+		}
+		if vec != nil {
+			if p.Vectors == nil {
+				p.Vectors = map[string][]float32{}
+			}
+			p.Vectors[string(chunkHash)] = vec.Slice()
+		}
+		out[ref] = p
+	}
+	return out, classify(rows.Err())
+}
+
+const docUpsertSQL = `
+INSERT INTO documents (source, key, tenant, doc_id, title, attrs, text_hash, chunks, version, deleted,
+                       kafka_topic, kafka_partition, kafka_offset, trace_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10, $11, $12, $13)
+ON CONFLICT (source, key) DO UPDATE SET
+    tenant = EXCLUDED.tenant, doc_id = EXCLUDED.doc_id, title = EXCLUDED.title, attrs = EXCLUDED.attrs,
+    text_hash = EXCLUDED.text_hash, chunks = EXCLUDED.chunks, version = EXCLUDED.version, deleted = false,
+    kafka_topic = EXCLUDED.kafka_topic, kafka_partition = EXCLUDED.kafka_partition,
+    kafka_offset = EXCLUDED.kafka_offset, trace_id = EXCLUDED.trace_id, written_at = now()
+WHERE documents.version < EXCLUDED.version
+   OR (documents.version = EXCLUDED.version AND NOT documents.deleted)
+RETURNING true`
+
+const docDeleteSQL = `
+INSERT INTO documents (source, key, tenant, doc_id, version, deleted)
+VALUES ($1, $2, '', '', $3, true)
+ON CONFLICT (source, key) DO UPDATE SET
+    deleted = true, version = EXCLUDED.version, chunks = 0, text_hash = NULL, written_at = now()
+WHERE documents.version <= EXCLUDED.version
+RETURNING true`
+
+// ApplyDocuments writes documents and deletes in one transaction. An applied
+// document replaces all its chunks; an applied delete removes them. Both are
+// version-guarded like events (a stale replay changes nothing). applied[i]
+// reports docs[i].
+func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, deletes []store.Delete) (applied []bool, err error) {
+	applied = make([]bool, len(docs))
+	if len(docs)+len(deletes) == 0 {
+		return applied, nil
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		for i := range docs {
+			d := &docs[i]
+			p := d.Provenance
+			var ok bool
+			err := tx.QueryRow(ctx, docUpsertSQL, d.Source, d.Key, d.Tenant, d.DocID, d.Title, jsonOrEmpty(d.Attrs), d.TextHash,
+				len(d.Chunks), d.Version, p.Topic, p.Partition, p.Offset, p.TraceID).Scan(&ok)
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue // a newer version is stored
+			} else if err != nil {
+				return fmt.Errorf("upserting document %s/%s: %w", d.Source, d.Key, err)
+			}
+			applied[i] = true
+			if _, err := tx.Exec(ctx, `DELETE FROM document_chunks WHERE source = $1 AND key = $2`, d.Source, d.Key); err != nil {
+				return err
+			}
+			rows := make([][]any, len(d.Chunks))
+			attrs := jsonOrEmpty(d.Attrs)
+			for j, c := range d.Chunks {
+				rows[j] = []any{d.Source, d.Key, j, d.Tenant, d.DocID, d.Title, c.Text, c.TextHash, attrs, pgvector.NewVector(c.Embedding), d.Version}
+			}
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"document_chunks"},
+				[]string{"source", "key", "chunk", "tenant", "doc_id", "title", "text", "text_hash", "attrs", "embedding", "version"},
+				pgx.CopyFromRows(rows)); err != nil {
+				return fmt.Errorf("writing %d chunks of %s/%s: %w", len(rows), d.Source, d.Key, err)
+			}
+		}
+		for _, del := range deletes {
+			var ok bool
+			err := tx.QueryRow(ctx, docDeleteSQL, del.Source, del.Key, del.Version).Scan(&ok)
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue
+			} else if err != nil {
+				return fmt.Errorf("deleting document %s/%s: %w", del.Source, del.Key, err)
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM document_chunks WHERE source = $1 AND key = $2`, del.Source, del.Key); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, classify(fmt.Errorf("writing %d documents, %d deletes: %w", len(docs), len(deletes), err))
+	}
+	return applied, nil
+}
+
+// SearchInfo says how a search was answered.
+type SearchInfo struct {
+	// Mode is "ann" (the HNSW index, with iterative scans when filtered) or
+	// "exact" (the filter left the index fewer than k hits, so the filtered rows
+	// were scanned exactly).
+	Mode string
+}
+
+// EfSearchDefault is hnsw.ef_search for knowledge searches: the candidate list
+// size; higher is slower and more exact.
+const EfSearchDefault = 100
+
+// Search finds the k chunks of the tenant nearest to the query vector among those
+// whose attributes contain the filter. It uses the HNSW index with pgvector's
+// iterative scans, so a filter does not cut the candidates short; if the index
+// still yields fewer than k hits (hnsw.max_scan_tuples reached), it searches the
+// filtered rows exactly, so a filter never silently returns fewer than k hits.
+func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, SearchInfo, error) {
+	dims := strconv.Itoa(len(q.Vector))
+	filter := jsonOrEmpty(q.Filter)
+	vec := pgvector.NewVector(q.Vector)
+	// Chunk columns from table alias t, provenance from the document.
+	cols := func(t string) string {
+		return t + ".source, " + t + ".doc_id, " + t + ".chunk, " + t + ".title, " + t + ".text, " + t + ".attrs, " + t + ".version, " +
+			"d.kafka_topic, d.kafka_partition, d.kafka_offset, d.trace_id"
+	}
+	var hits []store.Hit
+	info := SearchInfo{Mode: "ann"}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = `+strconv.Itoa(max(EfSearchDefault, q.K))); err != nil {
+			return err
+		}
+		// relaxed_order may return hits slightly out of order: re-sort the
+		// materialised result (pgvector's documented pattern).
+		rows, err := tx.Query(ctx, `
+			WITH ann AS MATERIALIZED (
+				SELECT c.source, c.key, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
+				       c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
+				FROM document_chunks c
+				WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
+				ORDER BY c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`)
+				LIMIT $4)
+			SELECT `+cols("ann")+`, 1 - ann.distance FROM ann JOIN documents d USING (source, key)
+			ORDER BY ann.distance, ann.source, ann.doc_id, ann.chunk`, q.Tenant, vec, filter, q.K)
+		if err != nil {
+			return err
+		}
+		if hits, err = pgx.CollectRows(rows, scanHit); err != nil {
+			return err
+		}
+		if len(hits) >= q.K {
+			return nil
+		}
+		info.Mode = "exact"
+		rows, err = tx.Query(ctx, `
+			SELECT `+cols("c")+`, 1 - (c.embedding <=> $2) AS score
+			FROM document_chunks c JOIN documents d USING (source, key)
+			WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
+			ORDER BY c.embedding <=> $2, c.source, c.doc_id, c.chunk
+			LIMIT $4`, q.Tenant, vec, filter, q.K)
+		if err != nil {
+			return err
+		}
+		hits, err = pgx.CollectRows(rows, scanHit)
+		return err
+	})
+	if err != nil {
+		return nil, info, fmt.Errorf("searching knowledge: %w", err)
+	}
+	return hits, info, nil
+}
+
+func scanHit(r pgx.CollectableRow) (store.Hit, error) {
+	var h store.Hit
+	p := &h.Provenance
+	err := r.Scan(&h.Source, &h.DocID, &h.Chunk, &h.Title, &h.Text, &h.Attrs, &h.Version, &p.Topic, &p.Partition, &p.Offset, &p.TraceID, &h.Score)
+	return h, err
+}
+
+// ExplainSearch returns the plan of the ANN query of q (for tests and operators
+// checking that the HNSW index is used).
+func (s *Store) ExplainSearch(ctx context.Context, q store.SearchQuery) (string, error) {
+	dims := strconv.Itoa(len(q.Vector))
+	rows, err := s.pool.Query(ctx, `EXPLAIN SELECT c.chunk FROM document_chunks c WHERE c.tenant = $1
+		ORDER BY c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) LIMIT $3`, q.Tenant, pgvector.NewVector(q.Vector), q.K)
+	if err != nil {
+		return "", err
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	return fmt.Sprint(lines), err
+}
+
+// Analyze refreshes the planner statistics of the event and chunk tables (after a
+// bulk load, so that searches choose the HNSW index for large tenants).
+func (s *Store) Analyze(ctx context.Context) error {
+	_, err := s.pool.Exec(ctx, `ANALYZE events; ANALYZE documents; ANALYZE document_chunks`)
+	return err
+}
