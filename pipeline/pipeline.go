@@ -25,6 +25,8 @@ type Store interface {
 	Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]store.Prior, error)
 	Apply(ctx context.Context, upserts []store.Event, deletes []store.Delete) (store.WriteResult, error)
 	Truncate(ctx context.Context, source string, version int64) ([]store.Removed, error)
+	DocumentPriors(ctx context.Context, refs []store.Ref) (map[store.Ref]store.DocumentPrior, error)
+	ApplyDocuments(ctx context.Context, docs []store.Document, deletes []store.Delete) ([]bool, error)
 }
 
 // Cache is the recent-events cache; best effort (readers fall back to the store).

@@ -23,14 +23,20 @@ type Source struct {
 	Topic string `yaml:"topic"`
 	// Format is "debezium" (JSON converter envelopes) or "json" (plain events). Required.
 	Format cdc.Format `yaml:"format"`
-	// Kind is "event". ("document", knowledge chunks, is not supported yet.) Default "event".
+	// Kind is "event" (an entity's timeline) or "document" (knowledge: chunked,
+	// embedded, searchable). Default "event".
 	Kind string `yaml:"kind"`
 	// ID renders the event's display id, e.g. "{{.id}}". Default: the record key.
 	ID string `yaml:"id"`
 	// Tenant renders the tenant, e.g. "{{.tenant_id}}" or a constant. Required.
 	Tenant string `yaml:"tenant"`
-	// Entity renders whose timeline the event belongs to, e.g. "customer:{{.customer_id}}". Required.
+	// Entity renders whose timeline the event belongs to, e.g. "customer:{{.customer_id}}".
+	// Required for events; not used by documents.
 	Entity string `yaml:"entity"`
+	// Title renders a document's title (documents only; optional).
+	Title string `yaml:"title"`
+	// Chunk configures how documents are split (documents only).
+	Chunk Chunking `yaml:"chunk"`
 	// Time names the field holding the event time (RFC 3339 text, or epoch seconds,
 	// milliseconds, microseconds or nanoseconds told apart by magnitude). Default:
 	// Debezium's source.ts_ms, else the Kafka record timestamp.
@@ -40,7 +46,7 @@ type Source struct {
 	// Attrs lists fields returned with the event as structured attributes.
 	Attrs []string `yaml:"attrs"`
 	// MaxTextBytes caps the rendered text (cut at a rune boundary, marked with "…").
-	// Default MaxTextBytesDefault.
+	// Default MaxTextBytesDefault for events, MaxDocumentBytesDefault for documents.
 	MaxTextBytes int `yaml:"max_text_bytes"`
 	// Key renders the event key for records without a Kafka key (json format only),
 	// e.g. "{{.event_id}}". Default: the Kafka key; a keyless record without this is
@@ -48,8 +54,17 @@ type Source struct {
 	Key string `yaml:"key"`
 }
 
-// MaxTextBytesDefault caps rendered text when a source does not say.
-const MaxTextBytesDefault = 2048
+// Text caps when a source does not say.
+const (
+	MaxTextBytesDefault     = 2048
+	MaxDocumentBytesDefault = 1 << 20
+)
+
+// Source kinds.
+const (
+	KindEvent    = "event"
+	KindDocument = "document"
+)
 
 var sourceNameRE = regexp.MustCompile(`^[a-z0-9_.-]+$`)
 
@@ -68,19 +83,26 @@ func (s *Source) Validate() error {
 	default:
 		return fmt.Errorf("format: %q is not one of debezium, json", s.Format)
 	}
+	required := []struct{ name, tmpl string }{{"tenant", s.Tenant}, {"text", s.Text}}
 	switch s.Kind {
-	case "", "event":
-	case "document":
-		return errors.New("kind: document (knowledge chunks) is not supported by this version; use event")
+	case "", KindEvent:
+		required = append(required, struct{ name, tmpl string }{"entity", s.Entity})
+		if s.Title != "" {
+			return errors.New("title: only for kind document")
+		}
+	case KindDocument:
+		if err := s.Chunk.WithDefaults().Validate(); err != nil {
+			return err
+		}
 	default:
-		return fmt.Errorf("kind: %q is not one of event", s.Kind)
+		return fmt.Errorf("kind: %q is not one of event, document", s.Kind)
 	}
-	for _, f := range []struct{ name, tmpl string }{{"tenant", s.Tenant}, {"entity", s.Entity}, {"text", s.Text}} {
+	for _, f := range required {
 		if strings.TrimSpace(f.tmpl) == "" {
 			return fmt.Errorf("%s: required", f.name)
 		}
 	}
-	for _, f := range []struct{ name, tmpl string }{{"id", s.ID}, {"tenant", s.Tenant}, {"entity", s.Entity}, {"text", s.Text}, {"key", s.Key}} {
+	for _, f := range []struct{ name, tmpl string }{{"id", s.ID}, {"tenant", s.Tenant}, {"entity", s.Entity}, {"text", s.Text}, {"key", s.Key}, {"title", s.Title}} {
 		if _, err := parseTemplate(f.tmpl); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
@@ -96,20 +118,27 @@ func (s *Source) Validate() error {
 
 // mapper applies a source's rules to decoded changes.
 type mapper struct {
-	src                           Source
-	id, tenant, entity, text, key template
-	fields                        []string // top-level fields kept for TOAST merging
-	maxText                       int
+	src                                  Source
+	id, tenant, entity, text, key, title template
+	fields                               []string // top-level fields kept for TOAST merging
+	maxText                              int
+	chunk                                Chunking
 }
+
+func (m *mapper) isDocument() bool { return m.src.Kind == KindDocument }
 
 func newMapper(s Source) (*mapper, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	m := &mapper{src: s, maxText: s.MaxTextBytes}
+	m := &mapper{src: s, maxText: s.MaxTextBytes, chunk: s.Chunk.WithDefaults()}
 	if m.maxText == 0 {
 		m.maxText = MaxTextBytesDefault
+		if m.isDocument() {
+			m.maxText = MaxDocumentBytesDefault
+		}
 	}
+	m.title, _ = parseTemplate(s.Title)
 	m.id, _ = parseTemplate(s.ID)
 	m.tenant, _ = parseTemplate(s.Tenant)
 	m.entity, _ = parseTemplate(s.Entity)
@@ -122,7 +151,7 @@ func newMapper(s Source) (*mapper, error) {
 			m.fields = append(m.fields, f)
 		}
 	}
-	for _, t := range []template{m.id, m.tenant, m.entity, m.text} {
+	for _, t := range []template{m.id, m.tenant, m.entity, m.text, m.title} {
 		for _, p := range t.parts {
 			if p.path != nil {
 				add(p.path[0])
@@ -220,6 +249,65 @@ func (m *mapper) event(c *cdc.Change, key string, r *cdc.Record, prior *store.Pr
 		e.Version = e.Time.UnixMicro()
 	}
 	return e, nil
+}
+
+// document renders a document upsert and splits it into chunks (without vectors).
+func (m *mapper) document(c *cdc.Change, key string, r *cdc.Record) (store.Document, error) {
+	row := c.Row
+	d := store.Document{Source: m.src.Name, Key: key, Version: c.Version, DocID: key}
+	var err error
+	if d.Tenant, err = m.tenant.render(row, true); err != nil || d.Tenant == "" {
+		return d, &MapError{Field: "tenant", Reason: orEmpty(err)}
+	}
+	if len(m.id.parts) > 0 {
+		if d.DocID, err = m.id.render(row, true); err != nil {
+			return d, &MapError{Field: "id", Reason: err.Error()}
+		}
+	}
+	d.Title, _ = m.title.render(row, false)
+	d.Title = trimText(d.Title, 512)
+	text, _ := m.text.render(row, false)
+	text = trimDocument(text, m.maxText)
+	sum := sha256.Sum256([]byte(d.Title + "\x00" + text))
+	d.TextHash = sum[:16]
+	for _, t := range chunkText(text, m.chunk.Size, m.chunk.Overlap) {
+		h := sha256.Sum256([]byte(d.Title + "\x00" + t))
+		d.Chunks = append(d.Chunks, store.Chunk{Text: t, TextHash: h[:16]})
+	}
+	if len(m.src.Attrs) > 0 {
+		d.Attrs = make(map[string]any, len(m.src.Attrs))
+		for _, a := range m.src.Attrs {
+			if v, ok := lookup(row, strings.Split(a, ".")); ok && v != nil {
+				d.Attrs[a] = sanitizeValue(v)
+			}
+		}
+	}
+	if m.src.Format == cdc.FormatJSON {
+		t, err := m.eventTime(row, c, r)
+		if err != nil {
+			return d, err
+		}
+		d.Version = t.UnixMicro()
+	}
+	return d, nil
+}
+
+// trimDocument keeps paragraph breaks (blank lines), drops control characters and
+// caps the size at a rune boundary.
+func trimDocument(s string, max int) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var b strings.Builder
+	for _, r := range s {
+		if r == utf8.RuneError || (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > max {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func orEmpty(err error) string {

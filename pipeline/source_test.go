@@ -129,9 +129,22 @@ func TestParseTimeUnits(t *testing.T) {
 
 func TestSourceValidate(t *testing.T) {
 	s := ticketSource()
-	s.Kind = "document"
+	s.Title = "{{.subject}}"
+	if err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "title:") {
+		t.Errorf("title on an event source: %v", err)
+	}
+	s = ticketSource()
+	s.Kind, s.Entity, s.Chunk = KindDocument, "", Chunking{Size: 20}
+	if err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "chunk.size:") {
+		t.Errorf("tiny chunks: %v", err)
+	}
+	s.Chunk = Chunking{}
+	if err := s.Validate(); err != nil {
+		t.Errorf("a document source without entity: %v", err)
+	}
+	s.Kind = "wiki"
 	if err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "kind:") {
-		t.Errorf("document kind: %v", err)
+		t.Errorf("unknown kind: %v", err)
 	}
 	s = ticketSource()
 	s.Key = "{{.id}}"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -102,21 +103,72 @@ type item struct {
 	change cdc.Change
 	moved  *store.Removed // the event's previous entity, when an update moved it
 	ref    store.Ref
-	event  *store.Event
-	err    error  // poison: goes to the DLQ
-	stage  string // where err happened
-	result string // for metrics
+	event  *store.Event    // an event upsert
+	doc    *store.Document // a document upsert
+	err    error           // poison: goes to the DLQ
+	stage  string          // where err happened
+	result string          // for metrics
 }
 
 func (it *item) poison(stage string, err error) {
 	it.err, it.stage, it.result = err, stage, "dead_lettered"
 }
 
+func (it *item) isDocument() bool { return it.rec.src.isDocument() }
+
+// embedPlan collects the texts a batch must embed, each distinct text once, and
+// where each vector goes (an event, or a chunk of a document).
+type embedPlan struct {
+	entries []embedEntry
+	byHash  map[string]int
+}
+
+type embedEntry struct {
+	text  string
+	dsts  []*[]float32
+	items []int
+}
+
+// add plans text for item's dst, and reports whether an identical text was already
+// planned (its vector will be shared).
+func (pl *embedPlan) add(hash []byte, text string, item int, dst *[]float32) bool {
+	if pl.byHash == nil {
+		pl.byHash = map[string]int{}
+	}
+	if j, ok := pl.byHash[string(hash)]; ok {
+		pl.entries[j].dsts = append(pl.entries[j].dsts, dst)
+		pl.entries[j].items = append(pl.entries[j].items, item)
+		return true
+	}
+	pl.byHash[string(hash)] = len(pl.entries)
+	pl.entries = append(pl.entries, embedEntry{text: text, dsts: []*[]float32{dst}, items: []int{item}})
+	return false
+}
+
+// provenance of a record: its Kafka position and the trace id of a W3C
+// traceparent header (or a trace_id / trace-id / x-trace-id header).
+func provenance(r *cdc.Record) store.Provenance {
+	p := store.Provenance{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset}
+	for _, h := range r.Headers {
+		switch strings.ToLower(h.Key) {
+		case "traceparent":
+			if parts := strings.Split(string(h.Value), "-"); len(parts) >= 3 && len(parts[1]) == 32 {
+				p.TraceID = parts[1]
+			}
+		case "trace_id", "trace-id", "x-trace-id":
+			if p.TraceID == "" && len(h.Value) <= 128 {
+				p.TraceID = string(h.Value)
+			}
+		}
+	}
+	return p
+}
+
 // process runs one batch: decode, map, embed what changed, write, cache, ack.
 func (p *Pipeline) process(ctx context.Context, batch []*record) {
 	p.m.BatchSize.Observe(float64(len(batch)))
 	items := make([]item, len(batch))
-	var refs []store.Ref
+	var refs, docRefs []store.Ref
 	for i, r := range batch {
 		it := &items[i]
 		it.rec = r
@@ -144,13 +196,21 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 			continue
 		}
 		it.ref = store.Ref{Source: r.src.src.Name, Key: key}
-		refs = append(refs, it.ref)
+		if it.isDocument() {
+			docRefs = append(docRefs, it.ref)
+		} else {
+			refs = append(refs, it.ref)
+		}
 	}
 
 	var priors map[store.Ref]store.Prior
-	if len(refs) > 0 {
+	var docPriors map[store.Ref]store.DocumentPrior
+	if len(refs)+len(docRefs) > 0 {
 		err := p.retry(ctx, "lookup", func() (err error) {
-			priors, err = p.deps.Store.Lookup(ctx, refs)
+			if priors, err = p.deps.Store.Lookup(ctx, refs); err != nil {
+				return err
+			}
+			docPriors, err = p.deps.Store.DocumentPriors(ctx, docRefs)
 			return err
 		})
 		if err != nil {
@@ -159,17 +219,36 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 	}
 
 	// Map in batch order; later changes of a key see earlier ones as their prior.
-	var toEmbed []int
-	queued := map[string]int{} // text hash → index of the item that embeds it
-	sameText := map[int]int{}  // item index → index of the item whose vector it takes
+	var plan embedPlan
 	for i := range items {
 		it := &items[i]
 		if it.err != nil || it.result == "skipped" || it.ref.Key == "" {
 			continue
 		}
-		prior, hasPrior := priors[it.ref]
-		switch it.change.Op {
-		case cdc.OpUpsert:
+		if it.change.Op == cdc.OpDelete && it.rec.src.src.Format == cdc.FormatJSON && it.change.Tombstone {
+			it.change.Version = it.rec.msg.Timestamp.UnixMicro() // same unit as JSON versions
+		}
+		switch {
+		case it.isDocument() && it.change.Op == cdc.OpUpsert:
+			d, err := it.rec.src.document(&it.change, it.ref.Key, &it.crec)
+			if err != nil {
+				it.poison("map", err)
+				continue
+			}
+			d.Provenance = provenance(&it.crec)
+			prior := docPriors[it.ref]
+			for c := range d.Chunks {
+				ch := &d.Chunks[c]
+				if v, ok := prior.Vectors[string(ch.TextHash)]; ok && !prior.Deleted {
+					ch.Embedding = v // this chunk's text is stored already
+					p.m.EmbedReused.Inc()
+				} else if plan.add(ch.TextHash, ch.Text, i, &ch.Embedding) {
+					p.m.EmbedReused.Inc()
+				}
+			}
+			it.doc = &d
+		case it.change.Op == cdc.OpUpsert:
+			prior, hasPrior := priors[it.ref]
 			var pp *store.Prior
 			if hasPrior {
 				pp = &prior
@@ -179,86 +258,27 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 				it.poison("map", err)
 				continue
 			}
+			ev.Provenance = provenance(&it.crec)
+			it.event = &ev
 			if hasPrior && !prior.Deleted && prior.Embedding != nil && bytes.Equal(prior.TextHash, ev.TextHash) {
 				ev.Embedding = prior.Embedding // unchanged text: never embed it again
 				p.m.EmbedReused.Inc()
-			} else if j, ok := queued[string(ev.TextHash)]; ok {
-				sameText[i] = j // the same text is already being embedded in this batch
-				p.m.EmbedReused.Inc()
-			} else {
-				queued[string(ev.TextHash)] = i
-				toEmbed = append(toEmbed, i)
+			} else if plan.add(ev.TextHash, ev.Text, i, &it.event.Embedding) {
+				p.m.EmbedReused.Inc() // the same text is already being embedded in this batch
 			}
-			it.event = &ev
 			if hasPrior && !prior.Deleted && prior.Entity != "" && (prior.Tenant != ev.Tenant || prior.Entity != ev.Entity) {
 				it.moved = &store.Removed{Ref: it.ref, Tenant: prior.Tenant, Entity: prior.Entity, Version: ev.Version}
 			}
 			priors = setPrior(priors, it.ref, store.Prior{Tenant: ev.Tenant, Entity: ev.Entity, TextHash: ev.TextHash,
 				Embedding: ev.Embedding, Fields: ev.Fields, Version: ev.Version})
-		case cdc.OpDelete:
-			if it.rec.src.src.Format == cdc.FormatJSON && it.change.Tombstone {
-				it.change.Version = it.rec.msg.Timestamp.UnixMicro() // same unit as JSON event versions
-			}
+		case it.change.Op == cdc.OpDelete && !it.isDocument():
 			priors = setPrior(priors, it.ref, store.Prior{Deleted: true, Version: it.change.Version})
 		}
 	}
 
-	if len(toEmbed) > 0 {
-		texts := make([]string, len(toEmbed))
-		for j, i := range toEmbed {
-			texts[j] = items[i].event.Text
-		}
-		var vecs [][]float32
-		start := time.Now()
-		err := p.retry(ctx, "embed", func() (err error) {
-			vecs, err = p.deps.Embedder.Embed(ctx, texts)
-			if err == nil && len(vecs) != len(texts) {
-				err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
-			}
-			return err
-		})
-		// Some embedders reject single inputs for good and embed the rest.
-		var partial interface{ Failed(i int) error }
-		if err != nil && errors.As(err, &partial) && len(vecs) == len(texts) {
-			for j, i := range toEmbed {
-				if ferr := partial.Failed(j); ferr != nil {
-					items[i].poison("embed", ferr)
-				}
-			}
-			err = nil
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			for _, i := range toEmbed {
-				items[i].poison("embed", err)
-			}
-		} else {
-			p.m.EmbedSeconds.Observe(time.Since(start).Seconds())
-			p.m.EmbedBatches.Inc()
-			p.m.EmbedTexts.Add(float64(len(texts)))
-			dims := p.deps.Embedder.Dims()
-			for j, i := range toEmbed {
-				if items[i].err != nil {
-					continue
-				}
-				if len(vecs[j]) != dims {
-					items[i].poison("embed", fmt.Errorf("%w: embedding has %d dimensions, want %d", ErrPermanent, len(vecs[j]), dims))
-					continue
-				}
-				items[i].event.Embedding = vecs[j]
-			}
-		}
-		for i, j := range sameText {
-			if items[j].err != nil {
-				items[i].poison(items[j].stage, items[j].err)
-			} else if items[i].err == nil {
-				items[i].event.Embedding = items[j].event.Embedding
-			}
-		}
+	if !p.embed(ctx, &plan, items) {
+		return
 	}
-
 	if !p.write(ctx, items) {
 		return
 	}
@@ -280,6 +300,62 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 			p.m.Freshness.Observe(now.Sub(r.msg.Timestamp).Seconds())
 		}
 	}
+}
+
+// embed runs the plan in one embedder call (retrying transient failures) and
+// delivers the vectors; texts the embedder rejects for good poison their items.
+// It returns false if ctx ended first.
+func (p *Pipeline) embed(ctx context.Context, plan *embedPlan, items []item) bool {
+	if len(plan.entries) == 0 {
+		return true
+	}
+	texts := make([]string, len(plan.entries))
+	for j, e := range plan.entries {
+		texts[j] = e.text
+	}
+	var vecs [][]float32
+	start := time.Now()
+	err := p.retry(ctx, "embed", func() (err error) {
+		vecs, err = p.deps.Embedder.Embed(ctx, texts)
+		if err == nil && len(vecs) != len(texts) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
+		}
+		return err
+	})
+	// Some embedders reject single inputs for good and embed the rest.
+	var partial interface{ Failed(i int) error }
+	failed := func(j int) error { return nil }
+	if err != nil && errors.As(err, &partial) && len(vecs) == len(texts) {
+		failed, err = partial.Failed, nil
+	}
+	if err != nil && ctx.Err() != nil {
+		return false
+	}
+	if err == nil {
+		p.m.EmbedSeconds.Observe(time.Since(start).Seconds())
+		p.m.EmbedBatches.Inc()
+		p.m.EmbedTexts.Add(float64(len(texts)))
+	}
+	dims := p.deps.Embedder.Dims()
+	for j, e := range plan.entries {
+		ferr := err
+		if ferr == nil {
+			ferr = failed(j)
+		}
+		if ferr == nil && len(vecs[j]) != dims {
+			ferr = fmt.Errorf("%w: embedding has %d dimensions, want %d", ErrPermanent, len(vecs[j]), dims)
+		}
+		for k, dst := range e.dsts {
+			if ferr != nil {
+				if items[e.items[k]].err == nil {
+					items[e.items[k]].poison("embed", ferr)
+				}
+				continue
+			}
+			*dst = vecs[j]
+		}
+	}
+	return true
 }
 
 func setPrior(m map[store.Ref]store.Prior, ref store.Ref, p store.Prior) map[store.Ref]store.Prior {
@@ -307,10 +383,13 @@ func (p *Pipeline) write(ctx context.Context, items []item) bool {
 		case it.event != nil:
 			upserts = append(upserts, *it.event)
 			upIdx = append(upIdx, i)
-		case it.change.Op == cdc.OpDelete:
+		case it.change.Op == cdc.OpDelete && !it.isDocument():
 			deletes = append(deletes, store.Delete{Ref: it.ref, Version: it.change.Version})
 			delIdx = append(delIdx, i)
 		}
+	}
+	if !p.writeDocuments(ctx, items) {
+		return false
 	}
 	var res store.WriteResult
 	start := time.Now()
@@ -385,6 +464,10 @@ func (p *Pipeline) write(ctx context.Context, items []item) bool {
 		if it.err != nil || it.change.Op != cdc.OpTruncate {
 			continue
 		}
+		if it.isDocument() {
+			it.result = "skipped" // truncating a knowledge table is not applied (see README)
+			continue
+		}
 		var rem []store.Removed
 		err := p.retry(ctx, "store", func() (err error) {
 			rem, err = p.deps.Store.Truncate(ctx, it.rec.src.src.Name, it.change.Version)
@@ -403,6 +486,80 @@ func (p *Pipeline) write(ctx context.Context, items []item) bool {
 		if err := p.deps.Cache.Apply(ctx, cached, removed); err != nil {
 			p.m.CacheErrors.Inc()
 			p.log.Warn("cache write failed; readers use the store until it recovers", "err", err)
+		}
+	}
+	return true
+}
+
+// writeDocuments stores the batch's document upserts and deletes in one
+// transaction (each applied document replaces all its chunks), isolating documents
+// the store rejects. It returns false if ctx ended first.
+func (p *Pipeline) writeDocuments(ctx context.Context, items []item) bool {
+	var docs []store.Document
+	var docIdx []int
+	var dels []store.Delete
+	var delIdx []int
+	for i := range items {
+		it := &items[i]
+		if it.err != nil || it.result != "" || !it.isDocument() {
+			continue
+		}
+		switch {
+		case it.doc != nil:
+			docs = append(docs, *it.doc)
+			docIdx = append(docIdx, i)
+		case it.change.Op == cdc.OpDelete:
+			dels = append(dels, store.Delete{Ref: it.ref, Version: it.change.Version})
+			delIdx = append(delIdx, i)
+		}
+	}
+	if len(docs)+len(dels) == 0 {
+		return true
+	}
+	apply := func(d []store.Document, del []store.Delete) ([]bool, error) {
+		var applied []bool
+		err := p.retry(ctx, "store", func() (err error) {
+			applied, err = p.deps.Store.ApplyDocuments(ctx, d, del)
+			return err
+		})
+		return applied, err
+	}
+	applied, err := apply(docs, dels)
+	if errors.Is(err, store.ErrInvalidData) {
+		// Find the document the store rejects by writing one at a time.
+		applied = make([]bool, len(docs))
+		for j := range docs {
+			a, err := apply(docs[j:j+1], nil)
+			if errors.Is(err, store.ErrInvalidData) {
+				items[docIdx[j]].poison("store", err)
+			} else if err != nil {
+				return false
+			} else {
+				applied[j] = a[0]
+			}
+		}
+		for j := range dels {
+			if _, err := apply(nil, dels[j:j+1]); errors.Is(err, store.ErrInvalidData) {
+				items[delIdx[j]].poison("store", err)
+			} else if err != nil {
+				return false
+			}
+		}
+	} else if err != nil {
+		return false
+	}
+	for j, i := range docIdx {
+		if items[i].err != nil {
+			continue
+		}
+		items[i].result = "unchanged"
+		if applied[j] {
+			items[i].result = "stored"
+		}
+	}
+	for _, i := range delIdx {
+		if items[i].err == nil {
+			items[i].result = "deleted"
 		}
 	}
 	return true
