@@ -294,7 +294,7 @@ func TestRenderRespectsTokenBudget(t *testing.T) {
 		evs = append(evs, Scored{Event: store.Event{Source: "chat", ID: "m", Time: now.Add(-time.Duration(i) * time.Minute),
 			Text: strings.Repeat("refund status update ", 5)}})
 	}
-	text, tokens, omitted := renderContext("customer:1", evs, now, 200)
+	text, tokens, omitted, _ := renderContext("customer:1", evs, nil, now, 200)
 	if tokens > 200 || estimateTokens(text) > 200 || omitted == 0 {
 		t.Fatalf("tokens %d (est. %d), omitted %d", tokens, estimateTokens(text), omitted)
 	}

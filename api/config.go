@@ -31,6 +31,9 @@ type Config struct {
 	// ScanLimit caps the events of one entity window that are ranked (newest
 	// first). Default 1000.
 	ScanLimit int `yaml:"scan_limit"`
+	// KnowledgeK is how many knowledge chunks /v1/context adds for a question.
+	// Default 3.
+	KnowledgeK int `yaml:"knowledge_k"`
 }
 
 const (
@@ -45,6 +48,7 @@ const (
 	HalfLifeDefault         = 10 * time.Minute
 	SimilarityWeightDefault = 0.7
 	ScanLimitDefault        = 1000
+	KnowledgeKDefault       = 3
 )
 
 // WithDefaults fills unset fields.
@@ -82,6 +86,9 @@ func (c Config) WithDefaults() Config {
 	if c.ScanLimit == 0 {
 		c.ScanLimit = ScanLimitDefault
 	}
+	if c.KnowledgeK == 0 {
+		c.KnowledgeK = KnowledgeKDefault
+	}
 	return c
 }
 
@@ -104,6 +111,8 @@ func (c Config) Validate() error {
 		return errors.New("similarity_weight: must be in [0, 1]")
 	case c.ScanLimit < c.MaxK:
 		return errors.New("scan_limit: must be at least max_k")
+	case c.KnowledgeK < 0 || c.KnowledgeK > maxSearchK:
+		return errors.New("knowledge_k: must be in [0, 50]")
 	}
 	return nil
 }

@@ -52,14 +52,17 @@ type Cache interface {
 
 // Server is the HTTP handler of the context API.
 type Server struct {
-	cfg      Config
-	embedder Embedder
-	store    EventStore
-	cache    Cache // optional
-	log      *slog.Logger
-	reg      *prometheus.Registry
-	mux      *http.ServeMux
-	now      func() time.Time
+	cfg       Config
+	embedder  Embedder
+	store     EventStore
+	cache     Cache     // optional
+	knowledge Knowledge // optional: the store's knowledge search
+	timeline  Timeline  // optional: the store's timeline
+	log       *slog.Logger
+	reg       *prometheus.Registry
+	mux       *http.ServeMux
+	routes    []string // "METHOD /path" of every documented route
+	now       func() time.Time
 
 	reqSeconds   *prometheus.HistogramVec
 	stageSeconds *prometheus.HistogramVec
@@ -76,6 +79,8 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 		reg = prometheus.NewRegistry()
 	}
 	s := &Server{cfg: cfg, embedder: e, store: st, cache: cache, log: log, reg: reg, mux: http.NewServeMux(), now: time.Now}
+	s.knowledge, _ = st.(Knowledge)
+	s.timeline, _ = st.(Timeline)
 	lat := []float64{.0005, .001, .002, .005, .01, .025, .05, .1, .25, .5, 1}
 	s.reqSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "freshctx", Subsystem: "api", Name: "request_seconds",
 		Help: "Request latency by route and status code.", Buckets: lat}, []string{"route", "code"})
@@ -84,15 +89,24 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 	s.degraded = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "api", Name: "degraded_total",
 		Help: "Answers that used a fallback, by stage."}, []string{"stage"})
 	reg.MustRegister(s.reqSeconds, s.stageSeconds, s.degraded)
-	s.mux.Handle("GET /v1/context", s.instrument("/v1/context", s.handleContext))
-	s.mux.Handle("POST /v1/context", s.instrument("/v1/context", s.handleContext))
-	s.mux.Handle("GET /healthz", s.instrument("/healthz", s.handleHealth))
-	s.mux.Handle("GET /readyz", s.instrument("/readyz", s.handleReady))
-	s.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	s.handle("GET /v1/context", s.instrument("/v1/context", s.handleContext))
+	s.handle("POST /v1/context", s.instrument("/v1/context", s.handleContext))
+	s.handle("POST /v1/search", s.instrument("/v1/search", s.handleSearch))
+	s.handle("GET /v1/entities/{entity}/events", s.instrument("/v1/entities/{entity}/events", s.handleTimeline))
+	s.handle("GET /openapi.yaml", s.instrument("/openapi.yaml", s.handleOpenAPI))
+	s.handle("GET /healthz", s.instrument("/healthz", s.handleHealth))
+	s.handle("GET /readyz", s.instrument("/readyz", s.handleReady))
+	s.handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	s.mux.Handle("/", s.instrument("other", func(w http.ResponseWriter, r *http.Request) error {
 		return &Error{Status: http.StatusNotFound, Code: "not_found", Msg: "no route " + r.Method + " " + r.URL.Path + "; see GET /v1/context"}
 	}))
 	return s
+}
+
+// handle registers a documented route.
+func (s *Server) handle(route string, h http.Handler) {
+	s.routes = append(s.routes, route)
+	s.mux.Handle(route, h)
 }
 
 // ServeHTTP implements http.Handler.
@@ -183,6 +197,7 @@ type ContextRequest struct {
 	Q         string `json:"q"`
 	Window    string `json:"window"`
 	K         *int   `json:"k"`
+	Knowledge *bool  `json:"knowledge"`
 	BudgetMS  *int   `json:"budget_ms"`
 	MaxTokens *int   `json:"max_tokens"`
 }
@@ -201,6 +216,7 @@ type params struct {
 	q         string
 	window    time.Duration
 	k         int
+	knowledge bool
 	budget    time.Duration
 	maxTokens int
 }
@@ -224,6 +240,13 @@ func (s *Server) parse(r *http.Request) (params, error) {
 	} else {
 		q := r.URL.Query()
 		req.Entity, req.Q, req.Window = q.Get("entity"), q.Get("q"), q.Get("window")
+		if v := q.Get("knowledge"); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return params{}, badRequest("knowledge: %q is not true or false", v)
+			}
+			req.Knowledge = &b
+		}
 		for _, f := range []struct {
 			name string
 			dst  **int
@@ -259,6 +282,10 @@ func (s *Server) parse(r *http.Request) (params, error) {
 		}
 		p.window = d
 	}
+	p.knowledge = p.q != "" && s.knowledge != nil && s.cfg.KnowledgeK > 0
+	if req.Knowledge != nil {
+		p.knowledge = *req.Knowledge && p.knowledge
+	}
 	if req.K != nil {
 		if *req.K < 1 || *req.K > s.cfg.MaxK {
 			return p, badRequest("k: must be in [1, %d]", s.cfg.MaxK)
@@ -282,14 +309,26 @@ func (s *Server) parse(r *http.Request) (params, error) {
 
 // EventOut is one event in a response.
 type EventOut struct {
-	ID         string         `json:"id"`
-	Source     string         `json:"source"`
-	Key        string         `json:"key"`
-	Time       time.Time      `json:"time"`
-	Text       string         `json:"text"`
-	Attrs      map[string]any `json:"attrs,omitempty"`
-	Score      float64        `json:"score"`
-	Similarity *float64       `json:"similarity,omitempty"`
+	ID         string           `json:"id"`
+	Source     string           `json:"source"`
+	Key        string           `json:"key"`
+	Time       time.Time        `json:"time"`
+	Text       string           `json:"text"`
+	Attrs      map[string]any   `json:"attrs,omitempty"`
+	Score      float64          `json:"score"`
+	Similarity *float64         `json:"similarity,omitempty"`
+	Version    int64            `json:"version"`
+	Provenance store.Provenance `json:"provenance"`
+}
+
+func eventOut(e Scored) EventOut {
+	out := EventOut{ID: e.ID, Source: e.Source, Key: e.Key, Time: e.Time, Text: e.Text, Attrs: e.Attrs,
+		Score: round4(e.Score), Version: e.Version, Provenance: e.Provenance}
+	if e.Similarity != nil {
+		v := round4(*e.Similarity)
+		out.Similarity = &v
+	}
+	return out
 }
 
 // Degraded says which stage missed its deadline or failed, and what was used instead.
@@ -312,15 +351,17 @@ type Meta struct {
 	Ranking          string             `json:"ranking"`
 	ContextTokens    int                `json:"context_tokens"`
 	OmittedEvents    int                `json:"omitted_events"`
+	OmittedDocuments int                `json:"omitted_documents"`
+	KnowledgeMode    string             `json:"knowledge_mode,omitempty"` // ann or exact, when knowledge was searched
 }
 
 // ContextResponse is the body of a /v1/context answer.
 type ContextResponse struct {
-	Entity    string     `json:"entity"`
-	Events    []EventOut `json:"events"`
-	Documents []any      `json:"documents"`
-	Context   string     `json:"context"`
-	Meta      Meta       `json:"meta"`
+	Entity    string      `json:"entity"`
+	Events    []EventOut  `json:"events"`
+	Documents []store.Hit `json:"documents"`
+	Context   string      `json:"context"`
+	Meta      Meta        `json:"meta"`
 }
 
 type stageTimer struct {
@@ -346,30 +387,46 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 	timer := &stageTimer{ms: map[string]float64{}}
 	meta := Meta{Degraded: []Degraded{}, Window: p.window.String(), K: p.k}
 
-	// Stage 1 runs in the background: embed the question within 40% of the budget.
+	// In the background: embed the question (within 40% of the budget), then, when
+	// asked for, search the knowledge with it. Meanwhile the events are read.
 	type embedResult struct {
 		vec []float32
 		err error
 		at  time.Time
 	}
-	embedDone := make(chan embedResult, 1)
+	type searchResult struct {
+		hits []store.Hit
+		info store.SearchInfo
+		err  error
+		took time.Duration
+	}
+	var emb embedResult
+	embedDone := make(chan struct{})
+	searchDone := make(chan searchResult, 1)
 	if p.q != "" {
 		go func() {
+			defer close(embedDone)
 			ectx, ecancel := context.WithTimeout(ctx, p.budget*4/10)
 			defer ecancel()
 			vecs, err := s.embedder.Embed(ectx, []string{p.q})
-			res := embedResult{err: err, at: time.Now()}
+			emb = embedResult{err: err, at: time.Now()}
 			if err == nil && len(vecs) == 1 {
-				res.vec = vecs[0]
+				emb.vec = vecs[0]
 			} else if err == nil {
-				res.err = errors.New("embedder returned no vector")
+				emb.err = errors.New("embedder returned no vector")
 			}
-			embedDone <- res
+			if p.knowledge && emb.err == nil {
+				t0 := time.Now()
+				hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: s.cfg.Tenant, Vector: emb.vec, K: s.cfg.KnowledgeK})
+				searchDone <- searchResult{hits: hits, info: info, err: err, took: time.Since(t0)}
+			}
 		}()
+	} else {
+		close(embedDone)
 	}
 
-	// Stage 2: the entity's events in the window, from the cache when it covers
-	// the window, else the store.
+	// The entity's events in the window, from the cache when it covers the
+	// window, else the store.
 	now := s.now()
 	since := now.Add(-p.window)
 	events, err := s.recent(ctx, p, since, timer, &meta)
@@ -381,20 +438,40 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 	var qvec []float32
 	meta.Ranking = "recency"
 	if p.q != "" {
-		estart := start
 		select {
-		case res := <-embedDone:
-			timer.ms["embed"] = float64(res.at.Sub(estart).Microseconds()) / 1000
+		case <-embedDone:
+			timer.ms["embed"] = float64(emb.at.Sub(start).Microseconds()) / 1000
 			timer.order = append(timer.order, "embed")
-			if res.err != nil {
-				s.degrade(&meta, "embed", reason(res.err), "recency")
+			if emb.err != nil {
+				s.degrade(&meta, "embed", reason(emb.err), "recency")
 			} else {
-				qvec = res.vec
+				qvec = emb.vec
 				meta.Ranking = "similarity+recency"
 			}
 		case <-ctx.Done():
-			timer.record("embed", estart)
+			timer.record("embed", start)
 			s.degrade(&meta, "embed", "deadline exceeded", "recency")
+		}
+	}
+	var hits []store.Hit
+	if p.knowledge {
+		switch {
+		case qvec == nil:
+			s.degrade(&meta, "knowledge", "no question vector", "events_only")
+		default:
+			select {
+			case res := <-searchDone:
+				timer.ms["knowledge"] = float64(res.took.Microseconds()) / 1000
+				timer.order = append(timer.order, "knowledge")
+				if res.err != nil {
+					s.degrade(&meta, "knowledge", reason(res.err), "events_only")
+				} else {
+					hits, meta.KnowledgeMode = res.hits, res.info.Mode
+				}
+			case <-ctx.Done():
+				timer.record("knowledge", start)
+				s.degrade(&meta, "knowledge", "deadline exceeded", "events_only")
+			}
 		}
 	}
 
@@ -402,18 +479,18 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 	ranked := rank(events, qvec, now, s.cfg.HalfLife, s.cfg.SimilarityWeight, p.k)
 	timer.record("rank", rstart)
 	rstart = time.Now()
-	text, tokens, omitted := renderContext(p.entity, ranked, now, p.maxTokens)
+	text, tokens, omitted, omittedDocs := renderContext(p.entity, ranked, hits, now, p.maxTokens)
 	timer.record("render", rstart)
 
-	resp := ContextResponse{Entity: p.entity, Events: make([]EventOut, len(ranked)), Documents: []any{}, Context: text}
+	resp := ContextResponse{Entity: p.entity, Events: make([]EventOut, len(ranked)), Documents: []store.Hit{}, Context: text}
 	for i, e := range ranked {
-		resp.Events[i] = EventOut{ID: e.ID, Source: e.Source, Key: e.Key, Time: e.Time, Text: e.Text, Attrs: e.Attrs,
-			Score: round4(e.Score), Similarity: e.Similarity}
-		if e.Similarity != nil {
-			v := round4(*e.Similarity)
-			resp.Events[i].Similarity = &v
-		}
+		resp.Events[i] = eventOut(e)
 	}
+	for _, h := range hits {
+		h.Score = round4(h.Score)
+		resp.Documents = append(resp.Documents, h)
+	}
+	meta.OmittedDocuments = omittedDocs
 	var newest time.Time
 	for _, e := range events {
 		if e.Time.After(newest) {
@@ -428,13 +505,7 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 	meta.StagesMS = timer.ms
 	meta.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	resp.Meta = meta
-	var st []string
-	for _, name := range timer.order {
-		st = append(st, fmt.Sprintf("%s;dur=%.3f", name, timer.ms[name]))
-		s.stageSeconds.WithLabelValues(name).Observe(timer.ms[name] / 1000)
-	}
-	st = append(st, fmt.Sprintf("total;dur=%.3f", meta.TookMS))
-	w.Header().Set("Server-Timing", strings.Join(st, ", "))
+	s.serverTiming(w, timer, meta.TookMS)
 	writeJSON(w, http.StatusOK, resp)
 	return nil
 }
@@ -472,6 +543,18 @@ func (s *Server) recent(ctx context.Context, p params, since time.Time, timer *s
 	}
 	return nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable",
 		Msg: "no event source answered within the budget (cache and store)", Err: err}
+}
+
+// serverTiming sends the stage timings as a Server-Timing header and records
+// them in the stage metric.
+func (s *Server) serverTiming(w http.ResponseWriter, timer *stageTimer, totalMS float64) {
+	var st []string
+	for _, name := range timer.order {
+		st = append(st, fmt.Sprintf("%s;dur=%.3f", name, timer.ms[name]))
+		s.stageSeconds.WithLabelValues(name).Observe(timer.ms[name] / 1000)
+	}
+	st = append(st, fmt.Sprintf("total;dur=%.3f", totalMS))
+	w.Header().Set("Server-Timing", strings.Join(st, ", "))
 }
 
 func (s *Server) degrade(meta *Meta, stage, why, fallback string) {

@@ -27,7 +27,7 @@ type Event struct {
 	Attrs map[string]any `json:"attrs,omitempty"`
 	// Fields are the source columns the mapping reads, kept so that a change that
 	// omits an unchanged (TOASTed) column can be rendered from the stored value.
-	Fields    map[string]any `json:"-"`
+	Fields     map[string]any `json:"-"`
 	TextHash   []byte         `json:"-"`
 	Embedding  []float32      `json:"-"`
 	Version    int64          `json:"version"`
@@ -132,4 +132,20 @@ type Hit struct {
 	Score      float64        `json:"score"` // cosine similarity to the query
 	Version    int64          `json:"version"`
 	Provenance Provenance     `json:"provenance"`
+}
+
+// SearchInfo says how a search was answered.
+type SearchInfo struct {
+	// Mode is "ann" (the HNSW index, with iterative scans when filtered) or
+	// "exact" (the filter left the index fewer than k hits, so the filtered rows
+	// were scanned exactly).
+	Mode string
+}
+
+// Cursor is a position in an entity's timeline: the next page holds the events
+// after it in the order event time descending, then source and key ascending.
+type Cursor struct {
+	Time   time.Time `json:"t"`
+	Source string    `json:"s"`
+	Key    string    `json:"k"`
 }

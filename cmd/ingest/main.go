@@ -121,6 +121,11 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 	if len(applied) == 0 {
 		fmt.Fprintln(stdout, "schema is up to date")
 	}
+	// The knowledge index depends on the configured vector size.
+	if err := st.EnsureChunkIndex(ctx, cfg.Embedder.Dims); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "knowledge index ready for %d-dimensional vectors\n", cfg.Embedder.Dims)
 	return nil
 }
 

@@ -149,14 +149,6 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 	return applied, nil
 }
 
-// SearchInfo says how a search was answered.
-type SearchInfo struct {
-	// Mode is "ann" (the HNSW index, with iterative scans when filtered) or
-	// "exact" (the filter left the index fewer than k hits, so the filtered rows
-	// were scanned exactly).
-	Mode string
-}
-
 // EfSearchDefault is hnsw.ef_search for knowledge searches: the candidate list
 // size; higher is slower and more exact.
 const EfSearchDefault = 100
@@ -166,7 +158,7 @@ const EfSearchDefault = 100
 // iterative scans, so a filter does not cut the candidates short; if the index
 // still yields fewer than k hits (hnsw.max_scan_tuples reached), it searches the
 // filtered rows exactly, so a filter never silently returns fewer than k hits.
-func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, SearchInfo, error) {
+func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error) {
 	dims := strconv.Itoa(len(q.Vector))
 	filter := jsonOrEmpty(q.Filter)
 	vec := pgvector.NewVector(q.Vector)
@@ -176,7 +168,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, S
 			"d.kafka_topic, d.kafka_partition, d.kafka_offset, d.trace_id"
 	}
 	var hits []store.Hit
-	info := SearchInfo{Mode: "ann"}
+	info := store.SearchInfo{Mode: "ann"}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = `+strconv.Itoa(max(EfSearchDefault, q.K))); err != nil {
 			return err

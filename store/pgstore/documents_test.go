@@ -173,7 +173,7 @@ func TestTimelinePagingAndProvenance(t *testing.T) {
 	}
 	apply(t, st, evs, nil)
 	var seen []string
-	var cur *pgstore.Cursor
+	var cur *store.Cursor
 	for page := 0; page < 5; page++ {
 		got, err := st.Timeline(context.Background(), "acme", "customer:1", cur, 10)
 		if err != nil {
@@ -189,7 +189,7 @@ func TestTimelinePagingAndProvenance(t *testing.T) {
 			break
 		}
 		last := got[len(got)-1]
-		cur = &pgstore.Cursor{Time: last.Time, Source: last.Source, Key: last.Key}
+		cur = &store.Cursor{Time: last.Time, Source: last.Source, Key: last.Key}
 	}
 	if len(seen) != 25 {
 		t.Fatalf("paged through %d events, want 25 (no gaps, no repeats): %v", len(seen), seen)

@@ -347,17 +347,9 @@ func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	return pgx.CollectRows(rows, scanEvent(tenant, entity))
 }
 
-// Cursor is a position in an entity's timeline: events strictly older than it (in
-// the order event time descending, then source and key).
-type Cursor struct {
-	Time   time.Time
-	Source string
-	Key    string
-}
-
 // Timeline returns an entity's live events newest first, after the cursor when
 // one is given, at most limit.
-func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *Cursor, limit int) ([]store.Event, error) {
+func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *store.Cursor, limit int) ([]store.Event, error) {
 	args := []any{tenant, entity, limit}
 	where := ""
 	if after != nil {

@@ -152,12 +152,13 @@ return 1`)
 
 // cachedEvent is the body stored per event.
 type cachedEvent struct {
-	ID      string         `json:"id"`
-	TimeUS  int64          `json:"t"`
-	Text    string         `json:"text"`
-	Attrs   map[string]any `json:"attrs,omitempty"`
-	Vec     []float32      `json:"vec,omitempty"`
-	Version int64          `json:"ver"`
+	ID      string           `json:"id"`
+	TimeUS  int64            `json:"t"`
+	Text    string           `json:"text"`
+	Attrs   map[string]any   `json:"attrs,omitempty"`
+	Vec     []float32        `json:"vec,omitempty"`
+	Version int64            `json:"ver"`
+	Prov    store.Provenance `json:"p"`
 }
 
 // Apply writes applied upserts and removals in one pipeline. On failure it marks
@@ -183,7 +184,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 		if e.Time.Before(cutoff) {
 			continue // already out of the window
 		}
-		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeUS: e.Time.UnixMicro(), Text: e.Text, Attrs: e.Attrs, Vec: e.Embedding, Version: e.Version})
+		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeUS: e.Time.UnixMicro(), Text: e.Text, Attrs: e.Attrs, Vec: e.Embedding, Version: e.Version, Prov: e.Provenance})
 		if err != nil {
 			return fmt.Errorf("encoding event %s: %w", member(e.Ref()), err)
 		}
@@ -275,7 +276,7 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 		}
 		src, key, _ := strings.Cut(m, "/")
 		events = append(events, store.Event{Source: src, Key: key, ID: ce.ID, Tenant: tenant, Entity: entity,
-			Time: time.UnixMicro(ce.TimeUS).UTC(), Text: ce.Text, Attrs: ce.Attrs, Embedding: ce.Vec, Version: ce.Version})
+			Time: time.UnixMicro(ce.TimeUS).UTC(), Text: ce.Text, Attrs: ce.Attrs, Embedding: ce.Vec, Version: ce.Version, Provenance: ce.Prov})
 	}
 	return events, complete, nil
 }

@@ -1,0 +1,92 @@
+package api
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/store"
+)
+
+type openAPIDoc struct {
+	Paths      map[string]map[string]any `yaml:"paths"`
+	Components struct {
+		Schemas map[string]struct {
+			Properties map[string]any `yaml:"properties"`
+		} `yaml:"schemas"`
+	} `yaml:"components"`
+}
+
+
+func jsonFields(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		tag := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+		if tag != "" && tag != "-" {
+			out = append(out, tag)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// The document describes every route the server has and nothing else, and every
+// field of every request and response type.
+func TestOpenAPIMatchesTheCode(t *testing.T) {
+	var doc openAPIDoc
+	if err := yaml.Unmarshal(openAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := embed.NewLocal(8)
+	s := New(Config{}, l, &fakeStore{}, nil, nil, nil)
+	documented := map[string]bool{}
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			route := strings.ToUpper(method) + " " + path
+			documented[route] = true
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest(strings.ToUpper(method), strings.ReplaceAll(path, "{entity}", "customer:1"), strings.NewReader("{}"))
+			s.ServeHTTP(rec, req)
+			if strings.Contains(rec.Body.String(), `"code":"not_found","message":"no route`) {
+				t.Errorf("%s is documented but not served", route)
+			}
+		}
+	}
+	for _, route := range s.routes {
+		if !documented[route] {
+			t.Errorf("%s is served but not documented", route)
+		}
+	}
+	for name, typ := range map[string]reflect.Type{
+		"ContextRequest": reflect.TypeOf(ContextRequest{}), "ContextResponse": reflect.TypeOf(ContextResponse{}),
+		"Event": reflect.TypeOf(EventOut{}), "Meta": reflect.TypeOf(Meta{}), "Degraded": reflect.TypeOf(Degraded{}),
+		"Hit": reflect.TypeOf(store.Hit{}), "Provenance": reflect.TypeOf(store.Provenance{}),
+		"SearchRequest": reflect.TypeOf(SearchRequest{}), "SearchResponse": reflect.TypeOf(SearchResponse{}),
+		"SearchMeta": reflect.TypeOf(SearchMeta{}), "TimelineResponse": reflect.TypeOf(TimelineResponse{}),
+	} {
+		schema, ok := doc.Components.Schemas[name]
+		if !ok {
+			t.Errorf("schema %s is missing", name)
+			continue
+		}
+		var props []string
+		for p := range schema.Properties {
+			props = append(props, p)
+		}
+		sort.Strings(props)
+		if got, want := strings.Join(props, ","), strings.Join(jsonFields(typ), ","); got != want {
+			t.Errorf("schema %s has %s; the Go type has %s", name, got, want)
+		}
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.yaml", nil))
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Body.String(), "openapi: 3") {
+		t.Errorf("/openapi.yaml: %d", rec.Code)
+	}
+}
