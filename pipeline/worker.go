@@ -145,6 +145,16 @@ func (pl *embedPlan) add(hash []byte, text string, item int, dst *[]float32) boo
 	return false
 }
 
+// chunkInput is what is embedded for a chunk: the document title, then the
+// chunk, so a passage is found by what its document is about (the chunk hash
+// covers both).
+func chunkInput(title, text string) string {
+	if title == "" {
+		return text
+	}
+	return title + "\n\n" + text
+}
+
 // provenance of a record: its Kafka position and the trace id of a W3C
 // traceparent header (or a trace_id / trace-id / x-trace-id header).
 func provenance(r *cdc.Record) store.Provenance {
@@ -242,7 +252,7 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 				if v, ok := prior.Vectors[string(ch.TextHash)]; ok && !prior.Deleted {
 					ch.Embedding = v // this chunk's text is stored already
 					p.m.EmbedReused.Inc()
-				} else if plan.add(ch.TextHash, ch.Text, i, &ch.Embedding) {
+				} else if plan.add(ch.TextHash, chunkInput(d.Title, ch.Text), i, &ch.Embedding) {
 					p.m.EmbedReused.Inc()
 				}
 			}

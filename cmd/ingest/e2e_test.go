@@ -81,7 +81,7 @@ func freePort(t *testing.T) string {
 }
 
 func newHarness(t *testing.T) *harness {
-	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic})
+	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic, kbTopic})
 	dsn, _ := testenv.PostgresDSN(t)
 	redisAddr, prefix := testenv.RedisAddr(t)
 	h := &harness{t: t, brokers: brokers, metrics: freePort(t), lsn: 1000, logs: &syncBuffer{}}
@@ -116,7 +116,17 @@ sources:
     entity: "customer:{{.customer_id}}"
     time: ts
     text: "Chat: {{.text}}"
-`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic)
+  - name: kb
+    topic: %s
+    format: debezium
+    kind: document
+    id: "KB-{{.id}}"
+    tenant: "{{.tenant_id}}"
+    title: "{{.title}}"
+    text: "{{.body}}"
+    attrs: [category]
+    chunk: {size: 200, overlap: 40}
+`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic, kbTopic)
 	h.cfgPath = filepath.Join(t.TempDir(), "freshctx.yaml")
 	if err := os.WriteFile(h.cfgPath, []byte(cfgText), 0o600); err != nil {
 		t.Fatal(err)
@@ -444,4 +454,109 @@ func assertCommittedToEnd(t *testing.T, brokers, group string, topics ...string)
 			}
 		}
 	}
+}
+
+const kbTopic = "kb.public.articles"
+
+// article produces a Debezium change event for a knowledge article.
+func (h *harness) article(op string, id int, category, title, body string) int64 {
+	h.lsn += 8
+	row := map[string]any{"id": id, "tenant_id": "acme", "category": category, "title": title, "body": body}
+	env := map[string]any{"op": op, "after": row, "source": map[string]any{"connector": "postgresql", "lsn": h.lsn, "ts_ms": time.Now().UnixMilli()}}
+	if op == "d" {
+		env["after"], env["before"] = nil, map[string]any{"id": id}
+	}
+	v, _ := json.Marshal(env)
+	h.produce(kbTopic, []byte(fmt.Sprintf(`{"id":%d}`, id)), v)
+	return h.lsn
+}
+
+func (h *harness) search(q string, k int, filter map[string]any) api.SearchResponse {
+	h.t.Helper()
+	body, _ := json.Marshal(map[string]any{"q": q, "k": k, "filter": filter})
+	res, err := http.Post(h.api.URL+"/v1/search", "application/json", bytes.NewReader(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out api.SearchResponse
+	if res.StatusCode != http.StatusOK {
+		h.t.Fatalf("search: %s", res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		h.t.Fatal(err)
+	}
+	return out
+}
+
+func docChunks(resp api.SearchResponse, docID string) []string {
+	var out []string
+	for _, d := range resp.Documents {
+		if d.DocID == docID {
+			out = append(out, d.Text)
+		}
+	}
+	return out
+}
+
+// Knowledge (incremental RAG): articles from CDC are chunked, embedded, found by
+// search and in /v1/context; an update replaces every chunk; a delete removes them;
+// an update of metadata alone embeds nothing.
+func TestKnowledgeEndToEnd(t *testing.T) {
+	h := newHarness(t)
+	refundPolicy := "Refunds are issued to the original payment method. A refund takes three to five business days to reach your card once the warehouse has received the return.\n\n" +
+		"If the refund has not arrived after ten business days, contact support with your order number. We can trace the payment with your bank.\n\n" +
+		"Store credit is issued at once and never expires."
+	h.article("c", 1, "refunds", "Refund policy", refundPolicy)
+	h.article("c", 2, "shipping", "Delivery times", "Parcels ship within one business day. Delivery takes two to four days in Germany. Tracking updates every few hours.")
+	h.eventually("the articles to be searchable", func() bool {
+		r := h.search("how long does a refund take", 10, nil)
+		return len(docChunks(r, "KB-1")) >= 2 && len(docChunks(r, "KB-2")) >= 1
+	})
+	r := h.search("how long does a refund take to reach my card", 3, nil)
+	if r.Documents[0].DocID != "KB-1" || !strings.Contains(r.Documents[0].Text, "three to five business days") {
+		t.Fatalf("top hit for a refund question: %+v", r.Documents[0])
+	}
+	if r.Documents[0].Provenance.Topic != kbTopic || r.Documents[0].Title != "Refund policy" {
+		t.Errorf("hit provenance/title: %+v", r.Documents[0])
+	}
+	if got := h.search("how long does a refund take", 10, map[string]any{"category": "shipping"}); len(got.Documents) != 1 || got.Documents[0].DocID != "KB-2" {
+		t.Fatalf("filtered search: %+v", got.Documents)
+	}
+
+	// /v1/context adds the knowledge after the customer's events.
+	h.ticket("c", 11, 77, "open", "Refund missing", "Where is the refund for my returned shoes?", "ann")
+	h.eventually("the ticket", func() bool { return len(h.context("customer:77", "").Events) == 1 })
+	resp := h.context("customer:77", "where is my refund?")
+	if len(resp.Documents) == 0 || resp.Documents[0].DocID != "KB-1" || !strings.Contains(resp.Context, "Relevant knowledge:\n- [kb KB-1 \"Refund policy\", part") {
+		t.Fatalf("context knowledge: %+v\n%s", resp.Documents, resp.Context)
+	}
+	if strings.Index(resp.Context, "tickets T-11") > strings.Index(resp.Context, "Relevant knowledge") {
+		t.Error("events must come before knowledge")
+	}
+
+	// A category change alone re-embeds nothing: every chunk's vector is reused.
+	texts := h.metric("freshctx_ingest_embed_texts_total")
+	v := h.article("u", 1, "payments", "Refund policy", refundPolicy)
+	h.eventually("the category update", func() bool {
+		return len(docChunks(h.search("refund", 10, map[string]any{"category": "payments"}), "KB-1")) > 0
+	})
+	if got := h.metric("freshctx_ingest_embed_texts_total"); got != texts {
+		t.Errorf("a metadata-only update embedded %v texts", got-texts)
+	}
+	_ = v
+
+	// An edit replaces every chunk: nothing of the old text survives.
+	h.article("u", 1, "payments", "Refund policy", "Refunds now take one to two business days. Store credit is issued at once.")
+	h.eventually("the edited article", func() bool {
+		chunks := docChunks(h.search("refund business days", 10, nil), "KB-1")
+		return len(chunks) == 1 && strings.Contains(chunks[0], "one to two business days")
+	})
+
+	// A delete (and its tombstone) removes the document's chunks.
+	h.article("d", 2, "", "", "")
+	h.produce(kbTopic, []byte(`{"id":2}`), nil)
+	h.eventually("the deleted article to disappear", func() bool {
+		return len(h.search("delivery parcels tracking", 10, map[string]any{"category": "shipping"}).Documents) == 0
+	})
 }
