@@ -75,7 +75,7 @@ func renderContext(entity string, events []Scored, hits []store.Hit, now time.Ti
 		if h.Title != "" {
 			title = fmt.Sprintf(" %q", h.Title)
 		}
-		line := fmt.Sprintf("- [%s %s%s, part %d] %s\n", h.Source, h.DocID, title, h.Chunk+1, h.Text)
+		line := fmt.Sprintf("- [%s %s%s, part %d] %s\n", h.Source, h.DocID, title, h.Chunk+1, strings.Join(strings.Fields(h.Text), " "))
 		if !write(line) {
 			omittedDocs = len(hits) - i
 			write(fmt.Sprintf("(%d knowledge passages omitted to fit %d tokens)\n", omittedDocs, maxTokens))

@@ -104,6 +104,26 @@ func buildFeed(now time.Time) *feed {
 	f.tombstone("tickets", 9003)
 	f.debezium("orders", "u", 5003, order(5003, 1003, "cancelled", "Fleece (M)", "59.00", 2*m, "Berlin"), 2*m)
 
+	// Knowledge articles, kept in sync by CDC like any table.
+	article := func(id int, category, title, body string) {
+		f.seq++
+		row := map[string]any{"id": id, "tenant_id": "acme", "category": category, "lang": "en", "title": title, "body": body}
+		env := map[string]any{"op": "c", "after": row, "source": map[string]any{"connector": "postgresql", "name": "shop",
+			"table": "articles", "lsn": f.lsnBase + f.seq*8, "ts_ms": now.UnixMilli()}}
+		v, _ := json.Marshal(env)
+		f.records = append(f.records, demoRecord{topic: "kb.public.articles", key: []byte(fmt.Sprintf(`{"id":%d}`, id)), value: v})
+	}
+	article(1, "refunds", "Refund policy",
+		"Refunds go back to the original payment method. Once the warehouse has received and checked a return, the refund is approved within one business day.\n\n"+
+			"An approved refund reaches a card in three to five business days, depending on the bank. If it has not arrived after ten business days, "+
+			"support can trace the payment with the bank using the refund number.\n\nStore credit is issued at once and never expires.")
+	article(2, "shipping", "Delivery times",
+		"Parcels ship within one business day. Delivery takes two to four business days in Germany and up to seven days elsewhere in the EU. "+
+			"If tracking has not changed for five days, we open an investigation with the carrier and can send a replacement.")
+	article(3, "returns", "How to return an item",
+		"You can return unworn items within 30 days. Print the prepaid label from your account, pack the item and drop it at any parcel shop. "+
+			"The refund starts once the warehouse has checked the item.")
+
 	// A record that can never be decoded: it goes to the DLQ, its neighbours flow on.
 	f.records = append(f.records, demoRecord{topic: "shop.public.tickets", key: []byte(`{"id":9999}`), value: []byte(`{"op":"c","after":{"id":9999,`)})
 	return f
@@ -173,7 +193,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("kafka at %s did not acknowledge the demo feed within 30s (is ingest running?)", *brokers)
 		}
 	}
-	fmt.Fprintf(stdout, "produced %d demo records (Debezium tickets/orders, JSON refunds/chat, 1 malformed) to %s\n", len(f.records), *brokers)
+	fmt.Fprintf(stdout, "produced %d demo records (Debezium tickets/orders/articles, JSON refunds/chat, 1 malformed) to %s\n", len(f.records), *brokers)
 
 	// Wait until every expectation holds.
 	deadline := time.Now().Add(*wait)
@@ -215,8 +235,14 @@ type apiEvent struct {
 }
 
 type apiResponse struct {
-	Events  []apiEvent `json:"events"`
-	Context string     `json:"context"`
+	Events    []apiEvent `json:"events"`
+	Documents []struct {
+		DocID string  `json:"doc_id"`
+		Title string  `json:"title"`
+		Chunk int     `json:"chunk"`
+		Score float64 `json:"score"`
+	} `json:"documents"`
+	Context string `json:"context"`
 	Meta    struct {
 		TookMS     float64            `json:"took_ms"`
 		StagesMS   map[string]float64 `json:"stages_ms"`
@@ -291,12 +317,18 @@ func printAnswer(w io.Writer, entity, question string, r *apiResponse) {
 		}
 		fmt.Fprintf(w, "  %-6.3f %-6s %-8s %-9s %s\n", e.Score, sim, time.Since(e.Time).Round(time.Second), e.Source, text)
 	}
+	if len(r.Documents) > 0 {
+		fmt.Fprintf(w, "\n  knowledge:\n")
+		for _, d := range r.Documents {
+			fmt.Fprintf(w, "  %-6.3f %s %q part %d\n", d.Score, d.DocID, d.Title, d.Chunk+1)
+		}
+	}
 	fmt.Fprintf(w, "\nContext for the prompt (%d tokens est.):\n", r.Meta.Tokens)
 	for _, line := range strings.Split(strings.TrimRight(r.Context, "\n"), "\n") {
 		fmt.Fprintf(w, "  | %s\n", line)
 	}
 	stages := make([]string, 0, len(r.Meta.StagesMS))
-	for _, k := range []string{"cache", "store", "embed", "rank", "render"} {
+	for _, k := range []string{"cache", "store", "embed", "knowledge", "rank", "render"} {
 		if v, ok := r.Meta.StagesMS[k]; ok {
 			stages = append(stages, fmt.Sprintf("%s %.2f", k, v))
 		}

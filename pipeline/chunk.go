@@ -12,8 +12,8 @@ type Chunking struct {
 	// Size is the target chunk length in characters (runes, so CJK text is not
 	// cut mid-character). Default ChunkSizeDefault.
 	Size int `yaml:"size"`
-	// Overlap is how many characters of the previous chunk's end (whole sentences
-	// where they fit) start the next one. Default ChunkOverlapDefault.
+	// Overlap is how many characters of the previous chunk's end start the next
+	// one, in whole sentences. Default ChunkOverlapDefault.
 	Overlap int `yaml:"overlap"`
 }
 
@@ -54,8 +54,8 @@ type unit struct {
 // chunkText splits text into chunks of at most size runes. It packs whole
 // sentences, prefers to end a chunk at a paragraph end once the chunk is three
 // quarters full, and starts each chunk after the first with the previous chunk's
-// trailing sentences that fit in overlap runes (or, when the last sentence alone
-// is longer, its last overlap runes from a word boundary).
+// trailing whole sentences that fit in overlap runes (none, when the last sentence
+// alone is longer: a chunk never starts mid-sentence because of the overlap).
 func chunkText(text string, size, overlap int) []string {
 	units := splitUnits(text, size)
 	var chunks []string
@@ -72,11 +72,6 @@ func chunkText(text string, size, overlap int) []string {
 		for i := len(cur) - 1; i >= 0 && n+cur[i].runes <= overlap; i-- {
 			seed = append([]unit{cur[i]}, seed...)
 			n += cur[i].runes + 1
-		}
-		if len(seed) == 0 && overlap > 0 {
-			if tail := tailRunes(cur[len(cur)-1].text, overlap); tail != "" {
-				seed = []unit{{text: tail, runes: utf8.RuneCountInString(tail)}}
-			}
 		}
 		if len(seed) > 0 {
 			seed[0].paraStart = false
@@ -194,20 +189,4 @@ func cutLong(s string, size int) []string {
 		out = append(out, t)
 	}
 	return out
-}
-
-// tailRunes returns about the last n runes of s, starting at a word boundary when
-// there is one.
-func tailRunes(s string, n int) string {
-	rs := []rune(s)
-	if len(rs) <= n {
-		return s
-	}
-	t := rs[len(rs)-n:]
-	for i, r := range t {
-		if unicode.IsSpace(r) && i < len(t)/2 {
-			return strings.TrimSpace(string(t[i:]))
-		}
-	}
-	return string(t)
 }

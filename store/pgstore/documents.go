@@ -167,50 +167,41 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		return t + ".source, " + t + ".doc_id, " + t + ".chunk, " + t + ".title, " + t + ".text, " + t + ".attrs, " + t + ".version, " +
 			"d.kafka_topic, d.kafka_partition, d.kafka_offset, d.trace_id"
 	}
-	var hits []store.Hit
 	info := store.SearchInfo{Mode: "ann"}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = `+strconv.Itoa(max(EfSearchDefault, q.K))); err != nil {
-			return err
-		}
-		// relaxed_order may return hits slightly out of order: re-sort the
-		// materialised result (pgvector's documented pattern).
-		rows, err := tx.Query(ctx, `
-			WITH ann AS MATERIALIZED (
-				SELECT c.source, c.key, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
-				       c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
-				FROM document_chunks c
-				WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
-				ORDER BY c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`)
-				LIMIT $4)
-			SELECT `+cols("ann")+`, 1 - ann.distance FROM ann JOIN documents d USING (source, key)
-			ORDER BY ann.distance, ann.source, ann.doc_id, ann.chunk`, q.Tenant, vec, filter, q.K)
-		if err != nil {
-			return err
-		}
-		if hits, err = pgx.CollectRows(rows, scanHit); err != nil {
-			return err
-		}
-		if len(hits) >= q.K {
-			return nil
-		}
-		info.Mode = "exact"
-		rows, err = tx.Query(ctx, `
-			SELECT `+cols("c")+`, 1 - (c.embedding <=> $2) AS score
-			FROM document_chunks c JOIN documents d USING (source, key)
+	if q.K > EfSearchDefault {
+		return nil, info, fmt.Errorf("searching knowledge: k %d exceeds hnsw.ef_search %d", q.K, EfSearchDefault)
+	}
+	// relaxed_order may return hits slightly out of order: re-sort the
+	// materialised result (pgvector's documented pattern).
+	rows, err := s.pool.Query(ctx, `
+		WITH ann AS MATERIALIZED (
+			SELECT c.source, c.key, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
+			       c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
+			FROM document_chunks c
 			WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
-			ORDER BY c.embedding <=> $2, c.source, c.doc_id, c.chunk
-			LIMIT $4`, q.Tenant, vec, filter, q.K)
-		if err != nil {
-			return err
-		}
-		hits, err = pgx.CollectRows(rows, scanHit)
-		return err
-	})
+			ORDER BY c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`)
+			LIMIT $4)
+		SELECT `+cols("ann")+`, 1 - ann.distance FROM ann JOIN documents d USING (source, key)
+		ORDER BY ann.distance, ann.source, ann.doc_id, ann.chunk`, q.Tenant, vec, filter, q.K)
 	if err != nil {
 		return nil, info, fmt.Errorf("searching knowledge: %w", err)
 	}
-	return hits, info, nil
+	hits, err := pgx.CollectRows(rows, scanHit)
+	if err != nil || len(hits) >= q.K {
+		return hits, info, err
+	}
+	info.Mode = "exact"
+	rows, err = s.pool.Query(ctx, `
+		SELECT `+cols("c")+`, 1 - (c.embedding <=> $2) AS score
+		FROM document_chunks c JOIN documents d USING (source, key)
+		WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
+		ORDER BY c.embedding <=> $2, c.source, c.doc_id, c.chunk
+		LIMIT $4`, q.Tenant, vec, filter, q.K)
+	if err != nil {
+		return nil, info, fmt.Errorf("searching knowledge exactly: %w", err)
+	}
+	hits, err = pgx.CollectRows(rows, scanHit)
+	return hits, info, err
 }
 
 func scanHit(r pgx.CollectableRow) (store.Hit, error) {
@@ -238,4 +229,12 @@ func (s *Store) ExplainSearch(ctx context.Context, q store.SearchQuery) (string,
 func (s *Store) Analyze(ctx context.Context) error {
 	_, err := s.pool.Exec(ctx, `ANALYZE events; ANALYZE documents; ANALYZE document_chunks`)
 	return err
+}
+
+// Setting returns a server setting as this store's connections see it.
+func (s *Store) Setting(ctx context.Context, name string) (string, error) {
+	var v string
+	// Using the vector type first loads pgvector, which defines its settings.
+	err := s.pool.QueryRow(ctx, `SELECT '[1]'::vector IS NOT NULL, current_setting($1)`, name).Scan(new(bool), &v)
+	return v, err
 }

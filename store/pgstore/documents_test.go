@@ -202,3 +202,13 @@ func TestTimelinePagingAndProvenance(t *testing.T) {
 		t.Fatalf("repeats in %v", seen)
 	}
 }
+
+// The per-connection pgvector settings take effect (a mistyped value would
+// silently fall back to off).
+func TestIterativeScanIsOn(t *testing.T) {
+	st := newStore(t)
+	got, err := st.Setting(context.Background(), "hnsw.iterative_scan")
+	if err != nil || got != "relaxed_order" {
+		t.Fatalf("hnsw.iterative_scan = %q, %v", got, err)
+	}
+}

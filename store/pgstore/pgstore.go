@@ -54,6 +54,11 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.MaxConns > 0 {
 		pc.MaxConns = cfg.MaxConns
 	}
+	// Knowledge searches: iterative index scans so filters do not cut HNSW
+	// candidates short, and a wider candidate list; set once per connection, in
+	// the startup packet, instead of in every query.
+	pc.ConnConfig.RuntimeParams["hnsw.iterative_scan"] = "relaxed_order"
+	pc.ConnConfig.RuntimeParams["hnsw.ef_search"] = strconv.Itoa(EfSearchDefault)
 	pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		if err := pgxvec.RegisterTypes(ctx, c); err != nil {
 			return fmt.Errorf("registering pgvector types (is the vector extension installed? run scripts/setup.sh): %w", err)
