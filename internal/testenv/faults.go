@@ -1,10 +1,10 @@
 package testenv
 
 import (
-	"io"
 	"net"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Faults cuts TCP connections on demand: Cut closes every open connection and
@@ -12,9 +12,24 @@ import (
 // as kfake's listener (kfake.ListenFn(f.Listen)) or through Proxy in front of
 // PostgreSQL or Redis: the clients see a real network failure.
 type Faults struct {
-	mu    sync.Mutex
-	down  bool
-	conns map[net.Conn]struct{}
+	mu      sync.Mutex
+	down    bool
+	latency time.Duration // added before forwarding each read (Proxy only)
+	conns   map[net.Conn]struct{}
+}
+
+// SetLatency makes a Proxy wait d before forwarding each chunk it reads, in both
+// directions: a slow network or an overloaded server.
+func (f *Faults) SetLatency(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.latency = d
+}
+
+func (f *Faults) delay() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.latency
 }
 
 // NewFaults returns a Faults with every connection allowed.
@@ -129,7 +144,21 @@ func Proxy(t testing.TB, target string) (string, *Faults) {
 			wg.Add(2)
 			pipe := func(dst, src net.Conn) {
 				defer wg.Done()
-				io.Copy(dst, src)
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := src.Read(buf)
+					if n > 0 {
+						if d := f.delay(); d > 0 {
+							time.Sleep(d)
+						}
+						if _, werr := dst.Write(buf[:n]); werr != nil {
+							break
+						}
+					}
+					if err != nil {
+						break
+					}
+				}
 				dst.Close()
 				src.Close()
 				f.untrack(up)
