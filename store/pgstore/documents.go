@@ -20,7 +20,17 @@ func (s *Store) EnsureChunkIndex(ctx context.Context, dims int) error {
 		return fmt.Errorf("embedder.dims: %d cannot be indexed with HNSW (1 to 2000)", dims)
 	}
 	name := "document_chunks_hnsw_" + strconv.Itoa(dims)
-	_, err := s.pool.Exec(ctx, `CREATE INDEX IF NOT EXISTS `+name+` ON document_chunks
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	// Building the graph in memory is many times faster than spilling to disk.
+	if _, err := conn.Exec(ctx, `SET maintenance_work_mem = '512MB'`); err != nil {
+		return err
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `RESET maintenance_work_mem`) //nolint:errcheck
+	_, err = conn.Exec(ctx, `CREATE INDEX IF NOT EXISTS `+name+` ON document_chunks
 		USING hnsw ((embedding::vector(`+strconv.Itoa(dims)+`)) vector_cosine_ops)`)
 	if err != nil {
 		return fmt.Errorf("creating the chunk index: %w", err)
@@ -151,7 +161,7 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 
 // EfSearchDefault is hnsw.ef_search for knowledge searches: the candidate list
 // size; higher is slower and more exact.
-const EfSearchDefault = 100
+const EfSearchDefault = 200
 
 // Search finds the k chunks of the tenant nearest to the query vector among those
 // whose attributes contain the filter. It uses the HNSW index with pgvector's
@@ -168,8 +178,8 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 			"d.kafka_topic, d.kafka_partition, d.kafka_offset, d.trace_id"
 	}
 	info := store.SearchInfo{Mode: "ann"}
-	if q.K > EfSearchDefault {
-		return nil, info, fmt.Errorf("searching knowledge: k %d exceeds hnsw.ef_search %d", q.K, EfSearchDefault)
+	if q.K > s.efSearch {
+		return nil, info, fmt.Errorf("searching knowledge: k %d exceeds postgres.ef_search %d", q.K, s.efSearch)
 	}
 	// relaxed_order may return hits slightly out of order: re-sort the
 	// materialised result (pgvector's documented pattern).
@@ -191,17 +201,11 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		return hits, info, err
 	}
 	info.Mode = "exact"
-	rows, err = s.pool.Query(ctx, `
-		SELECT `+cols("c")+`, 1 - (c.embedding <=> $2) AS score
-		FROM document_chunks c JOIN documents d USING (source, key)
-		WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
-		ORDER BY c.embedding <=> $2, c.source, c.doc_id, c.chunk
-		LIMIT $4`, q.Tenant, vec, filter, q.K)
+	hits, err = s.ExactSearch(ctx, q)
 	if err != nil {
 		return nil, info, fmt.Errorf("searching knowledge exactly: %w", err)
 	}
-	hits, err = pgx.CollectRows(rows, scanHit)
-	return hits, info, err
+	return hits, info, nil
 }
 
 func scanHit(r pgx.CollectableRow) (store.Hit, error) {
@@ -237,4 +241,21 @@ func (s *Store) Setting(ctx context.Context, name string) (string, error) {
 	// Using the vector type first loads pgvector, which defines its settings.
 	err := s.pool.QueryRow(ctx, `SELECT '[1]'::vector IS NOT NULL, current_setting($1)`, name).Scan(new(bool), &v)
 	return v, err
+}
+
+// ExactSearch is Search without the index: every chunk of the tenant that
+// matches the filter is compared. It is the reference that recall is measured
+// against.
+func (s *Store) ExactSearch(ctx context.Context, q store.SearchQuery) ([]store.Hit, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT c.source, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
+		       d.kafka_topic, d.kafka_partition, d.kafka_offset, d.trace_id, 1 - (c.embedding <=> $2) AS score
+		FROM document_chunks c JOIN documents d USING (source, key)
+		WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
+		ORDER BY c.embedding <=> $2, c.source, c.doc_id, c.chunk
+		LIMIT $4`, q.Tenant, pgvector.NewVector(q.Vector), jsonOrEmpty(q.Filter), q.K)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scanHit)
 }

@@ -30,7 +30,8 @@ import (
 
 // Store is a PostgreSQL + pgvector event store. It is safe for concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
+	pool     *pgxpool.Pool
+	efSearch int
 }
 
 // Config configures the connection.
@@ -39,6 +40,10 @@ type Config struct {
 	DSN string `yaml:"dsn"`
 	// MaxConns caps the pool. Default: MaxConnsDefault.
 	MaxConns int32 `yaml:"max_conns"`
+	// EfSearch is pgvector's hnsw.ef_search for knowledge searches: the candidate
+	// list size. Higher finds more of the true nearest chunks, more slowly.
+	// Default EfSearchDefault (recall@10 0.964 on 100k chunks, see README).
+	EfSearch int `yaml:"ef_search"`
 }
 
 // MaxConnsDefault is the default pool size.
@@ -58,7 +63,14 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	// candidates short, and a wider candidate list; set once per connection, in
 	// the startup packet, instead of in every query.
 	pc.ConnConfig.RuntimeParams["hnsw.iterative_scan"] = "relaxed_order"
-	pc.ConnConfig.RuntimeParams["hnsw.ef_search"] = strconv.Itoa(EfSearchDefault)
+	ef := cfg.EfSearch
+	if ef == 0 {
+		ef = EfSearchDefault
+	}
+	if ef < 10 || ef > 1000 {
+		return nil, fmt.Errorf("postgres.ef_search: %d out of range [10, 1000]", ef)
+	}
+	pc.ConnConfig.RuntimeParams["hnsw.ef_search"] = strconv.Itoa(ef)
 	pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		if err := pgxvec.RegisterTypes(ctx, c); err != nil {
 			return fmt.Errorf("registering pgvector types (is the vector extension installed? run scripts/setup.sh): %w", err)
@@ -73,7 +85,7 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connecting to postgres %s: %w", redactDSN(cfg.DSN), err)
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, efSearch: ef}, nil
 }
 
 // Close releases the pool.
