@@ -62,7 +62,7 @@ func TestErrorsNameTheField(t *testing.T) {
 }
 
 func TestShippedConfigsAreValid(t *testing.T) {
-	for _, path := range []string{"../examples/demo.yaml", "../compose/freshctx.yaml"} {
+	for _, path := range []string{"../examples/demo.yaml", "../examples/bench.yaml", "../compose/freshctx.yaml"} {
 		if _, err := Load(path, noEnv); err != nil {
 			t.Errorf("%s: %v", path, err)
 		}

@@ -2,6 +2,8 @@
 // context API, the way its users do.
 //
 //	go run ./loadtest demo [flags]   stream the demo feed, wait until it is visible, print a context answer
+//	go run ./loadtest seed [flags]   bulk-load a benchmark store and cache
+//	go run ./loadtest query [flags]  measure the context API under concurrent clients
 //
 // Run `go run ./loadtest -h` for the subcommands and their flags.
 package main
@@ -25,6 +27,14 @@ Usage:
       and chat as plain JSON; an unchanged-text update, a TOAST placeholder, a delete
       with its tombstone and one malformed record), wait until ingest has made it
       visible, then ask the context API a customer's question and print the answer.
+
+  loadtest seed [-config examples/bench.yaml] [-events 1000000] [-entities 10000] [-span 2h]
+      Reset the benchmark schema and Redis prefix of the config, then bulk-load events
+      (local embedder) spread over the span, and fill the Redis window.
+
+  loadtest query [-api http://127.0.0.1:8081] [-clients 16] [-duration 30s] [-entities 10000]
+      Run concurrent clients against GET /v1/context (random entity, a question mix
+      that includes Chinese and no question) and report p50/p90/p99 and requests/s.
 `
 
 func main() {
@@ -50,6 +60,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "demo":
 		return demo(ctx, args[1:], stdout, stderr)
+	case "seed":
+		return seed(ctx, args[1:], stdout, stderr)
+	case "query":
+		return query(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown subcommand %q", args[0])

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -69,6 +70,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	cfgPath := fs.String("config", "", "path to the YAML configuration file (required)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	logFormat := fs.String("log-format", "text", "text or json")
+	pprofAddr := fs.String("pprof-listen", "", "serve Go's /debug/pprof on this address (off when empty; never expose it publicly)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -99,6 +101,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      15 * time.Second,
 	}
+	if *pprofAddr != "" {
+		pln, err := net.Listen("tcp", *pprofAddr)
+		if err != nil {
+			return fmt.Errorf("-pprof-listen: %w", err)
+		}
+		psrv := &http.Server{Handler: pprofMux(), ReadHeaderTimeout: 5 * time.Second}
+		go psrv.Serve(pln) //nolint:errcheck // stops with the process
+		defer psrv.Close()
+		log.Info("pprof", "url", "http://"+pln.Addr().String()+"/debug/pprof/")
+	}
 	ln, err := net.Listen("tcp", cfg.API.Listen)
 	if err != nil {
 		return fmt.Errorf("api.listen: %w", err)
@@ -118,4 +130,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	}
 	log.Info("context API stopped")
 	return nil
+}
+
+func pprofMux() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	return mux
 }

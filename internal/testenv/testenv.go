@@ -23,7 +23,7 @@ import (
 )
 
 const (
-	postgresDSNDefault = "postgres://freshctx:freshctx@127.0.0.1:5432/freshctx"
+	postgresDSNDefault = "postgres://freshctx:freshctx@127.0.0.1:5432/freshctx?sslmode=disable"
 	redisAddrDefault   = "127.0.0.1:6379"
 	hint               = "start the services with `make setup` (scripts/setup.sh)"
 )

@@ -442,3 +442,23 @@ func redactDSN(dsn string) string {
 	}
 	return dsn
 }
+
+// LoadEvents bulk-loads events with COPY, without version guards: for seeding an
+// empty store (benchmarks, first loads). Existing keys make it fail.
+func (s *Store) LoadEvents(ctx context.Context, events []store.Event) error {
+	rows := make([][]any, len(events))
+	for i := range events {
+		e := &events[i]
+		p := e.Provenance
+		rows[i] = []any{e.Source, e.Key, e.ID, e.Tenant, e.Entity, e.Time, e.Text, jsonOrEmpty(e.Attrs), jsonOrEmpty(e.Fields),
+			e.TextHash, pgvector.NewVector(e.Embedding), e.Version, p.Topic, p.Partition, p.Offset, p.TraceID}
+	}
+	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"events"},
+		[]string{"source", "key", "id", "tenant", "entity", "event_time", "text", "attrs", "fields", "text_hash", "embedding", "version",
+			"kafka_topic", "kafka_partition", "kafka_offset", "trace_id"}, pgx.CopyFromRows(rows))
+	if err != nil {
+		return classify(fmt.Errorf("loading %d events: %w", len(events), err))
+	}
+	return nil
+}
+

@@ -5,7 +5,8 @@
 // one slot):
 //
 //	<prefix>:{<len(tenant)>:<tenant>:<entity>}:tl          sorted set: member = source/key, score = event time (ms)
-//	<prefix>:{<len(tenant)>:<tenant>:<entity>}:ev:<member> hash: v = version (20-digit, zero-padded), d = event JSON, x = 1 if deleted
+//	<prefix>:{<len(tenant)>:<tenant>:<entity>}:ev:<member> hash: v = version (20-digit, zero-padded), d = event JSON
+//	                                                        without the vector, e = the vector (little-endian float32s), x = 1 if deleted
 //
 // Both expire after the cache window. Writes run a Lua script that compares
 // versions as fixed-width strings (Lua numbers lose int64 precision), so a replayed
@@ -20,9 +21,11 @@ package rediscache
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -127,11 +130,11 @@ func padVersion(v int64) string {
 }
 
 // upsertScript: KEYS = timeline, body. ARGV = version, score, member, data,
-// body TTL ms, timeline TTL ms, cutoff score, max entries.
+// body TTL ms, timeline TTL ms, cutoff score, max entries, vector.
 var upsertScript = redis.NewScript(`
 local cur = redis.call('HMGET', KEYS[2], 'v', 'x')
 if cur[1] and (cur[1] > ARGV[1] or (cur[1] == ARGV[1] and cur[2] == '1')) then return 0 end
-redis.call('HSET', KEYS[2], 'v', ARGV[1], 'd', ARGV[4], 'x', '0')
+redis.call('HSET', KEYS[2], 'v', ARGV[1], 'd', ARGV[4], 'e', ARGV[9], 'x', '0')
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[7])
@@ -145,7 +148,7 @@ var deleteScript = redis.NewScript(`
 local cur = redis.call('HGET', KEYS[2], 'v')
 if cur and cur > ARGV[1] then return 0 end
 redis.call('HSET', KEYS[2], 'v', ARGV[1], 'x', '1')
-redis.call('HDEL', KEYS[2], 'd')
+redis.call('HDEL', KEYS[2], 'd', 'e')
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('ZREM', KEYS[1], ARGV[2])
 return 1`)
@@ -156,7 +159,6 @@ type cachedEvent struct {
 	TimeUS  int64            `json:"t"`
 	Text    string           `json:"text"`
 	Attrs   map[string]any   `json:"attrs,omitempty"`
-	Vec     []float32        `json:"vec,omitempty"`
 	Version int64            `json:"ver"`
 	Prov    store.Provenance `json:"p"`
 }
@@ -184,7 +186,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 		if e.Time.Before(cutoff) {
 			continue // already out of the window
 		}
-		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeUS: e.Time.UnixMicro(), Text: e.Text, Attrs: e.Attrs, Vec: e.Embedding, Version: e.Version, Prov: e.Provenance})
+		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeUS: e.Time.UnixMicro(), Text: e.Text, Attrs: e.Attrs, Version: e.Version, Prov: e.Provenance})
 		if err != nil {
 			return fmt.Errorf("encoding event %s: %w", member(e.Ref()), err)
 		}
@@ -192,7 +194,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 		m := member(e.Ref())
 		ttl := e.Time.Add(c.cfg.Window).Sub(now).Milliseconds() + 1
 		upsertScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m},
-			padVersion(e.Version), e.Time.UnixMilli(), m, data, ttl, windowMS, cutoff.UnixMilli(), c.cfg.MaxPerEntity)
+			padVersion(e.Version), e.Time.UnixMilli(), m, data, ttl, windowMS, cutoff.UnixMilli(), c.cfg.MaxPerEntity, encodeVector(e.Embedding))
 		n++
 	}
 	for _, r := range removed {
@@ -216,7 +218,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 }
 
 func (c *Cache) loadScripts(ctx context.Context) error {
-	for _, s := range []*redis.Script{upsertScript, deleteScript} {
+	for _, s := range []*redis.Script{upsertScript, deleteScript, readScript} {
 		if err := s.Load(ctx, c.rdb).Err(); err != nil {
 			return err
 		}
@@ -226,57 +228,63 @@ func (c *Cache) loadScripts(ctx context.Context) error {
 
 func isNoScript(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") }
 
+// readScript reads a window in one round trip. KEYS = timeline, since marker.
+// ARGV = min score, limit, body key prefix. It returns the since marker, the
+// timeline's size, the oldest score, then member, d, e for each event, newest first.
+// Body keys share the timeline's hash tag, so in Redis Cluster they are on its slot.
+var readScript = redis.NewScript(`
+local out = {redis.call('GET', KEYS[2]) or '', redis.call('ZCARD', KEYS[1])}
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+out[3] = oldest[2] or ''
+local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, m in ipairs(ids) do
+  local b = redis.call('HMGET', ARGV[3] .. m, 'd', 'e')
+  out[#out + 1] = m
+  out[#out + 1] = b[1] or ''
+  out[#out + 1] = b[2] or ''
+end
+return out`)
+
 // Recent returns an entity's cached events at or after since, newest first, at most
 // limit, and whether they cover the whole window. When complete is false the
 // events may be a subset (the cache was not fed for the whole window, or the
 // per-entity cap pushed some out) and the caller should read the store.
 func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) (events []store.Event, complete bool, err error) {
 	tag := c.entityTag(tenant, entity)
-	pipe := c.rdb.Pipeline()
-	sinceCmd := pipe.Get(ctx, c.sinceKey())
-	minScore := strconv.FormatInt(since.UnixMilli(), 10)
-	idsCmd := pipe.ZRevRangeByScore(ctx, tag+":tl", &redis.ZRangeBy{Max: "+inf", Min: minScore, Count: int64(limit)})
-	cardCmd := pipe.ZCard(ctx, tag+":tl")
-	oldestCmd := pipe.ZRangeWithScores(ctx, tag+":tl", 0, 0)
-	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+	res, err := readScript.Run(ctx, c.rdb, []string{tag + ":tl", c.sinceKey()},
+		strconv.FormatInt(since.UnixMilli(), 10), limit, tag+":ev:").Slice()
+	if err != nil {
 		return nil, false, fmt.Errorf("reading cache: %w", err)
 	}
-	fedSince, err := sinceCmd.Int64()
+	if len(res) < 3 {
+		return nil, false, fmt.Errorf("reading cache: short reply")
+	}
+	str := func(v any) string { s, _ := v.(string); return s }
+	fedSince, err := strconv.ParseInt(str(res[0]), 10, 64)
 	complete = err == nil && fedSince <= since.UnixMilli() && c.now().Sub(since) <= c.cfg.Window
-	ids := idsCmd.Val()
-	if cardCmd.Val() >= int64(c.cfg.MaxPerEntity) {
+	card, _ := res[1].(int64)
+	if card >= int64(c.cfg.MaxPerEntity) {
 		// The per-entity cap evicts the oldest: window events may be gone unless
 		// the oldest kept one is at or before the window start.
-		if oldest := oldestCmd.Val(); len(oldest) == 0 || int64(oldest[0].Score) > since.UnixMilli() {
+		if oldest, err := strconv.ParseFloat(str(res[2]), 64); err != nil || int64(oldest) > since.UnixMilli() {
 			complete = false
 		}
 	}
-	if len(ids) == 0 {
-		return nil, complete, nil
-	}
-	pipe = c.rdb.Pipeline()
-	cmds := make([]*redis.StringCmd, len(ids))
-	for i, m := range ids {
-		cmds[i] = pipe.HGet(ctx, tag+":ev:"+m, "d")
-	}
-	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
-		return nil, false, fmt.Errorf("reading cached events: %w", err)
-	}
-	events = make([]store.Event, 0, len(ids))
-	for i, m := range ids {
-		data, err := cmds[i].Bytes()
-		if err != nil {
-			// Body expired or deleted between the two reads.
-			complete = false
+	events = make([]store.Event, 0, (len(res)-3)/3)
+	for i := 3; i+2 < len(res); i += 3 {
+		m, data, vec := str(res[i]), str(res[i+1]), str(res[i+2])
+		if data == "" {
+			complete = false // expired or deleted between index and body
 			continue
 		}
 		var ce cachedEvent
-		if err := json.Unmarshal(data, &ce); err != nil {
+		if err := json.Unmarshal([]byte(data), &ce); err != nil {
 			return nil, false, fmt.Errorf("decoding cached event %s: %w", m, err)
 		}
 		src, key, _ := strings.Cut(m, "/")
 		events = append(events, store.Event{Source: src, Key: key, ID: ce.ID, Tenant: tenant, Entity: entity,
-			Time: time.UnixMicro(ce.TimeUS).UTC(), Text: ce.Text, Attrs: ce.Attrs, Embedding: ce.Vec, Version: ce.Version, Provenance: ce.Prov})
+			Time: time.UnixMicro(ce.TimeUS).UTC(), Text: ce.Text, Attrs: ce.Attrs, Embedding: decodeVector([]byte(vec)),
+			Version: ce.Version, Provenance: ce.Prov})
 	}
 	return events, complete, nil
 }
@@ -284,4 +292,26 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 // Start marks the cache as fed from now on if no feeder has marked it yet.
 func (c *Cache) Start(ctx context.Context) error {
 	return c.rdb.SetNX(ctx, c.sinceKey(), strconv.FormatInt(c.now().UnixMilli(), 10), 0).Err()
+}
+
+func encodeVector(v []float32) []byte {
+	if v == nil {
+		return nil
+	}
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(b []byte) []float32 {
+	if len(b) == 0 {
+		return nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
 }

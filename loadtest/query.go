@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"sort"
+	"sync"
+	"time"
+)
+
+var questions = []string{
+	"where is my refund?", "my parcel is late", "can I change the delivery address?",
+	"why was my payment declined?", "what happened to my order?", "I want to return an item",
+	"退款什么时候到账？", "",
+}
+
+// query runs concurrent clients against GET /v1/context for a fixed time and
+// reports latency percentiles (measured by the client) and throughput.
+func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest query", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	apiURL := fs.String("api", "http://127.0.0.1:8081", "context API base URL")
+	clients := fs.Int("clients", 16, "concurrent clients, each with one request in flight")
+	duration := fs.Duration("duration", 30*time.Second, "how long to run (bounded)")
+	entities := fs.Int("entities", 10_000, "entities to ask about (customer:0 … N-1), uniformly")
+	window := fs.String("window", "15m", "window parameter")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	extra := fs.String("params", "", "extra query parameters for every request, e.g. knowledge=false")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *duration > 10*time.Minute || *clients < 1 || *clients > 256 {
+		return fmt.Errorf("-duration at most 10m, -clients in [1, 256]")
+	}
+	tr := &http.Transport{MaxIdleConnsPerHost: *clients, MaxIdleConns: *clients}
+	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	deadline := time.Now().Add(*duration)
+	var mu sync.Mutex
+	var lat []time.Duration
+	errs, degraded := 0, 0
+	served := map[string]int{}
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := 0; c < *clients; c++ {
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(seed, 1))
+			var mine []time.Duration
+			myErrs, myDeg := 0, 0
+			myServed := map[string]int{}
+			for time.Now().Before(deadline) && ctx.Err() == nil {
+				q := url.Values{"entity": {fmt.Sprint("customer:", rng.IntN(*entities))}, "window": {*window}}
+				if s := questions[rng.IntN(len(questions))]; s != "" {
+					q.Set("q", s)
+				}
+				if x, err := url.ParseQuery(*extra); err == nil {
+					for k, v := range x {
+						q[k] = v
+					}
+				}
+				t0 := time.Now()
+				res, err := client.Get(*apiURL + "/v1/context?" + q.Encode())
+				if err != nil {
+					myErrs++
+					continue
+				}
+				var body struct {
+					Meta struct {
+						ServedFrom string            `json:"served_from"`
+						Degraded   []json.RawMessage `json:"degraded"`
+					} `json:"meta"`
+				}
+				err = json.NewDecoder(res.Body).Decode(&body)
+				res.Body.Close()
+				mine = append(mine, time.Since(t0))
+				if err != nil || res.StatusCode != http.StatusOK {
+					myErrs++
+					continue
+				}
+				myServed[body.Meta.ServedFrom]++
+				if len(body.Meta.Degraded) > 0 {
+					myDeg++
+				}
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			errs += myErrs
+			degraded += myDeg
+			for k, v := range myServed {
+				served[k] += v
+			}
+			mu.Unlock()
+		}(uint64(c))
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	pct := func(p float64) float64 {
+		if len(lat) == 0 {
+			return 0
+		}
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+	}
+	res := map[string]any{
+		"requests": len(lat), "errors": errs, "degraded": degraded, "served_from": served,
+		"seconds": elapsed.Seconds(), "requests_per_s": float64(len(lat)) / elapsed.Seconds(),
+		"p50_ms": pct(0.50), "p90_ms": pct(0.90), "p99_ms": pct(0.99), "max_ms": pct(1), "clients": *clients,
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(res)
+	}
+	fmt.Fprintf(stdout, "query: %d requests in %.1fs with %d clients: %.0f req/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; %d errors, %d degraded; served from %v\n",
+		len(lat), elapsed.Seconds(), *clients, res["requests_per_s"], res["p50_ms"], res["p90_ms"], res["p99_ms"], res["max_ms"], errs, degraded, served)
+	return nil
+}

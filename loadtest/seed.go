@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/url"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/store"
+	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/rediscache"
+)
+
+// Event texts of the seeded timelines: support tickets, orders, refunds, chat.
+var seedTemplates = []string{
+	"Support ticket T-%d [open, high priority] Refund not received: I returned order O-%d two weeks ago and the money is not back.",
+	"Support ticket T-%d [pending] Parcel late: tracking for order O-%d has not moved for four days.",
+	"Order O-%d is shipped: %d items, tracking number 00340434%d.",
+	"Order O-%d is returned: customer sent back %d items.",
+	"Refund R-%d for order O-%d approved: %d.90 EUR to the card on file.",
+	"Chat (customer): where is my refund for order O-%d? I sent it back %d days ago.",
+	"Chat (customer): can I change the delivery address of order O-%d to my office at %d Main Street?",
+	"Payment for order O-%d failed: card declined, %d attempts.",
+	"Password reset requested from a new device %d, session %d.",
+	"Newsletter subscription confirmed for campaign %d, segment %d.",
+}
+
+// seed fills a store and cache with a known load: n events over e entities,
+// evenly spread over the span before now, with the recent cache holding the last
+// cache window and marked as fed since before it.
+func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest seed", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "examples/bench.yaml", "freshctx configuration (postgres, redis, api.tenant, embedder.dims)")
+	n := fs.Int("events", 1_000_000, "events to create")
+	entities := fs.Int("entities", 10_000, "entities (customer:0 … customer:N-1)")
+	span := fs.Duration("span", 2*time.Hour, "events are spread evenly over this span before now")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := config.Load(*cfgPath, func(string) string { return "" })
+	if err != nil {
+		return err
+	}
+	// A schema of its own, named in the DSN's search_path, so a benchmark never
+	// touches other data.
+	if u, err := url.Parse(cfg.Postgres.DSN); err == nil {
+		if sp := u.Query().Get("search_path"); sp != "" {
+			conn, err := pgx.Connect(ctx, cfg.Postgres.DSN)
+			if err != nil {
+				return err
+			}
+			schema := pgx.Identifier{firstPathElement(sp)}.Sanitize()
+			_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE; CREATE SCHEMA "+schema)
+			conn.Close(ctx)
+			if err != nil {
+				return fmt.Errorf("resetting schema %s: %w", schema, err)
+			}
+		}
+	}
+	st, err := pgstore.Connect(ctx, cfg.Postgres)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := st.Migrate(ctx); err != nil {
+		return err
+	}
+	emb, err := embed.NewLocal(cfg.Embedder.Dims)
+	if err != nil {
+		return err
+	}
+	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
+		return err
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: cfg.Redis.Addr, Password: cfg.Redis.Password, DB: cfg.Redis.DB})
+	defer rdb.Close()
+	var cursor uint64
+	for { // drop the previous run's cache keys
+		keys, next, err := rdb.Scan(ctx, cursor, cfg.Redis.KeyPrefix+":*", 10000).Result()
+		if err != nil {
+			return fmt.Errorf("redis: %w", err)
+		}
+		if len(keys) > 0 {
+			rdb.Unlink(ctx, keys...)
+		}
+		if cursor = next; cursor == 0 {
+			break
+		}
+	}
+	cache := rediscache.New(cfg.Redis)
+	defer cache.Close()
+
+	rng := rand.New(rand.NewPCG(7, 7))
+	now := time.Now()
+	start := time.Now()
+	cutoff := now.Add(-cfg.Redis.Window)
+	const batch = 5000
+	cached := 0
+	for done := 0; done < *n; done += batch {
+		m := min(batch, *n-done)
+		events := make([]store.Event, m)
+		texts := make([]string, m)
+		for i := range events {
+			id := done + i
+			tmpl := seedTemplates[rng.IntN(len(seedTemplates))]
+			texts[i] = fmt.Sprintf(tmpl, rng.IntN(100000), rng.IntN(100000), rng.IntN(100))
+			at := now.Add(-time.Duration(float64(*span) * float64(*n-id) / float64(*n)))
+			events[i] = store.Event{Source: "seed", Key: fmt.Sprint(id), ID: fmt.Sprint("E-", id), Tenant: cfg.API.Tenant,
+				Entity: fmt.Sprint("customer:", id%*entities), Time: at, Text: texts[i], Version: int64(id),
+				Provenance: store.Provenance{Topic: "seed", Partition: int32(id % 8), Offset: int64(id / 8)}}
+		}
+		vecs, err := emb.Embed(ctx, texts)
+		if err != nil {
+			return err
+		}
+		var recent []store.Event
+		for i := range events {
+			events[i].Embedding = vecs[i]
+			if events[i].Time.After(cutoff) {
+				recent = append(recent, events[i])
+			}
+		}
+		if err := st.LoadEvents(ctx, events); err != nil {
+			return err
+		}
+		if err := cache.Apply(ctx, recent, nil); err != nil {
+			return err
+		}
+		cached += len(recent)
+		if (done/batch)%20 == 0 || done+m == *n {
+			el := time.Since(start)
+			fmt.Fprintf(stdout, "seed: %d/%d events (%.0f/s), %d in the cache\n", done+m, *n, float64(done+m)/el.Seconds(), cached)
+		}
+	}
+	// The cache holds everything of its window: say so, so it answers alone.
+	if err := rdb.Set(ctx, cfg.Redis.KeyPrefix+":since", cutoff.Add(-time.Minute).UnixMilli(), 0).Err(); err != nil {
+		return err
+	}
+	if err := st.Analyze(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "seed: %d events over %d entities in %v (tenant %s); %d in the Redis window of %v\n",
+		*n, *entities, time.Since(start).Round(time.Millisecond), cfg.API.Tenant, cached, cfg.Redis.Window)
+	return nil
+}
+
+func firstPathElement(sp string) string {
+	for i := 0; i < len(sp); i++ {
+		if sp[i] == ',' {
+			return sp[:i]
+		}
+	}
+	return sp
+}
