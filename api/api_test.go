@@ -98,7 +98,7 @@ func demoEvents(t *testing.T, now time.Time) []store.Event {
 
 func newTestServer(t *testing.T, emb Embedder, st EventStore, c Cache) *Server {
 	t.Helper()
-	cfg := Config{Tenant: "acme"}.WithDefaults()
+	cfg := Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}}.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}

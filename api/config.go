@@ -9,8 +9,11 @@ import (
 type Config struct {
 	// Listen is the HTTP address. Default ListenDefault.
 	Listen string `yaml:"listen"`
-	// Tenant scopes every read until API keys map callers to tenants. Default "default".
+	// Tenant is the tenant of every read in development mode (auth.mode none).
+	// Default "default".
 	Tenant string `yaml:"tenant"`
+	// Auth maps API keys to tenants; see Auth.
+	Auth Auth `yaml:"auth"`
 	// DefaultWindow is the window when a request gives none. Default 15m.
 	DefaultWindow time.Duration `yaml:"default_window"`
 	// MaxWindow caps the window a request may ask for. Default 24h.
@@ -114,5 +117,5 @@ func (c Config) Validate() error {
 	case c.KnowledgeK < 0 || c.KnowledgeK > maxSearchK:
 		return errors.New("knowledge_k: must be in [0, 50]")
 	}
-	return nil
+	return c.Auth.validate()
 }

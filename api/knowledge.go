@@ -127,7 +127,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the question could not be embedded within the budget", Err: err}
 	}
 	t0 = time.Now()
-	hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: s.cfg.Tenant, Vector: vecs[0], K: k, Filter: req.Filter})
+	hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: vecs[0], K: k, Filter: req.Filter})
 	timer.record("knowledge", t0)
 	if err != nil {
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "knowledge search failed within the budget", Err: err}
@@ -178,7 +178,7 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Budget*10)
 	defer cancel()
-	events, err := s.timeline.Timeline(ctx, s.cfg.Tenant, entity, after, limit)
+	events, err := s.timeline.Timeline(ctx, tenantOf(ctx), entity, after, limit)
 	if err != nil {
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the store did not answer", Err: err}
 	}

@@ -58,6 +58,7 @@ type Server struct {
 	cache     Cache     // optional
 	knowledge Knowledge // optional: the store's knowledge search
 	timeline  Timeline  // optional: the store's timeline
+	auth      *authenticator
 	log       *slog.Logger
 	reg       *prometheus.Registry
 	mux       *http.ServeMux
@@ -79,6 +80,10 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 		reg = prometheus.NewRegistry()
 	}
 	s := &Server{cfg: cfg, embedder: e, store: st, cache: cache, log: log, reg: reg, mux: http.NewServeMux(), now: time.Now}
+	s.auth = newAuthenticator(cfg.Auth, cfg.Tenant)
+	if s.auth.mode == AuthNone {
+		log.Warn("authentication is OFF (api.auth.mode: none): every caller reads tenant " + strconv.Quote(cfg.Tenant) + "; for development only")
+	}
 	s.knowledge, _ = st.(Knowledge)
 	s.timeline, _ = st.(Timeline)
 	lat := []float64{.0005, .001, .002, .005, .01, .025, .05, .1, .25, .5, 1}
@@ -89,10 +94,10 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 	s.degraded = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "api", Name: "degraded_total",
 		Help: "Answers that used a fallback, by stage."}, []string{"stage"})
 	reg.MustRegister(s.reqSeconds, s.stageSeconds, s.degraded)
-	s.handle("GET /v1/context", s.instrument("/v1/context", s.handleContext))
-	s.handle("POST /v1/context", s.instrument("/v1/context", s.handleContext))
-	s.handle("POST /v1/search", s.instrument("/v1/search", s.handleSearch))
-	s.handle("GET /v1/entities/{entity}/events", s.instrument("/v1/entities/{entity}/events", s.handleTimeline))
+	s.handle("GET /v1/context", s.instrument("/v1/context", s.authed(s.handleContext)))
+	s.handle("POST /v1/context", s.instrument("/v1/context", s.authed(s.handleContext)))
+	s.handle("POST /v1/search", s.instrument("/v1/search", s.authed(s.handleSearch)))
+	s.handle("GET /v1/entities/{entity}/events", s.instrument("/v1/entities/{entity}/events", s.authed(s.handleTimeline)))
 	s.handle("GET /openapi.yaml", s.instrument("/openapi.yaml", s.handleOpenAPI))
 	s.handle("GET /healthz", s.instrument("/healthz", s.handleHealth))
 	s.handle("GET /readyz", s.instrument("/readyz", s.handleReady))
@@ -101,6 +106,23 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 		return &Error{Status: http.StatusNotFound, Code: "not_found", Msg: "no route " + r.Method + " " + r.URL.Path + "; see GET /v1/context"}
 	}))
 	return s
+}
+
+// authed identifies the caller (key → tenant, rate limit) before h runs; h reads
+// the tenant with callerOf, never from the request.
+func (s *Server) authed(h func(http.ResponseWriter, *http.Request) error) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		c, err := s.auth.authenticate(r)
+		if err != nil {
+			return err
+		}
+		return h(w, r.WithContext(withCaller(r.Context(), c)))
+	}
+}
+
+func tenantOf(ctx context.Context) string {
+	c, _ := callerOf(ctx)
+	return c.tenant
 }
 
 // handle registers a documented route.
@@ -115,10 +137,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // Error is an error with the HTTP status and the message for the client. Every
 // handler error is mapped and logged in one place, instrument.
 type Error struct {
-	Status int
-	Code   string
-	Msg    string
-	Err    error // internal cause, logged, never sent
+	Status     int
+	Code       string
+	Msg        string
+	Err        error         // internal cause, logged, never sent
+	retryAfter time.Duration // sent as Retry-After with 429
 }
 
 func (e *Error) Error() string {
@@ -150,6 +173,9 @@ func (s *Server) instrument(route string, h func(http.ResponseWriter, *http.Requ
 			}
 			if e.Status >= 500 {
 				s.log.Error("request failed", "route", route, "status", e.Status, "err", e)
+			}
+			if e.retryAfter > 0 {
+				sw.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retryAfter.Seconds()))))
 			}
 			writeJSON(sw, e.Status, map[string]any{"error": map[string]string{"code": e.Code, "message": e.Msg}})
 		}
@@ -417,7 +443,7 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 			}
 			if p.knowledge && emb.err == nil {
 				t0 := time.Now()
-				hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: s.cfg.Tenant, Vector: emb.vec, K: s.cfg.KnowledgeK})
+				hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: emb.vec, K: s.cfg.KnowledgeK})
 				searchDone <- searchResult{hits: hits, info: info, err: err, took: time.Since(t0)}
 			}
 		}()
@@ -516,7 +542,7 @@ func (s *Server) recent(ctx context.Context, p params, since time.Time, timer *s
 	if s.cache != nil {
 		cstart := time.Now()
 		cctx, ccancel := context.WithTimeout(ctx, p.budget*3/10)
-		events, complete, err := s.cache.Recent(cctx, s.cfg.Tenant, p.entity, since, limit)
+		events, complete, err := s.cache.Recent(cctx, tenantOf(ctx), p.entity, since, limit)
 		ccancel()
 		timer.record("cache", cstart)
 		switch {
@@ -530,7 +556,7 @@ func (s *Server) recent(ctx context.Context, p params, since time.Time, timer *s
 		}
 	}
 	sstart := time.Now()
-	events, err := s.store.Recent(ctx, s.cfg.Tenant, p.entity, since, limit)
+	events, err := s.store.Recent(ctx, tenantOf(ctx), p.entity, since, limit)
 	timer.record("store", sstart)
 	if err == nil {
 		meta.ServedFrom = "store"

@@ -10,8 +10,9 @@
 //	FRESHCTX_REDIS_PASSWORD  redis.password
 //	FRESHCTX_API_LISTEN      api.listen
 //
-// The embedding provider's API key is read from the variable embedder.api_key_env
-// names (OPENAI_API_KEY by default for provider openai); it is never in the file.
+// Secrets are never in the file: the embedding provider's API key is read from the
+// variable embedder.api_key_env names (OPENAI_API_KEY by default for provider
+// openai), and each API key with `env` from the variable it names.
 package config
 
 import (
@@ -79,6 +80,11 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 	c.Pipeline = c.Pipeline.WithDefaults()
 	c.Redis = c.Redis.WithDefaults()
 	c.API = c.API.WithDefaults()
+	for i := range c.API.Auth.Keys {
+		if k := &c.API.Auth.Keys[i]; k.Env != "" {
+			k.Secret = getenv(k.Env)
+		}
+	}
 	c.Embedder = c.Embedder.WithDefaults()
 	if c.Embedder.APIKeyEnv != "" {
 		c.Embedder.APIKey = getenv(c.Embedder.APIKeyEnv)

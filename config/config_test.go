@@ -9,6 +9,7 @@ import (
 const valid = `
 postgres: {dsn: "postgres://u:p@127.0.0.1/db"}
 redis: {addr: "127.0.0.1:6379"}
+api: {auth: {mode: none}}
 sources:
   - name: tickets
     topic: shop.public.tickets
@@ -46,7 +47,9 @@ func TestErrorsNameTheField(t *testing.T) {
 		{"name: tickets", "name: Tickets!", "sources[0].name"},
 		{`text: "{{.subject}}"`, `text: "{{ .subject | upper }}"`, "sources[0].text: {{.subject | upper}}: only field references"},
 		{"redis: {addr", "redis: {adr", `unknown field "adr"`},
-		{"", "api: {default_k: 500}", "api.default_k"},
+		{"api: {auth: {mode: none}}", "api: {default_k: 500, auth: {mode: none}}", "api.default_k"},
+		{"api: {auth: {mode: none}}", "api: {auth: {mode: keys}}", "api.auth.keys: at least one key"},
+		{"api: {auth: {mode: none}}", "api: {auth: {mode: keys, keys: [{name: bot, tenant: acme, env: BOT_KEY}]}}", "api.auth.keys[0].env: $BOT_KEY must hold a key"},
 		{"", "pipeline: {batch_size: -1}", "pipeline.batch_size"},
 		{"", "api: {budget: 5x}", "config: "},
 	} {

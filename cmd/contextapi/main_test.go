@@ -22,7 +22,7 @@ func writeConfig(t *testing.T, dsn, redisAddr, prefix, listen string) string {
 	text := fmt.Sprintf(`
 postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q}
-api: {listen: %q, tenant: acme}
+api: {listen: %q, tenant: acme, auth: {mode: none}}
 sources:
   - {name: chat, topic: chat, format: json, key: "{{.id}}", tenant: acme, entity: "customer:{{.c}}", text: "{{.text}}"}
 `, dsn, redisAddr, prefix, listen)

@@ -112,6 +112,7 @@ postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q, max_per_entity: 100000}
 embedder: {dims: 64}
 pipeline: {max_inflight_records: 2000}
+api: {auth: {mode: none}}
 sources:
   - {name: %s, topic: %s, format: debezium, tenant: %s, entity: %q, text: %q}
 `, brokers, group, dsn, redisAddr, prefix, ledger.SourceName, topic, ledger.Tenant, ledger.EntityTmpl, ledger.TextTmpl)), 0o600)

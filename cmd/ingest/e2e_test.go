@@ -91,7 +91,7 @@ postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q, window: 1h}
 embedder: {provider: local, dims: 256}
 pipeline: {lanes: 4, drain_timeout: 5s}
-api: {tenant: acme}
+api: {tenant: acme, auth: {mode: none}}
 sources:
   - name: tickets
     topic: %s
