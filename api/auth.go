@@ -106,7 +106,9 @@ type caller struct {
 
 type callerKey struct{}
 
-func withCaller(ctx context.Context, c caller) context.Context { return context.WithValue(ctx, callerKey{}, c) }
+func withCaller(ctx context.Context, c caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
 
 func callerOf(ctx context.Context) (caller, bool) {
 	c, ok := ctx.Value(callerKey{}).(caller)

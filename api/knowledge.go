@@ -79,7 +79,6 @@ func validateFilter(f map[string]any) error {
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
-	start := time.Now()
 	if s.knowledge == nil {
 		return &Error{Status: http.StatusNotFound, Code: "not_found", Msg: "knowledge search is not configured"}
 	}
@@ -117,20 +116,32 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		}
 		budget = time.Duration(*req.BudgetMS) * time.Millisecond
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), budget)
+	resp, timer, err := s.search(r.Context(), q, k, req.Filter, budget)
+	if err != nil {
+		return err
+	}
+	s.serverTiming(w, timer, resp.Meta.TookMS)
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+// search answers a knowledge search for the caller in ctx (REST and MCP).
+func (s *Server) search(parent context.Context, q string, k int, filter map[string]any, budget time.Duration) (SearchResponse, *stageTimer, error) {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(parent, budget)
 	defer cancel()
 	timer := &stageTimer{ms: map[string]float64{}}
 	t0 := time.Now()
 	vecs, err := s.embedder.Embed(ctx, []string{q})
 	timer.record("embed", t0)
 	if err != nil {
-		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the question could not be embedded within the budget", Err: err}
+		return SearchResponse{}, nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the question could not be embedded within the budget", Err: err}
 	}
 	t0 = time.Now()
-	hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: vecs[0], K: k, Filter: req.Filter})
+	hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: vecs[0], K: k, Filter: filter})
 	timer.record("knowledge", t0)
 	if err != nil {
-		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "knowledge search failed within the budget", Err: err}
+		return SearchResponse{}, nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "knowledge search failed within the budget", Err: err}
 	}
 	if hits == nil {
 		hits = []store.Hit{}
@@ -139,9 +150,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		hits[i].Score = round4(hits[i].Score)
 	}
 	meta := SearchMeta{StagesMS: timer.ms, Mode: info.Mode, K: k, TookMS: float64(time.Since(start).Microseconds()) / 1000}
-	s.serverTiming(w, timer, meta.TookMS)
-	writeJSON(w, http.StatusOK, SearchResponse{Documents: hits, Meta: meta})
-	return nil
+	return SearchResponse{Documents: hits, Meta: meta}, timer, nil
 }
 
 // TimelineResponse is a page of an entity's events, newest first.

@@ -23,7 +23,6 @@ type openAPIDoc struct {
 	} `yaml:"components"`
 }
 
-
 func jsonFields(t reflect.Type) []string {
 	var out []string
 	for i := 0; i < t.NumField(); i++ {

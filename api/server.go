@@ -59,6 +59,7 @@ type Server struct {
 	knowledge Knowledge // optional: the store's knowledge search
 	timeline  Timeline  // optional: the store's timeline
 	auth      *authenticator
+	mcp       http.Handler
 	log       *slog.Logger
 	reg       *prometheus.Registry
 	mux       *http.ServeMux
@@ -99,6 +100,8 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 	s.handle("POST /v1/search", s.instrument("/v1/search", s.authed(s.handleSearch)))
 	s.handle("GET /v1/entities/{entity}/events", s.instrument("/v1/entities/{entity}/events", s.authed(s.handleTimeline)))
 	s.handle("GET /openapi.yaml", s.instrument("/openapi.yaml", s.handleOpenAPI))
+	s.mcp = s.mcpHandler()
+	s.mux.Handle("/mcp", s.mcp) // Model Context Protocol, streamable HTTP (described in README, not OpenAPI)
 	s.handle("GET /healthz", s.instrument("/healthz", s.handleHealth))
 	s.handle("GET /readyz", s.instrument("/readyz", s.handleReady))
 	s.handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
@@ -286,6 +289,11 @@ func (s *Server) parse(r *http.Request) (params, error) {
 			}
 		}
 	}
+	return s.params(req)
+}
+
+// params validates a context request (from REST or MCP); errors name the field.
+func (s *Server) params(req ContextRequest) (params, error) {
 	p := params{entity: req.Entity, q: strings.TrimSpace(req.Q), window: s.cfg.DefaultWindow, k: s.cfg.DefaultK,
 		budget: s.cfg.Budget, maxTokens: s.cfg.MaxTokens}
 	switch {
@@ -403,12 +411,23 @@ func (t *stageTimer) record(stage string, start time.Time) {
 }
 
 func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
-	start := s.now()
 	p, err := s.parse(r)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), p.budget)
+	resp, timer, err := s.answer(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	s.serverTiming(w, timer, resp.Meta.TookMS)
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+// answer makes a /v1/context answer for the caller in ctx, within p.budget.
+func (s *Server) answer(parent context.Context, p params) (ContextResponse, *stageTimer, error) {
+	start := s.now()
+	ctx, cancel := context.WithTimeout(parent, p.budget)
 	defer cancel()
 	timer := &stageTimer{ms: map[string]float64{}}
 	meta := Meta{Degraded: []Degraded{}, Window: p.window.String(), K: p.k}
@@ -457,7 +476,7 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 	since := now.Add(-p.window)
 	events, err := s.recent(ctx, p, since, timer, &meta)
 	if err != nil {
-		return err
+		return ContextResponse{}, nil, err
 	}
 	meta.Candidates = len(events)
 
@@ -531,9 +550,7 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 	meta.StagesMS = timer.ms
 	meta.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	resp.Meta = meta
-	s.serverTiming(w, timer, meta.TookMS)
-	writeJSON(w, http.StatusOK, resp)
-	return nil
+	return resp, timer, nil
 }
 
 func (s *Server) recent(ctx context.Context, p params, since time.Time, timer *stageTimer, meta *Meta) ([]store.Event, error) {

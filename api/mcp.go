@@ -1,0 +1,161 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// GetContextInput is the input of the get_context tool.
+type GetContextInput struct {
+	Entity    string `json:"entity" jsonschema:"whose recent activity to read, as the service names entities, e.g. customer:42"`
+	Question  string `json:"question,omitempty" jsonschema:"the user's question, in their words; ranks the events by relevance and finds knowledge articles. Omit it to get the newest events first"`
+	Window    string `json:"window,omitempty" jsonschema:"how far back to look, a duration such as 15m or 2h (default 15m)"`
+	K         int    `json:"k,omitempty" jsonschema:"how many events at most (default 10, at most 100)"`
+	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"cap on the size of the returned context text, in tokens (default 1000)"`
+}
+
+// SearchKnowledgeInput is the input of the search_knowledge tool.
+type SearchKnowledgeInput struct {
+	Query  string         `json:"query" jsonschema:"what to look up in the knowledge base (policies, help articles), in plain words"`
+	Filter map[string]any `json:"filter,omitempty" jsonschema:"optional attributes every result must have, such as category refunds: an object of strings, numbers or booleans"`
+	K      int            `json:"k,omitempty" jsonschema:"how many passages at most (default 5, at most 50)"`
+}
+
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+
+// mcpHandler serves the Model Context Protocol (streamable HTTP) with the same
+// keys and tenants as the REST API: the tenant comes from the key.
+func (s *Server) mcpHandler() http.Handler {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "freshctx", Title: "freshctx: fresh customer context", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:  "get_context",
+		Title: "Recent activity of a customer, ranked for a question",
+		Description: "Returns what just happened to one entity (a customer, an account, an order): its events of the " +
+			"last minutes (tickets, orders, refunds, chat), most relevant to the question first, plus knowledge " +
+			"articles that answer the question, as prompt-ready text that names the source and time of every fact. " +
+			"Use it first whenever the user asks about their own situation (\"where is my refund?\").",
+		Annotations: readOnly,
+	}, s.toolGetContext)
+	if s.knowledge != nil {
+		mcp.AddTool(srv, &mcp.Tool{
+			Name:  "search_knowledge",
+			Title: "Search the knowledge base",
+			Description: "Searches the knowledge base (help-centre articles, policies) for passages about a topic, " +
+				"independent of any customer. Use it for general questions (\"how long do refunds take?\"); use " +
+				"get_context for questions about a particular customer.",
+			Annotations: readOnly,
+		}, s.toolSearch)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	if s.auth.mode == AuthNone {
+		return h
+	}
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		c, ok := s.auth.verify(token)
+		if !ok {
+			return nil, auth.ErrInvalidToken
+		}
+		if ok, _ := s.auth.allow(c.name); !ok {
+			return nil, fmt.Errorf("%w: rate limit reached for this key", auth.ErrInvalidToken)
+		}
+		return &auth.TokenInfo{UserID: c.name, Extra: map[string]any{"tenant": c.tenant}, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	return auth.RequireBearerToken(verify, nil)(h)
+}
+
+// mcpCaller returns the caller of a tool call: the key's tenant, or the
+// development tenant without authentication.
+func (s *Server) mcpCaller(extra *mcp.RequestExtra) (caller, error) {
+	if s.auth.mode == AuthNone {
+		return caller{tenant: s.cfg.Tenant}, nil
+	}
+	if extra == nil || extra.TokenInfo == nil {
+		return caller{}, errors.New("unauthenticated")
+	}
+	tenant, _ := extra.TokenInfo.Extra["tenant"].(string)
+	if tenant == "" {
+		return caller{}, errors.New("unauthenticated")
+	}
+	return caller{name: extra.TokenInfo.UserID, tenant: tenant}, nil
+}
+
+func (s *Server) toolGetContext(ctx context.Context, req *mcp.CallToolRequest, in GetContextInput) (*mcp.CallToolResult, any, error) {
+	c, err := s.mcpCaller(req.Extra)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr := ContextRequest{Entity: in.Entity, Q: in.Question, Window: in.Window}
+	if in.K != 0 {
+		cr.K = &in.K
+	}
+	if in.MaxTokens != 0 {
+		cr.MaxTokens = &in.MaxTokens
+	}
+	p, err := s.params(cr)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	resp, _, err := s.answer(withCaller(ctx, c), p)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	text := resp.Context
+	if len(resp.Meta.Degraded) > 0 {
+		var parts []string
+		for _, d := range resp.Meta.Degraded {
+			parts = append(parts, d.Stage+" ("+d.Reason+", used "+d.Fallback+")")
+		}
+		text += "\n(Answered with fallbacks: " + strings.Join(parts, "; ") + ".)\n"
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: resp}, nil, nil
+}
+
+func (s *Server) toolSearch(ctx context.Context, req *mcp.CallToolRequest, in SearchKnowledgeInput) (*mcp.CallToolResult, any, error) {
+	c, err := s.mcpCaller(req.Extra)
+	if err != nil {
+		return nil, nil, err
+	}
+	q := strings.TrimSpace(in.Query)
+	if q == "" || !utf8.ValidString(q) || utf8.RuneCountInString(q) > maxQRunes {
+		return nil, nil, fmt.Errorf("query: 1 to %d characters of text", maxQRunes)
+	}
+	k := searchKDefault
+	if in.K != 0 {
+		if in.K < 1 || in.K > maxSearchK {
+			return nil, nil, fmt.Errorf("k: must be in [1, %d]", maxSearchK)
+		}
+		k = in.K
+	}
+	if err := validateFilter(in.Filter); err != nil {
+		return nil, nil, toolError(err)
+	}
+	resp, _, err := s.search(withCaller(ctx, c), q, k, in.Filter, s.cfg.Budget)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	var b strings.Builder
+	if len(resp.Documents) == 0 {
+		b.WriteString("No knowledge passages match.\n")
+	}
+	for _, h := range resp.Documents {
+		fmt.Fprintf(&b, "- [%s %s %q, part %d, score %.3f] %s\n", h.Source, h.DocID, h.Title, h.Chunk+1, h.Score, strings.Join(strings.Fields(h.Text), " "))
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: resp}, nil, nil
+}
+
+// toolError turns an API error into the message a model should see.
+func toolError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return errors.New(e.Msg)
+	}
+	return err
+}
