@@ -14,6 +14,9 @@ type Config struct {
 	Tenant string `yaml:"tenant"`
 	// Auth maps API keys to tenants; see Auth.
 	Auth Auth `yaml:"auth"`
+	// ReadLatestTopics allow-lists the source topics the MCP tool read_latest may
+	// read. Empty: the tool is not offered.
+	ReadLatestTopics []string `yaml:"read_latest_topics"`
 	// DefaultWindow is the window when a request gives none. Default 15m.
 	DefaultWindow time.Duration `yaml:"default_window"`
 	// MaxWindow caps the window a request may ask for. Default 24h.

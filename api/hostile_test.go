@@ -10,7 +10,6 @@ import (
 	"github.com/freshctx/freshctx/embed"
 )
 
-
 func hostileServer(t testing.TB) *Server {
 	l, _ := embed.NewLocal(16)
 	return New(Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}}, l, &fakeStore{}, nil, nil, nil)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -29,6 +30,19 @@ type SearchKnowledgeInput struct {
 	K      int            `json:"k,omitempty" jsonschema:"how many passages at most (default 5, at most 50)"`
 }
 
+// ReadLatestInput is the input of the read_latest tool.
+type ReadLatestInput struct {
+	Topic     string `json:"topic" jsonschema:"the Kafka topic to read; one of the topics listed in this tool's description"`
+	Partition int    `json:"partition,omitempty" jsonschema:"the partition (default 0)"`
+	N         int    `json:"n,omitempty" jsonschema:"how many of the newest records (default 10, at most 100)"`
+}
+
+// LatestReader reads the newest records of a topic partition for a tenant,
+// without a consumer group and committing nothing. The result is relayed as JSON.
+type LatestReader interface {
+	ReadLatest(ctx context.Context, tenant, topic string, partition int32, n int) (any, error)
+}
+
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 
 // mcpHandler serves the Model Context Protocol (streamable HTTP) with the same
@@ -53,6 +67,16 @@ func (s *Server) mcpHandler() http.Handler {
 				"get_context for questions about a particular customer.",
 			Annotations: readOnly,
 		}, s.toolSearch)
+	}
+	if s.latest != nil && len(s.cfg.ReadLatestTopics) > 0 {
+		mcp.AddTool(srv, &mcp.Tool{
+			Name:  "read_latest",
+			Title: "Newest raw records of a stream",
+			Description: "Reads the newest records of one Kafka topic partition, decoded and trimmed like the indexed " +
+				"events, for debugging or when a fact may be too new to be indexed. Only records of your tenant are " +
+				"returned; it changes nothing. Topics: " + strings.Join(s.cfg.ReadLatestTopics, ", ") + ".",
+			Annotations: readOnly,
+		}, s.toolReadLatest)
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	if s.auth.mode == AuthNone {
@@ -149,6 +173,36 @@ func (s *Server) toolSearch(ctx context.Context, req *mcp.CallToolRequest, in Se
 		fmt.Fprintf(&b, "- [%s %s %q, part %d, score %.3f] %s\n", h.Source, h.DocID, h.Title, h.Chunk+1, h.Score, strings.Join(strings.Fields(h.Text), " "))
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}, StructuredContent: resp}, nil, nil
+}
+
+func (s *Server) toolReadLatest(ctx context.Context, req *mcp.CallToolRequest, in ReadLatestInput) (*mcp.CallToolResult, any, error) {
+	c, err := s.mcpCaller(req.Extra)
+	if err != nil {
+		return nil, nil, err
+	}
+	allowed := false
+	for _, t := range s.cfg.ReadLatestTopics {
+		allowed = allowed || t == in.Topic
+	}
+	if !allowed {
+		return nil, nil, fmt.Errorf("topic: %q is not one of %s", in.Topic, strings.Join(s.cfg.ReadLatestTopics, ", "))
+	}
+	if in.Partition < 0 || in.Partition > 1<<20 {
+		return nil, nil, errors.New("partition: must not be negative")
+	}
+	n := 10
+	if in.N != 0 {
+		if in.N < 1 || in.N > 100 {
+			return nil, nil, errors.New("n: must be in [1, 100]")
+		}
+		n = in.N
+	}
+	records, err := s.latest.ReadLatest(ctx, c.tenant, in.Topic, int32(in.Partition), n)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, _ := json.MarshalIndent(records, "", "  ")
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: map[string]any{"records": records}}, nil, nil
 }
 
 // toolError turns an API error into the message a model should see.

@@ -60,6 +60,7 @@ type Server struct {
 	timeline  Timeline  // optional: the store's timeline
 	auth      *authenticator
 	mcp       http.Handler
+	latest    LatestReader // optional: the MCP tool read_latest
 	log       *slog.Logger
 	reg       *prometheus.Registry
 	mux       *http.ServeMux
@@ -72,7 +73,14 @@ type Server struct {
 }
 
 // New returns a server. reg receives the API's metrics and is served on /metrics.
-func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, reg *prometheus.Registry) *Server {
+// Option adds an optional capability to a Server.
+type Option func(*Server)
+
+// WithLatestReader offers the MCP tool read_latest over the topics in
+// Config.ReadLatestTopics.
+func WithLatestReader(r LatestReader) Option { return func(s *Server) { s.latest = r } }
+
+func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, reg *prometheus.Registry, opts ...Option) *Server {
 	cfg = cfg.WithDefaults()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -81,6 +89,9 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 		reg = prometheus.NewRegistry()
 	}
 	s := &Server{cfg: cfg, embedder: e, store: st, cache: cache, log: log, reg: reg, mux: http.NewServeMux(), now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
 	s.auth = newAuthenticator(cfg.Auth, cfg.Tenant)
 	if s.auth.mode == AuthNone {
 		log.Warn("authentication is OFF (api.auth.mode: none): every caller reads tenant " + strconv.Quote(cfg.Tenant) + "; for development only")

@@ -129,5 +129,10 @@ func (c *Config) Validate() error {
 		}
 		names[s.Name], topics[s.Topic] = true, true
 	}
+	for i, t := range c.API.ReadLatestTopics {
+		if !topics[t] {
+			return fmt.Errorf("api.read_latest_topics[%d]: %q is not the topic of a source", i, t)
+		}
+	}
 	return nil
 }

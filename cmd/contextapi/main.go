@@ -22,6 +22,7 @@ import (
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/cmd/internal/wire"
 	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
 
@@ -95,8 +96,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	defer closeStore()
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
+	var opts []api.Option
+	if len(cfg.API.ReadLatestTopics) > 0 {
+		reader, err := pipeline.NewReader(cfg.Kafka, cfg.Sources)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, api.WithLatestReader(latestReader{reader}))
+	}
 	srv := &http.Server{
-		Handler:           api.New(cfg.API, emb, st, cache, log, reg),
+		Handler:           api.New(cfg.API, emb, st, cache, log, reg, opts...),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      15 * time.Second,
@@ -140,4 +149,11 @@ func pprofMux() *http.ServeMux {
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	return mux
+}
+
+// latestReader relays pipeline.Reader's records to the API, which sends them as JSON.
+type latestReader struct{ *pipeline.Reader }
+
+func (l latestReader) ReadLatest(ctx context.Context, tenant, topic string, partition int32, n int) (any, error) {
+	return l.Reader.ReadLatest(ctx, tenant, topic, partition, n)
 }
