@@ -74,7 +74,7 @@ func (r *Reader) ReadLatest(ctx context.Context, tenant, topic string, partition
 		brokers = r.kcfg.DevBroker
 	}
 	cm := kafka.ConfigMap{
-		"bootstrap.servers":        brokers,
+		"bootstrap.servers": brokers,
 		// librdkafka wants a group.id, but a group exists at the broker only once a
 		// member joins (Subscribe) or commits: this reader only assigns and never
 		// commits, so the id below is never seen by the broker as a group.
@@ -170,4 +170,3 @@ func latest(m *mapper, msg *kafka.Message, tenant string) (Latest, bool) {
 	l.Entity, l.ID, l.Time, l.Text, l.Attrs = e.Entity, e.ID, e.Time, e.Text, e.Attrs
 	return l, true
 }
-

@@ -461,4 +461,3 @@ func (s *Store) LoadEvents(ctx context.Context, events []store.Event) error {
 	}
 	return nil
 }
-
