@@ -212,7 +212,9 @@ func benchFreshness(b *testing.B, rate int, d time.Duration) {
 	lat := append([]time.Duration(nil), fs.lat...)
 	fs.mu.Unlock()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	pct := func(q float64) float64 { return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))].Microseconds()) / 1000 }
+	pct := func(q float64) float64 {
+		return float64(lat[min(len(lat)-1, int(q*float64(len(lat))))].Microseconds()) / 1000
+	}
 	b.ReportMetric(pct(0.5), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
 	b.ReportMetric(float64(len(lat))/time.Since(start).Seconds(), "events/s")
