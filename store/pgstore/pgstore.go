@@ -56,6 +56,7 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("parsing postgres.dsn: %w", err)
 	}
 	pc.MaxConns = MaxConnsDefault
+	pc.MinConns = 2 // warm connections: the first answers are not slower than the rest
 	if cfg.MaxConns > 0 {
 		pc.MaxConns = cfg.MaxConns
 	}
@@ -75,7 +76,10 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 		if err := pgxvec.RegisterTypes(ctx, c); err != nil {
 			return fmt.Errorf("registering pgvector types (is the vector extension installed? run scripts/setup.sh): %w", err)
 		}
-		return nil
+		// Load pgvector's library in this backend now, not in the first query
+		// that needs it (a few milliseconds, paid once per connection).
+		_, err := c.Exec(ctx, `SELECT '[1]'::vector`)
+		return err
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
