@@ -152,20 +152,9 @@ func TestRateLimitPerKey(t *testing.T) {
 	}
 }
 
-type bearer struct {
-	key  string
-	base http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.key)
-	return b.base.RoundTrip(r)
-}
-
 func mcpSession(t *testing.T, url, key string) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	tr := &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: bearer{key, http.DefaultTransport}}, MaxRetries: -1}
+	tr := &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: testenv.Bearer{Key: key}}, MaxRetries: -1}
 	return c.Connect(context.Background(), tr, nil)
 }
 

@@ -20,17 +20,6 @@ import (
 	"github.com/freshctx/freshctx/store/pgstore"
 )
 
-type bearer struct {
-	key  string
-	base http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.key)
-	return b.base.RoundTrip(r)
-}
-
 // read_latest over MCP: the newest records of an allow-listed topic, decoded and
 // trimmed, of the caller's tenant only; no consumer group and no committed offset
 // is left at the broker.
@@ -103,7 +92,7 @@ sources:
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	s, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + listen + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{env["ACME_KEY"], http.DefaultTransport}}, MaxRetries: -1}, nil)
+		HTTPClient: &http.Client{Transport: testenv.Bearer{Key: env["ACME_KEY"]}}, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,12 +16,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/cmd/internal/wire"
-	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -66,29 +62,13 @@ func main() {
 
 func run(ctx context.Context, args []string, getenv func(string) string, _, stderr io.Writer) error {
 	fs := flag.NewFlagSet("contextapi", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	cfgPath := fs.String("config", "", "path to the YAML configuration file (required)")
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
-	logFormat := fs.String("log-format", "text", "text or json")
+	common := wire.Flags(fs, usage, stderr)
 	pprofAddr := fs.String("pprof-listen", "", "serve Go's /debug/pprof on this address (off when empty; never expose it publicly)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *cfgPath == "" {
-		fs.Usage()
-		return errors.New("-config: required")
-	}
-	log, err := wire.Logger(stderr, *logLevel, *logFormat)
+	cfg, log, err := common.Parse(args, getenv)
 	if err != nil {
 		return err
 	}
-	cfg, err := config.Load(*cfgPath, getenv)
-	if err != nil {
-		return err
-	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg := wire.Registry()
 	st, emb, closeStore, err := wire.Open(ctx, cfg, reg, log)
 	if err != nil {
 		return err

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/twmb/franz-go/pkg/kfake"
 
@@ -73,24 +72,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		cmd, args = args[0], args[1:]
 	}
 	fs := flag.NewFlagSet("ingest "+cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	cfgPath := fs.String("config", "", "path to the YAML configuration file (required)")
+	common := wire.Flags(fs, usage, stderr)
 	metricsAddr := fs.String("metrics-listen", "127.0.0.1:9464", "address for /metrics and /healthz (empty: off)")
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
-	logFormat := fs.String("log-format", "text", "text or json")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *cfgPath == "" {
-		fs.Usage()
-		return errors.New("-config: required")
-	}
-	log, err := wire.Logger(stderr, *logLevel, *logFormat)
-	if err != nil {
-		return err
-	}
-	cfg, err := config.Load(*cfgPath, getenv)
+	cfg, log, err := common.Parse(args, getenv)
 	if err != nil {
 		return err
 	}
@@ -140,8 +124,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 		log.Warn("no kafka.brokers configured: started an in-process development broker; its data lives in memory only",
 			"addr", cfg.Kafka.Brokers)
 	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg := wire.Registry()
 	st, emb, closeStore, err := wire.Open(ctx, cfg, reg, log)
 	if err != nil {
 		return err

@@ -44,11 +44,7 @@ func (s *Store) DocumentPriors(ctx context.Context, refs []store.Ref) (map[store
 	if len(refs) == 0 {
 		return out, nil
 	}
-	sources := make([]string, len(refs))
-	keys := make([]string, len(refs))
-	for i, r := range refs {
-		sources[i], keys[i] = r.Source, r.Key
-	}
+	sources, keys := refArrays(refs)
 	rows, err := s.pool.Query(ctx, `
 		SELECT d.source, d.key, d.version, d.deleted, d.text_hash, c.text_hash, c.embedding
 		FROM unnest($1::text[], $2::text[]) AS r(source, key)

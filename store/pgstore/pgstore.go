@@ -225,11 +225,7 @@ func (s *Store) Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]sto
 	if len(refs) == 0 {
 		return out, nil
 	}
-	sources := make([]string, len(refs))
-	keys := make([]string, len(refs))
-	for i, r := range refs {
-		sources[i], keys[i] = r.Source, r.Key
-	}
+	sources, keys := refArrays(refs)
 	rows, err := s.pool.Query(ctx, `
 		SELECT e.source, e.key, e.tenant, e.entity, e.text_hash, e.embedding, e.fields, e.version, e.deleted
 		FROM unnest($1::text[], $2::text[]) AS r(source, key)
@@ -464,4 +460,13 @@ func (s *Store) LoadEvents(ctx context.Context, events []store.Event) error {
 		return classify(fmt.Errorf("loading %d events: %w", len(events), err))
 	}
 	return nil
+}
+
+// refArrays splits refs into parallel arrays for unnest($1::text[], $2::text[]).
+func refArrays(refs []store.Ref) (sources, keys []string) {
+	sources, keys = make([]string, len(refs)), make([]string, len(refs))
+	for i, r := range refs {
+		sources[i], keys[i] = r.Source, r.Key
+	}
+	return sources, keys
 }

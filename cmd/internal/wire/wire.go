@@ -5,12 +5,15 @@ package wire
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
@@ -87,4 +90,48 @@ func Logger(w io.Writer, level, format string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("-log-format: %q is not one of text, json", format)
+}
+
+// Common holds the flags both binaries take.
+type Common struct {
+	fs        *flag.FlagSet
+	stderr    io.Writer
+	config    *string
+	logLevel  *string
+	logFormat *string
+}
+
+// Flags defines -config, -log-level and -log-format on fs, whose usage prints usage.
+func Flags(fs *flag.FlagSet, usage string, stderr io.Writer) *Common {
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	return &Common{fs: fs, stderr: stderr,
+		config:    fs.String("config", "", "path to the YAML configuration file (required)"),
+		logLevel:  fs.String("log-level", "info", "debug, info, warn or error"),
+		logFormat: fs.String("log-format", "text", "text or json"),
+	}
+}
+
+// Parse parses args, then builds the logger and loads the configuration.
+func (c *Common) Parse(args []string, getenv func(string) string) (*config.Config, *slog.Logger, error) {
+	if err := c.fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+	if *c.config == "" {
+		c.fs.Usage()
+		return nil, nil, errors.New("-config: required")
+	}
+	log, err := Logger(c.stderr, *c.logLevel, *c.logFormat)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := config.Load(*c.config, getenv)
+	return cfg, log, err
+}
+
+// Registry returns a metrics registry with the Go runtime and process collectors.
+func Registry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
 }
