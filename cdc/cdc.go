@@ -79,14 +79,23 @@ type Change struct {
 	SourceTime time.Time
 	// Tombstone is true for a record with a null value.
 	Tombstone bool
+	// TxID and TxOrder are Debezium's transaction metadata (provide.transaction.metadata):
+	// the transaction id and the change's position in it; empty without it.
+	TxID    string
+	TxOrder int64
 }
 
 // Format names a record format.
 type Format string
 
 const (
+	// FormatDebezium: Debezium change-event envelopes (JsonConverter).
 	FormatDebezium Format = "debezium"
-	FormatJSON     Format = "json"
+	// FormatDebeziumFlat: the output of Debezium's ExtractNewRecordState (unwrap)
+	// transform: the row itself, with optional __op, __deleted, __source_ts_ms fields.
+	FormatDebeziumFlat Format = "debezium-flat"
+	// FormatJSON: plain JSON business events.
+	FormatJSON Format = "json"
 )
 
 // Decode decodes r in the given format.
@@ -94,6 +103,8 @@ func Decode(f Format, r Record) (Change, error) {
 	switch f {
 	case FormatDebezium:
 		return DecodeDebezium(r)
+	case FormatDebeziumFlat:
+		return DecodeDebeziumFlat(r)
 	case FormatJSON:
 		return DecodeJSON(r)
 	default:
@@ -122,6 +133,10 @@ func DecodeDebezium(r Record) (Change, error) {
 		return Change{Op: OpSkip, Key: key, Tombstone: true, Version: r.Offset}, nil
 	}
 	c := Change{Key: key, Version: r.Offset}
+	if env.Transaction != nil {
+		c.TxID, _ = env.Transaction["id"].(string)
+		c.TxOrder, _ = int64Field(env.Transaction, "total_order")
+	}
 	if env.Source != nil {
 		if v, ok, err := sourceVersion(env.Source); err != nil {
 			return Change{}, err
@@ -151,7 +166,7 @@ func DecodeDebezium(r Record) (Change, error) {
 			c.Op = OpSkip
 			return c, nil
 		}
-		return Change{}, malformed("op", "missing; not a Debezium change event")
+		return Change{}, malformed("op", "missing; not a Debezium change event (for the output of the ExtractNewRecordState transform, use format debezium-flat)")
 	default:
 		return Change{}, malformed("op", "unknown op %q", env.Op)
 	}
@@ -176,11 +191,81 @@ func DecodeJSON(r Record) (Change, error) {
 	return Change{Op: OpUpsert, Key: key, Row: row, Version: r.Offset}, nil
 }
 
+// DecodeDebeziumFlat decodes a record of Debezium's ExtractNewRecordState (unwrap)
+// transform, with or without schemas. A null value (delete.tombstone.handling.mode
+// tombstone, the default) deletes the key; so does a row with __deleted = true
+// (mode rewrite) or __op = d. Other rows are upserts; their __ metadata fields stay
+// available to the source's templates.
+//
+// The version is the Kafka offset: in the default mode a delete carries no source
+// position, and one key's records are in one partition in source order (ADR 0006).
+func DecodeDebeziumFlat(r Record) (Change, error) {
+	key, err := decodeKey(r.Key)
+	if err != nil {
+		return Change{}, err
+	}
+	c := Change{Key: key, Version: r.Offset}
+	obj, isNullValue, err := flatRow(r.Value)
+	if err != nil {
+		return Change{}, err
+	}
+	if isNullValue {
+		if key == "" {
+			return Change{}, malformed("key", "delete (null value) without a key")
+		}
+		c.Op, c.Tombstone = OpDelete, true
+		return c, nil
+	}
+	if _, hasOp := obj["op"]; hasOp {
+		if _, hasSource := obj["source"]; hasSource {
+			return Change{}, malformed("value", "is a Debezium change-event envelope; use format debezium")
+		}
+	}
+	if ms, ok := int64Field(obj, "__source_ts_ms"); ok && ms > 0 {
+		c.SourceTime = time.UnixMilli(ms).UTC()
+	}
+	deleted := obj["__deleted"] == "true" || obj["__deleted"] == true || obj["__op"] == "d"
+	if deleted {
+		c.Op = OpDelete
+		c.Row, _ = stripPlaceholders(obj)
+		return c, nil
+	}
+	c.Op = OpUpsert
+	c.Row, c.Unavailable = stripPlaceholders(obj)
+	return c, nil
+}
+
+// flatRow decodes a flat value: an object, possibly in a {"schema","payload"}
+// wrapper; reports a null value (Kafka null, JSON null, or a null payload).
+func flatRow(b []byte) (map[string]any, bool, error) {
+	if isNull(b) {
+		return nil, true, nil
+	}
+	obj, err := decodeObject(b, "value")
+	if err != nil {
+		return nil, false, err
+	}
+	if p, ok := obj["payload"]; ok {
+		if _, hasSchema := obj["schema"]; hasSchema {
+			if p == nil {
+				return nil, true, nil
+			}
+			inner, ok := p.(map[string]any)
+			if !ok {
+				return nil, false, malformed("payload", "is %s, want an object", kind(p))
+			}
+			return inner, false, nil
+		}
+	}
+	return obj, false, nil
+}
+
 type envelope struct {
 	Op          string         `json:"op"`
 	Before      map[string]any `json:"before"`
 	After       map[string]any `json:"after"`
 	Source      map[string]any `json:"source"`
+	Transaction map[string]any `json:"transaction"`
 	Status      string         `json:"status"`
 	nullPayload bool
 }
@@ -216,7 +301,7 @@ func unmarshalEnvelope(b []byte, env *envelope) error {
 	for _, f := range []struct {
 		name string
 		dst  *map[string]any
-	}{{"before", &env.Before}, {"after", &env.After}, {"source", &env.Source}} {
+	}{{"before", &env.Before}, {"after", &env.After}, {"source", &env.Source}, {"transaction", &env.Transaction}} {
 		v, present := obj[f.name]
 		if !present || v == nil {
 			continue

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -155,6 +156,57 @@ func TestDecodeJSON(t *testing.T) {
 	}
 }
 
+func TestDecodeDebeziumFlat(t *testing.T) {
+	key := []byte(`{"id":1}`)
+	tests := []struct {
+		file string
+		op   Op
+		row  map[string]any
+	}{
+		{"unwrap/update.json", OpUpsert, map[string]any{"field1": "newvalue1", "field2": "newvalue2"}},
+		{"unwrap/create.add-fields.json", OpUpsert, nil},
+		{"unwrap/delete.rewrite.json", OpDelete, map[string]any{"pk": json.Number("2"), "cola": nil, "__deleted": "true"}},
+		{"unwrap/delete.rewrite.add-fields.json", OpDelete, nil},
+		{"unwrap/delete.default.json", OpDelete, nil},
+	}
+	for _, tt := range tests {
+		c, err := DecodeDebeziumFlat(Record{Key: key, Value: fixture(t, tt.file), Offset: 42})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if c.Op != tt.op || c.Key != "1" || c.Version != 42 {
+			t.Errorf("%s: op=%v key=%q version=%d", tt.file, c.Op, c.Key, c.Version)
+		}
+		if tt.row != nil && !reflect.DeepEqual(c.Row, tt.row) {
+			t.Errorf("%s: row = %v", tt.file, c.Row)
+		}
+	}
+	c, _ := DecodeDebeziumFlat(Record{Key: key, Value: fixture(t, "unwrap/create.add-fields.json")})
+	if !c.SourceTime.Equal(time.UnixMilli(1559033904863)) || c.Row["first_name"] != "Anne" || c.Row["__table"] != "customers" {
+		t.Errorf("metadata fields: %+v", c)
+	}
+	if c, err := DecodeDebeziumFlat(Record{Key: key, Value: nil}); err != nil || c.Op != OpDelete || !c.Tombstone {
+		t.Errorf("Kafka null: %+v %v", c, err)
+	}
+	// A record in the other format is refused with a hint, not misread.
+	if _, err := DecodeDebeziumFlat(Record{Key: key, Value: fixture(t, "postgres/create.json")}); err == nil || !strings.Contains(err.Error(), "use format debezium") {
+		t.Errorf("envelope on a flat source: %v", err)
+	}
+	if _, err := DecodeDebezium(Record{Key: key, Value: fixture(t, "unwrap/update.json")}); err == nil || !strings.Contains(err.Error(), "use format debezium-flat") {
+		t.Errorf("flat record on an envelope source: %v", err)
+	}
+}
+
+func TestDecodeTransactionMetadata(t *testing.T) {
+	c, err := DecodeDebezium(Record{Key: []byte(`{"pk":2}`), Value: fixture(t, "postgres/create.with-transaction.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TxID != "571:53195832" || c.TxOrder != 1 || c.Op != OpUpsert || c.Version != 53195832 {
+		t.Errorf("transaction metadata: %+v", c)
+	}
+}
+
 // FuzzDecode: decoders never panic, and a successful decode never leaks the TOAST
 // placeholder into a row.
 func FuzzDecode(f *testing.F) {
@@ -163,8 +215,11 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(`{"id":1}`), fixture(f, name))
 	}
 	f.Add([]byte(nil), []byte(`{"a":1}`))
+	for _, name := range []string{"unwrap/create.add-fields.json", "unwrap/delete.rewrite.json", "unwrap/delete.default.json"} {
+		f.Add([]byte(`{"id":1}`), fixture(f, name))
+	}
 	f.Fuzz(func(t *testing.T, key, value []byte) {
-		for _, format := range []Format{FormatDebezium, FormatJSON} {
+		for _, format := range []Format{FormatDebezium, FormatDebeziumFlat, FormatJSON} {
 			c, err := Decode(format, Record{Key: key, Value: value})
 			if err != nil {
 				if !errors.Is(err, ErrMalformed) {

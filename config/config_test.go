@@ -43,7 +43,7 @@ func TestErrorsNameTheField(t *testing.T) {
 	for _, tc := range []struct{ old, new, want string }{
 		{`dsn: "postgres://u:p@127.0.0.1/db"`, `dsn: ""`, "postgres.dsn: required"},
 		{`entity: "customer:{{.customer_id}}"`, `entity: ""`, "sources[0].entity: required"},
-		{"format: debezium", "format: avro", `sources[0].format: "avro" is not one of debezium, json`},
+		{"format: debezium", "format: avro", `sources[0].format: "avro" is not one of debezium, debezium-flat, json`},
 		{"name: tickets", "name: Tickets!", "sources[0].name"},
 		{`text: "{{.subject}}"`, `text: "{{ .subject | upper }}"`, "sources[0].text: {{.subject | upper}}: only field references"},
 		{"redis: {addr", "redis: {adr", `unknown field "adr"`},

@@ -81,7 +81,7 @@ func freePort(t *testing.T) string {
 }
 
 func newHarness(t *testing.T) *harness {
-	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic, kbTopic})
+	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic, kbTopic, flatTopic})
 	dsn, _ := testenv.PostgresDSN(t)
 	redisAddr, prefix := testenv.RedisAddr(t)
 	h := &harness{t: t, brokers: brokers, metrics: freePort(t), lsn: 1000, logs: &syncBuffer{}}
@@ -126,7 +126,13 @@ sources:
     text: "{{.body}}"
     attrs: [category]
     chunk: {size: 200, overlap: 40}
-`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic, kbTopic)
+  - name: flat
+    topic: %s
+    format: debezium-flat
+    tenant: acme
+    entity: "customer:{{.id}}"
+    text: "{{.__table}}: {{.first_name}} {{.last_name}} <{{.email}}>"
+`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic, kbTopic, flatTopic)
 	h.cfgPath = filepath.Join(t.TempDir(), "freshctx.yaml")
 	if err := os.WriteFile(h.cfgPath, []byte(cfgText), 0o600); err != nil {
 		t.Fatal(err)
@@ -456,7 +462,51 @@ func assertCommittedToEnd(t *testing.T, brokers, group string, topics ...string)
 	}
 }
 
-const kbTopic = "kb.public.articles"
+const (
+	kbTopic   = "kb.public.articles"
+	flatTopic = "unwrapped.public.customers"
+)
+
+// The unwrap (ExtractNewRecordState) fixtures through the broker: a create with
+// metadata fields is stored, its rewrite-mode delete removes it, and a default-mode
+// delete (a null value) removes another key.
+func TestFlatFormatEndToEnd(t *testing.T) {
+	h := newHarness(t)
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("../../cdc/testdata/debezium/unwrap", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	stored := func(key string) (store.Prior, bool) {
+		ref := store.Ref{Source: "flat", Key: key}
+		got, err := h.store.Lookup(context.Background(), []store.Ref{ref})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ok := got[ref]
+		return p, ok
+	}
+	h.produce(flatTopic, []byte(`{"id":1}`), read("create.add-fields.json"))
+	h.produce(flatTopic, []byte(`{"id":7}`), []byte(`{"id":7,"first_name":"Ola","last_name":"Nordmann","email":"ola@example.com","__deleted":"false"}`))
+	h.eventually("the flat creates", func() bool {
+		p1, ok1 := stored("1")
+		_, ok7 := stored("7")
+		return ok1 && ok7 && !p1.Deleted
+	})
+	evs, err := h.store.Recent(context.Background(), "acme", "customer:1", time.Unix(0, 0), 10)
+	if err != nil || len(evs) != 1 || evs[0].Text != "customers: Anne Kretchmar <annek@noanswer.org>" {
+		t.Fatalf("flat create stored as %+v, %v", evs, err)
+	}
+	h.produce(flatTopic, []byte(`{"id":1}`), read("delete.rewrite.add-fields.json"))
+	h.produce(flatTopic, []byte(`{"id":7}`), read("delete.default.json"))
+	h.eventually("the flat deletes", func() bool {
+		p1, _ := stored("1")
+		p7, _ := stored("7")
+		return p1.Deleted && p7.Deleted
+	})
+}
 
 // article produces a Debezium change event for a knowledge article.
 func (h *harness) article(op string, id int, category, title, body string) int64 {
