@@ -62,7 +62,7 @@ type Server struct {
 	mcp       http.Handler
 	latest    LatestReader // optional: the MCP tool read_latest
 	log       *slog.Logger
-	reg       *prometheus.Registry
+	reg       Registry
 	mux       *http.ServeMux
 	routes    []string // "METHOD /path" of every documented route
 	now       func() time.Time
@@ -80,7 +80,14 @@ type Option func(*Server)
 // Config.ReadLatestTopics.
 func WithLatestReader(r LatestReader) Option { return func(s *Server) { s.latest = r } }
 
-func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, reg *prometheus.Registry, opts ...Option) *Server {
+// Registry is where the API's metrics are registered and what /metrics serves; a
+// *prometheus.Registry is one.
+type Registry interface {
+	prometheus.Registerer
+	prometheus.Gatherer
+}
+
+func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, reg Registry, opts ...Option) *Server {
 	cfg = cfg.WithDefaults()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
