@@ -107,6 +107,8 @@ func Decode(f Format, r Record) (Change, error) {
 		return DecodeDebeziumFlat(r)
 	case FormatJSON:
 		return DecodeJSON(r)
+	case FormatDebeziumAvro:
+		return Change{}, malformed("", "Avro records are decoded after Avro.ToJSON, as format debezium")
 	default:
 		return Change{}, malformed("", "unknown format %q", f)
 	}

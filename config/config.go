@@ -26,6 +26,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store/pgstore"
@@ -43,6 +44,8 @@ type Config struct {
 	Pipeline pipeline.Config   `yaml:"pipeline"`
 	API      api.Config        `yaml:"api"`
 	Sources  []pipeline.Source `yaml:"sources"`
+	// SchemaRegistry is needed by sources of format debezium-avro.
+	SchemaRegistry cdc.SchemaRegistry `yaml:"schema_registry"`
 }
 
 // Load reads, overrides, defaults and validates the file at path. getenv is
@@ -84,6 +87,9 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 		if k := &c.API.Auth.Keys[i]; k.Env != "" {
 			k.Secret = getenv(k.Env)
 		}
+	}
+	if c.SchemaRegistry.PasswordEnv != "" {
+		c.SchemaRegistry.Password = getenv(c.SchemaRegistry.PasswordEnv)
 	}
 	c.Embedder = c.Embedder.WithDefaults()
 	if c.Embedder.APIKeyEnv != "" {
@@ -129,10 +135,25 @@ func (c *Config) Validate() error {
 		}
 		names[s.Name], topics[s.Topic] = true, true
 	}
+	for i, s := range c.Sources {
+		if s.Format == cdc.FormatDebeziumAvro && c.SchemaRegistry.URL == "" {
+			return fmt.Errorf("schema_registry.url: required by sources[%d] (format debezium-avro)", i)
+		}
+	}
 	for i, t := range c.API.ReadLatestTopics {
 		if !topics[t] {
 			return fmt.Errorf("api.read_latest_topics[%d]: %q is not the topic of a source", i, t)
 		}
 	}
 	return nil
+}
+
+// NeedsAvro reports whether any source reads Avro (and so needs the Schema Registry).
+func (c *Config) NeedsAvro() bool {
+	for _, s := range c.Sources {
+		if s.Format == cdc.FormatDebeziumAvro {
+			return true
+		}
+	}
+	return false
 }

@@ -43,10 +43,11 @@ func TestErrorsNameTheField(t *testing.T) {
 	for _, tc := range []struct{ old, new, want string }{
 		{`dsn: "postgres://u:p@127.0.0.1/db"`, `dsn: ""`, "postgres.dsn: required"},
 		{`entity: "customer:{{.customer_id}}"`, `entity: ""`, "sources[0].entity: required"},
-		{"format: debezium", "format: avro", `sources[0].format: "avro" is not one of debezium, debezium-flat, json`},
+		{"format: debezium", "format: avro", `sources[0].format: "avro" is not one of debezium, debezium-flat, debezium-avro, json`},
 		{"name: tickets", "name: Tickets!", "sources[0].name"},
 		{`text: "{{.subject}}"`, `text: "{{ .subject | upper }}"`, "sources[0].text: {{.subject | upper}}: only field references"},
 		{"redis: {addr", "redis: {adr", `unknown field "adr"`},
+		{"format: debezium", "format: debezium-avro", "schema_registry.url: required by sources[0]"},
 		{"api: {auth: {mode: none}}", "api: {default_k: 500, auth: {mode: none}}", "api.default_k"},
 		{"api: {auth: {mode: none}}", "api: {auth: {mode: keys}}", "api.auth.keys: at least one key"},
 		{"api: {auth: {mode: none}}", "api: {auth: {mode: keys, keys: [{name: bot, tenant: acme, env: BOT_KEY}]}}", "api.auth.keys[0].env: $BOT_KEY must hold a key"},

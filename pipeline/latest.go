@@ -33,6 +33,7 @@ type Latest struct {
 type Reader struct {
 	kcfg    Kafka
 	sources map[string]*mapper
+	avro    *cdc.Avro
 }
 
 // Limits of ReadLatest.
@@ -42,9 +43,10 @@ const (
 	readLatestTimeout = 5 * time.Second
 )
 
-// NewReader returns a reader for the given sources' topics.
-func NewReader(kcfg Kafka, sources []Source) (*Reader, error) {
-	r := &Reader{kcfg: kcfg.WithDefaults(), sources: map[string]*mapper{}}
+// NewReader returns a reader for the given sources' topics; avro (nil without
+// Avro sources) decodes debezium-avro records.
+func NewReader(kcfg Kafka, sources []Source, avro *cdc.Avro) (*Reader, error) {
+	r := &Reader{kcfg: kcfg.WithDefaults(), sources: map[string]*mapper{}, avro: avro}
 	for i, s := range sources {
 		m, err := newMapper(s)
 		if err != nil {
@@ -119,7 +121,7 @@ func (r *Reader) ReadLatest(ctx context.Context, tenant, topic string, partition
 		switch e := c.Poll(min(100, timeoutMS())).(type) {
 		case *kafka.Message:
 			bytes += len(e.Key) + len(e.Value)
-			if l, ok := latest(m, e, tenant); ok {
+			if l, ok := r.latest(m, e, tenant); ok {
 				out = append(out, l)
 			}
 			if int64(e.TopicPartition.Offset) >= high-1 {
@@ -141,10 +143,21 @@ func (r *Reader) ReadLatest(ctx context.Context, tenant, topic string, partition
 
 // latest decodes and trims one record for tenant; false when it belongs to
 // another tenant or cannot be attributed to one.
-func latest(m *mapper, msg *kafka.Message, tenant string) (Latest, bool) {
+func (r *Reader) latest(m *mapper, msg *kafka.Message, tenant string) (Latest, bool) {
 	rec := toCDC(msg)
 	l := Latest{Partition: rec.Partition, Offset: rec.Offset, Timestamp: rec.Timestamp}
-	ch, err := cdc.Decode(m.src.Format, rec)
+	format := m.src.Format
+	if format == cdc.FormatDebeziumAvro {
+		if r.avro == nil {
+			return l, false
+		}
+		var err error
+		if rec, err = r.avro.ToJSON(rec); err != nil {
+			return l, false
+		}
+		format = cdc.FormatDebezium
+	}
+	ch, err := cdc.Decode(format, rec)
 	if err != nil || ch.Row == nil {
 		return l, false // nothing that names a tenant: never shown
 	}

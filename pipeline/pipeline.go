@@ -11,6 +11,7 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -161,7 +162,8 @@ func (c Config) Validate() error {
 type Deps struct {
 	Embedder Embedder
 	Store    Store
-	Cache    Cache // optional
+	Cache    Cache     // optional
+	Avro     *cdc.Avro // required by sources of format debezium-avro
 	Logger   *slog.Logger
 	Metrics  *Metrics
 }
@@ -224,6 +226,9 @@ func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error)
 		m, err := newMapper(s)
 		if err != nil {
 			return nil, fmt.Errorf("sources[%d] (%s).%w", i, s.Name, err)
+		}
+		if s.Format == cdc.FormatDebeziumAvro && deps.Avro == nil {
+			return nil, fmt.Errorf("sources[%d] (%s): format debezium-avro needs schema_registry", i, s.Name)
 		}
 		if _, dup := p.sources[s.Topic]; dup {
 			return nil, fmt.Errorf("sources[%d].topic: %s is already used by another source", i, s.Topic)

@@ -22,7 +22,8 @@ type Source struct {
 	// Topic is the Kafka topic to consume. Required.
 	Topic string `yaml:"topic"`
 	// Format is "debezium" (JSON converter envelopes), "debezium-flat" (the
-	// ExtractNewRecordState transform's output) or "json" (plain events). Required.
+	// ExtractNewRecordState transform's output), "debezium-avro" (AvroConverter
+	// envelopes, through schema_registry) or "json" (plain events). Required.
 	Format cdc.Format `yaml:"format"`
 	// Kind is "event" (an entity's timeline) or "document" (knowledge: chunked,
 	// embedded, searchable). Default "event".
@@ -78,11 +79,11 @@ func (s *Source) Validate() error {
 		return errors.New("topic: required")
 	}
 	switch s.Format {
-	case cdc.FormatDebezium, cdc.FormatDebeziumFlat, cdc.FormatJSON:
+	case cdc.FormatDebezium, cdc.FormatDebeziumFlat, cdc.FormatDebeziumAvro, cdc.FormatJSON:
 	case "":
-		return errors.New("format: required (debezium, debezium-flat or json)")
+		return errors.New("format: required (debezium, debezium-flat, debezium-avro or json)")
 	default:
-		return fmt.Errorf("format: %q is not one of debezium, debezium-flat, json", s.Format)
+		return fmt.Errorf("format: %q is not one of debezium, debezium-flat, debezium-avro, json", s.Format)
 	}
 	required := []struct{ name, tmpl string }{{"tenant", s.Tenant}, {"text", s.Text}}
 	switch s.Kind {

@@ -89,11 +89,12 @@ func (p *Pipeline) retry(ctx context.Context, stage string, fn func() error) err
 var ErrPermanent = errors.New("permanent error")
 
 // isPermanent decides by behaviour: the error, or one it wraps, says no retry can
-// help (store.ErrInvalidData, ErrPermanent, or an error whose Permanent method
-// reports true, like an embedding provider rejecting one input).
+// help (store.ErrInvalidData, ErrPermanent, cdc.ErrMalformed, or an error whose
+// Permanent method reports true, like an embedding provider rejecting one input).
 func isPermanent(err error) bool {
 	var p interface{ Permanent() bool }
-	return errors.Is(err, store.ErrInvalidData) || errors.Is(err, ErrPermanent) || (errors.As(err, &p) && p.Permanent())
+	return errors.Is(err, store.ErrInvalidData) || errors.Is(err, ErrPermanent) || errors.Is(err, cdc.ErrMalformed) ||
+		(errors.As(err, &p) && p.Permanent())
 }
 
 // item is one record's progress through a batch.
@@ -187,7 +188,23 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 			continue
 		}
 		it.crec = toCDC(r.msg)
-		c, err := cdc.Decode(r.src.src.Format, it.crec)
+		format := r.src.src.Format
+		if format == cdc.FormatDebeziumAvro {
+			// Avro through the Schema Registry becomes the same JSON envelope.
+			// Registry outages are retried; unknown schemas and bad bytes are poison.
+			err := p.retry(ctx, "schema_registry", func() (err error) {
+				it.crec, err = p.deps.Avro.ToJSON(toCDC(r.msg))
+				return err
+			})
+			if errors.Is(err, cdc.ErrMalformed) {
+				it.poison("decode", err)
+				continue
+			} else if err != nil {
+				return // ctx ended: nothing acked
+			}
+			format = cdc.FormatDebezium
+		}
+		c, err := cdc.Decode(format, it.crec)
 		if err != nil {
 			it.poison("decode", err)
 			continue

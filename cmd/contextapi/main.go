@@ -78,7 +78,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	defer cache.Close()
 	var opts []api.Option
 	if len(cfg.API.ReadLatestTopics) > 0 {
-		reader, err := pipeline.NewReader(cfg.Kafka, cfg.Sources)
+		avro, err := wire.Avro(cfg)
+		if err != nil {
+			return err
+		}
+		reader, err := pipeline.NewReader(cfg.Kafka, cfg.Sources, avro)
 		if err != nil {
 			return err
 		}

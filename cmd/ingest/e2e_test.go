@@ -19,6 +19,9 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
+	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/serde"
+	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/serde/avrov2"
 
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/config"
@@ -49,6 +52,7 @@ type harness struct {
 	cache    *rediscache.Cache
 	api      *httptest.Server
 	lsn      int64
+	registry string
 	cancel   context.CancelFunc
 	done     chan error
 	logs     *syncBuffer
@@ -81,10 +85,11 @@ func freePort(t *testing.T) string {
 }
 
 func newHarness(t *testing.T) *harness {
-	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic, kbTopic, flatTopic})
+	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic, kbTopic, flatTopic, avroTopic})
+	sr := testenv.NewSchemaRegistry(t)
 	dsn, _ := testenv.PostgresDSN(t)
 	redisAddr, prefix := testenv.RedisAddr(t)
-	h := &harness{t: t, brokers: brokers, metrics: freePort(t), lsn: 1000, logs: &syncBuffer{}}
+	h := &harness{t: t, brokers: brokers, metrics: freePort(t), lsn: 1000, logs: &syncBuffer{}, registry: sr.URL}
 	cfgText := fmt.Sprintf(`
 kafka: {brokers: %q, group: %q, dlq_topic: %q}
 postgres: {dsn: %q}
@@ -132,7 +137,14 @@ sources:
     tenant: acme
     entity: "customer:{{.id}}"
     text: "{{.__table}}: {{.first_name}} {{.last_name}} <{{.email}}>"
-`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic, kbTopic, flatTopic)
+  - name: avro
+    topic: %s
+    format: debezium-avro
+    tenant: "{{.tenant_id}}"
+    entity: "customer:{{.customer_id}}"
+    text: "Ticket {{.id}} [{{.status}}] {{.body}}"
+schema_registry: {url: %q}
+`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic, kbTopic, flatTopic, avroTopic, sr.URL)
 	h.cfgPath = filepath.Join(t.TempDir(), "freshctx.yaml")
 	if err := os.WriteFile(h.cfgPath, []byte(cfgText), 0o600); err != nil {
 		t.Fatal(err)
@@ -469,7 +481,101 @@ func assertCommittedToEnd(t *testing.T, brokers, group string, topics ...string)
 const (
 	kbTopic   = "kb.public.articles"
 	flatTopic = "unwrapped.public.customers"
+	avroTopic = "avro.public.tickets"
 )
+
+// Debezium envelopes as Go types for confluent-kafka-go's Avro serializer; the
+// second table version adds a column.
+type (
+	avroKey struct {
+		ID int32 `avro:"id"`
+	}
+	avroRowV1 struct {
+		ID         int32  `avro:"id"`
+		TenantID   string `avro:"tenant_id"`
+		CustomerID int32  `avro:"customer_id"`
+		Body       string `avro:"body"`
+	}
+	avroRowV2 struct {
+		ID         int32   `avro:"id"`
+		TenantID   string  `avro:"tenant_id"`
+		CustomerID int32   `avro:"customer_id"`
+		Body       string  `avro:"body"`
+		Status     *string `avro:"status"`
+	}
+	// before and after need distinct record names in one schema.
+	avroBeforeV1 avroRowV1
+	avroBeforeV2 avroRowV2
+	avroSource   struct {
+		Connector string `avro:"connector"`
+		LSN       int64  `avro:"lsn"`
+	}
+	avroEnvV1 struct {
+		Before *avroBeforeV1 `avro:"before"`
+		After  *avroRowV1    `avro:"after"`
+		Op     string        `avro:"op"`
+		Source avroSource    `avro:"source"`
+	}
+	avroEnvV2 struct {
+		Before *avroBeforeV2 `avro:"before"`
+		After  *avroRowV2    `avro:"after"`
+		Op     string        `avro:"op"`
+		Source avroSource    `avro:"source"`
+	}
+)
+
+// Avro envelopes through the Schema Registry and a real broker connection: stored,
+// a schema evolution (an added column) keeps working, a delete applies, and a
+// record with an unknown schema id goes to the DLQ while its neighbours flow.
+func TestAvroEndToEnd(t *testing.T) {
+	h := newHarness(t)
+	client, err := schemaregistry.NewClient(schemaregistry.NewConfig(h.registry))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := avrov2.NewSerializerConfig()
+	conf.AutoRegisterSchemas = true
+	ks, _ := avrov2.NewSerializer(client, serde.KeySerde, conf)
+	vs, _ := avrov2.NewSerializer(client, serde.ValueSerde, conf)
+	key, err := ks.Serialize(avroTopic, &avroKey{ID: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, err := vs.Serialize(avroTopic, &avroEnvV1{Op: "c", Source: avroSource{Connector: "postgresql", LSN: 5000},
+		After: &avroRowV1{ID: 5, TenantID: "acme", CustomerID: 55, Body: "refund missing"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.produce(avroTopic, key, v1)
+	h.eventually("the Avro create", func() bool {
+		e := eventByID(h.context("customer:55", ""), "5")
+		return e != nil && e.Text == "Ticket 5 [] refund missing"
+	})
+	status := "pending"
+	v2, err := vs.Serialize(avroTopic, &avroEnvV2{Op: "u", Source: avroSource{Connector: "postgresql", LSN: 6000},
+		After: &avroRowV2{ID: 5, TenantID: "acme", CustomerID: 55, Body: "refund missing", Status: &status}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.produce(avroTopic, key, []byte{0, 0, 0, 0x7f, 0xff, 1, 2}) // unknown schema id: DLQ
+	h.produce(avroTopic, key, v2)
+	h.eventually("the evolved schema's update", func() bool {
+		e := eventByID(h.context("customer:55", ""), "5")
+		return e != nil && e.Text == "Ticket 5 [pending] refund missing"
+	})
+	del, err := vs.Serialize(avroTopic, &avroEnvV2{Op: "d", Source: avroSource{Connector: "postgresql", LSN: 7000},
+		Before: &avroBeforeV2{ID: 5, TenantID: "acme", CustomerID: 55, Body: "refund missing", Status: &status}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.produce(avroTopic, key, del)
+	h.produce(avroTopic, key, nil)
+	h.eventually("the Avro delete", func() bool { return eventByID(h.context("customer:55", ""), "5") == nil })
+	dlq := readAll(t, h.brokers, dlqTopic, 1)
+	if got := header(dlq[0], "freshctx.error"); !strings.Contains(got, "Avro") || header(dlq[0], "freshctx.topic") != avroTopic {
+		t.Errorf("DLQ record: %q from %q", got, header(dlq[0], "freshctx.topic"))
+	}
+}
 
 // The unwrap (ExtractNewRecordState) fixtures through the broker: a create with
 // metadata fields is stored, its rewrite-mode delete removes it, and a default-mode

@@ -135,8 +135,12 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 	if err := cache.Start(ctx); err != nil {
 		log.Warn("redis unreachable; ingesting into postgres only until it is back", "addr", cfg.Redis.Addr, "err", err)
 	}
+	avro, err := wire.Avro(cfg)
+	if err != nil {
+		return err
+	}
 	p, err := pipeline.New(cfg.Pipeline, cfg.Kafka, cfg.Sources, pipeline.Deps{
-		Embedder: emb, Store: st, Cache: cache, Logger: log, Metrics: pipeline.NewMetrics(reg),
+		Embedder: emb, Store: st, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg),
 	})
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/store/pgstore"
@@ -134,4 +135,12 @@ func Registry() *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return reg
+}
+
+// Avro returns the Schema Registry decoder when a source reads Avro, else nil.
+func Avro(cfg *config.Config) (*cdc.Avro, error) {
+	if !cfg.NeedsAvro() {
+		return nil, nil
+	}
+	return cdc.NewAvro(cfg.SchemaRegistry)
 }
