@@ -72,10 +72,10 @@ func NewAvro(cfg SchemaRegistry) (*Avro, error) {
 	return a, nil
 }
 
-// ToJSON converts r's Avro key and value to JSON (a null value stays null). A
-// record that cannot be decoded, or whose schema the registry does not have,
-// wraps ErrMalformed; other registry errors are transient.
-func (a *Avro) ToJSON(r Record) (Record, error) {
+// ToJSON converts r's Avro value, and its key when avroKey, to JSON (a null value
+// stays null). A record that cannot be decoded, or whose schema the registry does
+// not have, wraps ErrMalformed; other registry errors are transient.
+func (a *Avro) ToJSON(r Record, avroKey bool) (Record, error) {
 	var headers []kafka.Header
 	for _, h := range r.Headers {
 		headers = append(headers, kafka.Header{Key: h.Key, Value: h.Value})
@@ -102,8 +102,10 @@ func (a *Avro) ToJSON(r Record) (Record, error) {
 		return out, nil
 	}
 	var err error
-	if r.Key, err = conv(a.key, r.Key, "key"); err != nil {
-		return r, err
+	if avroKey {
+		if r.Key, err = conv(a.key, r.Key, "key"); err != nil {
+			return r, err
+		}
 	}
 	if r.Value, err = conv(a.value, r.Value, "value"); err != nil {
 		return r, err

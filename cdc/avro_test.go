@@ -51,7 +51,7 @@ type (
 	}
 )
 
-func avroSerializers(t *testing.T, url string) (key, value *avrov2.Serializer) {
+func avroSerializers(t testing.TB, url string) (key, value *avrov2.Serializer) {
 	t.Helper()
 	client, err := schemaregistry.NewClient(schemaregistry.NewConfig(url))
 	if err != nil {
@@ -97,7 +97,7 @@ func TestAvroEnvelopes(t *testing.T) {
 		version int64
 		status  any
 	}{{v1, OpUpsert, 1000, nil}, {v2, OpUpsert, 2000, "pending"}} {
-		rec, err := a.ToJSON(Record{Topic: topic, Key: key, Value: tc.value})
+		rec, err := a.ToJSON(Record{Topic: topic, Key: key, Value: tc.value}, true)
 		if err != nil {
 			t.Fatalf("%v (registry saw unknown calls %v)", err, sr.Unknown)
 		}
@@ -125,7 +125,7 @@ func TestAvroEnvelopes(t *testing.T) {
 		if prefixed[0] != 1 {
 			t.Fatalf("header value does not start with magic byte 1: %x", hdrs[0].Value[:1])
 		}
-		out, err := a.ToJSON(rec)
+		out, err := a.ToJSON(rec, true)
 		if err != nil {
 			t.Fatalf("%s: %v (unknown calls %v)", name, err, sr.Unknown)
 		}
@@ -136,17 +136,43 @@ func TestAvroEnvelopes(t *testing.T) {
 	}
 
 	// A tombstone stays a tombstone.
-	if rec, err := a.ToJSON(Record{Topic: topic, Key: key}); err != nil || rec.Value != nil {
+	if rec, err := a.ToJSON(Record{Topic: topic, Key: key}, true); err != nil || rec.Value != nil {
 		t.Errorf("tombstone: %v %v", rec.Value, err)
 	}
 	// An unknown schema id and a payload that is not Confluent-framed Avro are
 	// permanent: the record goes to the DLQ.
 	for _, bad := range [][]byte{{0, 0, 0, 0, 99, 1, 2}, []byte(`{"op":"c"}`)} {
-		if _, err := a.ToJSON(Record{Topic: topic, Key: key, Value: bad}); !errors.Is(err, ErrMalformed) {
+		if _, err := a.ToJSON(Record{Topic: topic, Key: key, Value: bad}, true); !errors.Is(err, ErrMalformed) {
 			t.Errorf("%q: err = %v, want ErrMalformed", bad, err)
 		}
 	}
 	if len(sr.Unknown) > 0 {
 		t.Errorf("the client made calls the fake registry does not implement: %v", sr.Unknown)
 	}
+}
+
+// FuzzAvro: whatever follows a valid schema id, decoding never panics and every
+// error is either malformed (DLQ) or from the registry.
+func FuzzAvro(f *testing.F) {
+	sr := testenv.NewSchemaRegistry(f)
+	_, vs := avroSerializers(f, sr.URL)
+	good, err := vs.Serialize("t", &avroEnvelope{Op: "c", After: &avroAfter{ID: 1, TenantID: "a", CustomerID: 2, Body: "x"},
+		Source: avroSource{Connector: "postgresql", LSN: 1}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	a, err := NewAvro(SchemaRegistry{URL: sr.URL})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good[5:])
+	f.Add([]byte{})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		payload := append(append([]byte{}, good[:5]...), body...)
+		_, err := a.ToJSON(Record{Topic: "t", Value: payload}, false)
+		if err != nil && !errors.Is(err, ErrMalformed) {
+			t.Fatalf("unexpected error kind: %v", err)
+		}
+	})
 }

@@ -1,5 +1,7 @@
 // Package cdc decodes Kafka records into [Change]s: Debezium change-event envelopes
-// (JSON converter, with or without schemas.enable) and plain JSON business events.
+// (JSON converter, with or without schemas.enable; or Avro through a Schema
+// Registry, see [Avro]), the flattened output of Debezium's ExtractNewRecordState
+// transform, and plain JSON business events.
 //
 // A Change carries a version that orders changes of one key: the Postgres
 // source.lsn, the MySQL binlog position (file, pos, row), else the Kafka offset.

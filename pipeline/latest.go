@@ -152,12 +152,15 @@ func (r *Reader) latest(m *mapper, msg *kafka.Message, tenant string) (Latest, b
 			return l, false
 		}
 		var err error
-		if rec, err = r.avro.ToJSON(rec); err != nil {
+		if rec, err = r.avro.ToJSON(rec, m.src.avroKey()); err != nil {
 			return l, false
 		}
 		format = cdc.FormatDebezium
 	}
 	ch, err := cdc.Decode(format, rec)
+	if err == nil {
+		err = m.src.applyKeyFormat(&ch, msg.Key)
+	}
 	if err != nil || ch.Row == nil {
 		return l, false // nothing that names a tenant: never shown
 	}

@@ -25,6 +25,12 @@ type Source struct {
 	// ExtractNewRecordState transform's output), "debezium-avro" (AvroConverter
 	// envelopes, through schema_registry) or "json" (plain events). Required.
 	Format cdc.Format `yaml:"format"`
+	// KeyFormat says how record keys are written: "json" (a JSON object or value;
+	// the default for debezium, debezium-flat), "avro" (through the Schema
+	// Registry; the default for, and only with, debezium-avro) or "string" (the
+	// raw bytes; use it for plain string keys). Default: detect JSON objects, else
+	// raw bytes.
+	KeyFormat string `yaml:"key_format"`
 	// Kind is "event" (an entity's timeline) or "document" (knowledge: chunked,
 	// embedded, searchable). Default "event".
 	Kind string `yaml:"kind"`
@@ -86,6 +92,15 @@ func (s *Source) Validate() error {
 		return fmt.Errorf("format: %q is not one of debezium, debezium-flat, debezium-avro, json", s.Format)
 	}
 	required := []struct{ name, tmpl string }{{"tenant", s.Tenant}, {"text", s.Text}}
+	switch s.KeyFormat {
+	case "", "json", "string":
+	case "avro":
+		if s.Format != cdc.FormatDebeziumAvro {
+			return errors.New("key_format: avro only with format debezium-avro")
+		}
+	default:
+		return fmt.Errorf("key_format: %q is not one of json, string, avro", s.KeyFormat)
+	}
 	switch s.Kind {
 	case "", KindEvent:
 		required = append(required, struct{ name, tmpl string }{"entity", s.Entity})
@@ -512,4 +527,24 @@ func writeValue(b *strings.Builder, v any) {
 		j, _ := json.Marshal(x)
 		b.Write(j)
 	}
+}
+
+// avroKey reports whether the source's keys are Avro.
+func (s *Source) avroKey() bool {
+	return s.Format == cdc.FormatDebeziumAvro && (s.KeyFormat == "" || s.KeyFormat == "avro")
+}
+
+// applyKeyFormat enforces the declared key format on a decoded change.
+func (s *Source) applyKeyFormat(c *cdc.Change, rawKey []byte) error {
+	switch s.KeyFormat {
+	case "string":
+		if len(rawKey) > 0 {
+			c.Key = string(rawKey)
+		}
+	case "json":
+		if len(rawKey) > 0 && !json.Valid(rawKey) {
+			return &MapError{Field: "key_format", Reason: "json, but the record key is not JSON"}
+		}
+	}
+	return nil
 }

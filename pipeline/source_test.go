@@ -157,3 +157,20 @@ func TestSourceValidate(t *testing.T) {
 		t.Errorf("unclosed template: %v", err)
 	}
 }
+
+func TestKeyFormat(t *testing.T) {
+	s := ticketSource()
+	s.KeyFormat = "avro"
+	if err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "key_format: avro only") {
+		t.Errorf("avro keys on a JSON source: %v", err)
+	}
+	s.KeyFormat = "string"
+	c := cdc.Change{Key: "parsed"}
+	if err := s.applyKeyFormat(&c, []byte(`{"id":1}`)); err != nil || c.Key != `{"id":1}` {
+		t.Errorf("string key: %q %v", c.Key, err)
+	}
+	s.KeyFormat = "json"
+	if err := s.applyKeyFormat(&c, []byte("order-17")); err == nil || !strings.Contains(err.Error(), "key_format") {
+		t.Errorf("a non-JSON key with key_format json: %v", err)
+	}
+}

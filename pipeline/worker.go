@@ -193,7 +193,7 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 			// Avro through the Schema Registry becomes the same JSON envelope.
 			// Registry outages are retried; unknown schemas and bad bytes are poison.
 			err := p.retry(ctx, "schema_registry", func() (err error) {
-				it.crec, err = p.deps.Avro.ToJSON(toCDC(r.msg))
+				it.crec, err = p.deps.Avro.ToJSON(toCDC(r.msg), r.src.src.avroKey())
 				return err
 			})
 			if errors.Is(err, cdc.ErrMalformed) {
@@ -206,6 +206,10 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 		}
 		c, err := cdc.Decode(format, it.crec)
 		if err != nil {
+			it.poison("decode", err)
+			continue
+		}
+		if err := r.src.src.applyKeyFormat(&c, r.msg.Key); err != nil {
 			it.poison("decode", err)
 			continue
 		}
