@@ -85,7 +85,7 @@ func freePort(t *testing.T) string {
 }
 
 func newHarness(t *testing.T) *harness {
-	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic, kbTopic, flatTopic, avroTopic})
+	brokers, _ := testenv.Kafka(t, 3, []string{ticketsTopic, customersTopic, chatTopic, dlqTopic, kbTopic, flatTopic, avroTopic, txnTopic})
 	sr := testenv.NewSchemaRegistry(t)
 	dsn, _ := testenv.PostgresDSN(t)
 	redisAddr, prefix := testenv.RedisAddr(t)
@@ -143,8 +143,14 @@ sources:
     tenant: "{{.tenant_id}}"
     entity: "customer:{{.customer_id}}"
     text: "Ticket {{.id}} [{{.status}}] {{.body}}"
+  - name: txn
+    topic: %s
+    format: debezium
+    tenant: acme
+    entity: "a:{{.pk}}"
+    text: "row {{.pk}}: {{.aa}}"
 schema_registry: {url: %q}
-`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic, kbTopic, flatTopic, avroTopic, sr.URL)
+`, brokers, testenv.Name("g"), dlqTopic, dsn, redisAddr, prefix, ticketsTopic, customersTopic, chatTopic, kbTopic, flatTopic, avroTopic, txnTopic, sr.URL)
 	h.cfgPath = filepath.Join(t.TempDir(), "freshctx.yaml")
 	if err := os.WriteFile(h.cfgPath, []byte(cfgText), 0o600); err != nil {
 		t.Fatal(err)
@@ -482,7 +488,34 @@ const (
 	kbTopic   = "kb.public.articles"
 	flatTopic = "unwrapped.public.customers"
 	avroTopic = "avro.public.tickets"
+	txnTopic  = "PostgreSQL_server.s1.a" // the transaction-metadata fixture's table
 )
+
+// Debezium's transaction metadata through the broker: a data event carrying a
+// transaction block is stored like any other; a BEGIN marker on the same topic is
+// skipped, not dead-lettered.
+func TestTransactionMetadataEndToEnd(t *testing.T) {
+	h := newHarness(t)
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("../../cdc/testdata/debezium/postgres", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	h.produce(txnTopic, []byte(`{"id":"571:53195829"}`), read("transaction-begin.json"))
+	h.produce(txnTopic, []byte(`{"pk":"2"}`), read("create.with-transaction.json"))
+	h.eventually("the transactional row", func() bool {
+		evs, err := h.store.Recent(context.Background(), "acme", "a:2", time.Unix(0, 0), 10)
+		return err == nil && len(evs) == 1 && evs[0].Text == "row 2: 1" && evs[0].Version == 53195832
+	})
+	h.eventually("the BEGIN marker counted as skipped", func() bool {
+		return h.metric(`freshctx_ingest_records_total{result="skipped",source="txn"}`) == 1
+	})
+	if got := h.metric(`freshctx_ingest_records_total{result="dead_lettered",source="txn"}`); got != 0 {
+		t.Errorf("%v transaction records dead-lettered", got)
+	}
+}
 
 // Debezium envelopes as Go types for confluent-kafka-go's Avro serializer; the
 // second table version adds a column.
