@@ -2,6 +2,7 @@
 // context API, the way its users do.
 //
 //	go run ./loadtest demo [flags]   stream the demo feed, wait until it is visible, print a context answer
+//	go run ./loadtest produce [flags] a paced event mix to the demo topics
 //	go run ./loadtest seed [flags]   bulk-load a benchmark store and cache
 //	go run ./loadtest query [flags]  measure the context API under concurrent clients
 //
@@ -27,6 +28,14 @@ Usage:
       and chat as plain JSON; an unchanged-text update, a TOAST placeholder, a delete
       with its tombstone and one malformed record), wait until ingest has made it
       visible, then ask the context API a customer's question and print the answer.
+
+  loadtest produce [-brokers 127.0.0.1:19092] [-rate 1000] [-duration 30s] [-entities 10000] [-skew 1.1] [-debezium 0.6]
+      Produce a paced mix to the demo topics: ticket changes as Debezium envelopes
+      (creates, updates, deletes with tombstones) and chat events as plain JSON, over
+      entities with a Zipf-skewed popularity.
+
+  loadtest broker [-listen 127.0.0.1:19092] [-partitions 4]
+      Run an in-memory Kafka-protocol broker (franz-go's kfake) as its own process.
 
   loadtest seed [-config examples/bench.yaml] [-events 1000000] [-entities 10000] [-span 2h]
       Reset the benchmark schema and Redis prefix of the config, then bulk-load events
@@ -62,6 +71,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return demo(ctx, args[1:], stdout, stderr)
 	case "seed":
 		return seed(ctx, args[1:], stdout, stderr)
+	case "produce":
+		return produce(ctx, args[1:], stdout, stderr)
+	case "broker":
+		return broker(ctx, args[1:], stdout, stderr)
 	case "query":
 		return query(ctx, args[1:], stdout, stderr)
 	default:

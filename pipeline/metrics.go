@@ -4,6 +4,7 @@ import "github.com/prometheus/client_golang/prometheus"
 
 // Metrics are the ingest pipeline's Prometheus metrics.
 type Metrics struct {
+	Consumed     *prometheus.CounterVec // records received from Kafka, by topic
 	Records      *prometheus.CounterVec // by source and result: stored, unchanged (older version), deleted, skipped, dead_lettered
 	EmbedTexts   prometheus.Counter     // texts sent to the embedder
 	EmbedReused  prometheus.Counter     // texts whose stored vector was reused (text unchanged)
@@ -25,6 +26,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	const ns, sub = "freshctx", "ingest"
 	lat := []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
 	m := &Metrics{
+		Consumed: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "consumed_total",
+			Help: "Records received from Kafka and dispatched to a lane, by topic."}, []string{"topic"}),
 		Records: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "records_total",
 			Help: "Records processed, by source and result (stored, unchanged, deleted, skipped, dead_lettered)."}, []string{"source", "result"}),
 		EmbedTexts:   prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "embed_texts_total", Help: "Texts sent to the embedder."}),
@@ -46,7 +49,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "High watermark minus next offset to consume, per assigned partition."}, []string{"topic", "partition"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.Records, m.EmbedTexts, m.EmbedReused, m.EmbedBatches, m.BatchSize, m.EmbedSeconds,
+		reg.MustRegister(m.Consumed, m.Records, m.EmbedTexts, m.EmbedReused, m.EmbedBatches, m.BatchSize, m.EmbedSeconds,
 			m.StoreSeconds, m.Freshness, m.Retries, m.CacheErrors, m.Inflight, m.InflightB, m.Paused, m.Lag)
 	}
 	return m

@@ -95,6 +95,7 @@ func (p *Pipeline) trySend(r *record) bool {
 	if !p.tracker.add(r.part, r.epoch, int64(r.msg.TopicPartition.Offset)) {
 		return true // already in flight (redelivered after a seek): drop the copy
 	}
+	p.m.Consumed.WithLabelValues(r.part.topic).Inc()
 	p.inflight.Add(1)
 	p.inflightBytes.Add(r.size)
 	p.m.Inflight.Inc()

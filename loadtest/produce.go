@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+)
+
+// produce sends a paced, realistic mix to the demo topics: ticket and order
+// changes as Debezium envelopes (creates, updates, deletes with tombstones) and
+// refund and chat events as plain JSON, over entities with a skewed popularity.
+func produce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest produce", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	brokers := fs.String("brokers", "127.0.0.1:19092", "Kafka bootstrap servers")
+	rate := fs.Int("rate", 1000, "events per second (0: as fast as possible)")
+	duration := fs.Duration("duration", 30*time.Second, "how long to produce (at most 10m)")
+	entities := fs.Int("entities", 10000, "customers (customer:0 … N-1)")
+	skew := fs.Float64("skew", 1.1, "Zipf exponent of entity popularity (> 1; higher: a few entities get most events)")
+	debezium := fs.Float64("debezium", 0.6, "share of Debezium change events (the rest: JSON events)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *duration > 10*time.Minute || *rate < 0 || *entities < 1 || *skew <= 1 || *debezium < 0 || *debezium > 1 {
+		return fmt.Errorf("-duration ≤ 10m, -rate ≥ 0, -entities ≥ 1, -skew > 1, -debezium in [0, 1]")
+	}
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": *brokers, "linger.ms": 5, "enable.metrics.push": false,
+		"queue.buffering.max.messages": 1000000})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	go func() {
+		for range p.Events() { // delivery reports
+		}
+	}()
+	rng := rand.New(rand.NewPCG(11, 11))
+	zipf := rand.NewZipf(rng, *skew, 1, uint64(*entities-1))
+	lsn := time.Now().UnixMicro() * 16
+	send := func(topic string, key, value []byte) error {
+		for {
+			err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Key: key, Value: value}, nil)
+			if e, ok := err.(kafka.Error); ok && e.Code() == kafka.ErrQueueFull {
+				p.Flush(100)
+				continue
+			}
+			return err
+		}
+	}
+	start := time.Now()
+	deadline := start.Add(*duration)
+	n, tickets := 0, 0
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if *rate > 0 {
+			if wait := time.Until(start.Add(time.Duration(float64(n) / float64(*rate) * float64(time.Second)))); wait > 0 {
+				time.Sleep(wait) // pacing
+			}
+		}
+		customer := int(zipf.Uint64())
+		now := time.Now()
+		if rng.Float64() < *debezium {
+			lsn += 8
+			id := rng.IntN(int(math.Max(1, float64(tickets)))) + 1 // an existing ticket, for updates and deletes
+			op := "u"
+			switch r := rng.Float64(); {
+			case r < 0.4 || tickets == 0:
+				tickets++
+				id, op = tickets, "c"
+			case r > 0.97:
+				op = "d"
+			}
+			row := map[string]any{"id": id, "tenant_id": "acme", "customer_id": customer, "status": []string{"open", "pending", "solved"}[rng.IntN(3)],
+				"priority": "normal", "subject": "Order question", "body": fmt.Sprintf("Customer %d asks about order O-%d.", customer, rng.IntN(100000)),
+				"updated_at": now.UnixMicro()}
+			env := map[string]any{"op": op, "after": row, "source": map[string]any{"connector": "postgresql", "lsn": lsn, "ts_ms": now.UnixMilli()}}
+			if op == "d" {
+				env["before"], env["after"] = row, nil
+			}
+			v, _ := json.Marshal(env)
+			key := []byte(fmt.Sprintf(`{"id":%d}`, id))
+			if err := send("shop.public.tickets", key, v); err != nil {
+				return err
+			}
+			if op == "d" {
+				if err := send("shop.public.tickets", key, nil); err != nil {
+					return err
+				}
+			}
+		} else {
+			id := fmt.Sprintf("m-%d-%d", customer, n)
+			v, _ := json.Marshal(map[string]any{"message_id": id, "tenant": "acme", "customer_id": customer, "role": "customer",
+				"channel": "app", "text": fmt.Sprintf("Where is my refund for order O-%d?", rng.IntN(100000)), "ts": now.UTC().Format(time.RFC3339Nano)})
+			if err := send("support.chat", []byte(id), v); err != nil {
+				return err
+			}
+		}
+		n++
+	}
+	p.Flush(30000)
+	el := time.Since(start)
+	fmt.Fprintf(stdout, "produce: %d events in %.1fs (%.0f/s) to %s\n", n, el.Seconds(), float64(n)/el.Seconds(), *brokers)
+	return nil
+}
