@@ -144,23 +144,8 @@ func (r *Reader) ReadLatest(ctx context.Context, tenant, topic string, partition
 // latest decodes and trims one record for tenant; false when it belongs to
 // another tenant or cannot be attributed to one.
 func (r *Reader) latest(m *mapper, msg *kafka.Message, tenant string) (Latest, bool) {
-	rec := toCDC(msg)
+	rec, ch, err := m.decode(r.avro, toCDC(msg))
 	l := Latest{Partition: rec.Partition, Offset: rec.Offset, Timestamp: rec.Timestamp}
-	format := m.src.Format
-	if format == cdc.FormatDebeziumAvro {
-		if r.avro == nil {
-			return l, false
-		}
-		var err error
-		if rec, err = r.avro.ToJSON(rec, m.src.avroKey()); err != nil {
-			return l, false
-		}
-		format = cdc.FormatDebezium
-	}
-	ch, err := cdc.Decode(format, rec)
-	if err == nil {
-		err = m.src.applyKeyFormat(&ch, msg.Key)
-	}
 	if err != nil || ch.Row == nil {
 		return l, false // nothing that names a tenant: never shown
 	}

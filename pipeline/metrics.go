@@ -40,7 +40,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Freshness: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "freshness_seconds",
 			Help: "Kafka record timestamp to durable write.", Buckets: lat}),
 		Retries: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "retries_total",
-			Help: "Retried operations by stage (lookup, embed, store, dlq)."}, []string{"stage"}),
+			Help: "Retried operations by stage (decode: the Schema Registry; lookup, embed, store, dlq)."}, []string{"stage"}),
 		CacheErrors: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "cache_errors_total", Help: "Failed recent-cache writes (readers fall back to the store)."}),
 		Inflight:    prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "inflight_records", Help: "Records dispatched and not yet acknowledged."}),
 		InflightB:   prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "inflight_bytes", Help: "Bytes of records dispatched and not yet acknowledged."}),

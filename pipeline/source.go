@@ -190,6 +190,9 @@ type MapError struct {
 
 func (e *MapError) Error() string { return fmt.Sprintf("mapping: %s: %s", e.Field, e.Reason) }
 
+// Permanent reports that retrying cannot map the record.
+func (e *MapError) Permanent() bool { return true }
+
 // keyOf returns the event key of a decoded change.
 func (m *mapper) keyOf(c *cdc.Change) (string, error) {
 	if c.Key != "" {
@@ -547,4 +550,28 @@ func (s *Source) applyKeyFormat(c *cdc.Change, rawKey []byte) error {
 		}
 	}
 	return nil
+}
+
+// decode turns a record into a change by the source's rules: Avro through the
+// Schema Registry into the JSON envelope, then the format's decoder, then the
+// declared key format. It returns the record as decoded (JSON for Avro sources).
+// Registry outages are the only transient errors; everything else is permanent.
+func (m *mapper) decode(avro *cdc.Avro, rec cdc.Record) (cdc.Record, cdc.Change, error) {
+	rawKey := rec.Key
+	format := m.src.Format
+	if format == cdc.FormatDebeziumAvro {
+		if avro == nil {
+			return rec, cdc.Change{}, fmt.Errorf("%w: source %s reads Avro without a schema registry", ErrPermanent, m.src.Name)
+		}
+		var err error
+		if rec, err = avro.ToJSON(rec, m.src.avroKey()); err != nil {
+			return rec, cdc.Change{}, err
+		}
+		format = cdc.FormatDebezium
+	}
+	c, err := cdc.Decode(format, rec)
+	if err == nil {
+		err = m.src.applyKeyFormat(&c, rawKey)
+	}
+	return rec, c, err
 }

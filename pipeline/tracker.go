@@ -123,23 +123,6 @@ func (t *tracker) storable() map[partition]int64 {
 	return out
 }
 
-// inFlight returns how many dispatched records of p are not yet acknowledged.
-func (t *tracker) inFlight(p partition) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	ps, ok := t.parts[p]
-	if !ok {
-		return 0
-	}
-	n := 0
-	for _, x := range ps.pending[ps.head:] {
-		if !x.done {
-			n++
-		}
-	}
-	return n
-}
-
 // waitDrained blocks until none of ps has records in flight or stop is closed.
 func (t *tracker) waitDrained(ps []partition, stop <-chan struct{}) bool {
 	done := make(chan struct{})

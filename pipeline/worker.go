@@ -187,31 +187,18 @@ func (p *Pipeline) process(ctx context.Context, batch []*record) {
 			it.poison("decode", fmt.Errorf("record of %d bytes exceeds pipeline.max_record_bytes (%d)", len(r.msg.Value)+len(r.msg.Key), p.cfg.MaxRecordBytes))
 			continue
 		}
-		it.crec = toCDC(r.msg)
-		format := r.src.src.Format
-		if format == cdc.FormatDebeziumAvro {
-			// Avro through the Schema Registry becomes the same JSON envelope.
-			// Registry outages are retried; unknown schemas and bad bytes are poison.
-			err := p.retry(ctx, "schema_registry", func() (err error) {
-				it.crec, err = p.deps.Avro.ToJSON(toCDC(r.msg), r.src.src.avroKey())
-				return err
-			})
-			if errors.Is(err, cdc.ErrMalformed) {
-				it.poison("decode", err)
-				continue
-			} else if err != nil {
-				return // ctx ended: nothing acked
-			}
-			format = cdc.FormatDebezium
-		}
-		c, err := cdc.Decode(format, it.crec)
-		if err != nil {
+		// Only a Schema Registry outage is transient here: it is retried, never
+		// dead-lettered. Everything else about a record that will not decode is poison.
+		var c cdc.Change
+		err := p.retry(ctx, "decode", func() (err error) {
+			it.crec, c, err = r.src.decode(p.deps.Avro, toCDC(r.msg))
+			return err
+		})
+		if err != nil && isPermanent(err) {
 			it.poison("decode", err)
 			continue
-		}
-		if err := r.src.src.applyKeyFormat(&c, r.msg.Key); err != nil {
-			it.poison("decode", err)
-			continue
+		} else if err != nil {
+			return // ctx ended: nothing acked
 		}
 		it.change = c
 		switch c.Op {
