@@ -44,6 +44,8 @@ type Config struct {
 	Pipeline pipeline.Config   `yaml:"pipeline"`
 	API      api.Config        `yaml:"api"`
 	Sources  []pipeline.Source `yaml:"sources"`
+	// Backfill jobs, run with `ingest backfill`.
+	Backfill []pipeline.Backfill `yaml:"backfill"`
 	// SchemaRegistry is needed by sources of format debezium-avro.
 	SchemaRegistry cdc.SchemaRegistry `yaml:"schema_registry"`
 }
@@ -139,6 +141,19 @@ func (c *Config) Validate() error {
 		if s.Format == cdc.FormatDebeziumAvro && c.SchemaRegistry.URL == "" {
 			return fmt.Errorf("schema_registry.url: required by sources[%d] (format debezium-avro)", i)
 		}
+	}
+	jobs := map[string]bool{}
+	for i, b := range c.Backfill {
+		if err := b.WithDefaults().Validate(); err != nil {
+			return fmt.Errorf("backfill[%d].%w", i, err)
+		}
+		if !names[b.Source] {
+			return fmt.Errorf("backfill[%d].source: %q is not the name of a source", i, b.Source)
+		}
+		if jobs[b.Name] {
+			return fmt.Errorf("backfill[%d].name: %q is used twice", i, b.Name)
+		}
+		jobs[b.Name] = true
 	}
 	for i, t := range c.API.ReadLatestTopics {
 		if !topics[t] {

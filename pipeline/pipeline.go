@@ -170,11 +170,8 @@ type Deps struct {
 
 // Pipeline consumes the sources' topics into the store and cache.
 type Pipeline struct {
-	cfg     Config
+	writer
 	kcfg    Kafka
-	deps    Deps
-	log     *slog.Logger
-	m       *Metrics
 	sources map[string]*mapper // by topic
 
 	consumer *kafka.Consumer
@@ -188,14 +185,6 @@ type Pipeline struct {
 	inflight      atomic.Int64
 	inflightBytes atomic.Int64
 	lastStore     time.Time
-}
-
-type record struct {
-	msg   *kafka.Message
-	part  partition
-	epoch uint64
-	src   *mapper
-	size  int64
 }
 
 // New validates the sources and creates the Kafka clients; Run starts consuming.
@@ -220,7 +209,7 @@ func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error)
 	if len(sources) == 0 {
 		return nil, errors.New("sources: at least one source is required")
 	}
-	p := &Pipeline{cfg: cfg, kcfg: kcfg, deps: deps, log: deps.Logger, m: deps.Metrics,
+	p := &Pipeline{writer: writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics}, kcfg: kcfg,
 		sources: map[string]*mapper{}, tracker: newTracker(), assigned: map[partition]bool{}}
 	for i, s := range sources {
 		m, err := newMapper(s)

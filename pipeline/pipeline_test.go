@@ -44,6 +44,7 @@ const topic = "shop.public.tickets"
 type rig struct {
 	t        testing.TB
 	brokers  string
+	dsn      string
 	store    *pgstore.Store
 	cache    *rediscache.Cache // nil: the pipeline runs without a cache
 	producer *kafka.Producer
@@ -82,7 +83,7 @@ func newRig(t testing.TB, partitions int32, opts ...kfake.Opt) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
-	return &rig{t: t, brokers: brokers, store: st, producer: p, metrics: NewMetrics(nil), logs: &lockedBuffer{}, group: testenv.Name("g"), cluster: cluster}
+	return &rig{t: t, brokers: brokers, dsn: dsn, store: st, producer: p, metrics: NewMetrics(nil), logs: &lockedBuffer{}, group: testenv.Name("g"), cluster: cluster}
 }
 
 // produce sends Debezium change events: one per (key, version), in the given order,

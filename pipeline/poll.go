@@ -63,7 +63,7 @@ func (p *Pipeline) dispatch(msg *kafka.Message) {
 	if !ok {
 		return // not (or no longer) ours
 	}
-	r := &record{msg: msg, part: part, epoch: ep, src: p.sources[part.topic],
+	r := &record{in: toCDC(msg), part: part, epoch: ep, src: p.sources[part.topic],
 		size: int64(len(msg.Key) + len(msg.Value) + 64)}
 	if len(p.stash) > 0 || p.full() || !p.trySend(r) {
 		p.stash = append(p.stash, r)
@@ -82,8 +82,8 @@ func (p *Pipeline) full() bool {
 func (p *Pipeline) trySend(r *record) bool {
 	h := fnv.New64a()
 	h.Write([]byte(r.part.topic))
-	if len(r.msg.Key) > 0 {
-		h.Write(r.msg.Key)
+	if len(r.in.Key) > 0 {
+		h.Write(r.in.Key)
 	} else {
 		// Keyless: keep the partition's order.
 		h.Write([]byte(strconv.Itoa(int(r.part.part))))
@@ -92,7 +92,7 @@ func (p *Pipeline) trySend(r *record) bool {
 	if len(ch) == cap(ch) {
 		return false
 	}
-	if !p.tracker.add(r.part, r.epoch, int64(r.msg.TopicPartition.Offset)) {
+	if !p.tracker.add(r.part, r.epoch, r.in.Offset) {
 		return true // already in flight (redelivered after a seek): drop the copy
 	}
 	p.m.Consumed.WithLabelValues(r.part.topic).Inc()

@@ -149,3 +149,17 @@ type Cursor struct {
 	Source string    `json:"s"`
 	Key    string    `json:"k"`
 }
+
+// Checkpoint is a backfill job's saved progress.
+type Checkpoint struct {
+	// Input describes the job's input settings; resuming with other settings is refused.
+	Input string
+	// Position is where the job resumes (input-specific JSON); nil: from the start.
+	Position []byte
+	// Counts are the job's running totals by result (records, stored, unchanged, ...).
+	Counts    map[string]int64
+	StartedAt time.Time
+	UpdatedAt time.Time
+	// Finished is set when the job read its input to the end.
+	Finished bool
+}

@@ -35,6 +35,10 @@ const usage = `ingest: consume Kafka topics into the freshctx event store and re
 Usage:
   ingest [run] -config FILE [flags]   consume until SIGINT/SIGTERM, then drain and commit
   ingest migrate -config FILE         apply pending database migrations, then exit
+  ingest backfill -config FILE [-job NAME] [flags]
+                                      load existing data (a PostgreSQL table or query,
+                                      JSON Lines files, or a topic's history) through
+                                      the same path; resumable; see below
 
 Each source in the config maps one topic to events (see README "Configuration").
 Offsets are committed only after every earlier record of the partition is stored
@@ -44,12 +48,23 @@ When kafka.brokers is empty (and FRESHCTX_KAFKA_BROKERS unset), ingest starts an
 in-process development broker on kafka.dev_broker (default 127.0.0.1:19092),
 with the source topics created. It keeps data in memory only: for development.
 
+Backfill: jobs are listed under backfill: in the config. A job writes with
+versions below every live version, so it never replaces what the live pipeline
+wrote, and any live change replaces what it wrote: run it beside ingest. Progress
+is checkpointed in PostgreSQL after every page; SIGINT finishes the page in hand
+and stops, and running the same command again resumes (after SIGKILL, the last
+page is redone; writes are idempotent). Bad records go to the job's rejects file
+and the job goes on. -dry-run reads, maps and compares with what is stored, and
+writes nothing.
+
 Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
 FRESHCTX_REDIS_PASSWORD override the file.
 
 Examples:
   ingest migrate -config examples/demo.yaml
   ingest -config examples/demo.yaml -metrics-listen 127.0.0.1:9464
+  ingest backfill -config examples/demo.yaml -job tickets-history -dry-run
+  ingest backfill -config examples/demo.yaml -job tickets-history -rate 5000
 
 Flags:
 `
@@ -73,7 +88,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	fs := flag.NewFlagSet("ingest "+cmd, flag.ContinueOnError)
 	common := wire.Flags(fs, usage, stderr)
-	metricsAddr := fs.String("metrics-listen", "127.0.0.1:9464", "address for /metrics and /healthz (empty: off)")
+	metricsAddr := fs.String("metrics-listen", "127.0.0.1:9464", "address for /metrics and /healthz (empty: off; backfill: off unless set)")
+	var bf backfillFlags
+	fs.StringVar(&bf.job, "job", "", "backfill: the job to run (optional when the config has one)")
+	fs.BoolVar(&bf.restart, "restart", false, "backfill: forget the job's checkpoint and start over")
+	fs.BoolVar(&bf.dryRun, "dry-run", false, "backfill: report what would be written; write nothing")
+	fs.Float64Var(&bf.rate, "rate", -1, "backfill: records per second (0: unlimited; default: the job's records_per_second)")
+	fs.Float64Var(&bf.embedRate, "embed-rate", -1, "backfill: embedding calls per second (0: unlimited; default: the job's embed_calls_per_second)")
+	fs.IntVar(&bf.concurrency, "concurrency", 0, "backfill: parallel lanes (default: the job's concurrency, else 4)")
+	fs.StringVar(&bf.rejects, "rejects", "", "backfill: file that rejected records are appended to (default: the job's rejects)")
+	fs.StringVar(&bf.progress, "progress", "auto", "backfill: progress display: auto (a live line on a terminal, else log lines), line, log")
 	cfg, log, err := common.Parse(args, getenv)
 	if err != nil {
 		return err
@@ -83,9 +107,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return migrate(ctx, cfg, stdout)
 	case "run":
 		return ingest(ctx, cfg, log, *metricsAddr)
+	case "backfill":
+		addr := *metricsAddr
+		if !flagSet(fs, "metrics-listen") {
+			addr = ""
+		}
+		return backfill(ctx, cfg, log, bf, addr, stdout, stderr)
 	default:
 		fs.Usage()
-		return fmt.Errorf("unknown command %q (want run or migrate)", cmd)
+		return fmt.Errorf("unknown command %q (want run, migrate or backfill)", cmd)
 	}
 }
 

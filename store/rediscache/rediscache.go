@@ -5,7 +5,7 @@
 // one slot):
 //
 //	<prefix>:{<len(tenant)>:<tenant>:<entity>}:tl          sorted set: member = source/key, score = event time (ms)
-//	<prefix>:{<len(tenant)>:<tenant>:<entity>}:ev:<member> hash: v = version (20-digit, zero-padded), d = event JSON
+//	<prefix>:{<len(tenant)>:<tenant>:<entity>}:ev:<member> hash: v = version (20 digits, sign bit flipped), d = event JSON
 //	                                                        without the vector, e = the vector (little-endian float32s), x = 1 if deleted
 //
 // Both expire after the cache window. Writes run a Lua script that compares
@@ -122,11 +122,10 @@ func member(r store.Ref) string { return r.Source + "/" + r.Key }
 
 func (c *Cache) sinceKey() string { return c.cfg.KeyPrefix + ":since" }
 
+// padVersion renders v so that string order is numeric order over all of int64
+// (backfilled versions are negative, ADR 0007): the sign bit flipped, as 20 digits.
 func padVersion(v int64) string {
-	if v < 0 {
-		v = 0
-	}
-	return fmt.Sprintf("%020d", v)
+	return fmt.Sprintf("%020d", uint64(v)^(1<<63))
 }
 
 // upsertScript: KEYS = timeline, body. ARGV = version, score, member, data,

@@ -2,6 +2,7 @@ package rediscache
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -174,4 +175,14 @@ func hashTag(key string) string {
 		return key
 	}
 	return key[i+1 : i+1+j]
+}
+
+func TestPadVersionOrdersAllOfInt64(t *testing.T) {
+	vs := []int64{math.MinInt64, math.MinInt64 + 1, -1 << 40, -1, 0, 1, 1 << 40, math.MaxInt64}
+	for i := 1; i < len(vs); i++ {
+		a, b := padVersion(vs[i-1]), padVersion(vs[i])
+		if len(a) != 20 || len(b) != 20 || a >= b {
+			t.Fatalf("padVersion(%d)=%s, padVersion(%d)=%s: want fixed width and increasing", vs[i-1], a, vs[i], b)
+		}
+	}
 }

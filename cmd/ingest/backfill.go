@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/freshctx/freshctx/cmd/internal/wire"
+	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/store/rediscache"
+)
+
+type backfillFlags struct {
+	job               string
+	restart, dryRun   bool
+	rate, embedRate   float64
+	concurrency       int
+	rejects, progress string
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+func backfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backfillFlags, metricsAddr string, stdout, stderr io.Writer) error {
+	job, err := pickJob(cfg, f.job)
+	if err != nil {
+		return err
+	}
+	if f.rate >= 0 {
+		job.RecordsPerSecond = f.rate
+	}
+	if f.embedRate >= 0 {
+		job.EmbedCallsPerSecond = f.embedRate
+	}
+	if f.concurrency > 0 {
+		job.Concurrency = f.concurrency
+	}
+	if f.rejects != "" {
+		job.Rejects = f.rejects
+	}
+	show, err := progressPrinter(f.progress, stderr, log)
+	if err != nil {
+		return err
+	}
+	reg := wire.Registry()
+	st, emb, closeStore, err := wire.Open(ctx, cfg, reg, log)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	var cache pipeline.Cache
+	if !f.dryRun {
+		c := rediscache.New(cfg.Redis)
+		defer c.Close()
+		if err := c.Ping(ctx); err != nil {
+			log.Warn("redis unreachable; backfilling into postgres only (readers fall back to it)", "addr", cfg.Redis.Addr, "err", err)
+		}
+		cache = c
+	}
+	avro, err := wire.Avro(cfg)
+	if err != nil {
+		return err
+	}
+	if metricsAddr != "" {
+		srv, err := serveMetrics(metricsAddr, reg)
+		if err != nil {
+			return err
+		}
+		defer srv.Shutdown(context.WithoutCancel(ctx)) //nolint:errcheck
+	}
+	status, err := pipeline.RunBackfill(ctx, cfg.Pipeline, job, cfg.Sources, pipeline.BackfillDeps{
+		Deps:        pipeline.Deps{Embedder: emb, Store: st, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg)},
+		Checkpoints: st, Kafka: cfg.Kafka, PostgresDSN: cfg.Postgres.DSN,
+	}, pipeline.BackfillOptions{Restart: f.restart, DryRun: f.dryRun, Progress: show})
+	show(pipeline.BackfillStatus{}) // end the live line
+	summary(stdout, job, status)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stdout, "interrupted: run the same command again to resume\n")
+		return nil
+	}
+	return err
+}
+
+func pickJob(cfg *config.Config, name string) (pipeline.Backfill, error) {
+	var names []string
+	for _, j := range cfg.Backfill {
+		if j.Name == name || (name == "" && len(cfg.Backfill) == 1) {
+			return j, nil
+		}
+		names = append(names, j.Name)
+	}
+	switch {
+	case len(cfg.Backfill) == 0:
+		return pipeline.Backfill{}, errors.New("backfill: the config has no backfill jobs (see README, Backfill)")
+	case name == "":
+		return pipeline.Backfill{}, fmt.Errorf("-job: required, the config has %d jobs: %s", len(names), strings.Join(names, ", "))
+	default:
+		return pipeline.Backfill{}, fmt.Errorf("-job: no job named %q (have: %s)", name, strings.Join(names, ", "))
+	}
+}
+
+// progressPrinter returns what shows progress: a line rewritten in place on a
+// terminal (at most 4 times a second), else a log line every 10 s. A zero status
+// ends the live line.
+func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(pipeline.BackfillStatus), error) {
+	if mode == "auto" {
+		mode = "log"
+		if f, ok := w.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+				mode = "line"
+			}
+		}
+	}
+	var last time.Time
+	var shown bool
+	switch mode {
+	case "line":
+		return func(s pipeline.BackfillStatus) {
+			if s.Job == "" {
+				if shown {
+					fmt.Fprintln(w)
+				}
+				return
+			}
+			if time.Since(last) < 250*time.Millisecond && !s.Finished {
+				return
+			}
+			last, shown = time.Now(), true
+			fmt.Fprintf(w, "\r\033[K%s", progressLine(s))
+		}, nil
+	case "log":
+		return func(s pipeline.BackfillStatus) {
+			if s.Job == "" || (time.Since(last) < 10*time.Second && !s.Finished) {
+				return
+			}
+			last = time.Now()
+			log.Info("backfill progress", "job", s.Job, "done", s.Done, "total", s.Total, "unit", s.Unit,
+				"records", s.Counts["records"], "rate", int(s.Rate()), "eta", s.ETA().Round(time.Second), "rejected", s.Counts["rejected"])
+		}, nil
+	default:
+		return nil, fmt.Errorf("-progress: %q is not one of auto, line, log", mode)
+	}
+}
+
+func progressLine(s pipeline.BackfillStatus) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %s", s.Job, count(s.Counts["records"]))
+	if s.Total > 0 {
+		fmt.Fprintf(&b, " records  %5.1f%%", 100*float64(s.Done)/float64(s.Total))
+		if s.Unit == "records" {
+			fmt.Fprintf(&b, " of %s", count(s.Total))
+		}
+	} else {
+		b.WriteString(" records")
+	}
+	fmt.Fprintf(&b, "  %s rec/s", count(int64(s.Rate())))
+	if eta := s.ETA(); eta > 0 {
+		fmt.Fprintf(&b, "  ETA %s", eta.Round(time.Second))
+	}
+	fmt.Fprintf(&b, "  rejected %s", count(s.Counts["rejected"]))
+	return b.String()
+}
+
+func summary(w io.Writer, job pipeline.Backfill, s pipeline.BackfillStatus) {
+	if s.Job == "" {
+		return
+	}
+	state := "stopped"
+	switch {
+	case s.Finished && s.RunRecords == 0 && s.Resumed:
+		state = "already finished (-restart runs it again)"
+	case s.Finished:
+		state = "finished"
+	}
+	if s.DryRun {
+		state += " (dry run: nothing was written)"
+	}
+	fmt.Fprintf(w, "backfill %s: %s\n", s.Job, state)
+	fmt.Fprintf(w, "  this run: %s records in %s (%s records/s)\n", count(s.RunRecords), s.Elapsed.Round(time.Millisecond), count(int64(s.Rate())))
+	keys := make([]string, 0, len(s.Counts))
+	for k := range s.Counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	total := "  all runs:"
+	if s.DryRun {
+		total = "  would be:"
+	}
+	for _, k := range keys {
+		total += fmt.Sprintf(" %s %s,", k, count(s.Counts[k]))
+	}
+	fmt.Fprintln(w, strings.TrimSuffix(total, ","))
+	if n := s.Counts["rejected"]; n > 0 && !s.DryRun {
+		fmt.Fprintf(w, "  %s rejected records are in %s\n", count(n), job.WithDefaults().Rejects)
+	}
+}
+
+// count renders n with thousands separators.
+func count(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

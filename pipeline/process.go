@@ -1,0 +1,609 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/freshctx/freshctx/cdc"
+	"github.com/freshctx/freshctx/store"
+)
+
+// writer runs batches of records through decode → map → embed → write → cache:
+// the one path shared by the live pipeline and backfill.
+type writer struct {
+	cfg  Config
+	deps Deps
+	log  *slog.Logger
+	m    *Metrics
+	// backfill moves every version below all live versions (see backfillVersion).
+	backfill bool
+	// dryRun stops after mapping: results say what would be written.
+	dryRun bool
+}
+
+// record is one input to the writer.
+type record struct {
+	in   cdc.Record
+	pre  *cdc.Change // already decoded (backfill inputs); nil: decode in
+	bad  error       // the input could not make a record of it: rejected as it is
+	src  *mapper
+	size int64
+	// The live pipeline's partition and assignment epoch.
+	part  partition
+	epoch uint64
+}
+
+// backfillVersion maps a version v ≥ 0 into [MinInt64, 0), keeping order, so a
+// backfilled change never replaces anything the live pipeline wrote and any live
+// change replaces it (ADR 0007).
+func backfillVersion(v int64) int64 {
+	if v < 0 {
+		return math.MinInt64
+	}
+	return v + math.MinInt64
+}
+
+// version is v as this writer stores it.
+func (p *writer) version(v int64) int64 {
+	if p.backfill {
+		return backfillVersion(v)
+	}
+	return v
+}
+
+// stale reports that a stored prior makes a change of version v a no-op: the store
+// would refuse it, so it is not embedded.
+func stale(priorVersion int64, priorDeleted bool, v int64) bool {
+	return priorVersion > v || (priorDeleted && priorVersion == v)
+}
+
+// retry runs fn until it succeeds, fails permanently (store.ErrInvalidData,
+// ErrPermanent) or ctx ends, backing off exponentially with jitter.
+func (p *writer) retry(ctx context.Context, stage string, fn func() error) error {
+	backoff := 50 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := fn()
+		if err == nil || isPermanent(err) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		p.m.Retries.WithLabelValues(stage).Inc()
+		if attempt == 1 || attempt%10 == 0 {
+			p.log.Warn("retrying", "stage", stage, "attempt", attempt, "err", err)
+		}
+		sleep := backoff/2 + rand.N(backoff/2+1)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(sleep):
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+}
+
+// ErrPermanent marks an error that retrying cannot fix.
+var ErrPermanent = errors.New("permanent error")
+
+// isPermanent decides by behaviour: the error, or one it wraps, says no retry can
+// help (store.ErrInvalidData, ErrPermanent, cdc.ErrMalformed, or an error whose
+// Permanent method reports true, like an embedding provider rejecting one input).
+func isPermanent(err error) bool {
+	var p interface{ Permanent() bool }
+	return errors.Is(err, store.ErrInvalidData) || errors.Is(err, ErrPermanent) || errors.Is(err, cdc.ErrMalformed) ||
+		(errors.As(err, &p) && p.Permanent())
+}
+
+// item is one record's progress through a batch.
+type item struct {
+	rec    *record
+	crec   cdc.Record
+	change cdc.Change
+	moved  *store.Removed // the event's previous entity, when an update moved it
+	ref    store.Ref
+	event  *store.Event    // an event upsert
+	doc    *store.Document // a document upsert
+	err    error           // poison: goes to the DLQ
+	stage  string          // where err happened
+	result string          // for metrics
+}
+
+func (it *item) poison(stage string, err error) {
+	it.err, it.stage, it.result = err, stage, "dead_lettered"
+}
+
+func (it *item) isDocument() bool { return it.rec.src.isDocument() }
+
+// embedPlan collects the texts a batch must embed, each distinct text once, and
+// where each vector goes (an event, or a chunk of a document).
+type embedPlan struct {
+	entries []embedEntry
+	byHash  map[string]int
+}
+
+type embedEntry struct {
+	text  string
+	dsts  []*[]float32
+	items []int
+}
+
+// add plans text for item's dst, and reports whether an identical text was already
+// planned (its vector will be shared).
+func (pl *embedPlan) add(hash []byte, text string, item int, dst *[]float32) bool {
+	if pl.byHash == nil {
+		pl.byHash = map[string]int{}
+	}
+	if j, ok := pl.byHash[string(hash)]; ok {
+		pl.entries[j].dsts = append(pl.entries[j].dsts, dst)
+		pl.entries[j].items = append(pl.entries[j].items, item)
+		return true
+	}
+	pl.byHash[string(hash)] = len(pl.entries)
+	pl.entries = append(pl.entries, embedEntry{text: text, dsts: []*[]float32{dst}, items: []int{item}})
+	return false
+}
+
+// chunkInput is what is embedded for a chunk: the document title, then the
+// chunk, so a passage is found by what its document is about (the chunk hash
+// covers both).
+func chunkInput(title, text string) string {
+	if title == "" {
+		return text
+	}
+	return title + "\n\n" + text
+}
+
+// provenance of a record: its Kafka position and the trace id of a W3C
+// traceparent header (or a trace_id / trace-id / x-trace-id header).
+func provenance(r *cdc.Record) store.Provenance {
+	p := store.Provenance{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset}
+	for _, h := range r.Headers {
+		switch strings.ToLower(h.Key) {
+		case "traceparent":
+			if parts := strings.Split(string(h.Value), "-"); len(parts) >= 3 && len(parts[1]) == 32 {
+				p.TraceID = parts[1]
+			}
+		case "trace_id", "trace-id", "x-trace-id":
+			if p.TraceID == "" && len(h.Value) <= 128 {
+				p.TraceID = string(h.Value)
+			}
+		}
+	}
+	return p
+}
+
+// process runs one batch: decode, map, embed what changed, write, cache. Each
+// item ends with a result, or with err set (poison: the caller dead-letters or
+// rejects it). It returns false if ctx ended first: then nothing may be acknowledged.
+func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
+	p.m.BatchSize.Observe(float64(len(batch)))
+	items := make([]item, len(batch))
+	var refs, docRefs []store.Ref
+	for i, r := range batch {
+		it := &items[i]
+		it.rec = r
+		it.crec = r.in
+		if r.bad != nil {
+			it.poison("decode", r.bad)
+			continue
+		}
+		if n := len(r.in.Value) + len(r.in.Key); n > p.cfg.MaxRecordBytes {
+			it.poison("decode", fmt.Errorf("record of %d bytes exceeds pipeline.max_record_bytes (%d)", n, p.cfg.MaxRecordBytes))
+			continue
+		}
+		if r.pre != nil {
+			it.change = *r.pre
+		} else {
+			// Only a Schema Registry outage is transient here: it is retried, never
+			// dead-lettered. Everything else about a record that will not decode is poison.
+			err := p.retry(ctx, "decode", func() (err error) {
+				it.crec, it.change, err = r.src.decode(p.deps.Avro, r.in)
+				return err
+			})
+			if err != nil && isPermanent(err) {
+				it.poison("decode", err)
+				continue
+			} else if err != nil {
+				return nil, false // ctx ended: nothing acked
+			}
+		}
+		switch it.change.Op {
+		case cdc.OpSkip:
+			it.result = "skipped"
+			continue
+		case cdc.OpTruncate:
+			it.change.Version = p.version(it.change.Version)
+			continue
+		}
+		key, err := r.src.keyOf(&it.change)
+		if err != nil {
+			it.poison("map", err)
+			continue
+		}
+		it.ref = store.Ref{Source: r.src.src.Name, Key: key}
+		if it.isDocument() {
+			docRefs = append(docRefs, it.ref)
+		} else {
+			refs = append(refs, it.ref)
+		}
+	}
+
+	var priors map[store.Ref]store.Prior
+	var docPriors map[store.Ref]store.DocumentPrior
+	if len(refs)+len(docRefs) > 0 {
+		err := p.retry(ctx, "lookup", func() (err error) {
+			if priors, err = p.deps.Store.Lookup(ctx, refs); err != nil {
+				return err
+			}
+			docPriors, err = p.deps.Store.DocumentPriors(ctx, docRefs)
+			return err
+		})
+		if err != nil {
+			return nil, false // ctx ended: nothing acked, the records will be redelivered
+		}
+	}
+
+	// Map in batch order; later changes of a key see earlier ones as their prior.
+	var plan embedPlan
+	for i := range items {
+		it := &items[i]
+		if it.err != nil || it.result == "skipped" || it.ref.Key == "" {
+			continue
+		}
+		if it.change.Op == cdc.OpDelete {
+			if it.rec.src.src.Format == cdc.FormatJSON && it.change.Tombstone {
+				it.change.Version = it.crec.Timestamp.UnixMicro() // same unit as JSON versions
+			}
+			it.change.Version = p.version(it.change.Version)
+		}
+		switch {
+		case it.isDocument() && it.change.Op == cdc.OpUpsert:
+			d, err := it.rec.src.document(&it.change, it.ref.Key, &it.crec)
+			if err != nil {
+				it.poison("map", err)
+				continue
+			}
+			d.Version = p.version(d.Version)
+			prior, hasPrior := docPriors[it.ref]
+			if hasPrior && stale(prior.Version, prior.Deleted, d.Version) {
+				it.result = "unchanged" // a newer version is stored: nothing to embed
+				continue
+			}
+			d.Provenance = provenance(&it.crec)
+			for c := range d.Chunks {
+				ch := &d.Chunks[c]
+				if v, ok := prior.Vectors[string(ch.TextHash)]; ok && !prior.Deleted {
+					ch.Embedding = v // this chunk's text is stored already
+					p.m.EmbedReused.Inc()
+				} else if plan.add(ch.TextHash, chunkInput(d.Title, ch.Text), i, &ch.Embedding) {
+					p.m.EmbedReused.Inc()
+				}
+			}
+			it.doc = &d
+		case it.change.Op == cdc.OpUpsert:
+			prior, hasPrior := priors[it.ref]
+			var pp *store.Prior
+			if hasPrior {
+				pp = &prior
+			}
+			ev, err := it.rec.src.event(&it.change, it.ref.Key, &it.crec, pp)
+			if err != nil {
+				it.poison("map", err)
+				continue
+			}
+			ev.Version = p.version(ev.Version)
+			if hasPrior && stale(prior.Version, prior.Deleted, ev.Version) {
+				it.result = "unchanged" // a newer version is stored: nothing to embed
+				continue
+			}
+			ev.Provenance = provenance(&it.crec)
+			it.event = &ev
+			if hasPrior && !prior.Deleted && prior.Embedding != nil && bytes.Equal(prior.TextHash, ev.TextHash) {
+				ev.Embedding = prior.Embedding // unchanged text: never embed it again
+				p.m.EmbedReused.Inc()
+			} else if plan.add(ev.TextHash, ev.Text, i, &it.event.Embedding) {
+				p.m.EmbedReused.Inc() // the same text is already being embedded in this batch
+			}
+			if hasPrior && !prior.Deleted && prior.Entity != "" && (prior.Tenant != ev.Tenant || prior.Entity != ev.Entity) {
+				it.moved = &store.Removed{Ref: it.ref, Tenant: prior.Tenant, Entity: prior.Entity, Version: ev.Version}
+			}
+			priors = setPrior(priors, it.ref, store.Prior{Tenant: ev.Tenant, Entity: ev.Entity, TextHash: ev.TextHash,
+				Embedding: ev.Embedding, Fields: ev.Fields, Version: ev.Version})
+		case it.change.Op == cdc.OpDelete && !it.isDocument():
+			priors = setPrior(priors, it.ref, store.Prior{Deleted: true, Version: it.change.Version})
+		}
+	}
+
+	if p.dryRun {
+		for i := range items {
+			it := &items[i]
+			switch {
+			case it.err != nil || it.result != "":
+			case it.event != nil || it.doc != nil:
+				it.result = "stored"
+			default:
+				it.result = "deleted"
+			}
+		}
+		p.m.EmbedTexts.Add(float64(len(plan.entries))) // what would be sent
+		return items, true
+	}
+	if !p.embed(ctx, &plan, items) {
+		return nil, false
+	}
+	if !p.write(ctx, items) {
+		return nil, false
+	}
+	return items, true
+}
+
+// embed runs the plan in one embedder call (retrying transient failures) and
+// delivers the vectors; texts the embedder rejects for good poison their items.
+// It returns false if ctx ended first.
+func (p *writer) embed(ctx context.Context, plan *embedPlan, items []item) bool {
+	if len(plan.entries) == 0 {
+		return true
+	}
+	texts := make([]string, len(plan.entries))
+	for j, e := range plan.entries {
+		texts[j] = e.text
+	}
+	var vecs [][]float32
+	start := time.Now()
+	err := p.retry(ctx, "embed", func() (err error) {
+		vecs, err = p.deps.Embedder.Embed(ctx, texts)
+		if err == nil && len(vecs) != len(texts) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
+		}
+		return err
+	})
+	// Some embedders reject single inputs for good and embed the rest.
+	var partial interface{ Failed(i int) error }
+	failed := func(j int) error { return nil }
+	if err != nil && errors.As(err, &partial) && len(vecs) == len(texts) {
+		failed, err = partial.Failed, nil
+	}
+	if err != nil && ctx.Err() != nil {
+		return false
+	}
+	if err == nil {
+		p.m.EmbedSeconds.Observe(time.Since(start).Seconds())
+		p.m.EmbedBatches.Inc()
+		p.m.EmbedTexts.Add(float64(len(texts)))
+	}
+	dims := p.deps.Embedder.Dims()
+	for j, e := range plan.entries {
+		ferr := err
+		if ferr == nil {
+			ferr = failed(j)
+		}
+		if ferr == nil && len(vecs[j]) != dims {
+			ferr = fmt.Errorf("%w: embedding has %d dimensions, want %d", ErrPermanent, len(vecs[j]), dims)
+		}
+		for k, dst := range e.dsts {
+			if ferr != nil {
+				if items[e.items[k]].err == nil {
+					items[e.items[k]].poison("embed", ferr)
+				}
+				continue
+			}
+			*dst = vecs[j]
+		}
+	}
+	return true
+}
+
+func setPrior(m map[store.Ref]store.Prior, ref store.Ref, p store.Prior) map[store.Ref]store.Prior {
+	if m == nil {
+		m = map[store.Ref]store.Prior{}
+	}
+	m[ref] = p
+	return m
+}
+
+// write stores the batch's upserts and deletes in one transaction (retrying
+// transient errors), isolates records the store rejects, applies truncates, and
+// updates the cache. It returns false if ctx ended first.
+func (p *writer) write(ctx context.Context, items []item) bool {
+	var upserts []store.Event
+	var upIdx []int
+	var deletes []store.Delete
+	var delIdx []int
+	for i := range items {
+		it := &items[i]
+		if it.err != nil || it.result != "" {
+			continue
+		}
+		switch {
+		case it.event != nil:
+			upserts = append(upserts, *it.event)
+			upIdx = append(upIdx, i)
+		case it.change.Op == cdc.OpDelete && !it.isDocument():
+			deletes = append(deletes, store.Delete{Ref: it.ref, Version: it.change.Version})
+			delIdx = append(delIdx, i)
+		}
+	}
+	if !p.writeDocuments(ctx, items) {
+		return false
+	}
+	var res store.WriteResult
+	start := time.Now()
+	err := p.retry(ctx, "store", func() (err error) {
+		res, err = p.deps.Store.Apply(ctx, upserts, deletes)
+		return err
+	})
+	switch {
+	case err == nil:
+		p.m.StoreSeconds.Observe(time.Since(start).Seconds())
+	case errors.Is(err, store.ErrInvalidData):
+		// Some record is unacceptable to the store: write one by one to find it.
+		res = store.WriteResult{Applied: make([]bool, len(upserts))}
+		one := func(ups []store.Event, dels []store.Delete, it *item) (store.WriteResult, bool) {
+			var r store.WriteResult
+			err := p.retry(ctx, "store", func() (err error) {
+				r, err = p.deps.Store.Apply(ctx, ups, dels)
+				return err
+			})
+			if errors.Is(err, store.ErrInvalidData) {
+				it.poison("store", err)
+				return r, true
+			}
+			return r, err == nil
+		}
+		for j := range upserts {
+			r, ok := one(upserts[j:j+1], nil, &items[upIdx[j]])
+			if !ok {
+				return false
+			}
+			if len(r.Applied) == 1 {
+				res.Applied[j] = r.Applied[0]
+			}
+		}
+		for j := range deletes {
+			r, ok := one(nil, deletes[j:j+1], &items[delIdx[j]])
+			if !ok {
+				return false
+			}
+			res.Removed = append(res.Removed, r.Removed...)
+		}
+	default:
+		return false
+	}
+	var cached []store.Event
+	for j, i := range upIdx {
+		if items[i].err != nil {
+			continue
+		}
+		if res.Applied[j] {
+			items[i].result = "stored"
+			cached = append(cached, upserts[j])
+		} else {
+			items[i].result = "unchanged" // a newer version is already stored
+		}
+	}
+	for _, i := range delIdx {
+		if items[i].err == nil {
+			items[i].result = "deleted"
+		}
+	}
+	removed := res.Removed
+	// An upsert that moved an event to another entity leaves it in the old
+	// entity's cached timeline; remove it there.
+	for j, i := range upIdx {
+		if items[i].err == nil && res.Applied[j] && items[i].moved != nil {
+			removed = append(removed, *items[i].moved)
+		}
+	}
+	for i := range items {
+		it := &items[i]
+		if it.err != nil || it.change.Op != cdc.OpTruncate {
+			continue
+		}
+		if it.isDocument() {
+			it.result = "skipped" // truncating a knowledge table is not applied (see README)
+			continue
+		}
+		var rem []store.Removed
+		err := p.retry(ctx, "store", func() (err error) {
+			rem, err = p.deps.Store.Truncate(ctx, it.rec.src.src.Name, it.change.Version)
+			return err
+		})
+		if errors.Is(err, store.ErrInvalidData) {
+			it.poison("store", err)
+			continue
+		} else if err != nil {
+			return false
+		}
+		it.result = "deleted"
+		removed = append(removed, rem...)
+	}
+	if p.deps.Cache != nil && len(cached)+len(removed) > 0 {
+		if err := p.deps.Cache.Apply(ctx, cached, removed); err != nil {
+			p.m.CacheErrors.Inc()
+			p.log.Warn("cache write failed; readers use the store until it recovers", "err", err)
+		}
+	}
+	return true
+}
+
+// writeDocuments stores the batch's document upserts and deletes in one
+// transaction (each applied document replaces all its chunks), isolating documents
+// the store rejects. It returns false if ctx ended first.
+func (p *writer) writeDocuments(ctx context.Context, items []item) bool {
+	var docs []store.Document
+	var docIdx []int
+	var dels []store.Delete
+	var delIdx []int
+	for i := range items {
+		it := &items[i]
+		if it.err != nil || it.result != "" || !it.isDocument() {
+			continue
+		}
+		switch {
+		case it.doc != nil:
+			docs = append(docs, *it.doc)
+			docIdx = append(docIdx, i)
+		case it.change.Op == cdc.OpDelete:
+			dels = append(dels, store.Delete{Ref: it.ref, Version: it.change.Version})
+			delIdx = append(delIdx, i)
+		}
+	}
+	if len(docs)+len(dels) == 0 {
+		return true
+	}
+	apply := func(d []store.Document, del []store.Delete) ([]bool, error) {
+		var applied []bool
+		err := p.retry(ctx, "store", func() (err error) {
+			applied, err = p.deps.Store.ApplyDocuments(ctx, d, del)
+			return err
+		})
+		return applied, err
+	}
+	applied, err := apply(docs, dels)
+	if errors.Is(err, store.ErrInvalidData) {
+		// Find the document the store rejects by writing one at a time.
+		applied = make([]bool, len(docs))
+		for j := range docs {
+			a, err := apply(docs[j:j+1], nil)
+			if errors.Is(err, store.ErrInvalidData) {
+				items[docIdx[j]].poison("store", err)
+			} else if err != nil {
+				return false
+			} else {
+				applied[j] = a[0]
+			}
+		}
+		for j := range dels {
+			if _, err := apply(nil, dels[j:j+1]); errors.Is(err, store.ErrInvalidData) {
+				items[delIdx[j]].poison("store", err)
+			} else if err != nil {
+				return false
+			}
+		}
+	} else if err != nil {
+		return false
+	}
+	for j, i := range docIdx {
+		if items[i].err != nil {
+			continue
+		}
+		items[i].result = "unchanged"
+		if applied[j] {
+			items[i].result = "stored"
+		}
+	}
+	for _, i := range delIdx {
+		if items[i].err == nil {
+			items[i].result = "deleted"
+		}
+	}
+	return true
+}
