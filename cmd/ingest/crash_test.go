@@ -50,9 +50,18 @@ type child struct {
 
 func startChild(t *testing.T, cfgPath string) *child {
 	t.Helper()
-	c := &child{metrics: freePort(t), out: &bytes.Buffer{}}
+	metrics := freePort(t)
+	c := startChildArgs(t, "-config "+cfgPath+" -metrics-listen "+metrics+" -log-level warn")
+	c.metrics = metrics
+	return c
+}
+
+// startChildArgs runs `ingest ARGS` as a child process.
+func startChildArgs(t *testing.T, args string) *child {
+	t.Helper()
+	c := &child{out: &bytes.Buffer{}}
 	c.cmd = exec.Command(os.Args[0], "-test.run=^$")
-	c.cmd.Env = append(os.Environ(), "FRESHCTX_INGEST_CHILD=-config "+cfgPath+" -metrics-listen "+c.metrics+" -log-level warn")
+	c.cmd.Env = append(os.Environ(), "FRESHCTX_INGEST_CHILD="+args)
 	c.cmd.Stdout, c.cmd.Stderr = c.out, c.out
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
