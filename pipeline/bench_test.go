@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
@@ -232,5 +233,28 @@ func BenchmarkFreshnessTrickle(b *testing.B) {
 func BenchmarkFreshnessHalfLoad(b *testing.B) {
 	for b.Loop() {
 		benchFreshness(b, 7000, 10*time.Second)
+	}
+}
+
+// BenchmarkBackfillPostgres: a 100k-row table through `ingest backfill`'s path with
+// the local embedder (384 dims) and default concurrency and page size.
+func BenchmarkBackfillPostgres(b *testing.B) {
+	const n = 100_000
+	r := newRig(b, 1)
+	makeTickets(b, r.dsn, n, 0)
+	emb, _ := embed.NewLocal(384)
+	deps := backfillDeps(r, emb)
+	deps.PostgresDSN = r.dsn
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		job := Backfill{Name: fmt.Sprintf("bench-%d", i), Source: "tickets", Postgres: &PostgresInput{Table: "tickets"},
+			KeyColumns: []string{"id"}, Rejects: filepath.Join(b.TempDir(), "r.jsonl")}
+		start := time.Now()
+		st, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{Restart: true})
+		if err != nil || st.Counts["records"] != n {
+			b.Fatalf("%+v %v", st, err)
+		}
+		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "rows/s")
+		b.ReportMetric(float64(st.Counts["stored"]), "stored")
 	}
 }

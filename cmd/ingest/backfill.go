@@ -122,7 +122,7 @@ func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(pipeline.
 			}
 		}
 	}
-	var last time.Time
+	last := time.Now() // the first log line comes after an interval, not at once
 	var shown bool
 	switch mode {
 	case "line":
@@ -141,8 +141,8 @@ func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(pipeline.
 		}, nil
 	case "log":
 		return func(s pipeline.BackfillStatus) {
-			if s.Job == "" || (time.Since(last) < 10*time.Second && !s.Finished) {
-				return
+			if s.Job == "" || s.Finished || time.Since(last) < 10*time.Second {
+				return // the end is logged as "backfill finished"
 			}
 			last = time.Now()
 			log.Info("backfill progress", "job", s.Job, "done", s.Done, "total", s.Total, "unit", s.Unit,
@@ -187,7 +187,9 @@ func summary(w io.Writer, job pipeline.Backfill, s pipeline.BackfillStatus) {
 		state += " (dry run: nothing was written)"
 	}
 	fmt.Fprintf(w, "backfill %s: %s\n", s.Job, state)
-	fmt.Fprintf(w, "  this run: %s records in %s (%s records/s)\n", count(s.RunRecords), s.Elapsed.Round(time.Millisecond), count(int64(s.Rate())))
+	if s.RunRecords > 0 || !s.Finished {
+		fmt.Fprintf(w, "  this run: %s records in %s (%s records/s)\n", count(s.RunRecords), s.Elapsed.Round(time.Millisecond), count(int64(s.Rate())))
+	}
 	keys := make([]string, 0, len(s.Counts))
 	for k := range s.Counts {
 		keys = append(keys, k)
@@ -202,7 +204,7 @@ func summary(w io.Writer, job pipeline.Backfill, s pipeline.BackfillStatus) {
 	}
 	fmt.Fprintln(w, strings.TrimSuffix(total, ","))
 	if n := s.Counts["rejected"]; n > 0 && !s.DryRun {
-		fmt.Fprintf(w, "  %s rejected records are in %s\n", count(n), job.WithDefaults().Rejects)
+		fmt.Fprintf(w, "  rejected records (with the reason) are in %s\n", job.WithDefaults().Rejects)
 	}
 }
 

@@ -109,7 +109,7 @@ backfill:
 		t.Fatalf("final run: %v\n%s", err, out.String())
 	}
 	t.Logf("final run:\n%s", out.String())
-	for _, want := range []string{"backfill history: finished", "records 100,005,", "rejected 5,", "stored 100,000", "rejected records are in " + rejects} {
+	for _, want := range []string{"backfill history: finished", "records 100,005,", "rejected 5,", "stored 100,000", "rejected records (with the reason) are in " + rejects} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("summary lacks %q:\n%s", want, out.String())
 		}
