@@ -53,6 +53,12 @@ func TestErrorsNameTheField(t *testing.T) {
 		{"api: {auth: {mode: none}}", "api: {auth: {mode: keys, keys: [{name: bot, tenant: acme, env: BOT_KEY}]}}", "api.auth.keys[0].env: $BOT_KEY must hold a key"},
 		{"", "pipeline: {batch_size: -1}", "pipeline.batch_size"},
 		{"", "api: {budget: 5x}", "config: "},
+		{"", "backfill: [{name: h, source: nope, files: [x.jsonl]}]", `backfill[0].source: "nope" is not the name of a source`},
+		{"", "backfill: [{name: h, source: tickets, files: [x], topic: {}}]", "backfill[0].postgres, files, topic: exactly one input"},
+		{"", "backfill: [{name: h, source: tickets, postgres: {table: t}}]", "backfill[0].key_columns: required with postgres"},
+		{"", "backfill: [{name: h, source: tickets, postgres: {table: \"t; drop\"}, key_columns: [id]}]", "backfill[0].postgres.table"},
+		{"", "backfill: [{name: h, source: tickets, topic: {from: yesterday}}]", "backfill[0].topic.from"},
+		{"", "backfill: [{name: h, source: tickets, files: [x], records_per_second: -1}]", "backfill[0].records_per_second"},
 	} {
 		text := valid + tc.new + "\n"
 		if tc.old != "" {
