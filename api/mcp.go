@@ -30,6 +30,13 @@ type SearchKnowledgeInput struct {
 	K      int            `json:"k,omitempty" jsonschema:"how many passages at most (default 5, at most 50)"`
 }
 
+// SessionMemoryInput is the input of the get_session_memory tool.
+type SessionMemoryInput struct {
+	SessionID string `json:"session_id" jsonschema:"the conversation's id, as the chat application names it"`
+	Question  string `json:"question,omitempty" jsonschema:"the user's current message; it closes the memory"`
+	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"cap on the memory's size in tokens (default from the service's configuration)"`
+}
+
 // ReadLatestInput is the input of the read_latest tool.
 type ReadLatestInput struct {
 	Topic     string `json:"topic" jsonschema:"the Kafka topic to read; one of the topics listed in this tool's description"`
@@ -67,6 +74,16 @@ func (s *Server) mcpHandler() http.Handler {
 				"get_context for questions about a particular customer.",
 			Annotations: readOnly,
 		}, s.toolSearch)
+	}
+	if s.sessions != nil {
+		mcp.AddTool(srv, &mcp.Tool{
+			Name:  "get_session_memory",
+			Title: "Memory of the current conversation",
+			Description: "Returns the memory of one conversation (session): the assistant's persona, a summary of the " +
+				"older turns, then the newest turns in order, then the current question, within a token budget, as " +
+				"prompt text and as chat messages. Use it at the start of every reply so the conversation stays coherent.",
+			Annotations: readOnly,
+		}, s.toolMemory)
 	}
 	if s.latest != nil && len(s.cfg.ReadLatestTopics) > 0 {
 		mcp.AddTool(srv, &mcp.Tool{
@@ -140,6 +157,28 @@ func (s *Server) toolGetContext(ctx context.Context, req *mcp.CallToolRequest, i
 		text += "\n(Answered with fallbacks: " + strings.Join(parts, "; ") + ".)\n"
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: resp}, nil, nil
+}
+
+func (s *Server) toolMemory(ctx context.Context, req *mcp.CallToolRequest, in SessionMemoryInput) (*mcp.CallToolResult, any, error) {
+	c, err := s.mcpCaller(req.Extra)
+	if err != nil {
+		return nil, nil, err
+	}
+	var maxTokens *int
+	if in.MaxTokens != 0 {
+		maxTokens = &in.MaxTokens
+	}
+	p, err := s.memoryParams(in.SessionID, in.Question, maxTokens, nil)
+	if err != nil {
+		return nil, nil, toolError(prefixField(err, "session_id"))
+	}
+	ctx, cancel := context.WithTimeout(withCaller(ctx, c), s.cfg.Budget)
+	defer cancel()
+	resp, err := s.memory(ctx, p)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: resp.Text}}, StructuredContent: resp}, nil, nil
 }
 
 func (s *Server) toolSearch(ctx context.Context, req *mcp.CallToolRequest, in SearchKnowledgeInput) (*mcp.CallToolResult, any, error) {

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -26,6 +27,10 @@ type openAPIDoc struct {
 func jsonFields(t reflect.Type) []string {
 	var out []string
 	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); f.Anonymous && f.Tag.Get("json") == "" {
+			out = append(out, jsonFields(f.Type)...) // embedded: its fields are promoted
+			continue
+		}
 		tag := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
 		if tag != "" && tag != "-" {
 			out = append(out, tag)
@@ -68,6 +73,8 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 		"Hit": reflect.TypeOf(store.Hit{}), "Provenance": reflect.TypeOf(store.Provenance{}),
 		"SearchRequest": reflect.TypeOf(SearchRequest{}), "SearchResponse": reflect.TypeOf(SearchResponse{}),
 		"SearchMeta": reflect.TypeOf(SearchMeta{}), "TimelineResponse": reflect.TypeOf(TimelineResponse{}),
+		"MemoryResponse": reflect.TypeOf(MemoryResponse{}), "MemoryMeta": reflect.TypeOf(MemoryMeta{}),
+		"Summary": reflect.TypeOf(store.Summary{}), "Turn": reflect.TypeOf(session.Turn{}), "Message": reflect.TypeOf(session.Message{}),
 	} {
 		schema, ok := doc.Components.Schemas[name]
 		if !ok {

@@ -29,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -60,7 +61,9 @@ type Server struct {
 	timeline  Timeline  // optional: the store's timeline
 	auth      *authenticator
 	mcp       http.Handler
-	latest    LatestReader // optional: the MCP tool read_latest
+	latest    LatestReader    // optional: the MCP tool read_latest
+	sessions  *session.Config // optional: conversation memory
+	summaries SummaryReader
 	log       *slog.Logger
 	reg       Registry
 	mux       *http.ServeMux
@@ -117,6 +120,7 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 	s.handle("POST /v1/context", s.instrument("/v1/context", s.authed(s.handleContext)))
 	s.handle("POST /v1/search", s.instrument("/v1/search", s.authed(s.handleSearch)))
 	s.handle("GET /v1/entities/{entity}/events", s.instrument("/v1/entities/{entity}/events", s.authed(s.handleTimeline)))
+	s.handle("GET /v1/sessions/{id}/memory", s.instrument("/v1/sessions/{id}/memory", s.authed(s.handleMemory)))
 	s.handle("GET /openapi.yaml", s.instrument("/openapi.yaml", s.handleOpenAPI))
 	s.mcp = s.mcpHandler()
 	s.mux.Handle("/mcp", s.mcp) // Model Context Protocol, streamable HTTP (described in README, not OpenAPI)
@@ -247,6 +251,9 @@ type ContextRequest struct {
 	Knowledge *bool  `json:"knowledge"`
 	BudgetMS  *int   `json:"budget_ms"`
 	MaxTokens *int   `json:"max_tokens"`
+	// Session adds the conversation's memory (see GET /v1/sessions/{id}/memory).
+	Session      string `json:"session"`
+	MemoryTokens *int   `json:"memory_tokens"`
 }
 
 // Limits on request parameters.
@@ -266,6 +273,7 @@ type params struct {
 	knowledge bool
 	budget    time.Duration
 	maxTokens int
+	memory    *memoryParams
 }
 
 func (s *Server) parse(r *http.Request) (params, error) {
@@ -286,7 +294,7 @@ func (s *Server) parse(r *http.Request) (params, error) {
 		}
 	} else {
 		q := r.URL.Query()
-		req.Entity, req.Q, req.Window = q.Get("entity"), q.Get("q"), q.Get("window")
+		req.Entity, req.Q, req.Window, req.Session = q.Get("entity"), q.Get("q"), q.Get("window"), q.Get("session")
 		if v := q.Get("knowledge"); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -297,7 +305,7 @@ func (s *Server) parse(r *http.Request) (params, error) {
 		for _, f := range []struct {
 			name string
 			dst  **int
-		}{{"k", &req.K}, {"budget_ms", &req.BudgetMS}, {"max_tokens", &req.MaxTokens}} {
+		}{{"k", &req.K}, {"budget_ms", &req.BudgetMS}, {"max_tokens", &req.MaxTokens}, {"memory_tokens", &req.MemoryTokens}} {
 			if v := q.Get(f.name); v != "" {
 				n, err := strconv.Atoi(v)
 				if err != nil {
@@ -356,7 +364,25 @@ func (s *Server) params(req ContextRequest) (params, error) {
 		}
 		p.maxTokens = *req.MaxTokens
 	}
+	if req.Session != "" {
+		mp, err := s.memoryParams(req.Session, "", req.MemoryTokens, nil)
+		if err != nil {
+			return p, prefixField(err, "session")
+		}
+		p.memory = &mp
+	} else if req.MemoryTokens != nil {
+		return p, badRequest("memory_tokens: only with session")
+	}
 	return p, nil
+}
+
+// prefixField names the request field a nested validation error is about.
+func prefixField(err error, field string) error {
+	var e *Error
+	if errors.As(err, &e) && e.Status == http.StatusBadRequest && !strings.HasPrefix(e.Msg, field) {
+		e.Msg = field + ": " + e.Msg
+	}
+	return err
 }
 
 // EventOut is one event in a response.
@@ -409,11 +435,13 @@ type Meta struct {
 
 // ContextResponse is the body of a /v1/context answer.
 type ContextResponse struct {
-	Entity    string      `json:"entity"`
-	Events    []EventOut  `json:"events"`
-	Documents []store.Hit `json:"documents"`
-	Context   string      `json:"context"`
-	Meta      Meta        `json:"meta"`
+	Entity string `json:"entity"`
+	// Memory is the conversation's memory, when the request names a session.
+	Memory    *MemoryResponse `json:"memory,omitempty"`
+	Events    []EventOut      `json:"events"`
+	Documents []store.Hit     `json:"documents"`
+	Context   string          `json:"context"`
+	Meta      Meta            `json:"meta"`
 }
 
 type stageTimer struct {
@@ -462,6 +490,17 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		info store.SearchInfo
 		err  error
 		took time.Duration
+	}
+	type memoryResult struct {
+		m   MemoryResponse
+		err error
+	}
+	memDone := make(chan memoryResult, 1)
+	if p.memory != nil {
+		go func() {
+			m, err := s.memory(ctx, *p.memory)
+			memDone <- memoryResult{m, err}
+		}()
 	}
 	var emb embedResult
 	embedDone := make(chan struct{})
@@ -546,6 +585,19 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	timer.record("render", rstart)
 
 	resp := ContextResponse{Entity: p.entity, Events: make([]EventOut, len(ranked)), Documents: []store.Hit{}, Context: text}
+	if p.memory != nil {
+		select {
+		case r := <-memDone:
+			if r.err != nil {
+				s.degrade(&meta, "memory", reason(r.err), "no_memory")
+			} else {
+				resp.Memory = &r.m
+				resp.Context = r.m.Text + "\n" + text // the conversation first, then what happened
+			}
+		case <-ctx.Done():
+			s.degrade(&meta, "memory", "deadline exceeded", "no_memory")
+		}
+	}
 	for i, e := range ranked {
 		resp.Events[i] = eventOut(e)
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -44,6 +45,8 @@ type Config struct {
 	Pipeline pipeline.Config   `yaml:"pipeline"`
 	API      api.Config        `yaml:"api"`
 	Sources  []pipeline.Source `yaml:"sources"`
+	// Sessions configures conversation memory and the summary builder.
+	Sessions *session.Config `yaml:"sessions"`
 	// Backfill jobs, run with `ingest backfill`.
 	Backfill []pipeline.Backfill `yaml:"backfill"`
 	// SchemaRegistry is needed by sources of format debezium-avro.
@@ -140,6 +143,30 @@ func (c *Config) Validate() error {
 	for i, s := range c.Sources {
 		if s.Format == cdc.FormatDebeziumAvro && c.SchemaRegistry.URL == "" {
 			return fmt.Errorf("schema_registry.url: required by sources[%d] (format debezium-avro)", i)
+		}
+	}
+	if c.Sessions != nil {
+		sc := c.Sessions.WithDefaults()
+		if err := sc.Validate(); err != nil {
+			return fmt.Errorf("sessions.%w", err)
+		}
+		var src *pipeline.Source
+		for i := range c.Sources {
+			if c.Sources[i].Name == sc.Source {
+				src = &c.Sources[i]
+			}
+		}
+		switch {
+		case src == nil:
+			return fmt.Errorf("sessions.source: %q is not the name of a source", sc.Source)
+		case src.Kind == pipeline.KindDocument:
+			return fmt.Errorf("sessions.source: %s is a document source; turns are events", sc.Source)
+		}
+		if err := sc.CheckSource(src.Entity, src.Attrs); err != nil {
+			return fmt.Errorf("sessions.%w", err)
+		}
+		if sc.Summary != nil && topics[sc.Summary.Topic] {
+			return fmt.Errorf("sessions.summary.topic: %q is a source's topic; summaries must never be read back as input", sc.Summary.Topic)
 		}
 	}
 	jobs := map[string]bool{}

@@ -30,6 +30,11 @@ type Store interface {
 	ApplyDocuments(ctx context.Context, docs []store.Document, deletes []store.Delete) ([]bool, error)
 }
 
+// Purger deletes a source's events older than a time (Source.Retention).
+type Purger interface {
+	Purge(ctx context.Context, source string, before time.Time) (int64, error)
+}
+
 // Cache is the recent-events cache; best effort (readers fall back to the store).
 type Cache interface {
 	Apply(ctx context.Context, upserts []store.Event, removed []store.Removed) error
@@ -292,6 +297,8 @@ func (p *Pipeline) Run(ctx context.Context) error {
 		}(p.lanes[i])
 	}
 	p.log.Info("ingest started", "topics", topics, "group", p.kcfg.Group, "lanes", p.cfg.Lanes)
+	wg.Add(1)
+	go func() { defer wg.Done(); p.retain(ctx) }()
 	loopErr := p.pollLoop(ctx)
 
 	// Shutdown: stop fetching, let the lanes drain, keep polling so the group
@@ -330,4 +337,42 @@ drain:
 	p.producer.Flush(int(p.cfg.DrainTimeout.Milliseconds()))
 	p.log.Info("ingest stopped")
 	return loopErr
+}
+
+// retain enforces Source.Retention until ctx ends: every minute (or a tenth of
+// the shortest retention) it deletes each such source's expired events.
+func (p *Pipeline) retain(ctx context.Context) {
+	purger, ok := p.deps.Store.(Purger)
+	if !ok {
+		return
+	}
+	every := time.Minute
+	var srcs []Source
+	for _, m := range p.sources {
+		if r := m.src.Retention; r > 0 {
+			srcs = append(srcs, m.src)
+			every = min(every, max(r/10, time.Second))
+		}
+	}
+	if len(srcs) == 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		for _, s := range srcs {
+			n, err := purger.Purge(ctx, s.Name, time.Now().Add(-s.Retention))
+			if err != nil && ctx.Err() == nil {
+				p.log.Warn("retention: purging expired events", "source", s.Name, "err", err)
+			} else if n > 0 {
+				p.log.Info("retention: purged expired events", "source", s.Name, "events", n, "older_than", s.Retention)
+				p.m.Records.WithLabelValues(s.Name, "expired").Add(float64(n))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

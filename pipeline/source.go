@@ -56,10 +56,14 @@ type Source struct {
 	// MaxTextBytes caps the rendered text (cut at a rune boundary, marked with "…").
 	// Default MaxTextBytesDefault for events, MaxDocumentBytesDefault for documents.
 	MaxTextBytes int `yaml:"max_text_bytes"`
-	// Key renders the event key for records without a Kafka key (json format only),
-	// e.g. "{{.event_id}}". Default: the Kafka key; a keyless record without this is
-	// rejected.
+	// Key renders the event key (json format only), e.g. "{{.event_id}}". Use it when
+	// the Kafka key is not the event's identity: a chat topic keyed by session id,
+	// whose turns are keyed by message id. Default: the Kafka key; a keyless record
+	// without this is rejected.
 	Key string `yaml:"key"`
+	// Retention deletes this source's events older than this (by event time) from the
+	// store, e.g. 72h for raw chat turns. Default 0: kept.
+	Retention time.Duration `yaml:"retention"`
 }
 
 // Text caps when a source does not say.
@@ -123,6 +127,9 @@ func (s *Source) Validate() error {
 		if _, err := parseTemplate(f.tmpl); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
+	}
+	if s.Retention < 0 {
+		return errors.New("retention: must not be negative")
 	}
 	if s.MaxTextBytes < 0 {
 		return errors.New("max_text_bytes: must not be negative")
@@ -195,9 +202,6 @@ func (e *MapError) Permanent() bool { return true }
 
 // keyOf returns the event key of a decoded change.
 func (m *mapper) keyOf(c *cdc.Change) (string, error) {
-	if c.Key != "" {
-		return c.Key, nil
-	}
 	if len(m.key.parts) > 0 && c.Row != nil {
 		k, err := m.key.render(c.Row, true)
 		if err != nil {
@@ -206,6 +210,9 @@ func (m *mapper) keyOf(c *cdc.Change) (string, error) {
 		if k != "" {
 			return k, nil
 		}
+	}
+	if c.Key != "" {
+		return c.Key, nil
 	}
 	return "", &MapError{Field: "key", Reason: "record has no Kafka key and the source has no key template"}
 }
@@ -574,4 +581,35 @@ func (m *mapper) decode(avro *cdc.Avro, rec cdc.Record) (cdc.Record, cdc.Change,
 		err = m.src.applyKeyFormat(&c, rawKey)
 	}
 	return rec, c, err
+}
+
+// Mapper turns records of one source into events exactly as ingest does, for
+// other readers of the same topic (the session summary builder).
+type Mapper struct {
+	m    *mapper
+	avro *cdc.Avro
+}
+
+// NewMapper validates s.
+func NewMapper(s Source, avro *cdc.Avro) (*Mapper, error) {
+	m, err := newMapper(s)
+	if err != nil {
+		return nil, err
+	}
+	return &Mapper{m: m, avro: avro}, nil
+}
+
+// Event decodes and maps rec; ok is false for a record that is not an event
+// upsert (a delete, a marker, a tombstone).
+func (m *Mapper) Event(rec cdc.Record) (ev store.Event, ok bool, err error) {
+	crec, c, err := m.m.decode(m.avro, rec)
+	if err != nil || c.Op != cdc.OpUpsert || m.m.isDocument() {
+		return ev, false, err
+	}
+	key, err := m.m.keyOf(&c)
+	if err != nil {
+		return ev, false, err
+	}
+	ev, err = m.m.event(&c, key, &crec, nil)
+	return ev, err == nil, err
 }

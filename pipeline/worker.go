@@ -122,6 +122,9 @@ func (p *Pipeline) deadLetter(ctx context.Context, items []item) {
 	}
 }
 
+// RecordOf is the part of a Kafka message that decoding needs.
+func RecordOf(m *kafka.Message) cdc.Record { return toCDC(m) }
+
 func toCDC(m *kafka.Message) cdc.Record {
 	r := cdc.Record{Topic: *m.TopicPartition.Topic, Partition: m.TopicPartition.Partition,
 		Offset: int64(m.TopicPartition.Offset), Key: m.Key, Value: m.Value, Timestamp: m.Timestamp}

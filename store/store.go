@@ -163,3 +163,14 @@ type Checkpoint struct {
 	// Finished is set when the job read its input to the end.
 	Finished bool
 }
+
+// Summary is a conversation's rolling summary.
+type Summary struct {
+	Tenant    string    `json:"tenant"`
+	SessionID string    `json:"session_id"`
+	Text      string    `json:"text"`
+	Turns     int       `json:"turns"`   // turns summarised so far
+	Through   int64     `json:"through"` // version of the newest turn covered
+	ThroughAt time.Time `json:"through_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}

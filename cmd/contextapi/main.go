@@ -88,6 +88,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		}
 		opts = append(opts, api.WithLatestReader(latestReader{reader}))
 	}
+	if cfg.Sessions != nil {
+		opts = append(opts, api.WithSessions(*cfg.Sessions, st))
+	}
 	srv := &http.Server{
 		Handler:           api.New(cfg.API, emb, st, cache, log, reg, opts...),
 		ReadHeaderTimeout: 5 * time.Second,

@@ -22,10 +22,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"golang.org/x/sync/errgroup"
 
+	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/cmd/internal/wire"
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -175,6 +178,12 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 	if err != nil {
 		return err
 	}
+	var builder *session.Builder
+	if sc := cfg.Sessions; sc != nil && sc.Summary != nil {
+		if builder, err = newBuilder(cfg, avro, st, log, reg); err != nil {
+			return err
+		}
+	}
 	if metricsAddr != "" {
 		srv, err := serveMetrics(metricsAddr, reg)
 		if err != nil {
@@ -183,7 +192,29 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 		defer srv.Shutdown(context.WithoutCancel(ctx)) //nolint:errcheck
 		log.Info("metrics", "url", "http://"+metricsAddr+"/metrics")
 	}
-	return p.Run(ctx)
+	if builder == nil {
+		return p.Run(ctx)
+	}
+	// The summary builder reads the turn topic in its own consumer group, beside
+	// the pipeline; either one failing stops both.
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return p.Run(gctx) })
+	g.Go(func() error { return builder.Run(gctx) })
+	return g.Wait()
+}
+
+func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, log *slog.Logger, reg *prometheus.Registry) (*session.Builder, error) {
+	sc := cfg.Sessions.WithDefaults()
+	sum, err := session.NewSummariser(*sc.Summary, os.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("sessions.%w", err)
+	}
+	for _, s := range cfg.Sources {
+		if s.Name == sc.Source {
+			return session.NewBuilder(sc, cfg.Kafka, s, avro, st, sum, log.With("component", "summaries"), reg)
+		}
+	}
+	return nil, fmt.Errorf("sessions.source: %q is not the name of a source", sc.Source)
 }
 
 func serveMetrics(addr string, reg *prometheus.Registry) (*http.Server, error) {
@@ -211,6 +242,9 @@ func startDevBroker(cfg *config.Config) (*kfake.Cluster, error) {
 		return nil, fmt.Errorf("kafka.dev_broker: port %q: %w", portText, err)
 	}
 	topics := []string{cfg.Kafka.DLQTopic}
+	if cfg.Sessions != nil && cfg.Sessions.Summary != nil {
+		topics = append(topics, cfg.Sessions.WithDefaults().Summary.Topic)
+	}
 	for _, s := range cfg.Sources {
 		topics = append(topics, s.Topic)
 	}

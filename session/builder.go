@@ -1,0 +1,410 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/freshctx/freshctx/cdc"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/store"
+)
+
+// KindHeader marks the records the builder produces ("summary"); a record carrying
+// it is never summarised, wherever it turns up.
+const KindHeader = "freshctx-kind"
+
+// SummaryStore keeps summaries.
+type SummaryStore interface {
+	Summary(ctx context.Context, tenant, session string) (store.Summary, bool, error)
+	SaveSummary(ctx context.Context, s store.Summary) (bool, error)
+}
+
+// Builder reads turns in its own consumer group and, for each session, every
+// EveryTurns turns or after Idle without a new one, folds the turns not yet
+// summarised into the session's summary. It writes the summary to the summary
+// topic (compacted, keyed by tenant/session; the builder never reads it) and to
+// the store. A partition's offset is committed only up to its oldest turn not yet
+// in a summary, so a restart re-reads exactly what is unsummarised; a turn a
+// summary already covers (its version is at most the summary's Through) is
+// skipped, so nothing is summarised twice.
+type Builder struct {
+	cfg      Config
+	sc       SummaryConfig
+	kcfg     pipeline.Kafka
+	topic    string
+	mapper   *pipeline.Mapper
+	st       SummaryStore
+	sum      Summariser
+	log      *slog.Logger
+	consumer *kafka.Consumer
+	producer *kafka.Producer
+	now      func() time.Time
+
+	sessions map[sessionKey]*pendingSession
+	pending  map[int32]map[int64]bool // offsets of turns not yet in a summary
+	next     map[int32]int64          // next offset to read
+	assigned map[int32]bool
+
+	written, failed prometheus.Counter
+	pendingTurns    prometheus.Gauge
+}
+
+type sessionKey struct{ tenant, id string }
+
+type pendingSession struct {
+	prev      *store.Summary
+	turns     []Turn
+	versions  []int64
+	offsets   []int64
+	part      int32
+	seen      map[string]bool
+	last      time.Time // when the newest turn arrived
+	failedAt  time.Time
+	lastError error
+}
+
+// NewBuilder validates the configuration and creates the Kafka clients. src is the
+// turn source (cfg.Source).
+func NewBuilder(cfg Config, kcfg pipeline.Kafka, src pipeline.Source, avro *cdc.Avro, st SummaryStore, sum Summariser,
+	log *slog.Logger, reg prometheus.Registerer) (*Builder, error) {
+	cfg = cfg.WithDefaults()
+	kcfg = kcfg.WithDefaults()
+	if cfg.Summary == nil {
+		return nil, errors.New("sessions.summary: not configured")
+	}
+	if kcfg.Brokers == "" {
+		return nil, errors.New("kafka.brokers: required")
+	}
+	if src.Topic == cfg.Summary.Topic {
+		return nil, fmt.Errorf("sessions.summary.topic: %s is the turn topic; summaries must go elsewhere", src.Topic)
+	}
+	m, err := pipeline.NewMapper(src, avro)
+	if err != nil {
+		return nil, fmt.Errorf("source %s: %w", src.Name, err)
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	b := &Builder{cfg: cfg, sc: *cfg.Summary, kcfg: kcfg, topic: src.Topic, mapper: m, st: st, sum: sum, log: log, now: time.Now,
+		sessions: map[sessionKey]*pendingSession{}, pending: map[int32]map[int64]bool{}, next: map[int32]int64{}, assigned: map[int32]bool{}}
+	b.written = prometheus.NewCounter(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "summaries_total",
+		Help: "Session summaries written (to the summary topic and the store)."})
+	b.failed = prometheus.NewCounter(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "summary_failures_total",
+		Help: "Summary attempts that failed (summariser, topic or store); retried."})
+	b.pendingTurns = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "pending_turns",
+		Help: "Turns read and not yet in a summary."})
+	if reg != nil {
+		reg.MustRegister(b.written, b.failed, b.pendingTurns)
+	}
+	cc := kafka.ConfigMap{
+		"bootstrap.servers":        kcfg.Brokers,
+		"group.id":                 cfg.Summary.Group,
+		"enable.auto.offset.store": false,
+		"enable.auto.commit":       true,
+		"auto.commit.interval.ms":  1000,
+		"auto.offset.reset":        "earliest",
+		"enable.metrics.push":      false,
+	}
+	pc := kafka.ConfigMap{"bootstrap.servers": kcfg.Brokers, "enable.idempotence": true, "acks": "all", "enable.metrics.push": false}
+	for k, v := range kcfg.Properties {
+		cc[k], pc[k] = v, v
+	}
+	for k, v := range kcfg.ConsumerProperties {
+		cc[k] = v
+	}
+	for k, v := range kcfg.ProducerProperties {
+		pc[k] = v
+	}
+	if b.consumer, err = kafka.NewConsumer(&cc); err != nil {
+		return nil, fmt.Errorf("creating kafka consumer: %w", err)
+	}
+	if b.producer, err = kafka.NewProducer(&pc); err != nil {
+		b.consumer.Close()
+		return nil, fmt.Errorf("creating kafka producer: %w", err)
+	}
+	return b, nil
+}
+
+// Run builds summaries until ctx is cancelled. Turns not yet summarised then are
+// read again by the next run.
+func (b *Builder) Run(ctx context.Context) error {
+	defer b.producer.Close()
+	if err := b.consumer.SubscribeTopics([]string{b.topic}, b.rebalance); err != nil {
+		b.consumer.Close()
+		return fmt.Errorf("subscribing to %s: %w", b.topic, err)
+	}
+	b.log.Info("summary builder started", "topic", b.topic, "group", b.sc.Group, "every_turns", b.sc.EveryTurns, "idle", b.sc.Idle,
+		"summariser", b.sc.Summariser, "summary_topic", b.sc.Topic)
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	var runErr error
+	for ctx.Err() == nil {
+		switch e := b.consumer.Poll(50).(type) {
+		case *kafka.Message:
+			b.handle(ctx, e)
+		case kafka.Error:
+			if e.IsFatal() {
+				runErr = fmt.Errorf("kafka consumer: %w", e)
+			} else {
+				b.log.Warn("kafka", "err", e)
+			}
+		}
+		if runErr != nil {
+			break
+		}
+		select {
+		case <-tick.C:
+			b.flushIdle(ctx)
+			b.storeOffsets()
+		default:
+		}
+	}
+	b.storeOffsets()
+	if _, err := b.consumer.Commit(); err != nil && !isNoOffset(err) {
+		b.log.Warn("final commit", "err", err)
+	}
+	b.consumer.Close()
+	b.log.Info("summary builder stopped", "unsummarised_turns", b.countPending())
+	return runErr
+}
+
+func isNoOffset(err error) bool {
+	var ke kafka.Error
+	return errors.As(err, &ke) && ke.Code() == kafka.ErrNoOffset
+}
+
+func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
+	part, off := msg.TopicPartition.Partition, int64(msg.TopicPartition.Offset)
+	if !b.assigned[part] {
+		return
+	}
+	b.next[part] = off + 1
+	for _, h := range msg.Headers {
+		if h.Key == KindHeader {
+			return // a summary (or anything else we produced): never summarised
+		}
+	}
+	ev, ok, err := b.mapper.Event(pipeline.RecordOf(msg))
+	if err != nil || !ok || !strings.HasPrefix(ev.Entity, EntityPrefix) {
+		return // ingest dead-letters what it cannot read; deletes are not turns
+	}
+	k := sessionKey{ev.Tenant, strings.TrimPrefix(ev.Entity, EntityPrefix)}
+	p := b.sessions[k]
+	if p == nil {
+		prev, err := b.loadSummary(ctx, k)
+		if err != nil {
+			return // ctx ended
+		}
+		p = &pendingSession{prev: prev, part: part, seen: map[string]bool{}}
+		b.sessions[k] = p
+	}
+	if (p.prev != nil && ev.Version <= p.prev.Through) || p.seen[ev.Key] {
+		return // already summarised, or the same message again
+	}
+	role, _ := ev.Attrs[b.cfg.Role].(string)
+	p.turns = append(p.turns, Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time})
+	p.versions = append(p.versions, ev.Version)
+	p.offsets = append(p.offsets, off)
+	p.seen[ev.Key] = true
+	p.last = b.now()
+	if b.pending[part] == nil {
+		b.pending[part] = map[int64]bool{}
+	}
+	b.pending[part][off] = true
+	b.pendingTurns.Inc()
+	if len(p.turns) >= b.sc.EveryTurns {
+		b.flush(ctx, k, p)
+	}
+}
+
+// loadSummary reads a session's summary, retrying until it answers or ctx ends:
+// without it the builder cannot tell summarised turns from new ones.
+func (b *Builder) loadSummary(ctx context.Context, k sessionKey) (*store.Summary, error) {
+	backoff := 100 * time.Millisecond
+	for {
+		s, ok, err := b.st.Summary(ctx, k.tenant, k.id)
+		if err == nil {
+			if !ok {
+				return nil, nil
+			}
+			return &s, nil
+		}
+		b.log.Warn("reading a session summary; retrying", "session", k.id, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(backoff/2 + rand.N(backoff/2+1)):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+func (b *Builder) flushIdle(ctx context.Context) {
+	now := b.now()
+	for k, p := range b.sessions {
+		switch {
+		case len(p.turns) == 0:
+			delete(b.sessions, k)
+		case now.Sub(p.last) >= b.sc.Idle && now.Sub(p.failedAt) >= b.sc.Idle/2:
+			b.flush(ctx, k, p)
+		}
+	}
+}
+
+// flush folds p's turns into the session summary: produce it to the summary
+// topic, then save it; only then are the turns' offsets released. On failure the
+// turns stay pending and are tried again later.
+func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
+	idx := make([]int, len(p.turns))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(x, y int) bool { return p.versions[idx[x]] < p.versions[idx[y]] })
+	turns := make([]Turn, len(idx))
+	var through int64
+	var throughAt time.Time
+	for i, j := range idx {
+		turns[i] = p.turns[j]
+		through = max(through, p.versions[j])
+		if p.turns[j].Time.After(throughAt) {
+			throughAt = p.turns[j].Time
+		}
+	}
+	next := store.Summary{Tenant: k.tenant, SessionID: k.id, Turns: len(turns), Through: through, ThroughAt: throughAt, UpdatedAt: b.now().UTC()}
+	prevText := ""
+	if p.prev != nil {
+		prevText, next.Turns = p.prev.Text, p.prev.Turns+len(turns)
+		next.Through = max(next.Through, p.prev.Through)
+	}
+	fail := func(stage string, err error) {
+		b.failed.Inc()
+		p.failedAt = b.now()
+		b.log.Warn("summarising a session failed; will retry", "session", k.id, "stage", stage, "turns", len(turns), "err", err)
+	}
+	text, err := b.sum.Summarise(ctx, prevText, turns, b.sc.MaxTokens)
+	if err != nil {
+		fail("summarise", err)
+		return
+	}
+	next.Text = text
+	if err := b.produce(ctx, next); err != nil {
+		fail("topic", err)
+		return
+	}
+	if _, err := b.st.SaveSummary(ctx, next); err != nil {
+		fail("store", err)
+		return
+	}
+	b.written.Inc()
+	for _, off := range p.offsets {
+		delete(b.pending[p.part], off)
+	}
+	b.pendingTurns.Sub(float64(len(p.offsets)))
+	delete(b.sessions, k)
+	b.log.Debug("session summarised", "session", k.id, "turns", len(turns), "total_turns", next.Turns)
+}
+
+func (b *Builder) produce(ctx context.Context, s store.Summary) error {
+	v, _ := json.Marshal(s)
+	topic := b.sc.Topic
+	done := make(chan kafka.Event, 1)
+	err := b.producer.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+		Key: []byte(s.Tenant + "/" + s.SessionID), Value: v, Headers: []kafka.Header{{Key: KindHeader, Value: []byte("summary")}}}, done)
+	if err != nil {
+		return err
+	}
+	select {
+	case e := <-done:
+		if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
+			return m.TopicPartition.Error
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// storeOffsets hands librdkafka, per partition, the oldest offset not yet in a
+// summary (or the next to read when all are).
+func (b *Builder) storeOffsets() {
+	var tps []kafka.TopicPartition
+	for part := range b.assigned {
+		off, ok := b.next[part]
+		if !ok {
+			continue
+		}
+		for o := range b.pending[part] {
+			off = min(off, o)
+		}
+		t := b.topic
+		tps = append(tps, kafka.TopicPartition{Topic: &t, Partition: part, Offset: kafka.Offset(off)})
+	}
+	if len(tps) > 0 {
+		if _, err := b.consumer.StoreOffsets(tps); err != nil {
+			b.log.Warn("storing offsets", "err", err)
+		}
+	}
+}
+
+func (b *Builder) countPending() int {
+	n := 0
+	for _, p := range b.pending {
+		n += len(p)
+	}
+	return n
+}
+
+func (b *Builder) rebalance(c *kafka.Consumer, ev kafka.Event) error {
+	switch e := ev.(type) {
+	case kafka.AssignedPartitions:
+		for _, tp := range e.Partitions {
+			b.assigned[tp.Partition] = true
+		}
+		b.log.Info("summary builder: partitions assigned", "partitions", partsOf(e.Partitions))
+		if c.GetRebalanceProtocol() == "COOPERATIVE" {
+			return c.IncrementalAssign(e.Partitions)
+		}
+		return c.Assign(e.Partitions)
+	case kafka.RevokedPartitions:
+		b.storeOffsets()
+		if _, err := c.Commit(); err != nil && !isNoOffset(err) {
+			b.log.Warn("commit on revoke", "err", err)
+		}
+		for _, tp := range e.Partitions {
+			p := tp.Partition
+			for k, s := range b.sessions {
+				if s.part == p {
+					b.pendingTurns.Sub(float64(len(s.offsets)))
+					delete(b.sessions, k) // the next owner reads them again
+				}
+			}
+			delete(b.assigned, p)
+			delete(b.pending, p)
+			delete(b.next, p)
+		}
+		if c.GetRebalanceProtocol() == "COOPERATIVE" {
+			return c.IncrementalUnassign(e.Partitions)
+		}
+		return c.Unassign()
+	}
+	return nil
+}
+
+func partsOf(tps []kafka.TopicPartition) string {
+	s := make([]string, len(tps))
+	for i, tp := range tps {
+		s[i] = strconv.Itoa(int(tp.Partition))
+	}
+	return strings.Join(s, ",")
+}

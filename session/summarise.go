@@ -1,0 +1,271 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Summariser folds new turns into a session's summary.
+type Summariser interface {
+	// Summarise returns the summary of prev (the summary so far, maybe empty)
+	// followed by turns, within about maxTokens.
+	Summarise(ctx context.Context, prev string, turns []Turn, maxTokens int) (string, error)
+}
+
+// NewSummariser builds the configured summariser.
+func NewSummariser(c SummaryConfig, getenv func(string) string) (Summariser, error) {
+	switch c.Summariser {
+	case "", "extractive":
+		return Extractive{}, nil
+	case "openai":
+		key := ""
+		if c.APIKeyEnv != "" {
+			if key = getenv(c.APIKeyEnv); key == "" {
+				return nil, fmt.Errorf("summary.api_key_env: $%s is empty", c.APIKeyEnv)
+			}
+		}
+		return &ChatCompletions{BaseURL: strings.TrimRight(c.BaseURL, "/"), Model: c.Model, APIKey: key,
+			Client: &http.Client{Timeout: c.Timeout}}, nil
+	default:
+		return nil, fmt.Errorf("summary.summariser: %q is not one of extractive, openai", c.Summariser)
+	}
+}
+
+// approxTokens is the estimate summarisers size their output by: about four
+// characters a token.
+func approxTokens(s string) int { return (len(s) + 3) / 4 }
+
+// Extractive is the offline summariser: it needs no model. It keeps the
+// conversation's most informative sentences, each marked with its speaker, in
+// their original order: sentences are scored by how often their words occur in
+// the whole conversation (what it is about), with a bonus for numbers and ids
+// (order numbers, amounts, dates) and questions, and a slight preference for
+// newer ones. The previous summary's sentences compete with the new turns', so the
+// summary rolls forward within its size.
+type Extractive struct{}
+
+type candidate struct {
+	text  string
+	pos   int
+	score float64
+}
+
+// Summarise implements Summariser.
+func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTokens int) (string, error) {
+	var cands []candidate
+	for _, s := range strings.Split(prev, "\n") {
+		if s = strings.TrimSpace(s); s != "" {
+			cands = append(cands, candidate{text: s})
+		}
+	}
+	for _, t := range turns {
+		for _, s := range sentences(t.Content) {
+			cands = append(cands, candidate{text: t.Role + ": " + s})
+		}
+	}
+	if len(cands) == 0 {
+		return prev, nil
+	}
+	tf := map[string]float64{}
+	words := make([][]string, len(cands))
+	for i := range cands {
+		cands[i].pos = i
+		words[i] = contentWords(cands[i].text)
+		for _, w := range words[i] {
+			tf[w]++
+		}
+	}
+	for i := range cands {
+		seen := map[string]bool{}
+		var s float64
+		for _, w := range words[i] {
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			s += math.Log1p(tf[w])
+			if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+				s += 2 // ids, amounts, dates
+			}
+		}
+		if len(words[i]) > 0 {
+			s /= math.Sqrt(float64(len(words[i])))
+		}
+		if strings.HasSuffix(cands[i].text, "?") {
+			s += 0.5
+		}
+		s += 0.3 * float64(i) / float64(len(cands)) // newer: slightly preferred
+		cands[i].score = s
+	}
+	ranked := append([]candidate(nil), cands...)
+	sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].score > ranked[b].score })
+	budget := maxTokens
+	var keep []candidate
+	for _, c := range ranked {
+		if t := approxTokens(c.text) + 1; t <= budget {
+			keep = append(keep, c)
+			budget -= t
+		}
+	}
+	sort.Slice(keep, func(a, b int) bool { return keep[a].pos < keep[b].pos })
+	lines := make([]string, len(keep))
+	for i, c := range keep {
+		lines[i] = c.text
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+var stop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`the and for are but not you your yours our ours with this that have has had was were
+		will would can could should just what when where which who whom why how its it's into from they them their there
+		here then than also about been being some any all more most very too only own same other such out off over under
+		again further once does did doing don't i'm i've i'll we're you're let hi hello thanks thank please yes okay ok`) {
+		stop[w] = true
+	}
+}
+
+// contentWords are the lower-cased words of s that say something.
+func contentWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '\''
+	}) {
+		w = strings.Trim(w, "-'")
+		if len([]rune(w)) >= 3 && !stop[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// sentences splits text after . ! ? (and their CJK forms) followed by space or end.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	rs := []rune(text)
+	for i, r := range rs {
+		end := false
+		switch r {
+		case '。', '！', '？':
+			end = true
+		case '.', '!', '?':
+			end = i == len(rs)-1 || unicode.IsSpace(rs[i+1])
+		case '\n':
+			end = true
+		}
+		if end {
+			if s := strings.TrimSpace(string(rs[start : i+1])); s != "" {
+				out = append(out, s)
+			}
+			start = i + 1
+		}
+	}
+	if s := strings.TrimSpace(string(rs[start:])); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// ChatCompletions summarises with an OpenAI-compatible chat-completions endpoint
+// (POST {BaseURL}/chat/completions). Rate limits (429, honouring Retry-After) and
+// server errors are retried three times.
+type ChatCompletions struct {
+	BaseURL string
+	Model   string
+	APIKey  string
+	Client  *http.Client
+}
+
+const summaryInstruction = "You maintain the running summary of a customer-support conversation for the assistant that continues it. " +
+	"Fold the new turns into the summary: keep facts, names, order and ticket numbers, amounts, dates, what the customer wants, " +
+	"what was promised and what is unresolved. Drop greetings and small talk. Write plain sentences, no headings, at most %d tokens."
+
+// Summarise implements Summariser.
+func (c *ChatCompletions) Summarise(ctx context.Context, prev string, turns []Turn, maxTokens int) (string, error) {
+	var in strings.Builder
+	if prev != "" {
+		in.WriteString("Summary so far:\n" + prev + "\n\n")
+	}
+	in.WriteString("New turns:\n")
+	for _, t := range turns {
+		in.WriteString(t.Role + ": " + t.Content + "\n")
+	}
+	body, _ := json.Marshal(map[string]any{
+		"model": c.Model, "temperature": 0, "max_tokens": maxTokens,
+		"messages": []Message{{Role: "system", Content: fmt.Sprintf(summaryInstruction, maxTokens)}, {Role: "user", Content: in.String()}},
+	})
+	backoff := 500 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		out, retryAfter, err := c.call(ctx, body)
+		if err == nil || retryAfter < 0 || attempt == 4 {
+			return out, err
+		}
+		wait := max(retryAfter, backoff/2+rand.N(backoff/2+1))
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(wait):
+		}
+		backoff *= 2
+	}
+}
+
+// call makes one request; retryAfter < 0 means the error is final.
+func (c *ChatCompletions) call(ctx context.Context, body []byte) (string, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.BaseURL+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return "", -1, fmt.Errorf("summary.base_url: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if c.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	res, err := c.Client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", -1, ctx.Err()
+		}
+		return "", 0, fmt.Errorf("summariser: %w", err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	switch {
+	case res.StatusCode == http.StatusTooManyRequests:
+		ra := time.Second
+		if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && s >= 0 {
+			ra = min(time.Duration(s)*time.Second, time.Minute)
+		}
+		return "", ra, fmt.Errorf("summariser: rate limited (429)")
+	case res.StatusCode >= 500:
+		return "", 0, fmt.Errorf("summariser: %s: %.200s", res.Status, b)
+	case res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden:
+		return "", -1, fmt.Errorf("summariser: %s: check summary.api_key_env", res.Status)
+	case res.StatusCode == http.StatusNotFound:
+		return "", -1, fmt.Errorf("summariser: 404 from %s/chat/completions: check summary.base_url and summary.model", c.BaseURL)
+	case res.StatusCode != http.StatusOK:
+		return "", -1, fmt.Errorf("summariser: %s: %.200s", res.Status, b)
+	}
+	var out struct {
+		Choices []struct {
+			Message Message `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Choices) == 0 || strings.TrimSpace(out.Choices[0].Message.Content) == "" {
+		return "", 0, errors.New("summariser: the response has no choices[0].message.content")
+	}
+	return strings.TrimSpace(out.Choices[0].Message.Content), 0, nil
+}
