@@ -40,6 +40,20 @@ type record struct {
 	epoch uint64
 }
 
+// OutputHeader marks records freshctx itself produces (session summaries); ingest
+// and the summary builder skip them wherever they turn up, so an output is never
+// read back as input.
+const OutputHeader = "freshctx-kind"
+
+func isOwnOutput(hs []cdc.Header) bool {
+	for _, h := range hs {
+		if h.Key == OutputHeader {
+			return true
+		}
+	}
+	return false
+}
+
 // backfillVersion maps a version v ≥ 0 into [MinInt64, 0), keeping order, so a
 // backfilled change never replaces anything the live pipeline wrote and any live
 // change replaces it (ADR 0007).
@@ -214,6 +228,9 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 			} else if err != nil {
 				return nil, false // ctx ended: nothing acked
 			}
+		}
+		if isOwnOutput(it.crec.Headers) {
+			it.change.Op = cdc.OpSkip // freshctx's own output, copied into an input topic
 		}
 		switch it.change.Op {
 		case cdc.OpSkip:

@@ -40,17 +40,25 @@ type Memory struct {
 // turns must be oldest first.
 func Assemble(sessionID, persona string, sum *store.Summary, turns []Turn, question string, maxTokens int, tokens func(string) int) Memory {
 	m := Memory{SessionID: sessionID, Persona: persona, Question: question, Turns: []Turn{}, Messages: []Message{}}
-	left := maxTokens - tokens(persona) - tokens(question)
-	var summary string
+	left := maxTokens - tokens(persona)
+	if question != "" {
+		left -= tokens(questionHead + question)
+	}
+	var summary, head string
 	if sum != nil && sum.Text != "" {
 		s := *sum
 		m.Summary = &s
+		head = fmt.Sprintf("Summary of the conversation so far (%d earlier turns):\n", sum.Turns)
+		left -= tokens(head)
 		summary = sum.Text
 		if tokens(summary) > max(left/2, 0) {
 			summary = trimToTokens(summary, max(left/2, 0), tokens)
 			m.SummaryTrimmed = true
 		}
 		left -= tokens(summary)
+	}
+	if len(turns) > 0 {
+		left -= tokens(turnsHead)
 	}
 	first := len(turns)
 	for i := len(turns) - 1; i >= 0; i-- {
@@ -73,7 +81,6 @@ func Assemble(sessionID, persona string, sum *store.Summary, turns []Turn, quest
 		if sys.Len() > 0 {
 			sys.WriteString("\n\n")
 		}
-		head := fmt.Sprintf("Summary of the conversation so far (%d earlier turns):\n", sum.Turns)
 		sys.WriteString(head + summary)
 		text.WriteString(head + summary + "\n\n")
 	}
@@ -81,7 +88,7 @@ func Assemble(sessionID, persona string, sum *store.Summary, turns []Turn, quest
 		m.Messages = append(m.Messages, Message{Role: "system", Content: sys.String()})
 	}
 	if len(m.Turns) > 0 {
-		text.WriteString("Recent turns:\n")
+		text.WriteString(turnsHead + "\n")
 	}
 	for _, t := range m.Turns {
 		m.Messages = append(m.Messages, Message{Role: ChatRole(t.Role), Content: t.Content})
@@ -92,12 +99,17 @@ func Assemble(sessionID, persona string, sum *store.Summary, turns []Turn, quest
 		if len(m.Turns) > 0 {
 			text.WriteString("\n")
 		}
-		text.WriteString("Question: " + question + "\n")
+		text.WriteString(questionHead + question + "\n")
 	}
 	m.Text = text.String()
 	m.Tokens = tokens(m.Text)
 	return m
 }
+
+const (
+	turnsHead    = "Recent turns:"
+	questionHead = "Question: "
+)
 
 func turnLine(t Turn) string {
 	return "[" + t.Time.UTC().Format(time.TimeOnly) + "] " + t.Role + ": " + t.Content

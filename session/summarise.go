@@ -109,22 +109,50 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 		s += 0.3 * float64(i) / float64(len(cands)) // newer: slightly preferred
 		cands[i].score = s
 	}
-	ranked := append([]candidate(nil), cands...)
-	sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].score > ranked[b].score })
+	// The summary rolls: what the previous summary said gets at most half of the
+	// budget while there are new turns, the new turns the rest; then whatever room
+	// is left goes to the best of both.
+	nPrev := len(cands) - countNew(turns, cands)
+	byScore := func(cs []candidate) []candidate {
+		out := append([]candidate(nil), cs...)
+		sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
+		return out
+	}
 	budget := maxTokens
 	var keep []candidate
-	for _, c := range ranked {
-		if t := approxTokens(c.text) + 1; t <= budget {
-			keep = append(keep, c)
-			budget -= t
+	taken := map[int]bool{}
+	take := func(cs []candidate, limit int) {
+		for _, c := range cs {
+			if t := approxTokens(c.text) + 1; !taken[c.pos] && t <= limit && t <= budget {
+				keep = append(keep, c)
+				taken[c.pos] = true
+				budget -= t
+				limit -= t
+			}
 		}
 	}
+	prevLimit := maxTokens
+	if nPrev < len(cands) {
+		prevLimit = maxTokens / 2
+	}
+	take(byScore(cands[:nPrev]), prevLimit)
+	take(byScore(cands[nPrev:]), maxTokens)
+	take(byScore(cands), maxTokens)
 	sort.Slice(keep, func(a, b int) bool { return keep[a].pos < keep[b].pos })
 	lines := make([]string, len(keep))
 	for i, c := range keep {
 		lines[i] = c.text
 	}
 	return strings.Join(lines, "\n"), nil
+}
+
+// countNew is how many of cands came from turns (they follow the previous summary's).
+func countNew(turns []Turn, cands []candidate) int {
+	n := 0
+	for _, t := range turns {
+		n += len(sentences(t.Content))
+	}
+	return min(n, len(cands))
 }
 
 var stop = map[string]bool{}

@@ -29,6 +29,7 @@ import (
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/session"
+	"github.com/freshctx/freshctx/session/builder"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -178,7 +179,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 	if err != nil {
 		return err
 	}
-	var builder *session.Builder
+	var builder *builder.Builder
 	if sc := cfg.Sessions; sc != nil && sc.Summary != nil {
 		if builder, err = newBuilder(cfg, avro, st, log, reg); err != nil {
 			return err
@@ -203,7 +204,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 	return g.Wait()
 }
 
-func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, log *slog.Logger, reg *prometheus.Registry) (*session.Builder, error) {
+func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, log *slog.Logger, reg *prometheus.Registry) (*builder.Builder, error) {
 	sc := cfg.Sessions.WithDefaults()
 	sum, err := session.NewSummariser(*sc.Summary, os.Getenv)
 	if err != nil {
@@ -211,7 +212,7 @@ func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, log *slog
 	}
 	for _, s := range cfg.Sources {
 		if s.Name == sc.Source {
-			return session.NewBuilder(sc, cfg.Kafka, s, avro, st, sum, log.With("component", "summaries"), reg)
+			return builder.NewBuilder(sc, cfg.Kafka, s, avro, st, sum, log.With("component", "summaries"), reg)
 		}
 	}
 	return nil, fmt.Errorf("sessions.source: %q is not the name of a source", sc.Source)

@@ -1,4 +1,6 @@
-package session
+// Package builder is the session summary builder: a consumer group of its own that
+// folds chat turns into rolling session summaries (see Builder).
+package builder
 
 import (
 	"context"
@@ -17,12 +19,13 @@ import (
 
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store"
 )
 
 // KindHeader marks the records the builder produces ("summary"); a record carrying
-// it is never summarised, wherever it turns up.
-const KindHeader = "freshctx-kind"
+// it is never summarised nor ingested, wherever it turns up.
+const KindHeader = pipeline.OutputHeader
 
 // SummaryStore keeps summaries.
 type SummaryStore interface {
@@ -39,13 +42,13 @@ type SummaryStore interface {
 // summary already covers (its version is at most the summary's Through) is
 // skipped, so nothing is summarised twice.
 type Builder struct {
-	cfg      Config
-	sc       SummaryConfig
+	cfg      session.Config
+	sc       session.SummaryConfig
 	kcfg     pipeline.Kafka
 	topic    string
 	mapper   *pipeline.Mapper
 	st       SummaryStore
-	sum      Summariser
+	sum      session.Summariser
 	log      *slog.Logger
 	consumer *kafka.Consumer
 	producer *kafka.Producer
@@ -58,13 +61,14 @@ type Builder struct {
 
 	written, failed prometheus.Counter
 	pendingTurns    prometheus.Gauge
+	turnsRead       *prometheus.CounterVec
 }
 
 type sessionKey struct{ tenant, id string }
 
 type pendingSession struct {
 	prev      *store.Summary
-	turns     []Turn
+	turns     []session.Turn
 	versions  []int64
 	offsets   []int64
 	part      int32
@@ -76,7 +80,7 @@ type pendingSession struct {
 
 // NewBuilder validates the configuration and creates the Kafka clients. src is the
 // turn source (cfg.Source).
-func NewBuilder(cfg Config, kcfg pipeline.Kafka, src pipeline.Source, avro *cdc.Avro, st SummaryStore, sum Summariser,
+func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, avro *cdc.Avro, st SummaryStore, sum session.Summariser,
 	log *slog.Logger, reg prometheus.Registerer) (*Builder, error) {
 	cfg = cfg.WithDefaults()
 	kcfg = kcfg.WithDefaults()
@@ -104,8 +108,10 @@ func NewBuilder(cfg Config, kcfg pipeline.Kafka, src pipeline.Source, avro *cdc.
 		Help: "Summary attempts that failed (summariser, topic or store); retried."})
 	b.pendingTurns = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "pending_turns",
 		Help: "Turns read and not yet in a summary."})
+	b.turnsRead = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "records_total",
+		Help: "Records the summary builder read, by result: pending (a new turn), already_summarised, duplicate, skipped (not a turn, or our own output)."}, []string{"result"})
 	if reg != nil {
-		reg.MustRegister(b.written, b.failed, b.pendingTurns)
+		reg.MustRegister(b.written, b.failed, b.pendingTurns, b.turnsRead)
 	}
 	cc := kafka.ConfigMap{
 		"bootstrap.servers":        kcfg.Brokers,
@@ -192,14 +198,16 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 	b.next[part] = off + 1
 	for _, h := range msg.Headers {
 		if h.Key == KindHeader {
+			b.turnsRead.WithLabelValues("skipped").Inc()
 			return // a summary (or anything else we produced): never summarised
 		}
 	}
 	ev, ok, err := b.mapper.Event(pipeline.RecordOf(msg))
-	if err != nil || !ok || !strings.HasPrefix(ev.Entity, EntityPrefix) {
+	if err != nil || !ok || !strings.HasPrefix(ev.Entity, session.EntityPrefix) {
+		b.turnsRead.WithLabelValues("skipped").Inc()
 		return // ingest dead-letters what it cannot read; deletes are not turns
 	}
-	k := sessionKey{ev.Tenant, strings.TrimPrefix(ev.Entity, EntityPrefix)}
+	k := sessionKey{ev.Tenant, strings.TrimPrefix(ev.Entity, session.EntityPrefix)}
 	p := b.sessions[k]
 	if p == nil {
 		prev, err := b.loadSummary(ctx, k)
@@ -209,11 +217,17 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 		p = &pendingSession{prev: prev, part: part, seen: map[string]bool{}}
 		b.sessions[k] = p
 	}
-	if (p.prev != nil && ev.Version <= p.prev.Through) || p.seen[ev.Key] {
-		return // already summarised, or the same message again
+	switch {
+	case p.prev != nil && ev.Version <= p.prev.Through:
+		b.turnsRead.WithLabelValues("already_summarised").Inc()
+		return
+	case p.seen[ev.Key]:
+		b.turnsRead.WithLabelValues("duplicate").Inc()
+		return // the same message again
 	}
+	b.turnsRead.WithLabelValues("pending").Inc()
 	role, _ := ev.Attrs[b.cfg.Role].(string)
-	p.turns = append(p.turns, Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time})
+	p.turns = append(p.turns, session.Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time})
 	p.versions = append(p.versions, ev.Version)
 	p.offsets = append(p.offsets, off)
 	p.seen[ev.Key] = true
@@ -271,7 +285,7 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(x, y int) bool { return p.versions[idx[x]] < p.versions[idx[y]] })
-	turns := make([]Turn, len(idx))
+	turns := make([]session.Turn, len(idx))
 	var through int64
 	var throughAt time.Time
 	for i, j := range idx {
