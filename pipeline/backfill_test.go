@@ -18,6 +18,7 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
@@ -413,4 +414,29 @@ type countingEmbedder struct {
 func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	c.calls.Add(1)
 	return c.Embedder.Embed(ctx, texts)
+}
+
+// Source.Retention deletes a source's events older than the retention, for good,
+// while newer ones stay.
+func TestRetentionPurgesExpiredEvents(t *testing.T) {
+	r := newRig(t, 1)
+	src := ticketsSource
+	src.Retention = 3 * time.Second
+	r.source = &src
+	old := time.Now().Add(-time.Hour).UnixMicro()
+	r.produceRows([][2]int{{1, 1}, {2, 1}, {3, 1}}, func(key, version int) map[string]any {
+		row := map[string]any{"id": key, "customer_id": 1, "body": fmt.Sprint("ticket ", key)}
+		if key < 3 {
+			row["updated_at"] = old
+		}
+		return row
+	})
+	stop := r.run(Config{}, r.store, nil)
+	defer stop()
+	r.eventually("expired events purged", 20*time.Second, func() bool {
+		return testutil.ToFloat64(r.metrics.Records.WithLabelValues("tickets", "expired")) >= 2
+	})
+	if live, _ := storedCount(t, r.dsn, "tickets"); live != 1 {
+		t.Fatalf("%d events left, want 1 (the one inside the retention)", live)
+	}
 }

@@ -52,6 +52,7 @@ type rig struct {
 	logs     *lockedBuffer
 	group    string
 	cluster  *kfake.Cluster
+	source   *Source // default: tickets (Debezium) on topic
 }
 
 type lockedBuffer struct {
@@ -102,7 +103,9 @@ func (r *rig) produceRows(changes [][2]int, row func(key, version int) map[strin
 	for _, c := range changes {
 		key, version := c[0], c[1]
 		after := row(key, version)
-		after["updated_at"] = time.Now().UnixMicro()
+		if _, ok := after["updated_at"]; !ok {
+			after["updated_at"] = time.Now().UnixMicro()
+		}
 		env := map[string]any{"op": "u", "after": after, "source": map[string]any{"connector": "postgresql", "lsn": version}}
 		v, _ := json.Marshal(env)
 		if err := r.producer.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &tp, Partition: kafka.PartitionAny},
@@ -128,6 +131,9 @@ func (r *rig) runWith(cfg Config, st Store, emb Embedder, props map[string]strin
 	r.t.Helper()
 	src := Source{Name: "tickets", Topic: topic, Format: cdc.FormatDebezium, Tenant: "acme", Entity: "customer:{{.customer_id}}",
 		Time: "updated_at", Text: "{{.body}}"}
+	if r.source != nil {
+		src = *r.source
+	}
 	p, err := New(cfg, Kafka{Brokers: r.brokers, Group: r.group, ConsumerProperties: props}, []Source{src},
 		Deps{Embedder: emb, Store: st, Cache: r.cacheDep(), Logger: slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug})), Metrics: r.metrics})
 	if err != nil {

@@ -179,9 +179,9 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 	if err != nil {
 		return err
 	}
-	var builder *builder.Builder
+	var summaries *builder.Builder
 	if sc := cfg.Sessions; sc != nil && sc.Summary != nil {
-		if builder, err = newBuilder(cfg, avro, st, log, reg); err != nil {
+		if summaries, err = newBuilder(cfg, avro, st, log, reg); err != nil {
 			return err
 		}
 	}
@@ -193,14 +193,14 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 		defer srv.Shutdown(context.WithoutCancel(ctx)) //nolint:errcheck
 		log.Info("metrics", "url", "http://"+metricsAddr+"/metrics")
 	}
-	if builder == nil {
+	if summaries == nil {
 		return p.Run(ctx)
 	}
 	// The summary builder reads the turn topic in its own consumer group, beside
 	// the pipeline; either one failing stops both.
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return p.Run(gctx) })
-	g.Go(func() error { return builder.Run(gctx) })
+	g.Go(func() error { return summaries.Run(gctx) })
 	return g.Wait()
 }
 
