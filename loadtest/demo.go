@@ -89,6 +89,19 @@ func buildFeed(now time.Time) *feed {
 	f.debezium("tickets", "u", 9001, t, 5*m)
 	chat("m-1001-1", 1001, "customer", "Hi, I returned my trail shoes last week. Where is my refund?", 2*m)
 	chat("m-1001-2", 1001, "bot", "Let me check the status of your return and refund.", 1*m)
+	// The same customer's conversation with the bot, as session memory.
+	for i, tu := range [][2]string{
+		{"customer", "Hello, I need help with a return."},
+		{"bot", "Of course. Which order is it about?"},
+		{"customer", "Order O-5001, the trail running shoes in size 42. They were too small, so I sent them back on Monday."},
+		{"bot", "Thanks. The warehouse received order O-5001 on Wednesday and refund R-7001 of 129.90 EUR was approved."},
+		{"customer", "Great, thank you. How long until the money is back on my Visa card?"},
+		{"bot", "Refunds reach a card in 3 to 5 business days."},
+		{"customer", "It has been 6 days now and I still see nothing on my card."},
+	} {
+		f.json("support.turns", "web-1001", map[string]any{"session_id": "web-1001", "message_id": fmt.Sprintf("web-1001-%d", i+1),
+			"tenant": "acme", "role": tu[0], "content": tu[1], "channel": "web"}, time.Duration(14-2*i)*m)
+	}
 
 	// Customer 1002: a late parcel.
 	f.debezium("orders", "c", 5002, order(5002, 1002, "placed", "Rain jacket (M)", "89.00", 30*m, "Berlin"), 30*m)
@@ -161,6 +174,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	entity := fs.String("entity", "customer:1001", "entity to ask about at the end")
 	question := fs.String("q", "where is my refund?", "the customer's question")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for the feed to become visible")
+	session := fs.String("session", "web-1001", "conversation whose memory to show at the end (empty: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -220,7 +234,14 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	printAnswer(stdout, *entity, *question, resp)
+	// The summary of this run's turns (the 4th is 8 minutes old) is ready once it covers the 4th.
+	if err := printMemory(ctx, stdout, *apiURL, *session, *question, f.now.Add(-8*time.Minute), deadline); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "\nTry it yourself:\n  curl -s '%s/v1/context?entity=%s&q=%s' | jq\n", *apiURL, url.QueryEscape(*entity), url.QueryEscape(*question))
+	if *session != "" {
+		fmt.Fprintf(stdout, "  curl -s '%s/v1/sessions/%s/memory?q=%s' | jq\n", *apiURL, url.PathEscape(*session), url.QueryEscape(*question))
+	}
 	return nil
 }
 
@@ -335,4 +356,62 @@ func printAnswer(w io.Writer, entity, question string, r *apiResponse) {
 	}
 	fmt.Fprintf(w, "\nmeta: took %.2f ms (%s ms), served from %s, %d candidates, ranking %s, degraded %v\n",
 		r.Meta.TookMS, strings.Join(stages, ", "), r.Meta.ServedFrom, r.Meta.Candidates, r.Meta.Ranking, r.Meta.Degraded)
+}
+
+// printMemory waits until the session has a summary, then prints its memory as a
+// bot would put it in a prompt.
+func printMemory(ctx context.Context, w io.Writer, base, session, question string, through, deadline time.Time) error {
+	if session == "" {
+		return nil
+	}
+	var m struct {
+		Summary *struct {
+			Turns     int       `json:"turns"`
+			ThroughAt time.Time `json:"through_at"`
+		} `json:"summary"`
+		Turns        []json.RawMessage `json:"turns"`
+		Text         string            `json:"text"`
+		Tokens       int               `json:"tokens"`
+		OmittedTurns int               `json:"omitted_turns"`
+		Meta         struct {
+			TookMS     float64 `json:"took_ms"`
+			ServedFrom string  `json:"served_from"`
+		} `json:"meta"`
+	}
+	u := base + "/v1/sessions/" + url.PathEscape(session) + "/memory?q=" + url.QueryEscape(question)
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == http.StatusNotFound {
+			return nil // memory not configured
+		}
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("GET %s: %s %s", u, res.Status, b)
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			return err
+		}
+		if m.Summary != nil && !m.Summary.ThroughAt.Before(through.Truncate(time.Microsecond)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("session %s has no summary yet; is the summary builder running? see .run/ingest.log", session)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	fmt.Fprintf(w, "\nConversation memory of session %s (%d summarised turns, %d recent turns, %d tokens, %.1f ms, from the %s):\n\n",
+		session, m.Summary.Turns, len(m.Turns), m.Tokens, m.Meta.TookMS, m.Meta.ServedFrom)
+	for _, l := range strings.Split(strings.TrimRight(m.Text, "\n"), "\n") {
+		fmt.Fprintln(w, "  "+l)
+	}
+	return nil
 }

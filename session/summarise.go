@@ -78,6 +78,29 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 	if len(cands) == 0 {
 		return prev, nil
 	}
+	// Drop what says nothing (greetings, thanks): sentences without a content word.
+	kept := cands[:0]
+	nPrevKept := 0
+	nPrev0 := len(cands) - countNew(turns, cands)
+	for i, c := range cands {
+		if len(contentWords(c.text[strings.Index(c.text, ": ")+1:])) > 0 {
+			kept = append(kept, c)
+			if i < nPrev0 {
+				nPrevKept++
+			}
+		}
+	}
+	cands = kept
+	if len(cands) == 0 {
+		return prev, nil
+	}
+	// A summary is shorter than what it summarises: at most 60% of the new
+	// turns' size plus the previous summary, within maxTokens.
+	in := approxTokens(prev)
+	for _, t := range turns {
+		in += approxTokens(t.Content)
+	}
+	maxTokens = min(maxTokens, max(in*6/10, 48))
 	tf := map[string]float64{}
 	words := make([][]string, len(cands))
 	for i := range cands {
@@ -112,7 +135,7 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 	// The summary rolls: what the previous summary said gets at most half of the
 	// budget while there are new turns, the new turns the rest; then whatever room
 	// is left goes to the best of both.
-	nPrev := len(cands) - countNew(turns, cands)
+	nPrev := nPrevKept
 	byScore := func(cs []candidate) []candidate {
 		out := append([]candidate(nil), cs...)
 		sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
@@ -161,7 +184,8 @@ func init() {
 	for _, w := range strings.Fields(`the and for are but not you your yours our ours with this that have has had was were
 		will would can could should just what when where which who whom why how its it's into from they them their there
 		here then than also about been being some any all more most very too only own same other such out off over under
-		again further once does did doing don't i'm i've i'll we're you're let hi hello thanks thank please yes okay ok`) {
+		again further once does did doing don't i'm i've i'll we're you're let hi hello thanks thank please yes okay ok
+		course sure great fine good need help look moment`) {
 		stop[w] = true
 	}
 }
