@@ -207,7 +207,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("kafka at %s did not acknowledge the demo feed within 30s (is ingest running?)", *brokers)
 		}
 	}
-	fmt.Fprintf(stdout, "produced %d demo records (Debezium tickets/orders/articles, JSON refunds/chat, 1 malformed) to %s\n", len(f.records), *brokers)
+	fmt.Fprintf(stdout, "produced %d demo records (Debezium tickets/orders/articles, JSON refunds/chat/session turns, 1 malformed) to %s\n", len(f.records), *brokers)
 
 	// Wait until every expectation holds.
 	deadline := time.Now().Add(*wait)

@@ -78,12 +78,15 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 	if len(cands) == 0 {
 		return prev, nil
 	}
-	// Drop what says nothing (greetings, thanks): sentences without a content word.
+	// Drop what says nothing (greetings, thanks: sentences without a content word)
+	// and what is said already.
 	kept := cands[:0]
 	nPrevKept := 0
 	nPrev0 := len(cands) - countNew(turns, cands)
+	said := map[string]bool{}
 	for i, c := range cands {
-		if len(contentWords(c.text[strings.Index(c.text, ": ")+1:])) > 0 {
+		if len(contentWords(c.text[strings.Index(c.text, ": ")+1:])) > 0 && !said[c.text] {
+			said[c.text] = true
 			kept = append(kept, c)
 			if i < nPrev0 {
 				nPrevKept++
