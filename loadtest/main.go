@@ -5,6 +5,8 @@
 //	go run ./loadtest produce [flags] a paced event mix to the demo topics
 //	go run ./loadtest seed [flags]   bulk-load a benchmark store and cache
 //	go run ./loadtest query [flags]  measure the context API under concurrent clients
+//	go run ./loadtest freshness [flags] record timestamp → visible through the API, under load
+//	go run ./loadtest baseline [flags] the naive consumer (one record at a time) to compare with
 //
 // Run `go run ./loadtest -h` for the subcommands and their flags.
 package main
@@ -41,9 +43,24 @@ Usage:
       Reset the benchmark schema and Redis prefix of the config, then bulk-load events
       (local embedder) spread over the span, and fill the Redis window.
 
-  loadtest query [-api http://127.0.0.1:8081] [-clients 16] [-duration 30s] [-entities 10000]
+  loadtest query [-api http://127.0.0.1:8081] [-clients 16] [-duration 30s] [-entities 10000] [-out DIR]
       Run concurrent clients against GET /v1/context (random entity, a question mix
       that includes Chinese and no question) and report p50/p90/p99 and requests/s.
+
+  loadtest freshness [-brokers ...] [-api ...] [-rate 20] [-load-rate 0] [-duration 30s] [-out DIR]
+      Produce marker events (each on its own entity) at -rate per second, beside a
+      background load of the produce mix at -load-rate, and poll each through
+      GET /v1/entities/{entity}/events until it is visible: the distribution of
+      record timestamp → visible is what users feel as freshness.
+
+  loadtest baseline [-config examples/demo.yaml] [-topic support.chat] [-records 2000] [-out DIR]
+      The naive consumer freshctx is measured against: poll one record, embed it
+      alone, insert it alone, commit, repeat (same mapping and embedder as ingest,
+      its own table freshctx_baseline). Reports events/s.
+
+Every measuring subcommand takes -out DIR: it writes NAME.json (all results and
+the latency percentiles, from an HDR-style histogram), NAME.md (a report) and
+NAME.svg (the latency-by-percentile chart).
 `
 
 func main() {
@@ -77,6 +94,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return broker(ctx, args[1:], stdout, stderr)
 	case "query":
 		return query(ctx, args[1:], stdout, stderr)
+	case "freshness":
+		return freshness(ctx, args[1:], stdout, stderr)
+	case "baseline":
+		return baseline(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown subcommand %q", args[0])

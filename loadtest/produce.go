@@ -41,31 +41,43 @@ func produce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		for range p.Events() { // delivery reports
 		}
 	}()
-	rng := rand.New(rand.NewPCG(11, 11))
-	zipf := rand.NewZipf(rng, *skew, 1, uint64(*entities-1))
-	lsn := time.Now().UnixMicro() * 16
-	send := func(topic string, key, value []byte) error {
-		for {
-			err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Key: key, Value: value}, nil)
-			if e, ok := err.(kafka.Error); ok && e.Code() == kafka.ErrQueueFull {
-				p.Flush(100)
-				continue
-			}
-			return err
-		}
-	}
 	start := time.Now()
-	deadline := start.Add(*duration)
+	n, err := mix{rate: *rate, entities: *entities, skew: *skew, debezium: *debezium}.run(ctx, p, *duration)
+	if err != nil {
+		return err
+	}
+	p.Flush(30000)
+	el := time.Since(start)
+	fmt.Fprintf(stdout, "produce: %d events in %.1fs (%.0f/s) to %s\n", n, el.Seconds(), float64(n)/el.Seconds(), *brokers)
+	return nil
+}
+
+// mix is produce's event mix: Debezium ticket changes and JSON chat events over
+// Zipf-skewed customers, at a rate (0: as fast as possible).
+type mix struct {
+	rate, entities int
+	skew, debezium float64
+}
+
+// run produces the mix for duration (or until ctx ends) and returns how many
+// events it sent.
+func (m mix) run(ctx context.Context, p *kafka.Producer, duration time.Duration) (int, error) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	zipf := rand.NewZipf(rng, m.skew, 1, uint64(m.entities-1))
+	lsn := time.Now().UnixMicro() * 16
+	send := func(topic string, key, value []byte) error { return sendAsync(p, topic, key, value) }
+	start := time.Now()
+	deadline := start.Add(duration)
 	n, tickets := 0, 0
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if *rate > 0 {
-			if wait := time.Until(start.Add(time.Duration(float64(n) / float64(*rate) * float64(time.Second)))); wait > 0 {
+		if m.rate > 0 {
+			if wait := time.Until(start.Add(time.Duration(float64(n) / float64(m.rate) * float64(time.Second)))); wait > 0 {
 				time.Sleep(wait) // pacing
 			}
 		}
 		customer := int(zipf.Uint64())
 		now := time.Now()
-		if rng.Float64() < *debezium {
+		if rng.Float64() < m.debezium {
 			lsn += 8
 			id := rng.IntN(int(math.Max(1, float64(tickets)))) + 1 // an existing ticket, for updates and deletes
 			op := "u"
@@ -86,11 +98,11 @@ func produce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			v, _ := json.Marshal(env)
 			key := []byte(fmt.Sprintf(`{"id":%d}`, id))
 			if err := send("shop.public.tickets", key, v); err != nil {
-				return err
+				return n, err
 			}
 			if op == "d" {
 				if err := send("shop.public.tickets", key, nil); err != nil {
-					return err
+					return n, err
 				}
 			}
 		} else {
@@ -98,13 +110,23 @@ func produce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			v, _ := json.Marshal(map[string]any{"message_id": id, "tenant": "acme", "customer_id": customer, "role": "customer",
 				"channel": "app", "text": fmt.Sprintf("Where is my refund for order O-%d?", rng.IntN(100000)), "ts": now.UTC().Format(time.RFC3339Nano)})
 			if err := send("support.chat", []byte(id), v); err != nil {
-				return err
+				return n, err
 			}
 		}
 		n++
 	}
-	p.Flush(30000)
-	el := time.Since(start)
-	fmt.Fprintf(stdout, "produce: %d events in %.1fs (%.0f/s) to %s\n", n, el.Seconds(), float64(n)/el.Seconds(), *brokers)
-	return nil
+	return n, nil
+}
+
+// sendAsync produces without waiting for the delivery report, flushing while
+// the local queue is full.
+func sendAsync(p *kafka.Producer, topic string, key, value []byte) error {
+	for {
+		err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Key: key, Value: value}, nil)
+		if e, ok := err.(kafka.Error); ok && e.Code() == kafka.ErrQueueFull {
+			p.Flush(100)
+			continue
+		}
+		return err
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"sort"
 	"sync"
 	"time"
 )
@@ -31,6 +30,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	entities := fs.Int("entities", 10_000, "entities to ask about (customer:0 … N-1), uniformly")
 	window := fs.String("window", "15m", "window parameter")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	out := fs.String("out", "", "directory for the report: query.json, query.md and query.svg (the latency chart)")
 	extra := fs.String("params", "", "extra query parameters for every request, e.g. knowledge=false")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -42,7 +42,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 	deadline := time.Now().Add(*duration)
 	var mu sync.Mutex
-	var lat []time.Duration
+	lat := newHist()
 	errs, degraded := 0, 0
 	served := map[string]int{}
 	var wg sync.WaitGroup
@@ -52,7 +52,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		go func(seed uint64) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(seed, 1))
-			var mine []time.Duration
+			mine := newHist()
 			myErrs, myDeg := 0, 0
 			myServed := map[string]int{}
 			for time.Now().Before(deadline) && ctx.Err() == nil {
@@ -79,7 +79,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				}
 				err = json.NewDecoder(res.Body).Decode(&body)
 				res.Body.Close()
-				mine = append(mine, time.Since(t0))
+				mine.record(time.Since(t0))
 				if err != nil || res.StatusCode != http.StatusOK {
 					myErrs++
 					continue
@@ -90,7 +90,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				}
 			}
 			mu.Lock()
-			lat = append(lat, mine...)
+			lat.merge(mine)
 			errs += myErrs
 			degraded += myDeg
 			for k, v := range myServed {
@@ -101,22 +101,22 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	pct := func(p float64) float64 {
-		if len(lat) == 0 {
-			return 0
-		}
-		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
-	}
+	l := lat.summary()
+	n := int(l.Count)
 	res := map[string]any{
-		"requests": len(lat), "errors": errs, "degraded": degraded, "served_from": served,
-		"seconds": elapsed.Seconds(), "requests_per_s": float64(len(lat)) / elapsed.Seconds(),
-		"p50_ms": pct(0.50), "p90_ms": pct(0.90), "p99_ms": pct(0.99), "max_ms": pct(1), "clients": *clients,
+		"requests": n, "errors": errs, "degraded": degraded, "served_from": served,
+		"seconds": elapsed.Seconds(), "requests_per_s": float64(n) / elapsed.Seconds(),
+		"p50_ms": l.P50, "p90_ms": l.P90, "p99_ms": l.P99, "max_ms": l.Max, "clients": *clients,
+	}
+	r := newReport("query", args)
+	r.Results, r.LatencyOf, r.Latency = res, "GET /v1/context", l
+	if err := r.write(*out); err != nil {
+		return err
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
 	fmt.Fprintf(stdout, "query: %d requests in %.1fs with %d clients: %.0f req/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; %d errors, %d degraded; served from %v\n",
-		len(lat), elapsed.Seconds(), *clients, res["requests_per_s"], res["p50_ms"], res["p90_ms"], res["p99_ms"], res["max_ms"], errs, degraded, served)
+		n, elapsed.Seconds(), *clients, res["requests_per_s"], res["p50_ms"], res["p90_ms"], res["p99_ms"], res["max_ms"], errs, degraded, served)
 	return nil
 }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+)
+
+// freshness measures what users feel: the time from a record's Kafka timestamp to
+// the moment the context API returns it. Marker events (each on an entity of its
+// own) are produced at a steady rate, optionally over a background load of the
+// produce mix, and each is polled through GET /v1/entities/{entity}/events until
+// it is visible.
+func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest freshness", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	brokers := fs.String("brokers", "127.0.0.1:19092", "Kafka bootstrap servers")
+	apiURL := fs.String("api", "http://127.0.0.1:8080", "context API base URL")
+	topic := fs.String("topic", "support.chat", "topic of the markers: a json source keyed by message_id with entity customer:{{.customer_id}} (the demo's chat)")
+	rate := fs.Int("rate", 20, "markers per second")
+	duration := fs.Duration("duration", 30*time.Second, "how long to send markers (at most 10m)")
+	loadRate := fs.Int("load-rate", 0, "background load: events per second of the produce mix beside the markers (0: none)")
+	entities := fs.Int("entities", 10000, "background load: customers")
+	timeout := fs.Duration("timeout", 30*time.Second, "a marker not visible after this counts as lost")
+	poll := fs.Duration("poll", 2*time.Millisecond, "how often each marker is polled")
+	out := fs.String("out", "", "directory for the report: freshness.json, freshness.md, freshness.svg")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *duration > 10*time.Minute || *rate < 1 || *rate > 1000 || *loadRate < 0 {
+		return fmt.Errorf("-duration at most 10m, -rate in [1, 1000], -load-rate ≥ 0")
+	}
+	// Markers go out at once (no linger), so the measurement starts at the record
+	// timestamp, not after a batching delay.
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": *brokers, "linger.ms": 0, "enable.metrics.push": false})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	go func() {
+		for range p.Events() {
+		}
+	}()
+	var loadN atomic.Int64
+	loadDone := make(chan error, 1)
+	if *loadRate > 0 {
+		lp, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": *brokers, "linger.ms": 5, "enable.metrics.push": false,
+			"queue.buffering.max.messages": 1000000})
+		if err != nil {
+			return err
+		}
+		defer lp.Close()
+		go func() {
+			for range lp.Events() {
+			}
+		}()
+		go func() {
+			n, err := mix{rate: *loadRate, entities: *entities, skew: 1.1, debezium: 0.6}.run(ctx, lp, *duration)
+			loadN.Store(int64(n))
+			loadDone <- err
+		}()
+	} else {
+		loadDone <- nil
+	}
+
+	run := time.Now().UnixNano() % 1e9
+	client := &http.Client{Timeout: 5 * time.Second}
+	h := newHist()
+	var mu sync.Mutex
+	var lost, sent atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for n := 0; time.Since(start) < *duration && ctx.Err() == nil; n++ {
+		if wait := time.Until(start.Add(time.Duration(n) * time.Second / time.Duration(*rate))); wait > 0 {
+			time.Sleep(wait)
+		}
+		id := fmt.Sprintf("fresh-%d-%d", run, n)
+		ts := time.Now()
+		v, _ := json.Marshal(map[string]any{"message_id": id, "tenant": "acme", "customer_id": id, "role": "customer",
+			"channel": "loadtest", "text": "freshness marker " + id, "ts": ts.UTC().Format(time.RFC3339Nano)})
+		t := *topic
+		if err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &t, Partition: kafka.PartitionAny},
+			Key: []byte(id), Value: v, Timestamp: ts}, nil); err != nil {
+			return fmt.Errorf("producing a marker: %w", err)
+		}
+		sent.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			u := *apiURL + "/v1/entities/" + url.PathEscape("customer:"+id) + "/events?limit=1"
+			for time.Since(ts) < *timeout && ctx.Err() == nil {
+				if visible(client, u) {
+					d := time.Since(ts)
+					mu.Lock()
+					h.record(d)
+					mu.Unlock()
+					return
+				}
+				time.Sleep(*poll)
+			}
+			lost.Add(1)
+		}()
+	}
+	wg.Wait()
+	if err := <-loadDone; err != nil {
+		return fmt.Errorf("background load: %w", err)
+	}
+	l := h.summary()
+	res := map[string]any{"markers": sent.Load(), "visible": l.Count, "lost": lost.Load(), "marker_rate": *rate,
+		"load_rate": *loadRate, "load_events": loadN.Load(), "seconds": time.Since(start).Seconds(),
+		"p50_ms": l.P50, "p99_ms": l.P99, "max_ms": l.Max}
+	r := newReport("freshness", args)
+	r.Results, r.LatencyOf, r.Latency = res, "record timestamp → visible through the API", l
+	if err := r.write(*out); err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(res)
+	}
+	fmt.Fprintf(stdout, "freshness: %d markers at %d/s over %d events/s of load: visible p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms; %d not visible within %s\n",
+		sent.Load(), *rate, *loadRate, l.P50, l.P90, l.P99, l.Max, lost.Load(), *timeout)
+	return nil
+}
+
+func visible(c *http.Client, u string) bool {
+	res, err := c.Get(u)
+	if err != nil {
+		return false
+	}
+	defer res.Body.Close()
+	var body struct {
+		Events []json.RawMessage `json:"events"`
+	}
+	return res.StatusCode == http.StatusOK && json.NewDecoder(res.Body).Decode(&body) == nil && len(body.Events) > 0
+}
