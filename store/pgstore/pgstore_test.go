@@ -9,6 +9,7 @@ import (
 	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/store"
 	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/storetest"
 )
 
 func newStore(t *testing.T) *pgstore.Store {
@@ -197,4 +198,23 @@ func TestCheckEmbedding(t *testing.T) {
 	if err := st.CheckEmbedding(ctx, "text-embedding-3-small", 1536); err == nil {
 		t.Fatal("a different model must be refused")
 	}
+}
+
+// The vector-store conformance suite, against real PostgreSQL + pgvector.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) storetest.Store {
+		dsn, _ := testenv.PostgresDSN(t)
+		s, err := pgstore.Connect(context.Background(), pgstore.Config{DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		if _, err := s.Migrate(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.EnsureChunkIndex(context.Background(), storetest.Dims); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
 }
