@@ -9,6 +9,7 @@
 //	FRESHCTX_REDIS_ADDR      redis.addr
 //	FRESHCTX_REDIS_PASSWORD  redis.password
 //	FRESHCTX_API_LISTEN      api.listen
+//	FRESHCTX_MILVUS_ADDR     milvus.addr
 //
 // Secrets are never in the file: the embedding provider's API key is read from the
 // variable embedder.api_key_env names (OPENAI_API_KEY by default for provider
@@ -30,6 +31,7 @@ import (
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/session"
+	"github.com/freshctx/freshctx/store/milvusstore"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -38,13 +40,18 @@ var unknownFieldRE = regexp.MustCompile(`field (\S+) not found in type \S+`)
 
 // Config is the whole file.
 type Config struct {
-	Kafka    pipeline.Kafka    `yaml:"kafka"`
-	Postgres pgstore.Config    `yaml:"postgres"`
-	Redis    rediscache.Config `yaml:"redis"`
-	Embedder embed.Config      `yaml:"embedder"`
-	Pipeline pipeline.Config   `yaml:"pipeline"`
-	API      api.Config        `yaml:"api"`
-	Sources  []pipeline.Source `yaml:"sources"`
+	Kafka    pipeline.Kafka `yaml:"kafka"`
+	Postgres pgstore.Config `yaml:"postgres"`
+	// Store is where events and knowledge chunks live: postgres (the default,
+	// pgvector) or milvus (PostgreSQL then keeps only freshctx's small tables:
+	// settings, backfill checkpoints, session summaries).
+	Store    string             `yaml:"store"`
+	Milvus   milvusstore.Config `yaml:"milvus"`
+	Redis    rediscache.Config  `yaml:"redis"`
+	Embedder embed.Config       `yaml:"embedder"`
+	Pipeline pipeline.Config    `yaml:"pipeline"`
+	API      api.Config         `yaml:"api"`
+	Sources  []pipeline.Source  `yaml:"sources"`
 	// Sessions configures conversation memory and the summary builder.
 	Sessions *session.Config `yaml:"sessions"`
 	// Backfill jobs, run with `ingest backfill`.
@@ -79,6 +86,7 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 		"FRESHCTX_REDIS_ADDR":     &c.Redis.Addr,
 		"FRESHCTX_REDIS_PASSWORD": &c.Redis.Password,
 		"FRESHCTX_API_LISTEN":     &c.API.Listen,
+		"FRESHCTX_MILVUS_ADDR":    &c.Milvus.Addr,
 	} {
 		if v := getenv(env); v != "" {
 			*dst = v
@@ -110,6 +118,15 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 func (c *Config) Validate() error {
 	if c.Postgres.DSN == "" {
 		return errors.New("postgres.dsn: required (or set FRESHCTX_POSTGRES_DSN)")
+	}
+	switch c.Store {
+	case "", StorePostgres:
+	case StoreMilvus:
+		if err := c.Milvus.WithDefaults().Validate(); err != nil {
+			return fmt.Errorf("milvus.%w", err)
+		}
+	default:
+		return fmt.Errorf("store: %q is not one of postgres, milvus", c.Store)
 	}
 	if err := c.Redis.Validate(); err != nil {
 		return fmt.Errorf("redis.%w", err)
@@ -189,6 +206,12 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// Vector stores.
+const (
+	StorePostgres = "postgres"
+	StoreMilvus   = "milvus"
+)
 
 // NeedsAvro reports whether any source reads Avro (and so needs the Schema Registry).
 func (c *Config) NeedsAvro() bool {

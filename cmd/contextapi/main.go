@@ -74,6 +74,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		return err
 	}
 	defer closeStore()
+	vs, closeVectors, err := wire.Vectors(ctx, cfg, st)
+	if err != nil {
+		return err
+	}
+	defer closeVectors()
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
 	var opts []api.Option
@@ -92,7 +97,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		opts = append(opts, api.WithSessions(*cfg.Sessions, st))
 	}
 	srv := &http.Server{
-		Handler:           api.New(cfg.API, emb, st, cache, log, reg, opts...),
+		Handler:           api.New(cfg.API, emb, vs, cache, log, reg, opts...),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      15 * time.Second,

@@ -59,6 +59,11 @@ func backfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backf
 		return err
 	}
 	defer closeStore()
+	vs, closeVectors, err := wire.Vectors(ctx, cfg, st)
+	if err != nil {
+		return err
+	}
+	defer closeVectors()
 	var cache pipeline.Cache
 	if !f.dryRun {
 		c := rediscache.New(cfg.Redis)
@@ -80,7 +85,7 @@ func backfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backf
 		defer srv.Shutdown(context.WithoutCancel(ctx)) //nolint:errcheck
 	}
 	status, err := pipeline.RunBackfill(ctx, cfg.Pipeline, job, cfg.Sources, pipeline.BackfillDeps{
-		Deps:        pipeline.Deps{Embedder: emb, Store: st, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg)},
+		Deps:        pipeline.Deps{Embedder: emb, Store: vs, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg)},
 		Checkpoints: st, Kafka: cfg.Kafka, PostgresDSN: cfg.Postgres.DSN,
 	}, pipeline.BackfillOptions{Restart: f.restart, DryRun: f.dryRun, Progress: show})
 	show(pipeline.BackfillStatus{}) // end the live line

@@ -30,6 +30,7 @@ import (
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/session/builder"
+	"github.com/freshctx/freshctx/store/milvusstore"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -139,6 +140,22 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 	if len(applied) == 0 {
 		fmt.Fprintln(stdout, "schema is up to date")
 	}
+	if cfg.Store == config.StoreMilvus {
+		m, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims, os.Getenv)
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		created, err := m.Setup(ctx)
+		for _, name := range created {
+			fmt.Fprintln(stdout, "created Milvus collection", name)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Milvus collections ready for %d-dimensional vectors (consistency %s)\n", cfg.Embedder.Dims, cfg.Milvus.WithDefaults().Consistency)
+		return nil
+	}
 	// The knowledge index depends on the configured vector size.
 	if err := st.EnsureChunkIndex(ctx, cfg.Embedder.Dims); err != nil {
 		return err
@@ -164,6 +181,11 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 		return err
 	}
 	defer closeStore()
+	vs, closeVectors, err := wire.Vectors(ctx, cfg, st)
+	if err != nil {
+		return err
+	}
+	defer closeVectors()
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
 	if err := cache.Start(ctx); err != nil {
@@ -174,7 +196,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 		return err
 	}
 	p, err := pipeline.New(cfg.Pipeline, cfg.Kafka, cfg.Sources, pipeline.Deps{
-		Embedder: emb, Store: st, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg),
+		Embedder: emb, Store: vs, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg),
 	})
 	if err != nil {
 		return err

@@ -129,6 +129,20 @@ func Connect(ctx context.Context, cfg Config, dims int, getenv func(string) stri
 // Close closes the client.
 func (s *Store) Close() { s.c.Close(context.Background()) }
 
+// Check verifies that `ingest migrate` created the collections.
+func (s *Store) Check(ctx context.Context) error {
+	for _, name := range []string{s.events, s.docs, s.chunks} {
+		has, err := s.c.HasCollection(ctx, milvusclient.NewHasCollectionOption(name))
+		if err != nil {
+			return fmt.Errorf("milvus: %w", err)
+		}
+		if !has {
+			return fmt.Errorf("milvus: collection %s does not exist: run `ingest migrate -config FILE` first", name)
+		}
+	}
+	return nil
+}
+
 // Ping checks that Milvus answers.
 func (s *Store) Ping(ctx context.Context) error {
 	_, err := s.c.HasCollection(ctx, milvusclient.NewHasCollectionOption(s.events))
@@ -407,6 +421,21 @@ func placeholder(dims int) []float32 {
 	v := make([]float32, dims)
 	v[0] = 1
 	return v
+}
+
+// Purge deletes a source's events (and markers) whose event time is before the
+// given time (the source's retention). It reports no count: Milvus deletes by
+// expression without one that is exact.
+func (s *Store) Purge(ctx context.Context, source string, before time.Time) (int64, error) {
+	_, err := s.c.Delete(ctx, &deleteOption{coll: s.events, expr: "source == {source} && event_time < {before}", cl: s.cl,
+		params: map[string]*schemapb.TemplateValue{
+			"source": {Val: &schemapb.TemplateValue_StringVal{StringVal: source}},
+			"before": {Val: &schemapb.TemplateValue_Int64Val{Int64Val: before.UnixMicro()}},
+		}})
+	if err != nil {
+		return 0, fmt.Errorf("milvus: purging %s: %w", source, err)
+	}
+	return 0, nil
 }
 
 // Truncate marks every live event of a source older than version deleted.

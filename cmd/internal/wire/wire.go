@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -18,6 +20,9 @@ import (
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/store"
+	"github.com/freshctx/freshctx/store/milvusstore"
 	"github.com/freshctx/freshctx/store/pgstore"
 )
 
@@ -143,4 +148,30 @@ func Avro(cfg *config.Config) (*cdc.Avro, error) {
 		return nil, nil
 	}
 	return cdc.NewAvro(cfg.SchemaRegistry)
+}
+
+// VectorStore is where events and knowledge chunks live: what ingest writes and
+// the context API reads.
+type VectorStore interface {
+	pipeline.Store
+	Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error)
+	Ping(ctx context.Context) error
+	Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error)
+}
+
+// Vectors returns the configured vector store: pg itself, or Milvus with
+// `store: milvus` (checked to have been set up by `ingest migrate`).
+func Vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (VectorStore, func(), error) {
+	if cfg.Store != config.StoreMilvus {
+		return pg, func() {}, nil
+	}
+	m, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims, os.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := m.Check(ctx); err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	return m, m.Close, nil
 }
