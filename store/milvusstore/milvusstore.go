@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -459,8 +460,45 @@ const maxWindow = 16384
 
 // Recent returns an entity's live events at or after since, newest first.
 func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error) {
-	rs, err := s.query(ctx, s.events, "tenant == {tenant} && entity == {entity} && event_time >= {since} && deleted == false",
-		map[string]any{"tenant": tenant, "entity": entity, "since": since.UnixMicro()}, maxWindow, strings.Split(eventFields, ",")...)
+	evs, err := s.entityEvents(ctx, tenant, entity, "event_time >= {since}", since.UnixMicro())
+	if err != nil {
+		return nil, err
+	}
+	if len(evs) > limit {
+		evs = evs[:limit]
+	}
+	return evs, nil
+}
+
+// Timeline returns an entity's live events newest first, after the cursor when
+// one is given, at most limit (keyset order: time descending, then source, key).
+func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *store.Cursor, limit int) ([]store.Event, error) {
+	cond, at := "event_time >= {since}", int64(math.MinInt64)
+	if after != nil {
+		cond, at = "event_time <= {since}", after.Time.UnixMicro()
+	}
+	evs, err := s.entityEvents(ctx, tenant, entity, cond, at)
+	if err != nil {
+		return nil, err
+	}
+	out := evs[:0]
+	for _, e := range evs {
+		if after != nil && e.Time.Equal(after.Time) && (e.Source < after.Source || (e.Source == after.Source && e.Key <= after.Key)) {
+			continue // at the cursor's time, up to and including the cursor
+		}
+		out = append(out, e)
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// entityEvents reads an entity's live events matching cond on event_time
+// ({since}), newest first.
+func (s *Store) entityEvents(ctx context.Context, tenant, entity, cond string, at int64) ([]store.Event, error) {
+	rs, err := s.query(ctx, s.events, "tenant == {tenant} && entity == {entity} && "+cond+" && deleted == false",
+		map[string]any{"tenant": tenant, "entity": entity, "since": at}, maxWindow, strings.Split(eventFields, ",")...)
 	if err != nil {
 		return nil, err
 	}
@@ -479,9 +517,6 @@ func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Ti
 		}
 		return evs[i].Key < evs[j].Key
 	})
-	if len(evs) > limit {
-		evs = evs[:limit]
-	}
 	return evs, nil
 }
 
