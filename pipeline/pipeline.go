@@ -68,6 +68,11 @@ const (
 	DLQTopicDefault  = "freshctx.dlq"
 )
 
+// SmallProducerChannels sizes confluent-kafka-go's Go-side producer channels for
+// producers that wait for each delivery on their own channel: the defaults (a
+// million entries each) cost about 23 MB of heap per producer.
+var SmallProducerChannels = kafka.ConfigMap{"go.events.channel.size": 1000, "go.produce.channel.size": 1000}
+
 // WithDefaults fills unset fields.
 func (k Kafka) WithDefaults() Kafka {
 	if k.DevBroker == "" {
@@ -249,6 +254,9 @@ func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error)
 		"acks":                "all",
 		"linger.ms":           5,
 		"enable.metrics.push": false,
+	}
+	for k, v := range SmallProducerChannels {
+		pc[k] = v
 	}
 	for k, v := range kcfg.Properties {
 		cc[k] = v

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -102,16 +101,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      15 * time.Second,
 	}
-	if *pprofAddr != "" {
-		pln, err := net.Listen("tcp", *pprofAddr)
-		if err != nil {
-			return fmt.Errorf("-pprof-listen: %w", err)
-		}
-		psrv := &http.Server{Handler: pprofMux(), ReadHeaderTimeout: 5 * time.Second}
-		go psrv.Serve(pln) //nolint:errcheck // stops with the process
-		defer psrv.Close()
-		log.Info("pprof", "url", "http://"+pln.Addr().String()+"/debug/pprof/")
+	stopPprof, err := wire.Pprof(*pprofAddr, log)
+	if err != nil {
+		return err
 	}
+	defer stopPprof()
 	ln, err := net.Listen("tcp", cfg.API.Listen)
 	if err != nil {
 		return fmt.Errorf("api.listen: %w", err)
@@ -131,16 +125,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	}
 	log.Info("context API stopped")
 	return nil
-}
-
-func pprofMux() *http.ServeMux {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-	return mux
 }
 
 // latestReader relays pipeline.Reader's records to the API, which sends them as JSON.

@@ -94,6 +94,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("ingest "+cmd, flag.ContinueOnError)
 	common := wire.Flags(fs, usage, stderr)
 	metricsAddr := fs.String("metrics-listen", "127.0.0.1:9464", "address for /metrics and /healthz (empty: off; backfill: off unless set)")
+	pprofAddr := fs.String("pprof-listen", "", "serve Go's /debug/pprof on this address (off when empty; never expose it publicly)")
 	var bf backfillFlags
 	fs.StringVar(&bf.job, "job", "", "backfill: the job to run (optional when the config has one)")
 	fs.BoolVar(&bf.restart, "restart", false, "backfill: forget the job's checkpoint and start over")
@@ -107,6 +108,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	stopPprof, err := wire.Pprof(*pprofAddr, log)
+	if err != nil {
+		return err
+	}
+	defer stopPprof()
 	switch cmd {
 	case "migrate":
 		return migrate(ctx, cfg, stdout)

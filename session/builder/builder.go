@@ -123,6 +123,9 @@ func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, av
 		"enable.metrics.push":      false,
 	}
 	pc := kafka.ConfigMap{"bootstrap.servers": kcfg.Brokers, "enable.idempotence": true, "acks": "all", "enable.metrics.push": false}
+	for k, v := range pipeline.SmallProducerChannels {
+		pc[k] = v
+	}
 	for k, v := range kcfg.Properties {
 		cc[k], pc[k] = v, v
 	}

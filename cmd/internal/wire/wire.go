@@ -10,6 +10,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"strings"
 	"time"
@@ -174,4 +177,26 @@ func Vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (Vector
 		return nil, nil, err
 	}
 	return m, m.Close, nil
+}
+
+// Pprof serves Go's /debug/pprof on addr (nothing when addr is empty) until the
+// returned stop is called.
+func Pprof(addr string, log *slog.Logger) (stop func(), err error) {
+	if addr == "" {
+		return func() {}, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-pprof-listen: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // returns on Close
+	log.Info("pprof", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+	return func() { srv.Close() }, nil
 }
