@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/freshctx/freshctx/internal/textutil"
 )
 
 // Chunking configures how a document source splits text.
@@ -124,7 +126,7 @@ func splitUnits(text string, size int) []unit {
 	var out []unit
 	for _, para := range splitParagraphs(text) {
 		first := true
-		for _, s := range splitSentences(para) {
+		for _, s := range textutil.Sentences(para) {
 			for _, piece := range cutLong(s, size) {
 				out = append(out, unit{text: piece, runes: utf8.RuneCountInString(piece), paraStart: first})
 				first = false
@@ -142,33 +144,6 @@ func splitParagraphs(text string) []string {
 		}
 	}
 	return paras
-}
-
-// splitSentences ends a sentence after . ! ? followed by a space, and after the
-// CJK full stops 。！？ (no space follows them).
-func splitSentences(p string) []string {
-	var out []string
-	start := 0
-	rs := []rune(p)
-	for i, r := range rs {
-		end := false
-		switch r {
-		case '。', '！', '？':
-			end = true
-		case '.', '!', '?':
-			end = i+1 < len(rs) && rs[i+1] == ' '
-		}
-		if end {
-			if s := strings.TrimSpace(string(rs[start : i+1])); s != "" {
-				out = append(out, s)
-			}
-			start = i + 1
-		}
-	}
-	if s := strings.TrimSpace(string(rs[start:])); s != "" {
-		out = append(out, s)
-	}
-	return out
 }
 
 func cutLong(s string, size int) []string {

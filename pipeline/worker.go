@@ -104,21 +104,24 @@ func (p *Pipeline) deadLetter(ctx context.Context, items []item) {
 		)
 		msg := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
 			Key: r.Key, Value: r.Value, Headers: headers, Timestamp: r.Timestamp}
-		_ = p.retry(ctx, "dlq", func() error {
-			done := make(chan kafka.Event, 1)
-			if err := p.producer.Produce(msg, done); err != nil {
-				return err
-			}
-			select {
-			case e := <-done:
-				if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
-					return m.TopicPartition.Error
-				}
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		})
+		_ = p.retry(ctx, "dlq", func() error { return ProduceSync(ctx, p.producer, msg) })
+	}
+}
+
+// ProduceSync produces msg and waits until Kafka acknowledges it (or ctx ends).
+func ProduceSync(ctx context.Context, p *kafka.Producer, msg *kafka.Message) error {
+	done := make(chan kafka.Event, 1)
+	if err := p.Produce(msg, done); err != nil {
+		return err
+	}
+	select {
+	case e := <-done:
+		if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
+			return m.TopicPartition.Error
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/freshctx/freshctx/internal/textutil"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -121,7 +122,7 @@ func trimToTokens(s string, n int, tokens func(string) int) string {
 		return ""
 	}
 	var b strings.Builder
-	for _, sent := range sentences(s) {
+	for _, sent := range textutil.Sentences(s) {
 		next := b.String()
 		if next != "" {
 			next += " "

@@ -61,9 +61,9 @@ func TestAssembleOrder(t *testing.T) {
 // rest, and fills the remainder with the newest turns; older ones are counted as
 // omitted.
 func TestAssembleBudget(t *testing.T) {
-	persona := "Be brief."                                                        // 2 words
+	persona := "Be brief."                                                           // 2 words
 	sum := &store.Summary{Text: strings.Repeat("Fact one is here. ", 20), Turns: 40} // 80 words
-	turns := turnsOf(10)                                                           // each line: [hh:mm:ss] role: 5 words = 7 words
+	turns := turnsOf(10)                                                             // each line: [hh:mm:ss] role: 5 words = 7 words
 	m := Assemble("s", persona, sum, turns, "and now?", 60, words)
 	if !m.SummaryTrimmed || words(m.Summary.Text) != 80 {
 		t.Fatalf("summary trimmed %v; the returned summary object keeps the whole text", m.SummaryTrimmed)

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/freshctx/freshctx/internal/textutil"
 )
 
 // Summariser folds new turns into a session's summary.
@@ -71,7 +73,7 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 		}
 	}
 	for _, t := range turns {
-		for _, s := range sentences(t.Content) {
+		for _, s := range textutil.Sentences(t.Content) {
 			cands = append(cands, candidate{text: t.Role + ": " + s})
 		}
 	}
@@ -176,7 +178,7 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 func countNew(turns []Turn, cands []candidate) int {
 	n := 0
 	for _, t := range turns {
-		n += len(sentences(t.Content))
+		n += len(textutil.Sentences(t.Content))
 	}
 	return min(n, len(cands))
 }
@@ -203,34 +205,6 @@ func contentWords(s string) []string {
 		if len([]rune(w)) >= 3 && !stop[w] {
 			out = append(out, w)
 		}
-	}
-	return out
-}
-
-// sentences splits text after . ! ? (and their CJK forms) followed by space or end.
-func sentences(text string) []string {
-	var out []string
-	start := 0
-	rs := []rune(text)
-	for i, r := range rs {
-		end := false
-		switch r {
-		case '。', '！', '？':
-			end = true
-		case '.', '!', '?':
-			end = i == len(rs)-1 || unicode.IsSpace(rs[i+1])
-		case '\n':
-			end = true
-		}
-		if end {
-			if s := strings.TrimSpace(string(rs[start : i+1])); s != "" {
-				out = append(out, s)
-			}
-			start = i + 1
-		}
-	}
-	if s := strings.TrimSpace(string(rs[start:])); s != "" {
-		out = append(out, s)
 	}
 	return out
 }

@@ -335,21 +335,8 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 func (b *Builder) produce(ctx context.Context, s store.Summary) error {
 	v, _ := json.Marshal(s)
 	topic := b.sc.Topic
-	done := make(chan kafka.Event, 1)
-	err := b.producer.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
-		Key: []byte(s.Tenant + "/" + s.SessionID), Value: v, Headers: []kafka.Header{{Key: KindHeader, Value: []byte("summary")}}}, done)
-	if err != nil {
-		return err
-	}
-	select {
-	case e := <-done:
-		if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
-			return m.TopicPartition.Error
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return pipeline.ProduceSync(ctx, b.producer, &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+		Key: []byte(s.Tenant + "/" + s.SessionID), Value: v, Headers: []kafka.Header{{Key: KindHeader, Value: []byte("summary")}}})
 }
 
 // storeOffsets hands librdkafka, per partition, the oldest offset not yet in a
