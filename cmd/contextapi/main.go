@@ -68,16 +68,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		return err
 	}
 	reg := wire.Registry()
-	st, emb, closeStore, err := wire.Open(ctx, cfg, reg, log)
+	stores, err := wire.Open(ctx, cfg, reg, log)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
-	vs, closeVectors, err := wire.Vectors(ctx, cfg, st)
-	if err != nil {
-		return err
-	}
-	defer closeVectors()
+	defer stores.Close()
+	st, vs, emb := stores.PG, stores.Vectors, stores.Embedder
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
 	var opts []api.Option

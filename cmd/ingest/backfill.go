@@ -54,16 +54,12 @@ func backfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backf
 		return err
 	}
 	reg := wire.Registry()
-	st, emb, closeStore, err := wire.Open(ctx, cfg, reg, log)
+	stores, err := wire.Open(ctx, cfg, reg, log)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
-	vs, closeVectors, err := wire.Vectors(ctx, cfg, st)
-	if err != nil {
-		return err
-	}
-	defer closeVectors()
+	defer stores.Close()
+	st, vs, emb := stores.PG, stores.Vectors, stores.Embedder
 	var cache pipeline.Cache
 	if !f.dryRun {
 		c := rediscache.New(cfg.Redis)

@@ -182,16 +182,12 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 			"addr", cfg.Kafka.Brokers)
 	}
 	reg := wire.Registry()
-	st, emb, closeStore, err := wire.Open(ctx, cfg, reg, log)
+	stores, err := wire.Open(ctx, cfg, reg, log)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
-	vs, closeVectors, err := wire.Vectors(ctx, cfg, st)
-	if err != nil {
-		return err
-	}
-	defer closeVectors()
+	defer stores.Close()
+	st, vs, emb := stores.PG, stores.Vectors, stores.Embedder
 	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
 	if err := cache.Start(ctx); err != nil {

@@ -36,11 +36,44 @@ type Embedder interface {
 	Model() string
 }
 
-// Open connects to PostgreSQL and builds the embedder, after checking that the
-// schema is current, that a model provider answers with the configured
-// dimensions, and that the embedder matches the vectors already stored. closeAll
-// releases both.
-func Open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (st *pgstore.Store, emb Embedder, closeAll func(), err error) {
+// Stores are what both services open at start.
+type Stores struct {
+	// PG holds settings, backfill checkpoints and session summaries, and, unless
+	// `store: milvus`, the vectors too.
+	PG *pgstore.Store
+	// Vectors is where events and knowledge live: PG or Milvus.
+	Vectors  VectorStore
+	Embedder Embedder
+	closers  []func()
+}
+
+// Close releases everything Open opened.
+func (s *Stores) Close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+}
+
+// Open connects to PostgreSQL (and Milvus with `store: milvus`) and builds the
+// embedder, after checking that the schema is current, that a model provider
+// answers with the configured dimensions, and that the embedder matches the
+// vectors already stored.
+func Open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (*Stores, error) {
+	st, emb, closeAll, err := open(ctx, cfg, reg, log)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stores{PG: st, Embedder: emb, closers: []func(){closeAll}}
+	vs, closeVectors, err := vectors(ctx, cfg, st)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.Vectors, s.closers = vs, append(s.closers, closeVectors)
+	return s, nil
+}
+
+func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (st *pgstore.Store, emb Embedder, closeAll func(), err error) {
 	st, err = pgstore.Connect(ctx, cfg.Postgres)
 	if err != nil {
 		return nil, nil, nil, err
@@ -162,9 +195,9 @@ type VectorStore interface {
 	Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error)
 }
 
-// Vectors returns the configured vector store: pg itself, or Milvus with
+// vectors returns the configured vector store: pg itself, or Milvus with
 // `store: milvus` (checked to have been set up by `ingest migrate`).
-func Vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (VectorStore, func(), error) {
+func vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (VectorStore, func(), error) {
 	if cfg.Store != config.StoreMilvus {
 		return pg, func() {}, nil
 	}
