@@ -75,6 +75,9 @@ type TopicInput struct {
 	// From is "earliest" (the default) or an RFC 3339 time: each partition starts at
 	// its first record at or after it.
 	From string `yaml:"from"`
+	// Offsets start the named partitions at these offsets instead (partition
+	// number → offset); partitions not named follow From.
+	Offsets map[int32]int64 `yaml:"offsets"`
 }
 
 // Backfill defaults.

@@ -466,6 +466,8 @@ func openTopicInput(ctx context.Context, job Backfill, src *mapper, kcfg Kafka, 
 		in.next_[pm.ID] = low
 		if off, ok := saved[strconv.Itoa(int(pm.ID))]; ok {
 			in.next_[pm.ID] = max(off, low)
+		} else if off, ok := job.Topic.Offsets[pm.ID]; ok {
+			in.next_[pm.ID] = min(max(off, low), high)
 		} else if ts > 0 {
 			byTime = append(byTime, kafka.TopicPartition{Topic: &topic, Partition: pm.ID, Offset: kafka.Offset(ts)})
 		}

@@ -334,6 +334,13 @@ func TestBackfillTopicReplay(t *testing.T) {
 	if text, v := eventText(t, r.dsn, "tickets", "42"); text != "key 42 version 52" || v != backfillVersion(52) {
 		t.Fatalf("key 42: %q version %d", text, v)
 	}
+	// Explicit start offsets: partition 0 from offset 100, the others from the start.
+	job2 := Backfill{Name: "replay-offsets", Source: "tickets", Topic: &TopicInput{Offsets: map[int32]int64{0: 100}}, PageSize: 400,
+		Rejects: filepath.Join(t.TempDir(), "r2.jsonl")}
+	st2, err := RunBackfill(context.Background(), Config{}, job2, []Source{ticketsSource}, deps, BackfillOptions{DryRun: true})
+	if err != nil || st2.Counts["records"] != n-100 {
+		t.Fatalf("offsets {0: 100}: %+v, %v; want %d records", st2, err, n-100)
+	}
 	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.brokers, "group.id": "freshctx-backfill-replay", "enable.metrics.push": false})
 	if err != nil {
 		t.Fatal(err)
