@@ -222,3 +222,14 @@ func TestMCP(t *testing.T) {
 		s.Close()
 	}
 }
+
+// Development mode has no keys, so it has no per-key rate limit either: a load
+// test against it measures the API, not a bucket.
+func TestNoRateLimitWithoutKeys(t *testing.T) {
+	srv := twoTenants(t, api.Auth{Mode: api.AuthNone, RatePerSecond: 1, Burst: 1})
+	for i := 0; i < 5; i++ {
+		if code, body, _ := call(t, "GET", srv.URL+"/v1/context?entity=customer:1", "", ""); code != 200 {
+			t.Fatalf("request %d: %d %s", i, code, body)
+		}
+	}
+}

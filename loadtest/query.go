@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -44,6 +45,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var mu sync.Mutex
 	lat := newHist()
 	errs, degraded := 0, 0
+	var firstErr atomic.Value // the first error, as a sample
 	served := map[string]int{}
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -69,6 +71,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				res, err := client.Get(*apiURL + "/v1/context?" + q.Encode())
 				if err != nil {
 					myErrs++
+					firstErr.CompareAndSwap(nil, err.Error())
 					continue
 				}
 				var body struct {
@@ -82,6 +85,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				mine.record(time.Since(t0))
 				if err != nil || res.StatusCode != http.StatusOK {
 					myErrs++
+					firstErr.CompareAndSwap(nil, fmt.Sprintf("HTTP %d, decoding: %v", res.StatusCode, err))
 					continue
 				}
 				myServed[body.Meta.ServedFrom]++
@@ -113,10 +117,16 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := r.write(*out); err != nil {
 		return err
 	}
+	if e, ok := firstErr.Load().(string); ok {
+		res["first_error"] = e
+	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
 	fmt.Fprintf(stdout, "query: %d requests in %.1fs with %d clients: %.0f req/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; %d errors, %d degraded; served from %v\n",
 		n, elapsed.Seconds(), *clients, res["requests_per_s"], res["p50_ms"], res["p90_ms"], res["p99_ms"], res["max_ms"], errs, degraded, served)
+	if errs > 0 {
+		fmt.Fprintf(stdout, "query: first error: %v\n", res["first_error"])
+	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -112,7 +113,8 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		for i := range events {
 			id := done + i
 			tmpl := seedTemplates[rng.IntN(len(seedTemplates))]
-			texts[i] = fmt.Sprintf(tmpl, rng.IntN(100000), rng.IntN(100000), rng.IntN(100))
+			args := []any{rng.IntN(100000), rng.IntN(100000), rng.IntN(100)}
+			texts[i] = fmt.Sprintf(tmpl, args[:strings.Count(tmpl, "%d")]...) // as many numbers as the template takes
 			at := now.Add(-time.Duration(float64(*span) * float64(*n-id) / float64(*n)))
 			events[i] = store.Event{Source: "seed", Key: fmt.Sprint(id), ID: fmt.Sprint("E-", id), Tenant: cfg.API.Tenant,
 				Entity: fmt.Sprint("customer:", id%*entities), Time: at, Text: texts[i], Version: int64(id),
