@@ -15,6 +15,7 @@ import (
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/session/builder"
 )
 
 type composeFile struct {
@@ -152,6 +153,7 @@ func TestDashboardQueriesExistingMetrics(t *testing.T) {
 	reg := &recorder{Registry: prometheus.NewRegistry(), names: map[string]bool{}}
 	pipeline.NewMetrics(reg)
 	embed.NewMetrics(reg)
+	builder.NewMetrics(reg)
 	l, _ := embed.NewLocal(8)
 	api.New(api.Config{}, l, nil, nil, nil, reg)
 	b, err := os.ReadFile("grafana/dashboards/freshctx.json")

@@ -236,7 +236,7 @@ func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, log *slog
 	}
 	for _, s := range cfg.Sources {
 		if s.Name == sc.Source {
-			return builder.NewBuilder(sc, cfg.Kafka, s, avro, st, sum, log.With("component", "summaries"), reg)
+			return builder.NewBuilder(sc, cfg.Kafka, s, avro, st, sum, log.With("component", "summaries"), builder.NewMetrics(reg))
 		}
 	}
 	return nil, fmt.Errorf("sessions.source: %q is not the name of a source", sc.Source)

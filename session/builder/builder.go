@@ -59,9 +59,7 @@ type Builder struct {
 	next     map[int32]int64          // next offset to read
 	assigned map[int32]bool
 
-	written, failed prometheus.Counter
-	pendingTurns    prometheus.Gauge
-	turnsRead       *prometheus.CounterVec
+	m *Metrics
 }
 
 type sessionKey struct{ tenant, id string }
@@ -81,7 +79,7 @@ type pendingSession struct {
 // NewBuilder validates the configuration and creates the Kafka clients. src is the
 // turn source (cfg.Source).
 func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, avro *cdc.Avro, st SummaryStore, sum session.Summariser,
-	log *slog.Logger, reg prometheus.Registerer) (*Builder, error) {
+	log *slog.Logger, metrics *Metrics) (*Builder, error) {
 	cfg = cfg.WithDefaults()
 	kcfg = kcfg.WithDefaults()
 	if cfg.Summary == nil {
@@ -93,26 +91,18 @@ func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, av
 	if src.Topic == cfg.Summary.Topic {
 		return nil, fmt.Errorf("sessions.summary.topic: %s is the turn topic; summaries must go elsewhere", src.Topic)
 	}
-	m, err := pipeline.NewMapper(src, avro)
+	mp, err := pipeline.NewMapper(src, avro)
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", src.Name, err)
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	b := &Builder{cfg: cfg, sc: *cfg.Summary, kcfg: kcfg, topic: src.Topic, mapper: m, st: st, sum: sum, log: log, now: time.Now,
-		sessions: map[sessionKey]*pendingSession{}, pending: map[int32]map[int64]bool{}, next: map[int32]int64{}, assigned: map[int32]bool{}}
-	b.written = prometheus.NewCounter(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "summaries_total",
-		Help: "Session summaries written (to the summary topic and the store)."})
-	b.failed = prometheus.NewCounter(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "summary_failures_total",
-		Help: "Summary attempts that failed (summariser, topic or store); retried."})
-	b.pendingTurns = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "pending_turns",
-		Help: "Turns read and not yet in a summary."})
-	b.turnsRead = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "records_total",
-		Help: "Records the summary builder read, by result: pending (a new turn), already_summarised, duplicate, skipped (not a turn, or our own output)."}, []string{"result"})
-	if reg != nil {
-		reg.MustRegister(b.written, b.failed, b.pendingTurns, b.turnsRead)
+	if metrics == nil {
+		metrics = NewMetrics(nil)
 	}
+	b := &Builder{cfg: cfg, sc: *cfg.Summary, kcfg: kcfg, topic: src.Topic, mapper: mp, st: st, sum: sum, log: log, now: time.Now, m: metrics,
+		sessions: map[sessionKey]*pendingSession{}, pending: map[int32]map[int64]bool{}, next: map[int32]int64{}, assigned: map[int32]bool{}}
 	cc := kafka.ConfigMap{
 		"bootstrap.servers":        kcfg.Brokers,
 		"group.id":                 cfg.Summary.Group,
@@ -201,13 +191,13 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 	b.next[part] = off + 1
 	for _, h := range msg.Headers {
 		if h.Key == KindHeader {
-			b.turnsRead.WithLabelValues("skipped").Inc()
+			b.m.Records.WithLabelValues("skipped").Inc()
 			return // a summary (or anything else we produced): never summarised
 		}
 	}
 	ev, ok, err := b.mapper.Event(pipeline.RecordOf(msg))
 	if err != nil || !ok || !strings.HasPrefix(ev.Entity, session.EntityPrefix) {
-		b.turnsRead.WithLabelValues("skipped").Inc()
+		b.m.Records.WithLabelValues("skipped").Inc()
 		return // ingest dead-letters what it cannot read; deletes are not turns
 	}
 	k := sessionKey{ev.Tenant, strings.TrimPrefix(ev.Entity, session.EntityPrefix)}
@@ -222,13 +212,13 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 	}
 	switch {
 	case p.prev != nil && ev.Version <= p.prev.Through:
-		b.turnsRead.WithLabelValues("already_summarised").Inc()
+		b.m.Records.WithLabelValues("already_summarised").Inc()
 		return
 	case p.seen[ev.Key]:
-		b.turnsRead.WithLabelValues("duplicate").Inc()
+		b.m.Records.WithLabelValues("duplicate").Inc()
 		return // the same message again
 	}
-	b.turnsRead.WithLabelValues("pending").Inc()
+	b.m.Records.WithLabelValues("pending").Inc()
 	role, _ := ev.Attrs[b.cfg.Role].(string)
 	p.turns = append(p.turns, session.Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time})
 	p.versions = append(p.versions, ev.Version)
@@ -239,7 +229,7 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 		b.pending[part] = map[int64]bool{}
 	}
 	b.pending[part][off] = true
-	b.pendingTurns.Inc()
+	b.m.PendingTurns.Inc()
 	if len(p.turns) >= b.sc.EveryTurns {
 		b.flush(ctx, k, p)
 	}
@@ -305,7 +295,7 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 		next.Through = max(next.Through, p.prev.Through)
 	}
 	fail := func(stage string, err error) {
-		b.failed.Inc()
+		b.m.Failed.Inc()
 		p.failedAt = b.now()
 		b.log.Warn("summarising a session failed; will retry", "session", k.id, "stage", stage, "turns", len(turns), "err", err)
 	}
@@ -323,11 +313,11 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 		fail("store", err)
 		return
 	}
-	b.written.Inc()
+	b.m.Written.Inc()
 	for _, off := range p.offsets {
 		delete(b.pending[p.part], off)
 	}
-	b.pendingTurns.Sub(float64(len(p.offsets)))
+	b.m.PendingTurns.Sub(float64(len(p.offsets)))
 	delete(b.sessions, k)
 	b.log.Debug("session summarised", "session", k.id, "turns", len(turns), "total_turns", next.Turns)
 }
@@ -389,7 +379,7 @@ func (b *Builder) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 			p := tp.Partition
 			for k, s := range b.sessions {
 				if s.part == p {
-					b.pendingTurns.Sub(float64(len(s.offsets)))
+					b.m.PendingTurns.Sub(float64(len(s.offsets)))
 					delete(b.sessions, k) // the next owner reads them again
 				}
 			}
@@ -411,4 +401,30 @@ func partsOf(tps []kafka.TopicPartition) string {
 		s[i] = strconv.Itoa(int(tp.Partition))
 	}
 	return strings.Join(s, ",")
+}
+
+// Metrics are the summary builder's Prometheus metrics.
+type Metrics struct {
+	Written      prometheus.Counter
+	Failed       prometheus.Counter
+	PendingTurns prometheus.Gauge
+	Records      *prometheus.CounterVec
+}
+
+// NewMetrics creates the metrics and registers them with reg (nil: not registered).
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Written: prometheus.NewCounter(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "summaries_total",
+			Help: "Session summaries written (to the summary topic and the store)."}),
+		Failed: prometheus.NewCounter(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "summary_failures_total",
+			Help: "Summary attempts that failed (summariser, topic or store); retried."}),
+		PendingTurns: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "pending_turns",
+			Help: "Turns read and not yet in a summary."}),
+		Records: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "records_total",
+			Help: "Records the summary builder read, by result: pending (a new turn), already_summarised, duplicate, skipped (not a turn, or our own output)."}, []string{"result"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.Written, m.Failed, m.PendingTurns, m.Records)
+	}
+	return m
 }
