@@ -22,6 +22,7 @@ import (
 
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/store"
 )
 
 var ticketsSource = Source{Name: "tickets", Topic: topic, Format: cdc.FormatDebezium, Tenant: "acme",
@@ -445,5 +446,65 @@ func TestRetentionPurgesExpiredEvents(t *testing.T) {
 	})
 	if live, _ := storedCount(t, r.dsn, "tickets"); live != 1 {
 		t.Fatalf("%d events left, want 1 (the one inside the retention)", live)
+	}
+}
+
+// Articles are backfilled like tickets: a document source's table becomes
+// chunked, embedded, searchable knowledge, and a live edit during the backfill
+// wins.
+func TestBackfillDocuments(t *testing.T) {
+	r := newRig(t, 1)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, r.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, q := range []string{
+		`CREATE TABLE articles (id int PRIMARY KEY, tenant_id text NOT NULL, title text NOT NULL, body text NOT NULL, category text NOT NULL)`,
+		`INSERT INTO articles SELECT i, 'acme', 'Article ' || i, 'Refunds reach the card in ' || i || ' days. Store credit never expires. ' ||
+		 'Returns are free within 30 days.', CASE WHEN i % 2 = 0 THEN 'refunds' ELSE 'shipping' END FROM generate_series(1, 300) i`,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.store.EnsureChunkIndex(ctx, 64); err != nil {
+		t.Fatal(err)
+	}
+	kb := Source{Name: "kb", Topic: "kb.public.articles", Format: cdc.FormatDebezium, Kind: KindDocument, ID: "KB-{{.id}}",
+		Tenant: "{{.tenant_id}}", Title: "{{.title}}", Text: "{{.body}}", Attrs: []string{"category"}, Chunk: Chunking{Size: 60, Overlap: 10}}
+	job := Backfill{Name: "articles", Source: "kb", Postgres: &PostgresInput{Table: "articles"}, KeyColumns: []string{"id"}, PageSize: 100,
+		Rejects: filepath.Join(t.TempDir(), "r.jsonl")}
+	emb := mustLocal(t)
+	deps := backfillDeps(r, emb)
+	deps.PostgresDSN = r.dsn
+	var once sync.Once
+	live := func(BackfillStatus) {
+		once.Do(func() { // a live edit of an article not read yet, as the live pipeline writes it
+			vecs, _ := emb.Embed(ctx, []string{"Article 250\n\nEdited live: refunds now take one day."})
+			_, err := r.store.ApplyDocuments(ctx, []store.Document{{Source: "kb", Key: "250", DocID: "KB-250", Tenant: "acme", Title: "Article 250",
+				Attrs: map[string]any{"category": "refunds"}, TextHash: []byte("live"), Version: 99,
+				Chunks: []store.Chunk{{Text: "Edited live: refunds now take one day.", TextHash: []byte("live-chunk"), Embedding: vecs[0]}}}}, nil)
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	st, err := RunBackfill(ctx, Config{}, job, []Source{kb}, deps, BackfillOptions{Progress: live})
+	if err != nil || st.Counts["records"] != 300 || st.Counts["stored"] != 299 || st.Counts["unchanged"] != 1 {
+		t.Fatalf("%+v, %v: want 300 records, 299 stored, 1 left to the live edit", st, err)
+	}
+	q, _ := emb.Embed(ctx, []string{"how long do refunds take"})
+	hits, _, err := r.store.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: q[0], K: 5, Filter: map[string]any{"category": "refunds"}})
+	if err != nil || len(hits) != 5 {
+		t.Fatalf("search: %d hits, %v", len(hits), err)
+	}
+	var chunks, live250 int
+	if err := conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE key = '250' AND text LIKE 'Edited live%') FROM document_chunks WHERE source = 'kb'`).Scan(&chunks, &live250); err != nil {
+		t.Fatal(err)
+	}
+	if chunks < 300 || live250 != 1 {
+		t.Fatalf("%d chunks, live edit kept: %d", chunks, live250)
 	}
 }
