@@ -29,16 +29,24 @@ Usage:
 Routes:
   GET  /v1/context?entity=customer:42&q=where+is+my+refund&window=15m&k=10
   POST /v1/context   {"entity":"customer:42","q":"...","window":"15m","k":10,"budget_ms":50,"max_tokens":800}
+                     add session=ID to put the conversation's memory first
+  POST /v1/search    knowledge search with attribute filters
+  GET  /v1/entities/{entity}/events   an entity's timeline, newest first, cursor paging
+  GET  /v1/sessions/{id}/memory?q=    a conversation's memory: persona, summary, newest
+                     turns, question (with sessions: in the config)
+  /mcp               Model Context Protocol (get_context, search_knowledge,
+                     get_session_memory, read_latest)
+  GET  /openapi.yaml the API described
   GET  /healthz      the process is up
   GET  /readyz       PostgreSQL reachable (Redis is reported; its outage only degrades answers)
   GET  /metrics      Prometheus metrics
 
 Answers come from the Redis recent cache when it covers the window, else from
-PostgreSQL, within the latency budget (budget_ms, default api.budget); fallbacks are
+the store (PostgreSQL, or Milvus with store: milvus), within the latency budget (budget_ms, default api.budget); fallbacks are
 listed in meta.degraded and stage timings in meta.stages_ms and Server-Timing.
 
 Environment: FRESHCTX_API_LISTEN, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
-FRESHCTX_REDIS_PASSWORD override the file.
+FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
 
 Example:
   contextapi -config examples/demo.yaml

@@ -39,7 +39,8 @@ const usage = `ingest: consume Kafka topics into the freshctx event store and re
 
 Usage:
   ingest [run] -config FILE [flags]   consume until SIGINT/SIGTERM, then drain and commit
-  ingest migrate -config FILE         apply pending database migrations, then exit
+  ingest migrate -config FILE         apply pending database migrations (and, with
+                                      store: milvus, create the Milvus collections), then exit
   ingest backfill -config FILE [-job NAME] [flags]
                                       load existing data (a PostgreSQL table or query,
                                       JSON Lines files, or a topic's history) through
@@ -53,6 +54,10 @@ When kafka.brokers is empty (and FRESHCTX_KAFKA_BROKERS unset), ingest starts an
 in-process development broker on kafka.dev_broker (default 127.0.0.1:19092),
 with the source topics created. It keeps data in memory only: for development.
 
+Sessions: with sessions.summary in the config, ingest also runs the session
+summary builder, in its own consumer group (sessions.summary.group), beside the
+pipeline.
+
 Backfill: jobs are listed under backfill: in the config. A job writes with
 versions below every live version, so it never replaces what the live pipeline
 wrote, and any live change replaces what it wrote: run it beside ingest. Progress
@@ -63,13 +68,13 @@ and the job goes on. -dry-run reads, maps and compares with what is stored, and
 writes nothing.
 
 Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
-FRESHCTX_REDIS_PASSWORD override the file.
+FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
 
 Examples:
   ingest migrate -config examples/demo.yaml
   ingest -config examples/demo.yaml -metrics-listen 127.0.0.1:9464
-  ingest backfill -config examples/demo.yaml -job tickets-history -dry-run
-  ingest backfill -config examples/demo.yaml -job tickets-history -rate 5000
+  ingest backfill -config examples/demo.yaml -job refunds-2025 -dry-run
+  ingest backfill -config examples/demo.yaml -job refunds-2025 -rate 5000 -restart
 
 Flags:
 `
