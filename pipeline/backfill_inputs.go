@@ -400,7 +400,6 @@ type topicInput struct {
 	open    map[int32]bool
 	done    int64
 	total   int64
-	started time.Time
 }
 
 func openTopicInput(ctx context.Context, job Backfill, src *mapper, kcfg Kafka, pos json.RawMessage) (*topicInput, error) {

@@ -60,6 +60,7 @@ type Extractive struct{}
 
 type candidate struct {
 	text  string
+	prev  bool // from the previous summary (these come first)
 	pos   int
 	score float64
 }
@@ -69,7 +70,7 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 	var cands []candidate
 	for _, s := range strings.Split(prev, "\n") {
 		if s = strings.TrimSpace(s); s != "" {
-			cands = append(cands, candidate{text: s})
+			cands = append(cands, candidate{text: s, prev: true})
 		}
 	}
 	for _, t := range turns {
@@ -83,15 +84,14 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 	// Drop what says nothing (greetings, thanks: sentences without a content word)
 	// and what is said already.
 	kept := cands[:0]
-	nPrevKept := 0
-	nPrev0 := len(cands) - countNew(turns, cands)
+	nPrev := 0
 	said := map[string]bool{}
-	for i, c := range cands {
+	for _, c := range cands {
 		if len(contentWords(c.text[strings.Index(c.text, ": ")+1:])) > 0 && !said[c.text] {
 			said[c.text] = true
 			kept = append(kept, c)
-			if i < nPrev0 {
-				nPrevKept++
+			if c.prev {
+				nPrev++
 			}
 		}
 	}
@@ -140,7 +140,6 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 	// The summary rolls: what the previous summary said gets at most half of the
 	// budget while there are new turns, the new turns the rest; then whatever room
 	// is left goes to the best of both.
-	nPrev := nPrevKept
 	byScore := func(cs []candidate) []candidate {
 		out := append([]candidate(nil), cs...)
 		sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
@@ -172,15 +171,6 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 		lines[i] = c.text
 	}
 	return strings.Join(lines, "\n"), nil
-}
-
-// countNew is how many of cands came from turns (they follow the previous summary's).
-func countNew(turns []Turn, cands []candidate) int {
-	n := 0
-	for _, t := range turns {
-		n += len(textutil.Sentences(t.Content))
-	}
-	return min(n, len(cands))
 }
 
 var stop = map[string]bool{}

@@ -317,6 +317,31 @@ func (s *Store) Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]sto
 	return out, nil
 }
 
+// guard is what the version guard reads of a stored row.
+type guard struct {
+	tenant, entity string
+	version        int64
+	deleted        bool
+}
+
+// guards reads the version and delete marker (and extra fields: tenant, entity)
+// of each known key, and nothing else: no vectors, no text.
+func (s *Store) guards(ctx context.Context, coll string, refs []store.Ref, extra ...string) (map[store.Ref]guard, error) {
+	out := map[store.Ref]guard{}
+	if len(refs) == 0 {
+		return out, nil
+	}
+	rs, err := s.byPK(ctx, coll, refs, append([]string{"source", "key", "version", "deleted"}, extra...)...)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		out[store.Ref{Source: str(r, "source"), Key: str(r, "key")}] = guard{tenant: str(r, "tenant"), entity: str(r, "entity"),
+			version: num(r, "version"), deleted: flag(r, "deleted")}
+	}
+	return out, nil
+}
+
 func (s *Store) byPK(ctx context.Context, coll string, refs []store.Ref, fields ...string) ([]map[string]any, error) {
 	pks := make([]string, len(refs))
 	for i, r := range refs {
@@ -337,7 +362,7 @@ func (s *Store) Apply(ctx context.Context, upserts []store.Event, deletes []stor
 	for _, d := range deletes {
 		refs = append(refs, d.Ref)
 	}
-	prior, err := s.Lookup(ctx, refs)
+	prior, err := s.guards(ctx, s.events, refs, "tenant", "entity")
 	if err != nil {
 		return res, err
 	}
@@ -348,23 +373,23 @@ func (s *Store) Apply(ctx context.Context, upserts []store.Event, deletes []stor
 			return res, fmt.Errorf("%w: event %s/%s has %d dimensions, want %d", store.ErrInvalidData, e.Source, e.Key, len(e.Embedding), s.dims)
 		}
 		p, ok := prior[e.Ref()]
-		if ok && (p.Version > e.Version || (p.Version == e.Version && p.Deleted)) {
+		if ok && (p.version > e.Version || (p.version == e.Version && p.deleted)) {
 			continue
 		}
 		res.Applied[i] = true
-		prior[e.Ref()] = store.Prior{Tenant: e.Tenant, Entity: e.Entity, Version: e.Version}
+		prior[e.Ref()] = guard{tenant: e.Tenant, entity: e.Entity, version: e.Version}
 		rows = append(rows, e)
 	}
 	for _, d := range deletes {
 		p, ok := prior[d.Ref]
-		if ok && p.Version > d.Version {
+		if ok && p.version > d.Version {
 			continue
 		}
-		if ok && !p.Deleted {
-			res.Removed = append(res.Removed, store.Removed{Ref: d.Ref, Tenant: p.Tenant, Entity: p.Entity, Version: d.Version})
+		if ok && !p.deleted {
+			res.Removed = append(res.Removed, store.Removed{Ref: d.Ref, Tenant: p.tenant, Entity: p.entity, Version: d.Version})
 		}
-		m := store.Event{Source: d.Source, Key: d.Key, Tenant: p.Tenant, Entity: p.Entity, Version: d.Version}
-		prior[d.Ref] = store.Prior{Tenant: p.Tenant, Entity: p.Entity, Version: d.Version, Deleted: true}
+		m := store.Event{Source: d.Source, Key: d.Key, Tenant: p.tenant, Entity: p.entity, Version: d.Version}
+		prior[d.Ref] = guard{tenant: p.tenant, entity: p.entity, version: d.Version, deleted: true}
 		markers = append(markers, m)
 	}
 	if err := s.upsertEvents(ctx, rows, false); err != nil {
@@ -569,13 +594,13 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 	for _, d := range deletes {
 		refs = append(refs, d.Ref)
 	}
-	prior, err := s.DocumentPriors(ctx, refs)
+	prior, err := s.guards(ctx, s.docs, refs)
 	if err != nil {
 		return applied, err
 	}
 	for i, d := range docs {
 		p, ok := prior[d.Ref()]
-		if ok && (p.Version > d.Version || (p.Version == d.Version && p.Deleted)) {
+		if ok && (p.version > d.Version || (p.version == d.Version && p.deleted)) {
 			continue
 		}
 		for _, c := range d.Chunks {
@@ -592,12 +617,12 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 		if err := s.upsertDoc(ctx, d.Ref(), d.Tenant, d.Version, false, d.TextHash); err != nil {
 			return applied, err
 		}
-		prior[d.Ref()] = store.DocumentPrior{Version: d.Version}
+		prior[d.Ref()] = guard{version: d.Version}
 		applied[i] = true
 	}
 	for _, d := range deletes {
 		p, ok := prior[d.Ref]
-		if ok && p.Version > d.Version {
+		if ok && p.version > d.Version {
 			continue
 		}
 		if err := s.deleteChunks(ctx, d.Ref, 0); err != nil {
@@ -606,7 +631,7 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 		if err := s.upsertDoc(ctx, d.Ref, "", d.Version, true, nil); err != nil {
 			return applied, err
 		}
-		prior[d.Ref] = store.DocumentPrior{Version: d.Version, Deleted: true}
+		prior[d.Ref] = guard{version: d.Version, deleted: true}
 	}
 	return applied, nil
 }
