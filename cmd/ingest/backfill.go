@@ -73,13 +73,11 @@ func backfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backf
 	if err != nil {
 		return err
 	}
-	if metricsAddr != "" {
-		srv, err := serveMetrics(metricsAddr, reg)
-		if err != nil {
-			return err
-		}
-		defer srv.Shutdown(context.WithoutCancel(ctx)) //nolint:errcheck
+	stopMetrics, err := serveMetrics(metricsAddr, reg, log)
+	if err != nil {
+		return err
 	}
+	defer stopMetrics()
 	status, err := pipeline.RunBackfill(ctx, cfg.Pipeline, job, cfg.Sources, pipeline.BackfillDeps{
 		Deps:        pipeline.Deps{Embedder: emb, Store: vs, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg)},
 		Checkpoints: st, Kafka: cfg.Kafka, PostgresDSN: cfg.Postgres.DSN,

@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -214,14 +213,11 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 			return err
 		}
 	}
-	if metricsAddr != "" {
-		srv, err := serveMetrics(metricsAddr, reg)
-		if err != nil {
-			return err
-		}
-		defer srv.Shutdown(context.WithoutCancel(ctx)) //nolint:errcheck
-		log.Info("metrics", "url", "http://"+metricsAddr+"/metrics")
+	stopMetrics, err := serveMetrics(metricsAddr, reg, log)
+	if err != nil {
+		return err
 	}
+	defer stopMetrics()
 	if summaries == nil {
 		return p.Run(ctx)
 	}
@@ -247,17 +243,13 @@ func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, log *slog
 	return nil, fmt.Errorf("sessions.source: %q is not the name of a source", sc.Source)
 }
 
-func serveMetrics(addr string, reg *prometheus.Registry) (*http.Server, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("-metrics-listen: %w", err)
-	}
+// serveMetrics serves /metrics and /healthz on addr (nothing when addr is empty)
+// until the returned stop is called.
+func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop func(), err error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, `{"status":"ok"}`) })
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln) //nolint:errcheck // returns on Shutdown
-	return srv, nil
+	return wire.Serve(addr, "-metrics-listen", "/metrics", mux, log)
 }
 
 // startDevBroker starts kfake, franz-go's in-process Kafka-protocol broker, with

@@ -212,24 +212,30 @@ func vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (Vector
 	return m, m.Close, nil
 }
 
-// Pprof serves Go's /debug/pprof on addr (nothing when addr is empty) until the
-// returned stop is called.
-func Pprof(addr string, log *slog.Logger) (stop func(), err error) {
+// Serve serves h on addr (nothing when addr is empty) until the returned stop is
+// called; flag names the setting in errors, path what the log line points to.
+func Serve(addr, flag, path string, h http.Handler, log *slog.Logger) (stop func(), err error) {
 	if addr == "" {
 		return func() {}, nil
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("-pprof-listen: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // returns on Shutdown
+	log.Info("serving", "url", "http://"+ln.Addr().String()+path)
+	return func() { srv.Shutdown(context.Background()) }, nil //nolint:errcheck
+}
+
+// Pprof serves Go's /debug/pprof on addr (nothing when addr is empty) until the
+// returned stop is called.
+func Pprof(addr string, log *slog.Logger) (stop func(), err error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln) //nolint:errcheck // returns on Close
-	log.Info("pprof", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
-	return func() { srv.Close() }, nil
+	return Serve(addr, "-pprof-listen", "/debug/pprof/", mux, log)
 }
