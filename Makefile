@@ -18,6 +18,7 @@ stop: ## stop the services started by `make run`
 	@bash scripts/stop.sh
 
 test: setup ## set up services and run every test (what CI runs), then print the reliability table
+	@bash scripts/check-repo.sh
 	$(GO) vet ./...
 	@mkdir -p .run && rm -f .run/reliability.txt
 	FRESHCTX_RELIABILITY_REPORT=$(CURDIR)/.run/reliability.txt $(GO) test -race -count=1 -timeout 30m ./...
@@ -31,8 +32,8 @@ test-short: ## unit tests that need no services
 build: ## build bin/ingest, bin/contextapi, bin/loadtest
 	$(GO) build -o bin/ ./cmd/ingest ./cmd/contextapi ./loadtest
 
-vet: ## gofmt check and go vet
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+vet: ## repository check (gofmt, no binaries or files over 1 MB) and go vet
+	@bash scripts/check-repo.sh
 	$(GO) vet ./...
 
 bench: setup ## run the benchmarks

@@ -391,15 +391,15 @@ func (in *fileInput) close() {
 // topicInput replays partitions from a start offset up to the end they had when the
 // job started, by assignment: no group is joined and nothing is committed.
 type topicInput struct {
-	c       *kafka.Consumer
-	src     *mapper
-	topic   string
-	page    int
-	next_   map[int32]int64 // next offset to read
-	end     map[int32]int64 // stop before
-	open    map[int32]bool
-	done    int64
-	total   int64
+	c     *kafka.Consumer
+	src   *mapper
+	topic string
+	page  int
+	next_ map[int32]int64 // next offset to read
+	end   map[int32]int64 // stop before
+	open  map[int32]bool
+	done  int64
+	total int64
 }
 
 func openTopicInput(ctx context.Context, job Backfill, src *mapper, kcfg Kafka, pos json.RawMessage) (*topicInput, error) {
