@@ -203,12 +203,15 @@ func contains(list []string, s string) bool {
 func (s *Store) CheckEmbedding(ctx context.Context, model string, dims int) error {
 	want := model + "/" + strconv.Itoa(dims)
 	var got string
+	// One statement that always returns the committed row: ON CONFLICT DO UPDATE
+	// waits for a concurrent inserter and then locks and returns its row, where a
+	// DO NOTHING plus a read in the same statement would miss a row committed after
+	// the statement's snapshot (two processes starting at once on a fresh database).
+	// The update writes the value it found, so the first model recorded stays.
 	err := s.pool.QueryRow(ctx, `
-		WITH ins AS (
-			INSERT INTO freshctx_settings (name, value) VALUES ('embedding', $1)
-			ON CONFLICT (name) DO NOTHING RETURNING value)
-		SELECT value FROM ins UNION ALL SELECT value FROM freshctx_settings WHERE name = 'embedding'
-		LIMIT 1`, want).Scan(&got)
+		INSERT INTO freshctx_settings AS s (name, value) VALUES ('embedding', $1)
+		ON CONFLICT (name) DO UPDATE SET value = s.value
+		RETURNING value`, want).Scan(&got)
 	if err != nil {
 		return fmt.Errorf("checking the embedding model: %w", err)
 	}

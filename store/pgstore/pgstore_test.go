@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -217,4 +218,34 @@ func TestConformance(t *testing.T) {
 		}
 		return s
 	})
+}
+
+// Processes starting together on a fresh database all record or read the model:
+// none may see "no rows" because another process's insert committed after its
+// statement's snapshot.
+func TestCheckEmbeddingConcurrentFirstUse(t *testing.T) {
+	for round := range 5 {
+		st := newStore(t)
+		ctx := context.Background()
+		const n = 20
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		start := make(chan struct{})
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				errs <- st.CheckEmbedding(ctx, "local-hash-v1-384", 384)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+	}
 }

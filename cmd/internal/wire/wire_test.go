@@ -1,0 +1,67 @@
+package wire_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/freshctx/freshctx/cmd/internal/wire"
+	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/store/pgstore"
+)
+
+// Compose and Kubernetes start ingest and contextapi together: 20 processes of
+// each opening a freshly migrated database at the same moment must all start
+// (the embedding-model check once lost the race: "no rows in result set").
+func TestSimultaneousStartsOnAFreshDatabase(t *testing.T) {
+	dsn, _ := testenv.PostgresDSN(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	cfg, err := config.Parse([]byte(fmt.Sprintf(`
+postgres: {dsn: %q}
+redis: {addr: "127.0.0.1:6379"}
+api: {tenant: acme, auth: {mode: none}}
+sources:
+  - {name: tickets, topic: t, format: json, tenant: acme, entity: "customer:{{.customer_id}}", text: "{{.body}}"}
+`, dsn)), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	const starts = 40 // 20 ingest + 20 contextapi: the same start-up path
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  = make(chan error, starts)
+	)
+	for range starts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			s, err := wire.Open(ctx, cfg, nil, slog.New(slog.DiscardHandler))
+			if err != nil {
+				errs <- err
+				return
+			}
+			s.Close()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("a start failed: %v", err)
+	}
+}
