@@ -325,3 +325,23 @@ func TestReady(t *testing.T) {
 		t.Errorf("store down: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// Dashboards and rate() alerts need every series before its first event: the
+// degradation counters and stage histograms exist, at 0, on the first scrape.
+func TestMetricsExistFromTheFirstScrape(t *testing.T) {
+	l, _ := embed.NewLocal(64)
+	s := newTestServer(t, l, &fakeStore{}, nil)
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	body := rec.Body.String()
+	for _, st := range degradableStages {
+		if want := `freshctx_api_degraded_total{stage="` + st + `"} 0`; !strings.Contains(body, want) {
+			t.Errorf("first scrape lacks %s", want)
+		}
+	}
+	for _, st := range stages {
+		if want := `freshctx_api_stage_seconds_count{stage="` + st + `"} 0`; !strings.Contains(body, want) {
+			t.Errorf("first scrape lacks %s", want)
+		}
+	}
+}

@@ -115,6 +115,14 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 		Help: "Latency of each stage of /v1/context.", Buckets: lat}, []string{"stage"})
 	s.degraded = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "api", Name: "degraded_total",
 		Help: "Answers that used a fallback, by stage."}, []string{"stage"})
+	// Every stage's series exists from the first scrape (at 0), so dashboards and
+	// rate() alerts see them before the first degradation.
+	for _, st := range stages {
+		s.stageSeconds.WithLabelValues(st)
+	}
+	for _, st := range degradableStages {
+		s.degraded.WithLabelValues(st)
+	}
 	reg.MustRegister(s.reqSeconds, s.stageSeconds, s.degraded)
 	s.handle("GET /v1/context", s.instrument("/v1/context", s.authed(s.handleContext)))
 	s.handle("POST /v1/context", s.instrument("/v1/context", s.authed(s.handleContext)))
@@ -408,6 +416,13 @@ func eventOut(e Scored) EventOut {
 	}
 	return out
 }
+
+// The stages of an answer (freshctx_api_stage_seconds) and those that can
+// degrade (freshctx_api_degraded_total).
+var (
+	stages           = []string{"cache", "store", "embed", "knowledge", "memory", "rank", "render"}
+	degradableStages = []string{"cache", "store", "embed", "knowledge", "memory"}
+)
 
 // Degraded says which stage missed its deadline or failed, and what was used instead.
 type Degraded struct {

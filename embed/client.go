@@ -637,6 +637,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		BreakerState: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "breaker_state",
 			Help: "Circuit breaker: 0 closed, 1 open (provider considered down), 2 half-open (probing)."}),
 	}
+	for _, r := range []string{"rate_limited", "error"} {
+		m.Retries.WithLabelValues(r) // at 0 from the first scrape
+	}
 	if reg != nil {
 		reg.MustRegister(m.Requests, m.Texts, m.RequestTexts, m.RequestSeconds, m.CacheHits, m.CacheMisses, m.Retries, m.BreakerState)
 	}

@@ -401,8 +401,8 @@ func RunBackfill(ctx context.Context, cfg Config, job Backfill, sources []Source
 				}
 				continue
 			}
-			st.Counts[it.result]++
-			w.m.Records.WithLabelValues(it.rec.src.src.Name, it.result).Inc()
+			st.Counts[it.result.String()]++
+			w.m.Records.WithLabelValues(it.rec.src.src.Name, it.result.String()).Inc()
 		}
 		if !opts.DryRun {
 			if err := rejects.sync(); err != nil {

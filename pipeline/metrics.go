@@ -21,6 +21,21 @@ type Metrics struct {
 	Lag          *prometheus.GaugeVec
 }
 
+// RetryStages label freshctx_ingest_retries_total.
+var RetryStages = []string{"decode", "lookup", "embed", "store", "dlq"}
+
+// Init creates the series of the given topics and sources at 0.
+func (m *Metrics) Init(topics, sources []string) {
+	for _, t := range topics {
+		m.Consumed.WithLabelValues(t)
+	}
+	for _, s := range sources {
+		for _, r := range Results {
+			m.Records.WithLabelValues(s, r.String())
+		}
+	}
+}
+
 // NewMetrics creates the metrics and registers them with reg (nil: not registered).
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	const ns, sub = "freshctx", "ingest"
@@ -47,6 +62,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Paused:      prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "paused", Help: "1 while partitions are paused for backpressure."}),
 		Lag: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "partition_lag",
 			Help: "High watermark minus next offset to consume, per assigned partition."}, []string{"topic", "partition"}),
+	}
+	// Series with known labels exist from the first scrape, at 0, so rate() and
+	// alerts see them before anything happens; per-source series start in Init.
+	for _, stage := range RetryStages {
+		m.Retries.WithLabelValues(stage)
 	}
 	if reg != nil {
 		reg.MustRegister(m.Consumed, m.Records, m.EmbedTexts, m.EmbedReused, m.EmbedBatches, m.BatchSize, m.EmbedSeconds,

@@ -233,6 +233,7 @@ func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error)
 			return nil, fmt.Errorf("sources[%d].topic: %s is already used by another source", i, s.Topic)
 		}
 		p.sources[s.Topic] = m
+		deps.Metrics.Init([]string{s.Topic}, []string{s.Name})
 	}
 	cc := kafka.ConfigMap{
 		"bootstrap.servers":        kcfg.Brokers,
@@ -374,7 +375,7 @@ func (p *Pipeline) retain(ctx context.Context) {
 				p.log.Warn("retention: purging expired events", "source", s.Name, "err", err)
 			} else if n > 0 {
 				p.log.Info("retention: purged expired events", "source", s.Name, "events", n, "older_than", s.Retention)
-				p.m.Records.WithLabelValues(s.Name, "expired").Add(float64(n))
+				p.m.Records.WithLabelValues(s.Name, resultExpired.String()).Add(float64(n))
 			}
 		}
 		select {

@@ -127,11 +127,48 @@ type item struct {
 	doc    *store.Document // a document upsert
 	err    error           // poison: goes to the DLQ
 	stage  string          // where err happened
-	result string          // for metrics
+	result Result          // what became of it; ResultPending until decided
+}
+
+// Result is what became of a record.
+type Result uint8
+
+const (
+	ResultPending      Result = iota // not decided yet
+	ResultStored                     // written (a new or changed event or document)
+	ResultUnchanged                  // a newer version was already stored
+	ResultDeleted                    // removed (delete, tombstone, truncate)
+	ResultSkipped                    // nothing to do (a transaction marker, our own output, a knowledge truncate)
+	ResultDeadLettered               // poison: to the DLQ (or the backfill's rejects)
+)
+
+// Results are every decided result, in order: the label values of
+// freshctx_ingest_records_total{result} (and "expired", counted by retention).
+var Results = []Result{ResultStored, ResultUnchanged, ResultDeleted, ResultSkipped, ResultDeadLettered, resultExpired}
+
+// resultExpired counts events removed by Source.Retention; no record has it.
+const resultExpired Result = 255
+
+func (r Result) String() string {
+	switch r {
+	case ResultStored:
+		return "stored"
+	case ResultUnchanged:
+		return "unchanged"
+	case ResultDeleted:
+		return "deleted"
+	case ResultSkipped:
+		return "skipped"
+	case ResultDeadLettered:
+		return "dead_lettered"
+	case resultExpired:
+		return "expired"
+	}
+	return "pending"
 }
 
 func (it *item) poison(stage string, err error) {
-	it.err, it.stage, it.result = err, stage, "dead_lettered"
+	it.err, it.stage, it.result = err, stage, ResultDeadLettered
 }
 
 func (it *item) isDocument() bool { return it.rec.src.isDocument() }
@@ -234,7 +271,7 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 		}
 		switch it.change.Op {
 		case cdc.OpSkip:
-			it.result = "skipped"
+			it.result = ResultSkipped
 			continue
 		case cdc.OpTruncate:
 			it.change.Version = p.version(it.change.Version)
@@ -272,7 +309,7 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 	var plan embedPlan
 	for i := range items {
 		it := &items[i]
-		if it.err != nil || it.result == "skipped" || it.ref.Key == "" {
+		if it.err != nil || it.result == ResultSkipped || it.ref.Key == "" {
 			continue
 		}
 		if it.change.Op == cdc.OpDelete {
@@ -291,7 +328,7 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 			d.Version = p.version(d.Version)
 			prior, hasPrior := docPriors[it.ref]
 			if hasPrior && stale(prior.Version, prior.Deleted, d.Version) {
-				it.result = "unchanged" // a newer version is stored: nothing to embed
+				it.result = ResultUnchanged // a newer version is stored: nothing to embed
 				continue
 			}
 			d.Provenance = provenance(&it.crec)
@@ -318,7 +355,7 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 			}
 			ev.Version = p.version(ev.Version)
 			if hasPrior && stale(prior.Version, prior.Deleted, ev.Version) {
-				it.result = "unchanged" // a newer version is stored: nothing to embed
+				it.result = ResultUnchanged // a newer version is stored: nothing to embed
 				continue
 			}
 			ev.Provenance = provenance(&it.crec)
@@ -343,11 +380,11 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 		for i := range items {
 			it := &items[i]
 			switch {
-			case it.err != nil || it.result != "":
+			case it.err != nil || it.result != ResultPending:
 			case it.event != nil || it.doc != nil:
-				it.result = "stored"
+				it.result = ResultStored
 			default:
-				it.result = "deleted"
+				it.result = ResultDeleted
 			}
 		}
 		p.m.EmbedTexts.Add(float64(len(plan.entries))) // what would be sent
@@ -436,7 +473,7 @@ func (p *writer) write(ctx context.Context, items []item) bool {
 	var delIdx []int
 	for i := range items {
 		it := &items[i]
-		if it.err != nil || it.result != "" {
+		if it.err != nil || it.result != ResultPending {
 			continue
 		}
 		switch {
@@ -500,15 +537,15 @@ func (p *writer) write(ctx context.Context, items []item) bool {
 			continue
 		}
 		if res.Applied[j] {
-			items[i].result = "stored"
+			items[i].result = ResultStored
 			cached = append(cached, upserts[j])
 		} else {
-			items[i].result = "unchanged" // a newer version is already stored
+			items[i].result = ResultUnchanged // a newer version is already stored
 		}
 	}
 	for _, i := range delIdx {
 		if items[i].err == nil {
-			items[i].result = "deleted"
+			items[i].result = ResultDeleted
 		}
 	}
 	removed := res.Removed
@@ -525,7 +562,7 @@ func (p *writer) write(ctx context.Context, items []item) bool {
 			continue
 		}
 		if it.isDocument() {
-			it.result = "skipped" // truncating a knowledge table is not applied (see README)
+			it.result = ResultSkipped // truncating a knowledge table is not applied (see README)
 			continue
 		}
 		var rem []store.Removed
@@ -539,7 +576,7 @@ func (p *writer) write(ctx context.Context, items []item) bool {
 		} else if err != nil {
 			return false
 		}
-		it.result = "deleted"
+		it.result = ResultDeleted
 		removed = append(removed, rem...)
 	}
 	if p.deps.Cache != nil && len(cached)+len(removed) > 0 {
@@ -561,7 +598,7 @@ func (p *writer) writeDocuments(ctx context.Context, items []item) bool {
 	var delIdx []int
 	for i := range items {
 		it := &items[i]
-		if it.err != nil || it.result != "" || !it.isDocument() {
+		if it.err != nil || it.result != ResultPending || !it.isDocument() {
 			continue
 		}
 		switch {
@@ -612,14 +649,14 @@ func (p *writer) writeDocuments(ctx context.Context, items []item) bool {
 		if items[i].err != nil {
 			continue
 		}
-		items[i].result = "unchanged"
+		items[i].result = ResultUnchanged
 		if applied[j] {
-			items[i].result = "stored"
+			items[i].result = ResultStored
 		}
 	}
 	for _, i := range delIdx {
 		if items[i].err == nil {
-			items[i].result = "deleted"
+			items[i].result = ResultDeleted
 		}
 	}
 	return true

@@ -72,7 +72,7 @@ func (p *Pipeline) handle(ctx context.Context, batch []*record) {
 		p.inflightBytes.Add(-r.size)
 		p.m.Inflight.Dec()
 		p.m.InflightB.Sub(float64(r.size))
-		p.m.Records.WithLabelValues(r.src.src.Name, it.result).Inc()
+		p.m.Records.WithLabelValues(r.src.src.Name, it.result.String()).Inc()
 		if !r.in.Timestamp.IsZero() {
 			p.m.Freshness.Observe(now.Sub(r.in.Timestamp).Seconds())
 		}

@@ -423,6 +423,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Records: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "freshctx", Subsystem: "sessions", Name: "records_total",
 			Help: "Records the summary builder read, by result: pending (a new turn), already_summarised, duplicate, skipped (not a turn, or our own output)."}, []string{"result"}),
 	}
+	for _, r := range []string{"pending", "already_summarised", "duplicate", "skipped"} {
+		m.Records.WithLabelValues(r) // at 0 from the first scrape
+	}
 	if reg != nil {
 		reg.MustRegister(m.Written, m.Failed, m.PendingTurns, m.Records)
 	}
