@@ -131,8 +131,15 @@ func (s *Server) memory(ctx context.Context, p memoryParams) (MemoryResponse, er
 	entity := session.EntityPrefix + p.id
 	var events []store.Event
 	if p.turns > 0 {
+		// The builder folds a turn only once it is older than the newest Turns,
+		// and in steps of EveryTurns: read enough to show every turn the summary
+		// does not cover yet (Assemble drops those it covers).
+		n := p.turns
+		if sc := s.sessions.Summary; sc != nil {
+			n += sc.EveryTurns
+		}
 		var err error
-		events, resp.Meta.ServedFrom, err = s.readTurns(ctx, entity, p.turns, &resp.Meta)
+		events, resp.Meta.ServedFrom, err = s.readTurns(ctx, entity, n, &resp.Meta)
 		if err != nil {
 			return resp, err
 		}
@@ -151,7 +158,7 @@ func (s *Server) memory(ctx context.Context, p memoryParams) (MemoryResponse, er
 	for i := len(events) - 1; i >= 0; i-- { // oldest first
 		e := events[i]
 		role, _ := e.Attrs[s.sessions.Role].(string)
-		turns = append(turns, session.Turn{ID: e.ID, Role: role, Content: e.Text, Time: e.Time})
+		turns = append(turns, session.Turn{ID: e.ID, Role: role, Content: e.Text, Time: e.Time, Version: e.Version})
 	}
 	resp.Memory = session.Assemble(p.id, s.sessions.Persona, sum, turns, p.q, p.maxTokens, estimateTokens)
 	resp.Meta.TookMS = float64(time.Since(start).Microseconds()) / 1000

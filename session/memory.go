@@ -34,13 +34,23 @@ type Memory struct {
 }
 
 // Assemble builds the memory in the order that works best for models: system
-// persona, the summary of older turns, the newest turns (oldest of them first),
-// then the current question, within maxTokens as counted by tokens. Persona and
-// question always stay; the summary gets at most half of what is left, the turns
-// the rest, newest first; turns that do not fit are counted in OmittedTurns.
-// turns must be oldest first.
+// persona, the summary of older turns, the turns the summary does not cover
+// (oldest of them first), then the current question, within maxTokens as counted
+// by tokens. A turn the summary covers (version at most its Through) is left
+// out, so nothing is said twice. Persona and question always stay; the summary
+// gets at most half of what is left, the turns the rest, newest first; turns
+// that do not fit are counted in OmittedTurns. turns must be oldest first.
 func Assemble(sessionID, persona string, sum *store.Summary, turns []Turn, question string, maxTokens int, tokens func(string) int) Memory {
 	m := Memory{SessionID: sessionID, Persona: persona, Question: question, Turns: []Turn{}, Messages: []Message{}}
+	if sum != nil && sum.Text != "" {
+		fresh := make([]Turn, 0, len(turns))
+		for _, t := range turns {
+			if t.Version > sum.Through {
+				fresh = append(fresh, t)
+			}
+		}
+		turns = fresh
+	}
 	left := maxTokens - tokens(persona)
 	if question != "" {
 		left -= tokens(questionHead + question)

@@ -174,6 +174,8 @@ type Turn struct {
 	Role    string    `json:"role"`
 	Content string    `json:"content"`
 	Time    time.Time `json:"time"`
+	// Version orders turns and tells which a summary covers (store.Summary.Through).
+	Version int64 `json:"-"`
 }
 
 // ChatRole maps a speaker to a chat-completions role: assistant for the bot's

@@ -24,7 +24,7 @@ func turnsOf(n int) []Turn {
 		if i%2 == 1 {
 			role = "bot"
 		}
-		out[i] = Turn{ID: fmt.Sprintf("m%d", i), Role: role, Content: fmt.Sprintf("turn number %d says something", i), Time: base.Add(time.Duration(i) * time.Minute)}
+		out[i] = Turn{ID: fmt.Sprintf("m%d", i), Role: role, Content: fmt.Sprintf("turn number %d says something", i), Time: base.Add(time.Duration(i) * time.Minute), Version: int64(i + 1)}
 	}
 	return out
 }
@@ -182,5 +182,55 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	}
 	if err := c.CheckSource("session:{{.session_id}}", nil); err == nil || !strings.Contains(err.Error(), `"role"`) {
 		t.Errorf("attrs check: %v", err)
+	}
+}
+
+// A summary and the turns shown never overlap: turns the summary covers (version
+// at most its Through) are left out, and "earlier" means earlier.
+func TestAssembleNeverRepeatsSummarisedTurns(t *testing.T) {
+	turns := turnsOf(7)
+	for i := range turns {
+		turns[i].Version = int64(i + 1)
+	}
+	sum := &store.Summary{Text: "The customer returned shoes.", Turns: 4, Through: 4}
+	m := Assemble("s", "", sum, turns, "q", 1000, words)
+	var ids []string
+	for _, tu := range m.Turns {
+		ids = append(ids, tu.ID)
+	}
+	if got := strings.Join(ids, ","); got != "m4,m5,m6" || m.OmittedTurns != 0 {
+		t.Fatalf("turns %s (omitted %d); want m4,m5,m6: the summary covers versions 1-4", got, m.OmittedTurns)
+	}
+	if strings.Contains(m.Text, "turn number 3 ") || !strings.Contains(m.Text, "(4 earlier turns)") {
+		t.Fatalf("text repeats a summarised turn:\n%s", m.Text)
+	}
+}
+
+// Whatever it leaves out, a summary keeps every id and amount of the turns it
+// folds, on generated conversations where most sentences carry one.
+func TestExtractiveKeepsEveryIdAndAmount(t *testing.T) {
+	for seed := range 20 {
+		var turns []Turn
+		var want []string
+		for i := range 3 + seed%6 {
+			id := fmt.Sprintf("R-%d", 7000+seed*10+i)
+			amt := fmt.Sprintf("%d.%02d", 10+seed*3+i, (seed*7+i)%100)
+			want = append(want, id, amt)
+			turns = append(turns, Turn{Role: "bot", Content: fmt.Sprintf("Refund %s of %s EUR was approved after the warehouse checked the returned parcel carefully.", id, amt)},
+				Turn{Role: "customer", Content: "Thanks a lot, that is great news for me and my family."})
+		}
+		s, err := Extractive{}.Summarise(context.Background(), "", turns, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, f := range facts(s) {
+			got[f] = true
+		}
+		for _, w := range want {
+			if !got[w] {
+				t.Errorf("seed %d: summary lacks %s:\n%s", seed, w, s)
+			}
+		}
 	}
 }

@@ -162,15 +162,64 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 	if nPrev < len(cands) {
 		prevLimit = maxTokens / 2
 	}
+	// Facts first: the new turns' sentences that name an id or an amount (a
+	// refund number, a price) are what a bot must not forget.
+	var factual []candidate
+	for _, c := range cands[nPrev:] {
+		if len(facts(c.text)) > 0 {
+			factual = append(factual, c)
+		}
+	}
+	take(byScore(factual), maxTokens)
 	take(byScore(cands[:nPrev]), prevLimit)
 	take(byScore(cands[nPrev:]), maxTokens)
 	take(byScore(cands), maxTokens)
 	sort.Slice(keep, func(a, b int) bool { return keep[a].pos < keep[b].pos })
-	lines := make([]string, len(keep))
-	for i, c := range keep {
-		lines[i] = c.text
+	lines := make([]string, 0, len(keep)+1)
+	for _, c := range keep {
+		lines = append(lines, c.text)
+	}
+	// Every id and amount of the folded turns survives: those no kept sentence
+	// names are listed on a line of their own.
+	named := map[string]bool{}
+	for _, l := range lines {
+		for _, f := range facts(l) {
+			named[f] = true
+		}
+	}
+	var missing []string
+	for _, t := range turns {
+		for _, f := range facts(t.Content) {
+			if !named[f] {
+				named[f] = true
+				missing = append(missing, f)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		lines = append(lines, factsHead+strings.Join(missing, ", "))
 	}
 	return strings.Join(lines, "\n"), nil
+}
+
+// factsHead opens the line of ids and amounts no kept sentence names.
+const factsHead = "Also mentioned: "
+
+// facts are the tokens of s that carry a digit: ids (R-7001, O-5001, #42),
+// amounts (129.90), dates; trailing punctuation trimmed. A previous summary's
+// facts line yields its facts again, so they roll forward.
+func facts(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '(' || r == ')' || r == '[' || r == ']' || r == '"' || r == ';'
+	}) {
+		w = strings.TrimRight(w, ".,:!?'")
+		w = strings.TrimLeft(w, "'")
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 var stop = map[string]bool{}

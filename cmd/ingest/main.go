@@ -209,7 +209,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 	}
 	var summaries *builder.Builder
 	if sc := cfg.Sessions; sc != nil && sc.Summary != nil {
-		if summaries, err = newBuilder(cfg, avro, st, log, reg); err != nil {
+		if summaries, err = newBuilder(cfg, avro, st, vs, log, reg); err != nil {
 			return err
 		}
 	}
@@ -229,7 +229,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 	return g.Wait()
 }
 
-func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, log *slog.Logger, reg *prometheus.Registry) (*builder.Builder, error) {
+func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, turns builder.TurnReader, log *slog.Logger, reg *prometheus.Registry) (*builder.Builder, error) {
 	sc := cfg.Sessions.WithDefaults()
 	sum, err := session.NewSummariser(*sc.Summary, os.Getenv)
 	if err != nil {
@@ -237,7 +237,7 @@ func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, log *slog
 	}
 	for _, s := range cfg.Sources {
 		if s.Name == sc.Source {
-			return builder.NewBuilder(sc, cfg.Kafka, s, avro, st, sum, log.With("component", "summaries"), builder.NewMetrics(reg))
+			return builder.NewBuilder(sc, cfg.Kafka, s, avro, st, turns, sum, log.With("component", "summaries"), builder.NewMetrics(reg))
 		}
 	}
 	return nil, fmt.Errorf("sessions.source: %q is not the name of a source", sc.Source)

@@ -33,14 +33,23 @@ type SummaryStore interface {
 	SaveSummary(ctx context.Context, s store.Summary) (bool, error)
 }
 
-// Builder reads turns in its own consumer group and, for each session, every
-// EveryTurns turns or after Idle without a new one, folds the turns not yet
-// summarised into the session's summary. It writes the summary to the summary
-// topic (compacted, keyed by tenant/session; the builder never reads it) and to
-// the store. A partition's offset is committed only up to its oldest turn not yet
-// in a summary, so a restart re-reads exactly what is unsummarised; a turn a
-// summary already covers (its version is at most the summary's Through) is
-// skipped, so nothing is summarised twice.
+// TurnReader reads a session's stored turns (the vector store ingest writes them to).
+type TurnReader interface {
+	Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error)
+}
+
+// Builder reads turns in its own consumer group and folds into each session's
+// summary only the turns that precede the newest Turns (what memory shows
+// verbatim), so a summary and the recent turns never overlap. It folds once
+// Turns + EveryTurns turns are unsummarised, and after Idle without a new turn
+// when more than Turns are. It writes the summary to the summary topic
+// (compacted, keyed by tenant/session; the builder never reads it) and to the
+// store. A partition's offset is committed only up to its oldest turn that still
+// needs folding, so a restart re-reads what is unsummarised; a turn a summary
+// already covers (its version is at most the summary's Through) is skipped, so
+// nothing is summarised twice. A session idle with at most Turns unsummarised
+// turns needs no summary yet: its offsets are released, and if it resumes, the
+// builder reads those turns back from the store.
 type Builder struct {
 	cfg      session.Config
 	sc       session.SummaryConfig
@@ -48,6 +57,7 @@ type Builder struct {
 	topic    string
 	mapper   *pipeline.Mapper
 	st       SummaryStore
+	turns    TurnReader
 	sum      session.Summariser
 	log      *slog.Logger
 	consumer *kafka.Consumer
@@ -78,8 +88,8 @@ type pendingSession struct {
 
 // NewBuilder validates the configuration and creates the Kafka clients. src is the
 // turn source (cfg.Source).
-func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, avro *cdc.Avro, st SummaryStore, sum session.Summariser,
-	log *slog.Logger, metrics *Metrics) (*Builder, error) {
+func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, avro *cdc.Avro, st SummaryStore, turns TurnReader,
+	sum session.Summariser, log *slog.Logger, metrics *Metrics) (*Builder, error) {
 	cfg = cfg.WithDefaults()
 	kcfg = kcfg.WithDefaults()
 	if cfg.Summary == nil {
@@ -101,7 +111,7 @@ func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, av
 	if metrics == nil {
 		metrics = NewMetrics(nil)
 	}
-	b := &Builder{cfg: cfg, sc: *cfg.Summary, kcfg: kcfg, topic: src.Topic, mapper: mp, st: st, sum: sum, log: log, now: time.Now, m: metrics,
+	b := &Builder{cfg: cfg, sc: *cfg.Summary, kcfg: kcfg, topic: src.Topic, mapper: mp, st: st, turns: turns, sum: sum, log: log, now: time.Now, m: metrics,
 		sessions: map[sessionKey]*pendingSession{}, pending: map[int32]map[int64]bool{}, next: map[int32]int64{}, assigned: map[int32]bool{}}
 	cc := kafka.ConfigMap{
 		"bootstrap.servers":        kcfg.Brokers,
@@ -208,6 +218,9 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 			return // ctx ended
 		}
 		p = &pendingSession{prev: prev, part: part, seen: map[string]bool{}}
+		if err := b.loadStoredTurns(ctx, k, p); err != nil {
+			return // ctx ended
+		}
 		b.sessions[k] = p
 	}
 	switch {
@@ -220,7 +233,7 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 	}
 	b.m.Records.WithLabelValues("pending").Inc()
 	role, _ := ev.Attrs[b.cfg.Role].(string)
-	p.turns = append(p.turns, session.Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time})
+	p.turns = append(p.turns, session.Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time, Version: ev.Version})
 	p.versions = append(p.versions, ev.Version)
 	p.offsets = append(p.offsets, off)
 	p.seen[ev.Key] = true
@@ -230,8 +243,42 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 	}
 	b.pending[part][off] = true
 	b.m.PendingTurns.Inc()
-	if len(p.turns) >= b.sc.EveryTurns {
+	if len(p.turns) >= b.cfg.Turns+b.sc.EveryTurns {
 		b.flush(ctx, k, p)
+	}
+}
+
+// loadStoredTurns adds to a session that is new to this builder the turns the
+// store holds after its summary: turns an earlier idle period left unsummarised
+// (their offsets were released because memory showed them verbatim).
+func (b *Builder) loadStoredTurns(ctx context.Context, k sessionKey, p *pendingSession) error {
+	if b.turns == nil {
+		return nil
+	}
+	backoff := 100 * time.Millisecond
+	for {
+		evs, err := b.turns.Recent(ctx, k.tenant, session.EntityPrefix+k.id, b.now().Add(-b.cfg.Lookback), b.cfg.Turns+b.sc.EveryTurns)
+		if err == nil {
+			for i := len(evs) - 1; i >= 0; i-- { // oldest first
+				ev := evs[i]
+				if (p.prev != nil && ev.Version <= p.prev.Through) || p.seen[ev.Key] {
+					continue
+				}
+				role, _ := ev.Attrs[b.cfg.Role].(string)
+				p.turns = append(p.turns, session.Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time, Version: ev.Version})
+				p.versions = append(p.versions, ev.Version)
+				p.offsets = append(p.offsets, -1) // released already
+				p.seen[ev.Key] = true
+			}
+			return nil
+		}
+		b.log.Warn("reading a session's stored turns; retrying", "session", k.id, "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff/2 + rand.N(backoff/2+1)):
+		}
+		backoff = min(2*backoff, 5*time.Second)
 	}
 }
 
@@ -263,8 +310,14 @@ func (b *Builder) flushIdle(ctx context.Context) {
 		switch {
 		case len(p.turns) == 0:
 			delete(b.sessions, k)
-		case now.Sub(p.last) >= b.sc.Idle && now.Sub(p.failedAt) >= b.sc.Idle/2:
+		case now.Sub(p.last) < b.sc.Idle || now.Sub(p.failedAt) < b.sc.Idle/2:
+		case len(p.turns) > b.cfg.Turns:
 			b.flush(ctx, k, p)
+		default:
+			// Memory shows all of these verbatim: nothing to fold. Release them;
+			// should the session resume, loadStoredTurns reads them back.
+			b.release(p, p.offsets)
+			delete(b.sessions, k)
 		}
 	}
 }
@@ -278,10 +331,12 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(x, y int) bool { return p.versions[idx[x]] < p.versions[idx[y]] })
-	turns := make([]session.Turn, len(idx))
+	// Fold what precedes the newest Turns; those stay verbatim in memory.
+	fold, keep := idx[:len(idx)-b.cfg.Turns], idx[len(idx)-b.cfg.Turns:]
+	turns := make([]session.Turn, len(fold))
 	var through int64
 	var throughAt time.Time
-	for i, j := range idx {
+	for i, j := range fold {
 		turns[i] = p.turns[j]
 		through = max(through, p.versions[j])
 		if p.turns[j].Time.After(throughAt) {
@@ -314,12 +369,29 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 		return
 	}
 	b.m.Written.Inc()
-	for _, off := range p.offsets {
-		delete(b.pending[p.part], off)
+	folded := make([]int64, len(fold))
+	for i, j := range fold {
+		folded[i] = p.offsets[j]
 	}
-	b.m.PendingTurns.Sub(float64(len(p.offsets)))
-	delete(b.sessions, k)
-	b.log.Debug("session summarised", "session", k.id, "turns", len(turns), "total_turns", next.Turns)
+	b.release(p, folded)
+	rest := &pendingSession{prev: &next, part: p.part, seen: p.seen, last: p.last}
+	for _, j := range keep {
+		rest.turns = append(rest.turns, p.turns[j])
+		rest.versions = append(rest.versions, p.versions[j])
+		rest.offsets = append(rest.offsets, p.offsets[j])
+	}
+	b.sessions[k] = rest
+	b.log.Debug("session summarised", "session", k.id, "turns", len(turns), "total_turns", next.Turns, "kept_verbatim", len(keep))
+}
+
+// release forgets offsets as pending (-1: a turn read back from the store).
+func (b *Builder) release(p *pendingSession, offsets []int64) {
+	for _, off := range offsets {
+		if off >= 0 {
+			delete(b.pending[p.part], off)
+			b.m.PendingTurns.Dec()
+		}
+	}
 }
 
 func (b *Builder) produce(ctx context.Context, s store.Summary) error {
@@ -379,7 +451,7 @@ func (b *Builder) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 			p := tp.Partition
 			for k, s := range b.sessions {
 				if s.part == p {
-					b.m.PendingTurns.Sub(float64(len(s.offsets)))
+					b.release(s, s.offsets)
 					delete(b.sessions, k) // the next owner reads them again
 				}
 			}
