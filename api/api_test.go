@@ -96,7 +96,7 @@ func demoEvents(t *testing.T, now time.Time) []store.Event {
 	return out
 }
 
-func newTestServer(t *testing.T, emb Embedder, st EventStore, c Cache) *Server {
+func newTestServer(t *testing.T, emb Embedder, st store.Reader, c Cache) *Server {
 	t.Helper()
 	cfg := Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}}.WithDefaults()
 	if err := cfg.Validate(); err != nil {

@@ -15,16 +15,6 @@ import (
 	"github.com/freshctx/freshctx/store"
 )
 
-// Knowledge searches document chunks.
-type Knowledge interface {
-	Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error)
-}
-
-// Timeline pages through an entity's events.
-type Timeline interface {
-	Timeline(ctx context.Context, tenant, entity string, after *store.Cursor, limit int) ([]store.Event, error)
-}
-
 const (
 	maxSearchK      = 50
 	searchKDefault  = 5

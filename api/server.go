@@ -38,12 +38,6 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// EventStore is the durable store, the source of truth.
-type EventStore interface {
-	Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error)
-	Ping(ctx context.Context) error
-}
-
 // Cache is the recent-events cache. complete reports whether the events cover
 // the whole window; when false they may be a subset.
 type Cache interface {
@@ -55,10 +49,10 @@ type Cache interface {
 type Server struct {
 	cfg       Config
 	embedder  Embedder
-	store     EventStore
-	cache     Cache     // optional
-	knowledge Knowledge // optional: the store's knowledge search
-	timeline  Timeline  // optional: the store's timeline
+	store     store.Reader
+	cache     Cache          // optional
+	knowledge store.Searcher // optional: the store's knowledge search
+	timeline  store.Timeline // optional: the store's timeline
 	auth      *authenticator
 	mcp       http.Handler
 	latest    LatestReader    // optional: the MCP tool read_latest
@@ -90,7 +84,7 @@ type Registry interface {
 	prometheus.Gatherer
 }
 
-func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, reg Registry, opts ...Option) *Server {
+func New(cfg Config, e Embedder, st store.Reader, cache Cache, log *slog.Logger, reg Registry, opts ...Option) *Server {
 	cfg = cfg.WithDefaults()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -106,8 +100,8 @@ func New(cfg Config, e Embedder, st EventStore, cache Cache, log *slog.Logger, r
 	if s.auth.mode == AuthNone {
 		log.Warn("authentication is OFF (api.auth.mode: none): every caller reads tenant " + strconv.Quote(cfg.Tenant) + "; for development only")
 	}
-	s.knowledge, _ = st.(Knowledge)
-	s.timeline, _ = st.(Timeline)
+	s.knowledge, _ = st.(store.Searcher)
+	s.timeline, _ = st.(store.Timeline)
 	lat := []float64{.0005, .001, .002, .005, .01, .025, .05, .1, .25, .5, 1}
 	s.reqSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "freshctx", Subsystem: "api", Name: "request_seconds",
 		Help: "Request latency by route and status code.", Buckets: lat}, []string{"route", "code"})

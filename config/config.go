@@ -27,10 +27,13 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/backfill"
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/kafkaio"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/session"
+	"github.com/freshctx/freshctx/source"
 	"github.com/freshctx/freshctx/store/milvusstore"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
@@ -40,7 +43,7 @@ var unknownFieldRE = regexp.MustCompile(`field (\S+) not found in type \S+`)
 
 // Config is the whole file.
 type Config struct {
-	Kafka    pipeline.Kafka `yaml:"kafka"`
+	Kafka    kafkaio.Config `yaml:"kafka"`
 	Postgres pgstore.Config `yaml:"postgres"`
 	// Store is where events and knowledge chunks live: postgres (the default,
 	// pgvector) or milvus (PostgreSQL then keeps only freshctx's small tables:
@@ -51,11 +54,11 @@ type Config struct {
 	Embedder embed.Config       `yaml:"embedder"`
 	Pipeline pipeline.Config    `yaml:"pipeline"`
 	API      api.Config         `yaml:"api"`
-	Sources  []pipeline.Source  `yaml:"sources"`
+	Sources  []source.Source    `yaml:"sources"`
 	// Sessions configures conversation memory and the summary builder.
 	Sessions *session.Config `yaml:"sessions"`
 	// Backfill jobs, run with `ingest backfill`.
-	Backfill []pipeline.Backfill `yaml:"backfill"`
+	Backfill []backfill.Job `yaml:"backfill"`
 	// SchemaRegistry is needed by sources of format debezium-avro.
 	SchemaRegistry cdc.SchemaRegistry `yaml:"schema_registry"`
 }
@@ -167,7 +170,7 @@ func (c *Config) Validate() error {
 		if err := sc.Validate(); err != nil {
 			return fmt.Errorf("sessions.%w", err)
 		}
-		var src *pipeline.Source
+		var src *source.Source
 		for i := range c.Sources {
 			if c.Sources[i].Name == sc.Source {
 				src = &c.Sources[i]
@@ -176,7 +179,7 @@ func (c *Config) Validate() error {
 		switch {
 		case src == nil:
 			return fmt.Errorf("sessions.source: %q is not the name of a source", sc.Source)
-		case src.Kind == pipeline.KindDocument:
+		case src.Kind == source.KindDocument:
 			return fmt.Errorf("sessions.source: %s is a document source; turns are events", sc.Source)
 		}
 		if err := sc.CheckSource(src.Entity, src.Attrs); err != nil {

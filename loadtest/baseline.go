@@ -16,7 +16,8 @@ import (
 
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
-	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/source"
 )
 
 // baseline is the naive consumer freshctx is measured against: poll one record,
@@ -42,7 +43,7 @@ func baseline(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.Kafka.Brokers == "" {
 		cfg.Kafka.Brokers = cfg.Kafka.DevBroker
 	}
-	var src *pipeline.Source
+	var src *source.Source
 	for i := range cfg.Sources {
 		if cfg.Sources[i].Topic == *topic {
 			src = &cfg.Sources[i]
@@ -51,7 +52,7 @@ func baseline(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if src == nil {
 		return fmt.Errorf("-topic: %s is not the topic of a source in %s", *topic, *cfgPath)
 	}
-	mapper, err := pipeline.NewMapper(*src, nil)
+	mapper, err := source.NewMapper(*src)
 	if err != nil {
 		return err
 	}
@@ -107,7 +108,7 @@ func baseline(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			start = t0
 		}
 		last = t0
-		ev, ok, err := mapper.Event(pipeline.RecordOf(msg))
+		ev, ok, err := mapper.EventOf(nil, kafkaio.RecordOf(msg))
 		if err == nil && ok {
 			vecs, err := emb.Embed(ctx, []string{ev.Text}) // one text per request
 			if err != nil {

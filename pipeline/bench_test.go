@@ -1,10 +1,9 @@
-package pipeline
+package pipeline_test
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
@@ -14,7 +13,11 @@ import (
 
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/pipetest"
 	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/source"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -34,12 +37,12 @@ func distinctChanges(n int) [][2]int {
 	return out
 }
 
-func benchIngest(b *testing.B, n int, emb Embedder) {
-	r := newRig(b, 4)
-	r.produce(distinctChanges(n))
+func benchIngest(b *testing.B, n int, emb pipeline.Embedder) {
+	r := pipetest.NewRig(b, 4)
+	r.Produce(distinctChanges(n))
 	start := time.Now()
-	stop := r.runWith(Config{}, r.store, emb, nil)
-	r.eventually("all records stored", 5*time.Minute, func() bool { return r.stored() == n })
+	stop := r.RunWith(pipeline.Config{}, r.Store, emb, nil)
+	r.Eventually("all records stored", 5*time.Minute, func() bool { return r.Stored() == n })
 	elapsed := time.Since(start)
 	stop()
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "events/s")
@@ -74,22 +77,22 @@ func BenchmarkIngestLocal(b *testing.B) {
 func BenchmarkNaiveProvider20ms(b *testing.B) {
 	for b.Loop() {
 		const n = 300
-		r := newRig(b, 4)
-		r.produce(distinctChanges(n))
+		r := pipetest.NewRig(b, 4)
+		r.Produce(distinctChanges(n))
 		srv := testenv.NewEmbeddingServer(b, 384, 20*time.Millisecond)
 		c, err := embed.NewClient(embed.Config{Provider: embed.ProviderOpenAI, BaseURL: srv.URL, Model: "fake", Dims: 384,
 			CacheEntries: -1, MaxInputs: 1, Concurrency: 1}, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		m, _ := newMapper(Source{Name: "tickets", Topic: topic, Format: cdc.FormatDebezium, Tenant: "acme",
+		m, _ := source.NewMapper(source.Source{Name: "tickets", Topic: pipetest.Topic, Format: cdc.FormatDebezium, Tenant: "acme",
 			Entity: "customer:{{.customer_id}}", Time: "updated_at", Text: "{{.body}}"})
-		consumer, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.brokers, "group.id": r.group,
+		consumer, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.Brokers, "group.id": r.Group,
 			"auto.offset.reset": "earliest", "enable.auto.commit": false, "enable.metrics.push": false})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := consumer.SubscribeTopics([]string{topic}, nil); err != nil {
+		if err := consumer.SubscribeTopics([]string{pipetest.Topic}, nil); err != nil {
 			b.Fatal(err)
 		}
 		ctx := context.Background()
@@ -102,12 +105,12 @@ func BenchmarkNaiveProvider20ms(b *testing.B) {
 			if start.IsZero() {
 				start = time.Now()
 			}
-			rec := toCDC(msg)
+			rec := kafkaio.RecordOf(msg)
 			ch, err := cdc.DecodeDebezium(rec)
 			if err != nil {
 				b.Fatal(err)
 			}
-			ev, err := m.event(&ch, ch.Key, &rec, nil)
+			ev, err := m.Event(&ch, ch.Key, &rec, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -116,7 +119,7 @@ func BenchmarkNaiveProvider20ms(b *testing.B) {
 				b.Fatal(err)
 			}
 			ev.Embedding = vecs[0]
-			if _, err := r.store.Apply(ctx, []store.Event{ev}, nil); err != nil {
+			if _, err := r.Store.Apply(ctx, []store.Event{ev}, nil); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := consumer.CommitMessage(msg); err != nil {
@@ -135,14 +138,14 @@ func BenchmarkNaiveProvider20ms(b *testing.B) {
 // freshStore records, for every event written, the time from its production to
 // the moment its write transaction returned (durable, and visible to readers).
 type freshStore struct {
-	Store
+	store.Writer
 	mu       sync.Mutex
 	produced map[string]time.Time
 	lat      []time.Duration
 }
 
 func (f *freshStore) Apply(ctx context.Context, ups []store.Event, dels []store.Delete) (store.WriteResult, error) {
-	res, err := f.Store.Apply(ctx, ups, dels)
+	res, err := f.Writer.Apply(ctx, ups, dels)
 	if err == nil {
 		now := time.Now()
 		f.mu.Lock()
@@ -161,17 +164,17 @@ func (f *freshStore) Apply(ctx context.Context, ups []store.Event, dels []store.
 // embedding provider that takes 20 ms per request, and reports the p50 and p99 of
 // produce → durable write.
 func benchFreshness(b *testing.B, rate int, d time.Duration) {
-	r := newRig(b, 4)
+	r := pipetest.NewRig(b, 4)
 	srv := testenv.NewEmbeddingServer(b, 384, 20*time.Millisecond)
 	c, err := embed.NewClient(embed.Config{Provider: embed.ProviderOpenAI, BaseURL: srv.URL, Model: "fake", Dims: 384, CacheEntries: -1}, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	fs := &freshStore{Store: r.store, produced: map[string]time.Time{}}
-	stop := r.runWith(Config{}, fs, c, nil)
+	fs := &freshStore{Writer: r.Store, produced: map[string]time.Time{}}
+	stop := r.RunWith(pipeline.Config{}, fs, c, nil)
 	defer stop()
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": r.brokers, "linger.ms": 0, "enable.metrics.push": false})
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": r.Brokers, "linger.ms": 0, "enable.metrics.push": false})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -181,7 +184,7 @@ func benchFreshness(b *testing.B, rate int, d time.Duration) {
 		}
 	}()
 	send := func(key int) {
-		tp := topic
+		tp := pipetest.Topic
 		env := map[string]any{"op": "c", "after": map[string]any{"id": key, "customer_id": key % 7, "body": fmt.Sprintf("ticket %d: refund not received", key),
 			"updated_at": time.Now().UnixMicro()}, "source": map[string]any{"connector": "postgresql", "lsn": key + 1}}
 		v, _ := json.Marshal(env)
@@ -195,7 +198,7 @@ func benchFreshness(b *testing.B, rate int, d time.Duration) {
 	}
 	// Warm up: the group is joined and a first record is through.
 	send(-1)
-	r.eventually("the first record", 30*time.Second, func() bool { return r.stored() >= 1 })
+	r.Eventually("the first record", 30*time.Second, func() bool { return r.Stored() >= 1 })
 	fs.mu.Lock()
 	fs.lat = nil
 	fs.mu.Unlock()
@@ -208,7 +211,7 @@ func benchFreshness(b *testing.B, rate int, d time.Duration) {
 		}
 		send(i)
 	}
-	r.eventually("every record stored", 60*time.Second, func() bool { return r.stored() >= n+1 })
+	r.Eventually("every record stored", 60*time.Second, func() bool { return r.Stored() >= n+1 })
 	fs.mu.Lock()
 	lat := append([]time.Duration(nil), fs.lat...)
 	fs.mu.Unlock()
@@ -233,28 +236,5 @@ func BenchmarkFreshnessTrickle(b *testing.B) {
 func BenchmarkFreshnessHalfLoad(b *testing.B) {
 	for b.Loop() {
 		benchFreshness(b, 7000, 10*time.Second)
-	}
-}
-
-// BenchmarkBackfillPostgres: a 100k-row table through `ingest backfill`'s path with
-// the local embedder (384 dims) and default concurrency and page size.
-func BenchmarkBackfillPostgres(b *testing.B) {
-	const n = 100_000
-	r := newRig(b, 1)
-	makeTickets(b, r.dsn, n, 0)
-	emb, _ := embed.NewLocal(384)
-	deps := backfillDeps(r, emb)
-	deps.PostgresDSN = r.dsn
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		job := Backfill{Name: fmt.Sprintf("bench-%d", i), Source: "tickets", Postgres: &PostgresInput{Table: "tickets"},
-			KeyColumns: []string{"id"}, Rejects: filepath.Join(b.TempDir(), "r.jsonl")}
-		start := time.Now()
-		st, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{Restart: true})
-		if err != nil || st.Counts["records"] != n {
-			b.Fatalf("%+v %v", st, err)
-		}
-		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "rows/s")
-		b.ReportMetric(float64(st.Counts["stored"]), "stored")
 	}
 }

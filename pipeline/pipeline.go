@@ -12,6 +12,8 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/freshctx/freshctx/cdc"
+	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/source"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -21,70 +23,9 @@ type Embedder interface {
 	Dims() int
 }
 
-// Store is the durable event store.
-type Store interface {
-	Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]store.Prior, error)
-	Apply(ctx context.Context, upserts []store.Event, deletes []store.Delete) (store.WriteResult, error)
-	Truncate(ctx context.Context, source string, version int64) ([]store.Removed, error)
-	DocumentPriors(ctx context.Context, refs []store.Ref) (map[store.Ref]store.DocumentPrior, error)
-	ApplyDocuments(ctx context.Context, docs []store.Document, deletes []store.Delete) ([]bool, error)
-}
-
-// Purger deletes a source's events older than a time (Source.Retention).
-type Purger interface {
-	Purge(ctx context.Context, source string, before time.Time) (int64, error)
-}
-
 // Cache is the recent-events cache; best effort (readers fall back to the store).
 type Cache interface {
 	Apply(ctx context.Context, upserts []store.Event, removed []store.Removed) error
-}
-
-// Kafka configures the consumer and the dead-letter producer.
-type Kafka struct {
-	// Brokers is the bootstrap list, host:port[,host:port]. Empty: ingest starts an
-	// in-process development broker (see DevBroker).
-	Brokers string `yaml:"brokers"`
-	// DevBroker is where the development broker listens when Brokers is empty.
-	// Default DevBrokerDefault.
-	DevBroker string `yaml:"dev_broker"`
-	// Group is the consumer group. Default GroupDefault.
-	Group string `yaml:"group"`
-	// DLQTopic receives poison records with error headers. Default DLQTopicDefault.
-	DLQTopic string `yaml:"dlq_topic"`
-	// Properties are passed to librdkafka as they are, for the consumer and the DLQ
-	// producer alike (security.protocol, sasl.*, ssl.*); they override freshctx's
-	// defaults.
-	Properties map[string]string `yaml:"properties"`
-	// ConsumerProperties apply to the consumer only (fetch.*, session.timeout.ms, ...).
-	ConsumerProperties map[string]string `yaml:"consumer_properties"`
-	// ProducerProperties apply to the DLQ producer only.
-	ProducerProperties map[string]string `yaml:"producer_properties"`
-}
-
-const (
-	DevBrokerDefault = "127.0.0.1:19092"
-	GroupDefault     = "freshctx-ingest"
-	DLQTopicDefault  = "freshctx.dlq"
-)
-
-// SmallProducerChannels sizes confluent-kafka-go's Go-side producer channels for
-// producers that wait for each delivery on their own channel: the defaults (a
-// million entries each) cost about 23 MB of heap per producer.
-var SmallProducerChannels = kafka.ConfigMap{"go.events.channel.size": 1000, "go.produce.channel.size": 1000}
-
-// WithDefaults fills unset fields.
-func (k Kafka) WithDefaults() Kafka {
-	if k.DevBroker == "" {
-		k.DevBroker = DevBrokerDefault
-	}
-	if k.Group == "" {
-		k.Group = GroupDefault
-	}
-	if k.DLQTopic == "" {
-		k.DLQTopic = DLQTopicDefault
-	}
-	return k
 }
 
 // Config tunes the pipeline. Zero values take the defaults.
@@ -171,7 +112,7 @@ func (c Config) Validate() error {
 // Deps are the pipeline's collaborators.
 type Deps struct {
 	Embedder Embedder
-	Store    Store
+	Store    store.Writer
 	Cache    Cache     // optional
 	Avro     *cdc.Avro // required by sources of format debezium-avro
 	Logger   *slog.Logger
@@ -180,16 +121,16 @@ type Deps struct {
 
 // Pipeline consumes the sources' topics into the store and cache.
 type Pipeline struct {
-	writer
-	kcfg    Kafka
-	sources map[string]*mapper // by topic
+	Writer
+	kcfg    kafkaio.Config
+	sources map[string]*source.Mapper // by topic
 
 	consumer *kafka.Consumer
 	producer *kafka.Producer
 
 	tracker       *tracker
-	lanes         []chan *record
-	stash         []*record // records waiting for room in a full lane, in order
+	lanes         []chan *Record
+	stash         []*Record // records waiting for room in a full lane, in order
 	assigned      map[partition]bool
 	paused        bool
 	inflight      atomic.Int64
@@ -198,7 +139,7 @@ type Pipeline struct {
 }
 
 // New validates the sources and creates the Kafka clients; Run starts consuming.
-func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error) {
+func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*Pipeline, error) {
 	cfg = cfg.WithDefaults()
 	kcfg = kcfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -219,10 +160,10 @@ func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error)
 	if len(sources) == 0 {
 		return nil, errors.New("sources: at least one source is required")
 	}
-	p := &Pipeline{writer: writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics}, kcfg: kcfg,
-		sources: map[string]*mapper{}, tracker: newTracker(), assigned: map[partition]bool{}}
+	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics}, kcfg: kcfg,
+		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{}}
 	for i, s := range sources {
-		m, err := newMapper(s)
+		m, err := source.NewMapper(s)
 		if err != nil {
 			return nil, fmt.Errorf("sources[%d] (%s).%w", i, s.Name, err)
 		}
@@ -235,45 +176,23 @@ func New(cfg Config, kcfg Kafka, sources []Source, deps Deps) (*Pipeline, error)
 		p.sources[s.Topic] = m
 		deps.Metrics.Init([]string{s.Topic}, []string{s.Name})
 	}
-	cc := kafka.ConfigMap{
-		"bootstrap.servers":        kcfg.Brokers,
+	cc := kcfg.Consumer(kafka.ConfigMap{
 		"group.id":                 kcfg.Group,
 		"enable.auto.offset.store": false, // offsets are stored by the tracker only
 		"enable.auto.commit":       true,  // commits what was stored, every interval
 		"auto.commit.interval.ms":  1000,
 		"auto.offset.reset":        "earliest",
 		"fetch.wait.max.ms":        25, // librdkafka's 500 ms default costs freshness at low rates
-		"enable.metrics.push":      false,
-		"enable.partition.eof":     false,
 		// librdkafka's prefetch queue is memory outside the in-flight limits; its
 		// 64 MiB default per consumer is more than a pipeline needs.
 		"queued.max.messages.kbytes": 16384,
-	}
-	pc := kafka.ConfigMap{
-		"bootstrap.servers":   kcfg.Brokers,
-		"enable.idempotence":  true,
-		"acks":                "all",
-		"linger.ms":           5,
-		"enable.metrics.push": false,
-	}
-	for k, v := range SmallProducerChannels {
-		pc[k] = v
-	}
-	for k, v := range kcfg.Properties {
-		cc[k] = v
-		pc[k] = v
-	}
-	for k, v := range kcfg.ConsumerProperties {
-		cc[k] = v
-	}
-	for k, v := range kcfg.ProducerProperties {
-		pc[k] = v
-	}
+	})
+	pc := kcfg.Producer(kafka.ConfigMap{"linger.ms": 5})
 	var err error
-	if p.consumer, err = kafka.NewConsumer(&cc); err != nil {
+	if p.consumer, err = kafka.NewConsumer(cc); err != nil {
 		return nil, fmt.Errorf("creating kafka consumer: %w", err)
 	}
-	if p.producer, err = kafka.NewProducer(&pc); err != nil {
+	if p.producer, err = kafka.NewProducer(pc); err != nil {
 		p.consumer.Close()
 		return nil, fmt.Errorf("creating kafka producer: %w", err)
 	}
@@ -296,11 +215,11 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
 	var wg sync.WaitGroup
-	p.lanes = make([]chan *record, p.cfg.Lanes)
+	p.lanes = make([]chan *Record, p.cfg.Lanes)
 	for i := range p.lanes {
-		p.lanes[i] = make(chan *record, p.cfg.QueueSize)
+		p.lanes[i] = make(chan *Record, p.cfg.QueueSize)
 		wg.Add(1)
-		go func(ch chan *record) {
+		go func(ch chan *Record) {
 			defer wg.Done()
 			p.worker(workCtx, ch)
 		}(p.lanes[i])
@@ -336,7 +255,7 @@ drain:
 	}
 	p.storeOffsets(true)
 	parts, err := p.consumer.Commit()
-	if err != nil && !isNoOffset(err) {
+	if err != nil && !kafkaio.IsNoOffset(err) {
 		p.log.Warn("final commit", "err", err)
 	}
 	p.log.Debug("final commit", "offsets", fmtParts(parts))
@@ -351,15 +270,15 @@ drain:
 // retain enforces Source.Retention until ctx ends: every minute (or a tenth of
 // the shortest retention) it deletes each such source's expired events.
 func (p *Pipeline) retain(ctx context.Context) {
-	purger, ok := p.deps.Store.(Purger)
+	purger, ok := p.deps.Store.(store.Purger)
 	if !ok {
 		return
 	}
 	every := time.Minute
-	var srcs []Source
+	var srcs []source.Source
 	for _, m := range p.sources {
-		if r := m.src.Retention; r > 0 {
-			srcs = append(srcs, m.src)
+		if r := m.Source().Retention; r > 0 {
+			srcs = append(srcs, m.Source())
 			every = min(every, max(r/10, time.Second))
 		}
 	}

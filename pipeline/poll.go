@@ -3,19 +3,15 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-)
 
-func isNoOffset(err error) bool {
-	var ke kafka.Error
-	return errors.As(err, &ke) && ke.Code() == kafka.ErrNoOffset
-}
+	"github.com/freshctx/freshctx/kafkaio"
+)
 
 func (p *Pipeline) pollLoop(ctx context.Context) error {
 	lagTick := time.NewTicker(5 * time.Second)
@@ -50,7 +46,7 @@ func (p *Pipeline) pollOnce(timeoutMS int, dispatch bool) error {
 		}
 		p.log.Warn("kafka", "err", e, "code", e.Code())
 	case kafka.OffsetsCommitted:
-		if e.Error != nil && !isNoOffset(e.Error) {
+		if e.Error != nil && !kafkaio.IsNoOffset(e.Error) {
 			p.log.Warn("offset commit", "err", e.Error)
 		}
 	}
@@ -63,8 +59,8 @@ func (p *Pipeline) dispatch(msg *kafka.Message) {
 	if !ok {
 		return // not (or no longer) ours
 	}
-	r := &record{in: toCDC(msg), part: part, epoch: ep, src: p.sources[part.topic],
-		size: int64(len(msg.Key) + len(msg.Value) + 64)}
+	r := &Record{In: kafkaio.RecordOf(msg), part: part, epoch: ep, Src: p.sources[part.topic],
+		Size: int64(len(msg.Key) + len(msg.Value) + 64)}
 	if len(p.stash) > 0 || p.full() || !p.trySend(r) {
 		p.stash = append(p.stash, r)
 		p.pause()
@@ -79,11 +75,11 @@ func (p *Pipeline) full() bool {
 }
 
 // trySend hands r to its lane if the lane has room.
-func (p *Pipeline) trySend(r *record) bool {
+func (p *Pipeline) trySend(r *Record) bool {
 	h := fnv.New64a()
 	h.Write([]byte(r.part.topic))
-	if len(r.in.Key) > 0 {
-		h.Write(r.in.Key)
+	if len(r.In.Key) > 0 {
+		h.Write(r.In.Key)
 	} else {
 		// Keyless: keep the partition's order.
 		h.Write([]byte(strconv.Itoa(int(r.part.part))))
@@ -92,14 +88,14 @@ func (p *Pipeline) trySend(r *record) bool {
 	if len(ch) == cap(ch) {
 		return false
 	}
-	if !p.tracker.add(r.part, r.epoch, r.in.Offset) {
+	if !p.tracker.add(r.part, r.epoch, r.In.Offset) {
 		return true // already in flight (redelivered after a seek): drop the copy
 	}
 	p.m.Consumed.WithLabelValues(r.part.topic).Inc()
 	p.inflight.Add(1)
-	p.inflightBytes.Add(r.size)
+	p.inflightBytes.Add(r.Size)
 	p.m.Inflight.Inc()
-	p.m.InflightB.Add(float64(r.size))
+	p.m.InflightB.Add(float64(r.Size))
 	ch <- r // never blocks: the poll goroutine is the only sender
 	return true
 }
@@ -231,7 +227,7 @@ func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 				p.log.Warn("revoke: in-flight records did not finish in time; they will be redelivered to the next owner")
 			}
 			p.storeOffsets(true)
-			if _, err := c.Commit(); err != nil && !isNoOffset(err) {
+			if _, err := c.Commit(); err != nil && !kafkaio.IsNoOffset(err) {
 				p.log.Warn("commit on revoke", "err", err)
 			}
 		}

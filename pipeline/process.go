@@ -12,52 +12,40 @@ import (
 	"time"
 
 	"github.com/freshctx/freshctx/cdc"
+	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/source"
 	"github.com/freshctx/freshctx/store"
 )
 
-// writer runs batches of records through decode → map → embed → write → cache:
+// Writer runs batches of records through decode → map → embed → write → cache:
 // the one path shared by the live pipeline and backfill.
-type writer struct {
+type Writer struct {
 	cfg  Config
 	deps Deps
 	log  *slog.Logger
 	m    *Metrics
-	// backfill moves every version below all live versions (see backfillVersion).
+	// backfill moves every version below all live versions (see BackfillVersion).
 	backfill bool
 	// dryRun stops after mapping: results say what would be written.
 	dryRun bool
 }
 
-// record is one input to the writer.
-type record struct {
-	in   cdc.Record
-	pre  *cdc.Change // already decoded (backfill inputs); nil: decode in
-	bad  error       // the input could not make a record of it: rejected as it is
-	src  *mapper
-	size int64
+// Record is one input to the writer.
+type Record struct {
+	In   cdc.Record
+	Pre  *cdc.Change // already decoded (backfill inputs); nil: decode In
+	Bad  error       // the input could not make a record of it: rejected as it is
+	Src  *source.Mapper
+	Size int64
 	// The live pipeline's partition and assignment epoch.
 	part  partition
 	epoch uint64
 }
 
-// OutputHeader marks records freshctx itself produces (session summaries); ingest
-// and the summary builder skip them wherever they turn up, so an output is never
-// read back as input.
-const OutputHeader = "freshctx-kind"
-
-func isOwnOutput(hs []cdc.Header) bool {
-	for _, h := range hs {
-		if h.Key == OutputHeader {
-			return true
-		}
-	}
-	return false
-}
-
-// backfillVersion maps a version v ≥ 0 into [MinInt64, 0), keeping order, so a
+// BackfillVersion maps a version v ≥ 0 into [MinInt64, 0), keeping order, so a
 // backfilled change never replaces anything the live pipeline wrote and any live
 // change replaces it (ADR 0007).
-func backfillVersion(v int64) int64 {
+func BackfillVersion(v int64) int64 {
 	if v < 0 {
 		return math.MinInt64
 	}
@@ -65,9 +53,9 @@ func backfillVersion(v int64) int64 {
 }
 
 // version is v as this writer stores it.
-func (p *writer) version(v int64) int64 {
+func (p *Writer) version(v int64) int64 {
 	if p.backfill {
-		return backfillVersion(v)
+		return BackfillVersion(v)
 	}
 	return v
 }
@@ -80,7 +68,7 @@ func stale(priorVersion int64, priorDeleted bool, v int64) bool {
 
 // retry runs fn until it succeeds, fails permanently (store.ErrInvalidData,
 // ErrPermanent) or ctx ends, backing off exponentially with jitter.
-func (p *writer) retry(ctx context.Context, stage string, fn func() error) error {
+func (p *Writer) retry(ctx context.Context, stage string, fn func() error) error {
 	backoff := 50 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := fn()
@@ -104,21 +92,18 @@ func (p *writer) retry(ctx context.Context, stage string, fn func() error) error
 	}
 }
 
-// ErrPermanent marks an error that retrying cannot fix.
-var ErrPermanent = errors.New("permanent error")
-
 // isPermanent decides by behaviour: the error, or one it wraps, says no retry can
-// help (store.ErrInvalidData, ErrPermanent, cdc.ErrMalformed, or an error whose
+// help (store.ErrInvalidData, source.ErrPermanent, cdc.ErrMalformed, or an error whose
 // Permanent method reports true, like an embedding provider rejecting one input).
 func isPermanent(err error) bool {
 	var p interface{ Permanent() bool }
-	return errors.Is(err, store.ErrInvalidData) || errors.Is(err, ErrPermanent) || errors.Is(err, cdc.ErrMalformed) ||
+	return errors.Is(err, store.ErrInvalidData) || errors.Is(err, source.ErrPermanent) || errors.Is(err, cdc.ErrMalformed) ||
 		(errors.As(err, &p) && p.Permanent())
 }
 
-// item is one record's progress through a batch.
-type item struct {
-	rec    *record
+// Item is one record's progress through a batch, and in the end its outcome.
+type Item struct {
+	rec    *Record
 	crec   cdc.Record
 	change cdc.Change
 	moved  *store.Removed // the event's previous entity, when an update moved it
@@ -167,11 +152,47 @@ func (r Result) String() string {
 	return "pending"
 }
 
-func (it *item) poison(stage string, err error) {
+// Record is the input this item is for.
+func (it *Item) Record() *Record { return it.rec }
+
+// Err is why the record is poison (nil unless Result is ResultDeadLettered).
+func (it *Item) Err() error { return it.err }
+
+// Stage is where Err happened.
+func (it *Item) Stage() string { return it.stage }
+
+// Result is what became of the record.
+func (it *Item) Result() Result { return it.result }
+
+// WriterOptions choose a writer's mode.
+type WriterOptions struct {
+	// Backfill moves every version below all live versions (ADR 0007).
+	Backfill bool
+	// DryRun stops after mapping: results say what would be written.
+	DryRun bool
+}
+
+// NewWriter returns the write path for deps (embedder and store required).
+func NewWriter(cfg Config, deps Deps, opts WriterOptions) *Writer {
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if deps.Metrics == nil {
+		deps.Metrics = NewMetrics(nil)
+	}
+	return &Writer{cfg: cfg.WithDefaults(), deps: deps, log: deps.Logger, m: deps.Metrics, backfill: opts.Backfill, dryRun: opts.DryRun}
+}
+
+// Process runs one batch through the write path; see process.
+func (p *Writer) Process(ctx context.Context, batch []*Record) ([]Item, bool) {
+	return p.process(ctx, batch)
+}
+
+func (it *Item) poison(stage string, err error) {
 	it.err, it.stage, it.result = err, stage, ResultDeadLettered
 }
 
-func (it *item) isDocument() bool { return it.rec.src.isDocument() }
+func (it *Item) isDocument() bool { return it.rec.Src.IsDocument() }
 
 // embedPlan collects the texts a batch must embed, each distinct text once, and
 // where each vector goes (an event, or a chunk of a document).
@@ -234,29 +255,29 @@ func provenance(r *cdc.Record) store.Provenance {
 // process runs one batch: decode, map, embed what changed, write, cache. Each
 // item ends with a result, or with err set (poison: the caller dead-letters or
 // rejects it). It returns false if ctx ended first: then nothing may be acknowledged.
-func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
+func (p *Writer) process(ctx context.Context, batch []*Record) ([]Item, bool) {
 	p.m.BatchSize.Observe(float64(len(batch)))
-	items := make([]item, len(batch))
+	items := make([]Item, len(batch))
 	var refs, docRefs []store.Ref
 	for i, r := range batch {
 		it := &items[i]
 		it.rec = r
-		it.crec = r.in
-		if r.bad != nil {
-			it.poison("decode", r.bad)
+		it.crec = r.In
+		if r.Bad != nil {
+			it.poison("decode", r.Bad)
 			continue
 		}
-		if n := len(r.in.Value) + len(r.in.Key); n > p.cfg.MaxRecordBytes {
+		if n := len(r.In.Value) + len(r.In.Key); n > p.cfg.MaxRecordBytes {
 			it.poison("decode", fmt.Errorf("record of %d bytes exceeds pipeline.max_record_bytes (%d)", n, p.cfg.MaxRecordBytes))
 			continue
 		}
-		if r.pre != nil {
-			it.change = *r.pre
+		if r.Pre != nil {
+			it.change = *r.Pre
 		} else {
 			// Only a Schema Registry outage is transient here: it is retried, never
 			// dead-lettered. Everything else about a record that will not decode is poison.
 			err := p.retry(ctx, "decode", func() (err error) {
-				it.crec, it.change, err = r.src.decode(p.deps.Avro, r.in)
+				it.crec, it.change, err = r.Src.Decode(p.deps.Avro, r.In)
 				return err
 			})
 			if err != nil && isPermanent(err) {
@@ -266,7 +287,7 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 				return nil, false // ctx ended: nothing acked
 			}
 		}
-		if isOwnOutput(it.crec.Headers) {
+		if kafkaio.IsOwnOutput(it.crec.Headers) {
 			it.change.Op = cdc.OpSkip // freshctx's own output, copied into an input topic
 		}
 		switch it.change.Op {
@@ -277,12 +298,12 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 			it.change.Version = p.version(it.change.Version)
 			continue
 		}
-		key, err := r.src.keyOf(&it.change)
+		key, err := r.Src.KeyOf(&it.change)
 		if err != nil {
 			it.poison("map", err)
 			continue
 		}
-		it.ref = store.Ref{Source: r.src.src.Name, Key: key}
+		it.ref = store.Ref{Source: r.Src.Name(), Key: key}
 		if it.isDocument() {
 			docRefs = append(docRefs, it.ref)
 		} else {
@@ -313,14 +334,14 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 			continue
 		}
 		if it.change.Op == cdc.OpDelete {
-			if it.rec.src.src.Format == cdc.FormatJSON && it.change.Tombstone {
+			if it.rec.Src.Source().Format == cdc.FormatJSON && it.change.Tombstone {
 				it.change.Version = it.crec.Timestamp.UnixMicro() // same unit as JSON versions
 			}
 			it.change.Version = p.version(it.change.Version)
 		}
 		switch {
 		case it.isDocument() && it.change.Op == cdc.OpUpsert:
-			d, err := it.rec.src.document(&it.change, it.ref.Key, &it.crec)
+			d, err := it.rec.Src.Document(&it.change, it.ref.Key, &it.crec)
 			if err != nil {
 				it.poison("map", err)
 				continue
@@ -348,7 +369,7 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 			if hasPrior {
 				pp = &prior
 			}
-			ev, err := it.rec.src.event(&it.change, it.ref.Key, &it.crec, pp)
+			ev, err := it.rec.Src.Event(&it.change, it.ref.Key, &it.crec, pp)
 			if err != nil {
 				it.poison("map", err)
 				continue
@@ -402,7 +423,7 @@ func (p *writer) process(ctx context.Context, batch []*record) ([]item, bool) {
 // embed runs the plan in one embedder call (retrying transient failures) and
 // delivers the vectors; texts the embedder rejects for good poison their items.
 // It returns false if ctx ended first.
-func (p *writer) embed(ctx context.Context, plan *embedPlan, items []item) bool {
+func (p *Writer) embed(ctx context.Context, plan *embedPlan, items []Item) bool {
 	if len(plan.entries) == 0 {
 		return true
 	}
@@ -440,7 +461,7 @@ func (p *writer) embed(ctx context.Context, plan *embedPlan, items []item) bool 
 			ferr = failed(j)
 		}
 		if ferr == nil && len(vecs[j]) != dims {
-			ferr = fmt.Errorf("%w: embedding has %d dimensions, want %d", ErrPermanent, len(vecs[j]), dims)
+			ferr = fmt.Errorf("%w: embedding has %d dimensions, want %d", source.ErrPermanent, len(vecs[j]), dims)
 		}
 		for k, dst := range e.dsts {
 			if ferr != nil {
@@ -466,7 +487,7 @@ func setPrior(m map[store.Ref]store.Prior, ref store.Ref, p store.Prior) map[sto
 // write stores the batch's upserts and deletes in one transaction (retrying
 // transient errors), isolates records the store rejects, applies truncates, and
 // updates the cache. It returns false if ctx ended first.
-func (p *writer) write(ctx context.Context, items []item) bool {
+func (p *Writer) write(ctx context.Context, items []Item) bool {
 	var upserts []store.Event
 	var upIdx []int
 	var deletes []store.Delete
@@ -500,7 +521,7 @@ func (p *writer) write(ctx context.Context, items []item) bool {
 	case errors.Is(err, store.ErrInvalidData):
 		// Some record is unacceptable to the store: write one by one to find it.
 		res = store.WriteResult{Applied: make([]bool, len(upserts))}
-		one := func(ups []store.Event, dels []store.Delete, it *item) (store.WriteResult, bool) {
+		one := func(ups []store.Event, dels []store.Delete, it *Item) (store.WriteResult, bool) {
 			var r store.WriteResult
 			err := p.retry(ctx, "store", func() (err error) {
 				r, err = p.deps.Store.Apply(ctx, ups, dels)
@@ -567,7 +588,7 @@ func (p *writer) write(ctx context.Context, items []item) bool {
 		}
 		var rem []store.Removed
 		err := p.retry(ctx, "store", func() (err error) {
-			rem, err = p.deps.Store.Truncate(ctx, it.rec.src.src.Name, it.change.Version)
+			rem, err = p.deps.Store.Truncate(ctx, it.rec.Src.Name(), it.change.Version)
 			return err
 		})
 		if errors.Is(err, store.ErrInvalidData) {
@@ -591,7 +612,7 @@ func (p *writer) write(ctx context.Context, items []item) bool {
 // writeDocuments stores the batch's document upserts and deletes in one
 // transaction (each applied document replaces all its chunks), isolating documents
 // the store rejects. It returns false if ctx ended first.
-func (p *writer) writeDocuments(ctx context.Context, items []item) bool {
+func (p *Writer) writeDocuments(ctx context.Context, items []Item) bool {
 	var docs []store.Document
 	var docIdx []int
 	var dels []store.Delete

@@ -1,4 +1,4 @@
-package pipeline
+package pipeline_test
 
 import (
 	"context"
@@ -21,7 +21,10 @@ import (
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/ledger"
+	"github.com/freshctx/freshctx/internal/pipetest"
 	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/source"
 	"github.com/freshctx/freshctx/store"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
@@ -32,7 +35,7 @@ import (
 // Redis against the ledger folded by key. Lost must be 0; duplicates are counted.
 
 // processed sums every result of the records counter of m.
-func processed(m *Metrics) int {
+func processed(m *pipeline.Metrics) int {
 	n := 0.0
 	for _, r := range []string{"stored", "unchanged", "deleted", "skipped", "dead_lettered"} {
 		n += testutil.ToFloat64(m.Records.WithLabelValues(ledger.SourceName, r))
@@ -40,16 +43,8 @@ func processed(m *Metrics) int {
 	return int(n)
 }
 
-func deadLettered(m *Metrics) int {
+func deadLettered(m *pipeline.Metrics) int {
 	return int(testutil.ToFloat64(m.Records.WithLabelValues(ledger.SourceName, "dead_lettered")))
-}
-
-// withCache gives the rig a Redis cache, so the oracle checks it too.
-func (r *rig) withCache(t *testing.T) *rig {
-	addr, prefix := testenv.RedisAddr(t)
-	r.cache = rediscache.New(rediscache.Config{Addr: addr, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 100000})
-	t.Cleanup(func() { r.cache.Close() })
-	return r
 }
 
 // workload makes n changes over keys: creates, text updates, deletes and re-creates.
@@ -72,23 +67,23 @@ func workload(l *ledger.Ledger, keys, n int, seed uint64) []ledger.Entry {
 
 // verify waits until the store matches the ledger (or fails with what is lost)
 // and records the scenario's row.
-func (r *rig) verify(t *testing.T, scenario string, l *ledger.Ledger, m []*Metrics, checkCache bool) ledger.Result {
+func verify(r *pipetest.Rig, t *testing.T, scenario string, l *ledger.Ledger, m []*pipeline.Metrics, checkCache bool) ledger.Result {
 	t.Helper()
 	var res ledger.Result
 	var err error
-	cache := r.cache
+	cache := r.Cache
 	if !checkCache {
 		cache = nil
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		res, err = l.Check(context.Background(), r.store, cache)
+		res, err = l.Check(context.Background(), r.Store, cache)
 		if err == nil && res.Lost == 0 && res.CacheLost == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: %d of %d keys lost (first %v), %d cache mismatches, err %v\n%s", scenario, res.Lost, res.Keys,
-				res.LostKeys[:min(5, len(res.LostKeys))], res.CacheLost, err, tail(r.logs.String(), 2000))
+				res.LostKeys[:min(5, len(res.LostKeys))], res.CacheLost, err, pipetest.Tail(r.Logs.String(), 2000))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -103,41 +98,41 @@ func (r *rig) verify(t *testing.T, scenario string, l *ledger.Ledger, m []*Metri
 }
 
 // waitProcessed waits until m has processed at least n records.
-func (r *rig) waitProcessed(m *Metrics, n int) {
-	r.eventually(fmt.Sprintf("%d records processed", n), 60*time.Second, func() bool { return processed(m) >= n })
+func waitProcessed(r *pipetest.Rig, m *pipeline.Metrics, n int) {
+	r.Eventually(fmt.Sprintf("%d records processed", n), 60*time.Second, func() bool { return processed(m) >= n })
 }
 
 // 1. Happy path: several partitions, thousands of events.
 func TestReliabilityHappyPath(t *testing.T) {
-	r := newRig(t, 6).withCache(t)
-	l := ledger.New(topic)
-	l.Produce(t, r.producer, workload(l, 500, 5000, 1), 1)
-	stop := r.run(Config{}, r.store, nil)
-	r.waitProcessed(r.metrics, l.Records())
-	r.verify(t, "1 happy path (6 partitions)", l, []*Metrics{r.metrics}, true)
+	r := pipetest.NewRig(t, 6).WithCache()
+	l := ledger.New(pipetest.Topic)
+	l.Produce(t, r.Producer, workload(l, 500, 5000, 1), 1)
+	stop := r.Run(pipeline.Config{}, r.Store, nil)
+	waitProcessed(r, r.Metrics, l.Records())
+	verify(r, t, "1 happy path (6 partitions)", l, []*pipeline.Metrics{r.Metrics}, true)
 	stop()
 }
 
 // 2. Duplicate delivery: every record twice; then the group rewound by 1,000 offsets.
 func TestReliabilityDuplicates(t *testing.T) {
-	r := newRig(t, 4).withCache(t)
-	l := ledger.New(topic)
-	l.Produce(t, r.producer, workload(l, 300, 3000, 2), 2)
-	first := r.metrics
-	stop := r.run(Config{}, r.store, nil)
-	r.waitProcessed(first, l.Records())
+	r := pipetest.NewRig(t, 4).WithCache()
+	l := ledger.New(pipetest.Topic)
+	l.Produce(t, r.Producer, workload(l, 300, 3000, 2), 2)
+	first := r.Metrics
+	stop := r.Run(pipeline.Config{}, r.Store, nil)
+	waitProcessed(r, first, l.Records())
 	stop()
 	// Rewind the (now empty) group by 1,000 offsets in all.
-	committed := r.committed(4)
+	committed := r.Committed(4)
 	var rewound []kafka.TopicPartition
-	tp := topic
+	tp := pipetest.Topic
 	left := 1000
 	for p, off := range committed {
 		back := min(left, int(off), 250)
 		left -= back
 		rewound = append(rewound, kafka.TopicPartition{Topic: &tp, Partition: int32(p), Offset: kafka.Offset(off - int64(back))})
 	}
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.brokers, "group.id": r.group, "enable.metrics.push": false})
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.Brokers, "group.id": r.Group, "enable.metrics.push": false})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,18 +140,18 @@ func TestReliabilityDuplicates(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	r.metrics = NewMetrics(nil)
-	stop = r.run(Config{}, r.store, nil)
-	r.waitProcessed(r.metrics, 1000-left)
-	r.verify(t, "2 duplicates (every record twice, rewind 1000)", l, []*Metrics{first, r.metrics}, true)
+	r.Metrics = pipeline.NewMetrics(nil)
+	stop = r.Run(pipeline.Config{}, r.Store, nil)
+	waitProcessed(r, r.Metrics, 1000-left)
+	verify(r, t, "2 duplicates (every record twice, rewind 1000)", l, []*pipeline.Metrics{first, r.Metrics}, true)
 	stop()
 }
 
 // 3. Out-of-order versions: older versions replayed after newer ones, a create
 // replayed after a delete, and primary-key changes.
 func TestReliabilityOutOfOrderVersions(t *testing.T) {
-	r := newRig(t, 3).withCache(t)
-	l := ledger.New(topic)
+	r := pipetest.NewRig(t, 3).WithCache()
+	l := ledger.New(pipetest.Topic)
 	var entries []ledger.Entry
 	for k := 0; k < 200; k++ {
 		v1 := l.Upsert(k, fmt.Sprintf("ticket %d v1", k))
@@ -170,37 +165,37 @@ func TestReliabilityOutOfOrderVersions(t *testing.T) {
 	for k := 300; k < 350; k++ { // primary-key change: delete old key (+ tombstone), create new key
 		entries = append(entries, l.Upsert(k, fmt.Sprintf("ticket %d", k)), l.Delete(k), l.Upsert(k+1000, fmt.Sprintf("ticket %d (was %d)", k+1000, k)))
 	}
-	l.Produce(t, r.producer, entries, 1)
-	stop := r.run(Config{}, r.store, nil)
-	r.waitProcessed(r.metrics, l.Records())
-	r.verify(t, "3 out-of-order versions, resurrection, PK change", l, []*Metrics{r.metrics}, true)
+	l.Produce(t, r.Producer, entries, 1)
+	stop := r.Run(pipeline.Config{}, r.Store, nil)
+	waitProcessed(r, r.Metrics, l.Records())
+	verify(r, t, "3 out-of-order versions, resurrection, PK change", l, []*pipeline.Metrics{r.Metrics}, true)
 	stop()
 }
 
 // 7. Rebalance: a second pipeline joins while the first has work in flight (and
 // is paused by backpressure), then the first leaves.
 func TestReliabilityRebalance(t *testing.T) {
-	r := newRig(t, 6).withCache(t)
-	l := ledger.New(topic)
-	l.Produce(t, r.producer, workload(l, 600, 6000, 3), 1)
-	slow := newSlowStore(r.store, 2*time.Millisecond)
-	cfg := Config{Lanes: 4, BatchSize: 20, MaxInflightRecords: 200} // pauses often
-	a := r.metrics
-	stopA := r.run(cfg, slow, nil)
-	r.waitProcessed(a, 1000)
-	b := NewMetrics(nil)
-	r.metrics = b
-	stopB := r.run(cfg, slow, nil)
-	r.eventually("the second member to get partitions", 30*time.Second, func() bool { return processed(b) > 0 })
+	r := pipetest.NewRig(t, 6).WithCache()
+	l := ledger.New(pipetest.Topic)
+	l.Produce(t, r.Producer, workload(l, 600, 6000, 3), 1)
+	slow := newSlowStore(r.Store, 2*time.Millisecond)
+	cfg := pipeline.Config{Lanes: 4, BatchSize: 20, MaxInflightRecords: 200} // pauses often
+	a := r.Metrics
+	stopA := r.Run(cfg, slow, nil)
+	waitProcessed(r, a, 1000)
+	b := pipeline.NewMetrics(nil)
+	r.Metrics = b
+	stopB := r.Run(cfg, slow, nil)
+	r.Eventually("the second member to get partitions", 30*time.Second, func() bool { return processed(b) > 0 })
 	stopA() // the first leaves: the second takes every partition
 	slow.delay.Store(0)
-	r.eventually("all records", 60*time.Second, func() bool {
-		res, _ := l.Check(context.Background(), r.store, nil)
+	r.Eventually("all records", 60*time.Second, func() bool {
+		res, _ := l.Check(context.Background(), r.Store, nil)
 		return res.Lost == 0
 	})
-	r.verify(t, "7 rebalance (join while paused, then leave)", l, []*Metrics{a, b}, true)
+	verify(r, t, "7 rebalance (join while paused, then leave)", l, []*pipeline.Metrics{a, b}, true)
 	stopB()
-	if c := r.committed(6); sum(c) != int64(l.Records()) {
+	if c := r.Committed(6); sum(c) != int64(l.Records()) {
 		t.Errorf("committed %v (sum %d), want %d", c, sum(c), l.Records())
 	}
 }
@@ -215,32 +210,32 @@ func sum(xs []int64) int64 {
 
 // slowStore delays every write: work stays in flight.
 type slowStore struct {
-	Store
+	store.Writer
 	delay atomic.Int64 // nanoseconds
 }
 
-func newSlowStore(st Store, d time.Duration) *slowStore {
-	s := &slowStore{Store: st}
+func newSlowStore(st store.Writer, d time.Duration) *slowStore {
+	s := &slowStore{Writer: st}
 	s.delay.Store(int64(d))
 	return s
 }
 
 func (s *slowStore) Apply(ctx context.Context, ups []store.Event, dels []store.Delete) (store.WriteResult, error) {
 	time.Sleep(time.Duration(s.delay.Load()))
-	return s.Store.Apply(ctx, ups, dels)
+	return s.Writer.Apply(ctx, ups, dels)
 }
 
 // 8. Broker trouble: OffsetCommit fails several times, then every connection to
 // the broker is cut for 20 seconds mid-stream.
 func TestReliabilityBrokerTrouble(t *testing.T) {
 	faults := testenv.NewFaults()
-	r := newRig(t, 4, kfake.ListenFn(faults.Listen)).withCache(t)
-	l := ledger.New(topic)
-	l.Produce(t, r.producer, workload(l, 400, 4000, 4), 1)
+	r := pipetest.NewRig(t, 4, kfake.ListenFn(faults.Listen)).WithCache()
+	l := ledger.New(pipetest.Topic)
+	l.Produce(t, r.Producer, workload(l, 400, 4000, 4), 1)
 	// Fail the first 5 OffsetCommit requests with COORDINATOR_NOT_AVAILABLE.
 	var failures int
-	r.cluster.ControlKey(kmsg.OffsetCommit.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		r.cluster.KeepControl()
+	r.Cluster.ControlKey(kmsg.OffsetCommit.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		r.Cluster.KeepControl()
 		if failures >= 5 {
 			return nil, nil, false
 		}
@@ -259,13 +254,13 @@ func TestReliabilityBrokerTrouble(t *testing.T) {
 		}
 		return resp, nil, true
 	})
-	stop := r.run(Config{}, r.store, map[string]string{"auto.commit.interval.ms": "200"})
-	r.waitProcessed(r.metrics, 2000)
+	stop := r.Run(pipeline.Config{}, r.Store, map[string]string{"auto.commit.interval.ms": "200"})
+	waitProcessed(r, r.Metrics, 2000)
 	faults.Cut()
 	time.Sleep(20 * time.Second) // the outage itself, not a synchronisation
 	faults.Restore()
-	r.verify(t, "8 commit failures + 20 s broker outage", l, []*Metrics{r.metrics}, true)
-	r.eventually("commits to reach the end", 60*time.Second, func() bool { return sum(r.committed(4)) == int64(l.Records()) })
+	verify(r, t, "8 commit failures + 20 s broker outage", l, []*pipeline.Metrics{r.Metrics}, true)
+	r.Eventually("commits to reach the end", 60*time.Second, func() bool { return sum(r.Committed(4)) == int64(l.Records()) })
 	stop()
 	if failures < 5 {
 		t.Errorf("only %d commit failures were injected", failures)
@@ -275,7 +270,7 @@ func TestReliabilityBrokerTrouble(t *testing.T) {
 // 9. PostgreSQL down for 20 seconds, Redis down: no offset stored for unwritten
 // events, retries, catch-up; the context API reports the Redis outage.
 func TestReliabilityDatabaseOutages(t *testing.T) {
-	r := newRig(t, 4)
+	r := pipetest.NewRig(t, 4)
 	dsn, _ := testenv.PostgresDSN(t)
 	u, _ := url.Parse(dsn)
 	pgProxy, pgFaults := testenv.Proxy(t, u.Host)
@@ -288,27 +283,27 @@ func TestReliabilityDatabaseOutages(t *testing.T) {
 	if _, err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	r.store = st
+	r.Store = st
 	redisAddr, prefix := testenv.RedisAddr(t)
 	redisProxy, redisFaults := testenv.Proxy(t, redisAddr)
-	r.cache = rediscache.New(rediscache.Config{Addr: redisProxy, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 100000})
-	defer r.cache.Close()
+	r.Cache = rediscache.New(rediscache.Config{Addr: redisProxy, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 100000})
+	defer r.Cache.Close()
 
-	l := ledger.New(topic)
-	l.Produce(t, r.producer, workload(l, 300, 2000, 5), 1)
-	stop := r.run(Config{}, r.store, map[string]string{"auto.commit.interval.ms": "100"})
-	r.waitProcessed(r.metrics, 500)
+	l := ledger.New(pipetest.Topic)
+	l.Produce(t, r.Producer, workload(l, 300, 2000, 5), 1)
+	stop := r.Run(pipeline.Config{}, r.Store, map[string]string{"auto.commit.interval.ms": "100"})
+	waitProcessed(r, r.Metrics, 500)
 	pgFaults.Cut()
 	redisFaults.Cut()
 	cut := time.Now()
-	l.Produce(t, r.producer, workload(l, 300, 1000, 6), 1)
-	srv := api.New(api.Config{Tenant: ledger.Tenant, Budget: 200 * time.Millisecond}, localEmbedder(t), st, r.cache, nil, nil)
+	l.Produce(t, r.Producer, workload(l, 300, 1000, 6), 1)
+	srv := api.New(api.Config{Tenant: ledger.Tenant, Budget: 200 * time.Millisecond}, localEmbedder(t), st, r.Cache, nil, nil)
 	// While PostgreSQL is down nothing can be written, so nothing may be
 	// acknowledged (once batches in flight at the cut have failed) and no offset may
 	// pass what was acknowledged.
 	ackedAtCut := -1
 	for time.Since(cut) < 20*time.Second {
-		acked, committed := processed(r.metrics), sum(r.committed(4))
+		acked, committed := processed(r.Metrics), sum(r.Committed(4))
 		if committed > int64(acked) {
 			t.Fatalf("committed %d records but only %d were acknowledged", committed, acked)
 		}
@@ -325,28 +320,28 @@ func TestReliabilityDatabaseOutages(t *testing.T) {
 	if code, _ := contextAnswer(t, srv); code != http.StatusServiceUnavailable {
 		t.Errorf("cache and store down: status %d, want 503", code)
 	}
-	retries := testutil.ToFloat64(r.metrics.Retries.WithLabelValues("store")) + testutil.ToFloat64(r.metrics.Retries.WithLabelValues("lookup"))
+	retries := testutil.ToFloat64(r.Metrics.Retries.WithLabelValues("store")) + testutil.ToFloat64(r.Metrics.Retries.WithLabelValues("lookup"))
 	if retries == 0 {
 		t.Error("no store retries while PostgreSQL was down")
 	}
 	pgFaults.Restore()
-	r.verify(t, "9 PostgreSQL down 20 s + Redis down", l, []*Metrics{r.metrics}, false)
+	verify(r, t, "9 PostgreSQL down 20 s + Redis down", l, []*pipeline.Metrics{r.Metrics}, false)
 	// Redis still down: answers come from PostgreSQL and name the fallback.
 	code, resp := contextAnswer(t, srv)
 	if code != http.StatusOK || resp.Meta.ServedFrom != "store" || len(resp.Meta.Degraded) == 0 || resp.Meta.Degraded[0].Stage != "cache" {
 		t.Errorf("Redis down: %d %+v", code, resp.Meta)
 	}
-	if testutil.ToFloat64(r.metrics.CacheErrors) == 0 {
+	if testutil.ToFloat64(r.Metrics.CacheErrors) == 0 {
 		t.Error("no cache errors counted while Redis was down")
 	}
 	// The cache missed writes: it must not claim to cover a window from before now.
 	redisFaults.Restore()
-	r.eventually("a cache write after Redis is back", 10*time.Second, func() bool {
-		l.Produce(t, r.producer, []ledger.Entry{l.Upsert(9999, "after redis is back")}, 1)
-		evs, _, err := r.cache.Recent(context.Background(), ledger.Tenant, "customer:9", time.Now().Add(-time.Minute), 10)
+	r.Eventually("a cache write after Redis is back", 10*time.Second, func() bool {
+		l.Produce(t, r.Producer, []ledger.Entry{l.Upsert(9999, "after redis is back")}, 1)
+		evs, _, err := r.Cache.Recent(context.Background(), ledger.Tenant, "customer:9", time.Now().Add(-time.Minute), 10)
 		return err == nil && len(evs) > 0
 	})
-	if _, complete, _ := r.cache.Recent(context.Background(), ledger.Tenant, "customer:1", time.Now().Add(-10*time.Minute), 10); complete {
+	if _, complete, _ := r.Cache.Recent(context.Background(), ledger.Tenant, "customer:1", time.Now().Add(-10*time.Minute), 10); complete {
 		t.Error("after an outage the cache claims a window it did not see")
 	}
 	stop()
@@ -355,10 +350,10 @@ func TestReliabilityDatabaseOutages(t *testing.T) {
 // 11. Poison and oversized records: invalid JSON, a missing key field, a value near
 // the broker's message size limit; DLQ or trimming as documented, neighbours flow.
 func TestReliabilityPoisonAndOversized(t *testing.T) {
-	r := newRig(t, 2).withCache(t)
-	l := ledger.New(topic)
-	l.Produce(t, r.producer, workload(l, 100, 500, 8), 1)
-	tp := topic
+	r := pipetest.NewRig(t, 2).WithCache()
+	l := ledger.New(pipetest.Topic)
+	l.Produce(t, r.Producer, workload(l, 100, 500, 8), 1)
+	tp := pipetest.Topic
 	huge := strings.Repeat("refund ", 140000) // ~980 KB, under the 1 MB message limit
 	bad := []*kafka.Message{
 		{Key: []byte(`{"id":5001}`), Value: []byte(`{"op":"c","after":{"id":`)},                                                                        // invalid JSON
@@ -368,7 +363,7 @@ func TestReliabilityPoisonAndOversized(t *testing.T) {
 	done := make(chan kafka.Event, len(bad))
 	for _, m := range bad {
 		m.TopicPartition = kafka.TopicPartition{Topic: &tp, Partition: kafka.PartitionAny}
-		if err := r.producer.Produce(m, done); err != nil {
+		if err := r.Producer.Produce(m, done); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -378,20 +373,20 @@ func TestReliabilityPoisonAndOversized(t *testing.T) {
 		}
 	}
 	l.Extra(len(bad))
-	l.Produce(t, r.producer, workload(l, 100, 500, 9)[100:], 1)
-	stop := r.run(Config{}, r.store, nil)
-	r.waitProcessed(r.metrics, l.Records())
-	r.verify(t, "11 poison (bad JSON, missing field) + 980 KB value", l, []*Metrics{r.metrics}, true)
+	l.Produce(t, r.Producer, workload(l, 100, 500, 9)[100:], 1)
+	stop := r.Run(pipeline.Config{}, r.Store, nil)
+	waitProcessed(r, r.Metrics, l.Records())
+	verify(r, t, "11 poison (bad JSON, missing field) + 980 KB value", l, []*pipeline.Metrics{r.Metrics}, true)
 	stop()
-	if got := deadLettered(r.metrics); got != 2 {
+	if got := deadLettered(r.Metrics); got != 2 {
 		t.Errorf("dead-lettered %d, want 2 (bad JSON, missing entity field)", got)
 	}
-	evs, err := r.store.Recent(context.Background(), ledger.Tenant, "customer:3", time.Now().Add(-time.Hour), 1000)
+	evs, err := r.Store.Recent(context.Background(), ledger.Tenant, "customer:3", time.Now().Add(-time.Hour), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range evs {
-		if e.Key == "5003" && len(e.Text) <= MaxTextBytesDefault+len("…") {
+		if e.Key == "5003" && len(e.Text) <= source.MaxTextBytesDefault+len("…") {
 			return // stored, trimmed to the source's max_text_bytes
 		}
 	}
@@ -400,22 +395,22 @@ func TestReliabilityPoisonAndOversized(t *testing.T) {
 
 // 12. Graceful shutdown under load: the restart sees zero duplicates.
 func TestReliabilityGracefulShutdown(t *testing.T) {
-	r := newRig(t, 4).withCache(t)
-	l := ledger.New(topic)
-	l.Produce(t, r.producer, workload(l, 2000, 20000, 10), 1)
-	first := r.metrics
-	stop := r.run(Config{}, newSlowStore(r.store, time.Millisecond), nil)
-	r.waitProcessed(first, 5000)
+	r := pipetest.NewRig(t, 4).WithCache()
+	l := ledger.New(pipetest.Topic)
+	l.Produce(t, r.Producer, workload(l, 2000, 20000, 10), 1)
+	first := r.Metrics
+	stop := r.Run(pipeline.Config{}, newSlowStore(r.Store, time.Millisecond), nil)
+	waitProcessed(r, first, 5000)
 	stop() // SIGTERM path: stop fetching, drain, commit
-	if committed := sum(r.committed(4)); committed != int64(processed(first)) {
+	if committed := sum(r.Committed(4)); committed != int64(processed(first)) {
 		t.Fatalf("after a graceful stop, committed %d but processed %d", committed, processed(first))
 	}
-	r.metrics = NewMetrics(nil)
-	stop = r.run(Config{}, r.store, nil)
-	r.waitProcessed(r.metrics, l.Records()-processed(first))
-	res := r.verify(t, "12 graceful shutdown under load, restart", l, []*Metrics{first, r.metrics}, true)
+	r.Metrics = pipeline.NewMetrics(nil)
+	stop = r.Run(pipeline.Config{}, r.Store, nil)
+	waitProcessed(r, r.Metrics, l.Records()-processed(first))
+	res := verify(r, t, "12 graceful shutdown under load, restart", l, []*pipeline.Metrics{first, r.Metrics}, true)
 	stop()
-	if dup := processed(first) + processed(r.metrics) - l.Records(); dup != 0 {
+	if dup := processed(first) + processed(r.Metrics) - l.Records(); dup != 0 {
 		t.Errorf("%d duplicates after a graceful shutdown, want 0 (%+v)", dup, res)
 	}
 }

@@ -7,12 +7,12 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
-	"github.com/freshctx/freshctx/cdc"
+	"github.com/freshctx/freshctx/kafkaio"
 )
 
 // worker processes one lane's records in batches until the lane is closed.
-func (p *Pipeline) worker(ctx context.Context, ch <-chan *record) {
-	batch := make([]*record, 0, p.cfg.BatchSize)
+func (p *Pipeline) worker(ctx context.Context, ch <-chan *Record) {
+	batch := make([]*Record, 0, p.cfg.BatchSize)
 	for r := range ch {
 		batch, open := p.fill(ch, append(batch[:0], r))
 		p.handle(ctx, batch)
@@ -25,10 +25,10 @@ func (p *Pipeline) worker(ctx context.Context, ch <-chan *record) {
 // fill adds what is queued to batch, up to BatchSize. With no Linger it returns as
 // soon as the queue is empty; else it waits up to Linger in all for more. It
 // reports false when the lane was closed.
-func (p *Pipeline) fill(ch <-chan *record, batch []*record) ([]*record, bool) {
+func (p *Pipeline) fill(ch <-chan *Record, batch []*Record) ([]*Record, bool) {
 	var linger <-chan time.Time
 	for len(batch) < p.cfg.BatchSize {
-		var r *record
+		var r *Record
 		var ok bool
 		select {
 		case r, ok = <-ch:
@@ -54,7 +54,7 @@ func (p *Pipeline) fill(ch <-chan *record, batch []*record) ([]*record, bool) {
 }
 
 // handle processes a batch, dead-letters its poison records and acknowledges it.
-func (p *Pipeline) handle(ctx context.Context, batch []*record) {
+func (p *Pipeline) handle(ctx context.Context, batch []*Record) {
 	items, ok := p.process(ctx, batch)
 	if !ok {
 		return
@@ -67,26 +67,26 @@ func (p *Pipeline) handle(ctx context.Context, batch []*record) {
 	for i := range items {
 		it := &items[i]
 		r := it.rec
-		p.tracker.ack(r.part, r.epoch, r.in.Offset)
+		p.tracker.ack(r.part, r.epoch, r.In.Offset)
 		p.inflight.Add(-1)
-		p.inflightBytes.Add(-r.size)
+		p.inflightBytes.Add(-r.Size)
 		p.m.Inflight.Dec()
-		p.m.InflightB.Sub(float64(r.size))
-		p.m.Records.WithLabelValues(r.src.src.Name, it.result.String()).Inc()
-		if !r.in.Timestamp.IsZero() {
-			p.m.Freshness.Observe(now.Sub(r.in.Timestamp).Seconds())
+		p.m.InflightB.Sub(float64(r.Size))
+		p.m.Records.WithLabelValues(r.Src.Name(), it.result.String()).Inc()
+		if !r.In.Timestamp.IsZero() {
+			p.m.Freshness.Observe(now.Sub(r.In.Timestamp).Seconds())
 		}
 	}
 }
 
 // deadLetter sends poison records to the DLQ topic and waits until Kafka has them.
-func (p *Pipeline) deadLetter(ctx context.Context, items []item) {
+func (p *Pipeline) deadLetter(ctx context.Context, items []Item) {
 	for i := range items {
 		it := &items[i]
 		if it.err == nil {
 			continue
 		}
-		r := it.rec.in
+		r := it.rec.In
 		p.log.Warn("dead-lettering record", "topic", r.Topic, "partition", r.Partition,
 			"offset", r.Offset, "stage", it.stage, "err", it.err)
 		topic := p.kcfg.DLQTopic
@@ -97,45 +97,13 @@ func (p *Pipeline) deadLetter(ctx context.Context, items []item) {
 		headers = append(headers,
 			kafka.Header{Key: "freshctx.error", Value: []byte(it.err.Error())},
 			kafka.Header{Key: "freshctx.stage", Value: []byte(it.stage)},
-			kafka.Header{Key: "freshctx.source", Value: []byte(it.rec.src.src.Name)},
+			kafka.Header{Key: "freshctx.source", Value: []byte(it.rec.Src.Name())},
 			kafka.Header{Key: "freshctx.topic", Value: []byte(r.Topic)},
 			kafka.Header{Key: "freshctx.partition", Value: []byte(strconv.Itoa(int(r.Partition)))},
 			kafka.Header{Key: "freshctx.offset", Value: []byte(strconv.FormatInt(r.Offset, 10))},
 		)
 		msg := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
 			Key: r.Key, Value: r.Value, Headers: headers, Timestamp: r.Timestamp}
-		_ = p.retry(ctx, "dlq", func() error { return ProduceSync(ctx, p.producer, msg) })
+		_ = p.retry(ctx, "dlq", func() error { return kafkaio.ProduceSync(ctx, p.producer, msg) })
 	}
-}
-
-// ProduceSync produces msg and waits until Kafka acknowledges it (or ctx ends).
-func ProduceSync(ctx context.Context, p *kafka.Producer, msg *kafka.Message) error {
-	done := make(chan kafka.Event, 1)
-	if err := p.Produce(msg, done); err != nil {
-		return err
-	}
-	select {
-	case e := <-done:
-		if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
-			return m.TopicPartition.Error
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// RecordOf is the part of a Kafka message that decoding needs.
-func RecordOf(m *kafka.Message) cdc.Record { return toCDC(m) }
-
-func toCDC(m *kafka.Message) cdc.Record {
-	r := cdc.Record{Topic: *m.TopicPartition.Topic, Partition: m.TopicPartition.Partition,
-		Offset: int64(m.TopicPartition.Offset), Key: m.Key, Value: m.Value, Timestamp: m.Timestamp}
-	if len(m.Headers) > 0 {
-		r.Headers = make([]cdc.Header, len(m.Headers))
-		for i, h := range m.Headers {
-			r.Headers[i] = cdc.Header{Key: h.Key, Value: h.Value}
-		}
-	}
-	return r
 }

@@ -1,12 +1,51 @@
 // Package store holds the types that flow between the pipeline, the vector stores
-// and the recent-events cache. The stores themselves live in subpackages
-// (pgstore, rediscache); the pipeline and the API declare the small interfaces they
-// need from them.
+// and the recent-events cache, and the one declaration of each store contract.
+// The stores themselves live in subpackages (pgstore, milvusstore, rediscache);
+// storetest is the conformance suite every vector store passes.
 package store
 
 import (
+	"context"
 	"time"
 )
+
+// Writer is the version-guarded write path ingest and backfill write through.
+type Writer interface {
+	Lookup(ctx context.Context, refs []Ref) (map[Ref]Prior, error)
+	Apply(ctx context.Context, upserts []Event, deletes []Delete) (WriteResult, error)
+	Truncate(ctx context.Context, source string, version int64) ([]Removed, error)
+	DocumentPriors(ctx context.Context, refs []Ref) (map[Ref]DocumentPrior, error)
+	ApplyDocuments(ctx context.Context, docs []Document, deletes []Delete) ([]bool, error)
+}
+
+// Reader reads an entity's events in a window, newest first.
+type Reader interface {
+	Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]Event, error)
+	Ping(ctx context.Context) error
+}
+
+// Searcher searches knowledge chunks.
+type Searcher interface {
+	Search(ctx context.Context, q SearchQuery) ([]Hit, SearchInfo, error)
+}
+
+// Timeline pages through an entity's events.
+type Timeline interface {
+	Timeline(ctx context.Context, tenant, entity string, after *Cursor, limit int) ([]Event, error)
+}
+
+// Purger deletes a source's events older than a time (source retention).
+type Purger interface {
+	Purge(ctx context.Context, source string, before time.Time) (int64, error)
+}
+
+// VectorStore is a whole backend for events and knowledge (pgstore, milvusstore):
+// what ingest writes and the context API reads.
+type VectorStore interface {
+	Writer
+	Reader
+	Searcher
+}
 
 // Ref identifies a stored event: the source it came from and its key there.
 type Ref struct {

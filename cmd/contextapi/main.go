@@ -17,7 +17,7 @@ import (
 
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/cmd/internal/wire"
-	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/kafkaio"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
 
@@ -90,7 +90,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		if err != nil {
 			return err
 		}
-		reader, err := pipeline.NewReader(cfg.Kafka, cfg.Sources, avro)
+		reader, err := kafkaio.NewReader(cfg.Kafka, cfg.Sources, avro)
 		if err != nil {
 			return err
 		}
@@ -131,8 +131,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	return nil
 }
 
-// latestReader relays pipeline.Reader's records to the API, which sends them as JSON.
-type latestReader struct{ *pipeline.Reader }
+// latestReader relays kafkaio.Reader's records to the API, which sends them as JSON.
+type latestReader struct{ *kafkaio.Reader }
 
 func (l latestReader) ReadLatest(ctx context.Context, tenant, topic string, partition int32, n int) (any, error) {
 	return l.Reader.ReadLatest(ctx, tenant, topic, partition, n)

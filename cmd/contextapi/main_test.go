@@ -22,7 +22,7 @@ func writeConfig(t *testing.T, dsn, redisAddr, prefix, listen string) string {
 	text := fmt.Sprintf(`
 postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q}
-api: {listen: %q, tenant: acme, auth: {mode: none}}
+api: {listen: %q, tenant: acme, auth: {mode: none}, budget: 5s}  # generous: tests must hold on a loaded machine
 sources:
   - {name: chat, topic: chat, format: json, key: "{{.id}}", tenant: acme, entity: "customer:{{.c}}", text: "{{.text}}"}
 `, dsn, redisAddr, prefix, listen)

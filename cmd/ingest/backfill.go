@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/freshctx/freshctx/backfill"
 	"github.com/freshctx/freshctx/cmd/internal/wire"
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/pipeline"
@@ -32,7 +33,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-func backfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backfillFlags, metricsAddr string, stdout, stderr io.Writer) error {
+func runBackfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backfillFlags, metricsAddr string, stdout, stderr io.Writer) error {
 	job, err := pickJob(cfg, f.job)
 	if err != nil {
 		return err
@@ -78,11 +79,11 @@ func backfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backf
 		return err
 	}
 	defer stopMetrics()
-	status, err := pipeline.RunBackfill(ctx, cfg.Pipeline, job, cfg.Sources, pipeline.BackfillDeps{
+	status, err := backfill.Run(ctx, cfg.Pipeline, job, cfg.Sources, backfill.Deps{
 		Deps:        pipeline.Deps{Embedder: emb, Store: vs, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg)},
 		Checkpoints: st, Kafka: cfg.Kafka, PostgresDSN: cfg.Postgres.DSN,
-	}, pipeline.BackfillOptions{Restart: f.restart, DryRun: f.dryRun, Progress: show})
-	show(pipeline.BackfillStatus{}) // end the live line
+	}, backfill.Options{Restart: f.restart, DryRun: f.dryRun, Progress: show})
+	show(backfill.Status{}) // end the live line
 	summary(stdout, job, status)
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stdout, "interrupted: run the same command again to resume\n")
@@ -91,7 +92,7 @@ func backfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backf
 	return err
 }
 
-func pickJob(cfg *config.Config, name string) (pipeline.Backfill, error) {
+func pickJob(cfg *config.Config, name string) (backfill.Job, error) {
 	var names []string
 	for _, j := range cfg.Backfill {
 		if j.Name == name || (name == "" && len(cfg.Backfill) == 1) {
@@ -101,18 +102,18 @@ func pickJob(cfg *config.Config, name string) (pipeline.Backfill, error) {
 	}
 	switch {
 	case len(cfg.Backfill) == 0:
-		return pipeline.Backfill{}, errors.New("backfill: the config has no backfill jobs (see README, Backfill)")
+		return backfill.Job{}, errors.New("backfill: the config has no backfill jobs (see README, Backfill)")
 	case name == "":
-		return pipeline.Backfill{}, fmt.Errorf("-job: required, the config has %d jobs: %s", len(names), strings.Join(names, ", "))
+		return backfill.Job{}, fmt.Errorf("-job: required, the config has %d jobs: %s", len(names), strings.Join(names, ", "))
 	default:
-		return pipeline.Backfill{}, fmt.Errorf("-job: no job named %q (have: %s)", name, strings.Join(names, ", "))
+		return backfill.Job{}, fmt.Errorf("-job: no job named %q (have: %s)", name, strings.Join(names, ", "))
 	}
 }
 
 // progressPrinter returns what shows progress: a line rewritten in place on a
 // terminal (at most 4 times a second), else a log line every 10 s. A zero status
 // ends the live line.
-func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(pipeline.BackfillStatus), error) {
+func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(backfill.Status), error) {
 	if mode == "auto" {
 		mode = "log"
 		if f, ok := w.(*os.File); ok {
@@ -125,7 +126,7 @@ func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(pipeline.
 	var shown bool
 	switch mode {
 	case "line":
-		return func(s pipeline.BackfillStatus) {
+		return func(s backfill.Status) {
 			if s.Job == "" {
 				if shown {
 					fmt.Fprintln(w)
@@ -139,7 +140,7 @@ func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(pipeline.
 			fmt.Fprintf(w, "\r\033[K%s", progressLine(s))
 		}, nil
 	case "log":
-		return func(s pipeline.BackfillStatus) {
+		return func(s backfill.Status) {
 			if s.Job == "" || s.Finished || time.Since(last) < 10*time.Second {
 				return // the end is logged as "backfill finished"
 			}
@@ -152,7 +153,7 @@ func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(pipeline.
 	}
 }
 
-func progressLine(s pipeline.BackfillStatus) string {
+func progressLine(s backfill.Status) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %s", s.Job, count(s.Counts["records"]))
 	if s.Total > 0 {
@@ -171,7 +172,7 @@ func progressLine(s pipeline.BackfillStatus) string {
 	return b.String()
 }
 
-func summary(w io.Writer, job pipeline.Backfill, s pipeline.BackfillStatus) {
+func summary(w io.Writer, job backfill.Job, s backfill.Status) {
 	if s.Job == "" {
 		return
 	}

@@ -95,13 +95,7 @@ func (c *child) processed() int {
 
 func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Eventually(t, what, timeout, cond)
 }
 
 // 5. Crash: ingest killed with SIGKILL mid-stream, restarted. Nothing is lost;

@@ -96,7 +96,7 @@ postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q, window: 1h}
 embedder: {provider: local, dims: 256}
 pipeline: {lanes: 4, drain_timeout: 5s}
-api: {tenant: acme, auth: {mode: none}}
+api: {tenant: acme, auth: {mode: none}, budget: 5s}  # generous: tests must hold on a loaded machine
 sources:
   - name: tickets
     topic: %s
@@ -256,16 +256,10 @@ func (h *harness) context(entity, q string) api.ContextResponse {
 	return out
 }
 
-// eventually polls cond until it holds or 20s pass.
+// eventually polls cond until it holds (20 s, times testenv.Patience).
 func (h *harness) eventually(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s\ningest log:\n%s", what, h.logs.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Eventually(h.t, what, 20*time.Second, cond, func() string { return "ingest log:\n" + h.logs.String() })
 }
 
 // version returns the stored version of a ticket, or -1.

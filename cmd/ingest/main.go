@@ -127,7 +127,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if !flagSet(fs, "metrics-listen") {
 			addr = ""
 		}
-		return backfill(ctx, cfg, log, bf, addr, stdout, stderr)
+		return runBackfill(ctx, cfg, log, bf, addr, stdout, stderr)
 	default:
 		fs.Usage()
 		return fmt.Errorf("unknown command %q (want run, migrate or backfill)", cmd)

@@ -41,7 +41,7 @@ store: milvus
 milvus: {addr: %q, prefix: fc}
 redis: {addr: %q, key_prefix: %q}
 embedder: {dims: 32}
-api: {auth: {mode: none}, tenant: acme}
+api: {auth: {mode: none}, tenant: acme, budget: 5s}  # generous: tests must hold on a loaded machine
 sources:
   - {name: tickets, topic: %s, format: debezium, tenant: "{{.tenant_id}}", entity: "customer:{{.customer_id}}", time: updated_at,
      text: "{{.subject}}: {{.body}}", attrs: [status]}

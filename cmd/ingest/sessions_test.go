@@ -21,7 +21,7 @@ import (
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/testenv"
-	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/kafkaio"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
@@ -85,7 +85,7 @@ kafka: {brokers: %q, group: %q, consumer_properties: {auto.commit.interval.ms: "
 postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q}
 embedder: {dims: 64}
-api: {auth: {mode: none}, tenant: acme}
+api: {auth: {mode: none}, tenant: acme, budget: 5s}  # generous: tests must hold on a loaded machine
 sources:
   - {name: turns, topic: %s, format: json, key: "{{.message_id}}", tenant: "{{.tenant}}", entity: "session:{{.session_id}}",
      time: timestamp, text: "{{.content}}", attrs: [role], retention: 72h}
@@ -214,7 +214,7 @@ sessions:
 		t.Fatalf("context with session: %d memory %v context %.200q", res.StatusCode, cr.Memory, cr.Context)
 	}
 	sums := readAll(t, brokers, sumTopic, 2)
-	if string(sums[1].Key) != "acme/s-1" || header(sums[1], pipeline.OutputHeader) != "summary" {
+	if string(sums[1].Key) != "acme/s-1" || header(sums[1], kafkaio.OutputHeader) != "summary" {
 		t.Fatalf("summary record: key %q headers %v", sums[1].Key, sums[1].Headers)
 	}
 

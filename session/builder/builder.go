@@ -18,14 +18,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/freshctx/freshctx/cdc"
-	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/kafkaio"
 	"github.com/freshctx/freshctx/session"
+	"github.com/freshctx/freshctx/source"
 	"github.com/freshctx/freshctx/store"
 )
 
 // KindHeader marks the records the builder produces ("summary"); a record carrying
 // it is never summarised nor ingested, wherever it turns up.
-const KindHeader = pipeline.OutputHeader
+const KindHeader = kafkaio.OutputHeader
 
 // SummaryStore keeps summaries.
 type SummaryStore interface {
@@ -53,9 +54,10 @@ type TurnReader interface {
 type Builder struct {
 	cfg      session.Config
 	sc       session.SummaryConfig
-	kcfg     pipeline.Kafka
+	kcfg     kafkaio.Config
 	topic    string
-	mapper   *pipeline.Mapper
+	mapper   *source.Mapper
+	avro     *cdc.Avro
 	st       SummaryStore
 	turns    TurnReader
 	sum      session.Summariser
@@ -88,7 +90,7 @@ type pendingSession struct {
 
 // NewBuilder validates the configuration and creates the Kafka clients. src is the
 // turn source (cfg.Source).
-func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, avro *cdc.Avro, st SummaryStore, turns TurnReader,
+func NewBuilder(cfg session.Config, kcfg kafkaio.Config, src source.Source, avro *cdc.Avro, st SummaryStore, turns TurnReader,
 	sum session.Summariser, log *slog.Logger, metrics *Metrics) (*Builder, error) {
 	cfg = cfg.WithDefaults()
 	kcfg = kcfg.WithDefaults()
@@ -101,7 +103,7 @@ func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, av
 	if src.Topic == cfg.Summary.Topic {
 		return nil, fmt.Errorf("sessions.summary.topic: %s is the turn topic; summaries must go elsewhere", src.Topic)
 	}
-	mp, err := pipeline.NewMapper(src, avro)
+	mp, err := source.NewMapper(src)
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", src.Name, err)
 	}
@@ -111,34 +113,20 @@ func NewBuilder(cfg session.Config, kcfg pipeline.Kafka, src pipeline.Source, av
 	if metrics == nil {
 		metrics = NewMetrics(nil)
 	}
-	b := &Builder{cfg: cfg, sc: *cfg.Summary, kcfg: kcfg, topic: src.Topic, mapper: mp, st: st, turns: turns, sum: sum, log: log, now: time.Now, m: metrics,
+	b := &Builder{cfg: cfg, sc: *cfg.Summary, kcfg: kcfg, topic: src.Topic, mapper: mp, avro: avro, st: st, turns: turns, sum: sum, log: log, now: time.Now, m: metrics,
 		sessions: map[sessionKey]*pendingSession{}, pending: map[int32]map[int64]bool{}, next: map[int32]int64{}, assigned: map[int32]bool{}}
-	cc := kafka.ConfigMap{
-		"bootstrap.servers":        kcfg.Brokers,
+	cc := kcfg.Consumer(kafka.ConfigMap{
 		"group.id":                 cfg.Summary.Group,
 		"enable.auto.offset.store": false,
 		"enable.auto.commit":       true,
 		"auto.commit.interval.ms":  1000,
 		"auto.offset.reset":        "earliest",
-		"enable.metrics.push":      false,
-	}
-	pc := kafka.ConfigMap{"bootstrap.servers": kcfg.Brokers, "enable.idempotence": true, "acks": "all", "enable.metrics.push": false}
-	for k, v := range pipeline.SmallProducerChannels {
-		pc[k] = v
-	}
-	for k, v := range kcfg.Properties {
-		cc[k], pc[k] = v, v
-	}
-	for k, v := range kcfg.ConsumerProperties {
-		cc[k] = v
-	}
-	for k, v := range kcfg.ProducerProperties {
-		pc[k] = v
-	}
-	if b.consumer, err = kafka.NewConsumer(&cc); err != nil {
+	})
+	pc := kcfg.Producer(nil)
+	if b.consumer, err = kafka.NewConsumer(cc); err != nil {
 		return nil, fmt.Errorf("creating kafka consumer: %w", err)
 	}
-	if b.producer, err = kafka.NewProducer(&pc); err != nil {
+	if b.producer, err = kafka.NewProducer(pc); err != nil {
 		b.consumer.Close()
 		return nil, fmt.Errorf("creating kafka producer: %w", err)
 	}
@@ -180,17 +168,12 @@ func (b *Builder) Run(ctx context.Context) error {
 		}
 	}
 	b.storeOffsets()
-	if _, err := b.consumer.Commit(); err != nil && !isNoOffset(err) {
+	if _, err := b.consumer.Commit(); err != nil && !kafkaio.IsNoOffset(err) {
 		b.log.Warn("final commit", "err", err)
 	}
 	b.consumer.Close()
 	b.log.Info("summary builder stopped", "unsummarised_turns", b.countPending())
 	return runErr
-}
-
-func isNoOffset(err error) bool {
-	var ke kafka.Error
-	return errors.As(err, &ke) && ke.Code() == kafka.ErrNoOffset
 }
 
 func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
@@ -205,7 +188,7 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 			return // a summary (or anything else we produced): never summarised
 		}
 	}
-	ev, ok, err := b.mapper.Event(pipeline.RecordOf(msg))
+	ev, ok, err := b.mapper.EventOf(b.avro, kafkaio.RecordOf(msg))
 	if err != nil || !ok || !strings.HasPrefix(ev.Entity, session.EntityPrefix) {
 		b.m.Records.WithLabelValues("skipped").Inc()
 		return // ingest dead-letters what it cannot read; deletes are not turns
@@ -397,7 +380,7 @@ func (b *Builder) release(p *pendingSession, offsets []int64) {
 func (b *Builder) produce(ctx context.Context, s store.Summary) error {
 	v, _ := json.Marshal(s)
 	topic := b.sc.Topic
-	return pipeline.ProduceSync(ctx, b.producer, &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+	return kafkaio.ProduceSync(ctx, b.producer, &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
 		Key: []byte(s.Tenant + "/" + s.SessionID), Value: v, Headers: []kafka.Header{{Key: KindHeader, Value: []byte("summary")}}})
 }
 
@@ -444,7 +427,7 @@ func (b *Builder) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 		return c.Assign(e.Partitions)
 	case kafka.RevokedPartitions:
 		b.storeOffsets()
-		if _, err := c.Commit(); err != nil && !isNoOffset(err) {
+		if _, err := c.Commit(); err != nil && !kafkaio.IsNoOffset(err) {
 			b.log.Warn("commit on revoke", "err", err)
 		}
 		for _, tp := range e.Partitions {

@@ -15,16 +15,8 @@ import (
 	"github.com/freshctx/freshctx/store"
 )
 
-// Store is what the suite exercises: what ingest writes with and the context API
-// reads with.
-type Store interface {
-	Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]store.Prior, error)
-	Apply(ctx context.Context, upserts []store.Event, deletes []store.Delete) (store.WriteResult, error)
-	Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error)
-	DocumentPriors(ctx context.Context, refs []store.Ref) (map[store.Ref]store.DocumentPrior, error)
-	ApplyDocuments(ctx context.Context, docs []store.Document, deletes []store.Delete) ([]bool, error)
-	Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error)
-}
+// Store is what the suite exercises: a whole vector store.
+type Store = store.VectorStore
 
 // Dims is the vector size the suite writes.
 const Dims = 8

@@ -23,7 +23,6 @@ import (
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
-	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store"
 	"github.com/freshctx/freshctx/store/milvusstore"
 	"github.com/freshctx/freshctx/store/pgstore"
@@ -42,7 +41,7 @@ type Stores struct {
 	// `store: milvus`, the vectors too.
 	PG *pgstore.Store
 	// Vectors is where events and knowledge live: PG or Milvus.
-	Vectors  VectorStore
+	Vectors  store.VectorStore
 	Embedder Embedder
 	closers  []func()
 }
@@ -186,18 +185,9 @@ func Avro(cfg *config.Config) (*cdc.Avro, error) {
 	return cdc.NewAvro(cfg.SchemaRegistry)
 }
 
-// VectorStore is where events and knowledge chunks live: what ingest writes and
-// the context API reads.
-type VectorStore interface {
-	pipeline.Store
-	Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error)
-	Ping(ctx context.Context) error
-	Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error)
-}
-
 // vectors returns the configured vector store: pg itself, or Milvus with
 // `store: milvus` (checked to have been set up by `ingest migrate`).
-func vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (VectorStore, func(), error) {
+func vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (store.VectorStore, func(), error) {
 	if cfg.Store != config.StoreMilvus {
 		return pg, func() {}, nil
 	}

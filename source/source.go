@@ -1,4 +1,4 @@
-package pipeline
+package source
 
 import (
 	"crypto/sha256"
@@ -140,8 +140,9 @@ func (s *Source) Validate() error {
 	return nil
 }
 
-// mapper applies a source's rules to decoded changes.
-type mapper struct {
+// Mapper applies a source's rules to records: decode, key, and the event or
+// document they make.
+type Mapper struct {
 	src                                  Source
 	id, tenant, entity, text, key, title template
 	fields                               []string // top-level fields kept for TOAST merging
@@ -149,16 +150,27 @@ type mapper struct {
 	chunk                                Chunking
 }
 
-func (m *mapper) isDocument() bool { return m.src.Kind == KindDocument }
+// IsDocument reports a knowledge source (chunked documents, not timeline events).
+func (m *Mapper) IsDocument() bool { return m.src.Kind == KindDocument }
 
-func newMapper(s Source) (*mapper, error) {
+// TenantOf renders the tenant of a decoded row.
+func (m *Mapper) TenantOf(row map[string]any) (string, error) { return m.tenant.render(row, true) }
+
+// Source is the source the mapper was made from.
+func (m *Mapper) Source() Source { return m.src }
+
+// Name is the source's name.
+func (m *Mapper) Name() string { return m.src.Name }
+
+// NewMapper validates s and prepares its templates.
+func NewMapper(s Source) (*Mapper, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	m := &mapper{src: s, maxText: s.MaxTextBytes, chunk: s.Chunk.WithDefaults()}
+	m := &Mapper{src: s, maxText: s.MaxTextBytes, chunk: s.Chunk.WithDefaults()}
 	if m.maxText == 0 {
 		m.maxText = MaxTextBytesDefault
-		if m.isDocument() {
+		if m.IsDocument() {
 			m.maxText = MaxDocumentBytesDefault
 		}
 	}
@@ -189,6 +201,9 @@ func newMapper(s Source) (*mapper, error) {
 	return m, nil
 }
 
+// ErrPermanent marks an error that retrying cannot fix: the record is poison.
+var ErrPermanent = errors.New("permanent error")
+
 // MapError is a record that cannot be mapped to an event: it goes to the DLQ.
 type MapError struct {
 	Field  string
@@ -200,8 +215,8 @@ func (e *MapError) Error() string { return fmt.Sprintf("mapping: %s: %s", e.Fiel
 // Permanent reports that retrying cannot map the record.
 func (e *MapError) Permanent() bool { return true }
 
-// keyOf returns the event key of a decoded change.
-func (m *mapper) keyOf(c *cdc.Change) (string, error) {
+// KeyOf returns the event key of a decoded change.
+func (m *Mapper) KeyOf(c *cdc.Change) (string, error) {
 	if len(m.key.parts) > 0 && c.Row != nil {
 		k, err := m.key.render(c.Row, true)
 		if err != nil {
@@ -217,9 +232,9 @@ func (m *mapper) keyOf(c *cdc.Change) (string, error) {
 	return "", &MapError{Field: "key", Reason: "record has no Kafka key and the source has no key template"}
 }
 
-// event renders an upsert. prior (may be nil) supplies columns the change marked
+// Event renders an upsert. prior (may be nil) supplies columns the change marked
 // unavailable (TOAST).
-func (m *mapper) event(c *cdc.Change, key string, r *cdc.Record, prior *store.Prior) (store.Event, error) {
+func (m *Mapper) Event(c *cdc.Change, key string, r *cdc.Record, prior *store.Prior) (store.Event, error) {
 	row := c.Row
 	if len(c.Unavailable) > 0 {
 		row = make(map[string]any, len(c.Row)+len(c.Unavailable))
@@ -278,8 +293,8 @@ func (m *mapper) event(c *cdc.Change, key string, r *cdc.Record, prior *store.Pr
 	return e, nil
 }
 
-// document renders a document upsert and splits it into chunks (without vectors).
-func (m *mapper) document(c *cdc.Change, key string, r *cdc.Record) (store.Document, error) {
+// Document renders a document upsert and splits it into chunks (without vectors).
+func (m *Mapper) Document(c *cdc.Change, key string, r *cdc.Record) (store.Document, error) {
 	row := c.Row
 	d := store.Document{Source: m.src.Name, Key: key, Version: c.Version, DocID: key}
 	var err error
@@ -344,7 +359,7 @@ func orEmpty(err error) string {
 	return "renders empty"
 }
 
-func (m *mapper) eventTime(row map[string]any, c *cdc.Change, r *cdc.Record) (time.Time, error) {
+func (m *Mapper) eventTime(row map[string]any, c *cdc.Change, r *cdc.Record) (time.Time, error) {
 	if m.src.Time != "" {
 		if v, ok := row[m.src.Time]; ok && v != nil {
 			t, err := parseTime(v)
@@ -544,8 +559,8 @@ func (s *Source) avroKey() bool {
 	return s.Format == cdc.FormatDebeziumAvro && (s.KeyFormat == "" || s.KeyFormat == "avro")
 }
 
-// applyKeyFormat enforces the declared key format on a decoded change.
-func (s *Source) applyKeyFormat(c *cdc.Change, rawKey []byte) error {
+// ApplyKeyFormat enforces the declared key format on a decoded change.
+func (s *Source) ApplyKeyFormat(c *cdc.Change, rawKey []byte) error {
 	switch s.KeyFormat {
 	case "string":
 		if len(rawKey) > 0 {
@@ -559,11 +574,11 @@ func (s *Source) applyKeyFormat(c *cdc.Change, rawKey []byte) error {
 	return nil
 }
 
-// decode turns a record into a change by the source's rules: Avro through the
+// Decode turns a record into a change by the source's rules: Avro through the
 // Schema Registry into the JSON envelope, then the format's decoder, then the
 // declared key format. It returns the record as decoded (JSON for Avro sources).
 // Registry outages are the only transient errors; everything else is permanent.
-func (m *mapper) decode(avro *cdc.Avro, rec cdc.Record) (cdc.Record, cdc.Change, error) {
+func (m *Mapper) Decode(avro *cdc.Avro, rec cdc.Record) (cdc.Record, cdc.Change, error) {
 	rawKey := rec.Key
 	format := m.src.Format
 	if format == cdc.FormatDebeziumAvro {
@@ -578,38 +593,24 @@ func (m *mapper) decode(avro *cdc.Avro, rec cdc.Record) (cdc.Record, cdc.Change,
 	}
 	c, err := cdc.Decode(format, rec)
 	if err == nil {
-		err = m.src.applyKeyFormat(&c, rawKey)
+		err = m.src.ApplyKeyFormat(&c, rawKey)
 	}
 	return rec, c, err
 }
 
-// Mapper turns records of one source into events exactly as ingest does, for
-// other readers of the same topic (the session summary builder).
-type Mapper struct {
-	m    *mapper
-	avro *cdc.Avro
-}
-
-// NewMapper validates s.
-func NewMapper(s Source, avro *cdc.Avro) (*Mapper, error) {
-	m, err := newMapper(s)
-	if err != nil {
-		return nil, err
-	}
-	return &Mapper{m: m, avro: avro}, nil
-}
-
-// Event decodes and maps rec; ok is false for a record that is not an event
-// upsert (a delete, a marker, a tombstone).
-func (m *Mapper) Event(rec cdc.Record) (ev store.Event, ok bool, err error) {
-	crec, c, err := m.m.decode(m.avro, rec)
-	if err != nil || c.Op != cdc.OpUpsert || m.m.isDocument() {
+// EventOf decodes and maps rec exactly as ingest does, for other readers of the
+// same topic (the session summary builder, the latest-records read); ok is false
+// for a record that is not an event upsert (a delete, a marker, a tombstone, a
+// document).
+func (m *Mapper) EventOf(avro *cdc.Avro, rec cdc.Record) (ev store.Event, ok bool, err error) {
+	crec, c, err := m.Decode(avro, rec)
+	if err != nil || c.Op != cdc.OpUpsert || m.IsDocument() {
 		return ev, false, err
 	}
-	key, err := m.m.keyOf(&c)
+	key, err := m.KeyOf(&c)
 	if err != nil {
 		return ev, false, err
 	}
-	ev, err = m.m.event(&c, key, &crec, nil)
+	ev, err = m.Event(&c, key, &crec, nil)
 	return ev, err == nil, err
 }

@@ -1,4 +1,4 @@
-package pipeline
+package backfill
 
 import (
 	"bufio"
@@ -18,13 +18,16 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/time/rate"
 
+	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/source"
 	"github.com/freshctx/freshctx/store"
 )
 
-// Backfill is one backfill job: existing data loaded through the same trim → embed
+// Job is one backfill job: existing data loaded through the same trim → embed
 // → write path as the live stream, with versions below every live version (ADR
 // 0007), so it never replaces what the live pipeline wrote. Exactly one input is set.
-type Backfill struct {
+type Job struct {
 	// Name identifies the job and its checkpoint: [a-z0-9_.-]+. Required.
 	Name string `yaml:"name"`
 	// Source names the configured source whose mapping applies (and whose topic a
@@ -80,16 +83,19 @@ type TopicInput struct {
 	Offsets map[int32]int64 `yaml:"offsets"`
 }
 
-// Backfill defaults.
+// Job defaults.
 const (
 	BackfillConcurrencyDefault = 4
 	BackfillPageSizeDefault    = 2048
 )
 
+// jobNameRE is what a job's name may be (as a source's).
+var jobNameRE = regexp.MustCompile(`^[a-z0-9_.-]+$`)
+
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$`)
 
 // WithDefaults fills unset fields.
-func (b Backfill) WithDefaults() Backfill {
+func (b Job) WithDefaults() Job {
 	if b.Concurrency == 0 {
 		b.Concurrency = BackfillConcurrencyDefault
 	}
@@ -108,8 +114,8 @@ func (b Backfill) WithDefaults() Backfill {
 }
 
 // Validate checks the job; errors name the field.
-func (b Backfill) Validate() error {
-	if !sourceNameRE.MatchString(b.Name) {
+func (b Job) Validate() error {
+	if !jobNameRE.MatchString(b.Name) {
 		return fmt.Errorf("name: %q must match [a-z0-9_.-]+", b.Name)
 	}
 	if b.Source == "" {
@@ -163,7 +169,7 @@ func (b Backfill) Validate() error {
 
 // inputDescription is what a checkpoint remembers of the input: resuming a job
 // whose input changed would skip or misread records.
-func (b Backfill) inputDescription() string {
+func (b Job) inputDescription() string {
 	d := map[string]any{"source": b.Source, "key_columns": b.KeyColumns}
 	switch {
 	case b.Postgres != nil:
@@ -184,22 +190,22 @@ type Checkpoints interface {
 	DeleteCheckpoint(ctx context.Context, job string) error
 }
 
-// BackfillOptions are a run's choices, not the job's.
-type BackfillOptions struct {
+// Options are a run's choices, not the job's.
+type Options struct {
 	// Restart forgets the checkpoint and starts from the beginning.
 	Restart bool
 	// DryRun reads, decodes, maps and looks up what is stored, and reports what
 	// would be written; it embeds and writes nothing and saves no checkpoint.
 	DryRun bool
 	// Progress is called after every page and at the end.
-	Progress func(BackfillStatus)
+	Progress func(Status)
 	// StopTimeout bounds finishing the current page once ctx is cancelled; after it
 	// the page is abandoned and redone on resume. Default 30 s.
 	StopTimeout time.Duration
 }
 
-// BackfillStatus is a job's progress.
-type BackfillStatus struct {
+// Status is a job's progress.
+type Status struct {
 	Job string
 	// Counts by result: records (read), stored, unchanged, deleted, skipped, rejected.
 	Counts map[string]int64
@@ -215,7 +221,7 @@ type BackfillStatus struct {
 }
 
 // Rate is this run's records per second.
-func (s BackfillStatus) Rate() float64 {
+func (s Status) Rate() float64 {
 	if s.Elapsed <= 0 {
 		return 0
 	}
@@ -223,7 +229,7 @@ func (s BackfillStatus) Rate() float64 {
 }
 
 // ETA estimates the time left at this run's pace; 0 when unknown.
-func (s BackfillStatus) ETA() time.Duration {
+func (s Status) ETA() time.Duration {
 	if s.Total <= 0 || s.Done <= 0 || s.RunRecords == 0 || s.Done >= s.Total {
 		return 0
 	}
@@ -235,54 +241,54 @@ func (s BackfillStatus) ETA() time.Duration {
 	return time.Duration(left * float64(s.Elapsed))
 }
 
-// backfillInput yields pages of records in order.
-type backfillInput interface {
+// input yields pages of records in order.
+type input interface {
 	// next returns the next page and the position after it; io.EOF at the end.
-	next(ctx context.Context) ([]*record, json.RawMessage, error)
+	next(ctx context.Context) ([]*pipeline.Record, json.RawMessage, error)
 	// progress reports how far the input is, in its unit; total -1 if unknown.
 	progress() (done, total int64, unit string)
 	close()
 }
 
-// BackfillDeps are what a backfill needs besides the pipeline's Deps.
-type BackfillDeps struct {
-	Deps
+// Deps are what a backfill needs besides the write path's.
+type Deps struct {
+	pipeline.Deps
 	Checkpoints Checkpoints
 	// Kafka connects a topic replay (no group is joined, nothing is committed).
-	Kafka Kafka
+	Kafka kafkaio.Config
 	// PostgresDSN is the default DSN of a postgres input.
 	PostgresDSN string
 }
 
-// RunBackfill runs job to the end of its input, or until ctx is cancelled (then it
+// Run runs job to the end of its input, or until ctx is cancelled (then it
 // finishes the current page, saves the checkpoint and returns ctx's error).
-func RunBackfill(ctx context.Context, cfg Config, job Backfill, sources []Source, deps BackfillDeps, opts BackfillOptions) (BackfillStatus, error) {
+func Run(ctx context.Context, cfg pipeline.Config, job Job, sources []source.Source, deps Deps, opts Options) (Status, error) {
 	cfg = cfg.WithDefaults()
 	job = job.WithDefaults()
 	if err := job.Validate(); err != nil {
-		return BackfillStatus{}, fmt.Errorf("backfill %s: %w", job.Name, err)
+		return Status{}, fmt.Errorf("backfill %s: %w", job.Name, err)
 	}
-	var src *mapper
+	var src *source.Mapper
 	for _, s := range sources {
 		if s.Name == job.Source {
-			m, err := newMapper(s)
+			m, err := source.NewMapper(s)
 			if err != nil {
-				return BackfillStatus{}, fmt.Errorf("source %s: %w", s.Name, err)
+				return Status{}, fmt.Errorf("source %s: %w", s.Name, err)
 			}
 			src = m
 		}
 	}
 	if src == nil {
-		return BackfillStatus{}, fmt.Errorf("backfill %s: source: no source named %q", job.Name, job.Source)
+		return Status{}, fmt.Errorf("backfill %s: source: no source named %q", job.Name, job.Source)
 	}
 	if deps.Embedder == nil || deps.Store == nil || deps.Checkpoints == nil {
-		return BackfillStatus{}, errors.New("backfill: an embedder, a store and checkpoints are required")
+		return Status{}, errors.New("backfill: an embedder, a store and checkpoints are required")
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
 	if deps.Metrics == nil {
-		deps.Metrics = NewMetrics(nil)
+		deps.Metrics = pipeline.NewMetrics(nil)
 	}
 	if opts.StopTimeout == 0 {
 		opts.StopTimeout = 30 * time.Second
@@ -290,9 +296,10 @@ func RunBackfill(ctx context.Context, cfg Config, job Backfill, sources []Source
 	if job.EmbedCallsPerSecond > 0 {
 		deps.Embedder = &limitedEmbedder{Embedder: deps.Embedder, lim: rate.NewLimiter(rate.Limit(job.EmbedCallsPerSecond), 1)}
 	}
-	w := &writer{cfg: cfg, deps: deps.Deps, log: deps.Logger, m: deps.Metrics, backfill: true, dryRun: opts.DryRun}
+	w := pipeline.NewWriter(cfg, deps.Deps, pipeline.WriterOptions{Backfill: true, DryRun: opts.DryRun})
+	deps.Metrics.Init(nil, []string{src.Name()})
 
-	st := BackfillStatus{Job: job.Name, Counts: map[string]int64{}, DryRun: opts.DryRun}
+	st := Status{Job: job.Name, Counts: map[string]int64{}, DryRun: opts.DryRun}
 	desc := job.inputDescription()
 	if opts.Restart && !opts.DryRun {
 		if err := deps.Checkpoints.DeleteCheckpoint(ctx, job.Name); err != nil {
@@ -383,7 +390,7 @@ func RunBackfill(ctx context.Context, cfg Config, job Backfill, sources []Source
 				n -= k
 			}
 		}
-		items, ok := w.runPage(workCtx, page, job.Concurrency)
+		items, ok := runPage(workCtx, w, page, job.Concurrency, cfg.BatchSize)
 		if !ok {
 			report()
 			return st, fmt.Errorf("backfill %s: interrupted mid-page after %s; the page is redone on resume", job.Name, opts.StopTimeout)
@@ -392,7 +399,7 @@ func RunBackfill(ctx context.Context, cfg Config, job Backfill, sources []Source
 		st.RunRecords += int64(len(page))
 		for i := range items {
 			it := &items[i]
-			if it.err != nil {
+			if it.Err() != nil {
 				st.Counts["rejected"]++
 				if rejects != nil {
 					if err := rejects.write(job.Name, it); err != nil {
@@ -401,8 +408,8 @@ func RunBackfill(ctx context.Context, cfg Config, job Backfill, sources []Source
 				}
 				continue
 			}
-			st.Counts[it.result.String()]++
-			w.m.Records.WithLabelValues(it.rec.src.src.Name, it.result.String()).Inc()
+			st.Counts[it.Result().String()]++
+			deps.Metrics.Records.WithLabelValues(src.Name(), it.Result().String()).Inc()
 		}
 		if !opts.DryRun {
 			if err := rejects.sync(); err != nil {
@@ -430,8 +437,8 @@ func RunBackfill(ctx context.Context, cfg Config, job Backfill, sources []Source
 // runPage writes a page: records are spread over lanes by key, so changes of one
 // key keep their order, and each lane writes its records in batches. It returns the
 // items in no particular order, or false if ctx ended first.
-func (w *writer) runPage(ctx context.Context, page []*record, lanes int) ([]item, bool) {
-	byLane := make([][]*record, lanes)
+func runPage(ctx context.Context, w *pipeline.Writer, page []*pipeline.Record, lanes, batchSize int) ([]pipeline.Item, bool) {
+	byLane := make([][]*pipeline.Record, lanes)
 	for _, r := range page {
 		h := fnv.New64a()
 		h.Write([]byte(laneKey(r)))
@@ -439,14 +446,14 @@ func (w *writer) runPage(ctx context.Context, page []*record, lanes int) ([]item
 		byLane[l] = append(byLane[l], r)
 	}
 	var mu sync.Mutex
-	var out []item
+	var out []pipeline.Item
 	var g errgroup.Group
 	failed := false
 	for _, recs := range byLane {
 		g.Go(func() error {
 			for len(recs) > 0 {
-				n := min(len(recs), w.cfg.BatchSize)
-				items, ok := w.process(ctx, recs[:n])
+				n := min(len(recs), batchSize)
+				items, ok := w.Process(ctx, recs[:n])
 				mu.Lock()
 				if !ok {
 					failed = true
@@ -467,18 +474,18 @@ func (w *writer) runPage(ctx context.Context, page []*record, lanes int) ([]item
 }
 
 // laneKey is what orders a record: its key when known before decoding.
-func laneKey(r *record) string {
-	if r.pre != nil {
-		if k, err := r.src.keyOf(r.pre); err == nil {
+func laneKey(r *pipeline.Record) string {
+	if r.Pre != nil {
+		if k, err := r.Src.KeyOf(r.Pre); err == nil {
 			return k
 		}
 	}
-	return string(r.in.Key)
+	return string(r.In.Key)
 }
 
 // limitedEmbedder paces embedding calls.
 type limitedEmbedder struct {
-	Embedder
+	pipeline.Embedder
 	lim *rate.Limiter
 }
 
@@ -518,10 +525,10 @@ type rejectLine struct {
 	RawValue  string          `json:"raw_value,omitempty"` // when the value is not JSON
 }
 
-func (f *rejectFile) write(job string, it *item) error {
-	r := it.rec.in
-	l := rejectLine{Time: time.Now().UTC(), Job: job, Source: it.rec.src.src.Name, Origin: r.Topic, Partition: r.Partition,
-		Offset: r.Offset, Key: string(r.Key), Stage: it.stage, Error: it.err.Error()}
+func (f *rejectFile) write(job string, it *pipeline.Item) error {
+	r := it.Record().In
+	l := rejectLine{Time: time.Now().UTC(), Job: job, Source: it.Record().Src.Name(), Origin: r.Topic, Partition: r.Partition,
+		Offset: r.Offset, Key: string(r.Key), Stage: it.Stage(), Error: it.Err().Error()}
 	if json.Valid(r.Value) {
 		l.Value = r.Value
 	} else {
@@ -547,7 +554,7 @@ func (f *rejectFile) close() {
 	f.f.Close()
 }
 
-func openInput(ctx context.Context, job Backfill, src *mapper, deps BackfillDeps, pos json.RawMessage) (backfillInput, error) {
+func openInput(ctx context.Context, job Job, src *source.Mapper, deps Deps, pos json.RawMessage) (input, error) {
 	switch {
 	case job.Postgres != nil:
 		dsn := job.Postgres.DSN

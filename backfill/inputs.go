@@ -1,4 +1,4 @@
-package pipeline
+package backfill
 
 import (
 	"bufio"
@@ -20,6 +20,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/freshctx/freshctx/cdc"
+	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/source"
 )
 
 // postgresInput pages through a table or query by its key columns, inside one
@@ -28,7 +31,7 @@ import (
 type postgresInput struct {
 	conn    *pgx.Conn
 	tx      pgx.Tx
-	src     *mapper
+	src     *source.Mapper
 	from    string   // the relation, quoted
 	keys    []string // quoted key columns
 	keyCols []string
@@ -41,7 +44,7 @@ type postgresInput struct {
 	total   int64
 }
 
-func openPostgresInput(ctx context.Context, job Backfill, src *mapper, dsn string, pos json.RawMessage) (*postgresInput, error) {
+func openPostgresInput(ctx context.Context, job Job, src *source.Mapper, dsn string, pos json.RawMessage) (*postgresInput, error) {
 	if dsn == "" {
 		return nil, errors.New("postgres.dsn: required (or set the store's postgres.dsn)")
 	}
@@ -106,7 +109,7 @@ func (in *postgresInput) keyset() (string, []any) {
 	return " WHERE (" + strings.Join(in.keys, ", ") + ") > (" + strings.Join(ph, ", ") + ")", args
 }
 
-func (in *postgresInput) next(ctx context.Context) ([]*record, json.RawMessage, error) {
+func (in *postgresInput) next(ctx context.Context) ([]*pipeline.Record, json.RawMessage, error) {
 	where, args := in.keyset()
 	texts := make([]string, len(in.keys))
 	for i, k := range in.keys {
@@ -119,7 +122,7 @@ func (in *postgresInput) next(ctx context.Context) ([]*record, json.RawMessage, 
 		return nil, nil, err
 	}
 	defer rows.Close()
-	var page []*record
+	var page []*pipeline.Record
 	for rows.Next() {
 		var row string
 		key := make([]string, len(in.keys))
@@ -130,12 +133,12 @@ func (in *postgresInput) next(ctx context.Context) ([]*record, json.RawMessage, 
 		if err := rows.Scan(dst...); err != nil {
 			return nil, nil, err
 		}
-		r := &record{in: cdc.Record{Topic: in.origin, Partition: -1, Offset: -1, Value: []byte(row), Timestamp: in.snapAt},
-			src: in.src, size: int64(len(row))}
+		r := &pipeline.Record{In: cdc.Record{Topic: in.origin, Partition: -1, Offset: -1, Value: []byte(row), Timestamp: in.snapAt},
+			Src: in.src, Size: int64(len(row))}
 		if c, err := in.change([]byte(row)); err == nil {
-			r.pre = &c
+			r.Pre = &c
 		} else {
-			r.bad = err
+			r.Bad = err
 		}
 		page = append(page, r)
 		in.after = key
@@ -172,7 +175,7 @@ func keyFromColumns(row map[string]any, cols []string) (string, error) {
 	for _, c := range cols {
 		v, ok := row[c]
 		if !ok || v == nil {
-			return "", &MapError{Field: "key_columns", Reason: fmt.Sprintf("the row has no %s", c)}
+			return "", &source.MapError{Field: "key_columns", Reason: fmt.Sprintf("the row has no %s", c)}
 		}
 		k[c] = v
 	}
@@ -192,7 +195,7 @@ func (in *postgresInput) close() {
 
 // fileInput reads JSON Lines files in name order; position is (file, line).
 type fileInput struct {
-	src      *mapper
+	src      *source.Mapper
 	keyCols  []string
 	page     int
 	maxBytes int
@@ -220,8 +223,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func openFileInput(job Backfill, src *mapper, pos json.RawMessage) (*fileInput, error) {
-	in := &fileInput{src: src, keyCols: job.KeyColumns, page: job.PageSize, maxBytes: MaxRecordBytesDefault}
+func openFileInput(job Job, src *source.Mapper, pos json.RawMessage) (*fileInput, error) {
+	in := &fileInput{src: src, keyCols: job.KeyColumns, page: job.PageSize, maxBytes: pipeline.MaxRecordBytesDefault}
 	for i, pat := range job.Files {
 		m, err := filepath.Glob(pat)
 		if err != nil {
@@ -321,8 +324,8 @@ func (in *fileInput) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-func (in *fileInput) next(ctx context.Context) ([]*record, json.RawMessage, error) {
-	var page []*record
+func (in *fileInput) next(ctx context.Context) ([]*pipeline.Record, json.RawMessage, error) {
+	var page []*pipeline.Record
 	for len(page) < in.page {
 		if in.f == nil {
 			if in.fi >= len(in.files) {
@@ -350,18 +353,18 @@ func (in *fileInput) next(ctx context.Context) ([]*record, json.RawMessage, erro
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		r := &record{in: cdc.Record{Topic: "file:" + in.files[in.fi], Partition: -1, Offset: in.line, Value: line},
-			src: in.src, size: int64(len(line))}
+		r := &pipeline.Record{In: cdc.Record{Topic: "file:" + in.files[in.fi], Partition: -1, Offset: in.line, Value: line},
+			Src: in.src, Size: int64(len(line))}
 		if tooLong {
-			r.bad = fmt.Errorf("%w: line longer than %d bytes", ErrPermanent, in.maxBytes)
-		} else if c, err := cdc.Decode(in.src.src.Format, r.in); err == nil {
+			r.Bad = fmt.Errorf("%w: line longer than %d bytes", source.ErrPermanent, in.maxBytes)
+		} else if c, err := cdc.Decode(in.src.Source().Format, r.In); err == nil {
 			if c.Key == "" && len(in.keyCols) > 0 && c.Row != nil {
 				if k, err := keyFromColumns(c.Row, in.keyCols); err == nil {
 					c.Key = k
 				}
 			}
-			if err := in.src.src.applyKeyFormat(&c, nil); err == nil {
-				r.pre = &c
+			if src := in.src.Source(); src.ApplyKeyFormat(&c, nil) == nil {
+				r.Pre = &c
 			}
 		}
 		// Lines that do not decode are decoded again by the writer, which rejects them.
@@ -392,7 +395,7 @@ func (in *fileInput) close() {
 // job started, by assignment: no group is joined and nothing is committed.
 type topicInput struct {
 	c     *kafka.Consumer
-	src   *mapper
+	src   *source.Mapper
 	topic string
 	page  int
 	next_ map[int32]int64 // next offset to read
@@ -402,30 +405,21 @@ type topicInput struct {
 	total int64
 }
 
-func openTopicInput(ctx context.Context, job Backfill, src *mapper, kcfg Kafka, pos json.RawMessage) (*topicInput, error) {
+func openTopicInput(ctx context.Context, job Job, src *source.Mapper, kcfg kafkaio.Config, pos json.RawMessage) (*topicInput, error) {
 	if kcfg.Brokers == "" {
 		return nil, errors.New("kafka.brokers: required to replay a topic")
 	}
 	topic := job.Topic.Topic
 	if topic == "" {
-		topic = src.src.Topic
+		topic = src.Source().Topic
 	}
-	cc := kafka.ConfigMap{
-		"bootstrap.servers":        kcfg.Brokers,
+	c, err := kafka.NewConsumer(kcfg.Consumer(kafka.ConfigMap{
 		"group.id":                 "freshctx-backfill-" + job.Name, // required by librdkafka; never joined
 		"enable.auto.commit":       false,
 		"enable.auto.offset.store": false,
 		"enable.partition.eof":     true,
-		"enable.metrics.push":      false,
 		"fetch.wait.max.ms":        100,
-	}
-	for k, v := range kcfg.Properties {
-		cc[k] = v
-	}
-	for k, v := range kcfg.ConsumerProperties {
-		cc[k] = v
-	}
-	c, err := kafka.NewConsumer(&cc)
+	}, "group.id", "enable.auto.commit", "enable.auto.offset.store"))
 	if err != nil {
 		return nil, fmt.Errorf("creating kafka consumer: %w", err)
 	}
@@ -501,8 +495,8 @@ func openTopicInput(ctx context.Context, job Backfill, src *mapper, kcfg Kafka, 
 	return in, nil
 }
 
-func (in *topicInput) next(ctx context.Context) ([]*record, json.RawMessage, error) {
-	var page []*record
+func (in *topicInput) next(ctx context.Context) ([]*pipeline.Record, json.RawMessage, error) {
+	var page []*pipeline.Record
 	idle := time.Now()
 	for len(page) < in.page && len(in.open) > 0 && ctx.Err() == nil {
 		switch e := in.c.Poll(100).(type) {
@@ -519,8 +513,8 @@ func (in *topicInput) next(ctx context.Context) ([]*record, json.RawMessage, err
 			if off+1 >= in.end[p] {
 				in.finish(p)
 			}
-			rec := toCDC(e)
-			page = append(page, &record{in: rec, src: in.src, size: int64(len(e.Key) + len(e.Value))})
+			rec := kafkaio.RecordOf(e)
+			page = append(page, &pipeline.Record{In: rec, Src: in.src, Size: int64(len(e.Key) + len(e.Value))})
 			idle = time.Now()
 		case kafka.PartitionEOF:
 			if in.open[e.Partition] && int64(e.Offset) >= in.end[e.Partition] {
@@ -545,7 +539,7 @@ func (in *topicInput) next(ctx context.Context) ([]*record, json.RawMessage, err
 	return in.emit(page)
 }
 
-func (in *topicInput) emit(page []*record) ([]*record, json.RawMessage, error) {
+func (in *topicInput) emit(page []*pipeline.Record) ([]*pipeline.Record, json.RawMessage, error) {
 	in.done += int64(len(page))
 	next := make(map[string]int64, len(in.next_))
 	for p, off := range in.next_ {

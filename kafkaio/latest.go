@@ -1,4 +1,4 @@
-package pipeline
+package kafkaio
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/freshctx/freshctx/cdc"
+	"github.com/freshctx/freshctx/source"
 )
 
 // Latest is one record read by Reader.ReadLatest, decoded and trimmed with its
@@ -31,8 +32,8 @@ type Latest struct {
 // group and without committing anything: it assigns offsets directly, so it leaves
 // no trace at the broker. Each call is independent.
 type Reader struct {
-	kcfg    Kafka
-	sources map[string]*mapper
+	kcfg    Config
+	sources map[string]*source.Mapper
 	avro    *cdc.Avro
 }
 
@@ -45,10 +46,10 @@ const (
 
 // NewReader returns a reader for the given sources' topics; avro (nil without
 // Avro sources) decodes debezium-avro records.
-func NewReader(kcfg Kafka, sources []Source, avro *cdc.Avro) (*Reader, error) {
-	r := &Reader{kcfg: kcfg.WithDefaults(), sources: map[string]*mapper{}, avro: avro}
+func NewReader(kcfg Config, sources []source.Source, avro *cdc.Avro) (*Reader, error) {
+	r := &Reader{kcfg: kcfg.WithDefaults(), sources: map[string]*source.Mapper{}, avro: avro}
 	for i, s := range sources {
-		m, err := newMapper(s)
+		m, err := source.NewMapper(s)
 		if err != nil {
 			return nil, fmt.Errorf("sources[%d].%w", i, err)
 		}
@@ -71,30 +72,15 @@ func (r *Reader) ReadLatest(ctx context.Context, tenant, topic string, partition
 	}
 	ctx, cancel := context.WithTimeout(ctx, readLatestTimeout)
 	defer cancel()
-	brokers := r.kcfg.Brokers
-	if brokers == "" {
-		brokers = r.kcfg.DevBroker
-	}
-	cm := kafka.ConfigMap{
-		"bootstrap.servers": brokers,
-		// librdkafka wants a group.id, but a group exists at the broker only once a
-		// member joins (Subscribe) or commits: this reader only assigns and never
-		// commits, so the id below is never seen by the broker as a group.
+	// librdkafka wants a group.id, but a group exists at the broker only once a
+	// member joins (Subscribe) or commits: this reader only assigns and never
+	// commits, so the id below is never seen by the broker as a group.
+	c, err := kafka.NewConsumer(r.kcfg.Consumer(kafka.ConfigMap{
 		"group.id":                 "freshctx-read-latest-" + strconv.FormatInt(time.Now().UnixNano(), 36),
 		"enable.auto.commit":       false,
 		"enable.auto.offset.store": false,
-		"enable.metrics.push":      false,
 		"enable.partition.eof":     true,
-	}
-	for k, v := range r.kcfg.Properties {
-		cm[k] = v
-	}
-	for k, v := range r.kcfg.ConsumerProperties {
-		if k != "group.id" && k != "enable.auto.commit" {
-			cm[k] = v
-		}
-	}
-	c, err := kafka.NewConsumer(&cm)
+	}, "group.id", "enable.auto.commit", "enable.auto.offset.store"))
 	if err != nil {
 		return nil, fmt.Errorf("creating a reader: %w", err)
 	}
@@ -143,28 +129,28 @@ func (r *Reader) ReadLatest(ctx context.Context, tenant, topic string, partition
 
 // latest decodes and trims one record for tenant; false when it belongs to
 // another tenant or cannot be attributed to one.
-func (r *Reader) latest(m *mapper, msg *kafka.Message, tenant string) (Latest, bool) {
-	rec, ch, err := m.decode(r.avro, toCDC(msg))
+func (r *Reader) latest(m *source.Mapper, msg *kafka.Message, tenant string) (Latest, bool) {
+	rec, ch, err := m.Decode(r.avro, RecordOf(msg))
 	l := Latest{Partition: rec.Partition, Offset: rec.Offset, Timestamp: rec.Timestamp}
 	if err != nil || ch.Row == nil {
 		return l, false // nothing that names a tenant: never shown
 	}
 	l.Op, l.Key = ch.Op.String(), ch.Key
-	if t, err := m.tenant.render(ch.Row, true); err != nil || t != tenant {
+	if t, err := m.TenantOf(ch.Row); err != nil || t != tenant {
 		return l, false
 	}
 	if ch.Op != cdc.OpUpsert {
 		return l, true
 	}
-	if m.isDocument() {
-		d, err := m.document(&ch, ch.Key, &rec)
+	if m.IsDocument() {
+		d, err := m.Document(&ch, ch.Key, &rec)
 		if err != nil {
 			return l, false
 		}
 		l.ID, l.Text, l.Attrs = d.DocID, d.Title, d.Attrs
 		return l, true
 	}
-	e, err := m.event(&ch, ch.Key, &rec, nil)
+	e, err := m.Event(&ch, ch.Key, &rec, nil)
 	if err != nil {
 		return l, false
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package backfill
 
 import (
 	"bufio"
@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,14 +17,17 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/jackc/pgx/v5"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/pipetest"
+	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/pipeline"
+	"github.com/freshctx/freshctx/source"
 	"github.com/freshctx/freshctx/store"
 )
 
-var ticketsSource = Source{Name: "tickets", Topic: topic, Format: cdc.FormatDebezium, Tenant: "acme",
+var ticketsSource = source.Source{Name: "tickets", Topic: pipetest.Topic, Format: cdc.FormatDebezium, Tenant: "acme",
 	Entity: "customer:{{.customer_id}}", Time: "updated_at", Text: "{{.body}}"}
 
 // makeTickets creates the source table tickets(id, customer_id, body, updated_at)
@@ -52,40 +54,9 @@ func makeTickets(t testing.TB, dsn string, n, bad int) {
 }
 
 // backfillDeps uses the real store for the checkpoints too.
-func backfillDeps(r *rig, emb Embedder) BackfillDeps {
-	return BackfillDeps{Deps: Deps{Embedder: emb, Store: r.store, Cache: r.cacheDep(), Metrics: NewMetrics(nil)},
-		Checkpoints: r.store, Kafka: Kafka{Brokers: r.brokers}}
-}
-
-func storedCount(t testing.TB, dsn, source string) (live, backfilled int) {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if err := conn.QueryRow(ctx, `SELECT count(*) FILTER (WHERE version >= 0), count(*) FILTER (WHERE version < 0)
-		FROM events WHERE source = $1 AND NOT deleted`, source).Scan(&live, &backfilled); err != nil {
-		t.Fatal(err)
-	}
-	return live, backfilled
-}
-
-func eventText(t testing.TB, dsn, source, key string) (string, int64) {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var text string
-	var v int64
-	if err := conn.QueryRow(ctx, `SELECT text, version FROM events WHERE source = $1 AND key = $2`, source, key).Scan(&text, &v); err != nil {
-		t.Fatalf("event %s/%s: %v", source, key, err)
-	}
-	return text, v
+func backfillDeps(r *pipetest.Rig, emb pipeline.Embedder) Deps {
+	return Deps{Deps: pipeline.Deps{Embedder: emb, Store: r.Store, Cache: r.CacheDep(), Metrics: pipeline.NewMetrics(nil)},
+		Checkpoints: r.Store, Kafka: kafkaio.Config{Brokers: r.Brokers}}
 }
 
 func countLines(t testing.TB, path string) int {
@@ -108,31 +79,31 @@ func countLines(t testing.TB, path string) int {
 // rejected to the file without stopping the job, and live changes made while it
 // runs (to rows it has passed and to rows it has yet to read) survive it.
 func TestBackfillPostgresBesideLiveUpdates(t *testing.T) {
-	r := newRig(t, 2).withCache(t)
-	dsn := r.dsn
+	r := pipetest.NewRig(t, 2).WithCache()
+	dsn := r.DSN
 	const n, bad = 20000, 3
 	makeTickets(t, dsn, n, bad)
-	stop := r.run(Config{}, r.store, nil)
+	stop := r.Run(pipeline.Config{}, r.Store, nil)
 	defer stop()
 
 	rejects := filepath.Join(t.TempDir(), "rejects.jsonl")
-	job := Backfill{Name: "tickets-history", Source: "tickets", Postgres: &PostgresInput{Table: "tickets"},
+	job := Job{Name: "tickets-history", Source: "tickets", Postgres: &PostgresInput{Table: "tickets"},
 		KeyColumns: []string{"id"}, PageSize: 1000, Rejects: rejects}
 	emb, _ := embed.NewLocal(64)
 	deps := backfillDeps(r, emb)
 	deps.PostgresDSN = dsn
 	var once sync.Once
-	live := func(st BackfillStatus) {
+	live := func(st Status) {
 		// After the first page: a live update to a row already backfilled (1)
 		// and to one not read yet (n), as Debezium would deliver them.
 		once.Do(func() {
-			r.produceRows([][2]int{{1, 7}, {n, 7}}, func(key, version int) map[string]any {
+			r.ProduceRows([][2]int{{1, 7}, {n, 7}}, func(key, version int) map[string]any {
 				return map[string]any{"id": key, "customer_id": key % 97, "body": fmt.Sprintf("LIVE update of %d", key)}
 			})
-			r.eventually("live updates stored", 20*time.Second, func() bool { return r.stored() >= 2 })
+			r.Eventually("live updates stored", 20*time.Second, func() bool { return r.Stored() >= 2 })
 		})
 	}
-	st, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{Progress: live})
+	st, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{Progress: live})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,16 +117,16 @@ func TestBackfillPostgresBesideLiveUpdates(t *testing.T) {
 	if st.Counts["unchanged"] < 1 {
 		t.Fatalf("unchanged = %d: the row updated live before the backfill read it must be left alone", st.Counts["unchanged"])
 	}
-	liveRows, backfilled := storedCount(t, dsn, "tickets")
+	liveRows, backfilled := r.StoredCount("tickets")
 	if liveRows != 2 || backfilled != n-2 {
 		t.Fatalf("live %d, backfilled %d; want 2 and %d", liveRows, backfilled, n-2)
 	}
 	for _, k := range []string{"1", fmt.Sprint(n)} {
-		if text, v := eventText(t, dsn, "tickets", k); !strings.HasPrefix(text, "LIVE") || v != 7 {
+		if text, v := r.EventText("tickets", k); !strings.HasPrefix(text, "LIVE") || v != 7 {
 			t.Fatalf("row %s: %q version %d; the live update must survive the backfill", k, text, v)
 		}
 	}
-	if text, v := eventText(t, dsn, "tickets", "2"); !strings.Contains(text, "ticket 2 asks") || v >= 0 {
+	if text, v := r.EventText("tickets", "2"); !strings.Contains(text, "ticket 2 asks") || v >= 0 {
 		t.Fatalf("row 2: %q version %d; want the backfilled text with a backfill version", text, v)
 	}
 	if got := countLines(t, rejects); got != bad {
@@ -168,22 +139,22 @@ func TestBackfillPostgresBesideLiveUpdates(t *testing.T) {
 		t.Fatalf("reject line %+v (%v): want stage map, an entity error, the origin and the row", line, err)
 	}
 	// A later live change still replaces what the backfill wrote.
-	r.produceRows([][2]int{{2, 9}}, func(key, version int) map[string]any {
+	r.ProduceRows([][2]int{{2, 9}}, func(key, version int) map[string]any {
 		return map[string]any{"id": key, "customer_id": key % 97, "body": "LIVE after backfill"}
 	})
-	r.eventually("the later live change", 20*time.Second, func() bool { text, _ := eventText(t, dsn, "tickets", "2"); return text == "LIVE after backfill" })
+	r.Eventually("the later live change", 20*time.Second, func() bool { text, _ := r.EventText("tickets", "2"); return text == "LIVE after backfill" })
 
 	// Running the job again finds it finished; -restart runs it again and writes
 	// nothing new: every row is stored at the same version or a live one.
-	again, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{})
+	again, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{})
 	if err != nil || !again.Finished || again.RunRecords != 0 {
 		t.Fatalf("second run: %+v, %v; want finished with nothing read", again, err)
 	}
-	restart, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{Restart: true})
+	restart, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{Restart: true})
 	if err != nil || restart.Counts["records"] != n+bad {
 		t.Fatalf("restart: %+v, %v", restart, err)
 	}
-	if liveRows, backfilled := storedCount(t, dsn, "tickets"); liveRows != 3 || backfilled != n-3 {
+	if liveRows, backfilled := r.StoredCount("tickets"); liveRows != 3 || backfilled != n-3 {
 		t.Fatalf("after restart: live %d, backfilled %d; want 3 and %d", liveRows, backfilled, n-3)
 	}
 }
@@ -192,17 +163,17 @@ func TestBackfillPostgresBesideLiveUpdates(t *testing.T) {
 // saves the checkpoint; the next run resumes there, and the totals add up to the
 // input exactly once.
 func TestBackfillResumesAfterInterrupt(t *testing.T) {
-	r := newRig(t, 1)
-	dsn := r.dsn
+	r := pipetest.NewRig(t, 1)
+	dsn := r.DSN
 	const n = 12000
 	makeTickets(t, dsn, n, 0)
-	job := Backfill{Name: "resume", Source: "tickets", Postgres: &PostgresInput{Table: "tickets"},
+	job := Job{Name: "resume", Source: "tickets", Postgres: &PostgresInput{Table: "tickets"},
 		KeyColumns: []string{"id"}, PageSize: 500, Rejects: filepath.Join(t.TempDir(), "r.jsonl")}
 	emb, _ := embed.NewLocal(64)
 	deps := backfillDeps(r, emb)
 	deps.PostgresDSN = dsn
 	ctx, cancel := context.WithCancel(context.Background())
-	first, err := RunBackfill(ctx, Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{Progress: func(s BackfillStatus) {
+	first, err := Run(ctx, pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{Progress: func(s Status) {
 		if s.Counts["records"] >= 3000 {
 			cancel()
 		}
@@ -210,23 +181,23 @@ func TestBackfillResumesAfterInterrupt(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || first.Finished {
 		t.Fatalf("interrupted run: %+v, %v", first, err)
 	}
-	cp, ok, _ := r.store.LoadCheckpoint(context.Background(), "resume")
+	cp, ok, _ := r.Store.LoadCheckpoint(context.Background(), "resume")
 	if !ok || cp.Counts["records"] != first.Counts["records"] || cp.Counts["records"]%500 != 0 {
 		t.Fatalf("checkpoint %+v after %d records: want a whole number of pages, as reported", cp, first.Counts["records"])
 	}
-	second, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{})
+	second, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{})
 	if err != nil || !second.Finished || !second.Resumed {
 		t.Fatalf("resumed run: %+v, %v", second, err)
 	}
 	if second.RunRecords != n-first.Counts["records"] || second.Counts["records"] != n || second.Counts["stored"] != n {
 		t.Fatalf("resumed run read %d (first %d), totals %v; want each row once, %d in all", second.RunRecords, first.Counts["records"], second.Counts, n)
 	}
-	if _, backfilled := storedCount(t, dsn, "tickets"); backfilled != n {
+	if _, backfilled := r.StoredCount("tickets"); backfilled != n {
 		t.Fatalf("%d rows stored, want %d", backfilled, n)
 	}
 	// The job's input cannot change under a checkpoint.
 	job.Postgres = &PostgresInput{Query: "SELECT * FROM tickets WHERE id > 10"}
-	if _, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{}); err == nil || !strings.Contains(err.Error(), "-restart") {
+	if _, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{}); err == nil || !strings.Contains(err.Error(), "-restart") {
 		t.Fatalf("changed input: %v; want an error pointing at -restart", err)
 	}
 }
@@ -235,7 +206,7 @@ func TestBackfillResumesAfterInterrupt(t *testing.T) {
 // gzip detected, a page boundary at a file boundary, a line that is not JSON and a
 // line over the record limit rejected; interrupted and resumed.
 func TestBackfillJSONLines(t *testing.T) {
-	r := newRig(t, 1)
+	r := pipetest.NewRig(t, 1)
 	dir := t.TempDir()
 	const perFile = 2500
 	write := func(name string, gz bool, from int, extra ...string) {
@@ -263,14 +234,14 @@ func TestBackfillJSONLines(t *testing.T) {
 		}
 	}
 	write("a.jsonl", false, 0, "this is not json", "")
-	write("b.jsonl.gz", true, perFile, `{"op":"c","after":{"id":1,"customer_id":1,"body":"`+strings.Repeat("x", MaxRecordBytesDefault)+`"}}`)
+	write("b.jsonl.gz", true, perFile, `{"op":"c","after":{"id":1,"customer_id":1,"body":"`+strings.Repeat("x", pipeline.MaxRecordBytesDefault)+`"}}`)
 	rejects := filepath.Join(dir, "rejects.jsonl") // matched by the glob below: never read back
-	job := Backfill{Name: "files", Source: "tickets", Files: []string{filepath.Join(dir, "*.jsonl*")}, KeyColumns: []string{"id"},
+	job := Job{Name: "files", Source: "tickets", Files: []string{filepath.Join(dir, "*.jsonl*")}, KeyColumns: []string{"id"},
 		PageSize: 700, Rejects: rejects}
 	emb, _ := embed.NewLocal(64)
 	deps := backfillDeps(r, emb)
 	ctx, cancel := context.WithCancel(context.Background())
-	first, err := RunBackfill(ctx, Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{Progress: func(s BackfillStatus) {
+	first, err := Run(ctx, pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{Progress: func(s Status) {
 		if s.Counts["records"] >= 2100 {
 			cancel() // inside the first file
 		}
@@ -278,7 +249,7 @@ func TestBackfillJSONLines(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || first.Unit != "bytes" || first.Total <= 0 {
 		t.Fatalf("interrupted run: %+v, %v", first, err)
 	}
-	st, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{})
+	st, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{})
 	if err != nil || !st.Finished {
 		t.Fatalf("resumed: %+v, %v", st, err)
 	}
@@ -287,11 +258,11 @@ func TestBackfillJSONLines(t *testing.T) {
 		t.Logf("%.3000s", b)
 		t.Fatalf("counts %v: want %d records, %d stored, 2 rejected", st.Counts, 2*perFile+2, 2*perFile)
 	}
-	if _, backfilled := storedCount(t, r.dsn, "tickets"); backfilled != 2*perFile {
+	if _, backfilled := r.StoredCount("tickets"); backfilled != 2*perFile {
 		t.Fatalf("%d stored, want %d", backfilled, 2*perFile)
 	}
 	// Keys are Debezium's for {"id": N}, so the live stream and the file agree.
-	if text, v := eventText(t, r.dsn, "tickets", "4999"); text != "file row 4999" || v != backfillVersion(100+4999) {
+	if text, v := r.EventText("tickets", "4999"); text != "file row 4999" || v != pipeline.BackfillVersion(100+4999) {
 		t.Fatalf("row 4999: %q version %d", text, v)
 	}
 	if got := countLines(t, rejects); got != 2 {
@@ -301,22 +272,22 @@ func TestBackfillJSONLines(t *testing.T) {
 	}
 }
 
-// Replaying a topic reads every partition to the end it had when the job started,
+// Replaying a pipetest.Topic reads every partition to the end it had when the job started,
 // joins no group and commits nothing, and resumes from its own checkpoint.
 func TestBackfillTopicReplay(t *testing.T) {
-	r := newRig(t, 3)
+	r := pipetest.NewRig(t, 3)
 	const n = 3000
 	changes := make([][2]int, n)
 	for i := range changes {
 		changes[i] = [2]int{i, 10 + i}
 	}
-	r.produce(changes)
-	job := Backfill{Name: "replay", Source: "tickets", Topic: &TopicInput{}, PageSize: 400,
+	r.Produce(changes)
+	job := Job{Name: "replay", Source: "tickets", Topic: &TopicInput{}, PageSize: 400,
 		Rejects: filepath.Join(t.TempDir(), "r.jsonl")}
 	emb, _ := embed.NewLocal(64)
 	deps := backfillDeps(r, emb)
 	ctx, cancel := context.WithCancel(context.Background())
-	first, err := RunBackfill(ctx, Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{Progress: func(s BackfillStatus) {
+	first, err := Run(ctx, pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{Progress: func(s Status) {
 		if s.Counts["records"] >= 1000 {
 			cancel()
 		}
@@ -325,29 +296,29 @@ func TestBackfillTopicReplay(t *testing.T) {
 		t.Fatalf("interrupted run: %+v, %v", first, err)
 	}
 	// Records produced after the job started are the live pipeline's, not the replay's.
-	st, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{})
+	st, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{})
 	if err != nil || !st.Finished || st.Counts["records"] != n || st.Counts["stored"] != n {
 		t.Fatalf("resumed: %+v, %v; want %d records stored once", st, err, n)
 	}
-	if _, backfilled := storedCount(t, r.dsn, "tickets"); backfilled != n {
+	if _, backfilled := r.StoredCount("tickets"); backfilled != n {
 		t.Fatalf("%d stored, want %d", backfilled, n)
 	}
-	if text, v := eventText(t, r.dsn, "tickets", "42"); text != "key 42 version 52" || v != backfillVersion(52) {
+	if text, v := r.EventText("tickets", "42"); text != "key 42 version 52" || v != pipeline.BackfillVersion(52) {
 		t.Fatalf("key 42: %q version %d", text, v)
 	}
 	// Explicit start offsets: partition 0 from offset 100, the others from the start.
-	job2 := Backfill{Name: "replay-offsets", Source: "tickets", Topic: &TopicInput{Offsets: map[int32]int64{0: 100}}, PageSize: 400,
+	job2 := Job{Name: "replay-offsets", Source: "tickets", Topic: &TopicInput{Offsets: map[int32]int64{0: 100}}, PageSize: 400,
 		Rejects: filepath.Join(t.TempDir(), "r2.jsonl")}
-	st2, err := RunBackfill(context.Background(), Config{}, job2, []Source{ticketsSource}, deps, BackfillOptions{DryRun: true})
+	st2, err := Run(context.Background(), pipeline.Config{}, job2, []source.Source{ticketsSource}, deps, Options{DryRun: true})
 	if err != nil || st2.Counts["records"] != n-100 {
 		t.Fatalf("offsets {0: 100}: %+v, %v; want %d records", st2, err, n-100)
 	}
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.brokers, "group.id": "freshctx-backfill-replay", "enable.metrics.push": false})
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.Brokers, "group.id": "freshctx-backfill-replay", "enable.metrics.push": false})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	tp := topic
+	tp := pipetest.Topic
 	got, err := c.Committed([]kafka.TopicPartition{{Topic: &tp, Partition: 0}, {Topic: &tp, Partition: 1}, {Topic: &tp, Partition: 2}}, 5000)
 	var ke kafka.Error
 	if errors.As(err, &ke) && ke.Code() == kafka.ErrGroupIDNotFound {
@@ -366,22 +337,22 @@ func TestBackfillTopicReplay(t *testing.T) {
 // A dry run reads and maps everything, says what would be written, and writes
 // nothing: no events, no checkpoint, no rejects file.
 func TestBackfillDryRun(t *testing.T) {
-	r := newRig(t, 1)
+	r := pipetest.NewRig(t, 1)
 	const n = 3000
-	makeTickets(t, r.dsn, n, 2)
+	makeTickets(t, r.DSN, n, 2)
 	rejects := filepath.Join(t.TempDir(), "r.jsonl")
-	job := Backfill{Name: "dry", Source: "tickets", Postgres: &PostgresInput{Table: "tickets"}, KeyColumns: []string{"id"}, Rejects: rejects}
+	job := Job{Name: "dry", Source: "tickets", Postgres: &PostgresInput{Table: "tickets"}, KeyColumns: []string{"id"}, Rejects: rejects}
 	emb := &countingEmbedder{Embedder: mustLocal(t)}
 	deps := backfillDeps(r, emb)
-	deps.PostgresDSN = r.dsn
-	st, err := RunBackfill(context.Background(), Config{}, job, []Source{ticketsSource}, deps, BackfillOptions{DryRun: true})
+	deps.PostgresDSN = r.DSN
+	st, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{DryRun: true})
 	if err != nil || !st.Finished || st.Counts["stored"] != n || st.Counts["rejected"] != 2 {
 		t.Fatalf("dry run: %+v, %v", st, err)
 	}
-	if _, backfilled := storedCount(t, r.dsn, "tickets"); backfilled != 0 || emb.calls.Load() != 0 {
+	if _, backfilled := r.StoredCount("tickets"); backfilled != 0 || emb.calls.Load() != 0 {
 		t.Fatalf("dry run wrote %d events and made %d embedding calls", backfilled, emb.calls.Load())
 	}
-	if _, ok, _ := r.store.LoadCheckpoint(context.Background(), "dry"); ok {
+	if _, ok, _ := r.Store.LoadCheckpoint(context.Background(), "dry"); ok {
 		t.Fatal("dry run saved a checkpoint")
 	}
 	if _, err := os.Stat(rejects); !os.IsNotExist(err) {
@@ -397,25 +368,8 @@ func mustLocal(t testing.TB) *embed.Local {
 	return e
 }
 
-// Backfill versions sit below every live version and keep their own order.
-func TestBackfillVersionOrder(t *testing.T) {
-	vs := []int64{0, 1, 1 << 32, math.MaxInt64}
-	for i, v := range vs {
-		b := backfillVersion(v)
-		if b >= 0 {
-			t.Fatalf("backfillVersion(%d) = %d, want negative", v, b)
-		}
-		if i > 0 && b <= backfillVersion(vs[i-1]) {
-			t.Fatalf("backfillVersion does not keep order at %d", v)
-		}
-	}
-	if !stale(0, false, backfillVersion(math.MaxInt64)) || stale(backfillVersion(5), false, 0) {
-		t.Fatal("a live version must make any backfill version stale, and not the other way round")
-	}
-}
-
 type countingEmbedder struct {
-	Embedder
+	pipeline.Embedder
 	calls atomic.Int64
 }
 
@@ -424,38 +378,13 @@ func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float
 	return c.Embedder.Embed(ctx, texts)
 }
 
-// Source.Retention deletes a source's events older than the retention, for good,
-// while newer ones stay.
-func TestRetentionPurgesExpiredEvents(t *testing.T) {
-	r := newRig(t, 1)
-	src := ticketsSource
-	src.Retention = 3 * time.Second
-	r.source = &src
-	old := time.Now().Add(-time.Hour).UnixMicro()
-	r.produceRows([][2]int{{1, 1}, {2, 1}, {3, 1}}, func(key, version int) map[string]any {
-		row := map[string]any{"id": key, "customer_id": 1, "body": fmt.Sprint("ticket ", key)}
-		if key < 3 {
-			row["updated_at"] = old
-		}
-		return row
-	})
-	stop := r.run(Config{}, r.store, nil)
-	defer stop()
-	r.eventually("expired events purged", 20*time.Second, func() bool {
-		return testutil.ToFloat64(r.metrics.Records.WithLabelValues("tickets", "expired")) >= 2
-	})
-	if live, _ := storedCount(t, r.dsn, "tickets"); live != 1 {
-		t.Fatalf("%d events left, want 1 (the one inside the retention)", live)
-	}
-}
-
 // Articles are backfilled like tickets: a document source's table becomes
 // chunked, embedded, searchable knowledge, and a live edit during the backfill
 // wins.
 func TestBackfillDocuments(t *testing.T) {
-	r := newRig(t, 1)
+	r := pipetest.NewRig(t, 1)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, r.dsn)
+	conn, err := pgx.Connect(ctx, r.DSN)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,21 +398,21 @@ func TestBackfillDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.store.EnsureChunkIndex(ctx, 64); err != nil {
+	if err := r.Store.EnsureChunkIndex(ctx, 64); err != nil {
 		t.Fatal(err)
 	}
-	kb := Source{Name: "kb", Topic: "kb.public.articles", Format: cdc.FormatDebezium, Kind: KindDocument, ID: "KB-{{.id}}",
-		Tenant: "{{.tenant_id}}", Title: "{{.title}}", Text: "{{.body}}", Attrs: []string{"category"}, Chunk: Chunking{Size: 60, Overlap: 10}}
-	job := Backfill{Name: "articles", Source: "kb", Postgres: &PostgresInput{Table: "articles"}, KeyColumns: []string{"id"}, PageSize: 100,
+	kb := source.Source{Name: "kb", Topic: "kb.public.articles", Format: cdc.FormatDebezium, Kind: source.KindDocument, ID: "KB-{{.id}}",
+		Tenant: "{{.tenant_id}}", Title: "{{.title}}", Text: "{{.body}}", Attrs: []string{"category"}, Chunk: source.Chunking{Size: 60, Overlap: 10}}
+	job := Job{Name: "articles", Source: "kb", Postgres: &PostgresInput{Table: "articles"}, KeyColumns: []string{"id"}, PageSize: 100,
 		Rejects: filepath.Join(t.TempDir(), "r.jsonl")}
 	emb := mustLocal(t)
 	deps := backfillDeps(r, emb)
-	deps.PostgresDSN = r.dsn
+	deps.PostgresDSN = r.DSN
 	var once sync.Once
-	live := func(BackfillStatus) {
+	live := func(Status) {
 		once.Do(func() { // a live edit of an article not read yet, as the live pipeline writes it
 			vecs, _ := emb.Embed(ctx, []string{"Article 250\n\nEdited live: refunds now take one day."})
-			_, err := r.store.ApplyDocuments(ctx, []store.Document{{Source: "kb", Key: "250", DocID: "KB-250", Tenant: "acme", Title: "Article 250",
+			_, err := r.Store.ApplyDocuments(ctx, []store.Document{{Source: "kb", Key: "250", DocID: "KB-250", Tenant: "acme", Title: "Article 250",
 				Attrs: map[string]any{"category": "refunds"}, TextHash: []byte("live"), Version: 99,
 				Chunks: []store.Chunk{{Text: "Edited live: refunds now take one day.", TextHash: []byte("live-chunk"), Embedding: vecs[0]}}}}, nil)
 			if err != nil {
@@ -491,12 +420,12 @@ func TestBackfillDocuments(t *testing.T) {
 			}
 		})
 	}
-	st, err := RunBackfill(ctx, Config{}, job, []Source{kb}, deps, BackfillOptions{Progress: live})
+	st, err := Run(ctx, pipeline.Config{}, job, []source.Source{kb}, deps, Options{Progress: live})
 	if err != nil || st.Counts["records"] != 300 || st.Counts["stored"] != 299 || st.Counts["unchanged"] != 1 {
 		t.Fatalf("%+v, %v: want 300 records, 299 stored, 1 left to the live edit", st, err)
 	}
 	q, _ := emb.Embed(ctx, []string{"how long do refunds take"})
-	hits, _, err := r.store.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: q[0], K: 5, Filter: map[string]any{"category": "refunds"}})
+	hits, _, err := r.Store.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: q[0], K: 5, Filter: map[string]any{"category": "refunds"}})
 	if err != nil || len(hits) != 5 {
 		t.Fatalf("search: %d hits, %v", len(hits), err)
 	}
@@ -506,5 +435,28 @@ func TestBackfillDocuments(t *testing.T) {
 	}
 	if chunks < 300 || live250 != 1 {
 		t.Fatalf("%d chunks, live edit kept: %d", chunks, live250)
+	}
+}
+
+// BenchmarkBackfillPostgres: a 100k-row table through `ingest backfill`'s path with
+// the local embedder (384 dims) and default concurrency and page size.
+func BenchmarkBackfillPostgres(b *testing.B) {
+	const n = 100_000
+	r := pipetest.NewRig(b, 1)
+	makeTickets(b, r.DSN, n, 0)
+	emb, _ := embed.NewLocal(384)
+	deps := backfillDeps(r, emb)
+	deps.PostgresDSN = r.DSN
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		job := Job{Name: fmt.Sprintf("bench-%d", i), Source: "tickets", Postgres: &PostgresInput{Table: "tickets"},
+			KeyColumns: []string{"id"}, Rejects: filepath.Join(b.TempDir(), "r.jsonl")}
+		start := time.Now()
+		st, err := Run(context.Background(), pipeline.Config{}, job, []source.Source{ticketsSource}, deps, Options{Restart: true})
+		if err != nil || st.Counts["records"] != n {
+			b.Fatalf("%+v %v", st, err)
+		}
+		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "rows/s")
+		b.ReportMetric(float64(st.Counts["stored"]), "stored")
 	}
 }

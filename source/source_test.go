@@ -1,4 +1,4 @@
-package pipeline
+package source
 
 import (
 	"encoding/json"
@@ -18,14 +18,14 @@ func ticketSource() Source {
 }
 
 func TestMapperEvent(t *testing.T) {
-	m, err := newMapper(ticketSource())
+	m, err := NewMapper(ticketSource())
 	if err != nil {
 		t.Fatal(err)
 	}
 	row := map[string]any{"id": json.Number("7"), "tenant_id": "acme", "status": "open", "body": "Refund\n\n  missing\x00!",
 		"customer": map[string]any{"id": json.Number("42"), "tier": "gold"}, "updated_at": json.Number("1700000000123456"), "unused": "x"}
 	c := &cdc.Change{Op: cdc.OpUpsert, Key: "7", Row: row, Version: 99}
-	e, err := m.event(c, "7", &cdc.Record{}, nil)
+	e, err := m.Event(c, "7", &cdc.Record{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestMapperEvent(t *testing.T) {
 }
 
 func TestMapperErrorsNameTheField(t *testing.T) {
-	m, _ := newMapper(ticketSource())
+	m, _ := NewMapper(ticketSource())
 	for _, tc := range []struct {
 		row   map[string]any
 		field string
@@ -59,7 +59,7 @@ func TestMapperErrorsNameTheField(t *testing.T) {
 		{map[string]any{"tenant_id": "acme"}, "entity"},
 		{map[string]any{"id": 1, "tenant_id": "acme", "customer": map[string]any{"id": 1}, "updated_at": "yesterday"}, "time"},
 	} {
-		_, err := m.event(&cdc.Change{Op: cdc.OpUpsert, Row: tc.row}, "k", &cdc.Record{}, nil)
+		_, err := m.Event(&cdc.Change{Op: cdc.OpUpsert, Row: tc.row}, "k", &cdc.Record{}, nil)
 		var me *MapError
 		if !errors.As(err, &me) || me.Field != tc.field {
 			t.Errorf("row %v: err = %v, want a MapError for %s", tc.row, err, tc.field)
@@ -68,11 +68,11 @@ func TestMapperErrorsNameTheField(t *testing.T) {
 }
 
 func TestMapperTOASTKeepsStoredValue(t *testing.T) {
-	m, _ := newMapper(ticketSource())
+	m, _ := NewMapper(ticketSource())
 	row := map[string]any{"id": json.Number("7"), "tenant_id": "acme", "status": "pending", "customer": map[string]any{"id": 42}}
 	c := &cdc.Change{Op: cdc.OpUpsert, Row: row, Unavailable: []string{"body"}}
 	prior := &store.Prior{Fields: map[string]any{"body": "the original long body"}}
-	e, err := m.event(c, "7", &cdc.Record{Timestamp: time.Now()}, prior)
+	e, err := m.Event(c, "7", &cdc.Record{Timestamp: time.Now()}, prior)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestMapperTOASTKeepsStoredValue(t *testing.T) {
 		t.Errorf("text = %q fields = %v", e.Text, e.Fields)
 	}
 	// Without a stored row the column renders empty, never as the placeholder.
-	e, _ = m.event(c, "7", &cdc.Record{Timestamp: time.Now()}, nil)
+	e, _ = m.Event(c, "7", &cdc.Record{Timestamp: time.Now()}, nil)
 	if strings.Contains(e.Text, cdc.Placeholder) || e.Text != "Ticket 7 [pending]" {
 		t.Errorf("text without prior = %q", e.Text)
 	}
@@ -89,16 +89,16 @@ func TestMapperTOASTKeepsStoredValue(t *testing.T) {
 func TestMapperTextCapAndJSONVersion(t *testing.T) {
 	src := Source{Name: "chat", Topic: "c", Format: cdc.FormatJSON, Key: "{{.mid}}", Tenant: "acme", Entity: "customer:1",
 		Text: "{{.text}}", Time: "ts", MaxTextBytes: 10}
-	m, err := newMapper(src)
+	m, err := NewMapper(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := &cdc.Change{Op: cdc.OpUpsert, Row: map[string]any{"mid": "m1", "text": "日本語のテキストです", "ts": "2026-01-02T03:04:05.5Z"}}
-	key, err := m.keyOf(c)
+	key, err := m.KeyOf(c)
 	if err != nil || key != "m1" {
 		t.Fatalf("key = %q, %v", key, err)
 	}
-	e, err := m.event(c, key, &cdc.Record{}, nil)
+	e, err := m.Event(c, key, &cdc.Record{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestMapperTextCapAndJSONVersion(t *testing.T) {
 	if want := time.Date(2026, 1, 2, 3, 4, 5, 5e8, time.UTC); !e.Time.Equal(want) || e.Version != want.UnixMicro() {
 		t.Errorf("time %v version %d", e.Time, e.Version)
 	}
-	if _, err := m.keyOf(&cdc.Change{Row: map[string]any{}}); err == nil {
+	if _, err := m.KeyOf(&cdc.Change{Row: map[string]any{}}); err == nil {
 		t.Error("keyless record without a key field: want an error")
 	}
 }
@@ -166,11 +166,11 @@ func TestKeyFormat(t *testing.T) {
 	}
 	s.KeyFormat = "string"
 	c := cdc.Change{Key: "parsed"}
-	if err := s.applyKeyFormat(&c, []byte(`{"id":1}`)); err != nil || c.Key != `{"id":1}` {
+	if err := s.ApplyKeyFormat(&c, []byte(`{"id":1}`)); err != nil || c.Key != `{"id":1}` {
 		t.Errorf("string key: %q %v", c.Key, err)
 	}
 	s.KeyFormat = "json"
-	if err := s.applyKeyFormat(&c, []byte("order-17")); err == nil || !strings.Contains(err.Error(), "key_format") {
+	if err := s.ApplyKeyFormat(&c, []byte("order-17")); err == nil || !strings.Contains(err.Error(), "key_format") {
 		t.Errorf("a non-JSON key with key_format json: %v", err)
 	}
 }
