@@ -345,3 +345,46 @@ func TestMetricsExistFromTheFirstScrape(t *testing.T) {
 		}
 	}
 }
+
+// knowledgeStore is fakeStore with a knowledge search that counts its calls.
+type knowledgeStore struct {
+	fakeStore
+	searches int
+}
+
+func (k *knowledgeStore) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error) {
+	k.searches++
+	return []store.Hit{{Source: "kb", DocID: "KB-1", Text: "Refunds take 3-5 days.", Score: 0.5}}, store.SearchInfo{}, nil
+}
+
+// The documented "off" values of the ranking knobs are off: knowledge_k 0 adds no
+// knowledge (and asks the store for none), similarity_weight 0 ranks by recency
+// alone; left unset they take their defaults.
+func TestOffValuesOfTheAPI(t *testing.T) {
+	now := time.Now()
+	l, _ := embed.NewLocal(384)
+	ask := func(cfg Config) (ContextResponse, int) {
+		st := &knowledgeStore{fakeStore: fakeStore{events: demoEvents(t, now)}}
+		s := New(cfg.WithDefaults(), l, st, nil, nil, nil)
+		_, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"where is my refund?"}})
+		return resp, st.searches
+	}
+	base := Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}}
+	on, searches := ask(base)
+	if len(on.Documents) != 1 || searches != 1 || on.Meta.Ranking != "similarity+recency" || on.Events[0].Key == "1" {
+		t.Fatalf("defaults: %d documents, %d searches, ranking %s, first %s", len(on.Documents), searches, on.Meta.Ranking, on.Events[0].Key)
+	}
+	off := base
+	off.KnowledgeK, off.SimilarityWeight = Ptr(0), Ptr(0.0)
+	got, searches := ask(off)
+	if len(got.Documents) != 0 || searches != 0 {
+		t.Errorf("knowledge_k 0: %d documents, %d searches; want none", len(got.Documents), searches)
+	}
+	var keys []string
+	for _, e := range got.Events {
+		keys = append(keys, e.Key)
+	}
+	if strings.Join(keys, ",") != "1,4,2,3" {
+		t.Errorf("similarity_weight 0: order %v, want newest first (1,4,2,3)", keys)
+	}
+}

@@ -32,22 +32,22 @@ type Config struct {
 	// HalfLife is the age at which recency counts half. Default 10m.
 	HalfLife time.Duration `yaml:"half_life"`
 	// SimilarityWeight is the share of similarity in the score (the rest is
-	// recency), in [0, 1]. Default 0.7.
-	SimilarityWeight float64 `yaml:"similarity_weight"`
+	// recency), in [0, 1]; 0 ranks by recency alone. Unset (nil): 0.7.
+	SimilarityWeight *float64 `yaml:"similarity_weight"`
 	// ScanLimit caps the events of one entity window that are ranked (newest
 	// first). Default 1000.
 	ScanLimit int `yaml:"scan_limit"`
-	// KnowledgeK is how many knowledge chunks /v1/context adds for a question.
-	// Default 3.
-	KnowledgeK int `yaml:"knowledge_k"`
+	// KnowledgeK is how many knowledge chunks /v1/context adds for a question;
+	// 0 adds none. Unset (nil): 3.
+	KnowledgeK *int `yaml:"knowledge_k"`
 }
 
 const (
 	ListenDefault           = "127.0.0.1:8080"
 	TenantDefault           = "default"
-	DefaultWindowDefault    = 15 * time.Minute
+	WindowDefault           = 15 * time.Minute
 	MaxWindowDefault        = 24 * time.Hour
-	DefaultKDefault         = 10
+	KDefault                = 10
 	MaxKDefault             = 100
 	BudgetDefault           = 100 * time.Millisecond
 	MaxTokensDefault        = 1000
@@ -57,7 +57,12 @@ const (
 	KnowledgeKDefault       = 3
 )
 
-// WithDefaults fills unset fields.
+// Ptr returns a pointer to v, for the settings where an explicit zero means off.
+func Ptr[T any](v T) *T { return &v }
+
+// WithDefaults fills unset fields. Zero means unset for the fields where zero is
+// not a valid value; SimilarityWeight and KnowledgeK are pointers because their
+// zero means off.
 func (c Config) WithDefaults() Config {
 	if c.Listen == "" {
 		c.Listen = ListenDefault
@@ -66,13 +71,13 @@ func (c Config) WithDefaults() Config {
 		c.Tenant = TenantDefault
 	}
 	if c.DefaultWindow == 0 {
-		c.DefaultWindow = DefaultWindowDefault
+		c.DefaultWindow = WindowDefault
 	}
 	if c.MaxWindow == 0 {
 		c.MaxWindow = MaxWindowDefault
 	}
 	if c.DefaultK == 0 {
-		c.DefaultK = DefaultKDefault
+		c.DefaultK = KDefault
 	}
 	if c.MaxK == 0 {
 		c.MaxK = MaxKDefault
@@ -86,14 +91,16 @@ func (c Config) WithDefaults() Config {
 	if c.HalfLife == 0 {
 		c.HalfLife = HalfLifeDefault
 	}
-	if c.SimilarityWeight == 0 {
-		c.SimilarityWeight = SimilarityWeightDefault
+	if c.SimilarityWeight == nil {
+		w := SimilarityWeightDefault
+		c.SimilarityWeight = &w
 	}
 	if c.ScanLimit == 0 {
 		c.ScanLimit = ScanLimitDefault
 	}
-	if c.KnowledgeK == 0 {
-		c.KnowledgeK = KnowledgeKDefault
+	if c.KnowledgeK == nil {
+		k := KnowledgeKDefault
+		c.KnowledgeK = &k
 	}
 	return c
 }
@@ -113,12 +120,12 @@ func (c Config) Validate() error {
 		return errors.New("max_tokens: must be positive")
 	case c.HalfLife <= 0:
 		return errors.New("half_life: must be positive")
-	case c.SimilarityWeight < 0 || c.SimilarityWeight > 1:
-		return errors.New("similarity_weight: must be in [0, 1]")
+	case c.SimilarityWeight != nil && (*c.SimilarityWeight < 0 || *c.SimilarityWeight > 1):
+		return errors.New("similarity_weight: must be in [0, 1] (0: recency alone)")
 	case c.ScanLimit < c.MaxK:
 		return errors.New("scan_limit: must be at least max_k")
-	case c.KnowledgeK < 0 || c.KnowledgeK > maxSearchK:
-		return errors.New("knowledge_k: must be in [0, 50]")
+	case c.KnowledgeK != nil && (*c.KnowledgeK < 0 || *c.KnowledgeK > maxSearchK):
+		return errors.New("knowledge_k: must be in [0, 50] (0: no knowledge in /v1/context)")
 	}
 	return c.Auth.validate()
 }

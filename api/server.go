@@ -344,7 +344,7 @@ func (s *Server) params(req ContextRequest) (params, error) {
 		}
 		p.window = d
 	}
-	p.knowledge = p.q != "" && s.knowledge != nil && s.cfg.KnowledgeK > 0
+	p.knowledge = p.q != "" && s.knowledge != nil && *s.cfg.KnowledgeK > 0
 	if req.Knowledge != nil {
 		p.knowledge = *req.Knowledge && p.knowledge
 	}
@@ -528,7 +528,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 			}
 			if p.knowledge && emb.err == nil {
 				t0 := time.Now()
-				hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: emb.vec, K: s.cfg.KnowledgeK})
+				hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: emb.vec, K: *s.cfg.KnowledgeK})
 				searchDone <- searchResult{hits: hits, info: info, err: err, took: time.Since(t0)}
 			}
 		}()
@@ -587,7 +587,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	}
 
 	rstart := time.Now()
-	ranked := rank(events, qvec, now, s.cfg.HalfLife, s.cfg.SimilarityWeight, p.k)
+	ranked := rank(events, qvec, now, s.cfg.HalfLife, *s.cfg.SimilarityWeight, p.k)
 	timer.record("rank", rstart)
 	rstart = time.Now()
 	text, tokens, omitted, omittedDocs := renderContext(p.entity, ranked, hits, now, p.maxTokens)

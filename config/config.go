@@ -73,7 +73,10 @@ func Load(path string, getenv func(string) string) (*Config, error) {
 	return Parse(b, getenv)
 }
 
-// Parse is Load for bytes.
+// Parse is Load for bytes. Defaults are applied here, once, for every section:
+// what the binaries hand to the packages is complete. A setting whose zero means
+// off (api.knowledge_k, api.similarity_weight) is a pointer, so "0" in the file
+// stays 0.
 func Parse(b []byte, getenv func(string) string) (*Config, error) {
 	var c Config
 	dec := yaml.NewDecoder(bytes.NewReader(b))
@@ -108,6 +111,19 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 		c.SchemaRegistry.Password = getenv(c.SchemaRegistry.PasswordEnv)
 	}
 	c.Embedder = c.Embedder.WithDefaults()
+	if c.Store == StoreMilvus {
+		c.Milvus = c.Milvus.WithDefaults()
+	}
+	if c.Sessions != nil {
+		sc := c.Sessions.WithDefaults()
+		c.Sessions = &sc
+	}
+	for i := range c.Backfill {
+		c.Backfill[i] = c.Backfill[i].WithDefaults()
+	}
+	for i := range c.Sources {
+		c.Sources[i].Chunk = c.Sources[i].Chunk.WithDefaults()
+	}
 	if c.Embedder.APIKeyEnv != "" {
 		c.Embedder.APIKey = getenv(c.Embedder.APIKeyEnv)
 	}
@@ -125,7 +141,7 @@ func (c *Config) Validate() error {
 	switch c.Store {
 	case "", StorePostgres:
 	case StoreMilvus:
-		if err := c.Milvus.WithDefaults().Validate(); err != nil {
+		if err := c.Milvus.Validate(); err != nil {
 			return fmt.Errorf("milvus.%w", err)
 		}
 	default:
@@ -166,7 +182,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Sessions != nil {
-		sc := c.Sessions.WithDefaults()
+		sc := *c.Sessions
 		if err := sc.Validate(); err != nil {
 			return fmt.Errorf("sessions.%w", err)
 		}
@@ -191,7 +207,7 @@ func (c *Config) Validate() error {
 	}
 	jobs := map[string]bool{}
 	for i, b := range c.Backfill {
-		if err := b.WithDefaults().Validate(); err != nil {
+		if err := b.Validate(); err != nil {
 			return fmt.Errorf("backfill[%d].%w", i, err)
 		}
 		if !names[b.Source] {

@@ -81,3 +81,44 @@ func TestShippedConfigsAreValid(t *testing.T) {
 		}
 	}
 }
+
+// Every setting the reference documents as able to say "off" stays off when the
+// file says so: defaults fill only what the file leaves out.
+func TestOffValuesStayOff(t *testing.T) {
+	off := strings.Replace(valid, "api: {auth: {mode: none}}",
+		"api: {auth: {mode: none}, knowledge_k: 0, similarity_weight: 0, read_latest_topics: []}\n"+
+			"embedder: {cache_entries: -1}\npipeline: {linger: 0s}\n", 1)
+	off = strings.Replace(off, `    text: "{{.subject}}"`, `    text: "{{.subject}}"
+    retention: 0s
+backfill:
+  - {name: old, source: tickets, files: [x.jsonl], records_per_second: 0, embed_calls_per_second: 0}`, 1)
+	c, err := Parse([]byte(off), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case c.API.KnowledgeK == nil || *c.API.KnowledgeK != 0:
+		t.Errorf("api.knowledge_k: 0 became %v", c.API.KnowledgeK)
+	case c.API.SimilarityWeight == nil || *c.API.SimilarityWeight != 0:
+		t.Errorf("api.similarity_weight: 0 became %v", c.API.SimilarityWeight)
+	case len(c.API.ReadLatestTopics) != 0:
+		t.Errorf("read_latest_topics: [] became %v", c.API.ReadLatestTopics)
+	case c.Embedder.CacheEntries != -1:
+		t.Errorf("embedder.cache_entries: -1 became %d", c.Embedder.CacheEntries)
+	case c.Pipeline.Linger != 0 || c.Sources[0].Retention != 0:
+		t.Errorf("linger %v, retention %v; want 0 (flush at once, kept for ever)", c.Pipeline.Linger, c.Sources[0].Retention)
+	case c.Backfill[0].RecordsPerSecond != 0 || c.Backfill[0].EmbedCallsPerSecond != 0:
+		t.Errorf("backfill rates %+v; want 0 (unlimited)", c.Backfill[0])
+	case c.Sessions != nil:
+		t.Errorf("sessions absent, yet configured: %+v", c.Sessions)
+	}
+	// Left out, they take their defaults; and defaults are applied at load, once.
+	d, err := Parse([]byte(valid), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *d.API.KnowledgeK != 3 || *d.API.SimilarityWeight != 0.7 || d.Embedder.CacheEntries != 10000 || d.Sources[0].Chunk.Size == 0 {
+		t.Errorf("defaults: knowledge_k %d, similarity_weight %v, cache_entries %d, chunk %+v",
+			*d.API.KnowledgeK, *d.API.SimilarityWeight, d.Embedder.CacheEntries, d.Sources[0].Chunk)
+	}
+}

@@ -204,7 +204,7 @@ func summary(w io.Writer, job backfill.Job, s backfill.Status) {
 	}
 	fmt.Fprintln(w, strings.TrimSuffix(total, ","))
 	if n := s.Counts["rejected"]; n > 0 && !s.DryRun {
-		fmt.Fprintf(w, "  rejected records (with the reason) are in %s\n", job.WithDefaults().Rejects)
+		fmt.Fprintf(w, "  rejected records (with the reason) are in %s\n", job.Rejects)
 	}
 }
 

@@ -163,7 +163,7 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "Milvus collections ready for %d-dimensional vectors (consistency %s)\n", cfg.Embedder.Dims, cfg.Milvus.WithDefaults().Consistency)
+		fmt.Fprintf(stdout, "Milvus collections ready for %d-dimensional vectors (consistency %s)\n", cfg.Embedder.Dims, cfg.Milvus.Consistency)
 		return nil
 	}
 	// The knowledge index depends on the configured vector size.
@@ -230,7 +230,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 }
 
 func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, turns builder.TurnReader, log *slog.Logger, reg *prometheus.Registry) (*builder.Builder, error) {
-	sc := cfg.Sessions.WithDefaults()
+	sc := *cfg.Sessions
 	sum, err := session.NewSummariser(*sc.Summary, os.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("sessions.%w", err)
@@ -265,7 +265,7 @@ func startDevBroker(cfg *config.Config) (*kfake.Cluster, error) {
 	}
 	topics := []string{cfg.Kafka.DLQTopic}
 	if cfg.Sessions != nil && cfg.Sessions.Summary != nil {
-		topics = append(topics, cfg.Sessions.WithDefaults().Summary.Topic)
+		topics = append(topics, cfg.Sessions.Summary.Topic)
 	}
 	for _, s := range cfg.Sources {
 		topics = append(topics, s.Topic)
