@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,12 +24,6 @@ type backfillFlags struct {
 	rate, embedRate   float64
 	concurrency       int
 	rejects, progress string
-}
-
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 func runBackfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f backfillFlags, metricsAddr string, stdout, stderr io.Writer) error {

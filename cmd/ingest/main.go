@@ -43,9 +43,20 @@ Usage:
   ingest backfill -config FILE [-job NAME] [flags]
                                       load existing data (a PostgreSQL table or query,
                                       JSON Lines files, or a topic's history) through
-                                      the same path; resumable; see below
+                                      the same path; resumable
 
-Each source in the config maps one topic to events (see README "Configuration").
+Each command has its own flags: ingest COMMAND -h.
+
+Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
+FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
+`
+
+const runUsage = `ingest run: consume the sources' topics into the store and the recent cache.
+
+Usage:
+  ingest [run] -config FILE [flags]
+
+Each source in the config maps one topic to events (see docs/configuration.md).
 Offsets are committed only after every earlier record of the partition is stored
 or dead-lettered; stopping with SIGINT/SIGTERM drains in-flight work first.
 
@@ -57,21 +68,46 @@ Sessions: with sessions.summary in the config, ingest also runs the session
 summary builder, in its own consumer group (sessions.summary.group), beside the
 pipeline.
 
-Backfill: jobs are listed under backfill: in the config. A job writes with
-versions below every live version, so it never replaces what the live pipeline
-wrote, and any live change replaces what it wrote: run it beside ingest. Progress
-is checkpointed in PostgreSQL after every page; SIGINT finishes the page in hand
-and stops, and running the same command again resumes (after SIGKILL, the last
-page is redone; writes are idempotent). Bad records go to the job's rejects file
-and the job goes on. -dry-run reads, maps and compares with what is stored, and
-writes nothing.
+Examples:
+  ingest -config examples/demo.yaml
+  ingest run -config examples/demo.yaml -metrics-listen 127.0.0.1:9464 -log-format json
 
-Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
-FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
+Other commands: ingest migrate, ingest backfill (ingest COMMAND -h).
+
+Flags:
+`
+
+const migrateUsage = `ingest migrate: apply pending database migrations, then exit.
+
+Usage:
+  ingest migrate -config FILE
+
+Safe to run from several processes at once (an advisory lock serialises them) and
+as often as you like: it prints "schema is up to date" when nothing is pending.
+With store: milvus it also creates and loads the Milvus collections.
+
+Example:
+  ingest migrate -config examples/demo.yaml
+
+Flags:
+`
+
+const backfillUsage = `ingest backfill: load existing data through the live write path.
+
+Usage:
+  ingest backfill -config FILE [-job NAME] [flags]
+
+Jobs are listed under backfill: in the config: a PostgreSQL table or query, JSON
+Lines files, or a topic's history replayed without a consumer group. A job writes
+with versions below every live version, so it never replaces what the live
+pipeline wrote, and any live change replaces what it wrote: run it beside ingest.
+Progress is checkpointed in PostgreSQL after every page; SIGINT finishes the page
+in hand and stops, and running the same command again resumes (after SIGKILL, the
+last page is redone; writes are idempotent). Bad records go to the job's rejects
+file and the job goes on. -dry-run reads, maps and compares with what is stored,
+and writes nothing.
 
 Examples:
-  ingest migrate -config examples/demo.yaml
-  ingest -config examples/demo.yaml -metrics-listen 127.0.0.1:9464
   ingest backfill -config examples/demo.yaml -job refunds-2025 -dry-run
   ingest backfill -config examples/demo.yaml -job refunds-2025 -rate 5000 -restart
 
@@ -95,42 +131,56 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
+	help := map[string]string{"run": usage + "\n" + runUsage, "migrate": migrateUsage, "backfill": backfillUsage}[cmd]
+	switch {
+	case cmd == "help":
+		fmt.Fprint(stderr, usage)
+		return flag.ErrHelp
+	case help == "":
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q (want run, migrate or backfill)", cmd)
+	}
+	// Each command has its own flags: a flag another command takes is an error
+	// here, not silently ignored.
 	fs := flag.NewFlagSet("ingest "+cmd, flag.ContinueOnError)
-	common := wire.Flags(fs, usage, stderr)
-	metricsAddr := fs.String("metrics-listen", "127.0.0.1:9464", "address for /metrics and /healthz (empty: off; backfill: off unless set)")
-	pprofAddr := fs.String("pprof-listen", "", "serve Go's /debug/pprof on this address (off when empty; never expose it publicly)")
+	common := wire.Flags(fs, help, stderr)
+	var metricsAddr, pprofAddr *string
 	var bf backfillFlags
-	fs.StringVar(&bf.job, "job", "", "backfill: the job to run (optional when the config has one)")
-	fs.BoolVar(&bf.restart, "restart", false, "backfill: forget the job's checkpoint and start over")
-	fs.BoolVar(&bf.dryRun, "dry-run", false, "backfill: report what would be written; write nothing")
-	fs.Float64Var(&bf.rate, "rate", -1, "backfill: records per second (0: unlimited; default: the job's records_per_second)")
-	fs.Float64Var(&bf.embedRate, "embed-rate", -1, "backfill: embedding calls per second (0: unlimited; default: the job's embed_calls_per_second)")
-	fs.IntVar(&bf.concurrency, "concurrency", 0, "backfill: parallel lanes (default: the job's concurrency, else 4)")
-	fs.StringVar(&bf.rejects, "rejects", "", "backfill: file that rejected records are appended to (default: the job's rejects)")
-	fs.StringVar(&bf.progress, "progress", "auto", "backfill: progress display: auto (a live line on a terminal, else log lines), line, log")
+	switch cmd {
+	case "run":
+		metricsAddr = fs.String("metrics-listen", "127.0.0.1:9464", "address for /metrics and /healthz (empty: off)")
+	case "backfill":
+		metricsAddr = fs.String("metrics-listen", "", "address for /metrics and /healthz while the job runs (empty: off)")
+		fs.StringVar(&bf.job, "job", "", "the job to run (optional when the config has one)")
+		fs.BoolVar(&bf.restart, "restart", false, "forget the job's checkpoint and start over")
+		fs.BoolVar(&bf.dryRun, "dry-run", false, "report what would be written; write nothing")
+		fs.Float64Var(&bf.rate, "rate", -1, "records per second (0: unlimited; default: the job's records_per_second)")
+		fs.Float64Var(&bf.embedRate, "embed-rate", -1, "embedding calls per second (0: unlimited; default: the job's embed_calls_per_second)")
+		fs.IntVar(&bf.concurrency, "concurrency", 0, "parallel lanes (default: the job's concurrency, else 4)")
+		fs.StringVar(&bf.rejects, "rejects", "", "file that rejected records are appended to (default: the job's rejects)")
+		fs.StringVar(&bf.progress, "progress", "auto", "progress display: auto (a live line on a terminal, else log lines), line, log")
+	}
+	if cmd != "migrate" {
+		pprofAddr = fs.String("pprof-listen", "", "serve Go's /debug/pprof on this address (off when empty; never expose it publicly)")
+	}
 	cfg, log, err := common.Parse(args, getenv)
 	if err != nil {
 		return err
 	}
-	stopPprof, err := wire.Pprof(*pprofAddr, log)
-	if err != nil {
-		return err
+	if pprofAddr != nil {
+		stopPprof, err := wire.Pprof(*pprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stopPprof()
 	}
-	defer stopPprof()
 	switch cmd {
 	case "migrate":
 		return migrate(ctx, cfg, stdout)
-	case "run":
-		return ingest(ctx, cfg, log, *metricsAddr)
 	case "backfill":
-		addr := *metricsAddr
-		if !flagSet(fs, "metrics-listen") {
-			addr = ""
-		}
-		return runBackfill(ctx, cfg, log, bf, addr, stdout, stderr)
+		return runBackfill(ctx, cfg, log, bf, *metricsAddr, stdout, stderr)
 	default:
-		fs.Usage()
-		return fmt.Errorf("unknown command %q (want run, migrate or backfill)", cmd)
+		return ingest(ctx, cfg, log, *metricsAddr)
 	}
 }
 
