@@ -11,9 +11,11 @@
 //	FRESHCTX_API_LISTEN      api.listen
 //	FRESHCTX_MILVUS_ADDR     milvus.addr
 //
-// Secrets are never in the file: the embedding provider's API key is read from the
-// variable embedder.api_key_env names (OPENAI_API_KEY by default for provider
-// openai), and each API key with `env` from the variable it names.
+// Secrets are never in the file, and only this package reads the environment:
+// the embedding provider's API key from the variable embedder.api_key_env names
+// (OPENAI_API_KEY by default for provider openai), the summariser's from
+// sessions.summary.api_key_env, Milvus's password from milvus.password_env, and
+// each API key with `env` from the variable it names.
 package config
 
 import (
@@ -123,6 +125,12 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 	}
 	for i := range c.Sources {
 		c.Sources[i].Chunk = c.Sources[i].Chunk.WithDefaults()
+	}
+	if c.Milvus.PasswordEnv != "" {
+		c.Milvus.Password = getenv(c.Milvus.PasswordEnv)
+	}
+	if c.Sessions != nil && c.Sessions.Summary != nil && c.Sessions.Summary.APIKeyEnv != "" {
+		c.Sessions.Summary.APIKey = getenv(c.Sessions.Summary.APIKeyEnv)
 	}
 	if c.Embedder.APIKeyEnv != "" {
 		c.Embedder.APIKey = getenv(c.Embedder.APIKeyEnv)

@@ -61,10 +61,12 @@ type SummaryConfig struct {
 	// endpoint). Default extractive.
 	Summariser string `yaml:"summariser"`
 	// BaseURL, Model, APIKeyEnv and Timeout configure the openai summariser.
-	BaseURL   string        `yaml:"base_url"`
-	Model     string        `yaml:"model"`
-	APIKeyEnv string        `yaml:"api_key_env"`
-	Timeout   time.Duration `yaml:"timeout"`
+	BaseURL   string `yaml:"base_url"`
+	Model     string `yaml:"model"`
+	APIKeyEnv string `yaml:"api_key_env"`
+	// APIKey is read from APIKeyEnv at load (config), never from the file.
+	APIKey  string        `yaml:"-"`
+	Timeout time.Duration `yaml:"timeout"`
 }
 
 // Defaults.

@@ -142,8 +142,7 @@ func TestChatCompletionsSummariser(t *testing.T) {
 			n, strings.Contains(req.Messages[1].Content, "Summary so far:\nearlier"))
 	}))
 	defer srv.Close()
-	s, err := NewSummariser(SummaryConfig{Summariser: "openai", BaseURL: srv.URL + "/v1", Model: "summ-1", APIKeyEnv: "K", Timeout: 5 * time.Second},
-		func(string) string { return "k-1" })
+	s, err := NewSummariser(SummaryConfig{Summariser: "openai", BaseURL: srv.URL + "/v1", Model: "summ-1", APIKeyEnv: "K", APIKey: "k-1", Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +154,7 @@ func TestChatCompletionsSummariser(t *testing.T) {
 	if time.Since(start) < 900*time.Millisecond || calls.Load() != 2 {
 		t.Fatalf("429 with Retry-After 1 was not waited for: %v, %d calls", time.Since(start), calls.Load())
 	}
-	bad, _ := NewSummariser(SummaryConfig{Summariser: "openai", BaseURL: srv.URL + "/v1", Model: "summ-1", APIKeyEnv: "K"}, func(string) string { return "wrong" })
+	bad, _ := NewSummariser(SummaryConfig{Summariser: "openai", BaseURL: srv.URL + "/v1", Model: "summ-1", APIKeyEnv: "K", APIKey: "wrong"})
 	if _, err := bad.Summarise(context.Background(), "", turnsOf(1), 50); err == nil || !strings.Contains(err.Error(), "summary.api_key_env") {
 		t.Fatalf("401: %v", err)
 	}

@@ -27,18 +27,15 @@ type Summariser interface {
 }
 
 // NewSummariser builds the configured summariser.
-func NewSummariser(c SummaryConfig, getenv func(string) string) (Summariser, error) {
+func NewSummariser(c SummaryConfig) (Summariser, error) {
 	switch c.Summariser {
 	case "", "extractive":
 		return Extractive{}, nil
 	case "openai":
-		key := ""
-		if c.APIKeyEnv != "" {
-			if key = getenv(c.APIKeyEnv); key == "" {
-				return nil, fmt.Errorf("summary.api_key_env: $%s is empty", c.APIKeyEnv)
-			}
+		if c.APIKeyEnv != "" && c.APIKey == "" {
+			return nil, fmt.Errorf("summary.api_key_env: $%s is empty", c.APIKeyEnv)
 		}
-		return &ChatCompletions{BaseURL: strings.TrimRight(c.BaseURL, "/"), Model: c.Model, APIKey: key,
+		return &ChatCompletions{BaseURL: strings.TrimRight(c.BaseURL, "/"), Model: c.Model, APIKey: c.APIKey,
 			Client: &http.Client{Timeout: c.Timeout}}, nil
 	default:
 		return nil, fmt.Errorf("summary.summariser: %q is not one of extractive, openai", c.Summariser)

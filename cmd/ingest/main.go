@@ -201,7 +201,7 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 		fmt.Fprintln(stdout, "schema is up to date")
 	}
 	if cfg.Store == config.StoreMilvus {
-		m, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims, os.Getenv)
+		m, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims)
 		if err != nil {
 			return err
 		}
@@ -281,7 +281,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 
 func newBuilder(cfg *config.Config, avro *cdc.Avro, st *pgstore.Store, turns builder.TurnReader, log *slog.Logger, reg *prometheus.Registry) (*builder.Builder, error) {
 	sc := *cfg.Sessions
-	sum, err := session.NewSummariser(*sc.Summary, os.Getenv)
+	sum, err := session.NewSummariser(*sc.Summary)
 	if err != nil {
 		return nil, fmt.Errorf("sessions.%w", err)
 	}

@@ -90,7 +90,7 @@ sources:
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := milvusstore.Connect(ctx, cfg.Milvus, 32, os.Getenv)
+	ms, err := milvusstore.Connect(ctx, cfg.Milvus, 32)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,9 +48,12 @@ import (
 type Config struct {
 	// Addr is Milvus's gRPC address, host:19530. Required with store: milvus.
 	Addr string `yaml:"addr"`
-	// Username, Password (or PasswordEnv) authenticate when Milvus has auth on.
+	// Username and the password in the variable PasswordEnv names authenticate
+	// when Milvus has auth on.
 	Username    string `yaml:"username"`
 	PasswordEnv string `yaml:"password_env"`
+	// Password is read from PasswordEnv at load (config), never from the file.
+	Password string `yaml:"-"`
 	// Database is the Milvus database. Default: Milvus's default.
 	Database string `yaml:"database"`
 	// Prefix names the collections. Default "freshctx".
@@ -109,17 +112,14 @@ type Store struct {
 	dims                 int
 }
 
-// Connect opens a client. getenv reads PasswordEnv.
-func Connect(ctx context.Context, cfg Config, dims int, getenv func(string) string) (*Store, error) {
+// Connect opens a client.
+func Connect(ctx context.Context, cfg Config, dims int) (*Store, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("milvus.%w", err)
 	}
 	cl, _ := consistency(cfg.Consistency)
-	mc := &milvusclient.ClientConfig{Address: cfg.Addr, Username: cfg.Username, DBName: cfg.Database}
-	if cfg.PasswordEnv != "" {
-		mc.Password = getenv(cfg.PasswordEnv)
-	}
+	mc := &milvusclient.ClientConfig{Address: cfg.Addr, Username: cfg.Username, Password: cfg.Password, DBName: cfg.Database}
 	c, err := milvusclient.New(ctx, mc)
 	if err != nil {
 		return nil, fmt.Errorf("milvus at %s: %w", cfg.Addr, err)

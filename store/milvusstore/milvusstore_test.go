@@ -15,7 +15,7 @@ import (
 
 func open(t *testing.T, addr, prefix string) *milvusstore.Store {
 	t.Helper()
-	s, err := milvusstore.Connect(context.Background(), milvusstore.Config{Addr: addr, Prefix: prefix}, storetest.Dims, os.Getenv)
+	s, err := milvusstore.Connect(context.Background(), milvusstore.Config{Addr: addr, Prefix: prefix}, storetest.Dims)
 	if err != nil {
 		t.Fatal(err)
 	}

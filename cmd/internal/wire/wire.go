@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
-	"os"
 	"strings"
 	"time"
 
@@ -191,7 +190,7 @@ func vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (store.
 	if cfg.Store != config.StoreMilvus {
 		return pg, func() {}, nil
 	}
-	m, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims, os.Getenv)
+	m, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims)
 	if err != nil {
 		return nil, nil, err
 	}
