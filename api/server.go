@@ -125,7 +125,7 @@ func New(cfg Config, e Embedder, st store.Reader, cache Cache, log *slog.Logger,
 	s.handle("GET /v1/sessions/{id}/memory", s.instrument("/v1/sessions/{id}/memory", s.authed(s.handleMemory)))
 	s.handle("GET /openapi.yaml", s.instrument("/openapi.yaml", s.handleOpenAPI))
 	s.mcp = s.mcpHandler()
-	s.mux.Handle("/mcp", s.mcp) // Model Context Protocol, streamable HTTP (described in README, not OpenAPI)
+	s.mux.Handle("/mcp", s.mcp) // Model Context Protocol, streamable HTTP (described in docs/api.md, not OpenAPI)
 	s.handle("GET /healthz", s.instrument("/healthz", s.handleHealth))
 	s.handle("GET /readyz", s.instrument("/readyz", s.handleReady))
 	s.handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

@@ -50,7 +50,7 @@ const maxSessionIDBytes = 256
 
 func (s *Server) memoryParams(id, q string, maxTokens, turns *int) (memoryParams, error) {
 	if s.sessions == nil {
-		return memoryParams{}, &Error{Status: http.StatusNotFound, Code: "not_configured", Msg: "session memory is not configured (see README, Session memory)"}
+		return memoryParams{}, &Error{Status: http.StatusNotFound, Code: "not_configured", Msg: "session memory is not configured (see docs/sessions.md)"}
 	}
 	p := memoryParams{id: id, q: strings.TrimSpace(q), maxTokens: s.sessions.MaxTokens, turns: s.sessions.Turns}
 	switch {

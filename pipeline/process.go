@@ -583,7 +583,7 @@ func (p *Writer) write(ctx context.Context, items []Item) bool {
 			continue
 		}
 		if it.isDocument() {
-			it.result = ResultSkipped // truncating a knowledge table is not applied (see README)
+			it.result = ResultSkipped // truncating a knowledge table is not applied (see docs/configuration.md)
 			continue
 		}
 		var rem []store.Removed

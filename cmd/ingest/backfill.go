@@ -95,7 +95,7 @@ func pickJob(cfg *config.Config, name string) (backfill.Job, error) {
 	}
 	switch {
 	case len(cfg.Backfill) == 0:
-		return backfill.Job{}, errors.New("backfill: the config has no backfill jobs (see README, Backfill)")
+		return backfill.Job{}, errors.New("backfill: the config has no backfill jobs (see docs/backfill.md)")
 	case name == "":
 		return backfill.Job{}, fmt.Errorf("-job: required, the config has %d jobs: %s", len(names), strings.Join(names, ", "))
 	default:

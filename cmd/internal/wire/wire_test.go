@@ -14,8 +14,8 @@ import (
 	"github.com/freshctx/freshctx/store/pgstore"
 )
 
-// Compose and Kubernetes start ingest and contextapi together: 20 processes of
-// each opening a freshly migrated database at the same moment must all start
+// Compose and Kubernetes start ingest and contextapi together: 20 of them
+// opening a freshly migrated database at the same moment must all start
 // (the embedding-model check once lost the race: "no rows in result set").
 func TestSimultaneousStartsOnAFreshDatabase(t *testing.T) {
 	dsn, _ := testenv.PostgresDSN(t)
@@ -30,7 +30,7 @@ func TestSimultaneousStartsOnAFreshDatabase(t *testing.T) {
 	}
 	st.Close()
 	cfg, err := config.Parse([]byte(fmt.Sprintf(`
-postgres: {dsn: %q}
+postgres: {dsn: %q, max_conns: 1}
 redis: {addr: "127.0.0.1:6379"}
 api: {tenant: acme, auth: {mode: none}}
 sources:
@@ -39,7 +39,9 @@ sources:
 	if err != nil {
 		t.Fatal(err)
 	}
-	const starts = 40 // 20 ingest + 20 contextapi: the same start-up path
+	// 20 processes, ingest and contextapi alike (the same start-up path), each
+	// with one connection so the test leaves room for the tests running beside it.
+	const starts = 20
 	var (
 		wg    sync.WaitGroup
 		start = make(chan struct{})
