@@ -411,6 +411,16 @@ func eventOut(e Scored) EventOut {
 	return out
 }
 
+// How a request's latency budget is shared: the question's embedding may take
+// embedShare of it (the knowledge search follows within what is left), the cache
+// cacheShare; the store gets what remains of the whole.
+const (
+	embedShare = 0.4
+	cacheShare = 0.3
+)
+
+func share(budget time.Duration, f float64) time.Duration { return time.Duration(float64(budget) * f) }
+
 // The stages of an answer (freshctx_api_stage_seconds) and those that can
 // degrade (freshctx_api_degraded_total).
 var (
@@ -517,7 +527,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	if p.q != "" {
 		go func() {
 			defer close(embedDone)
-			ectx, ecancel := context.WithTimeout(ctx, p.budget*4/10)
+			ectx, ecancel := context.WithTimeout(ctx, share(p.budget, embedShare))
 			defer ecancel()
 			vecs, err := s.embedder.Embed(ectx, []string{p.q})
 			emb = embedResult{err: err, at: time.Now()}
@@ -637,7 +647,7 @@ func (s *Server) recent(ctx context.Context, p params, since time.Time, timer *s
 	var partial []store.Event
 	if s.cache != nil {
 		cstart := time.Now()
-		cctx, ccancel := context.WithTimeout(ctx, p.budget*3/10)
+		cctx, ccancel := context.WithTimeout(ctx, share(p.budget, cacheShare))
 		events, complete, err := s.cache.Recent(cctx, tenantOf(ctx), p.entity, since, limit)
 		ccancel()
 		timer.record("cache", cstart)

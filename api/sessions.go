@@ -170,7 +170,7 @@ func (s *Server) memory(ctx context.Context, p memoryParams) (MemoryResponse, er
 func (s *Server) readTurns(ctx context.Context, entity string, n int, meta *MemoryMeta) ([]store.Event, string, error) {
 	now := s.now()
 	if w, ok := s.cache.(interface{ Window() time.Duration }); ok {
-		cctx, cancel := context.WithTimeout(ctx, s.cfg.Budget*3/10)
+		cctx, cancel := context.WithTimeout(ctx, share(s.cfg.Budget, cacheShare))
 		events, complete, err := s.cache.Recent(cctx, tenantOf(ctx), entity, now.Add(-w.Window()), n)
 		cancel()
 		switch {

@@ -258,7 +258,52 @@ func provenance(r *cdc.Record) store.Provenance {
 func (p *Writer) process(ctx context.Context, batch []*Record) ([]Item, bool) {
 	p.m.BatchSize.Observe(float64(len(batch)))
 	items := make([]Item, len(batch))
-	var refs, docRefs []store.Ref
+	refs, docRefs, ok := p.decode(ctx, batch, items)
+	if !ok {
+		return nil, false // ctx ended: nothing acked
+	}
+	var priors map[store.Ref]store.Prior
+	var docPriors map[store.Ref]store.DocumentPrior
+	if len(refs)+len(docRefs) > 0 {
+		err := p.retry(ctx, "lookup", func() (err error) {
+			if priors, err = p.deps.Store.Lookup(ctx, refs); err != nil {
+				return err
+			}
+			docPriors, err = p.deps.Store.DocumentPriors(ctx, docRefs)
+			return err
+		})
+		if err != nil {
+			return nil, false // ctx ended: nothing acked, the records will be redelivered
+		}
+	}
+	plan := p.mapItems(items, priors, docPriors)
+	if p.dryRun {
+		for i := range items {
+			it := &items[i]
+			switch {
+			case it.err != nil || it.result != ResultPending:
+			case it.event != nil || it.doc != nil:
+				it.result = ResultStored
+			default:
+				it.result = ResultDeleted
+			}
+		}
+		p.m.EmbedTexts.Add(float64(len(plan.entries))) // what would be sent
+		return items, true
+	}
+	if !p.embed(ctx, &plan, items) {
+		return nil, false
+	}
+	if !p.write(ctx, items) {
+		return nil, false
+	}
+	return items, true
+}
+
+// decode fills items from batch: the decoded change, its key and ref; poison is
+// marked on its item. It returns the refs of events and of documents to look up,
+// and false if ctx ended first.
+func (p *Writer) decode(ctx context.Context, batch []*Record, items []Item) (refs, docRefs []store.Ref, ok bool) {
 	for i, r := range batch {
 		it := &items[i]
 		it.rec = r
@@ -284,7 +329,7 @@ func (p *Writer) process(ctx context.Context, batch []*Record) ([]Item, bool) {
 				it.poison("decode", err)
 				continue
 			} else if err != nil {
-				return nil, false // ctx ended: nothing acked
+				return nil, nil, false
 			}
 		}
 		if kafkaio.IsOwnOutput(it.crec.Headers) {
@@ -310,23 +355,14 @@ func (p *Writer) process(ctx context.Context, batch []*Record) ([]Item, bool) {
 			refs = append(refs, it.ref)
 		}
 	}
+	return refs, docRefs, true
+}
 
-	var priors map[store.Ref]store.Prior
-	var docPriors map[store.Ref]store.DocumentPrior
-	if len(refs)+len(docRefs) > 0 {
-		err := p.retry(ctx, "lookup", func() (err error) {
-			if priors, err = p.deps.Store.Lookup(ctx, refs); err != nil {
-				return err
-			}
-			docPriors, err = p.deps.Store.DocumentPriors(ctx, docRefs)
-			return err
-		})
-		if err != nil {
-			return nil, false // ctx ended: nothing acked, the records will be redelivered
-		}
-	}
-
-	// Map in batch order; later changes of a key see earlier ones as their prior.
+// mapItems maps the decoded items in batch order (later changes of a key see
+// earlier ones as their prior) and plans what to embed: only texts whose vector
+// is not known already (invariant 7), and nothing for a change a newer stored
+// version makes stale.
+func (p *Writer) mapItems(items []Item, priors map[store.Ref]store.Prior, docPriors map[store.Ref]store.DocumentPrior) embedPlan {
 	var plan embedPlan
 	for i := range items {
 		it := &items[i]
@@ -341,83 +377,73 @@ func (p *Writer) process(ctx context.Context, batch []*Record) ([]Item, bool) {
 		}
 		switch {
 		case it.isDocument() && it.change.Op == cdc.OpUpsert:
-			d, err := it.rec.Src.Document(&it.change, it.ref.Key, &it.crec)
-			if err != nil {
-				it.poison("map", err)
-				continue
-			}
-			d.Version = p.version(d.Version)
-			prior, hasPrior := docPriors[it.ref]
-			if hasPrior && stale(prior.Version, prior.Deleted, d.Version) {
-				it.result = ResultUnchanged // a newer version is stored: nothing to embed
-				continue
-			}
-			d.Provenance = provenance(&it.crec)
-			for c := range d.Chunks {
-				ch := &d.Chunks[c]
-				if v, ok := prior.Vectors[string(ch.TextHash)]; ok && !prior.Deleted {
-					ch.Embedding = v // this chunk's text is stored already
-					p.m.EmbedReused.Inc()
-				} else if plan.add(ch.TextHash, chunkInput(d.Title, ch.Text), i, &ch.Embedding) {
-					p.m.EmbedReused.Inc()
-				}
-			}
-			it.doc = &d
+			p.mapDocument(it, i, docPriors, &plan)
 		case it.change.Op == cdc.OpUpsert:
-			prior, hasPrior := priors[it.ref]
-			var pp *store.Prior
-			if hasPrior {
-				pp = &prior
-			}
-			ev, err := it.rec.Src.Event(&it.change, it.ref.Key, &it.crec, pp)
-			if err != nil {
-				it.poison("map", err)
-				continue
-			}
-			ev.Version = p.version(ev.Version)
-			if hasPrior && stale(prior.Version, prior.Deleted, ev.Version) {
-				it.result = ResultUnchanged // a newer version is stored: nothing to embed
-				continue
-			}
-			ev.Provenance = provenance(&it.crec)
-			it.event = &ev
-			if hasPrior && !prior.Deleted && prior.Embedding != nil && bytes.Equal(prior.TextHash, ev.TextHash) {
-				ev.Embedding = prior.Embedding // unchanged text: never embed it again
-				p.m.EmbedReused.Inc()
-			} else if plan.add(ev.TextHash, ev.Text, i, &it.event.Embedding) {
-				p.m.EmbedReused.Inc() // the same text is already being embedded in this batch
-			}
-			if hasPrior && !prior.Deleted && prior.Entity != "" && (prior.Tenant != ev.Tenant || prior.Entity != ev.Entity) {
-				it.moved = &store.Removed{Ref: it.ref, Tenant: prior.Tenant, Entity: prior.Entity, Version: ev.Version}
-			}
-			priors = setPrior(priors, it.ref, store.Prior{Tenant: ev.Tenant, Entity: ev.Entity, TextHash: ev.TextHash,
-				Embedding: ev.Embedding, Fields: ev.Fields, Version: ev.Version})
+			priors = p.mapEvent(it, i, priors, &plan)
 		case it.change.Op == cdc.OpDelete && !it.isDocument():
 			priors = setPrior(priors, it.ref, store.Prior{Deleted: true, Version: it.change.Version})
 		}
 	}
+	return plan
+}
 
-	if p.dryRun {
-		for i := range items {
-			it := &items[i]
-			switch {
-			case it.err != nil || it.result != ResultPending:
-			case it.event != nil || it.doc != nil:
-				it.result = ResultStored
-			default:
-				it.result = ResultDeleted
-			}
+// mapDocument renders a document upsert and plans its chunks' vectors.
+func (p *Writer) mapDocument(it *Item, i int, docPriors map[store.Ref]store.DocumentPrior, plan *embedPlan) {
+	d, err := it.rec.Src.Document(&it.change, it.ref.Key, &it.crec)
+	if err != nil {
+		it.poison("map", err)
+		return
+	}
+	d.Version = p.version(d.Version)
+	prior, hasPrior := docPriors[it.ref]
+	if hasPrior && stale(prior.Version, prior.Deleted, d.Version) {
+		it.result = ResultUnchanged // a newer version is stored: nothing to embed
+		return
+	}
+	d.Provenance = provenance(&it.crec)
+	for c := range d.Chunks {
+		ch := &d.Chunks[c]
+		if v, ok := prior.Vectors[string(ch.TextHash)]; ok && !prior.Deleted {
+			ch.Embedding = v // this chunk's text is stored already
+			p.m.EmbedReused.Inc()
+		} else if plan.add(ch.TextHash, chunkInput(d.Title, ch.Text), i, &ch.Embedding) {
+			p.m.EmbedReused.Inc()
 		}
-		p.m.EmbedTexts.Add(float64(len(plan.entries))) // what would be sent
-		return items, true
 	}
-	if !p.embed(ctx, &plan, items) {
-		return nil, false
+	it.doc = &d
+}
+
+// mapEvent renders an event upsert, plans its vector and records it as the
+// key's prior for later changes in the batch.
+func (p *Writer) mapEvent(it *Item, i int, priors map[store.Ref]store.Prior, plan *embedPlan) map[store.Ref]store.Prior {
+	prior, hasPrior := priors[it.ref]
+	var pp *store.Prior
+	if hasPrior {
+		pp = &prior
 	}
-	if !p.write(ctx, items) {
-		return nil, false
+	ev, err := it.rec.Src.Event(&it.change, it.ref.Key, &it.crec, pp)
+	if err != nil {
+		it.poison("map", err)
+		return priors
 	}
-	return items, true
+	ev.Version = p.version(ev.Version)
+	if hasPrior && stale(prior.Version, prior.Deleted, ev.Version) {
+		it.result = ResultUnchanged // a newer version is stored: nothing to embed
+		return priors
+	}
+	ev.Provenance = provenance(&it.crec)
+	it.event = &ev
+	if hasPrior && !prior.Deleted && prior.Embedding != nil && bytes.Equal(prior.TextHash, ev.TextHash) {
+		ev.Embedding = prior.Embedding // unchanged text: never embed it again
+		p.m.EmbedReused.Inc()
+	} else if plan.add(ev.TextHash, ev.Text, i, &it.event.Embedding) {
+		p.m.EmbedReused.Inc() // the same text is already being embedded in this batch
+	}
+	if hasPrior && !prior.Deleted && prior.Entity != "" && (prior.Tenant != ev.Tenant || prior.Entity != ev.Entity) {
+		it.moved = &store.Removed{Ref: it.ref, Tenant: prior.Tenant, Entity: prior.Entity, Version: ev.Version}
+	}
+	return setPrior(priors, it.ref, store.Prior{Tenant: ev.Tenant, Entity: ev.Entity, TextHash: ev.TextHash,
+		Embedding: ev.Embedding, Fields: ev.Fields, Version: ev.Version})
 }
 
 // embed runs the plan in one embedder call (retrying transient failures) and
