@@ -399,7 +399,9 @@ func TestReliabilityGracefulShutdown(t *testing.T) {
 	l := ledger.New(pipetest.Topic)
 	l.Produce(t, r.Producer, workload(l, 2000, 20000, 10), 1)
 	first := r.Metrics
-	stop := r.Run(pipeline.Config{}, newSlowStore(r.Store, time.Millisecond), nil)
+	// The drain must finish for the stop to be graceful: on a loaded machine the
+	// default 10 s may not drain 20,000 in-flight records through a slow store.
+	stop := r.Run(pipeline.Config{DrainTimeout: testenv.Patience(time.Minute)}, newSlowStore(r.Store, time.Millisecond), nil)
 	waitProcessed(r, first, 5000)
 	stop() // SIGTERM path: stop fetching, drain, commit
 	if committed := sum(r.Committed(4)); committed != int64(processed(first)) {

@@ -147,7 +147,7 @@ func (r *Rig) RunWith(cfg pipeline.Config, st store.Writer, emb pipeline.Embedde
 				if err != nil {
 					r.T.Errorf("Run: %v", err)
 				}
-			case <-time.After(30 * time.Second):
+			case <-time.After(testenv.Patience(2 * time.Minute)):
 				r.T.Fatalf("Run did not return\n%s", r.Logs.String())
 			}
 		})
