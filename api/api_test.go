@@ -132,7 +132,7 @@ func TestContextRanksForTheQuestion(t *testing.T) {
 	if len(resp.Events) != 2 || !strings.Contains(resp.Events[0].Text, "Refund") || !strings.Contains(resp.Events[1].Text, "Refund") {
 		t.Fatalf("top 2 for a refund question: %+v", resp.Events)
 	}
-	if resp.Meta.Ranking != "similarity+recency" || resp.Meta.ServedFrom != "store" || resp.Meta.Candidates != 4 {
+	if resp.Meta.Ranking != "hybrid" || resp.Meta.ServedFrom != "store" || resp.Meta.Candidates != 4 {
 		t.Errorf("meta = %+v", resp.Meta)
 	}
 	if resp.Meta.NewestEventAgeMS == nil || *resp.Meta.NewestEventAgeMS < 59000 {
@@ -167,7 +167,9 @@ func TestRankMatchesBruteForce(t *testing.T) {
 		events = append(events, store.Event{Source: "s", Key: string(rune('a'+i%26)) + string(rune(i)), Time: now.Add(-time.Duration(rng.IntN(900)) * time.Second), Embedding: v})
 	}
 	q := events[0].Embedding
-	got := rank(events, q, now, 10*time.Minute, 0.7, 20)
+	s := newTestServer(t, nil, &fakeStore{}, nil)
+	s.cfg.HalfLife = 10 * time.Minute
+	got := s.rank(events, "q", q, now, RankSimilarity, 20)
 	// Brute force, written out from the documented formula.
 	best := 0.0
 	for _, e := range events {
@@ -187,7 +189,7 @@ func TestRankMatchesBruteForce(t *testing.T) {
 	// Deterministic: shuffled input, same output.
 	shuffled := append([]store.Event(nil), events...)
 	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	again := rank(shuffled, q, now, 10*time.Minute, 0.7, 20)
+	again := s.rank(shuffled, "q", q, now, RankSimilarity, 20)
 	for k := range got {
 		if got[k].Key != again[k].Key {
 			t.Fatalf("order depends on input order at %d", k)
@@ -201,11 +203,12 @@ func TestDegradationLadder(t *testing.T) {
 	l, _ := embed.NewLocal(384)
 	q := url.Values{"entity": {"customer:1"}, "q": {"refund"}, "budget_ms": {"40"}}
 
-	t.Run("late embedding ranks by recency", func(t *testing.T) {
+	t.Run("late embedding ranks by words, identifiers and recency", func(t *testing.T) {
 		s := newTestServer(t, slowEmbedder{l, time.Second}, &fakeStore{events: events}, nil)
 		start := time.Now()
 		rec, resp := get(t, s, q)
-		if rec.Code != http.StatusOK || resp.Meta.Ranking != "recency" || len(resp.Meta.Degraded) != 1 || resp.Meta.Degraded[0].Stage != "embed" {
+		if rec.Code != http.StatusOK || resp.Meta.Ranking != "hybrid-lexical" || len(resp.Meta.Degraded) != 1 || resp.Meta.Degraded[0].Stage != "embed" ||
+			!strings.Contains(resp.Events[0].Text, "Refund") {
 			t.Fatalf("%d %+v", rec.Code, resp.Meta)
 		}
 		if took := time.Since(start); took > 500*time.Millisecond {
@@ -371,7 +374,7 @@ func TestOffValuesOfTheAPI(t *testing.T) {
 	}
 	base := Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}}
 	on, searches := ask(base)
-	if len(on.Documents) != 1 || searches != 1 || on.Meta.Ranking != "similarity+recency" || on.Events[0].Key == "1" {
+	if len(on.Documents) != 1 || searches != 1 || on.Meta.Ranking != "hybrid" || on.Events[0].Key == "1" {
 		t.Fatalf("defaults: %d documents, %d searches, ranking %s, first %s", len(on.Documents), searches, on.Meta.Ranking, on.Events[0].Key)
 	}
 	off := base

@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -29,14 +30,21 @@ type Config struct {
 	Budget time.Duration `yaml:"budget"`
 	// MaxTokens caps the rendered context when a request gives no max_tokens. Default 1000.
 	MaxTokens int `yaml:"max_tokens"`
-	// HalfLife is the age at which recency counts half. Default 10m.
+	// HalfLife is the age at which recency counts half. Default 20m.
 	HalfLife time.Duration `yaml:"half_life"`
-	// SimilarityWeight is the share of similarity in the score (the rest is
+	// SimilarityWeight is the share of relevance in the score (the rest is
 	// recency), in [0, 1]; 0 ranks by recency alone. Unset (nil): 0.7.
 	SimilarityWeight *float64 `yaml:"similarity_weight"`
 	// ScanLimit caps the events of one entity window that are ranked (newest
 	// first). Default 1000.
 	ScanLimit int `yaml:"scan_limit"`
+	// Ranking is the default ranking of /v1/context: hybrid (lexical, identifiers,
+	// similarity and recency; see package relevance), similarity (similarity and
+	// recency) or recency (newest first). Default hybrid.
+	Ranking string `yaml:"ranking"`
+	// SourceWeights scale the relevance of a source's events (default 1 each):
+	// e.g. {chat_bot: 0.5} for lines that echo the customer's words.
+	SourceWeights map[string]float64 `yaml:"source_weights"`
 	// KnowledgeK is how many knowledge chunks /v1/context adds for a question;
 	// 0 adds none. Unset (nil): 3.
 	KnowledgeK *int `yaml:"knowledge_k"`
@@ -51,7 +59,7 @@ const (
 	MaxKDefault             = 100
 	BudgetDefault           = 100 * time.Millisecond
 	MaxTokensDefault        = 1000
-	HalfLifeDefault         = 10 * time.Minute
+	HalfLifeDefault         = 20 * time.Minute
 	SimilarityWeightDefault = 0.7
 	ScanLimitDefault        = 1000
 	KnowledgeKDefault       = 3
@@ -98,6 +106,9 @@ func (c Config) WithDefaults() Config {
 	if c.ScanLimit == 0 {
 		c.ScanLimit = ScanLimitDefault
 	}
+	if c.Ranking == "" {
+		c.Ranking = "hybrid"
+	}
 	if c.KnowledgeK == nil {
 		k := KnowledgeKDefault
 		c.KnowledgeK = &k
@@ -122,10 +133,23 @@ func (c Config) Validate() error {
 		return errors.New("half_life: must be positive")
 	case c.SimilarityWeight != nil && (*c.SimilarityWeight < 0 || *c.SimilarityWeight > 1):
 		return errors.New("similarity_weight: must be in [0, 1] (0: recency alone)")
+	case c.Ranking != RankHybrid && c.Ranking != RankSimilarity && c.Ranking != RankRecency:
+		return fmt.Errorf("ranking: %q is not one of hybrid, similarity, recency", c.Ranking)
+	case !validWeights(c.SourceWeights):
+		return errors.New("source_weights: each weight must be in [0, 10]")
 	case c.ScanLimit < c.MaxK:
 		return errors.New("scan_limit: must be at least max_k")
 	case c.KnowledgeK != nil && (*c.KnowledgeK < 0 || *c.KnowledgeK > maxSearchK):
 		return errors.New("knowledge_k: must be in [0, 50] (0: no knowledge in /v1/context)")
 	}
 	return c.Auth.validate()
+}
+
+func validWeights(ws map[string]float64) bool {
+	for _, w := range ws {
+		if w < 0 || w > 10 || w != w {
+			return false
+		}
+	}
+	return true
 }

@@ -120,14 +120,14 @@ func TestDegradationWithRealDependencies(t *testing.T) {
 		s := newStack(t, 0)
 		s.ask(t, "1000") // warm the connections
 		code, resp, _ := s.ask(t, "1000")
-		if code != 200 || len(resp.Meta.Degraded) != 0 || resp.Meta.ServedFrom != "cache" || len(resp.Documents) != 1 || resp.Meta.Ranking != "similarity+recency" {
+		if code != 200 || len(resp.Meta.Degraded) != 0 || resp.Meta.ServedFrom != "cache" || len(resp.Documents) != 1 || resp.Meta.Ranking != "hybrid" {
 			t.Fatalf("%d %+v docs=%d", code, resp.Meta, len(resp.Documents))
 		}
 	})
 	t.Run("slow embedding server: recency, no knowledge, within budget", func(t *testing.T) {
 		s := newStack(t, 400*time.Millisecond)
 		code, resp, took := s.ask(t, "100")
-		if code != 200 || stages(resp)["embed"] != "recency" || stages(resp)["knowledge"] != "events_only" || len(resp.Events) != 3 {
+		if code != 200 || stages(resp)["embed"] != "hybrid-lexical" || stages(resp)["knowledge"] != "events_only" || len(resp.Events) != 3 {
 			t.Fatalf("%d %+v", code, resp.Meta)
 		}
 		if took > 100*time.Millisecond+margin {

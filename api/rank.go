@@ -2,59 +2,83 @@ package api
 
 import (
 	"math"
+	"strconv"
 	"sort"
 	"time"
 
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/store"
 )
 
 // Scored is an event with its ranking.
 type Scored struct {
 	store.Event
-	Score      float64  // what the ranking sorts by
-	Similarity *float64 // cosine similarity to the question; nil without one
-	Recency    float64  // 2^(-age/half-life)
+	Score      float64               // what the ranking sorts by
+	Similarity *float64              // cosine similarity to the question; nil without a question vector
+	Components *relevance.Components // each part of the score (explain=true)
 }
 
-// rank scores every event and returns the k best, best first.
-//
-// With a question vector q:
-//
-//	score = w·rel + (1−w)·2^(−age/halfLife),  rel = max(0, cos(q, e)) / max over candidates of max(0, cos)
-//
-// Similarity is normalised by the best candidate's, so the most relevant event
-// gets 1 on that term whatever the embedder's similarity scale (lexical
-// embedders give 0.1–0.5 to clearly related texts; without this, recency would
-// drown relevance). Without q the score is the recency term alone: newest first.
-// Ties go to the newer event, then source and key, so equal inputs always give the
-// same order. Every candidate is scored: the entity path is exact.
-func rank(events []store.Event, q []float32, now time.Time, halfLife time.Duration, w float64, k int) []Scored {
-	out := make([]Scored, len(events))
-	best := 0.0
-	for i := range events {
-		e := &events[i]
-		age := now.Sub(e.Time)
-		if age < 0 {
-			age = 0
-		}
-		out[i] = Scored{Event: *e, Recency: math.Exp2(-age.Seconds() / halfLife.Seconds())}
-		if q != nil {
-			sim := cosine(q, e.Embedding)
-			out[i].Similarity = &sim
-			best = math.Max(best, sim)
-		}
+// Ranking modes (the ranking parameter; meta.ranking says which one answered).
+const (
+	RankHybrid     = "hybrid"     // lexical (BM25) + identifiers + similarity + recency (with intent)
+	RankSimilarity = "similarity" // vector similarity + recency (freshctx before 2026-12)
+	RankRecency    = "recency"    // newest first
+	// rankLexical is hybrid without a question vector (the embedder failed or was late).
+	rankLexical = "hybrid-lexical"
+)
+
+// weights are the relevance weights of this server: relevance.DefaultWeights
+// with the configured share of recency, half-life and source weights.
+func (s *Server) weights() relevance.Weights {
+	w := relevance.DefaultWeights
+	w.Recency = 1 - *s.cfg.SimilarityWeight
+	w.HalfLife = s.cfg.HalfLife
+	w.Sources = s.cfg.SourceWeights
+	if w.Recency >= 1 { // similarity_weight 0: recency alone, whatever the question says
+		w.RecencyIntent, w.Status, w.Identifier = 1, 1, 0
 	}
-	for i := range out {
-		s := &out[i]
-		if q == nil {
-			s.Score = s.Recency
-			continue
+	return w
+}
+
+// rank scores every event (the entity path is exact) and returns the k best,
+// best first. Ties go to the newer event, then source and key, so equal inputs
+// always give the same order.
+//
+//   - hybrid: relevance.Score (see its formula): BM25 with per-source statistics,
+//     identifiers matched exactly, similarity when a question vector is there,
+//     recency whose share grows when the question asks for what is newest.
+//   - similarity: w·rel + (1−w)·2^(−age/half-life), rel = cosine normalised by the
+//     best candidate's.
+//   - recency (or no question): 2^(−age/half-life): newest first.
+func (s *Server) rank(events []store.Event, q string, qvec []float32, now time.Time, mode string, k int) []Scored {
+	out := make([]Scored, len(events))
+	w := s.weights()
+	switch {
+	case mode == RankRecency || q == "":
+		for i := range events {
+			out[i] = Scored{Event: events[i], Score: recency(now, events[i].Time, w.HalfLife)}
 		}
-		rel := 0.0
-		if best > 0 {
-			rel = math.Max(0, *s.Similarity) / best
+	case mode == RankSimilarity:
+		w.Lexical, w.Identifier, w.Similarity = 0, 0, 1
+		w.RecencyIntent, w.Status = w.Recency, w.Recency
+		fallthrough
+	default:
+		cands := make([]relevance.Candidate, len(events))
+		for i := range events {
+			e := &events[i]
+			// A stored version of an event never changes its text: (source, key,
+			// version) keys its analysis in the cache.
+			cands[i] = relevance.Candidate{Source: e.Source, Time: e.Time, Text: e.Text, Embedding: e.Embedding,
+				Hash: strconv.AppendInt([]byte(e.Source+"\x00"+e.Key+"\x00"), e.Version, 36)}
 		}
-		s.Score = w*rel + (1-w)*s.Recency
+		scores, comps := relevance.Score(relevance.NewQuery(q, qvec), cands, w, nil, now)
+		for i := range events {
+			out[i] = Scored{Event: events[i], Score: scores[i], Components: &comps[i]}
+			if qvec != nil {
+				sim := comps[i].Cosine
+				out[i].Similarity = &sim
+			}
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := &out[i], &out[j]
@@ -73,6 +97,14 @@ func rank(events []store.Event, q []float32, now time.Time, halfLife time.Durati
 		out = out[:k]
 	}
 	return out
+}
+
+func recency(now, t time.Time, halfLife time.Duration) float64 {
+	age := now.Sub(t)
+	if age < 0 {
+		age = 0
+	}
+	return math.Exp2(-age.Seconds() / halfLife.Seconds())
 }
 
 // cosine assumes both vectors are L2-normalised (the embedders guarantee it) and

@@ -29,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store"
 )
@@ -256,6 +257,10 @@ type ContextRequest struct {
 	// Session adds the conversation's memory (see GET /v1/sessions/{id}/memory).
 	Session      string `json:"session"`
 	MemoryTokens *int   `json:"memory_tokens"`
+	// Ranking is hybrid (default: api.ranking), similarity or recency.
+	Ranking string `json:"ranking"`
+	// Explain adds each event's score components.
+	Explain bool `json:"explain"`
 }
 
 // Limits on request parameters.
@@ -276,6 +281,8 @@ type params struct {
 	budget    time.Duration
 	maxTokens int
 	memory    *memoryParams
+	ranking   string
+	explain   bool
 }
 
 func (s *Server) parse(r *http.Request) (params, error) {
@@ -296,7 +303,14 @@ func (s *Server) parse(r *http.Request) (params, error) {
 		}
 	} else {
 		q := r.URL.Query()
-		req.Entity, req.Q, req.Window, req.Session = q.Get("entity"), q.Get("q"), q.Get("window"), q.Get("session")
+		req.Entity, req.Q, req.Window, req.Session, req.Ranking = q.Get("entity"), q.Get("q"), q.Get("window"), q.Get("session"), q.Get("ranking")
+		if v := q.Get("explain"); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return params{}, badRequest("explain: %q is not true or false", v)
+			}
+			req.Explain = b
+		}
 		if v := q.Get("knowledge"); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -323,7 +337,14 @@ func (s *Server) parse(r *http.Request) (params, error) {
 // params validates a context request (from REST or MCP); errors name the field.
 func (s *Server) params(req ContextRequest) (params, error) {
 	p := params{entity: req.Entity, q: strings.TrimSpace(req.Q), window: s.cfg.DefaultWindow, k: s.cfg.DefaultK,
-		budget: s.cfg.Budget, maxTokens: s.cfg.MaxTokens}
+		budget: s.cfg.Budget, maxTokens: s.cfg.MaxTokens, ranking: s.cfg.Ranking, explain: req.Explain}
+	switch req.Ranking {
+	case "":
+	case RankHybrid, RankSimilarity, RankRecency:
+		p.ranking = req.Ranking
+	default:
+		return p, badRequest("ranking: %q is not one of hybrid, similarity, recency", req.Ranking)
+	}
 	switch {
 	case p.entity == "":
 		return p, badRequest("entity: required, e.g. entity=customer:42")
@@ -389,16 +410,18 @@ func prefixField(err error, field string) error {
 
 // EventOut is one event in a response.
 type EventOut struct {
-	ID         string           `json:"id"`
-	Source     string           `json:"source"`
-	Key        string           `json:"key"`
-	Time       time.Time        `json:"time"`
-	Text       string           `json:"text"`
-	Attrs      map[string]any   `json:"attrs,omitempty"`
-	Score      float64          `json:"score"`
-	Similarity *float64         `json:"similarity,omitempty"`
-	Version    int64            `json:"version"`
-	Provenance store.Provenance `json:"provenance"`
+	ID         string         `json:"id"`
+	Source     string         `json:"source"`
+	Key        string         `json:"key"`
+	Time       time.Time      `json:"time"`
+	Text       string         `json:"text"`
+	Attrs      map[string]any `json:"attrs,omitempty"`
+	Score      float64        `json:"score"`
+	Similarity *float64       `json:"similarity,omitempty"`
+	// Explain holds the score's components (explain=true).
+	Explain    *relevance.Components `json:"explain,omitempty"`
+	Version    int64                 `json:"version"`
+	Provenance store.Provenance      `json:"provenance"`
 }
 
 func eventOut(e Scored) EventOut {
@@ -444,12 +467,16 @@ type Meta struct {
 	Candidates       int                `json:"candidates"`
 	NewestEventAgeMS *int64             `json:"newest_event_age_ms"`
 	Window           string             `json:"window"`
-	K                int                `json:"k"`
-	Ranking          string             `json:"ranking"`
-	ContextTokens    int                `json:"context_tokens"`
-	OmittedEvents    int                `json:"omitted_events"`
-	OmittedDocuments int                `json:"omitted_documents"`
-	KnowledgeMode    string             `json:"knowledge_mode,omitempty"` // ann or exact, when knowledge was searched
+	// Now is the server's time the window was measured from; Cutoff is now − window:
+	// no event older than it is in the answer.
+	Now              time.Time `json:"now"`
+	Cutoff           time.Time `json:"cutoff"`
+	K                int       `json:"k"`
+	Ranking          string    `json:"ranking"`
+	ContextTokens    int       `json:"context_tokens"`
+	OmittedEvents    int       `json:"omitted_events"`
+	OmittedDocuments int       `json:"omitted_documents"`
+	KnowledgeMode    string    `json:"knowledge_mode,omitempty"` // ann or exact, when knowledge was searched
 }
 
 // ContextResponse is the body of a /v1/context answer.
@@ -556,22 +583,31 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	}
 	meta.Candidates = len(events)
 
+	meta.Now, meta.Cutoff = now.UTC(), since.UTC()
 	var qvec []float32
-	meta.Ranking = "recency"
-	if p.q != "" {
+	meta.Ranking = RankRecency
+	if p.q != "" && p.ranking != RankRecency {
+		// Without a question vector, hybrid still ranks by words, identifiers and
+		// recency; similarity falls back to recency.
+		fallback := RankRecency
+		if p.ranking == RankHybrid {
+			fallback = rankLexical
+		}
 		select {
 		case <-embedDone:
 			timer.ms["embed"] = float64(emb.at.Sub(start).Microseconds()) / 1000
 			timer.order = append(timer.order, "embed")
 			if emb.err != nil {
-				s.degrade(&meta, "embed", reason(emb.err), "recency")
+				s.degrade(&meta, "embed", reason(emb.err), fallback)
+				meta.Ranking = fallback
 			} else {
 				qvec = emb.vec
-				meta.Ranking = "similarity+recency"
+				meta.Ranking = p.ranking
 			}
 		case <-ctx.Done():
 			timer.record("embed", start)
-			s.degrade(&meta, "embed", "deadline exceeded", "recency")
+			s.degrade(&meta, "embed", "deadline exceeded", fallback)
+			meta.Ranking = fallback
 		}
 	}
 	var hits []store.Hit
@@ -597,7 +633,11 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	}
 
 	rstart := time.Now()
-	ranked := rank(events, qvec, now, s.cfg.HalfLife, *s.cfg.SimilarityWeight, p.k)
+	mode := meta.Ranking
+	if mode == rankLexical {
+		mode = RankHybrid
+	}
+	ranked := s.rank(events, p.q, qvec, now, mode, p.k)
 	timer.record("rank", rstart)
 	rstart = time.Now()
 	text, tokens, omitted, omittedDocs := renderContext(p.entity, ranked, hits, now, p.maxTokens)
@@ -619,6 +659,11 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	}
 	for i, e := range ranked {
 		resp.Events[i] = eventOut(e)
+		if p.explain && e.Components != nil {
+			c := *e.Components
+			c.Similarity, c.Lexical, c.Recency = round4(c.Similarity), round4(c.Lexical), round4(c.Recency)
+			resp.Events[i].Explain = &c
+		}
 	}
 	for _, h := range hits {
 		h.Score = round4(h.Score)

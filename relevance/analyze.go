@@ -1,0 +1,132 @@
+// Package relevance scores an entity's candidate events against a question: a
+// lexical score (BM25 over analysed terms), exact identifier matches, vector
+// similarity from the configured embedder, and recency that shifts toward the
+// newest matching event when the question asks for what is latest. Every
+// candidate is scored (the ranking is exact); the components are fused by one
+// documented formula (see Score) and can be returned per event for explanation.
+package relevance
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// Analysis is a text turned into what the lexical score compares.
+type Analysis struct {
+	// Terms are the lexical terms, with repeats: English words lower-cased,
+	// without stop words and stemmed (Porter2); CJK text as character unigrams
+	// and bigrams; identifiers as a whole and as their parts.
+	Terms []string
+	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
+	// R-7001, 1Z88AA0312), numbers of four or more digits, amounts with a decimal
+	// part (129.90), and e-mail-like tokens. Lower-cased, matched exactly.
+	IDs []string
+}
+
+// Analyze splits text into terms and identifiers.
+func Analyze(text string) Analysis {
+	var a Analysis
+	rs := []rune(strings.ToLower(text))
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case isCJK(r):
+			j := i
+			for j < len(rs) && isCJK(rs[j]) {
+				j++
+			}
+			run := rs[i:j]
+			for k := range run {
+				a.Terms = append(a.Terms, string(run[k]))
+				if k+1 < len(run) {
+					a.Terms = append(a.Terms, string(run[k:k+2]))
+				}
+			}
+			i = j
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			j := i
+			for j < len(rs) && (unicode.IsLetter(rs[j]) && !isCJK(rs[j]) || unicode.IsDigit(rs[j]) ||
+				(isJoiner(rs[j]) && j+1 < len(rs) && (unicode.IsLetter(rs[j+1]) && !isCJK(rs[j+1]) || unicode.IsDigit(rs[j+1])))) {
+				j++
+			}
+			a.addToken(string(rs[i:j]))
+			i = j
+		default:
+			i++
+		}
+	}
+	return a
+}
+
+// isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
+func isJoiner(r rune) bool { return r == '-' || r == '.' || r == '@' || r == '_' || r == '/' || r == ',' }
+
+func (a *Analysis) addToken(tok string) {
+	tok = strings.Trim(tok, "-.@_/,")
+	if tok == "" {
+		return
+	}
+	if isIdentifier(tok) {
+		a.IDs = append(a.IDs, strings.ReplaceAll(tok, ",", ""))
+		a.Terms = append(a.Terms, strings.ReplaceAll(tok, ",", ""))
+	}
+	// The parts of a compound token are words of their own ("check-in", "2-factor").
+	for _, w := range strings.FieldsFunc(tok, isJoiner) {
+		if hasDigit(w) {
+			if !isIdentifier(tok) {
+				a.Terms = append(a.Terms, w)
+			}
+			continue
+		}
+		if len(w) < 2 || stopWords[w] {
+			continue
+		}
+		a.Terms = append(a.Terms, english.Stem(w, false))
+	}
+}
+
+func isIdentifier(tok string) bool {
+	digits, letters := 0, 0
+	for _, r := range tok {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	switch {
+	case strings.Contains(tok, "@") && letters > 0:
+		return true // e-mail-like
+	case digits == 0:
+		return false
+	case letters > 0:
+		return digits+letters >= 3 // INV-1040, R-7001, 1Z88AA0312, 2FA is too short to count
+	case strings.ContainsAny(tok, ".,") && digits >= 3:
+		return true // an amount: 129.90, 1,250.00
+	default:
+		return digits >= 4 // an order or account number, a year
+	}
+}
+
+func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
+
+func isCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+}
+
+// stopWords are English function words; they carry no lexical evidence.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the and or but if of to in on at by for from with without into onto over under
+		about as is are was were be been being am do does did doing done have has had having will would shall should
+		can could may might must i me my mine we us our ours you your yours he him his she her hers it its they them
+		their theirs this that these those there here what which who whom whose when where why how all any both each
+		few more most other some such no nor not only own same so than too very s t just don now then also up down
+		out off again further once please hi hello thanks thank yes ok okay let get got still yet`) {
+		stopWords[w] = true
+	}
+}

@@ -1,0 +1,127 @@
+package relevance_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/evalset"
+	"github.com/freshctx/freshctx/relevance"
+)
+
+// evaluate ranks every labelled question with w over its case's in-window events
+// (as the store would hand them over), with the offline embedder.
+func evaluate(t testing.TB, w relevance.Weights) *evalset.Report {
+	cases, err := evalset.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, _ := embed.NewLocal(384)
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	rep := evalset.NewReport()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range cases {
+		var cands []relevance.Candidate
+		var ids []string
+		for _, e := range c.Events {
+			if e.Ago >= evalset.Window {
+				continue // outside the window: the store never returns it
+			}
+			v, _ := emb.Embed(context.Background(), []string{e.Text})
+			cands = append(cands, relevance.Candidate{Source: e.Source, Time: now.Add(-time.Duration(e.Ago) * time.Minute), Text: e.Text, Embedding: v[0]})
+			ids = append(ids, e.ID)
+		}
+		for _, q := range c.Questions {
+			qv, _ := emb.Embed(context.Background(), []string{q.Q})
+			scores, _ := relevance.Score(relevance.NewQuery(q.Q, qv[0]), cands, w, nil, now)
+			order := make([]int, len(cands))
+			for i := range order {
+				order[i] = i
+			}
+			sort.SliceStable(order, func(a, b int) bool {
+				if scores[order[a]] != scores[order[b]] {
+					return scores[order[a]] > scores[order[b]]
+				}
+				return cands[order[a]].Time.After(cands[order[b]].Time)
+			})
+			ranked := make([]string, 0, 5)
+			for _, i := range order[:min(5, len(order))] {
+				ranked = append(ranked, ids[i])
+			}
+			rep.Add(c, q, ranked, rng)
+		}
+	}
+	return rep
+}
+
+// Quality floors on the labelled set, held-back part included: the build fails
+// when a change makes retrieval worse than this. The floors sit a little under
+// what the default weights reach (BENCHMARKS.md, Retrieval quality).
+func TestRetrievalQuality(t *testing.T) {
+	rep := evaluate(t, relevance.DefaultWeights)
+	t.Log(rep.Markdown())
+	// The ranking before hybrid (similarity + recency), for comparison.
+	legacy := relevance.Weights{Similarity: 1, Identifier: 0, Recency: 0.3, RecencyIntent: 0.3, Status: 0.3, HalfLife: 10 * time.Minute}
+	t.Log("similarity+recency (before hybrid):" + evaluate(t, legacy).Markdown())
+	for _, f := range []struct {
+		split, kind, metric string
+		min                 float64
+	}{
+		{"all", "overall", "ndcg", 0.83},
+		{"tune", "overall", "ndcg", 0.87},
+		{"heldout", "overall", "ndcg", 0.72},
+		{"all", "identifier", "mrr", 0.89},
+		{"all", "chinese", "ndcg", 0.88},
+		{"all", "recency", "ndcg", 0.91},
+		{"all", "lexical", "ndcg", 0.95},
+	} {
+		s := rep.Get(f.split, f.kind)
+		got := s.NDCG5
+		if f.metric == "mrr" {
+			got = s.MRR
+		}
+		if got < f.min {
+			t.Errorf("%s/%s %s = %.3f, below the floor %.3f", f.split, f.kind, f.metric, got, f.min)
+		}
+	}
+	// Paraphrases (no shared words) must at least beat plain newest-first order.
+	if p, n := rep.Get("all", "paraphrase").NDCG5, rep.Newest["all"]["paraphrase"]; p <= n.NDCG5/float64(n.N) {
+		t.Errorf("paraphrase nDCG@5 %.3f is not above newest-first's %.3f", p, n.NDCG5/float64(n.N))
+	}
+	if rep.WindowViolations != 0 {
+		t.Errorf("%d window violations", rep.WindowViolations)
+	}
+	if os.Getenv("FRESHCTX_EVAL_PRINT") != "" {
+		os.Stdout.WriteString(rep.Markdown())
+	}
+}
+
+// BenchmarkScore500 is the hybrid ranking's cost per request at 500 candidates
+// (the question and the events analysed, every candidate scored).
+func BenchmarkScore500(b *testing.B) {
+	emb, _ := embed.NewLocal(384)
+	now := time.Now()
+	cases, _ := evalset.Load()
+	var cands []relevance.Candidate
+	for len(cands) < 500 {
+		for _, c := range cases {
+			for _, e := range c.Events {
+				if len(cands) < 500 {
+					v, _ := emb.Embed(context.Background(), []string{e.Text})
+					cands = append(cands, relevance.Candidate{Source: e.Source, Time: now.Add(-time.Duration(e.Ago) * time.Minute), Text: e.Text, Embedding: v[0],
+						Hash: []byte(fmt.Sprint(len(cands)))})
+				}
+			}
+		}
+	}
+	qv, _ := emb.Embed(context.Background(), []string{"has invoice INV-1040 been paid?"})
+	b.ResetTimer()
+	for b.Loop() {
+		relevance.Score(relevance.NewQuery("has invoice INV-1040 been paid?", qv[0]), cands, relevance.DefaultWeights, nil, now)
+	}
+}

@@ -1,0 +1,274 @@
+package relevance
+
+import (
+	"math"
+	"strings"
+	"time"
+)
+
+// Candidate is one event to score.
+type Candidate struct {
+	Source    string
+	Time      time.Time
+	Text      string
+	Embedding []float32 // nil: no vector (similarity 0)
+	// Hash identifies Text (the event's text hash): its analysis is cached under
+	// it. Empty: analysed every time.
+	Hash []byte
+}
+
+// Query is the question, analysed once for all candidates.
+type Query struct {
+	Text     string
+	Analysis Analysis
+	Vector   []float32 // the question's embedding; nil when it could not be had
+	// Intent reports that the question asks for what is newest ("what did I just
+	// change?", "latest", "刚才", "最近").
+	Intent bool
+}
+
+// NewQuery analyses text; vec may be nil.
+func NewQuery(text string, vec []float32) Query {
+	return Query{Text: text, Analysis: Analyze(text), Vector: vec, Intent: RecencyIntent(text)}
+}
+
+// Weights fuse the components. See Score.
+type Weights struct {
+	Similarity float64 // share of vector similarity in relevance
+	Lexical    float64 // share of BM25 in relevance
+	// Identifier is added per matched identifier fraction: with 1, an event naming
+	// the question's identifier outranks every event that does not.
+	Identifier float64
+	// Recency is the share of recency in the score; RecencyIntent replaces it when
+	// the question asks for what is newest.
+	Recency       float64
+	RecencyIntent float64
+	// Status is the share of recency when the question names an identifier: a
+	// question about an order or a ticket asks for its latest state, and later
+	// events about one object supersede earlier ones.
+	Status   float64
+	HalfLife time.Duration
+	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
+	// the bot's own chat lines, which echo the question's words.
+	Sources map[string]float64
+}
+
+// DefaultWeights were chosen on the tuning part of the labelled set in
+// internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
+var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute}
+
+// Components are a candidate's scores, each in [0, 1].
+type Components struct {
+	Similarity float64 `json:"similarity"` // cosine, normalised by the best candidate's
+	Lexical    float64 `json:"lexical"`    // BM25, normalised by the best candidate's
+	Identifier float64 `json:"identifier"` // share of the question's identifiers the event names
+	Recency    float64 `json:"recency"`    // 2^(−age/half-life)
+	Source     float64 `json:"source"`     // the source's weight
+	// Cosine is the raw cosine similarity (before normalising).
+	Cosine float64 `json:"-"`
+}
+
+// Stats are corpus statistics for BM25: how many events a source holds for a
+// tenant, their mean length in terms, and in how many of them each term occurs.
+type Stats interface {
+	// TermStats returns, per source, the event count, the mean length and the
+	// document frequency of each term; ok is false when none are known.
+	TermStats(source string, terms []string) (n, avgLen float64, df map[string]float64, ok bool)
+}
+
+// BM25 parameters: b is low because events are short and of similar length.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.3
+)
+
+// Score scores every candidate:
+//
+//	rel   = source · (wS·sim + wL·lex) / (wS + wL)     (wS is 0 without a question vector)
+//	score = (1 − r)·rel + r·recency + wI·id
+//
+// where sim is the cosine to the question normalised by the best candidate's, lex
+// the BM25 score normalised by the best candidate's, id the share of the
+// question's identifiers the event names, recency 2^(−age/half-life), and r is
+// Weights.Recency, or Weights.RecencyIntent when the question asks for what is
+// newest. Normalising by the best candidate makes the components comparable
+// whatever the embedder's or the corpus's scale. BM25's statistics come from
+// stats (per tenant and source); without them, from the candidates.
+func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([]float64, []Components) {
+	comps := make([]Components, len(cands))
+	scores := make([]float64, len(cands))
+	docs := make([]*doc, len(cands))
+	for i := range cands {
+		docs[i] = analyses.get(cands[i].Hash, cands[i].Text)
+	}
+	lex := bm25(q.Analysis.Terms, cands, docs, stats)
+	var bestSim, bestLex float64
+	for i := range cands {
+		if q.Vector != nil {
+			comps[i].Cosine = cosine(q.Vector, cands[i].Embedding)
+			comps[i].Similarity = math.Max(0, comps[i].Cosine)
+			bestSim = math.Max(bestSim, comps[i].Similarity)
+		}
+		comps[i].Lexical = lex[i]
+		bestLex = math.Max(bestLex, lex[i])
+	}
+	wS, wL := w.Similarity, w.Lexical
+	if q.Vector == nil {
+		wS = 0
+	}
+	qids := dedupe(q.Analysis.IDs)
+	r := w.Recency
+	switch {
+	case q.Intent:
+		r = w.RecencyIntent
+	case len(q.Analysis.IDs) > 0:
+		r = w.Status
+	}
+	for i := range cands {
+		c := &comps[i]
+		if bestSim > 0 {
+			c.Similarity /= bestSim
+		}
+		if bestLex > 0 {
+			c.Lexical /= bestLex
+		}
+		c.Identifier = idMatch(qids, docs[i].ids)
+		age := now.Sub(cands[i].Time)
+		if age < 0 {
+			age = 0
+		}
+		c.Recency = math.Exp2(-age.Seconds() / w.HalfLife.Seconds())
+		c.Source = 1
+		if sw, ok := w.Sources[cands[i].Source]; ok {
+			c.Source = sw
+		}
+		rel := 0.0
+		if wS+wL > 0 {
+			rel = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
+		}
+		scores[i] = (1-r)*rel + r*c.Recency + w.Identifier*c.Identifier
+	}
+	return scores, comps
+}
+
+// bm25 scores each candidate for the query terms.
+func bm25(qterms []string, cands []Candidate, docs []*doc, stats Stats) []float64 {
+	out := make([]float64, len(cands))
+	if len(qterms) == 0 {
+		return out
+	}
+	uniq := dedupe(qterms)
+	// Statistics per source: from stats, else from the candidates themselves.
+	type srcStats struct {
+		n, avg float64
+		df     map[string]float64
+	}
+	bySource := map[string]*srcStats{}
+	local := func() *srcStats {
+		s := &srcStats{df: make(map[string]float64, len(uniq))}
+		total := 0
+		for i := range docs {
+			for _, t := range uniq {
+				if docs[i].tf[t] > 0 {
+					s.df[t]++
+				}
+			}
+			total += docs[i].n
+		}
+		s.n = float64(len(docs))
+		s.avg = float64(total) / math.Max(1, s.n)
+		return s
+	}
+	var fallback *srcStats
+	for i := range cands {
+		src := cands[i].Source
+		s, ok := bySource[src]
+		if !ok {
+			if stats != nil {
+				if n, avg, df, found := stats.TermStats(src, uniq); found && n > 0 {
+					s = &srcStats{n: n, avg: avg, df: df}
+				}
+			}
+			if s == nil {
+				if fallback == nil {
+					fallback = local()
+				}
+				s = fallback
+			}
+			bySource[src] = s
+		}
+		tf := docs[i].tf
+		dl := float64(docs[i].n)
+		avg := math.Max(s.avg, 1)
+		var score float64
+		for _, t := range uniq {
+			f := float64(tf[t])
+			if f == 0 {
+				continue
+			}
+			df := math.Min(s.df[t], s.n)
+			idf := math.Log(1 + (s.n-df+0.5)/(df+0.5))
+			score += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
+		}
+		out[i] = score
+	}
+	return out
+}
+
+func idMatch(q []string, have map[string]bool) float64 {
+	if len(q) == 0 {
+		return 0
+	}
+	n := 0
+	for _, id := range q {
+		if have[id] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(q))
+}
+
+func dedupe(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := xs[:0:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// cosine assumes both vectors are L2-normalised (the embedders guarantee it) and
+// returns 0 when the event has no vector or one of another size.
+func cosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var dot float32
+	for i := range a {
+		dot += a[i] * b[i]
+	}
+	return float64(dot)
+}
+
+// recencyWords mark a question about what is newest, in English and Chinese.
+var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "right now", "last thing", "刚才", "刚刚", "最近", "最新", "刚"}
+
+// RecencyIntent reports whether the question asks for what is newest.
+func RecencyIntent(q string) bool {
+	l := " " + strings.ToLower(q) + " "
+	for _, w := range recencyWords {
+		if isCJK([]rune(w)[0]) {
+			if strings.Contains(l, w) {
+				return true
+			}
+			continue
+		}
+		if strings.Contains(l, " "+w+" ") || strings.Contains(l, " "+w+"?") || strings.Contains(l, " "+w+",") {
+			return true
+		}
+	}
+	return false
+}
