@@ -25,6 +25,7 @@ type demoRecord struct {
 // with the wall clock, so a re-run supersedes the previous run's rows.
 type feed struct {
 	now     time.Time
+	session string // this run's conversation: a session of its own, so runs never mix
 	lsnBase int64
 	seq     int64
 	records []demoRecord
@@ -59,7 +60,7 @@ func (f *feed) json(topic string, key string, ev map[string]any, at time.Duratio
 func micros(now time.Time, at time.Duration) int64 { return now.Add(-at).UnixMicro() }
 
 func buildFeed(now time.Time) *feed {
-	f := &feed{now: now, lsnBase: now.UnixMicro() * 16}
+	f := &feed{now: now, lsnBase: now.UnixMicro() * 16, session: "web-1001-" + now.UTC().Format("150405")}
 	m := time.Minute
 	ticket := func(id, customer int, status, prio, subject, body string, order int, at time.Duration) map[string]any {
 		return map[string]any{"id": id, "tenant_id": "acme", "customer_id": customer, "status": status, "priority": prio,
@@ -98,9 +99,12 @@ func buildFeed(now time.Time) *feed {
 		{"customer", "Great, thank you. How long until the money is back on my Visa card?"},
 		{"bot", "Refunds reach a card in 3 to 5 business days."},
 		{"customer", "It has been 6 days now and I still see nothing on my card."},
+		{"bot", "I am sorry about that. Let me check refund R-7001 with the payment team."},
+		{"customer", "Thank you. It should be 129.90 EUR."},
+		{"bot", "Refund R-7001 left us on Thursday; some banks take up to 10 business days to show it."},
 	} {
-		f.json("support.turns", "web-1001", map[string]any{"session_id": "web-1001", "message_id": fmt.Sprintf("web-1001-%d", i+1),
-			"tenant": "acme", "role": tu[0], "content": tu[1], "channel": "web"}, time.Duration(14-2*i)*m)
+		f.json("support.turns", f.session, map[string]any{"session_id": f.session, "message_id": fmt.Sprintf("%s-%d", f.session, i+1),
+			"tenant": "acme", "role": tu[0], "content": tu[1], "channel": "web"}, time.Duration(21-2*i)*m)
 	}
 
 	// Customer 1002: a late parcel.
@@ -174,7 +178,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	entity := fs.String("entity", "customer:1001", "entity to ask about at the end")
 	question := fs.String("q", "where is my refund?", "the customer's question")
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for the feed to become visible")
-	session := fs.String("session", "web-1001", "conversation whose memory to show at the end (empty: none)")
+	session := fs.String("session", "auto", "conversation whose memory to show at the end (auto: this run's, web-1001-HHMMSS; empty: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -234,8 +238,12 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	printAnswer(stdout, *entity, *question, resp)
-	// The summary of this run's turns (the 4th is 8 minutes old) is ready once it covers the 4th.
-	if err := printMemory(ctx, stdout, *apiURL, *session, *question, f.now.Add(-8*time.Minute), deadline); err != nil {
+	// The builder folds the turns before the newest 4 once 4 more have come: the
+	// summary of this run is ready once it covers the 4th of 10 turns (15 minutes old).
+	if *session == "auto" {
+		*session = f.session
+	}
+	if err := printMemory(ctx, stdout, *apiURL, *session, *question, f.now.Add(-15*time.Minute), deadline); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nTry it yourself:\n  curl -s '%s/v1/context?entity=%s&q=%s' | jq\n", *apiURL, url.QueryEscape(*entity), url.QueryEscape(*question))

@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	"github.com/freshctx/freshctx/internal/textutil"
+	"github.com/freshctx/freshctx/relevance"
 )
 
 // Summariser folds new turns into a session's summary.
@@ -202,9 +203,11 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 // factsHead opens the line of ids and amounts no kept sentence names.
 const factsHead = "Also mentioned: "
 
-// facts are the tokens of s that carry a digit: ids (R-7001, O-5001, #42),
-// amounts (129.90), dates; trailing punctuation trimmed. A previous summary's
-// facts line yields its facts again, so they roll forward.
+// facts are the tokens of s that are identifiers or amounts as the ranking
+// knows them (relevance.Analyze: R-7001, O-5001, INV-1040, 129.90, order numbers
+// of four or more digits, e-mail addresses), as written; trailing punctuation
+// trimmed. A previous summary's facts line yields its facts again, so they roll
+// forward.
 func facts(s string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
@@ -212,7 +215,7 @@ func facts(s string) []string {
 	}) {
 		w = strings.TrimRight(w, ".,:!?'")
 		w = strings.TrimLeft(w, "'")
-		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 && len(relevance.Analyze(w).IDs) > 0 {
 			out = append(out, w)
 		}
 	}

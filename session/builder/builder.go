@@ -201,7 +201,7 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 			return // ctx ended
 		}
 		p = &pendingSession{prev: prev, part: part, seen: map[string]bool{}}
-		if err := b.loadStoredTurns(ctx, k, p); err != nil {
+		if err := b.loadStoredTurns(ctx, k, p, ev.Version); err != nil {
 			return // ctx ended
 		}
 		b.sessions[k] = p
@@ -231,20 +231,27 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 	}
 }
 
+// storedTurnsLimit bounds the turns read back for a session resuming after idle.
+const storedTurnsLimit = 1000
+
 // loadStoredTurns adds to a session that is new to this builder the turns the
-// store holds after its summary: turns an earlier idle period left unsummarised
-// (their offsets were released because memory showed them verbatim).
-func (b *Builder) loadStoredTurns(ctx context.Context, k sessionKey, p *pendingSession) error {
+// store holds between its summary and before, the version of the turn that
+// brought the session back: turns an earlier idle period left unsummarised
+// (their offsets were released because memory showed them verbatim). Turns at or
+// after before come through the topic, in order.
+func (b *Builder) loadStoredTurns(ctx context.Context, k sessionKey, p *pendingSession, before int64) error {
 	if b.turns == nil {
 		return nil
 	}
 	backoff := 100 * time.Millisecond
 	for {
-		evs, err := b.turns.Recent(ctx, k.tenant, session.EntityPrefix+k.id, b.now().Add(-b.cfg.Lookback), b.cfg.Turns+b.sc.EveryTurns)
+		// Newer turns the store may already hold come first: read enough to reach
+		// past them (at most Turns were released; the rest are newer).
+		evs, err := b.turns.Recent(ctx, k.tenant, session.EntityPrefix+k.id, b.now().Add(-b.cfg.Lookback), storedTurnsLimit)
 		if err == nil {
 			for i := len(evs) - 1; i >= 0; i-- { // oldest first
 				ev := evs[i]
-				if (p.prev != nil && ev.Version <= p.prev.Through) || p.seen[ev.Key] {
+				if (p.prev != nil && ev.Version <= p.prev.Through) || ev.Version >= before || p.seen[ev.Key] {
 					continue
 				}
 				role, _ := ev.Attrs[b.cfg.Role].(string)
