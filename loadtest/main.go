@@ -58,6 +58,13 @@ Usage:
       alone, insert it alone, commit, repeat (same mapping and embedder as ingest,
       its own table freshctx_baseline). Reports events/s.
 
+  loadtest eval [-brokers ...] [-api ...] [-topic app.activity] [-ranking hybrid|similarity|recency] [-out DIR]
+      Run the labelled retrieval set (internal/evalset: 40 customers, 116 questions,
+      English and Chinese, a tuning and a held-back part) through the running stack:
+      produce its events, wait until the API shows them, ask every question and print
+      nDCG@5, MRR and Recall@3 per kind of question beside newest-first and random
+      order, and the window and tenant violations (which fail the command).
+
 Every measuring subcommand takes -out DIR: it writes NAME.json (all results and
 the latency percentiles, from an HDR-style histogram), NAME.md (a report) and
 NAME.svg (the latency-by-percentile chart).
@@ -98,6 +105,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return freshness(ctx, args[1:], stdout, stderr)
 	case "baseline":
 		return baseline(ctx, args[1:], stdout, stderr)
+	case "eval":
+		return eval(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown subcommand %q", args[0])

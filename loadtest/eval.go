@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/freshctx/freshctx/internal/evalset"
+)
+
+// eval runs the labelled retrieval set through the running stack: it produces
+// every case's events to Kafka (plain JSON on the activity topic), waits until
+// the API shows them, asks every question through GET /v1/context and scores
+// the answers against the labels and against newest-first and random order. It
+// also produces each case's first event under another tenant, with the same
+// customer id, and counts any answer that shows it (a tenant violation), and
+// counts any answer holding the event older than the window.
+func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	brokers := fs.String("brokers", "127.0.0.1:19092", "Kafka bootstrap servers")
+	apiURL := fs.String("api", "http://127.0.0.1:8080", "context API base URL")
+	topic := fs.String("topic", "app.activity", "the topic of a json source keyed by event_id, with tenant, customer_id, ts, text (examples/demo.yaml: activity)")
+	tenant := fs.String("tenant", "acme", "the tenant the API serves to this client (development mode: api.tenant)")
+	ranking := fs.String("ranking", "", "ranking to ask for: hybrid, similarity or recency (default: the server's)")
+	key := fs.String("key", "", "API key (Bearer), when the API requires one")
+	wait := fs.Duration("wait", 2*time.Minute, "how long to wait for the events to become visible")
+	out := fs.String("out", "", "write the report as DIR/eval.md too")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cases, err := evalset.Load()
+	if err != nil {
+		return err
+	}
+	run := strconv36(time.Now().UnixNano() % (36 * 36 * 36 * 36 * 36))
+	now := time.Now()
+	entity := func(c evalset.Case) string { return "eval-" + run + "-" + c.Customer }
+	eventID := func(c evalset.Case, id string) string { return run + "-" + c.Customer + "-" + id }
+
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": *brokers, "linger.ms": 5, "enable.idempotence": true, "enable.metrics.push": false})
+	if err != nil {
+		return fmt.Errorf("creating producer: %w", err)
+	}
+	defer p.Close()
+	deliveries := make(chan kafka.Event, 1024)
+	n := 0
+	send := func(tenantID string, c evalset.Case, e evalset.Event, id string) error {
+		v, _ := json.Marshal(map[string]any{"event_id": id, "tenant": tenantID, "customer_id": entity(c), "kind": e.Source,
+			"ts": now.Add(-time.Duration(e.Ago) * time.Minute).UTC().Format(time.RFC3339Nano), "text": e.Text})
+		n++
+		return p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: topic, Partition: kafka.PartitionAny},
+			Key: []byte(entity(c)), Value: v}, deliveries)
+	}
+	for _, c := range cases {
+		for _, e := range c.Events {
+			if err := send(*tenant, c, e, eventID(c, e.ID)); err != nil {
+				return err
+			}
+		}
+		// Another tenant's event on the same customer id: never to be seen here.
+		if err := send(*tenant+"-other", c, c.Events[0], eventID(c, "other-tenant")); err != nil {
+			return err
+		}
+	}
+	for range n {
+		select {
+		case e := <-deliveries:
+			if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
+				return fmt.Errorf("delivery: %w", m.TopicPartition.Error)
+			}
+		case <-time.After(30 * time.Second):
+			return fmt.Errorf("kafka at %s did not acknowledge the events within 30s", *brokers)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	fmt.Fprintf(stdout, "produced %d events for %d customers to %s (run %s)\n", n, len(cases), *topic, run)
+
+	client := &http.Client{Timeout: 10 * time.Second}
+	get := func(q url.Values) ([]string, error) {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, *apiURL+"/v1/context?"+q.Encode(), nil)
+		if *key != "" {
+			req.Header.Set("Authorization", "Bearer "+*key)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("GET /v1/context: %s: %s", res.Status, strings.TrimSpace(string(b)))
+		}
+		var r struct {
+			Events []struct {
+				ID string `json:"id"`
+			} `json:"events"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, err
+		}
+		ids := make([]string, len(r.Events))
+		for i, e := range r.Events {
+			ids[i] = e.ID
+		}
+		return ids, nil
+	}
+	// Visible: every event of every case, through the API (24 h window, k 100).
+	deadline := time.Now().Add(*wait)
+	for _, c := range cases {
+		for {
+			ids, err := get(url.Values{"entity": {"customer:" + entity(c)}, "window": {"24h"}, "k": {"100"}})
+			if err == nil && len(ids) >= len(c.Events) {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("after %s, %s shows %d of %d events (%v); is ingest running with the activity source?", *wait, entity(c), len(ids), len(c.Events), err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	fmt.Fprintf(stdout, "all events visible after %s\n", time.Since(now).Round(time.Millisecond))
+
+	rep := evalset.NewReport()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var lat []time.Duration
+	for _, c := range cases {
+		for _, q := range c.Questions {
+			v := url.Values{"entity": {"customer:" + entity(c)}, "q": {q.Q}, "k": {"5"}, "window": {fmt.Sprintf("%dm", evalset.Window)},
+				"knowledge": {"false"}}
+			if *ranking != "" {
+				v.Set("ranking", *ranking)
+			}
+			start := time.Now()
+			ids, err := get(v)
+			if err != nil {
+				return err
+			}
+			lat = append(lat, time.Since(start))
+			prefix := run + "-" + c.Customer + "-"
+			ranked := make([]string, 0, len(ids))
+			for _, id := range ids {
+				if !strings.HasPrefix(id, prefix) {
+					rep.TenantViolations++ // not this customer's event at all
+					continue
+				}
+				id = strings.TrimPrefix(id, prefix)
+				if id == "other-tenant" {
+					rep.TenantViolations++
+					continue
+				}
+				ranked = append(ranked, id)
+			}
+			rep.Add(c, q, ranked, rng)
+		}
+	}
+	md := fmt.Sprintf("Retrieval quality through the API (%s, %d questions, k=5, window %dm, ranking %s):\n%s",
+		*apiURL, rep.Questions, evalset.Window, orDefault(*ranking, "server default"), rep.Markdown())
+	fmt.Fprint(stdout, md)
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(*out, "eval.md"), []byte(md), 0o644); err != nil {
+			return err
+		}
+	}
+	if rep.WindowViolations+rep.TenantViolations > 0 {
+		return fmt.Errorf("%d window and %d tenant violations", rep.WindowViolations, rep.TenantViolations)
+	}
+	return nil
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func strconv36(n int64) string {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 36 {
+		b = append([]byte{digits[n%36]}, b...)
+	}
+	return string(b)
+}
