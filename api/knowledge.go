@@ -128,7 +128,7 @@ func (s *Server) search(parent context.Context, q string, k int, filter map[stri
 		return SearchResponse{}, nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the question could not be embedded within the budget", Err: err}
 	}
 	t0 = time.Now()
-	hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: vecs[0], K: k, Filter: filter})
+	hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: vecs[0], Text: q, K: k, Filter: filter})
 	timer.record("knowledge", t0)
 	if err != nil {
 		return SearchResponse{}, nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "knowledge search failed within the budget", Err: err}

@@ -565,7 +565,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 			}
 			if p.knowledge && emb.err == nil {
 				t0 := time.Now()
-				hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: emb.vec, K: *s.cfg.KnowledgeK})
+				hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: emb.vec, Text: p.q, K: *s.cfg.KnowledgeK})
 				searchDone <- searchResult{hits: hits, info: info, err: err, took: time.Since(t0)}
 			}
 		}()

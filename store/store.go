@@ -155,7 +155,10 @@ type DocumentPrior struct {
 type SearchQuery struct {
 	Tenant string
 	Vector []float32
-	K      int
+	// Text is the question as words: stores with full-text search fuse it with
+	// the vector search (hybrid); empty: vector search alone.
+	Text string
+	K    int
 	// Filter keeps chunks whose attributes contain every given key and value.
 	Filter map[string]any
 }
@@ -175,9 +178,10 @@ type Hit struct {
 
 // SearchInfo says how a search was answered.
 type SearchInfo struct {
-	// Mode is "ann" (the HNSW index, with iterative scans when filtered) or
-	// "exact" (the filter left the index fewer than k hits, so the filtered rows
-	// were scanned exactly).
+	// Mode is "hybrid" (the vector index and full-text search, fused by
+	// reciprocal rank), "ann" (the vector index alone: no text, or a store
+	// without full-text search) or "exact" (the filter left the index fewer than
+	// k hits, so the filtered rows were compared exactly by vector).
 	Mode string
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -179,9 +180,12 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 	if q.K > s.efSearch {
 		return nil, info, fmt.Errorf("searching knowledge: k %d exceeds postgres.ef_search %d", q.K, s.efSearch)
 	}
-	// relaxed_order may return hits slightly out of order: re-sort the
-	// materialised result (pgvector's documented pattern).
-	rows, err := s.pool.Query(ctx, `
+	var rows pgx.Rows
+	var err error
+	if strings.TrimSpace(q.Text) == "" {
+		// relaxed_order may return hits slightly out of order: re-sort the
+		// materialised result (pgvector's documented pattern).
+		rows, err = s.pool.Query(ctx, `
 		WITH ann AS MATERIALIZED (
 			SELECT c.source, c.key, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
 			       c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
@@ -191,6 +195,37 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 			LIMIT $4)
 		SELECT `+cols("ann")+`, 1 - ann.distance FROM ann JOIN documents d USING (source, key)
 		ORDER BY ann.distance, ann.source, ann.doc_id, ann.chunk`, q.Tenant, vec, filter, q.K)
+	} else {
+		// Hybrid: the k nearest chunks by vector and the k best by full text (any
+		// of the question's words, ranked by ts_rank_cd), fused by reciprocal rank
+		// (1/(60 + rank) from each list): a chunk naming the question's exact term
+		// (an error code, a product name) rises even when its vector is far.
+		info.Mode = "hybrid"
+		rows, err = s.pool.Query(ctx, `
+		WITH ann AS MATERIALIZED (
+			SELECT c.source, c.key, c.chunk, c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
+			FROM document_chunks c
+			WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
+			ORDER BY c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`)
+			LIMIT $4),
+		query AS (SELECT replace(plainto_tsquery('english', $5)::text, ' & ', ' | ')::tsquery AS q),
+		fts AS MATERIALIZED (
+			SELECT c.source, c.key, c.chunk, ts_rank_cd(c.tsv, query.q) AS rank
+			FROM document_chunks c, query
+			WHERE c.tenant = $1 AND c.attrs @> $3::jsonb AND c.tsv @@ query.q
+			ORDER BY rank DESC, c.source, c.key, c.chunk
+			LIMIT $4),
+		fused AS (
+			SELECT source, key, chunk, sum(rrf) AS rrf FROM (
+				SELECT source, key, chunk, 1.0 / (60 + row_number() OVER (ORDER BY distance, source, key, chunk)) AS rrf FROM ann
+				UNION ALL
+				SELECT source, key, chunk, 1.0 / (60 + row_number() OVER (ORDER BY rank DESC, source, key, chunk)) FROM fts) u
+			GROUP BY source, key, chunk)
+		SELECT `+cols("c")+`, 1 - (c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`))
+		FROM fused f JOIN document_chunks c USING (source, key, chunk) JOIN documents d USING (source, key)
+		ORDER BY f.rrf DESC, c.source, c.doc_id, c.chunk
+		LIMIT $4`, q.Tenant, vec, filter, q.K, q.Text)
+	}
 	if err != nil {
 		return nil, info, fmt.Errorf("searching knowledge: %w", err)
 	}

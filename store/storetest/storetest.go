@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -354,5 +355,39 @@ func timelinePages(t *testing.T, s Store) {
 	}
 	if got != "p6,p4,p5,p2,p3,p0,p1," {
 		t.Fatalf("pages: %s", got)
+	}
+}
+
+// RunHybrid checks a store whose knowledge search fuses full text with vectors:
+// a question naming an article's exact term (an error code) finds the chunk that
+// names it first, though another chunk's vector is nearer; without text the
+// vector order stands; other tenants stay invisible.
+func RunHybrid(t *testing.T, open func(t *testing.T) Store) {
+	s := open(t)
+	var docs []store.Document
+	for i := range 6 {
+		docs = append(docs, doc("acme", fmt.Sprint("h", i), 1, nil, fmt.Sprintf("General advice number %d about deliveries and returns.", i)))
+	}
+	code := doc("acme", "code", 1, nil, "Error E-7731 means the payment terminal lost its connection; restart it.")
+	code.Chunks[0].Embedding = vec(5) // far from the question's vector below
+	docs = append(docs, code, doc("other", "other-code", 1, nil, "Error E-7731 at another tenant."))
+	if _, err := s.ApplyDocuments(ctx, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	hits, info, err := s.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: vec(0), Text: "what does error E-7731 mean?", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].DocID != "KB-code" || info.Mode != "hybrid" {
+		t.Fatalf("a question naming E-7731 (mode %s): %+v; want KB-code first", info.Mode, hits)
+	}
+	for _, h := range hits {
+		if strings.Contains(h.Text, "another tenant") {
+			t.Fatalf("another tenant's chunk: %+v", h)
+		}
+	}
+	hits = search(t, s, store.SearchQuery{Tenant: "acme", Vector: vec(0), K: 3})
+	if len(hits) != 3 || hits[0].DocID == "KB-code" {
+		t.Fatalf("without text, vector order: %+v", hits)
 	}
 }
