@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -169,7 +170,7 @@ func TestRankMatchesBruteForce(t *testing.T) {
 	q := events[0].Embedding
 	s := newTestServer(t, nil, &fakeStore{}, nil)
 	s.cfg.HalfLife = 10 * time.Minute
-	got := s.rank(events, "q", q, now, RankSimilarity, 20)
+	got := s.rank(events, "q", q, nil, now, RankSimilarity, 20)
 	// Brute force, written out from the documented formula.
 	best := 0.0
 	for _, e := range events {
@@ -189,7 +190,7 @@ func TestRankMatchesBruteForce(t *testing.T) {
 	// Deterministic: shuffled input, same output.
 	shuffled := append([]store.Event(nil), events...)
 	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	again := s.rank(shuffled, "q", q, now, RankSimilarity, 20)
+	again := s.rank(shuffled, "q", q, nil, now, RankSimilarity, 20)
 	for k := range got {
 		if got[k].Key != again[k].Key {
 			t.Fatalf("order depends on input order at %d", k)
@@ -389,5 +390,36 @@ func TestOffValuesOfTheAPI(t *testing.T) {
 	}
 	if strings.Join(keys, ",") != "1,4,2,3" {
 		t.Errorf("similarity_weight 0: order %v, want newest first (1,4,2,3)", keys)
+	}
+}
+
+// statsCache is a cache that also serves BM25's corpus statistics.
+type statsCache struct {
+	fakeCache
+	calls int
+}
+
+func (s *statsCache) TermStats(ctx context.Context, tenant string, sources, terms []string) (map[string]relevance.SourceStats, error) {
+	s.calls++
+	return map[string]relevance.SourceStats{"s": {N: 1000, AvgLen: 6, DF: map[string]float64{"refund": 10}}}, nil
+}
+
+// The tenant's source statistics are read (once per question) only when
+// api.corpus_idf gives them a share.
+func TestCorpusStatisticsOnlyWhenAsked(t *testing.T) {
+	now := time.Now()
+	l, _ := embed.NewLocal(384)
+	for _, share := range []float64{0, 0.5} {
+		c := &statsCache{fakeCache: fakeCache{fakeStore: fakeStore{events: demoEvents(t, now)}, complete: true}}
+		cfg := Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}, CorpusIDF: share}.WithDefaults()
+		s := New(cfg, l, &fakeStore{}, c, nil, nil)
+		rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"where is my refund?"}})
+		want := 0
+		if share > 0 {
+			want = 1
+		}
+		if rec.Code != http.StatusOK || c.calls != want || !strings.Contains(resp.Events[0].Text, "Refund") {
+			t.Fatalf("corpus_idf %v: %d statistics reads, want %d; first %q", share, c.calls, want, resp.Events[0].Text)
+		}
 	}
 }

@@ -45,6 +45,11 @@ type Config struct {
 	// SourceWeights scale the relevance of a source's events (default 1 each):
 	// e.g. {chat_bot: 0.5} for lines that echo the customer's words.
 	SourceWeights map[string]float64 `yaml:"source_weights"`
+	// CorpusIDF is the share of the tenant's source statistics (kept in Redis by
+	// ingest from a sample of what it writes) in BM25's IDF, in [0, 1]; the rest
+	// comes from the entity's candidates. Default 0: on the labelled set the
+	// candidates' own statistics ranked better (ADR 0009).
+	CorpusIDF float64 `yaml:"corpus_idf"`
 	// KnowledgeK is how many knowledge chunks /v1/context adds for a question;
 	// 0 adds none. Unset (nil): 3.
 	KnowledgeK *int `yaml:"knowledge_k"`
@@ -135,6 +140,8 @@ func (c Config) Validate() error {
 		return errors.New("similarity_weight: must be in [0, 1] (0: recency alone)")
 	case c.Ranking != RankHybrid && c.Ranking != RankSimilarity && c.Ranking != RankRecency:
 		return fmt.Errorf("ranking: %q is not one of hybrid, similarity, recency", c.Ranking)
+	case c.CorpusIDF < 0 || c.CorpusIDF > 1:
+		return errors.New("corpus_idf: must be in [0, 1]")
 	case !validWeights(c.SourceWeights):
 		return errors.New("source_weights: each weight must be in [0, 10]")
 	case c.ScanLimit < c.MaxK:

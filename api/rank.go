@@ -1,9 +1,10 @@
 package api
 
 import (
+	"context"
 	"math"
-	"strconv"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/freshctx/freshctx/relevance"
@@ -34,6 +35,7 @@ func (s *Server) weights() relevance.Weights {
 	w.Recency = 1 - *s.cfg.SimilarityWeight
 	w.HalfLife = s.cfg.HalfLife
 	w.Sources = s.cfg.SourceWeights
+	w.CorpusIDF = s.cfg.CorpusIDF
 	if w.Recency >= 1 { // similarity_weight 0: recency alone, whatever the question says
 		w.RecencyIntent, w.Status, w.Identifier = 1, 1, 0
 	}
@@ -50,7 +52,7 @@ func (s *Server) weights() relevance.Weights {
 //   - similarity: w·rel + (1−w)·2^(−age/half-life), rel = cosine normalised by the
 //     best candidate's.
 //   - recency (or no question): 2^(−age/half-life): newest first.
-func (s *Server) rank(events []store.Event, q string, qvec []float32, now time.Time, mode string, k int) []Scored {
+func (s *Server) rank(events []store.Event, q string, qvec []float32, stats relevance.Stats, now time.Time, mode string, k int) []Scored {
 	out := make([]Scored, len(events))
 	w := s.weights()
 	switch {
@@ -71,7 +73,7 @@ func (s *Server) rank(events []store.Event, q string, qvec []float32, now time.T
 			cands[i] = relevance.Candidate{Source: e.Source, Time: e.Time, Text: e.Text, Embedding: e.Embedding,
 				Hash: strconv.AppendInt([]byte(e.Source+"\x00"+e.Key+"\x00"), e.Version, 36)}
 		}
-		scores, comps := relevance.Score(relevance.NewQuery(q, qvec), cands, w, nil, now)
+		scores, comps := relevance.Score(relevance.NewQuery(q, qvec), cands, w, stats, now)
 		for i := range events {
 			out[i] = Scored{Event: events[i], Score: scores[i], Components: &comps[i]}
 			if qvec != nil {
@@ -118,4 +120,47 @@ func cosine(a, b []float32) float64 {
 		dot += a[i] * b[i]
 	}
 	return float64(dot)
+}
+
+// TermStatser serves BM25's corpus statistics per tenant and source (the Redis
+// cache keeps them from a sample of what ingest writes).
+type TermStatser interface {
+	TermStats(ctx context.Context, tenant string, sources, terms []string) (map[string]relevance.SourceStats, error)
+}
+
+// termStats reads the statistics of the candidates' sources for the question's
+// terms within a tenth of the budget; without them (no cache, too few events
+// sampled, Redis late or down) the ranking takes them from the candidates.
+func (s *Server) termStats(ctx context.Context, budget time.Duration, events []store.Event, q string) relevance.Stats {
+	ts, ok := s.cache.(TermStatser)
+	if !ok || q == "" || len(events) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var sources []string
+	for i := range events {
+		if src := events[i].Source; !seen[src] {
+			seen[src] = true
+			sources = append(sources, src)
+		}
+	}
+	terms := relevance.Analyze(q).Terms
+	uniq := terms[:0:0]
+	have := map[string]bool{}
+	for _, t := range terms {
+		if !have[t] {
+			have[t] = true
+			uniq = append(uniq, t)
+		}
+	}
+	if len(uniq) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, share(budget, statsShare))
+	defer cancel()
+	st, err := ts.TermStats(ctx, tenantOf(ctx), sources, uniq)
+	if err != nil {
+		return nil
+	}
+	return st
 }

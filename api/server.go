@@ -440,6 +440,7 @@ func eventOut(e Scored) EventOut {
 const (
 	embedShare = 0.4
 	cacheShare = 0.3
+	statsShare = 0.1 // BM25's corpus statistics; late, the candidates' own are used
 )
 
 func share(budget time.Duration, f float64) time.Duration { return time.Duration(float64(budget) * f) }
@@ -447,7 +448,7 @@ func share(budget time.Duration, f float64) time.Duration { return time.Duration
 // The stages of an answer (freshctx_api_stage_seconds) and those that can
 // degrade (freshctx_api_degraded_total).
 var (
-	stages           = []string{"cache", "store", "embed", "knowledge", "memory", "rank", "render"}
+	stages           = []string{"cache", "store", "embed", "knowledge", "memory", "stats", "rank", "render"}
 	degradableStages = []string{"cache", "store", "embed", "knowledge", "memory"}
 )
 
@@ -632,12 +633,18 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		}
 	}
 
-	rstart := time.Now()
 	mode := meta.Ranking
 	if mode == rankLexical {
 		mode = RankHybrid
 	}
-	ranked := s.rank(events, p.q, qvec, now, mode, p.k)
+	var stats relevance.Stats
+	if mode == RankHybrid && p.q != "" && s.cfg.CorpusIDF > 0 {
+		sstart := time.Now()
+		stats = s.termStats(ctx, p.budget, events, p.q)
+		timer.record("stats", sstart)
+	}
+	rstart := time.Now()
+	ranked := s.rank(events, p.q, qvec, stats, now, mode, p.k)
 	timer.record("rank", rstart)
 	rstart = time.Now()
 	text, tokens, omitted, omittedDocs := renderContext(p.entity, ranked, hits, now, p.maxTokens)

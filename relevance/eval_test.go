@@ -23,6 +23,7 @@ func evaluate(t testing.TB, w relevance.Weights) *evalset.Report {
 	}
 	emb, _ := embed.NewLocal(384)
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	stats := corpusStats(cases)
 	rep := evalset.NewReport()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range cases {
@@ -38,7 +39,7 @@ func evaluate(t testing.TB, w relevance.Weights) *evalset.Report {
 		}
 		for _, q := range c.Questions {
 			qv, _ := emb.Embed(context.Background(), []string{q.Q})
-			scores, _ := relevance.Score(relevance.NewQuery(q.Q, qv[0]), cands, w, nil, now)
+			scores, _ := relevance.Score(relevance.NewQuery(q.Q, qv[0]), cands, w, stats, now)
 			order := make([]int, len(cands))
 			for i := range order {
 				order[i] = i
@@ -124,4 +125,34 @@ func BenchmarkScore500(b *testing.B) {
 	for b.Loop() {
 		relevance.Score(relevance.NewQuery("has invoice INV-1040 been paid?", qv[0]), cands, relevance.DefaultWeights, nil, now)
 	}
+}
+
+// corpusStats are the tenant-wide statistics per source over the whole set, as
+// the cache keeps them in production (there from a sample).
+func corpusStats(cases []evalset.Case) relevance.Stats {
+	st := relevance.Stats{}
+	for _, c := range cases {
+		for _, e := range c.Events {
+			s := st[e.Source]
+			if s.DF == nil {
+				s.DF = map[string]float64{}
+			}
+			terms := relevance.Analyze(e.Text).Terms
+			s.N++
+			s.AvgLen += float64(len(terms)) // the total, until divided below
+			seen := map[string]bool{}
+			for _, t := range terms {
+				if !seen[t] {
+					seen[t] = true
+					s.DF[t]++
+				}
+			}
+			st[e.Source] = s
+		}
+	}
+	for k, s := range st {
+		s.AvgLen /= s.N
+		st[k] = s
+	}
+	return st
 }

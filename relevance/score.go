@@ -48,6 +48,9 @@ type Weights struct {
 	// events about one object supersede earlier ones.
 	Status   float64
 	HalfLife time.Duration
+	// CorpusIDF is the share of the tenant's source statistics in BM25's IDF;
+	// the rest comes from the candidates themselves.
+	CorpusIDF float64
 	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
 	// the bot's own chat lines, which echo the question's words.
 	Sources map[string]float64
@@ -68,13 +71,17 @@ type Components struct {
 	Cosine float64 `json:"-"`
 }
 
-// Stats are corpus statistics for BM25: how many events a source holds for a
-// tenant, their mean length in terms, and in how many of them each term occurs.
-type Stats interface {
-	// TermStats returns, per source, the event count, the mean length and the
-	// document frequency of each term; ok is false when none are known.
-	TermStats(source string, terms []string) (n, avgLen float64, df map[string]float64, ok bool)
+// SourceStats are a source's corpus statistics for BM25 (for one tenant): how
+// many events it holds, their mean length in terms, and in how many of them each
+// term occurs. A sample will do: IDF uses the ratio df/N.
+type SourceStats struct {
+	N, AvgLen float64
+	DF        map[string]float64
 }
+
+// Stats are corpus statistics per source; a source missing from the map takes
+// its statistics from the candidates.
+type Stats map[string]SourceStats
 
 // BM25 parameters: b is low because events are short and of similar length.
 const (
@@ -101,7 +108,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	for i := range cands {
 		docs[i] = analyses.get(cands[i].Hash, cands[i].Text)
 	}
-	lex := bm25(q.Analysis.Terms, cands, docs, stats)
+	lex := bm25(q.Analysis.Terms, cands, docs, stats, w.CorpusIDF)
 	var bestSim, bestLex float64
 	for i := range cands {
 		if q.Vector != nil {
@@ -152,63 +159,58 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 }
 
 // bm25 scores each candidate for the query terms.
-func bm25(qterms []string, cands []Candidate, docs []*doc, stats Stats) []float64 {
+func bm25(qterms []string, cands []Candidate, docs []*doc, stats Stats, corpus float64) []float64 {
 	out := make([]float64, len(cands))
 	if len(qterms) == 0 {
 		return out
 	}
 	uniq := dedupe(qterms)
-	// Statistics per source: from stats, else from the candidates themselves.
-	type srcStats struct {
-		n, avg float64
-		df     map[string]float64
-	}
-	bySource := map[string]*srcStats{}
-	local := func() *srcStats {
-		s := &srcStats{df: make(map[string]float64, len(uniq))}
-		total := 0
-		for i := range docs {
-			for _, t := range uniq {
-				if docs[i].tf[t] > 0 {
-					s.df[t]++
-				}
+	// IDF mixes two views: the candidates' own (what tells this entity's events
+	// apart) and, where known, the tenant's source statistics (what is rare in
+	// what the source writes), by corpus share.
+	local := make(map[string]float64, len(uniq))
+	total := 0
+	for i := range docs {
+		for _, t := range uniq {
+			if docs[i].tf[t] > 0 {
+				local[t]++
 			}
-			total += docs[i].n
 		}
-		s.n = float64(len(docs))
-		s.avg = float64(total) / math.Max(1, s.n)
-		return s
+		total += docs[i].n
 	}
-	var fallback *srcStats
+	n := float64(len(docs))
+	avg := math.Max(float64(total)/math.Max(1, n), 1)
+	idf := func(n, df float64) float64 {
+		df = math.Min(df, n)
+		return math.Log(1 + (n-df+0.5)/(df+0.5))
+	}
+	localIDF := make(map[string]float64, len(uniq))
+	for _, t := range uniq {
+		localIDF[t] = idf(n, local[t])
+	}
+	bySource := map[string]map[string]float64{}
 	for i := range cands {
 		src := cands[i].Source
-		s, ok := bySource[src]
+		w, ok := bySource[src]
 		if !ok {
-			if stats != nil {
-				if n, avg, df, found := stats.TermStats(src, uniq); found && n > 0 {
-					s = &srcStats{n: n, avg: avg, df: df}
+			w = localIDF
+			if st, found := stats[src]; found && st.N > 0 && corpus > 0 {
+				w = make(map[string]float64, len(uniq))
+				for _, t := range uniq {
+					w[t] = corpus*idf(st.N, st.DF[t]) + (1-corpus)*localIDF[t]
 				}
 			}
-			if s == nil {
-				if fallback == nil {
-					fallback = local()
-				}
-				s = fallback
-			}
-			bySource[src] = s
+			bySource[src] = w
 		}
 		tf := docs[i].tf
 		dl := float64(docs[i].n)
-		avg := math.Max(s.avg, 1)
 		var score float64
 		for _, t := range uniq {
 			f := float64(tf[t])
 			if f == 0 {
 				continue
 			}
-			df := math.Min(s.df[t], s.n)
-			idf := math.Log(1 + (s.n-df+0.5)/(df+0.5))
-			score += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
+			score += w[t] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
 		}
 		out[i] = score
 	}

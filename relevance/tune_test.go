@@ -22,10 +22,13 @@ func TestTuneWeights(t *testing.T) {
 			for _, intent := range []float64{0.5, 0.6, 0.7, 0.8} {
 				for _, status := range []float64{0.2, 0.35, 0.5, 0.65} {
 					for _, hl := range []time.Duration{10 * time.Minute, 20 * time.Minute, 40 * time.Minute} {
-						w := relevance.Weights{Similarity: sim, Lexical: 1 - sim, Identifier: 1, Recency: rec, RecencyIntent: intent, Status: status, HalfLife: hl}
-						s := evaluate(t, w).Get("tune", "overall").NDCG5
-						if s > best+1e-9 {
-							best, bestW = s, w
+						for _, corpus := range []float64{0, 0.25, 0.5} {
+							w := relevance.Weights{Similarity: sim, Lexical: 1 - sim, Identifier: 1, Recency: rec, RecencyIntent: intent, Status: status,
+								HalfLife: hl, CorpusIDF: corpus}
+							s := evaluate(t, w).Get("tune", "overall").NDCG5
+							if s > best+1e-9 {
+								best, bestW = s, w
+							}
 						}
 					}
 				}

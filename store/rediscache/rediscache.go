@@ -182,6 +182,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 	n := 0
 	for i := range upserts {
 		e := &upserts[i]
+		c.recordStats(ctx, pipe, e)
 		if e.Time.Before(cutoff) {
 			continue // already out of the window
 		}

@@ -2,6 +2,7 @@ package rediscache
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -184,5 +185,42 @@ func TestPadVersionOrdersAllOfInt64(t *testing.T) {
 		if len(a) != 20 || len(b) != 20 || a >= b {
 			t.Fatalf("padVersion(%d)=%s, padVersion(%d)=%s: want fixed width and increasing", vs[i-1], a, vs[i], b)
 		}
+	}
+}
+
+// BM25's corpus statistics: ingest counts a sample of the events it writes, per
+// tenant and source; sources with too few sampled events are left out.
+func TestTermStats(t *testing.T) {
+	c, _ := newCache(t)
+	ctx := context.Background()
+	var ups []store.Event
+	for i := range 800 {
+		text := "Order shipped with the carrier"
+		if i%4 == 0 {
+			text = "Refund approved for the order"
+		}
+		ups = append(ups, store.Event{Source: "orders", Key: fmt.Sprint("k", i), Tenant: "acme", Entity: fmt.Sprint("customer:", i%50),
+			Time: time.Now(), Text: text, Version: 1})
+	}
+	ups = append(ups, store.Event{Source: "rare", Key: "x", Tenant: "acme", Entity: "customer:1", Time: time.Now(), Text: "one event", Version: 1})
+	if err := c.Apply(ctx, ups, nil); err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.TermStats(ctx, "acme", []string{"orders", "rare"}, []string{"refund", "order", "ship", "missing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := st["orders"]
+	if !ok || o.N < 800/StatsSample/2 || o.N > 800/StatsSample*2 {
+		t.Fatalf("orders: %+v; want about %d sampled events", o, 800/StatsSample)
+	}
+	if o.DF["order"] != o.N || o.DF["missing"] != 0 || o.DF["refund"] < o.N/8 || o.DF["refund"] > o.N/2 || o.AvgLen < 2 {
+		t.Fatalf("orders statistics: %+v (every event names an order, about a quarter a refund)", o)
+	}
+	if _, ok := st["rare"]; ok {
+		t.Fatal("a source with too few sampled events must be left out")
+	}
+	if other, _ := c.TermStats(ctx, "globex", []string{"orders"}, []string{"order"}); len(other) != 0 {
+		t.Fatalf("another tenant's statistics: %+v", other)
 	}
 }
