@@ -44,6 +44,9 @@ type memoryParams struct {
 	q         string
 	maxTokens int
 	turns     int
+	// turnsAsked: the request gave turns, a cap; otherwise memory shows every
+	// turn the summary does not cover.
+	turnsAsked bool
 }
 
 const maxSessionIDBytes = 256
@@ -69,7 +72,7 @@ func (s *Server) memoryParams(id, q string, maxTokens, turns *int) (memoryParams
 		if *turns < 0 || *turns > 200 {
 			return p, badRequest("turns: must be in [0, 200]")
 		}
-		p.turns = *turns
+		p.turns, p.turnsAsked = *turns, true
 	}
 	return p, nil
 }
@@ -135,7 +138,7 @@ func (s *Server) memory(ctx context.Context, p memoryParams) (MemoryResponse, er
 		// and in steps of EveryTurns: read enough to show every turn the summary
 		// does not cover yet (Assemble drops those it covers).
 		n := p.turns
-		if sc := s.sessions.Summary; sc != nil {
+		if sc := s.sessions.Summary; sc != nil && !p.turnsAsked {
 			n += sc.EveryTurns
 		}
 		var err error

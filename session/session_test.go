@@ -233,3 +233,20 @@ func TestExtractiveKeepsEveryIdAndAmount(t *testing.T) {
 		}
 	}
 }
+
+// A rolled summary keeps the previous summary's ids and amounts too.
+func TestExtractiveRollsFactsForward(t *testing.T) {
+	first, _ := Extractive{}.Summarise(context.Background(), "", []Turn{
+		{Role: "bot", Content: "The warehouse received order O-5001 and refund R-7001 of 129.90 EUR was approved."},
+		{Role: "customer", Content: "Great, thank you very much for the help with all of this."}}, 40)
+	var turns []Turn
+	for i := range 6 {
+		turns = append(turns, Turn{Role: "customer", Content: fmt.Sprintf("I keep asking about the card and the bank and the money, message %d says the same again.", i)})
+	}
+	next, _ := Extractive{}.Summarise(context.Background(), first, turns, 40)
+	for _, f := range []string{"O-5001", "R-7001", "129.90"} {
+		if !strings.Contains(next, f) {
+			t.Errorf("rolled summary lost %s:\n%s", f, next)
+		}
+	}
+}

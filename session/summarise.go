@@ -185,9 +185,15 @@ func (Extractive) Summarise(_ context.Context, prev string, turns []Turn, maxTok
 			named[f] = true
 		}
 	}
+	// The previous summary's facts roll forward too: the turns it folded are
+	// folded into this summary.
 	var missing []string
+	sources := append([]string{prev}, make([]string, 0, len(turns))...)
 	for _, t := range turns {
-		for _, f := range facts(t.Content) {
+		sources = append(sources, t.Content)
+	}
+	for _, text := range sources {
+		for _, f := range facts(text) {
 			if !named[f] {
 				named[f] = true
 				missing = append(missing, f)
