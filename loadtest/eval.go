@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/freshctx/freshctx/client"
 	"github.com/freshctx/freshctx/internal/evalset"
 )
 
@@ -88,40 +87,28 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "produced %d events for %d customers to %s (run %s)\n", n, len(cases), *topic, run)
 
-	client := &http.Client{Timeout: 10 * time.Second}
-	get := func(q url.Values) ([]string, error) {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, *apiURL+"/v1/context?"+q.Encode(), nil)
-		if *key != "" {
-			req.Header.Set("Authorization", "Bearer "+*key)
-		}
-		res, err := client.Do(req)
+	var opts []client.Option
+	if *key != "" {
+		opts = append(opts, client.WithAPIKey(*key))
+	}
+	api := client.New(*apiURL, opts...)
+	get := func(req client.ContextRequest) ([]string, error) {
+		ans, err := api.Context(ctx, req)
 		if err != nil {
 			return nil, err
 		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		if res.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("GET /v1/context: %s: %s", res.Status, strings.TrimSpace(string(b)))
-		}
-		var r struct {
-			Events []struct {
-				ID string `json:"id"`
-			} `json:"events"`
-		}
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, err
-		}
-		ids := make([]string, len(r.Events))
-		for i, e := range r.Events {
+		ids := make([]string, len(ans.Events))
+		for i, e := range ans.Events {
 			ids[i] = e.ID
 		}
 		return ids, nil
 	}
+	k100, k5, no := 100, 5, false
 	// Visible: every event of every case, through the API (24 h window, k 100).
 	deadline := time.Now().Add(*wait)
 	for _, c := range cases {
 		for {
-			ids, err := get(url.Values{"entity": {"customer:" + entity(c)}, "window": {"24h"}, "k": {"100"}})
+			ids, err := get(client.ContextRequest{Entity: "customer:" + entity(c), Window: "24h", K: &k100})
 			if err == nil && len(ids) >= len(c.Events) {
 				break
 			}
@@ -135,20 +122,13 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	rep := evalset.NewReport()
 	rng := rand.New(rand.NewPCG(1, 2))
-	var lat []time.Duration
 	for _, c := range cases {
 		for _, q := range c.Questions {
-			v := url.Values{"entity": {"customer:" + entity(c)}, "q": {q.Q}, "k": {"5"}, "window": {fmt.Sprintf("%dm", evalset.Window)},
-				"knowledge": {"false"}}
-			if *ranking != "" {
-				v.Set("ranking", *ranking)
-			}
-			start := time.Now()
-			ids, err := get(v)
+			ids, err := get(client.ContextRequest{Entity: "customer:" + entity(c), Q: q.Q, K: &k5, Window: fmt.Sprintf("%dm", evalset.Window),
+				Knowledge: &no, Ranking: *ranking})
 			if err != nil {
 				return err
 			}
-			lat = append(lat, time.Since(start))
 			prefix := run + "-" + c.Customer + "-"
 			ranked := make([]string, 0, len(ids))
 			for _, id := range ids {

@@ -61,7 +61,9 @@ func Analyze(text string) Analysis {
 }
 
 // isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
-func isJoiner(r rune) bool { return r == '-' || r == '.' || r == '@' || r == '_' || r == '/' || r == ',' }
+func isJoiner(r rune) bool {
+	return r == '-' || r == '.' || r == '@' || r == '_' || r == '/' || r == ','
+}
 
 func (a *Analysis) addToken(tok string) {
 	tok = strings.Trim(tok, "-.@_/,")
