@@ -59,11 +59,15 @@ type Server struct {
 	latest    LatestReader    // optional: the MCP tool read_latest
 	sessions  *session.Config // optional: conversation memory
 	summaries SummaryReader
-	log       *slog.Logger
-	reg       Registry
-	mux       *http.ServeMux
-	routes    []string // "METHOD /path" of every documented route
-	now       func() time.Time
+	// Freshness (optional): the source topics, their watermarks and a waker.
+	freshTopics []string
+	marks       WatermarkReader
+	waker       Waker
+	log         *slog.Logger
+	reg         Registry
+	mux         *http.ServeMux
+	routes      []string // "METHOD /path" of every documented route
+	now         func() time.Time
 
 	reqSeconds   *prometheus.HistogramVec
 	stageSeconds *prometheus.HistogramVec
@@ -261,6 +265,12 @@ type ContextRequest struct {
 	Ranking string `json:"ranking"`
 	// Explain adds each event's score components.
 	Explain bool `json:"explain"`
+	// After names records, as TOPIC:PARTITION:OFFSET, that the answer must include
+	// (read-your-writes): the API waits for ingest to have written them.
+	After []string `json:"after"`
+	// FreshThrough (RFC 3339 or unix ms): wait until every source is complete
+	// through this Kafka timestamp.
+	FreshThrough string `json:"fresh_through"`
 }
 
 // Limits on request parameters.
@@ -283,6 +293,9 @@ type params struct {
 	memory    *memoryParams
 	ranking   string
 	explain   bool
+	// after and freshThrough: what the answer must include (see awaitFresh).
+	after        []store.Watermark
+	freshThrough time.Time
 }
 
 func (s *Server) parse(r *http.Request) (params, error) {
@@ -304,6 +317,7 @@ func (s *Server) parse(r *http.Request) (params, error) {
 	} else {
 		q := r.URL.Query()
 		req.Entity, req.Q, req.Window, req.Session, req.Ranking = q.Get("entity"), q.Get("q"), q.Get("window"), q.Get("session"), q.Get("ranking")
+		req.After, req.FreshThrough = q["after"], q.Get("fresh_through")
 		if v := q.Get("explain"); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -338,6 +352,23 @@ func (s *Server) parse(r *http.Request) (params, error) {
 func (s *Server) params(req ContextRequest) (params, error) {
 	p := params{entity: req.Entity, q: strings.TrimSpace(req.Q), window: s.cfg.DefaultWindow, k: s.cfg.DefaultK,
 		budget: s.cfg.Budget, maxTokens: s.cfg.MaxTokens, ranking: s.cfg.Ranking, explain: req.Explain}
+	if len(req.After) > 64 {
+		return p, badRequest("after: at most 64 records")
+	}
+	for _, a := range req.After {
+		w, err := parseAfter(a)
+		if err != nil {
+			return p, err
+		}
+		p.after = append(p.after, w)
+	}
+	if req.FreshThrough != "" {
+		t, err := parseFreshThrough(req.FreshThrough)
+		if err != nil {
+			return p, err
+		}
+		p.freshThrough = t
+	}
 	switch req.Ranking {
 	case "":
 	case RankHybrid, RankSimilarity, RankRecency:
@@ -448,8 +479,8 @@ func share(budget time.Duration, f float64) time.Duration { return time.Duration
 // The stages of an answer (freshctx_api_stage_seconds) and those that can
 // degrade (freshctx_api_degraded_total).
 var (
-	stages           = []string{"cache", "store", "embed", "knowledge", "memory", "stats", "rank", "render"}
-	degradableStages = []string{"cache", "store", "embed", "knowledge", "memory"}
+	stages           = []string{"freshness", "cache", "store", "embed", "knowledge", "memory", "stats", "rank", "render"}
+	degradableStages = []string{"freshness", "cache", "store", "embed", "knowledge", "memory"}
 )
 
 // Degraded says which stage missed its deadline or failed, and what was used instead.
@@ -470,14 +501,18 @@ type Meta struct {
 	Window           string             `json:"window"`
 	// Now is the server's time the window was measured from; Cutoff is now − window:
 	// no event older than it is in the answer.
-	Now              time.Time `json:"now"`
-	Cutoff           time.Time `json:"cutoff"`
-	K                int       `json:"k"`
-	Ranking          string    `json:"ranking"`
-	ContextTokens    int       `json:"context_tokens"`
-	OmittedEvents    int       `json:"omitted_events"`
-	OmittedDocuments int       `json:"omitted_documents"`
-	KnowledgeMode    string    `json:"knowledge_mode,omitempty"` // ann or exact, when knowledge was searched
+	Now    time.Time `json:"now"`
+	Cutoff time.Time `json:"cutoff"`
+	// FreshThrough is the time up to which the sources are complete (every
+	// record with a Kafka timestamp at or before it is stored); absent without
+	// watermarks.
+	FreshThrough     *time.Time `json:"fresh_through,omitempty"`
+	K                int        `json:"k"`
+	Ranking          string     `json:"ranking"`
+	ContextTokens    int        `json:"context_tokens"`
+	OmittedEvents    int        `json:"omitted_events"`
+	OmittedDocuments int        `json:"omitted_documents"`
+	KnowledgeMode    string     `json:"knowledge_mode,omitempty"` // ann or exact, when knowledge was searched
 }
 
 // ContextResponse is the body of a /v1/context answer.
@@ -573,6 +608,15 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	} else {
 		close(embedDone)
 	}
+
+	// Read-your-writes: wait (woken by the watermarks, within half the budget)
+	// until what the request names is written; then read.
+	fstart := time.Now()
+	marks := s.awaitFresh(ctx, p, start, &meta)
+	if len(p.after) > 0 || !p.freshThrough.IsZero() {
+		timer.record("freshness", fstart)
+	}
+	meta.FreshThrough = freshThrough(marks)
 
 	// The entity's events in the window, from the cache when it covers the
 	// window, else the store.

@@ -115,8 +115,11 @@ type Deps struct {
 	Store    store.Writer
 	Cache    Cache     // optional
 	Avro     *cdc.Avro // required by sources of format debezium-avro
-	Logger   *slog.Logger
-	Metrics  *Metrics
+	// Watermarks receives how far each partition is durable (optional; the
+	// Redis cache, so every API replica can wait for a write).
+	Watermarks store.Watermarks
+	Logger     *slog.Logger
+	Metrics    *Metrics
 }
 
 // Pipeline consumes the sources' topics into the store and cache.
@@ -136,6 +139,10 @@ type Pipeline struct {
 	inflight      atomic.Int64
 	inflightBytes atomic.Int64
 	lastStore     time.Time
+
+	marksMu     sync.Mutex
+	marks       map[partition]store.Watermark // not yet published
+	marksSignal chan struct{}
 }
 
 // New validates the sources and creates the Kafka clients; Run starts consuming.
@@ -161,7 +168,8 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 		return nil, errors.New("sources: at least one source is required")
 	}
 	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics}, kcfg: kcfg,
-		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{}}
+		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{},
+		marks: map[partition]store.Watermark{}, marksSignal: make(chan struct{}, 1)}
 	for i, s := range sources {
 		m, err := source.NewMapper(s)
 		if err != nil {
@@ -227,6 +235,8 @@ func (p *Pipeline) Run(ctx context.Context) error {
 	p.log.Info("ingest started", "topics", topics, "group", p.kcfg.Group, "lanes", p.cfg.Lanes)
 	wg.Add(1)
 	go func() { defer wg.Done(); p.retain(ctx) }()
+	wg.Add(1)
+	go func() { defer wg.Done(); p.publishWatermarks(ctx) }()
 	loopErr := p.pollLoop(ctx)
 
 	// Shutdown: stop fetching, let the lanes drain, keep polling so the group
@@ -302,5 +312,55 @@ func (p *Pipeline) retain(ctx context.Context) {
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// noteWatermark queues a partition's watermark for publishing; the poll loop
+// never waits for Redis.
+func (p *Pipeline) noteWatermark(w store.Watermark) {
+	if p.deps.Watermarks == nil {
+		return
+	}
+	p.marksMu.Lock()
+	p.marks[partition{w.Topic, w.Partition}] = w
+	p.marksMu.Unlock()
+	select {
+	case p.marksSignal <- struct{}{}:
+	default:
+	}
+}
+
+// publishWatermarks publishes queued watermarks until ctx ends; a failed publish
+// is retried with the next ones (watermarks only move forward).
+func (p *Pipeline) publishWatermarks(ctx context.Context) {
+	if p.deps.Watermarks == nil {
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.marksSignal:
+		}
+		p.marksMu.Lock()
+		marks := make([]store.Watermark, 0, len(p.marks))
+		for _, w := range p.marks {
+			marks = append(marks, w)
+		}
+		clear(p.marks)
+		p.marksMu.Unlock()
+		pctx, cancel := context.WithTimeout(ctx, time.Second)
+		if err := p.deps.Watermarks.PublishWatermarks(pctx, marks); err != nil && ctx.Err() == nil {
+			p.log.Debug("publishing watermarks", "err", err)
+			p.marksMu.Lock()
+			for _, w := range marks {
+				k := partition{w.Topic, w.Partition}
+				if cur, ok := p.marks[k]; !ok || cur.Offset < w.Offset {
+					p.marks[k] = w
+				}
+			}
+			p.marksMu.Unlock()
+		}
+		cancel()
 	}
 }

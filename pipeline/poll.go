@@ -11,11 +11,14 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/store"
 )
 
 func (p *Pipeline) pollLoop(ctx context.Context) error {
 	lagTick := time.NewTicker(5 * time.Second)
 	defer lagTick.Stop()
+	idleTick := time.NewTicker(250 * time.Millisecond)
+	defer idleTick.Stop()
 	for ctx.Err() == nil {
 		if err := p.pollOnce(20, true); err != nil {
 			return err
@@ -26,6 +29,8 @@ func (p *Pipeline) pollLoop(ctx context.Context) error {
 		select {
 		case <-lagTick.C:
 			p.updateLag()
+		case <-idleTick.C:
+			p.markCaughtUp()
 		default:
 		}
 	}
@@ -88,7 +93,7 @@ func (p *Pipeline) trySend(r *Record) bool {
 	if len(ch) == cap(ch) {
 		return false
 	}
-	if !p.tracker.add(r.part, r.epoch, r.In.Offset) {
+	if !p.tracker.add(r.part, r.epoch, r.In.Offset, r.In.Timestamp.UnixMilli()) {
 		return true // already in flight (redelivered after a seek): drop the copy
 	}
 	p.m.Consumed.WithLabelValues(r.part.topic).Inc()
@@ -174,6 +179,41 @@ func (p *Pipeline) storeOffsets(force bool) {
 	}
 	if _, err := p.consumer.StoreOffsets(tps); err != nil {
 		p.log.Warn("storing offsets", "err", err)
+	}
+	for _, tp := range tps {
+		k := partition{*tp.Topic, tp.Partition}
+		if off, ts, _, ok := p.tracker.watermark(k); ok {
+			p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC()})
+		}
+	}
+}
+
+// markCaughtUp publishes, for each assigned partition with nothing in flight
+// whose durable prefix reaches the broker's high watermark, that it is fresh up
+// to now: an idle partition holds back no answer.
+func (p *Pipeline) markCaughtUp() {
+	if p.deps.Watermarks == nil || len(p.assigned) == 0 {
+		return
+	}
+	now := time.Now().UTC()
+	positions, err := p.consumer.Position(p.assignedList())
+	if err != nil {
+		return
+	}
+	for _, tp := range positions {
+		k := partition{*tp.Topic, tp.Partition}
+		off, _, idle, ok := p.tracker.watermark(k)
+		if !ok || !idle {
+			continue
+		}
+		if off < 0 { // nothing dispatched since assignment: where fetching stands
+			off = int64(tp.Offset)
+		}
+		_, high, err := p.consumer.GetWatermarkOffsets(k.topic, k.part)
+		if err != nil || off < 0 || high < 0 || off < high {
+			continue
+		}
+		p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: now})
 	}
 }
 

@@ -30,10 +30,14 @@ type partState struct {
 	storable int64
 	// stored is the last value handed out by storable(); -1 if none.
 	stored int64
+	// storableTS is the newest Kafka timestamp (ms) among the records below
+	// storable: the partition is durable up to it.
+	storableTS int64
 }
 
 type pendingOffset struct {
 	offset int64
+	ts     int64 // Kafka timestamp, ms
 	done   bool
 }
 
@@ -66,7 +70,7 @@ func (t *tracker) epochOf(p partition) (uint64, bool) {
 
 // add records that offset was dispatched. Offsets of one partition must be added
 // in increasing order (the order Kafka delivers them).
-func (t *tracker) add(p partition, epoch uint64, offset int64) bool {
+func (t *tracker) add(p partition, epoch uint64, offset, ts int64) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	ps, ok := t.parts[p]
@@ -76,7 +80,7 @@ func (t *tracker) add(p partition, epoch uint64, offset int64) bool {
 	if n := len(ps.pending); n > ps.head && ps.pending[n-1].offset >= offset {
 		return false // a redelivery of something still in flight (after a seek); skip it
 	}
-	ps.pending = append(ps.pending, pendingOffset{offset: offset})
+	ps.pending = append(ps.pending, pendingOffset{offset: offset, ts: ts})
 	return true
 }
 
@@ -97,6 +101,7 @@ func (t *tracker) ack(p partition, epoch uint64, offset int64) {
 	q[i].done = true
 	for ps.head < len(ps.pending) && ps.pending[ps.head].done {
 		ps.storable = ps.pending[ps.head].offset + 1
+		ps.storableTS = max(ps.storableTS, ps.pending[ps.head].ts)
 		ps.head++
 	}
 	if ps.head > 1024 && ps.head*2 > len(ps.pending) { // compact
@@ -165,4 +170,17 @@ func (t *tracker) revoke(p partition) {
 	defer t.mu.Unlock()
 	delete(t.parts, p)
 	t.cond.Broadcast()
+}
+
+// watermark returns p's durable prefix: the next offset to store (every record
+// below it is acknowledged), the newest Kafka timestamp among those records, and
+// whether nothing dispatched is still in flight.
+func (t *tracker) watermark(p partition) (offset, ts int64, idle, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ps, ok := t.parts[p]
+	if !ok {
+		return 0, 0, false, false
+	}
+	return ps.storable, ps.storableTS, ps.head == len(ps.pending), true
 }

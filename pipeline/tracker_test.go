@@ -10,7 +10,7 @@ func TestTrackerStoresOnlyContiguousPrefix(t *testing.T) {
 	p := partition{"t", 0}
 	ep := tr.assign(p)
 	for o := int64(10); o < 15; o++ {
-		tr.add(p, ep, o)
+		tr.add(p, ep, o, 0)
 	}
 	tr.ack(p, ep, 12)
 	tr.ack(p, ep, 11)
@@ -38,8 +38,8 @@ func TestTrackerRevokedPartitionNeverStored(t *testing.T) {
 	tr := newTracker()
 	p := partition{"t", 3}
 	ep := tr.assign(p)
-	tr.add(p, ep, 0)
-	tr.add(p, ep, 1)
+	tr.add(p, ep, 0, 0)
+	tr.add(p, ep, 1, 0)
 	tr.revoke(p)
 	tr.ack(p, ep, 0)
 	tr.ack(p, ep, 1)
@@ -48,7 +48,7 @@ func TestTrackerRevokedPartitionNeverStored(t *testing.T) {
 	}
 	// Reassigned: acks of the old epoch still do not count.
 	ep2 := tr.assign(p)
-	tr.add(p, ep2, 5)
+	tr.add(p, ep2, 5, 0)
 	tr.ack(p, ep, 5)
 	if got := tr.storable(); len(got) != 0 {
 		t.Fatalf("stale-epoch ack stored %v", got)
@@ -71,7 +71,7 @@ func TestTrackerRandomCompletion(t *testing.T) {
 		n := 1 + rng.IntN(3000)
 		done := make([]bool, n)
 		for o := 0; o < n; o++ {
-			tr.add(p, ep, int64(o))
+			tr.add(p, ep, int64(o), 0)
 		}
 		last := int64(-1)
 		for _, o := range rng.Perm(n) {

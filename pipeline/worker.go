@@ -8,6 +8,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/store"
 )
 
 // worker processes one lane's records in batches until the lane is closed.
@@ -75,6 +76,20 @@ func (p *Pipeline) handle(ctx context.Context, batch []*Record) {
 		p.m.Records.WithLabelValues(r.Src.Name(), it.result.String()).Inc()
 		if !r.In.Timestamp.IsZero() {
 			p.m.Freshness.Observe(now.Sub(r.In.Timestamp).Seconds())
+		}
+	}
+	// The batch is durable: publish how far its partitions now are, at once, so
+	// a reader waiting for one of these records (after=) wakes without waiting
+	// for the next offset store.
+	seen := map[partition]bool{}
+	for i := range items {
+		k := items[i].rec.part
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if off, ts, _, ok := p.tracker.watermark(k); ok && off >= 0 {
+			p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC()})
 		}
 	}
 }

@@ -217,3 +217,19 @@ type Summary struct {
 	ThroughAt time.Time `json:"through_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
+
+// Watermark says how far ingest has durably written a source partition: every
+// record below Offset is stored or dead-lettered, and so is every record with a
+// Kafka timestamp at or before Time (the newest timestamp among them; a caught-up
+// idle partition is fresh up to the moment it was seen caught up).
+type Watermark struct {
+	Topic     string    `json:"topic"`
+	Partition int32     `json:"partition"`
+	Offset    int64     `json:"offset"`
+	Time      time.Time `json:"time"`
+}
+
+// Watermarks are published by ingest and read by every context API replica.
+type Watermarks interface {
+	PublishWatermarks(ctx context.Context, marks []Watermark) error
+}

@@ -99,6 +99,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	if cfg.Sessions != nil {
 		opts = append(opts, api.WithSessions(*cfg.Sessions, st))
 	}
+	// Freshness: ingest publishes watermarks in Redis; every replica reads them
+	// and is woken by their changes (one subscription per process).
+	var topics []string
+	for _, s := range cfg.Sources {
+		topics = append(topics, s.Topic)
+	}
+	opts = append(opts, api.WithFreshness(topics, cache, cache.WatchWatermarks(ctx)))
 	srv := &http.Server{
 		Handler:           api.New(cfg.API, emb, vs, cache, log, reg, opts...),
 		ReadHeaderTimeout: 5 * time.Second,

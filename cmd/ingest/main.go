@@ -252,7 +252,7 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 		return err
 	}
 	p, err := pipeline.New(cfg.Pipeline, cfg.Kafka, cfg.Sources, pipeline.Deps{
-		Embedder: emb, Store: vs, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg),
+		Embedder: emb, Store: vs, Cache: cache, Avro: avro, Logger: log, Metrics: pipeline.NewMetrics(reg), Watermarks: cache,
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,155 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/freshctx/freshctx/store"
+)
+
+// WatermarkReader reads how far ingest has durably written each partition.
+type WatermarkReader interface {
+	Watermarks(ctx context.Context, topics []string) ([]store.Watermark, error)
+}
+
+// Waker hands out a channel closed at the next watermark change.
+type Waker interface {
+	C() <-chan struct{}
+}
+
+// WithFreshness makes answers say how fresh they are (meta.fresh_through over
+// the given source topics) and lets a request wait for its own writes (after=,
+// fresh_through=).
+func WithFreshness(topics []string, r WatermarkReader, w Waker) Option {
+	return func(s *Server) { s.freshTopics, s.marks, s.waker = topics, r, w }
+}
+
+// freshShare is the share of the budget a request may spend waiting for the
+// watermarks it asked for; the rest answers.
+const freshShare = 0.5
+
+// parseAfter reads "TOPIC:PARTITION:OFFSET" (what a producer's delivery report
+// gives), as the watermark that would include that record.
+func parseAfter(v string) (store.Watermark, error) {
+	i := strings.LastIndexByte(v, ':')
+	j := -1
+	if i > 0 {
+		j = strings.LastIndexByte(v[:i], ':')
+	}
+	if j <= 0 {
+		return store.Watermark{}, badRequest("after: %q is not TOPIC:PARTITION:OFFSET", v)
+	}
+	p, err1 := strconv.ParseInt(v[j+1:i], 10, 32)
+	o, err2 := strconv.ParseInt(v[i+1:], 10, 64)
+	if err1 != nil || err2 != nil || p < 0 || o < 0 {
+		return store.Watermark{}, badRequest("after: %q is not TOPIC:PARTITION:OFFSET (partition and offset are non-negative integers)", v)
+	}
+	return store.Watermark{Topic: v[:j], Partition: int32(p), Offset: o}, nil
+}
+
+// parseFreshThrough reads RFC 3339 or unix milliseconds.
+func parseFreshThrough(v string) (time.Time, error) {
+	if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return time.UnixMilli(ms).UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return time.Time{}, badRequest("fresh_through: %q is neither RFC 3339 nor unix milliseconds", v)
+	}
+	return t.UTC(), nil
+}
+
+// freshThrough is the time up to which every partition of the source topics is
+// complete: the oldest of their watermarks' times (nil when none is known).
+func freshThrough(marks []store.Watermark) *time.Time {
+	var min time.Time
+	for _, w := range marks {
+		if min.IsZero() || w.Time.Before(min) {
+			min = w.Time
+		}
+	}
+	if min.IsZero() {
+		return nil
+	}
+	return &min
+}
+
+// satisfied reports whether marks include every record asked for.
+func satisfied(marks []store.Watermark, after []store.Watermark, through time.Time) (bool, string) {
+	for _, a := range after {
+		ok := false
+		for _, w := range marks {
+			if w.Topic == a.Topic && w.Partition == a.Partition && w.Offset > a.Offset {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false, fmt.Sprintf("%s:%d:%d not yet written", a.Topic, a.Partition, a.Offset)
+		}
+	}
+	if !through.IsZero() {
+		if ft := freshThrough(marks); ft == nil || ft.Before(through) {
+			return false, "sources not yet complete through " + through.Format(time.RFC3339Nano)
+		}
+	}
+	return true, ""
+}
+
+// awaitFresh waits, woken by every watermark change (never by a sleep loop),
+// until the watermarks include what p asks for, or until its share of the budget
+// is spent (then it degrades and the answer goes on with what is there). It
+// returns the last watermarks read, for meta.fresh_through.
+func (s *Server) awaitFresh(ctx context.Context, p params, start time.Time, meta *Meta) []store.Watermark {
+	if s.marks == nil {
+		if len(p.after) > 0 || !p.freshThrough.IsZero() {
+			s.degrade(meta, "freshness", "freshness is not configured (no watermarks)", "answered_without")
+		}
+		return nil
+	}
+	need := len(p.after) > 0 || !p.freshThrough.IsZero()
+	deadline := time.NewTimer(time.Until(start.Add(share(p.budget, freshShare))))
+	defer deadline.Stop()
+	topics := s.freshTopics
+	for _, a := range p.after {
+		topics = appendNew(topics, a.Topic)
+	}
+	for {
+		var wake <-chan struct{}
+		if s.waker != nil {
+			wake = s.waker.C() // before reading: a change in between wakes us
+		}
+		marks, err := s.marks.Watermarks(ctx, topics)
+		if err != nil {
+			if need {
+				s.degrade(meta, "freshness", reason(err), "answered_without")
+			}
+			return nil
+		}
+		ok, why := satisfied(marks, p.after, p.freshThrough)
+		if ok || !need {
+			return marks
+		}
+		select {
+		case <-wake:
+		case <-deadline.C:
+			s.degrade(meta, "freshness", "deadline exceeded: "+why, "answered_without")
+			return marks
+		case <-ctx.Done():
+			s.degrade(meta, "freshness", "deadline exceeded: "+why, "answered_without")
+			return marks
+		}
+	}
+}
+
+func appendNew(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(append([]string(nil), xs...), x)
+}

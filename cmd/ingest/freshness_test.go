@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/client"
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/testenv"
+)
+
+// Read-your-writes through a real broker: a bot publishes a customer's message
+// and at once asks for the customer's context with after= naming the record
+// its delivery report gave: the answer holds it every time (none missed), and
+// meta.fresh_through is there. When the budget is too small for the write to
+// land, the answer comes on time and says freshness degraded.
+func TestReadYourWritesThroughTheBroker(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	emb, _ := embed.NewLocal(256)
+	srv := httptest.NewServer(api.New(h.cfg.API, emb, h.store, h.cache, nil, nil,
+		api.WithFreshness([]string{ticketsTopic, chatTopic}, h.cache, h.cache.WatchWatermarks(ctx))))
+	defer srv.Close()
+	c := client.New(srv.URL)
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": h.brokers, "linger.ms": 0, "enable.metrics.push": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	send := func(i int) string {
+		topic := chatTopic
+		v, _ := json.Marshal(map[string]any{"message_id": fmt.Sprintf("ryw-%d", i), "tenant": "acme", "customer_id": 7000 + i%10,
+			"ts": time.Now().UTC().Format(time.RFC3339Nano), "text": fmt.Sprintf("message number %d", i)})
+		done := make(chan kafka.Event, 1)
+		if err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+			Key: []byte(fmt.Sprint("c", i%10)), Value: v}, done); err != nil {
+			t.Fatal(err)
+		}
+		m := (<-done).(*kafka.Message)
+		if m.TopicPartition.Error != nil {
+			t.Fatal(m.TopicPartition.Error)
+		}
+		return fmt.Sprintf("%s:%d:%d", topic, m.TopicPartition.Partition, m.TopicPartition.Offset)
+	}
+	missed, degraded, n := 0, 0, 0
+	var waited time.Duration
+	ask := func(count int) {
+		for range count {
+			i := n
+			n++
+			after := send(i)
+			start := time.Now()
+			ans, err := c.Context(ctx, client.ContextRequest{Entity: fmt.Sprint("customer:", 7000+i%10), After: []string{after}, BudgetMS: ptr(5000)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			waited += time.Since(start)
+			found := false
+			for _, e := range ans.Events {
+				found = found || strings.HasSuffix(e.Text, fmt.Sprintf("message number %d", i))
+			}
+			if !found {
+				missed++
+			}
+			if len(ans.Meta.Degraded) > 0 {
+				degraded++
+			}
+			if ans.Meta.FreshThrough == nil {
+				t.Fatalf("pair %d: no meta.fresh_through", i)
+			}
+		}
+	}
+	ask(500)
+	h.stop() // and right after a restart, which starts from the committed offsets
+	h.start()
+	ask(500)
+	if missed != 0 || degraded != 0 {
+		t.Fatalf("%d of %d produce-then-ask pairs missed the record they named (%d degraded)", missed, n, degraded)
+	}
+	t.Logf("%d pairs, 0 missed, mean produce-ack-to-answer %s", n, waited/time.Duration(n))
+
+	// A write that cannot land within the budget: ingest is stopped.
+	h.stop()
+	after := send(n)
+	start := time.Now()
+	ans, err := c.Context(ctx, client.ContextRequest{Entity: "customer:7000", After: []string{after}, BudgetMS: ptr(200)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > testenv.Patience(2*time.Second) {
+		t.Fatalf("a 200 ms budget answered after %s", took)
+	}
+	if len(ans.Meta.Degraded) == 0 || ans.Meta.Degraded[0].Stage != "freshness" {
+		t.Fatalf("degraded %+v, want freshness", ans.Meta.Degraded)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,130 @@
+package rediscache
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/freshctx/freshctx/store"
+)
+
+// Watermarks, shared by ingest (writer) and every context API replica (readers):
+//
+//	<prefix>:wm:{<topic>}   hash: <partition> = "<offset>:<unix ms>"
+//	<prefix>:wm             channel: "<topic>:<partition>:<offset>:<unix ms>" on every advance
+//
+// A watermark only moves forward (a script compares offsets, then times), so a
+// process that takes a partition over from an older commit never moves it back.
+var watermarkScript = redis.NewScript(`
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur then
+  local i = string.find(cur, ':')
+  local off, ts = tonumber(string.sub(cur, 1, i - 1)), tonumber(string.sub(cur, i + 1))
+  local noff, nts = tonumber(ARGV[2]), tonumber(ARGV[3])
+  if noff < off or (noff == off and nts <= ts) then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. ARGV[3])
+redis.call('PUBLISH', ARGV[5], ARGV[4])
+return 1`)
+
+func (c *Cache) watermarkKey(topic string) string { return c.cfg.KeyPrefix + ":wm:{" + topic + "}" }
+func (c *Cache) watermarkChannel() string     { return c.cfg.KeyPrefix + ":wm" }
+
+// PublishWatermarks records how far each partition is durable and wakes waiters.
+func (c *Cache) PublishWatermarks(ctx context.Context, marks []store.Watermark) error {
+	pipe := c.rdb.Pipeline()
+	for _, w := range marks {
+		p, off, ts := strconv.Itoa(int(w.Partition)), strconv.FormatInt(w.Offset, 10), strconv.FormatInt(w.Time.UnixMilli(), 10)
+		// The channel is an argument, not a key: the script touches one slot.
+		watermarkScript.Eval(ctx, pipe, []string{c.watermarkKey(w.Topic)}, p, off, ts, w.Topic+":"+p+":"+off+":"+ts, c.watermarkChannel())
+	}
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// Watermarks returns the watermarks of every partition of topics.
+func (c *Cache) Watermarks(ctx context.Context, topics []string) ([]store.Watermark, error) {
+	pipe := c.rdb.Pipeline()
+	cmds := make([]*redis.MapStringStringCmd, len(topics))
+	for i, t := range topics {
+		cmds[i] = pipe.HGetAll(ctx, c.watermarkKey(t))
+	}
+	if _, err := pipe.Exec(ctx); err != nil && err != redis.Nil {
+		return nil, err
+	}
+	var out []store.Watermark
+	for i, t := range topics {
+		for p, v := range cmds[i].Val() {
+			part, err1 := strconv.Atoi(p)
+			off, ts, ok := strings.Cut(v, ":")
+			o, err2 := strconv.ParseInt(off, 10, 64)
+			ms, err3 := strconv.ParseInt(ts, 10, 64)
+			if err1 != nil || !ok || err2 != nil || err3 != nil {
+				continue
+			}
+			out = append(out, store.Watermark{Topic: t, Partition: int32(part), Offset: o, Time: time.UnixMilli(ms).UTC()})
+		}
+	}
+	return out, nil
+}
+
+// Notifier wakes everyone waiting for a watermark to move: one subscription per
+// process, whatever the number of waiting requests.
+type Notifier struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+// C returns a channel closed at the next watermark change. Take it before
+// reading the watermarks, so a change in between is not missed.
+func (n *Notifier) C() <-chan struct{} {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.ch
+}
+
+func (n *Notifier) wake() {
+	n.mu.Lock()
+	close(n.ch)
+	n.ch = make(chan struct{})
+	n.mu.Unlock()
+}
+
+// WatchWatermarks subscribes to watermark changes until ctx ends. While the
+// subscription is down (Redis restarting), waiters are woken every 100 ms, so
+// they poll instead of missing a change.
+func (c *Cache) WatchWatermarks(ctx context.Context) *Notifier {
+	n := &Notifier{ch: make(chan struct{})}
+	go func() {
+		for ctx.Err() == nil {
+			ps := c.rdb.Subscribe(ctx, c.watermarkChannel())
+			if _, err := ps.Receive(ctx); err == nil {
+				n.wake() // changes made before the subscription: look again
+				msgs := ps.Channel()
+			recv:
+				for {
+					select {
+					case <-ctx.Done():
+						break recv
+					case _, ok := <-msgs:
+						if !ok {
+							break recv
+						}
+						n.wake()
+					}
+				}
+			}
+			ps.Close()
+			select {
+			case <-ctx.Done():
+			case <-time.After(100 * time.Millisecond):
+				n.wake()
+			}
+		}
+	}()
+	return n
+}
