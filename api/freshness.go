@@ -153,3 +153,28 @@ func appendNew(xs []string, x string) []string {
 	}
 	return append(append([]string(nil), xs...), x)
 }
+
+// freshParams reads after= and fresh_through= from a query (the timeline and
+// memory endpoints) into p, with budget as the request's budget.
+func freshParams(q map[string][]string, budget time.Duration) (params, error) {
+	p := params{budget: budget}
+	after := q["after"]
+	if len(after) > 64 {
+		return p, badRequest("after: at most 64 records")
+	}
+	for _, a := range after {
+		w, err := parseAfter(a)
+		if err != nil {
+			return p, err
+		}
+		p.after = append(p.after, w)
+	}
+	if v := q["fresh_through"]; len(v) > 0 && v[0] != "" {
+		t, err := parseFreshThrough(v[0])
+		if err != nil {
+			return p, err
+		}
+		p.freshThrough = t
+	}
+	return p, nil
+}

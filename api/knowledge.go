@@ -148,6 +148,9 @@ type TimelineResponse struct {
 	Entity     string     `json:"entity"`
 	Events     []EventOut `json:"events"`
 	NextCursor string     `json:"next_cursor,omitempty"` // absent on the last page
+	// FreshThrough and Degraded: as in /v1/context's meta (after=, fresh_through=).
+	FreshThrough *time.Time `json:"fresh_through,omitempty"`
+	Degraded     []Degraded `json:"degraded,omitempty"`
 }
 
 func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) error {
@@ -175,13 +178,19 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) error {
 		}
 		after = &c
 	}
+	fp, err := freshParams(r.URL.Query(), s.cfg.Budget)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Budget*10)
 	defer cancel()
+	var meta Meta
+	marks := s.awaitFresh(ctx, fp, time.Now(), &meta)
 	events, err := s.timeline.Timeline(ctx, tenantOf(ctx), entity, after, limit)
 	if err != nil {
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the store did not answer", Err: err}
 	}
-	resp := TimelineResponse{Entity: entity, Events: make([]EventOut, len(events))}
+	resp := TimelineResponse{Entity: entity, Events: make([]EventOut, len(events)), FreshThrough: freshThrough(marks), Degraded: meta.Degraded}
 	for i, e := range events {
 		resp.Events[i] = eventOut(Scored{Event: e})
 	}

@@ -16,11 +16,12 @@ import (
 
 // GetContextInput is the input of the get_context tool.
 type GetContextInput struct {
-	Entity    string `json:"entity" jsonschema:"whose recent activity to read, as the service names entities, e.g. customer:42"`
-	Question  string `json:"question,omitempty" jsonschema:"the user's question, in their words; ranks the events by relevance and finds knowledge articles. Omit it to get the newest events first"`
-	Window    string `json:"window,omitempty" jsonschema:"how far back to look, a duration such as 15m or 2h (default 15m)"`
-	K         int    `json:"k,omitempty" jsonschema:"how many events at most (default 10, at most 100)"`
-	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"cap on the size of the returned context text, in tokens (default 1000)"`
+	Entity    string   `json:"entity" jsonschema:"whose recent activity to read, as the service names entities, e.g. customer:42"`
+	Question  string   `json:"question,omitempty" jsonschema:"the user's question, in their words; ranks the events by relevance and finds knowledge articles. Omit it to get the newest events first"`
+	Window    string   `json:"window,omitempty" jsonschema:"how far back to look, a duration such as 15m or 2h (default 15m)"`
+	K         int      `json:"k,omitempty" jsonschema:"how many events at most (default 10, at most 100)"`
+	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"cap on the size of the returned context text, in tokens (default 1000)"`
+	After     []string `json:"after,omitempty" jsonschema:"records the answer must include, as TOPIC:PARTITION:OFFSET (what a Kafka producer's delivery report gives); the tool waits for them to be written"`
 }
 
 // SearchKnowledgeInput is the input of the search_knowledge tool.
@@ -133,7 +134,7 @@ func (s *Server) toolGetContext(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, nil, err
 	}
-	cr := ContextRequest{Entity: in.Entity, Q: in.Question, Window: in.Window}
+	cr := ContextRequest{Entity: in.Entity, Q: in.Question, Window: in.Window, After: in.After}
 	if in.K != 0 {
 		cr.K = &in.K
 	}

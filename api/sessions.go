@@ -37,6 +37,8 @@ type MemoryMeta struct {
 	TookMS     float64    `json:"took_ms"`
 	ServedFrom string     `json:"served_from"` // cache or store: where the turns came from
 	Degraded   []Degraded `json:"degraded"`
+	// FreshThrough: as in /v1/context's meta (after=, fresh_through=).
+	FreshThrough *time.Time `json:"fresh_through,omitempty"`
 }
 
 type memoryParams struct {
@@ -96,12 +98,20 @@ func (s *Server) handleMemory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	fp, err := freshParams(q, s.cfg.Budget)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Budget)
 	defer cancel()
+	var meta Meta
+	marks := s.awaitFresh(ctx, fp, time.Now(), &meta)
 	resp, err := s.memory(ctx, p)
 	if err != nil {
 		return err
 	}
+	resp.Meta.FreshThrough = freshThrough(marks)
+	resp.Meta.Degraded = append(resp.Meta.Degraded, meta.Degraded...)
 	writeJSON(w, http.StatusOK, resp)
 	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +89,23 @@ func TestReadYourWritesThroughTheBroker(t *testing.T) {
 		t.Fatalf("%d of %d produce-then-ask pairs missed the record they named (%d degraded)", missed, n, degraded)
 	}
 	t.Logf("%d pairs, 0 missed, mean produce-ack-to-answer %s", n, waited/time.Duration(n))
+
+	// The timeline waits the same way.
+	for range 50 {
+		i := n
+		n++
+		after := send(i)
+		res, err := http.Get(srv.URL + "/v1/entities/" + url.PathEscape(fmt.Sprint("customer:", 7000+i%10)) + "/events?limit=1&after=" + url.QueryEscape(after))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tl api.TimelineResponse
+		json.NewDecoder(res.Body).Decode(&tl)
+		res.Body.Close()
+		if len(tl.Events) != 1 || !strings.HasSuffix(tl.Events[0].Text, fmt.Sprintf("message number %d", i)) || tl.FreshThrough == nil {
+			t.Fatalf("timeline after %s: %+v", after, tl)
+		}
+	}
 
 	// A write that cannot land within the budget: ingest is stopped.
 	h.stop()

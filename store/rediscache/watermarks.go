@@ -32,7 +32,7 @@ redis.call('PUBLISH', ARGV[5], ARGV[4])
 return 1`)
 
 func (c *Cache) watermarkKey(topic string) string { return c.cfg.KeyPrefix + ":wm:{" + topic + "}" }
-func (c *Cache) watermarkChannel() string     { return c.cfg.KeyPrefix + ":wm" }
+func (c *Cache) watermarkChannel() string         { return c.cfg.KeyPrefix + ":wm" }
 
 // PublishWatermarks records how far each partition is durable and wakes waiters.
 func (c *Cache) PublishWatermarks(ctx context.Context, marks []store.Watermark) error {
