@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,7 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	pollRate := fs.Float64("poll-rate", 200, "cap on all polls together, per second: the pollers must not become the load they measure")
 	out := fs.String("out", "", "directory for the report: freshness.json, freshness.md, freshness.svg")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	useAfter := fs.Bool("after", false, "read-your-writes: ask once per marker with after=TOPIC:PARTITION:OFFSET from its delivery report, instead of polling")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -92,14 +94,38 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		v, _ := json.Marshal(map[string]any{"message_id": id, "tenant": "acme", "customer_id": id, "role": "customer",
 			"channel": "loadtest", "text": "freshness marker " + id, "ts": ts.UTC().Format(time.RFC3339Nano)})
 		t := *topic
+		var delivered chan kafka.Event
+		if *useAfter {
+			delivered = make(chan kafka.Event, 1)
+		}
 		if err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &t, Partition: kafka.PartitionAny},
-			Key: []byte(id), Value: v, Timestamp: ts}, nil); err != nil {
+			Key: []byte(id), Value: v, Timestamp: ts}, delivered); err != nil {
 			return fmt.Errorf("producing a marker: %w", err)
 		}
 		sent.Add(1)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if *useAfter {
+				// What a bot does: take the delivery report's position and ask once,
+				// with after=, for an answer that holds the record.
+				m, ok := (<-delivered).(*kafka.Message)
+				if !ok || m.TopicPartition.Error != nil {
+					lost.Add(1)
+					return
+				}
+				after := fmt.Sprintf("%s:%d:%d", *m.TopicPartition.Topic, m.TopicPartition.Partition, m.TopicPartition.Offset)
+				u := *apiURL + "/v1/context?" + url.Values{"entity": {"customer:" + id}, "k": {"1"}, "after": {after},
+					"budget_ms": {strconv.Itoa(int(min(*timeout, 10*time.Second).Milliseconds()))}}.Encode()
+				if visible(client, u) {
+					mu.Lock()
+					h.record(time.Since(ts))
+					mu.Unlock()
+					return
+				}
+				lost.Add(1)
+				return
+			}
 			u := *apiURL + "/v1/entities/" + url.PathEscape("customer:"+id) + "/events?limit=1"
 			for time.Since(ts) < *timeout && ctx.Err() == nil {
 				if polls.Wait(ctx) != nil {
@@ -129,6 +155,10 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		"p50_ms": l.P50, "p99_ms": l.P99, "max_ms": l.Max}
 	r := newReport("freshness", args)
 	r.Results, r.LatencyOf, r.Latency = res, "record timestamp → visible through the API", l
+	if *useAfter {
+		res["mode"] = "after"
+		r.LatencyOf = "produce → answer holding the record (after=)"
+	}
 	if err := r.write(*out); err != nil {
 		return err
 	}
