@@ -11,17 +11,27 @@ import (
 
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/evalset"
+	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/relevance"
 )
 
 // evaluate ranks every labelled question with w over its case's in-window events
 // (as the store would hand them over), with the offline embedder.
 func evaluate(t testing.TB, w relevance.Weights) *evalset.Report {
+	emb, _ := embed.NewLocal(384)
+	return evaluateWith(t, w, emb)
+}
+
+type embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// evaluateWith is evaluate with another embedder (a model provider).
+func evaluateWith(t testing.TB, w relevance.Weights, emb embedder) *evalset.Report {
 	cases, err := evalset.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, _ := embed.NewLocal(384)
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	stats := corpusStats(cases)
 	rep := evalset.NewReport()
@@ -33,7 +43,10 @@ func evaluate(t testing.TB, w relevance.Weights) *evalset.Report {
 			if e.Ago >= evalset.Window {
 				continue // outside the window: the store never returns it
 			}
-			v, _ := emb.Embed(context.Background(), []string{e.Text})
+			v, err := emb.Embed(context.Background(), []string{e.Text})
+			if err != nil {
+				t.Fatal(err)
+			}
 			cands = append(cands, relevance.Candidate{Source: e.Source, Time: now.Add(-time.Duration(e.Ago) * time.Minute), Text: e.Text, Embedding: v[0]})
 			ids = append(ids, e.ID)
 		}
@@ -155,4 +168,25 @@ func corpusStats(cases []evalset.Case) relevance.Stats {
 		st[k] = s
 	}
 	return st
+}
+
+// With a model provider configured (here the OpenAI-compatible test server, whose
+// vectors carry no meaning at all: the worst model), hybrid is never worse than
+// similarity alone: words, identifiers and recency carry it.
+func TestHybridNeverWorseThanSimilarityWithAProvider(t *testing.T) {
+	srv := testenv.NewEmbeddingServer(t, 64, 0)
+	c, err := embed.NewClient(embed.Config{Provider: embed.ProviderOpenAI, BaseURL: srv.URL, Model: "fake", Dims: 64}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	similarity := relevance.Weights{Similarity: 1, Recency: 0.3, RecencyIntent: 0.3, Status: 0.3, HalfLife: 20 * time.Minute}
+	hy, sim := evaluateWith(t, relevance.DefaultWeights, c), evaluateWith(t, similarity, c)
+	for _, kind := range append(append([]string{}, evalset.Kinds...), "overall") {
+		h, s := hy.Get("all", kind).NDCG5, sim.Get("all", kind).NDCG5
+		if h < s {
+			t.Errorf("%s: hybrid nDCG@5 %.3f below similarity alone %.3f", kind, h, s)
+		}
+	}
+	t.Logf("with the provider: hybrid %.3f, similarity alone %.3f", hy.Get("all", "overall").NDCG5, sim.Get("all", "overall").NDCG5)
 }
