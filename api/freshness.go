@@ -3,11 +3,13 @@ package api
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/freshctx/freshctx/store"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // WatermarkReader reads how far ingest has durably written each partition.
@@ -177,4 +179,97 @@ func freshParams(q map[string][]string, budget time.Duration) (params, error) {
 		p.freshThrough = t
 	}
 	return p, nil
+}
+
+// StatusResponse is the body of GET /v1/status: how far ingest has written each
+// source partition.
+type StatusResponse struct {
+	// FreshThrough is the time up to which every source is complete.
+	FreshThrough *time.Time        `json:"fresh_through"`
+	Sources      []SourcePartition `json:"partitions"`
+}
+
+// SourcePartition is one source partition's progress.
+type SourcePartition struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+	// Offset: every record below it is stored or dead-lettered.
+	Offset int64 `json:"offset"`
+	// FreshThrough: every record with a Kafka timestamp at or before it is stored.
+	FreshThrough time.Time `json:"fresh_through"`
+	// Lag is the log end offset (when ingest last looked) minus Offset; nil when
+	// the end is not known.
+	Lag *int64 `json:"lag"`
+	// LastWrite is when the watermark last advanced.
+	LastWrite    *time.Time `json:"last_write"`
+	DeadLettered int64      `json:"dead_lettered"`
+}
+
+func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) error {
+	if s.marks == nil {
+		return &Error{Status: http.StatusNotFound, Code: "not_configured", Msg: "freshness is not configured (no watermarks)"}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Budget)
+	defer cancel()
+	marks, err := s.marks.Watermarks(ctx, s.freshTopics)
+	if err != nil {
+		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the watermarks could not be read", Err: err}
+	}
+	writeJSON(w, http.StatusOK, statusOf(marks))
+	return nil
+}
+
+func statusOf(marks []store.Watermark) StatusResponse {
+	resp := StatusResponse{FreshThrough: freshThrough(marks), Sources: []SourcePartition{}}
+	for _, m := range marks {
+		sp := SourcePartition{Topic: m.Topic, Partition: m.Partition, Offset: m.Offset, FreshThrough: m.Time, DeadLettered: m.DeadLettered}
+		if m.High > 0 {
+			lag := max(0, m.High-m.Offset)
+			sp.Lag = &lag
+		}
+		if !m.WrittenAt.IsZero() {
+			at := m.WrittenAt
+			sp.LastWrite = &at
+		}
+		resp.Sources = append(resp.Sources, sp)
+	}
+	return resp
+}
+
+// statusCollector exports the watermarks on every scrape of /metrics.
+type statusCollector struct {
+	s                          *Server
+	lag, freshness, deadLetter *prometheus.Desc
+}
+
+func newStatusCollector(s *Server) *statusCollector {
+	l := []string{"topic", "partition"}
+	return &statusCollector{s: s,
+		lag:        prometheus.NewDesc("freshctx_source_lag", "Log end offset minus the durable watermark, per source partition (as ingest last published it).", l, nil),
+		freshness:  prometheus.NewDesc("freshctx_source_fresh_through_seconds", "Unix time up to which the source partition is completely written.", l, nil),
+		deadLetter: prometheus.NewDesc("freshctx_source_dead_lettered", "Records of the source partition sent to the DLQ.", l, nil),
+	}
+}
+
+func (c *statusCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.lag
+	ch <- c.freshness
+	ch <- c.deadLetter
+}
+
+func (c *statusCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	marks, err := c.s.marks.Watermarks(ctx, c.s.freshTopics)
+	if err != nil {
+		return
+	}
+	for _, m := range marks {
+		p := strconv.Itoa(int(m.Partition))
+		if m.High > 0 {
+			ch <- prometheus.MustNewConstMetric(c.lag, prometheus.GaugeValue, float64(max(0, m.High-m.Offset)), m.Topic, p)
+		}
+		ch <- prometheus.MustNewConstMetric(c.freshness, prometheus.GaugeValue, float64(m.Time.UnixMilli())/1000, m.Topic, p)
+		ch <- prometheus.MustNewConstMetric(c.deadLetter, prometheus.CounterValue, float64(m.DeadLettered), m.Topic, p)
+	}
 }

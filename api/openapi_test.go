@@ -75,6 +75,7 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 		"SearchMeta": reflect.TypeOf(SearchMeta{}), "TimelineResponse": reflect.TypeOf(TimelineResponse{}),
 		"MemoryResponse": reflect.TypeOf(MemoryResponse{}), "MemoryMeta": reflect.TypeOf(MemoryMeta{}),
 		"Summary": reflect.TypeOf(store.Summary{}), "Turn": reflect.TypeOf(session.Turn{}), "Message": reflect.TypeOf(session.Message{}),
+		"StatusResponse": reflect.TypeOf(StatusResponse{}), "SourcePartition": reflect.TypeOf(SourcePartition{}),
 	} {
 		schema, ok := doc.Components.Schemas[name]
 		if !ok {

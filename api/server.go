@@ -128,6 +128,10 @@ func New(cfg Config, e Embedder, st store.Reader, cache Cache, log *slog.Logger,
 	s.handle("POST /v1/search", s.instrument("/v1/search", s.authed(s.handleSearch)))
 	s.handle("GET /v1/entities/{entity}/events", s.instrument("/v1/entities/{entity}/events", s.authed(s.handleTimeline)))
 	s.handle("GET /v1/sessions/{id}/memory", s.instrument("/v1/sessions/{id}/memory", s.authed(s.handleMemory)))
+	s.handle("GET /v1/status", s.instrument("/v1/status", s.authed(s.handleStatus)))
+	if s.marks != nil {
+		reg.MustRegister(newStatusCollector(s))
+	}
 	s.handle("GET /openapi.yaml", s.instrument("/openapi.yaml", s.handleOpenAPI))
 	s.mcp = s.mcpHandler()
 	s.mux.Handle("/mcp", s.mcp) // Model Context Protocol, streamable HTTP (described in docs/api.md, not OpenAPI)

@@ -321,8 +321,16 @@ func (p *Pipeline) noteWatermark(w store.Watermark) {
 	if p.deps.Watermarks == nil {
 		return
 	}
+	k := partition{w.Topic, w.Partition}
 	p.marksMu.Lock()
-	p.marks[partition{w.Topic, w.Partition}] = w
+	if cur, ok := p.marks[k]; ok { // not yet published: merge
+		w.DeadLettered += cur.DeadLettered
+		w.High = max(w.High, cur.High)
+		if cur.Offset > w.Offset {
+			w.Offset, w.Time = cur.Offset, cur.Time
+		}
+	}
+	p.marks[k] = w
 	p.marksMu.Unlock()
 	select {
 	case p.marksSignal <- struct{}{}:
@@ -352,14 +360,9 @@ func (p *Pipeline) publishWatermarks(ctx context.Context) {
 		pctx, cancel := context.WithTimeout(ctx, time.Second)
 		if err := p.deps.Watermarks.PublishWatermarks(pctx, marks); err != nil && ctx.Err() == nil {
 			p.log.Debug("publishing watermarks", "err", err)
-			p.marksMu.Lock()
 			for _, w := range marks {
-				k := partition{w.Topic, w.Partition}
-				if cur, ok := p.marks[k]; !ok || cur.Offset < w.Offset {
-					p.marks[k] = w
-				}
+				p.noteWatermark(w) // merged with anything newer; tried again
 			}
-			p.marksMu.Unlock()
 		}
 		cancel()
 	}

@@ -213,7 +213,7 @@ func (p *Pipeline) markCaughtUp() {
 		if err != nil || off < 0 || high < 0 || off < high {
 			continue
 		}
-		p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: now})
+		p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: now, High: high})
 	}
 }
 
@@ -322,5 +322,10 @@ func (p *Pipeline) updateLag() {
 			continue
 		}
 		p.m.Lag.WithLabelValues(*tp.Topic, strconv.Itoa(int(tp.Partition))).Set(float64(high - int64(tp.Offset)))
+		// The log end offset goes with the watermark, for lag in /v1/status.
+		k := partition{*tp.Topic, tp.Partition}
+		if off, ts, _, ok := p.tracker.watermark(k); ok && off >= 0 {
+			p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC(), High: high})
+		}
 	}
 }

@@ -81,15 +81,18 @@ func (p *Pipeline) handle(ctx context.Context, batch []*Record) {
 	// The batch is durable: publish how far its partitions now are, at once, so
 	// a reader waiting for one of these records (after=) wakes without waiting
 	// for the next offset store.
-	seen := map[partition]bool{}
+	dead := map[partition]int64{}
 	for i := range items {
 		k := items[i].rec.part
-		if seen[k] {
-			continue
+		n := dead[k]
+		if items[i].err != nil {
+			n++
 		}
-		seen[k] = true
+		dead[k] = n
+	}
+	for k, n := range dead {
 		if off, ts, _, ok := p.tracker.watermark(k); ok && off >= 0 {
-			p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC()})
+			p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC(), DeadLettered: n})
 		}
 	}
 }

@@ -227,6 +227,14 @@ type Watermark struct {
 	Partition int32     `json:"partition"`
 	Offset    int64     `json:"offset"`
 	Time      time.Time `json:"time"`
+	// High is the partition's log end offset when ingest last looked (0: not
+	// known); High − Offset is the lag.
+	High int64 `json:"high,omitempty"`
+	// WrittenAt is when the watermark last advanced (read side only).
+	WrittenAt time.Time `json:"written_at,omitzero"`
+	// DeadLettered counts the partition's records sent to the DLQ: added by a
+	// publish, the total on read.
+	DeadLettered int64 `json:"dead_lettered"`
 }
 
 // Watermarks are published by ingest and read by every context API replica.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -105,6 +106,46 @@ func TestReadYourWritesThroughTheBroker(t *testing.T) {
 		if len(tl.Events) != 1 || !strings.HasSuffix(tl.Events[0].Text, fmt.Sprintf("message number %d", i)) || tl.FreshThrough == nil {
 			t.Fatalf("timeline after %s: %+v", after, tl)
 		}
+	}
+
+	// /v1/status: every chat partition written, its dead-lettered records
+	// counted (one malformed record), the same in /metrics.
+	h.produce(chatTopic, []byte("c0"), []byte("{not json"))
+	var st api.StatusResponse
+	waitFor(t, "the dead-lettered record in /v1/status", 20*time.Second, func() bool {
+		res, err := http.Get(srv.URL + "/v1/status")
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		st = api.StatusResponse{}
+		json.NewDecoder(res.Body).Decode(&st)
+		dead := int64(0)
+		for _, p := range st.Sources {
+			dead += p.DeadLettered
+		}
+		return dead == 1
+	})
+	var chatOffsets int64
+	for _, p := range st.Sources {
+		if p.Topic == chatTopic {
+			chatOffsets += p.Offset
+			if p.LastWrite == nil {
+				t.Errorf("partition %d: no last write: %+v", p.Partition, p)
+			}
+		}
+	}
+	if chatOffsets != int64(n)+1 || st.FreshThrough == nil {
+		t.Fatalf("status: chat offsets sum to %d, want %d (every record, the malformed one too): %+v", chatOffsets, n+1, st)
+	}
+	res, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `freshctx_source_fresh_through_seconds{partition="0",topic="support.chat"}`) {
+		t.Fatalf("/metrics lacks the source freshness")
 	}
 
 	// A write that cannot land within the budget: ingest is stopped.

@@ -2,6 +2,7 @@ package rediscache
 
 import (
 	"context"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,7 +20,13 @@ import (
 //
 // A watermark only moves forward (a script compares offsets, then times), so a
 // process that takes a partition over from an older commit never moves it back.
+//
+// Beside each partition's watermark the hash keeps h<partition> (the log end
+// offset when ingest last looked), w<partition> (when the watermark last
+// advanced, unix ms) and d<partition> (records dead-lettered).
 var watermarkScript = redis.NewScript(`
+if ARGV[6] ~= '0' then redis.call('HSET', KEYS[1], 'h' .. ARGV[1], ARGV[6]) end
+if ARGV[7] ~= '0' then redis.call('HINCRBY', KEYS[1], 'd' .. ARGV[1], ARGV[7]) end
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if cur then
   local i = string.find(cur, ':')
@@ -27,7 +34,7 @@ if cur then
   local noff, nts = tonumber(ARGV[2]), tonumber(ARGV[3])
   if noff < off or (noff == off and nts <= ts) then return 0 end
 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. ARGV[3], 'w' .. ARGV[1], ARGV[8])
 redis.call('PUBLISH', ARGV[5], ARGV[4])
 return 1`)
 
@@ -40,7 +47,8 @@ func (c *Cache) PublishWatermarks(ctx context.Context, marks []store.Watermark) 
 	for _, w := range marks {
 		p, off, ts := strconv.Itoa(int(w.Partition)), strconv.FormatInt(w.Offset, 10), strconv.FormatInt(w.Time.UnixMilli(), 10)
 		// The channel is an argument, not a key: the script touches one slot.
-		watermarkScript.Eval(ctx, pipe, []string{c.watermarkKey(w.Topic)}, p, off, ts, w.Topic+":"+p+":"+off+":"+ts, c.watermarkChannel())
+		watermarkScript.Eval(ctx, pipe, []string{c.watermarkKey(w.Topic)}, p, off, ts, w.Topic+":"+p+":"+off+":"+ts, c.watermarkChannel(),
+			strconv.FormatInt(w.High, 10), strconv.FormatInt(w.DeadLettered, 10), strconv.FormatInt(c.now().UnixMilli(), 10))
 	}
 	_, err := pipe.Exec(ctx)
 	return err
@@ -58,17 +66,30 @@ func (c *Cache) Watermarks(ctx context.Context, topics []string) ([]store.Waterm
 	}
 	var out []store.Watermark
 	for i, t := range topics {
-		for p, v := range cmds[i].Val() {
+		fields := cmds[i].Val()
+		num := func(name string) int64 { n, _ := strconv.ParseInt(fields[name], 10, 64); return n }
+		for p, v := range fields {
 			part, err1 := strconv.Atoi(p)
 			off, ts, ok := strings.Cut(v, ":")
 			o, err2 := strconv.ParseInt(off, 10, 64)
 			ms, err3 := strconv.ParseInt(ts, 10, 64)
 			if err1 != nil || !ok || err2 != nil || err3 != nil {
-				continue
+				continue // h, w and d fields
 			}
-			out = append(out, store.Watermark{Topic: t, Partition: int32(part), Offset: o, Time: time.UnixMilli(ms).UTC()})
+			w := store.Watermark{Topic: t, Partition: int32(part), Offset: o, Time: time.UnixMilli(ms).UTC(),
+				High: num("h" + p), DeadLettered: num("d" + p)}
+			if at := num("w" + p); at > 0 {
+				w.WrittenAt = time.UnixMilli(at).UTC()
+			}
+			out = append(out, w)
 		}
 	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Topic != out[b].Topic {
+			return out[a].Topic < out[b].Topic
+		}
+		return out[a].Partition < out[b].Partition
+	})
 	return out, nil
 }
 
