@@ -174,11 +174,11 @@ func TestRankMatchesBruteForce(t *testing.T) {
 	// Brute force, written out from the documented formula.
 	best := 0.0
 	for _, e := range events {
-		best = math.Max(best, cosine(q, e.Embedding))
+		best = math.Max(best, relevance.Cosine(q, e.Embedding))
 	}
 	var all []float64
 	for _, e := range events {
-		rel := math.Max(0, cosine(q, e.Embedding)) / best
+		rel := math.Max(0, relevance.Cosine(q, e.Embedding)) / best
 		all = append(all, 0.7*rel+0.3*math.Exp2(-now.Sub(e.Time).Seconds()/600))
 	}
 	sort.Sort(sort.Reverse(sort.Float64Slice(all)))

@@ -109,19 +109,6 @@ func recency(now, t time.Time, halfLife time.Duration) float64 {
 	return math.Exp2(-age.Seconds() / halfLife.Seconds())
 }
 
-// cosine assumes both vectors are L2-normalised (the embedders guarantee it) and
-// returns 0 when the event has no vector or a different size.
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot float32
-	for i := range a {
-		dot += a[i] * b[i]
-	}
-	return float64(dot)
-}
-
 // TermStatser serves BM25's corpus statistics per tenant and source (the Redis
 // cache keeps them from a sample of what ingest writes).
 type TermStatser interface {

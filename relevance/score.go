@@ -112,7 +112,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	var bestSim, bestLex float64
 	for i := range cands {
 		if q.Vector != nil {
-			comps[i].Cosine = cosine(q.Vector, cands[i].Embedding)
+			comps[i].Cosine = Cosine(q.Vector, cands[i].Embedding)
 			comps[i].Similarity = math.Max(0, comps[i].Cosine)
 			bestSim = math.Max(bestSim, comps[i].Similarity)
 		}
@@ -242,9 +242,9 @@ func dedupe(xs []string) []string {
 	return out
 }
 
-// cosine assumes both vectors are L2-normalised (the embedders guarantee it) and
+// Cosine assumes both vectors are L2-normalised (the embedders guarantee it) and
 // returns 0 when the event has no vector or one of another size.
-func cosine(a, b []float32) float64 {
+func Cosine(a, b []float32) float64 {
 	if len(a) != len(b) {
 		return 0
 	}

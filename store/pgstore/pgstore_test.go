@@ -201,43 +201,28 @@ func TestCheckEmbedding(t *testing.T) {
 	}
 }
 
-// The vector-store conformance suite, against real PostgreSQL + pgvector.
-func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Store {
-		dsn, _ := testenv.PostgresDSN(t)
-		s, err := pgstore.Connect(context.Background(), pgstore.Config{DSN: dsn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Close)
-		if _, err := s.Migrate(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.EnsureChunkIndex(context.Background(), storetest.Dims); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	})
+// openConformance opens a migrated store with the chunk index, for the suites.
+func openConformance(t *testing.T) storetest.Store {
+	dsn, _ := testenv.PostgresDSN(t)
+	s, err := pgstore.Connect(context.Background(), pgstore.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	if _, err := s.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureChunkIndex(context.Background(), storetest.Dims); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
+// The vector-store conformance suite, against real PostgreSQL + pgvector.
+func TestConformance(t *testing.T) { storetest.Run(t, openConformance) }
+
 // Hybrid knowledge search (full text fused with the vector index).
-func TestConformanceHybrid(t *testing.T) {
-	storetest.RunHybrid(t, func(t *testing.T) storetest.Store {
-		dsn, _ := testenv.PostgresDSN(t)
-		s, err := pgstore.Connect(context.Background(), pgstore.Config{DSN: dsn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Close)
-		if _, err := s.Migrate(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.EnsureChunkIndex(context.Background(), storetest.Dims); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	})
-}
+func TestConformanceHybrid(t *testing.T) { storetest.RunHybrid(t, openConformance) }
 
 // Processes starting together on a fresh database all record or read the model:
 // none may see "no rows" because another process's insert committed after its
