@@ -51,6 +51,10 @@ type Weights struct {
 	// CorpusIDF is the share of the tenant's source statistics in BM25's IDF;
 	// the rest comes from the candidates themselves.
 	CorpusIDF float64
+	// Synonyms weighs BM25 matches of the question's WordNet synonyms (0: off);
+	// Senses is how many of a word's most common senses give synonyms.
+	Synonyms float64
+	Senses   int
 	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
 	// the bot's own chat lines, which echo the question's words.
 	Sources map[string]float64
@@ -58,7 +62,8 @@ type Weights struct {
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
-var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute}
+var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
+	Synonyms: 0.2, Senses: 1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -109,6 +114,13 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		docs[i] = analyses.get(cands[i].Hash, cands[i].Text)
 	}
 	lex := bm25(q.Analysis.Terms, cands, docs, stats, w.CorpusIDF)
+	if w.Synonyms > 0 && w.Senses > 0 {
+		if exp := Expand(q.Text, w.Senses); len(exp) > 0 {
+			for i, x := range bm25(exp, cands, docs, stats, w.CorpusIDF) {
+				lex[i] += w.Synonyms * x
+			}
+		}
+	}
 	var bestSim, bestLex float64
 	for i := range cands {
 		if q.Vector != nil {

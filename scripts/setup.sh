@@ -43,6 +43,8 @@ need=()
 [ -x "$PG_BIN/postgres" ] || need+=("postgresql-$PG_MAJOR")
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v redis-cli >/dev/null || need+=(redis-tools)
+# WordNet: the ranking expands questions with synonyms (relevance.Expand).
+[ -f /usr/share/wordnet/index.noun ] || need+=(wordnet-base)
 [ ${#need[@]} -eq 0 ] || apt_install "${need[@]}"
 
 # 2. pgvector, built from Debian's source package of a newer release.

@@ -18,6 +18,7 @@ import (
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/cmd/internal/wire"
 	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
 
@@ -106,6 +107,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		topics = append(topics, s.Topic)
 	}
 	opts = append(opts, api.WithFreshness(topics, cache, cache.WatchWatermarks(ctx)))
+	go relevance.WarmUp() // WordNet for question expansion: loaded before the first question
 	srv := &http.Server{
 		Handler:           api.New(cfg.API, emb, vs, cache, log, reg, opts...),
 		ReadHeaderTimeout: 5 * time.Second,
