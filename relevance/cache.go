@@ -21,47 +21,57 @@ func newDoc(text string) *doc {
 	return d
 }
 
-// analysisCache keeps the analyses of recent texts by text hash, so a request
-// scores its candidates without analysing (stemming, segmenting) them again.
-// Two generations bound it: when the current one is full it becomes the
-// previous one and the oldest is dropped; a hit in the previous one moves up.
-type analysisCache struct {
+// lru2 is a bounded cache of two generations: when the current one is full it
+// becomes the previous one and the oldest is dropped; a hit in the previous one
+// moves up. O(1), at most twice max entries, safe for concurrent use.
+type lru2[V any] struct {
 	mu        sync.Mutex
 	max       int
-	cur, prev map[string]*doc
+	cur, prev map[string]V
 }
 
-// CacheEntries bounds the analysis cache (twice this many texts at most).
+func newLRU2[V any](max int) *lru2[V] {
+	return &lru2[V]{max: max, cur: make(map[string]V, max), prev: map[string]V{}}
+}
+
+// get returns k's value, computing it with make (outside the lock) when absent.
+func (c *lru2[V]) get(k string, make func() V) V {
+	c.mu.Lock()
+	if v, ok := c.cur[k]; ok {
+		c.mu.Unlock()
+		return v
+	}
+	if v, ok := c.prev[k]; ok {
+		c.put(k, v)
+		c.mu.Unlock()
+		return v
+	}
+	c.mu.Unlock()
+	v := make()
+	c.mu.Lock()
+	c.put(k, v)
+	c.mu.Unlock()
+	return v
+}
+
+func (c *lru2[V]) put(k string, v V) {
+	if len(c.cur) >= c.max {
+		c.prev, c.cur = c.cur, map[string]V{}
+	}
+	c.cur[k] = v
+}
+
+// CacheEntries bounds the analysis cache (twice this many texts at most): the
+// analyses of recent texts by text hash, so a request scores its candidates
+// without analysing (stemming, segmenting) them again.
 const CacheEntries = 50_000
 
-var analyses = &analysisCache{max: CacheEntries, cur: map[string]*doc{}, prev: map[string]*doc{}}
+var analyses = newLRU2[*doc](CacheEntries)
 
-func (c *analysisCache) get(hash []byte, text string) *doc {
+// analysisOf is text's analysis, cached under hash (empty: not cached).
+func analysisOf(hash []byte, text string) *doc {
 	if len(hash) == 0 {
 		return newDoc(text)
 	}
-	k := string(hash)
-	c.mu.Lock()
-	if d, ok := c.cur[k]; ok {
-		c.mu.Unlock()
-		return d
-	}
-	if d, ok := c.prev[k]; ok {
-		c.put(k, d)
-		c.mu.Unlock()
-		return d
-	}
-	c.mu.Unlock()
-	d := newDoc(text)
-	c.mu.Lock()
-	c.put(k, d)
-	c.mu.Unlock()
-	return d
-}
-
-func (c *analysisCache) put(k string, d *doc) {
-	if len(c.cur) >= c.max {
-		c.prev, c.cur = c.cur, make(map[string]*doc, c.max)
-	}
-	c.cur[k] = d
+	return analyses.get(string(hash), func() *doc { return newDoc(text) })
 }

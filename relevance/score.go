@@ -111,7 +111,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	scores := make([]float64, len(cands))
 	docs := make([]*doc, len(cands))
 	for i := range cands {
-		docs[i] = analyses.get(cands[i].Hash, cands[i].Text)
+		docs[i] = analysisOf(cands[i].Hash, cands[i].Text)
 	}
 	lex := bm25(q.Analysis.Terms, cands, docs, stats, w.CorpusIDF)
 	if w.Synonyms > 0 && w.Senses > 0 {

@@ -21,8 +21,7 @@ type wordnet struct {
 	index map[string][]wnRef // lemma -> synset references, most common sense first
 	data  map[string]*os.File
 
-	mu        sync.Mutex
-	cur, prev map[string][]string // stemmed synonyms by word and senses: two generations
+	expansions *lru2[[]string] // stemmed synonyms by word and senses
 }
 
 // wordCacheEntries bounds the per-word cache of expansions (twice this at most).
@@ -34,35 +33,15 @@ func WarmUp() { wn.once.Do(wn.load) }
 
 // stemmedSynonyms is synonyms, stemmed and without stop words, cached per word.
 func (w *wordnet) stemmedSynonyms(word string, senses int) []string {
-	key := word + "/" + strconv.Itoa(senses)
-	w.mu.Lock()
-	if s, ok := w.cur[key]; ok {
-		w.mu.Unlock()
-		return s
-	}
-	if s, ok := w.prev[key]; ok {
-		w.put(key, s)
-		w.mu.Unlock()
-		return s
-	}
-	w.mu.Unlock()
-	var out []string
-	for _, s := range w.synonyms(word, senses) {
-		if len(s) >= 3 && !stopWords[s] {
-			out = append(out, english.Stem(s, false))
+	return w.expansions.get(word+"/"+strconv.Itoa(senses), func() []string {
+		var out []string
+		for _, s := range w.synonyms(word, senses) {
+			if len(s) >= 3 && !stopWords[s] {
+				out = append(out, english.Stem(s, false))
+			}
 		}
-	}
-	w.mu.Lock()
-	w.put(key, out)
-	w.mu.Unlock()
-	return out
-}
-
-func (w *wordnet) put(k string, v []string) {
-	if w.cur == nil || len(w.cur) >= wordCacheEntries {
-		w.prev, w.cur = w.cur, make(map[string][]string, wordCacheEntries)
-	}
-	w.cur[k] = v
+		return out
+	})
 }
 
 type wnRef struct {
@@ -70,7 +49,7 @@ type wnRef struct {
 	offset int64
 }
 
-var wn wordnet
+var wn = wordnet{expansions: newLRU2[[]string](wordCacheEntries)}
 
 var posFiles = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 
