@@ -315,6 +315,17 @@ func (p *Pipeline) retain(ctx context.Context) {
 	}
 }
 
+// noteDurable queues k's watermark as the tracker has it (once anything is
+// acknowledged), with the log end offset (0: not known) and records
+// dead-lettered since the last note. The workers note after every batch, so
+// the offset store needs not.
+func (p *Pipeline) noteDurable(k partition, high, deadLettered int64) {
+	if off, ts, _, ok := p.tracker.watermark(k); ok && off >= 0 {
+		p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC(),
+			High: high, DeadLettered: deadLettered})
+	}
+}
+
 // noteWatermark queues a partition's watermark for publishing; the poll loop
 // never waits for Redis.
 func (p *Pipeline) noteWatermark(w store.Watermark) {

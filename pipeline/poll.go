@@ -180,12 +180,6 @@ func (p *Pipeline) storeOffsets(force bool) {
 	if _, err := p.consumer.StoreOffsets(tps); err != nil {
 		p.log.Warn("storing offsets", "err", err)
 	}
-	for _, tp := range tps {
-		k := partition{*tp.Topic, tp.Partition}
-		if off, ts, _, ok := p.tracker.watermark(k); ok {
-			p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC()})
-		}
-	}
 }
 
 // markCaughtUp publishes, for each assigned partition with nothing in flight
@@ -323,9 +317,6 @@ func (p *Pipeline) updateLag() {
 		}
 		p.m.Lag.WithLabelValues(*tp.Topic, strconv.Itoa(int(tp.Partition))).Set(float64(high - int64(tp.Offset)))
 		// The log end offset goes with the watermark, for lag in /v1/status.
-		k := partition{*tp.Topic, tp.Partition}
-		if off, ts, _, ok := p.tracker.watermark(k); ok && off >= 0 {
-			p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC(), High: high})
-		}
+		p.noteDurable(partition{*tp.Topic, tp.Partition}, high, 0)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/freshctx/freshctx/kafkaio"
-	"github.com/freshctx/freshctx/store"
 )
 
 // worker processes one lane's records in batches until the lane is closed.
@@ -81,19 +80,19 @@ func (p *Pipeline) handle(ctx context.Context, batch []*Record) {
 	// The batch is durable: publish how far its partitions now are, at once, so
 	// a reader waiting for one of these records (after=) wakes without waiting
 	// for the next offset store.
-	dead := map[partition]int64{}
+	if p.deps.Watermarks == nil {
+		return
+	}
+	dead := map[partition]int64{} // every partition of the batch, with its poison count
 	for i := range items {
-		k := items[i].rec.part
-		n := dead[k]
+		n := int64(0)
 		if items[i].err != nil {
-			n++
+			n = 1
 		}
-		dead[k] = n
+		dead[items[i].rec.part] += n
 	}
 	for k, n := range dead {
-		if off, ts, _, ok := p.tracker.watermark(k); ok && off >= 0 {
-			p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC(), DeadLettered: n})
-		}
+		p.noteDurable(k, 0, n)
 	}
 }
 
