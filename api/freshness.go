@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -158,27 +159,31 @@ func appendNew(xs []string, x string) []string {
 
 // freshParams reads after= and fresh_through= from a query (the timeline and
 // memory endpoints) into p, with budget as the request's budget.
-func freshParams(q map[string][]string, budget time.Duration) (params, error) {
+func freshParams(q url.Values, budget time.Duration) (params, error) {
 	p := params{budget: budget}
-	after := q["after"]
+	var err error
+	p.after, p.freshThrough, err = parseFreshness(q["after"], q.Get("fresh_through"))
+	return p, err
+}
+
+// parseFreshness reads the after= records and fresh_through= of a request.
+func parseFreshness(after []string, through string) ([]store.Watermark, time.Time, error) {
 	if len(after) > 64 {
-		return p, badRequest("after: at most 64 records")
+		return nil, time.Time{}, badRequest("after: at most 64 records")
 	}
+	var marks []store.Watermark
 	for _, a := range after {
 		w, err := parseAfter(a)
 		if err != nil {
-			return p, err
+			return nil, time.Time{}, err
 		}
-		p.after = append(p.after, w)
+		marks = append(marks, w)
 	}
-	if v := q["fresh_through"]; len(v) > 0 && v[0] != "" {
-		t, err := parseFreshThrough(v[0])
-		if err != nil {
-			return p, err
-		}
-		p.freshThrough = t
+	if through == "" {
+		return marks, time.Time{}, nil
 	}
-	return p, nil
+	t, err := parseFreshThrough(through)
+	return marks, t, err
 }
 
 // StatusResponse is the body of GET /v1/status: how far ingest has written each

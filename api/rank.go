@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"math"
 	"sort"
 	"strconv"
 	"time"
@@ -58,7 +57,7 @@ func (s *Server) rank(events []store.Event, q string, qvec []float32, stats rele
 	switch {
 	case mode == RankRecency || q == "":
 		for i := range events {
-			out[i] = Scored{Event: events[i], Score: recency(now, events[i].Time, w.HalfLife)}
+			out[i] = Scored{Event: events[i], Score: relevance.Recency(now, events[i].Time, w.HalfLife)}
 		}
 	case mode == RankSimilarity:
 		w.Lexical, w.Identifier, w.Similarity = 0, 0, 1
@@ -101,14 +100,6 @@ func (s *Server) rank(events []store.Event, q string, qvec []float32, stats rele
 	return out
 }
 
-func recency(now, t time.Time, halfLife time.Duration) float64 {
-	age := now.Sub(t)
-	if age < 0 {
-		age = 0
-	}
-	return math.Exp2(-age.Seconds() / halfLife.Seconds())
-}
-
 // TermStatser serves BM25's corpus statistics per tenant and source (the Redis
 // cache keeps them from a sample of what ingest writes).
 type TermStatser interface {
@@ -131,15 +122,7 @@ func (s *Server) termStats(ctx context.Context, budget time.Duration, events []s
 			sources = append(sources, src)
 		}
 	}
-	terms := relevance.Analyze(q).Terms
-	uniq := terms[:0:0]
-	have := map[string]bool{}
-	for _, t := range terms {
-		if !have[t] {
-			have[t] = true
-			uniq = append(uniq, t)
-		}
-	}
+	uniq := relevance.UniqueTerms(q)
 	if len(uniq) == 0 {
 		return nil
 	}

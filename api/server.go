@@ -356,22 +356,9 @@ func (s *Server) parse(r *http.Request) (params, error) {
 func (s *Server) params(req ContextRequest) (params, error) {
 	p := params{entity: req.Entity, q: strings.TrimSpace(req.Q), window: s.cfg.DefaultWindow, k: s.cfg.DefaultK,
 		budget: s.cfg.Budget, maxTokens: s.cfg.MaxTokens, ranking: s.cfg.Ranking, explain: req.Explain}
-	if len(req.After) > 64 {
-		return p, badRequest("after: at most 64 records")
-	}
-	for _, a := range req.After {
-		w, err := parseAfter(a)
-		if err != nil {
-			return p, err
-		}
-		p.after = append(p.after, w)
-	}
-	if req.FreshThrough != "" {
-		t, err := parseFreshThrough(req.FreshThrough)
-		if err != nil {
-			return p, err
-		}
-		p.freshThrough = t
+	var err error
+	if p.after, p.freshThrough, err = parseFreshness(req.After, req.FreshThrough); err != nil {
+		return p, err
 	}
 	switch req.Ranking {
 	case "":

@@ -152,11 +152,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			c.Lexical /= bestLex
 		}
 		c.Identifier = idMatch(qids, docs[i].ids)
-		age := now.Sub(cands[i].Time)
-		if age < 0 {
-			age = 0
-		}
-		c.Recency = math.Exp2(-age.Seconds() / w.HalfLife.Seconds())
+		c.Recency = Recency(now, cands[i].Time, w.HalfLife)
 		c.Source = 1
 		if sw, ok := w.Sources[cands[i].Source]; ok {
 			c.Source = sw
@@ -228,6 +224,15 @@ func bm25(qterms []string, cands []Candidate, docs []*doc, stats Stats, corpus f
 	}
 	return out
 }
+
+// Recency is 2^(−age/halfLife): 1 now, ½ at one half-life (an event from the
+// future counts as now).
+func Recency(now, t time.Time, halfLife time.Duration) float64 {
+	return math.Exp2(-max(now.Sub(t), 0).Seconds() / halfLife.Seconds())
+}
+
+// UniqueTerms are text's analysed terms, each once, in order.
+func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 
 func idMatch(q []string, have map[string]bool) float64 {
 	if len(q) == 0 {
