@@ -167,6 +167,9 @@ func (c *Config) Validate() error {
 	if err := c.API.Validate(); err != nil {
 		return fmt.Errorf("api.%w", err)
 	}
+	if c.API.CorpusIDF > 0 && !c.Redis.TermStats {
+		return errors.New("api.corpus_idf: needs redis.term_stats: true (ingest keeps the statistics it reads)")
+	}
 	if len(c.Sources) == 0 {
 		return errors.New("sources: at least one source is required")
 	}

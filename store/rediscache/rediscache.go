@@ -50,6 +50,11 @@ type Config struct {
 	Window time.Duration `yaml:"window"`
 	// MaxPerEntity caps the events kept per entity (newest win). Default MaxPerEntityDefault.
 	MaxPerEntity int `yaml:"max_per_entity"`
+	// TermStats makes ingest keep BM25 term statistics per tenant and source from
+	// a sample of what it writes (see stats.go). Off by default: only
+	// api.corpus_idf > 0 reads them, and recording costs ingest an analysis per
+	// sampled event.
+	TermStats bool `yaml:"term_stats"`
 }
 
 const (

@@ -191,7 +191,9 @@ func TestPadVersionOrdersAllOfInt64(t *testing.T) {
 // BM25's corpus statistics: ingest counts a sample of the events it writes, per
 // tenant and source; sources with too few sampled events are left out.
 func TestTermStats(t *testing.T) {
-	c, _ := newCache(t)
+	addr, prefix := testenv.RedisAddr(t)
+	c := New(Config{Addr: addr, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 5, TermStats: true})
+	t.Cleanup(func() { c.Close() })
 	ctx := context.Background()
 	var ups []store.Event
 	for i := range 800 {
@@ -222,5 +224,13 @@ func TestTermStats(t *testing.T) {
 	}
 	if other, _ := c.TermStats(ctx, "globex", []string{"orders"}, []string{"order"}); len(other) != 0 {
 		t.Fatalf("another tenant's statistics: %+v", other)
+	}
+	// Off (the default), ingest records nothing.
+	off, _ := newCache(t)
+	if err := off.Apply(ctx, ups, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := off.TermStats(ctx, "acme", []string{"orders"}, []string{"order"}); len(st) != 0 {
+		t.Fatalf("statistics recorded without redis.term_stats: %+v", st)
 	}
 }

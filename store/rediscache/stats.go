@@ -38,7 +38,7 @@ func sampled(e *store.Event) bool {
 
 // recordStats adds a sampled event's terms to its tenant's source statistics.
 func (c *Cache) recordStats(ctx context.Context, pipe redis.Pipeliner, e *store.Event) {
-	if !sampled(e) {
+	if !c.cfg.TermStats || !sampled(e) {
 		return
 	}
 	a := relevance.Analyze(e.Text)
