@@ -169,9 +169,7 @@ func (s *Server) memory(ctx context.Context, p memoryParams) (MemoryResponse, er
 	}
 	turns := make([]session.Turn, 0, len(events))
 	for i := len(events) - 1; i >= 0; i-- { // oldest first
-		e := events[i]
-		role, _ := e.Attrs[s.sessions.Role].(string)
-		turns = append(turns, session.Turn{ID: e.ID, Role: role, Content: e.Text, Time: e.Time, Version: e.Version})
+		turns = append(turns, s.sessions.TurnOf(events[i]))
 	}
 	resp.Memory = session.Assemble(p.id, s.sessions.Persona, sum, turns, p.q, p.maxTokens, estimateTokens)
 	resp.Meta.TookMS = float64(time.Since(start).Microseconds()) / 1000

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/freshctx/freshctx/store"
 )
 
 // EntityPrefix is how a session's turns are filed: entity "session:<id>".
@@ -178,6 +180,13 @@ type Turn struct {
 	Time    time.Time `json:"time"`
 	// Version orders turns and tells which a summary covers (store.Summary.Through).
 	Version int64 `json:"-"`
+}
+
+// TurnOf is the turn a stored event of the turn source is; the speaker is its
+// attribute named Config.Role.
+func (c Config) TurnOf(e store.Event) Turn {
+	role, _ := e.Attrs[c.Role].(string)
+	return Turn{ID: e.ID, Role: role, Content: e.Text, Time: e.Time, Version: e.Version}
 }
 
 // ChatRole maps a speaker to a chat-completions role: assistant for the bot's

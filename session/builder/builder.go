@@ -79,7 +79,6 @@ type sessionKey struct{ tenant, id string }
 type pendingSession struct {
 	prev      *store.Summary
 	turns     []session.Turn
-	versions  []int64
 	offsets   []int64
 	part      int32
 	seen      map[string]bool
@@ -215,9 +214,7 @@ func (b *Builder) handle(ctx context.Context, msg *kafka.Message) {
 		return // the same message again
 	}
 	b.m.Records.WithLabelValues("pending").Inc()
-	role, _ := ev.Attrs[b.cfg.Role].(string)
-	p.turns = append(p.turns, session.Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time, Version: ev.Version})
-	p.versions = append(p.versions, ev.Version)
+	p.turns = append(p.turns, b.cfg.TurnOf(ev))
 	p.offsets = append(p.offsets, off)
 	p.seen[ev.Key] = true
 	p.last = b.now()
@@ -243,51 +240,52 @@ func (b *Builder) loadStoredTurns(ctx context.Context, k sessionKey, p *pendingS
 	if b.turns == nil {
 		return nil
 	}
-	backoff := 100 * time.Millisecond
-	for {
-		// Newer turns the store may already hold come first: read enough to reach
-		// past them (at most Turns were released; the rest are newer).
-		evs, err := b.turns.Recent(ctx, k.tenant, session.EntityPrefix+k.id, b.now().Add(-b.cfg.Lookback), storedTurnsLimit)
-		if err == nil {
-			for i := len(evs) - 1; i >= 0; i-- { // oldest first
-				ev := evs[i]
-				if (p.prev != nil && ev.Version <= p.prev.Through) || ev.Version >= before || p.seen[ev.Key] {
-					continue
-				}
-				role, _ := ev.Attrs[b.cfg.Role].(string)
-				p.turns = append(p.turns, session.Turn{ID: ev.ID, Role: role, Content: ev.Text, Time: ev.Time, Version: ev.Version})
-				p.versions = append(p.versions, ev.Version)
-				p.offsets = append(p.offsets, -1) // released already
-				p.seen[ev.Key] = true
-			}
-			return nil
+	// Newer turns the store may already hold come first: read enough to reach
+	// past them (at most Turns were released; the rest are newer).
+	var evs []store.Event
+	err := b.untilRead(ctx, "a session's stored turns", k, func() (err error) {
+		evs, err = b.turns.Recent(ctx, k.tenant, session.EntityPrefix+k.id, b.now().Add(-b.cfg.Lookback), storedTurnsLimit)
+		return err
+	})
+	for i := len(evs) - 1; i >= 0; i-- { // oldest first (nothing after an error)
+		ev := evs[i]
+		if (p.prev != nil && ev.Version <= p.prev.Through) || ev.Version >= before || p.seen[ev.Key] {
+			continue
 		}
-		b.log.Warn("reading a session's stored turns; retrying", "session", k.id, "err", err)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(backoff/2 + rand.N(backoff/2+1)):
-		}
-		backoff = min(2*backoff, 5*time.Second)
+		p.turns = append(p.turns, b.cfg.TurnOf(ev))
+		p.offsets = append(p.offsets, -1) // released already
+		p.seen[ev.Key] = true
 	}
+	return err
 }
 
 // loadSummary reads a session's summary, retrying until it answers or ctx ends:
 // without it the builder cannot tell summarised turns from new ones.
 func (b *Builder) loadSummary(ctx context.Context, k sessionKey) (*store.Summary, error) {
+	var sum *store.Summary
+	err := b.untilRead(ctx, "a session summary", k, func() error {
+		s, ok, err := b.st.Summary(ctx, k.tenant, k.id)
+		if err == nil && ok {
+			sum = &s
+		}
+		return err
+	})
+	return sum, err
+}
+
+// untilRead runs read until it succeeds or ctx ends, backing off with jitter:
+// without what it reads the builder cannot tell summarised turns from new ones.
+func (b *Builder) untilRead(ctx context.Context, what string, k sessionKey, read func() error) error {
 	backoff := 100 * time.Millisecond
 	for {
-		s, ok, err := b.st.Summary(ctx, k.tenant, k.id)
+		err := read()
 		if err == nil {
-			if !ok {
-				return nil, nil
-			}
-			return &s, nil
+			return nil
 		}
-		b.log.Warn("reading a session summary; retrying", "session", k.id, "err", err)
+		b.log.Warn("reading "+what+"; retrying", "session", k.id, "err", err)
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return ctx.Err()
 		case <-time.After(backoff/2 + rand.N(backoff/2+1)):
 		}
 		backoff = min(2*backoff, 5*time.Second)
@@ -320,7 +318,7 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(x, y int) bool { return p.versions[idx[x]] < p.versions[idx[y]] })
+	sort.SliceStable(idx, func(x, y int) bool { return p.turns[idx[x]].Version < p.turns[idx[y]].Version })
 	// Fold what precedes the newest Turns; those stay verbatim in memory.
 	fold, keep := idx[:len(idx)-b.cfg.Turns], idx[len(idx)-b.cfg.Turns:]
 	turns := make([]session.Turn, len(fold))
@@ -328,7 +326,7 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 	var throughAt time.Time
 	for i, j := range fold {
 		turns[i] = p.turns[j]
-		through = max(through, p.versions[j])
+		through = max(through, p.turns[j].Version)
 		if p.turns[j].Time.After(throughAt) {
 			throughAt = p.turns[j].Time
 		}
@@ -367,7 +365,6 @@ func (b *Builder) flush(ctx context.Context, k sessionKey, p *pendingSession) {
 	rest := &pendingSession{prev: &next, part: p.part, seen: p.seen, last: p.last}
 	for _, j := range keep {
 		rest.turns = append(rest.turns, p.turns[j])
-		rest.versions = append(rest.versions, p.versions[j])
 		rest.offsets = append(rest.offsets, p.offsets[j])
 	}
 	b.sessions[k] = rest
