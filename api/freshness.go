@@ -121,11 +121,7 @@ func (s *Server) awaitFresh(ctx context.Context, p params, start time.Time, meta
 		topics = appendNew(topics, a.Topic)
 	}
 	for {
-		var wake <-chan struct{}
-		if s.waker != nil {
-			wake = s.waker.C() // before reading: a change in between wakes us
-		}
-		marks, err := s.marks.Watermarks(ctx, topics)
+		marks, wake, err := s.currentMarks(ctx, topics)
 		if err != nil {
 			if need {
 				s.degrade(meta, "freshness", reason(err), "answered_without")
@@ -146,6 +142,33 @@ func (s *Server) awaitFresh(ctx context.Context, p params, start time.Time, meta
 			return marks
 		}
 	}
+}
+
+// currentMarks returns the watermarks of topics and a channel closed at their
+// next change. The source topics' watermarks are read from Redis once per change
+// (the waker's channel tells when the last read went stale), not once per
+// request; other topics (an after= naming one) are read each time.
+func (s *Server) currentMarks(ctx context.Context, topics []string) ([]store.Watermark, <-chan struct{}, error) {
+	var wake <-chan struct{}
+	if s.waker != nil {
+		wake = s.waker.C() // before reading: a change in between wakes us
+	}
+	shared := wake != nil && len(topics) == len(s.freshTopics) // appendNew added none
+	if shared {
+		s.marksMu.Lock()
+		marks, valid := s.marksSnap, s.marksWake == wake
+		s.marksMu.Unlock()
+		if valid {
+			return marks, wake, nil
+		}
+	}
+	marks, err := s.marks.Watermarks(ctx, topics)
+	if err == nil && shared {
+		s.marksMu.Lock()
+		s.marksSnap, s.marksWake = marks, wake
+		s.marksMu.Unlock()
+	}
+	return marks, wake, err
 }
 
 func appendNew(xs []string, x string) []string {

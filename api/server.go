@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -63,6 +64,9 @@ type Server struct {
 	freshTopics []string
 	marks       WatermarkReader
 	waker       Waker
+	marksMu     sync.Mutex
+	marksSnap   []store.Watermark // the source topics' watermarks as of marksWake
+	marksWake   <-chan struct{}
 	log         *slog.Logger
 	reg         Registry
 	mux         *http.ServeMux
