@@ -212,39 +212,32 @@ func (r *Rig) Committed(partitions int32) []int64 {
 
 // StoredCount counts a source's live (version ≥ 0) and backfilled events not deleted.
 func (r *Rig) StoredCount(source string) (live, backfilled int) {
-	t := r.T
-	t.Helper()
-	dsn := r.DSN
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if err := conn.QueryRow(ctx, `SELECT count(*) FILTER (WHERE version >= 0), count(*) FILTER (WHERE version < 0)
-		FROM events WHERE source = $1 AND NOT deleted`, source).Scan(&live, &backfilled); err != nil {
-		t.Fatal(err)
+	r.T.Helper()
+	if err := r.queryRow(`SELECT count(*) FILTER (WHERE version >= 0), count(*) FILTER (WHERE version < 0)
+		FROM events WHERE source = $1 AND NOT deleted`, []any{source}, &live, &backfilled); err != nil {
+		r.T.Fatal(err)
 	}
 	return live, backfilled
 }
 
 // EventText is the stored text and version of one event.
-func (r *Rig) EventText(source, key string) (string, int64) {
-	t := r.T
-	t.Helper()
-	dsn := r.DSN
+func (r *Rig) EventText(source, key string) (text string, version int64) {
+	r.T.Helper()
+	if err := r.queryRow(`SELECT text, version FROM events WHERE source = $1 AND key = $2`, []any{source, key}, &text, &version); err != nil {
+		r.T.Fatalf("event %s/%s: %v", source, key, err)
+	}
+	return text, version
+}
+
+// queryRow runs one query on its own connection to the rig's schema.
+func (r *Rig) queryRow(sql string, args []any, dst ...any) error {
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
+	conn, err := pgx.Connect(ctx, r.DSN)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer conn.Close(ctx)
-	var text string
-	var v int64
-	if err := conn.QueryRow(ctx, `SELECT text, version FROM events WHERE source = $1 AND key = $2`, source, key).Scan(&text, &v); err != nil {
-		t.Fatalf("event %s/%s: %v", source, key, err)
-	}
-	return text, v
+	return conn.QueryRow(ctx, sql, args...).Scan(dst...)
 }
 
 // WithCache gives the rig a Redis cache, so what the pipeline writes there is
