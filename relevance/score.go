@@ -113,8 +113,11 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	for i := range cands {
 		docs[i] = analysisOf(cands[i].Hash, cands[i].Text)
 	}
-	lex := bm25(q.Analysis.Terms, cands, docs, stats, w.CorpusIDF)
-	if w.Synonyms > 0 && w.Senses > 0 {
+	lex := make([]float64, len(cands))
+	if w.Lexical > 0 {
+		lex = bm25(q.Analysis.Terms, cands, docs, stats, w.CorpusIDF)
+	}
+	if w.Lexical > 0 && w.Synonyms > 0 && w.Senses > 0 {
 		if exp := Expand(q.Text, w.Senses); len(exp) > 0 {
 			for i, x := range bm25(exp, cands, docs, stats, w.CorpusIDF) {
 				lex[i] += w.Synonyms * x
