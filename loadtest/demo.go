@@ -190,26 +190,13 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer p.Close()
 	start := time.Now()
-	deliveries := make(chan kafka.Event, len(f.records))
-	for _, r := range f.records {
+	msgs := make([]*kafka.Message, len(f.records))
+	for i, r := range f.records {
 		topic := r.topic
-		err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
-			Key: r.key, Value: r.value}, deliveries)
-		if err != nil {
-			return fmt.Errorf("producing to %s: %w", topic, err)
-		}
+		msgs[i] = &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny}, Key: r.key, Value: r.value}
 	}
-	for range f.records {
-		select {
-		case e := <-deliveries:
-			if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
-				return fmt.Errorf("delivery to %s: %w", *m.TopicPartition.Topic, m.TopicPartition.Error)
-			}
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(30 * time.Second):
-			return fmt.Errorf("kafka at %s did not acknowledge the demo feed within 30s (is ingest running?)", *brokers)
-		}
+	if err := produceAll(ctx, p, msgs, *brokers); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "produced %d demo records (Debezium tickets/orders/articles, JSON refunds/chat/session turns, 1 malformed) to %s\n", len(f.records), *brokers)
 

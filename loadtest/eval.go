@@ -53,38 +53,24 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("creating producer: %w", err)
 	}
 	defer p.Close()
-	deliveries := make(chan kafka.Event, 1024)
-	n := 0
-	send := func(tenantID string, c evalset.Case, e evalset.Event, id string) error {
+	var msgs []*kafka.Message
+	add := func(tenantID string, c evalset.Case, e evalset.Event, id string) {
 		v, _ := json.Marshal(map[string]any{"event_id": id, "tenant": tenantID, "customer_id": entity(c), "kind": e.Source,
 			"ts": now.Add(-time.Duration(e.Ago) * time.Minute).UTC().Format(time.RFC3339Nano), "text": e.Text})
-		n++
-		return p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: topic, Partition: kafka.PartitionAny},
-			Key: []byte(entity(c)), Value: v}, deliveries)
+		msgs = append(msgs, &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: topic, Partition: kafka.PartitionAny},
+			Key: []byte(entity(c)), Value: v})
 	}
 	for _, c := range cases {
 		for _, e := range c.Events {
-			if err := send(*tenant, c, e, eventID(c, e.ID)); err != nil {
-				return err
-			}
+			add(*tenant, c, e, eventID(c, e.ID))
 		}
 		// Another tenant's event on the same customer id: never to be seen here.
-		if err := send(*tenant+"-other", c, c.Events[0], eventID(c, "other-tenant")); err != nil {
-			return err
-		}
+		add(*tenant+"-other", c, c.Events[0], eventID(c, "other-tenant"))
 	}
-	for range n {
-		select {
-		case e := <-deliveries:
-			if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
-				return fmt.Errorf("delivery: %w", m.TopicPartition.Error)
-			}
-		case <-time.After(30 * time.Second):
-			return fmt.Errorf("kafka at %s did not acknowledge the events within 30s", *brokers)
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	if err := produceAll(ctx, p, msgs, *brokers); err != nil {
+		return err
 	}
+	n := len(msgs)
 	fmt.Fprintf(stdout, "produced %d events for %d customers to %s (run %s)\n", n, len(cases), *topic, run)
 
 	var opts []client.Option

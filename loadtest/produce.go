@@ -130,3 +130,28 @@ func sendAsync(p *kafka.Producer, topic string, key, value []byte) error {
 		return err
 	}
 }
+
+// produceAll produces msgs and waits until Kafka has acknowledged every one
+// (30 s at most).
+func produceAll(ctx context.Context, p *kafka.Producer, msgs []*kafka.Message, brokers string) error {
+	deliveries := make(chan kafka.Event, len(msgs))
+	for _, m := range msgs {
+		if err := p.Produce(m, deliveries); err != nil {
+			return fmt.Errorf("producing to %s: %w", *m.TopicPartition.Topic, err)
+		}
+	}
+	timeout := time.After(30 * time.Second)
+	for range msgs {
+		select {
+		case e := <-deliveries:
+			if m, ok := e.(*kafka.Message); ok && m.TopicPartition.Error != nil {
+				return fmt.Errorf("delivery to %s: %w", *m.TopicPartition.Topic, m.TopicPartition.Error)
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timeout:
+			return fmt.Errorf("kafka at %s did not acknowledge %d records within 30s (is ingest running?)", brokers, len(msgs))
+		}
+	}
+	return nil
+}
