@@ -15,8 +15,9 @@ type Config struct {
 	Tenant string `yaml:"tenant"`
 	// Auth maps API keys to tenants; see Auth.
 	Auth Auth `yaml:"auth"`
-	// ReadLatestTopics allow-lists the source topics the MCP tool read_latest may
-	// read. Empty: the tool is not offered.
+	// ReadLatestTopics allow-lists the topics (source topics and the dead-letter
+	// topic) that the MCP tool read_latest, GET /v1/topics/{topic}/latest and the
+	// console's sources page may read. Empty: none of them is offered.
 	ReadLatestTopics []string `yaml:"read_latest_topics"`
 	// DefaultWindow is the window when a request gives none. Default 15m.
 	DefaultWindow time.Duration `yaml:"default_window"`
@@ -53,6 +54,9 @@ type Config struct {
 	// KnowledgeK is how many knowledge chunks /v1/context adds for a question;
 	// 0 adds none. Unset (nil): 3.
 	KnowledgeK *int `yaml:"knowledge_k"`
+	// Console serves the web console at /console (static pages; every read it
+	// makes goes through the REST API with the caller's key). Unset (nil): true.
+	Console *bool `yaml:"console"`
 }
 
 const (
@@ -103,6 +107,10 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.HalfLife == 0 {
 		c.HalfLife = HalfLifeDefault
+	}
+	if c.Console == nil {
+		on := true
+		c.Console = &on
 	}
 	if c.SimilarityWeight == nil {
 		w := SimilarityWeightDefault

@@ -215,6 +215,9 @@ type StatusResponse struct {
 	// FreshThrough is the time up to which every source is complete.
 	FreshThrough *time.Time        `json:"fresh_through"`
 	Sources      []SourcePartition `json:"partitions"`
+	// ReadableTopics are the topics GET /v1/topics/{topic}/latest may read
+	// (api.read_latest_topics; empty when no latest-reader is configured).
+	ReadableTopics []string `json:"readable_topics"`
 }
 
 // SourcePartition is one source partition's progress.
@@ -243,12 +246,16 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the watermarks could not be read", Err: err}
 	}
-	writeJSON(w, http.StatusOK, statusOf(marks))
+	resp := statusOf(marks)
+	if s.latest != nil {
+		resp.ReadableTopics = s.cfg.ReadLatestTopics
+	}
+	writeJSON(w, http.StatusOK, resp)
 	return nil
 }
 
 func statusOf(marks []store.Watermark) StatusResponse {
-	resp := StatusResponse{FreshThrough: freshThrough(marks), Sources: []SourcePartition{}}
+	resp := StatusResponse{FreshThrough: freshThrough(marks), Sources: []SourcePartition{}, ReadableTopics: []string{}}
 	for _, m := range marks {
 		sp := SourcePartition{Topic: m.Topic, Partition: m.Partition, Offset: m.Offset, FreshThrough: m.Time, DeadLettered: m.DeadLettered}
 		if m.High > 0 {

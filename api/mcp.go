@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -220,29 +222,58 @@ func (s *Server) toolReadLatest(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, nil, err
 	}
-	allowed := false
-	for _, t := range s.cfg.ReadLatestTopics {
-		allowed = allowed || t == in.Topic
+	records, err := s.readLatest(ctx, c.tenant, in)
+	if err != nil {
+		return nil, nil, toolError(err)
 	}
-	if !allowed {
-		return nil, nil, fmt.Errorf("topic: %q is not one of %s", in.Topic, strings.Join(s.cfg.ReadLatestTopics, ", "))
+	b, _ := json.MarshalIndent(records, "", "  ")
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: map[string]any{"records": records}}, nil, nil
+}
+
+// readLatest checks a latest-read against the allow-list and limits and reads it
+// for tenant: one rule for the MCP tool and GET /v1/topics/{topic}/latest.
+func (s *Server) readLatest(ctx context.Context, tenant string, in ReadLatestInput) (any, error) {
+	if s.latest == nil || !slices.Contains(s.cfg.ReadLatestTopics, in.Topic) {
+		return nil, &Error{Status: http.StatusNotFound, Code: "not_found",
+			Msg: fmt.Sprintf("topic: %q is not one of %s (api.read_latest_topics)", in.Topic, strings.Join(s.cfg.ReadLatestTopics, ", "))}
 	}
 	if in.Partition < 0 || in.Partition > 1<<20 {
-		return nil, nil, errors.New("partition: must not be negative")
+		return nil, badRequest("partition: must be an integer in [0, %d]", 1<<20)
 	}
 	n := 10
 	if in.N != 0 {
 		if in.N < 1 || in.N > 100 {
-			return nil, nil, errors.New("n: must be in [1, 100]")
+			return nil, badRequest("n: must be an integer in [1, 100]")
 		}
 		n = in.N
 	}
-	records, err := s.latest.ReadLatest(ctx, c.tenant, in.Topic, int32(in.Partition), n)
+	records, err := s.latest.ReadLatest(ctx, tenant, in.Topic, int32(in.Partition), n)
 	if err != nil {
-		return nil, nil, err
+		return nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the broker did not answer: " + err.Error(), Err: err}
 	}
-	b, _ := json.MarshalIndent(records, "", "  ")
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: map[string]any{"records": records}}, nil, nil
+	return records, nil
+}
+
+// handleLatest serves GET /v1/topics/{topic}/latest?partition=P&n=N: the
+// newest records of an allow-listed topic partition, of the caller's tenant.
+func (s *Server) handleLatest(w http.ResponseWriter, r *http.Request) error {
+	in := ReadLatestInput{Topic: r.PathValue("topic")}
+	q := r.URL.Query()
+	for name, dst := range map[string]*int{"partition": &in.Partition, "n": &in.N} {
+		if v := q.Get(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return badRequest("%s: must be an integer", name)
+			}
+			*dst = n
+		}
+	}
+	records, err := s.readLatest(r.Context(), tenantOf(r.Context()), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"topic": in.Topic, "partition": in.Partition, "records": records})
+	return nil
 }
 
 // toolError turns an API error into the message a model should see.

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/kafkaio"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store"
 )
@@ -55,7 +56,7 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 			route := strings.ToUpper(method) + " " + path
 			documented[route] = true
 			rec := httptest.NewRecorder()
-			req := httptest.NewRequest(strings.ToUpper(method), strings.ReplaceAll(path, "{entity}", "customer:1"), strings.NewReader("{}"))
+			req := httptest.NewRequest(strings.ToUpper(method), strings.NewReplacer("{entity}", "customer:1", "{topic}", "t").Replace(path), strings.NewReader("{}"))
 			s.ServeHTTP(rec, req)
 			if strings.Contains(rec.Body.String(), `"code":"not_found","message":"no route`) {
 				t.Errorf("%s is documented but not served", route)
@@ -76,6 +77,7 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 		"MemoryResponse": reflect.TypeOf(MemoryResponse{}), "MemoryMeta": reflect.TypeOf(MemoryMeta{}),
 		"Summary": reflect.TypeOf(store.Summary{}), "Turn": reflect.TypeOf(session.Turn{}), "Message": reflect.TypeOf(session.Message{}),
 		"StatusResponse": reflect.TypeOf(StatusResponse{}), "SourcePartition": reflect.TypeOf(SourcePartition{}),
+		"LatestRecord": reflect.TypeOf(kafkaio.Latest{}), "DeadLetter": reflect.TypeOf(kafkaio.DeadLetter{}),
 	} {
 		schema, ok := doc.Components.Schemas[name]
 		if !ok {

@@ -133,12 +133,18 @@ func New(cfg Config, e Embedder, st store.Reader, cache Cache, log *slog.Logger,
 	s.handle("GET /v1/entities/{entity}/events", s.instrument("/v1/entities/{entity}/events", s.authed(s.handleTimeline)))
 	s.handle("GET /v1/sessions/{id}/memory", s.instrument("/v1/sessions/{id}/memory", s.authed(s.handleMemory)))
 	s.handle("GET /v1/status", s.instrument("/v1/status", s.authed(s.handleStatus)))
+	s.handle("GET /v1/topics/{topic}/latest", s.instrument("/v1/topics/{topic}/latest", s.authed(s.handleLatest)))
 	if s.marks != nil {
 		reg.MustRegister(newStatusCollector(s))
 	}
 	s.handle("GET /openapi.yaml", s.instrument("/openapi.yaml", s.handleOpenAPI))
 	s.mcp = s.mcpHandler()
 	s.mux.Handle("/mcp", s.mcp) // Model Context Protocol, streamable HTTP (described in docs/api.md, not OpenAPI)
+	if *cfg.Console {
+		// The web console (docs/console.md): pages only, not an API route.
+		s.mux.Handle("GET /console", s.instrument("/console", s.handleConsole))
+		s.mux.Handle("GET /console/", s.instrument("/console", s.handleConsole))
+	}
 	s.handle("GET /healthz", s.instrument("/healthz", s.handleHealth))
 	s.handle("GET /readyz", s.instrument("/readyz", s.handleReady))
 	s.handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

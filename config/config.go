@@ -230,8 +230,8 @@ func (c *Config) Validate() error {
 		jobs[b.Name] = true
 	}
 	for i, t := range c.API.ReadLatestTopics {
-		if !topics[t] {
-			return fmt.Errorf("api.read_latest_topics[%d]: %q is not the topic of a source", i, t)
+		if !topics[t] && t != c.Kafka.DLQTopic {
+			return fmt.Errorf("api.read_latest_topics[%d]: %q is neither the topic of a source nor kafka.dlq_topic", i, t)
 		}
 	}
 	return nil

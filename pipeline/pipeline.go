@@ -140,8 +140,12 @@ type Pipeline struct {
 	inflightBytes atomic.Int64
 	lastStore     time.Time
 
-	marksMu     sync.Mutex
-	marks       map[partition]store.Watermark // not yet published
+	marksMu sync.Mutex
+	marks   map[partition]store.Watermark // not yet published
+	// deadPending counts dead letters noted while their partition had no
+	// watermark yet (an earlier record still in another lane); the partition's
+	// next watermark carries them.
+	deadPending map[partition]int64
 	marksSignal chan struct{}
 }
 
@@ -169,7 +173,7 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 	}
 	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics}, kcfg: kcfg,
 		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{},
-		marks: map[partition]store.Watermark{}, marksSignal: make(chan struct{}, 1)}
+		marks: map[partition]store.Watermark{}, deadPending: map[partition]int64{}, marksSignal: make(chan struct{}, 1)}
 	for i, s := range sources {
 		m, err := source.NewMapper(s)
 		if err != nil {
@@ -323,6 +327,10 @@ func (p *Pipeline) noteDurable(k partition, high, deadLettered int64) {
 	if off, ts, _, ok := p.tracker.watermark(k); ok && off >= 0 {
 		p.noteWatermark(store.Watermark{Topic: k.topic, Partition: k.part, Offset: off, Time: time.UnixMilli(ts).UTC(),
 			High: high, DeadLettered: deadLettered})
+	} else if deadLettered > 0 && p.deps.Watermarks != nil {
+		p.marksMu.Lock()
+		p.deadPending[k] += deadLettered
+		p.marksMu.Unlock()
 	}
 }
 
@@ -334,6 +342,8 @@ func (p *Pipeline) noteWatermark(w store.Watermark) {
 	}
 	k := partition{w.Topic, w.Partition}
 	p.marksMu.Lock()
+	w.DeadLettered += p.deadPending[k]
+	delete(p.deadPending, k)
 	if cur, ok := p.marks[k]; ok { // not yet published: merge
 		w.DeadLettered += cur.DeadLettered
 		w.High = max(w.High, cur.High)

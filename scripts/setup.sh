@@ -45,6 +45,8 @@ command -v redis-server >/dev/null || need+=(redis-server)
 command -v redis-cli >/dev/null || need+=(redis-tools)
 # WordNet: the ranking expands questions with synonyms (relevance.Expand).
 [ -f /usr/share/wordnet/index.noun ] || need+=(wordnet-base)
+# Chromium: the console's tests drive a real headless browser.
+command -v chromium >/dev/null || need+=(chromium)
 [ ${#need[@]} -eq 0 ] || apt_install "${need[@]}"
 
 # 2. pgvector, built from Debian's source package of a newer release.

@@ -4,7 +4,6 @@
 package pipetest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -42,24 +41,11 @@ type Rig struct {
 	Cache    *rediscache.Cache // nil: the pipeline runs without a cache
 	Producer *kafka.Producer
 	Metrics  *pipeline.Metrics
-	Logs     *LockedBuffer
+	Logs     *testenv.LockedBuffer
 	Group    string
 	Cluster  *kfake.Cluster
 	Source   *source.Source // default: tickets (Debezium) on Topic
 }
-
-// LockedBuffer is a bytes.Buffer safe for concurrent writers (the logs).
-type LockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *LockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-func (l *LockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 // NewRig starts a rig whose topic has the given partitions.
 func NewRig(t testing.TB, partitions int32, opts ...kfake.Opt) *Rig {
@@ -79,7 +65,7 @@ func NewRig(t testing.TB, partitions int32, opts ...kfake.Opt) *Rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
-	return &Rig{T: t, Brokers: brokers, DSN: dsn, Store: st, Producer: p, Metrics: pipeline.NewMetrics(nil), Logs: &LockedBuffer{}, Group: testenv.Name("g"), Cluster: cluster}
+	return &Rig{T: t, Brokers: brokers, DSN: dsn, Store: st, Producer: p, Metrics: pipeline.NewMetrics(nil), Logs: &testenv.LockedBuffer{}, Group: testenv.Name("g"), Cluster: cluster}
 }
 
 // Produce sends Debezium change events: one per (key, version), in the given order,

@@ -8,12 +8,14 @@
 package testenv
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -127,3 +129,17 @@ func Kafka(t testing.TB, partitions int32, topics []string, opts ...kfake.Opt) (
 	t.Cleanup(c.Close)
 	return strings.Join(c.ListenAddrs(), ","), c
 }
+
+// LockedBuffer is a bytes.Buffer safe for concurrent writers (a test's logs).
+type LockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *LockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
