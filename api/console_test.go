@@ -148,7 +148,7 @@ sources:
 			if math.Abs(got-c.v) > 0.0011 && (c.name != "recency" || math.Abs(got-c.v) > 0.01) {
 				t.Errorf("rank %d: %s drawn as %.3f, the API says %.3f", i+1, c.name, got, c.v)
 			}
-			if !b.run(fmt.Sprintf(`!!document.querySelector(%q)`, li+" .bar."+c.name+" > span")) {
+			if !b.run(fmt.Sprintf(`!!document.querySelector(%q)`, li+" .meter."+c.name+" > span")) {
 				t.Errorf("rank %d: no %s bar", i+1, c.name)
 			}
 		}
@@ -158,6 +158,9 @@ sources:
 	}
 	b.waitText("main", "tokens")
 	b.waitText("table.stages", "total")
+	if txt := b.text("main"); strings.Contains(txt, "null") || strings.Contains(txt, "undefined") {
+		t.Errorf("the answer shows a null or undefined:\n%s", txt)
+	}
 	b.shot(shots, "console-ask.png")
 
 	// Sources: watermarks and the dead letter with its error.

@@ -193,7 +193,7 @@ const COMPONENTS = ["similarity", "lexical", "identifier", "recency", "source"];
 function bars(ex) {
   return h("div", { class: "bars" }, COMPONENTS.flatMap((c) => {
     const v = Math.max(0, Math.min(1, ex[c] || 0));
-    return [h("span", {}, c), h("div", { class: "bar " + c, role: "img", "aria-label": `${c} ${num(ex[c])}` },
+    return [h("span", {}, c), h("div", { class: "meter " + c, role: "img", "aria-label": `${c} ${num(ex[c])}` },
       h("span", { style: `width:${(v * 100).toFixed(1)}%` })), h("span", { "data-component": c }, num(ex[c]))];
   }));
 }
@@ -217,7 +217,7 @@ function ask(m, q) {
   const p = new URLSearchParams(q);
   p.set("explain", "true");
   out.append(h("p", { class: "muted" }, "Asking…"));
-  api("/v1/context?" + p.toString()).then((r) => out.replaceChildren(...answer(r)), (e) => out.replaceChildren(errorBox(e)));
+  api("/v1/context?" + p.toString()).then((r) => out.replaceChildren(...answer(r).filter(Boolean)), (e) => out.replaceChildren(errorBox(e)));
 }
 
 function answer(r) {
@@ -236,7 +236,7 @@ function answer(r) {
       h("div", { class: "event-text" }, d.title || d.doc_id), h("div", { class: "meta" }, `score ${num(d.score)} · ${d.source} ${d.doc_id} part ${d.chunk + 1}`),
       h("div", {}, d.text)))) : h("p", { class: "muted" }, "No knowledge passage."),
   ];
-  if (r.memory) parts.push(h("h2", {}, "Session memory"), ...memory(r.memory));
+  if (r.memory) parts.push(h("h2", {}, "Session memory"), ...memory(r.memory).filter(Boolean));
   const stages = Object.entries(meta.stages_ms || {});
   parts.push(
     h("h2", {}, "Prompt text ", h("span", { class: "muted" }, `(${meta.context_tokens} tokens; ${meta.omitted_events} events and ${meta.omitted_documents} passages left out)`)),
@@ -329,7 +329,7 @@ function memory(mem) {
 function sessionView(m, id) {
   const out = h("div");
   m.append(h("h1", {}, "Session ", h("code", {}, id)), out);
-  api(`/v1/sessions/${encodeURIComponent(id)}/memory`).then((r) => out.replaceChildren(...memory(r),
+  api(`/v1/sessions/${encodeURIComponent(id)}/memory`).then((r) => out.replaceChildren(...memory(r).filter(Boolean),
     h("h2", {}, "Prompt text"), h("pre", {}, r.text)), (e) => out.replaceChildren(errorBox(e)));
 }
 
