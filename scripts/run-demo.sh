@@ -41,6 +41,7 @@ bin/loadtest demo -brokers 127.0.0.1:19092 -api http://127.0.0.1:8080
 cat <<MSG
 
 Services keep running: ingest (metrics http://127.0.0.1:9464/metrics), contextapi
-(http://127.0.0.1:8080). Dead-lettered records: grep dead-lettering $RUN/ingest.log
+(http://127.0.0.1:8080). The console: http://127.0.0.1:8080/console/ask?entity=customer:1001&q=where+is+my+refund%3F
+(timeline, sources with the dead-lettered record, sessions; see docs/console.md).
 Stop them with: make stop
 MSG
