@@ -423,3 +423,17 @@ func TestCorpusStatisticsOnlyWhenAsked(t *testing.T) {
 		}
 	}
 }
+
+// A score that is not a number (the cosine of an all-zero question vector) is
+// sent as 0, and an answer that cannot be encoded is a 500 with a body, never a
+// 200 with an empty one.
+func TestScoresThatAreNotNumbers(t *testing.T) {
+	if round4(math.NaN()) != 0 || round4(math.Inf(1)) != 0 || round4(0.123456) != 0.1235 {
+		t.Errorf("round4: NaN %v, +Inf %v, 0.123456 %v", round4(math.NaN()), round4(math.Inf(1)), round4(0.123456))
+	}
+	rec := httptest.NewRecorder()
+	writeJSON(rec, http.StatusOK, map[string]float64{"score": math.NaN()})
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), `"code":"internal"`) {
+		t.Errorf("unencodable answer: %d %q", rec.Code, rec.Body.String())
+	}
+}

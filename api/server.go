@@ -13,6 +13,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -229,12 +230,20 @@ func (s *Server) instrument(route string, h func(http.ResponseWriter, *http.Requ
 	})
 }
 
+// writeJSON encodes v before anything is sent, so an answer that cannot be
+// encoded is a 500 with an error body, never a 200 with an empty one.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		fmt.Fprintf(&buf, "{\"error\":{\"code\":\"internal\",\"message\":%q}}\n", "the answer could not be encoded: "+err.Error())
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	_, _ = w.Write(buf.Bytes())
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) error {
@@ -798,4 +807,12 @@ func reason(err error) string {
 	return err.Error()
 }
 
-func round4(f float64) float64 { return math.Round(f*10000) / 10000 }
+// round4 rounds a score for the answer. A score that is not a number (the
+// cosine of a question whose vector is all zeros, e.g. a word the local embedder
+// has no feature for) is 0: JSON has no NaN.
+func round4(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return math.Round(f*10000) / 10000
+}

@@ -122,8 +122,11 @@ func (c *Client) Search(ctx context.Context, req SearchRequest) (*SearchResponse
 
 // Timeline reads a page of an entity's events, newest first; cursor is the
 // previous page's NextCursor ("" for the first page), limit 0 the API's default.
-func (c *Client) Timeline(ctx context.Context, entity, cursor string, limit int) (*TimelineResponse, error) {
+func (c *Client) Timeline(ctx context.Context, entity, cursor string, limit int, opts ...ReadOption) (*TimelineResponse, error) {
 	q := url.Values{}
+	for _, o := range opts {
+		o(q)
+	}
 	if cursor != "" {
 		q.Set("cursor", cursor)
 	}
@@ -139,8 +142,11 @@ func (c *Client) Timeline(ctx context.Context, entity, cursor string, limit int)
 
 // Memory reads a session's conversation memory for question q; turns and
 // maxTokens 0 take the API's defaults.
-func (c *Client) Memory(ctx context.Context, session, q string, turns, maxTokens int) (*MemoryResponse, error) {
+func (c *Client) Memory(ctx context.Context, session, q string, turns, maxTokens int, opts ...ReadOption) (*MemoryResponse, error) {
 	v := url.Values{}
+	for _, o := range opts {
+		o(v)
+	}
 	if q != "" {
 		v.Set("q", q)
 	}
@@ -155,6 +161,33 @@ func (c *Client) Memory(ctx context.Context, session, q string, turns, maxTokens
 		return c.request(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(session)+"/memory?"+v.Encode(), nil)
 	}, &out)
 	return &out, err
+}
+
+// Record names one Kafka record for read-your-writes: what a producer's
+// delivery report gives (topic, partition, offset), in the form after= takes.
+// Put it in ContextRequest.After, or pass After(Record(...)) to Timeline and
+// Memory: the answer then includes that record, or says in its degraded list
+// (stage "freshness") that the budget ran out first.
+func Record(topic string, partition int32, offset int64) string {
+	return topic + ":" + strconv.FormatInt(int64(partition), 10) + ":" + strconv.FormatInt(offset, 10)
+}
+
+// ReadOption adds a read-your-writes condition to Timeline and Memory.
+type ReadOption func(url.Values)
+
+// After asks for an answer that includes each of records (see Record).
+func After(records ...string) ReadOption {
+	return func(v url.Values) {
+		for _, r := range records {
+			v.Add("after", r)
+		}
+	}
+}
+
+// FreshThrough asks for an answer that includes every record with a Kafka
+// timestamp at or before t.
+func FreshThrough(t time.Time) ReadOption {
+	return func(v url.Values) { v.Set("fresh_through", strconv.FormatInt(t.UnixMilli(), 10)) }
 }
 
 // budget is the latency budget to ask for: margin of what is left of ctx's
