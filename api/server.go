@@ -588,8 +588,14 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		err error
 	}
 	memDone := make(chan memoryResult, 1)
+	fresh := make(chan struct{}) // closed once the freshness wait is over
 	if p.memory != nil {
 		go func() {
+			// Memory is read after the wait, so it holds the turns after= names.
+			select {
+			case <-fresh:
+			case <-ctx.Done():
+			}
 			m, err := s.memory(ctx, *p.memory)
 			memDone <- memoryResult{m, err}
 		}()
@@ -623,6 +629,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	// until what the request names is written; then read.
 	fstart := time.Now()
 	marks := s.awaitFresh(ctx, p, start, &meta)
+	close(fresh)
 	if len(p.after) > 0 || !p.freshThrough.IsZero() {
 		timer.record("freshness", fstart)
 	}

@@ -67,7 +67,7 @@ type ChatResponse struct {
 		Bot      string `json:"bot"`
 	} `json:"turns"`
 	// Model says who answered: the chat model's name, or "offline".
-	Model string `json:"model"`
+	Model  string  `json:"model"`
 	TookMS float64 `json:"took_ms"`
 }
 
