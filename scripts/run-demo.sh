@@ -13,8 +13,8 @@ mkdir -p "$RUN" bin
 bash scripts/setup.sh
 bash scripts/stop.sh >/dev/null
 
-echo "build: bin/ingest bin/contextapi bin/loadtest"
-go build -o bin/ ./cmd/ingest ./cmd/contextapi ./loadtest
+echo "build: bin/ingest bin/contextapi bin/loadtest bin/supportbot"
+go build -o bin/ ./cmd/ingest ./cmd/contextapi ./loadtest ./examples/supportbot
 
 bin/ingest migrate -config "$CONFIG"
 
@@ -38,10 +38,21 @@ echo
 
 bin/loadtest demo -brokers 127.0.0.1:19092 -api http://127.0.0.1:8080
 
+# The reference bot backend beside it (examples/supportbot), with its offline
+# responder: one customer turn through the whole loop.
+nohup bin/supportbot -brokers 127.0.0.1:19092 -freshctx http://127.0.0.1:8080 >"$RUN/supportbot.log" 2>&1 &
+echo $! >"$RUN/supportbot.pid"
+wait_http http://127.0.0.1:8090/healthz supportbot "$RUN/supportbot.log"
+session="web-1001-bot-$(date +%H%M%S)"
+echo
+echo "\$ bin/supportbot say -customer 1001 -session $session \"has my refund been sent?\""
+bin/supportbot say -customer 1001 -session "$session" "has my refund been sent?"
+
 cat <<MSG
 
 Services keep running: ingest (metrics http://127.0.0.1:9464/metrics), contextapi
-(http://127.0.0.1:8080). The console: http://127.0.0.1:8080/console/ask?entity=customer:1001&q=where+is+my+refund%3F
+(http://127.0.0.1:8080), the reference bot (POST http://127.0.0.1:8090/chat; see
+examples/supportbot/README.md). The console: http://127.0.0.1:8080/console/ask?entity=customer:1001&q=where+is+my+refund%3F
 (timeline, sources with the dead-lettered record, sessions; see docs/console.md).
 Stop them with: make stop
 MSG

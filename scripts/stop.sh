@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # stop.sh: stop the services started by run-demo.sh (SIGTERM: they drain and commit).
 cd "$(dirname "$0")/.."
-for svc in contextapi ingest; do
+for svc in supportbot contextapi ingest; do
   pidf=.run/$svc.pid
   [ -f "$pidf" ] || continue
   pid=$(cat "$pidf")

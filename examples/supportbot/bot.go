@@ -74,8 +74,12 @@ type ChatResponse struct {
 const maxTextBytes = 4096
 
 func (b *Bot) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/healthz" {
+		_, _ = w.Write([]byte("ok\n"))
+		return
+	}
 	if r.URL.Path != "/chat" || r.Method != http.MethodPost {
-		writeError(w, http.StatusNotFound, "not_found", "POST /chat is the only route")
+		writeError(w, http.StatusNotFound, "not_found", "POST /chat is the route (and GET /healthz)")
 		return
 	}
 	var req ChatRequest

@@ -4,7 +4,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,9 +39,11 @@ const usage = `supportbot: the reference bot backend for freshctx.
 5. answers {reply, prompt, context, turns, model, took_ms}.
 
 Usage: supportbot [flags]
+       supportbot say [-bot URL] -customer ID -session ID TEXT   (a turn from the terminal)
 
 Examples:
   supportbot                                   # beside make run: offline responder
+  supportbot say -customer 1001 -session web-1 "where is my refund?"
   supportbot -model-url http://127.0.0.1:11434/v1 -model llama3.2
   OPENAI_API_KEY=... supportbot -model-url https://<your-provider>/v1 -model <model>
 
@@ -59,6 +64,9 @@ func main() {
 
 // run serves until ctx ends; ready (optional) receives the listening address.
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready chan<- string) error {
+	if len(args) > 0 && args[0] == "say" {
+		return say(ctx, args[1:], os.Stdout, stderr)
+	}
 	fs := flag.NewFlagSet("supportbot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
@@ -117,4 +125,53 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
+}
+
+// say sends one customer turn to a running bot and prints the exchange: what
+// the model was given and what it answered.
+func say(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("supportbot say", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bot := fs.String("bot", "http://127.0.0.1:8090", "the running bot's URL")
+	customer := fs.String("customer", "", "customer id (required)")
+	sess := fs.String("session", "", "session id (required)")
+	tenant := fs.String("tenant", "", "tenant (default: the bot's)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("say: give the customer's text as one argument, e.g. supportbot say -customer 1001 -session web-1 \"where is my refund?\"")
+	}
+	body, _ := json.Marshal(ChatRequest{Tenant: *tenant, Customer: *customer, Session: *sess, Text: fs.Arg(0)})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(*bot, "/")+"/chat", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", res.Status, strings.TrimSpace(string(b)))
+	}
+	var out ChatResponse
+	if err := json.Unmarshal(b, &out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "customer %s (session %s): %s\n\nwhat the model (%s) was given:\n", *customer, *sess, fs.Arg(0), out.Model)
+	for _, m := range out.Prompt {
+		lines := strings.Split(strings.TrimSpace(m.Content), "\n")
+		fmt.Fprintf(stdout, "  [%s] %s\n", m.Role, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(stdout, "  %s %s\n", strings.Repeat(" ", len(m.Role)+2), l)
+		}
+	}
+	fresh := "the memory holds the new turn (after=" + out.Turns.Customer + ")"
+	if d := out.Context.Meta.Degraded; len(d) > 0 {
+		fresh = fmt.Sprintf("degraded: %+v", d)
+	}
+	fmt.Fprintf(stdout, "\nbot: %s\n\n(%.1f ms; %s; the reply is turn %s)\n", out.Reply, out.TookMS, fresh, out.Turns.Bot)
+	return nil
 }
