@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/freshctx/freshctx/api"
+	"github.com/freshctx/freshctx/kafkaio"
 )
 
 // The API's types, re-exported: what a request takes and an answer holds.
@@ -35,7 +36,17 @@ type (
 	SearchResponse   = api.SearchResponse
 	TimelineResponse = api.TimelineResponse
 	MemoryResponse   = api.MemoryResponse
+	StatusResponse   = api.StatusResponse
+	LatestRecord     = kafkaio.Latest
 )
+
+// LatestResponse is the answer of Latest: the newest records of a topic
+// partition, oldest first.
+type LatestResponse struct {
+	Topic     string         `json:"topic"`
+	Partition int            `json:"partition"`
+	Records   []LatestRecord `json:"records"`
+}
 
 // Client calls one freshctx context API. Its methods are safe for concurrent use.
 type Client struct {
@@ -159,6 +170,31 @@ func (c *Client) Memory(ctx context.Context, session, q string, turns, maxTokens
 	var out MemoryResponse
 	err := c.do(ctx, func(*int) (*http.Request, error) {
 		return c.request(ctx, http.MethodGet, "/v1/sessions/"+url.PathEscape(session)+"/memory?"+v.Encode(), nil)
+	}, &out)
+	return &out, err
+}
+
+// Status reads how far ingest has durably written each source partition
+// (watermarks, lag, last write, dead-lettered counts).
+func (c *Client) Status(ctx context.Context) (*StatusResponse, error) {
+	var out StatusResponse
+	err := c.do(ctx, func(*int) (*http.Request, error) {
+		return c.request(ctx, http.MethodGet, "/v1/status", nil)
+	}, &out)
+	return &out, err
+}
+
+// Latest reads the newest n records (0: the API's default) of a topic
+// partition the API allow-lists (api.read_latest_topics), of the caller's
+// tenant; dead letters carry their error.
+func (c *Client) Latest(ctx context.Context, topic string, partition, n int) (*LatestResponse, error) {
+	q := url.Values{"partition": {strconv.Itoa(partition)}}
+	if n > 0 {
+		q.Set("n", strconv.Itoa(n))
+	}
+	var out LatestResponse
+	err := c.do(ctx, func(*int) (*http.Request, error) {
+		return c.request(ctx, http.MethodGet, "/v1/topics/"+url.PathEscape(topic)+"/latest?"+q.Encode(), nil)
 	}, &out)
 	return &out, err
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/client"
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/kafkaio"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store"
 )
@@ -71,7 +72,9 @@ func server(t *testing.T, cfg api.Config) (*httptest.Server, *events, *[]map[str
 	st.evs = append(st.evs, store.Event{Source: "turns", Key: "m1", ID: "m1", Tenant: "acme", Entity: "session:s-1", Time: now.Add(-time.Minute),
 		Text: "Where is my refund?", Attrs: map[string]any{"role": "customer"}, Version: 1})
 	cfg.Tenant = "acme"
-	h := api.New(cfg.WithDefaults(), emb, st, nil, nil, nil, api.WithSessions(session.Config{Source: "turns"}, noSummaries{}))
+	cfg.ReadLatestTopics = []string{"support.chat"}
+	h := api.New(cfg.WithDefaults(), emb, st, nil, nil, nil, api.WithSessions(session.Config{Source: "turns"}, noSummaries{}),
+		api.WithFreshness([]string{"support.chat"}, marks{}, waker{}), api.WithLatestReader(latest{}))
 	var mu sync.Mutex
 	bodies := &[]map[string]any{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -89,6 +92,23 @@ func server(t *testing.T, cfg api.Config) (*httptest.Server, *events, *[]map[str
 	}))
 	t.Cleanup(srv.Close)
 	return srv, st, bodies
+}
+
+// marks: support.chat[0] is durable below offset 10.
+type marks struct{}
+
+func (marks) Watermarks(context.Context, []string) ([]store.Watermark, error) {
+	return []store.Watermark{{Topic: "support.chat", Partition: 0, Offset: 10, Time: time.Now(), High: 12, WrittenAt: time.Now()}}, nil
+}
+
+type waker struct{}
+
+func (waker) C() <-chan struct{} { return make(chan struct{}) }
+
+type latest struct{}
+
+func (latest) ReadLatest(_ context.Context, tenant, topic string, partition int32, n int) (any, error) {
+	return []kafkaio.Latest{{Partition: partition, Offset: 9, Key: "m9", Op: "upsert", Text: tenant + " " + topic}}, nil
 }
 
 func dev() api.Config { return api.Config{Auth: api.Auth{Mode: api.AuthNone}} }
@@ -110,9 +130,27 @@ func TestEveryEndpoint(t *testing.T) {
 	if err != nil || tl.Entity != "customer:1" || len(tl.Events) == 0 {
 		t.Fatalf("timeline: %+v %v", tl, err)
 	}
-	m, err := c.Memory(ctx, "s-1", "where is my refund?", 0, 0)
-	if err != nil || len(m.Turns) != 1 || m.Turns[0].Content != "Where is my refund?" {
+	m, err := c.Memory(ctx, "s-1", "where is my refund?", 0, 0, client.After(client.Record("support.chat", 0, 9)))
+	if err != nil || len(m.Turns) != 1 || m.Turns[0].Content != "Where is my refund?" || len(m.Meta.Degraded) != 0 || m.Meta.FreshThrough == nil {
 		t.Fatalf("memory: %+v %v", m, err)
+	}
+	// A record not yet written: the answer comes within the deadline, and says so.
+	tctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	tl, err = c.Timeline(tctx, "customer:1", "", 2, client.After(client.Record("support.chat", 0, 10)))
+	if err != nil || len(tl.Degraded) != 1 || tl.Degraded[0].Stage != "freshness" {
+		t.Fatalf("timeline after an unwritten record: %+v %v", tl, err)
+	}
+	st, err := c.Status(ctx)
+	if err != nil || len(st.Sources) != 1 || st.Sources[0].Offset != 10 || *st.Sources[0].Lag != 2 || st.ReadableTopics[0] != "support.chat" {
+		t.Fatalf("status: %+v %v", st, err)
+	}
+	l, err := c.Latest(ctx, "support.chat", 0, 5)
+	if err != nil || len(l.Records) != 1 || l.Records[0].Text != "acme support.chat" {
+		t.Fatalf("latest: %+v %v", l, err)
+	}
+	if _, err := c.Latest(ctx, "secret.topic", 0, 5); err == nil || err.(*client.Error).Status != http.StatusNotFound {
+		t.Fatalf("latest of a topic outside the allow-list: %v", err)
 	}
 }
 
