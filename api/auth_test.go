@@ -46,7 +46,7 @@ func twoTenants(t *testing.T, auth api.Auth) *httptest.Server {
 		t.Fatal(err)
 	}
 	addr, prefix := testenv.RedisAddr(t)
-	cache := rediscache.New(rediscache.Config{Addr: addr, KeyPrefix: prefix})
+	cache := rediscache.MustNew(rediscache.Config{Addr: addr, KeyPrefix: prefix})
 	t.Cleanup(func() { cache.Close() })
 	emb, _ := embed.NewLocal(64)
 	now := time.Now()

@@ -49,7 +49,7 @@ func newStack(t *testing.T, embedDelay time.Duration) *stack {
 	}
 	redisAddr, prefix := testenv.RedisAddr(t)
 	rdsAddr, rdsFaults := testenv.Proxy(t, redisAddr)
-	cache := rediscache.New(rediscache.Config{Addr: rdsAddr, KeyPrefix: prefix})
+	cache := rediscache.MustNew(rediscache.Config{Addr: rdsAddr, KeyPrefix: prefix})
 	t.Cleanup(func() { cache.Close() })
 	es := testenv.NewEmbeddingServer(t, dims, embedDelay)
 	client, err := embed.NewClient(embed.Config{Provider: embed.ProviderOpenAI, BaseURL: es.URL, Model: "fake", Dims: dims, Linger: time.Microsecond}, nil, nil)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
@@ -82,23 +81,14 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
 		return err
 	}
-	rdb := redis.NewClient(&redis.Options{Addr: cfg.Redis.Addr, Password: cfg.Redis.Password, DB: cfg.Redis.DB})
-	defer rdb.Close()
-	var cursor uint64
-	for { // drop the previous run's cache keys
-		keys, next, err := rdb.Scan(ctx, cursor, cfg.Redis.KeyPrefix+":*", 10000).Result()
-		if err != nil {
-			return fmt.Errorf("redis: %w", err)
-		}
-		if len(keys) > 0 {
-			rdb.Unlink(ctx, keys...)
-		}
-		if cursor = next; cursor == 0 {
-			break
-		}
+	cache, err := rediscache.New(cfg.Redis)
+	if err != nil {
+		return err
 	}
-	cache := rediscache.New(cfg.Redis)
 	defer cache.Close()
+	if err := cache.DropAll(ctx); err != nil { // the previous run's cache keys
+		return fmt.Errorf("redis: %w", err)
+	}
 
 	rng := rand.New(rand.NewPCG(7, 7))
 	now := time.Now()
@@ -144,7 +134,7 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	// The cache holds everything of its window: say so, so it answers alone.
-	if err := rdb.Set(ctx, cfg.Redis.KeyPrefix+":since", cutoff.Add(-time.Minute).UnixMilli(), 0).Err(); err != nil {
+	if err := cache.MarkFedSince(ctx, cutoff.Add(-time.Minute)); err != nil {
 		return err
 	}
 	if err := st.Analyze(ctx); err != nil {

@@ -286,7 +286,7 @@ func TestReliabilityDatabaseOutages(t *testing.T) {
 	r.Store = st
 	redisAddr, prefix := testenv.RedisAddr(t)
 	redisProxy, redisFaults := testenv.Proxy(t, redisAddr)
-	r.Cache = rediscache.New(rediscache.Config{Addr: redisProxy, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 100000})
+	r.Cache = rediscache.MustNew(rediscache.Config{Addr: redisProxy, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 100000})
 	defer r.Cache.Close()
 
 	l := ledger.New(pipetest.Topic)

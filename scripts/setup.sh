@@ -9,6 +9,9 @@ set -euo pipefail
 PG_MAJOR=${PG_MAJOR:-15}
 PG_PORT=${PG_PORT:-5432}
 REDIS_PORT=${REDIS_PORT:-6379}
+# Redis Cluster for the tests: 3 masters + 3 replicas on these loopback ports
+# (FRESHCTX_TEST_REDIS_CLUSTER points the tests elsewhere).
+REDIS_CLUSTER_PORTS=${REDIS_CLUSTER_PORTS:-"7101 7102 7103 7104 7105 7106"}
 DB_NAME=${DB_NAME:-freshctx}
 DB_USER=${DB_USER:-freshctx}
 DB_PASS=${DB_PASS:-freshctx}
@@ -131,6 +134,36 @@ if ! redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1; then
 fi
 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 || die "Redis did not answer on 127.0.0.1:$REDIS_PORT"
 say "Redis $(redis-server --version | awk '{print $3}' | sed 's/v=//') on 127.0.0.1:$REDIS_PORT"
+
+# 4b. A Redis Cluster on loopback (the cache's cluster tests), from the same
+# redis-server: six nodes, then `redis-cli --cluster create` once.
+cluster_dir=${TMPDIR:-/tmp}/freshctx-redis-cluster
+ports=($REDIS_CLUSTER_PORTS)
+for port in "${ports[@]}"; do
+  redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && continue
+  mkdir -p "$cluster_dir/$port"
+  # A node that comes back after a crash keeps its cluster identity (nodes.conf)
+  # but no data (no persistence).
+  (cd "$cluster_dir/$port" && redis-server --bind 127.0.0.1 --port "$port" --cluster-enabled yes \
+    --cluster-config-file nodes.conf --cluster-node-timeout 2000 --save "" --appendonly no \
+    --daemonize yes --logfile "$cluster_dir/$port/redis.log" >/dev/null)
+done
+for port in "${ports[@]}"; do
+  for _ in $(seq 1 50); do redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+done
+if ! redis-cli -h 127.0.0.1 -p "${ports[0]}" cluster info 2>/dev/null | grep -q 'cluster_state:ok'; then
+  if [ "$(redis-cli -h 127.0.0.1 -p "${ports[0]}" cluster info | awk -F: '/cluster_known_nodes/{print $2}' | tr -d '\r')" = "1" ]; then
+    say "creating a Redis Cluster on ports ${ports[*]}"
+    redis-cli --cluster create $(printf '127.0.0.1:%s ' "${ports[@]}") --cluster-replicas 1 --cluster-yes >/dev/null
+  fi
+  for _ in $(seq 1 100); do
+    redis-cli -h 127.0.0.1 -p "${ports[0]}" cluster info | grep -q 'cluster_state:ok' && break
+    sleep 0.1
+  done
+fi
+redis-cli -h 127.0.0.1 -p "${ports[0]}" cluster info | grep -q 'cluster_state:ok' ||
+  die "the Redis Cluster on ports ${ports[*]} is not ok; remove $cluster_dir and stop its nodes to start afresh"
+say "Redis Cluster (3 masters, 3 replicas) on 127.0.0.1:${ports[0]}..${ports[${#ports[@]}-1]}"
 
 # 5. librdkafka comes bundled with confluent-kafka-go (cgo, static); only a C compiler is needed.
 command -v gcc >/dev/null || apt_install gcc libc6-dev

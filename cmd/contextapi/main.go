@@ -83,7 +83,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	}
 	defer stores.Close()
 	st, vs, emb := stores.PG, stores.Vectors, stores.Embedder
-	cache := rediscache.New(cfg.Redis)
+	cache, err := rediscache.New(cfg.Redis)
+	if err != nil {
+		return err
+	}
 	defer cache.Close()
 	var opts []api.Option
 	if len(cfg.API.ReadLatestTopics) > 0 {

@@ -56,10 +56,13 @@ func runBackfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f ba
 	st, vs, emb := stores.PG, stores.Vectors, stores.Embedder
 	var cache pipeline.Cache
 	if !f.dryRun {
-		c := rediscache.New(cfg.Redis)
+		c, err := rediscache.New(cfg.Redis)
+		if err != nil {
+			return err
+		}
 		defer c.Close()
 		if err := c.Ping(ctx); err != nil {
-			log.Warn("redis unreachable; backfilling into postgres only (readers fall back to it)", "addr", cfg.Redis.Addr, "err", err)
+			log.Warn("redis unreachable; backfilling into postgres only (readers fall back to it)", "redis", cfg.Redis.Where(), "err", err)
 		}
 		cache = c
 	}

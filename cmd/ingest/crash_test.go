@@ -166,7 +166,7 @@ sources:
 	waitFor(t, "the restarted process to finish", 60*time.Second, func() bool { return rows() == n })
 	waitFor(t, "the restarted process to count its records", 10*time.Second, func() bool { return b.processed() == n-int(committed) })
 	dups := b.processed() - (n - written)
-	cache := rediscache.New(rediscache.Config{Addr: redisAddr, KeyPrefix: prefix, MaxPerEntity: 100000})
+	cache := rediscache.MustNew(rediscache.Config{Addr: redisAddr, KeyPrefix: prefix, MaxPerEntity: 100000})
 	defer cache.Close()
 	res, err := l.Check(ctx, st, cache)
 	if err != nil {

@@ -177,7 +177,7 @@ schema_registry: {url: %q}
 		t.Fatal(err)
 	}
 	t.Cleanup(h.store.Close)
-	h.cache = rediscache.New(h.cfg.Redis)
+	h.cache = rediscache.MustNew(h.cfg.Redis)
 	t.Cleanup(func() { h.cache.Close() })
 	emb, _ := embed.NewLocal(h.cfg.Embedder.Dims)
 	h.api = httptest.NewServer(api.New(h.cfg.API, emb, h.store, h.cache, nil, nil))

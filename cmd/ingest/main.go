@@ -242,10 +242,13 @@ func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAd
 	}
 	defer stores.Close()
 	st, vs, emb := stores.PG, stores.Vectors, stores.Embedder
-	cache := rediscache.New(cfg.Redis)
+	cache, err := rediscache.New(cfg.Redis)
+	if err != nil {
+		return err
+	}
 	defer cache.Close()
 	if err := cache.Start(ctx); err != nil {
-		log.Warn("redis unreachable; ingesting into postgres only until it is back", "addr", cfg.Redis.Addr, "err", err)
+		log.Warn("redis unreachable; ingesting into postgres only until it is back", "redis", cfg.Redis.Where(), "err", err)
 	}
 	avro, err := wire.Avro(cfg)
 	if err != nil {

@@ -109,7 +109,7 @@ sessions:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	cache := rediscache.New(cfg.Redis)
+	cache := rediscache.MustNew(cfg.Redis)
 	defer cache.Close()
 	emb, _ := embed.NewLocal(64)
 	apiSrv := httptest.NewServer(api.New(cfg.API, emb, st, cache, nil, nil, api.WithSessions(*cfg.Sessions, st)))

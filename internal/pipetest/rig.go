@@ -230,7 +230,7 @@ func (r *Rig) queryRow(sql string, args []any, dst ...any) error {
 // checked too.
 func (r *Rig) WithCache() *Rig {
 	addr, prefix := testenv.RedisAddr(r.T)
-	r.Cache = rediscache.New(rediscache.Config{Addr: addr, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 100000})
+	r.Cache = rediscache.MustNew(rediscache.Config{Addr: addr, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 100000})
 	r.T.Cleanup(func() { r.Cache.Close() })
 	return r
 }

@@ -75,7 +75,7 @@ func Start(t testing.TB, partitions int32, topics []string, sections string) *St
 	if err := s.Store.EnsureChunkIndex(ctx, cfg.Embedder.Dims); err != nil {
 		t.Fatal(err)
 	}
-	s.Cache = rediscache.New(cfg.Redis)
+	s.Cache = rediscache.MustNew(cfg.Redis)
 	t.Cleanup(func() { s.Cache.Close() })
 	if err := s.Cache.Start(ctx); err != nil {
 		t.Fatal(err)

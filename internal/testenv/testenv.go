@@ -25,9 +25,10 @@ import (
 )
 
 const (
-	postgresDSNDefault = "postgres://freshctx:freshctx@127.0.0.1:5432/freshctx?sslmode=disable"
-	redisAddrDefault   = "127.0.0.1:6379"
-	hint               = "start the services with `make setup` (scripts/setup.sh)"
+	postgresDSNDefault  = "postgres://freshctx:freshctx@127.0.0.1:5432/freshctx?sslmode=disable"
+	redisAddrDefault    = "127.0.0.1:6379"
+	redisClusterDefault = "127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103"
+	hint                = "start the services with `make setup` (scripts/setup.sh)"
 )
 
 // Name returns a short random identifier, safe in SQL identifiers and topic names.
@@ -143,3 +144,36 @@ func (l *LockedBuffer) Write(p []byte) (int, error) {
 }
 
 func (l *LockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// RedisCluster checks the test Redis Cluster (3 masters + 3 replicas, started
+// by `make setup`; FRESHCTX_TEST_REDIS_CLUSTER lists other seed nodes) is up and
+// returns its seed addresses and a key prefix unique to the test; keys under it
+// are deleted from every master when the test ends.
+func RedisCluster(t testing.TB) (addrs []string, prefix string) {
+	t.Helper()
+	needServices(t)
+	seeds := os.Getenv("FRESHCTX_TEST_REDIS_CLUSTER")
+	if seeds == "" {
+		seeds = redisClusterDefault
+	}
+	addrs = strings.Split(seeds, ",")
+	rdb := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if info, err := rdb.ClusterInfo(ctx).Result(); err != nil || !strings.Contains(info, "cluster_state:ok") {
+		rdb.Close()
+		t.Fatalf("Redis Cluster at %s: %v %q\n%s", seeds, err, info, hint)
+	}
+	prefix = Name("t")
+	t.Cleanup(func() {
+		defer rdb.Close()
+		_ = rdb.ForEachMaster(context.Background(), func(ctx context.Context, n *redis.Client) error {
+			iter := n.Scan(ctx, 0, prefix+":*", 1000).Iterator()
+			for iter.Next(ctx) {
+				n.Unlink(ctx, iter.Val())
+			}
+			return nil
+		})
+	})
+	return addrs, prefix
+}

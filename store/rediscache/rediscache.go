@@ -13,19 +13,26 @@
 // older change never overwrites a newer one and a delete leaves a marker.
 //
 // Completeness: the cache can only answer a window alone if it has been fed
-// without gaps since before the window began. Ingest sets <prefix>:since when it
-// starts feeding (if absent) and resets it to "now" after any failed cache write;
-// a Redis restart loses it. [Cache.Recent] reports whether the cache covers the
-// window; when it does not, the caller reads the store.
+// without gaps since before the window began. Ingest sets a "since" marker when
+// it starts feeding (if absent) and resets it to "now" after any failed cache
+// write; a Redis restart loses it. [Cache.Recent] reports whether the cache
+// covers the window; when it does not, the caller reads the store. With one
+// Redis (or Sentinel) the marker is one key, <prefix>:since. In Redis Cluster
+// there is one per hash slot, <prefix>:since:{<tag of the slot>}, so the read
+// script touches only the entity's slot and no key is written by everyone
+// (slots.go).
 package rediscache
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -38,11 +45,23 @@ import (
 
 // Config configures the cache.
 type Config struct {
-	// Addr is host:port of Redis. Required.
+	// Mode is single (one Redis at Addr), cluster (Redis Cluster; Addrs are seed
+	// nodes) or sentinel (Addrs are Sentinels watching MasterName). Default:
+	// sentinel when MasterName is set, cluster when Addrs is, else single.
+	Mode string `yaml:"mode"`
+	// Addr is host:port of a single Redis.
 	Addr string `yaml:"addr"`
-	// Password for AUTH; usually set through FRESHCTX_REDIS_PASSWORD.
+	// Addrs are the cluster's seed nodes or the Sentinels (host:port each).
+	Addrs []string `yaml:"addrs"`
+	// MasterName is the Sentinel master set's name (mode sentinel).
+	MasterName string `yaml:"master_name"`
+	// Username (Redis 6 ACL) and Password for AUTH; the password usually comes
+	// from FRESHCTX_REDIS_PASSWORD. Sentinels use the same credentials.
+	Username string `yaml:"username"`
 	Password string `yaml:"password"`
-	// DB is the Redis database number. Default 0.
+	// TLS to Redis (and Sentinels).
+	TLS TLS `yaml:"tls"`
+	// DB is the Redis database number (single and sentinel only). Default 0.
 	DB int `yaml:"db"`
 	// KeyPrefix starts every key. Default KeyPrefixDefault.
 	KeyPrefix string `yaml:"key_prefix"`
@@ -57,6 +76,25 @@ type Config struct {
 	TermStats bool `yaml:"term_stats"`
 }
 
+// TLS configures TLS to Redis.
+type TLS struct {
+	Enabled bool `yaml:"enabled"`
+	// CAFile verifies the server's certificate (default: the system's roots).
+	CAFile string `yaml:"ca_file"`
+	// ServerName overrides the name checked in the certificate.
+	ServerName string `yaml:"server_name"`
+	// CertFile and KeyFile: a client certificate (mutual TLS), optional.
+	CertFile string `yaml:"cert_file"`
+	KeyFile  string `yaml:"key_file"`
+}
+
+// Modes of Config.Mode.
+const (
+	ModeSingle   = "single"
+	ModeCluster  = "cluster"
+	ModeSentinel = "sentinel"
+)
+
 const (
 	KeyPrefixDefault    = "fc"
 	WindowDefault       = time.Hour
@@ -65,6 +103,16 @@ const (
 
 // WithDefaults fills unset fields.
 func (c Config) WithDefaults() Config {
+	if c.Mode == "" {
+		switch {
+		case c.MasterName != "":
+			c.Mode = ModeSentinel
+		case len(c.Addrs) > 0:
+			c.Mode = ModeCluster
+		default:
+			c.Mode = ModeSingle
+		}
+	}
 	if c.KeyPrefix == "" {
 		c.KeyPrefix = KeyPrefixDefault
 	}
@@ -77,11 +125,42 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
+// Where names the Redis deployment for logs: its mode and addresses.
+func (c Config) Where() string {
+	if c.Mode == ModeSingle || c.Mode == "" {
+		return c.Addr
+	}
+	return c.Mode + " " + strings.Join(c.Addrs, ",")
+}
+
 // Validate reports the first invalid field.
 func (c Config) Validate() error {
+	switch c.Mode {
+	case ModeSingle:
+		if c.Addr == "" {
+			return errors.New("addr: required (host:port) with mode single; for Redis Cluster or Sentinel set addrs")
+		}
+	case ModeCluster, ModeSentinel:
+		if len(c.Addrs) == 0 {
+			return fmt.Errorf("addrs: required with mode %s (the %s)", c.Mode, map[string]string{ModeCluster: "cluster's seed nodes", ModeSentinel: "Sentinels"}[c.Mode])
+		}
+		if c.Addr != "" {
+			return fmt.Errorf("addr: not used with mode %s; list the nodes in addrs", c.Mode)
+		}
+		if c.Mode == ModeSentinel && c.MasterName == "" {
+			return errors.New("master_name: required with mode sentinel")
+		}
+		if c.Mode == ModeCluster && (c.DB != 0 || c.MasterName != "") {
+			return errors.New("db and master_name: not used with mode cluster")
+		}
+	default:
+		return fmt.Errorf("mode: %q is not single, cluster or sentinel", c.Mode)
+	}
 	switch {
-	case c.Addr == "":
-		return errors.New("addr: required (host:port)")
+	case !c.TLS.Enabled && (c.TLS.CAFile != "" || c.TLS.ServerName != "" || c.TLS.CertFile != "" || c.TLS.KeyFile != ""):
+		return errors.New("tls: set enabled: true to use ca_file, server_name, cert_file or key_file")
+	case (c.TLS.CertFile == "") != (c.TLS.KeyFile == ""):
+		return errors.New("tls: cert_file and key_file go together")
 	case c.Window < time.Minute:
 		return errors.New("window: must be at least 1m")
 	case c.MaxPerEntity < 1:
@@ -92,22 +171,71 @@ func (c Config) Validate() error {
 
 // Cache is the Redis recent-events cache. It is safe for concurrent use.
 type Cache struct {
-	rdb   *redis.Client
+	rdb   redis.UniversalClient
 	cfg   Config
 	dirty atomic.Bool // a write failed: reset the since marker before the next write
 	now   func() time.Time
 }
 
-// New connects to Redis. It does not fail when Redis is down: the cache is an
-// accelerator, and callers fall back to the store.
-func New(cfg Config) *Cache {
+// New connects to Redis: one server, a Redis Cluster or a Sentinel-watched
+// master (cfg.Mode). It does not fail when Redis is down: the cache is an
+// accelerator, and callers fall back to the store. It fails only on a TLS file
+// that cannot be read.
+func New(cfg Config) (*Cache, error) {
 	cfg = cfg.WithDefaults()
-	rdb := redis.NewClient(&redis.Options{
-		Addr: cfg.Addr, Password: cfg.Password, DB: cfg.DB,
+	tlsConfig, err := cfg.TLS.config()
+	if err != nil {
+		return nil, fmt.Errorf("redis.tls: %w", err)
+	}
+	opts := &redis.UniversalOptions{
+		Addrs: cfg.Addrs, Username: cfg.Username, Password: cfg.Password, DB: cfg.DB, TLSConfig: tlsConfig,
 		DialTimeout: 500 * time.Millisecond, ReadTimeout: 500 * time.Millisecond, WriteTimeout: 500 * time.Millisecond,
 		MaxRetries: 1,
-	})
-	return &Cache{rdb: rdb, cfg: cfg, now: time.Now}
+	}
+	switch cfg.Mode {
+	case ModeSingle:
+		opts.Addrs = []string{cfg.Addr}
+	case ModeCluster:
+		opts.IsClusterMode = true
+		opts.MaxRetries = 3 // a MOVED or TRYAGAIN while slots move is followed, not failed
+	case ModeSentinel:
+		opts.MasterName, opts.SentinelUsername, opts.SentinelPassword = cfg.MasterName, cfg.Username, cfg.Password
+	}
+	return &Cache{rdb: redis.NewUniversalClient(opts), cfg: cfg, now: time.Now}, nil
+}
+
+// MustNew is New for configurations without TLS files (tests, tools).
+func MustNew(cfg Config) *Cache {
+	c, err := New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func (t TLS) config() (*tls.Config, error) {
+	if !t.Enabled {
+		return nil, nil
+	}
+	c := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: t.ServerName}
+	if t.CAFile != "" {
+		pem, err := os.ReadFile(t.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("ca_file: %w", err)
+		}
+		c.RootCAs = x509.NewCertPool()
+		if !c.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("ca_file: %s holds no PEM certificate", t.CAFile)
+		}
+	}
+	if t.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("cert_file, key_file: %w", err)
+		}
+		c.Certificates = []tls.Certificate{cert}
+	}
+	return c, nil
 }
 
 // Close closes the connection pool.
@@ -124,8 +252,6 @@ func (c *Cache) entityTag(tenant, entity string) string {
 }
 
 func member(r store.Ref) string { return r.Source + "/" + r.Key }
-
-func (c *Cache) sinceKey() string { return c.cfg.KeyPrefix + ":since" }
 
 // padVersion renders v so that string order is numeric order over all of int64
 // (backfilled versions are negative, ADR 0007): the sign bit flipped, as 20 digits.
@@ -174,14 +300,40 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 	if len(upserts)+len(removed) == 0 {
 		return nil
 	}
+	for attempt := 0; ; attempt++ {
+		pipe := c.rdb.Pipeline()
+		n, err := c.queue(ctx, pipe, upserts, removed)
+		if err != nil {
+			return err
+		}
+		_, err = pipe.Exec(ctx)
+		if isNoScript(err) && attempt == 0 {
+			// A restarted node (or a new cluster master) has no scripts: load them
+			// everywhere and send the whole write again (Exec empties the pipeline).
+			if err = c.loadScripts(ctx); err == nil {
+				continue
+			}
+		}
+		if err != nil {
+			c.dirty.Store(true)
+			return fmt.Errorf("writing %d cache entries: %w", n, err)
+		}
+		c.dirty.Store(false)
+		return nil
+	}
+}
+
+// queue queues a write's commands on pipe and returns how many entries it writes.
+func (c *Cache) queue(ctx context.Context, pipe redis.Pipeliner, upserts []store.Event, removed []store.Removed) (int, error) {
 	now := c.now()
 	cutoff := now.Add(-c.cfg.Window)
-	pipe := c.rdb.Pipeline()
 	if c.dirty.Load() {
-		// Events may be missing from before now: the cache covers windows from here on.
-		pipe.Set(ctx, c.sinceKey(), strconv.FormatInt(now.UnixMilli(), 10), 0)
+		// Events may be missing from before now, in any slot: the cache covers
+		// windows from here on.
+		markSince(ctx, pipe, c.allSinceKeys(), now.UnixMilli(), false)
 	} else {
-		pipe.SetNX(ctx, c.sinceKey(), strconv.FormatInt(now.UnixMilli(), 10), 0)
+		// A marker lost with a restarted node is set again from now.
+		markSince(ctx, pipe, c.touchedSinceKeys(upserts, removed), now.UnixMilli(), true)
 	}
 	windowMS := c.cfg.Window.Milliseconds()
 	n := 0
@@ -193,7 +345,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 		}
 		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeUS: e.Time.UnixMicro(), Text: e.Text, Attrs: e.Attrs, Version: e.Version, Prov: e.Provenance})
 		if err != nil {
-			return fmt.Errorf("encoding event %s: %w", member(e.Ref()), err)
+			return 0, fmt.Errorf("encoding event %s: %w", member(e.Ref()), err)
 		}
 		tag := c.entityTag(e.Tenant, e.Entity)
 		m := member(e.Ref())
@@ -208,18 +360,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 		deleteScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m}, padVersion(r.Version), m, windowMS)
 		n++
 	}
-	_, err := pipe.Exec(ctx)
-	if err != nil && isNoScript(err) {
-		if err = c.loadScripts(ctx); err == nil {
-			_, err = pipe.Exec(ctx)
-		}
-	}
-	if err != nil {
-		c.dirty.Store(true)
-		return fmt.Errorf("writing %d cache entries: %w", n, err)
-	}
-	c.dirty.Store(false)
-	return nil
+	return n, nil
 }
 
 func (c *Cache) loadScripts(ctx context.Context) error {
@@ -256,7 +397,7 @@ return out`)
 // per-entity cap pushed some out) and the caller should read the store.
 func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) (events []store.Event, complete bool, err error) {
 	tag := c.entityTag(tenant, entity)
-	res, err := readScript.Run(ctx, c.rdb, []string{tag + ":tl", c.sinceKey()},
+	res, err := readScript.Run(ctx, c.rdb, []string{tag + ":tl", c.sinceKey(tag)},
 		strconv.FormatInt(since.UnixMilli(), 10), limit, tag+":ev:").Slice()
 	if err != nil {
 		return nil, false, fmt.Errorf("reading cache: %w", err)
@@ -294,9 +435,34 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	return events, complete, nil
 }
 
-// Start marks the cache as fed from now on if no feeder has marked it yet.
+// Start marks the cache as fed from now on where no feeder has marked it yet.
 func (c *Cache) Start(ctx context.Context) error {
-	return c.rdb.SetNX(ctx, c.sinceKey(), strconv.FormatInt(c.now().UnixMilli(), 10), 0).Err()
+	pipe := c.rdb.Pipeline()
+	markSince(ctx, pipe, c.allSinceKeys(), c.now().UnixMilli(), true)
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// touchedSinceKeys are the markers of the entities a write touches.
+func (c *Cache) touchedSinceKeys(upserts []store.Event, removed []store.Removed) []string {
+	if c.cfg.Mode != ModeCluster {
+		return c.allSinceKeys()
+	}
+	seen := map[string]bool{}
+	var keys []string
+	add := func(tenant, entity string) {
+		if k := c.sinceKey(c.entityTag(tenant, entity)); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for i := range upserts {
+		add(upserts[i].Tenant, upserts[i].Entity)
+	}
+	for i := range removed {
+		add(removed[i].Tenant, removed[i].Entity)
+	}
+	return keys
 }
 
 func encodeVector(v []float32) []byte {

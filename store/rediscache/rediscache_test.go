@@ -14,14 +14,26 @@ import (
 	"github.com/freshctx/freshctx/store"
 )
 
-func newCache(t *testing.T) (*Cache, *redis.Client) {
+// redisModes runs test against one Redis and against the Redis Cluster: the
+// cache's behaviour must be the same on both. cfg has the deployment and a key
+// prefix of the test's own.
+func redisModes(t *testing.T, test func(t *testing.T, cfg Config)) {
+	t.Run("single", func(t *testing.T) {
+		addr, prefix := testenv.RedisAddr(t)
+		test(t, Config{Addr: addr, KeyPrefix: prefix})
+	})
+	t.Run("cluster", func(t *testing.T) {
+		addrs, prefix := testenv.RedisCluster(t)
+		test(t, Config{Mode: ModeCluster, Addrs: addrs, KeyPrefix: prefix})
+	})
+}
+
+func newCache(t *testing.T, cfg Config) *Cache {
 	t.Helper()
-	addr, prefix := testenv.RedisAddr(t)
-	c := New(Config{Addr: addr, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 5})
+	cfg.Window, cfg.MaxPerEntity = time.Hour, 5
+	c := MustNew(cfg)
 	t.Cleanup(func() { c.Close() })
-	rdb := redis.NewClient(&redis.Options{Addr: addr})
-	t.Cleanup(func() { rdb.Close() })
-	return c, rdb
+	return c
 }
 
 func ev(key, tenant, entity, text string, version int64, at time.Time) store.Event {
@@ -43,125 +55,137 @@ func texts(t *testing.T, c *Cache, tenant, entity string, since time.Time) ([]st
 }
 
 func TestCacheVersionGuardAndDeletes(t *testing.T) {
-	c, _ := newCache(t)
-	ctx := context.Background()
-	now := time.Now()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		now := time.Now()
+		must := func(err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "v10", 10, now.Add(-time.Minute))}, nil))
-	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "v9 replayed", 9, now)}, nil))
-	got, _ := texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
-	if len(got) != 1 || got[0] != "v10" {
-		t.Fatalf("after an older replay: %v, want [v10]", got)
-	}
-	// Versions beyond 2^53 compare exactly (Lua numbers would round them).
-	big := int64(1) << 60
-	must(c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "big", big+1, now)}, nil))
-	must(c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "big-older", big, now)}, nil))
-	got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
-	if len(got) != 2 || got[0] != "big" {
-		t.Fatalf("big versions: %v", got)
-	}
+		must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "v10", 10, now.Add(-time.Minute))}, nil))
+		must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "v9 replayed", 9, now)}, nil))
+		got, _ := texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
+		if len(got) != 1 || got[0] != "v10" {
+			t.Fatalf("after an older replay: %v, want [v10]", got)
+		}
+		// Versions beyond 2^53 compare exactly (Lua numbers would round them).
+		big := int64(1) << 60
+		must(c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "big", big+1, now)}, nil))
+		must(c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "big-older", big, now)}, nil))
+		got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
+		if len(got) != 2 || got[0] != "big" {
+			t.Fatalf("big versions: %v", got)
+		}
 
-	must(c.Apply(ctx, nil, []store.Removed{{Ref: store.Ref{Source: "tickets", Key: "1"}, Tenant: "acme", Entity: "customer:1", Version: 20}}))
-	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "resurrected", 15, now)}, nil))
-	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "same version as delete", 20, now)}, nil))
-	got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
-	if len(got) != 1 || got[0] != "big" {
-		t.Fatalf("after delete and older creates: %v, want [big]", got)
-	}
-	must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "re-created", 21, now.Add(time.Second))}, nil))
-	got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
-	if len(got) != 2 || got[0] != "re-created" {
-		t.Fatalf("newer create after delete: %v", got)
-	}
+		must(c.Apply(ctx, nil, []store.Removed{{Ref: store.Ref{Source: "tickets", Key: "1"}, Tenant: "acme", Entity: "customer:1", Version: 20}}))
+		must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "resurrected", 15, now)}, nil))
+		must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "same version as delete", 20, now)}, nil))
+		got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
+		if len(got) != 1 || got[0] != "big" {
+			t.Fatalf("after delete and older creates: %v, want [big]", got)
+		}
+		must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "re-created", 21, now.Add(time.Second))}, nil))
+		got, _ = texts(t, c, "acme", "customer:1", now.Add(-10*time.Minute))
+		if len(got) != 2 || got[0] != "re-created" {
+			t.Fatalf("newer create after delete: %v", got)
+		}
+	})
 }
 
 func TestCacheCompletenessAndWindow(t *testing.T) {
-	c, rdb := newCache(t)
-	ctx := context.Background()
-	now := time.Now()
-	if err := c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "recent", 1, now.Add(-time.Minute))}, nil); err != nil {
-		t.Fatal(err)
-	}
-	// Fed since just now: it cannot vouch for a 15-minute window...
-	if got, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); complete || len(got) != 1 {
-		t.Fatalf("complete = %v, events %v; want a partial answer", complete, got)
-	}
-	// ...but can once it has been fed for longer than the window.
-	rdb.Set(ctx, c.sinceKey(), now.Add(-20*time.Minute).UnixMilli(), 0)
-	if _, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); !complete {
-		t.Fatal("fed for 20m, window 15m: want complete")
-	}
-	// Never beyond the cache window.
-	if _, complete := texts(t, c, "acme", "customer:1", now.Add(-2*time.Hour)); complete {
-		t.Fatal("window older than the cache keeps: want incomplete")
-	}
-	// A failed write resets the marker on the next successful one.
-	c.dirty.Store(true)
-	if err := c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "after outage", 1, now)}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); complete {
-		t.Fatal("after a failed write, the cache must not claim the window")
-	}
-	// Events outside the cache window are not cached at all.
-	if err := c.Apply(ctx, []store.Event{ev("3", "acme", "customer:9", "ancient", 1, now.Add(-2*time.Hour))}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := texts(t, c, "acme", "customer:9", now.Add(-3*time.Hour)); len(got) != 0 {
-		t.Fatalf("ancient event cached: %v", got)
-	}
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		now := time.Now()
+		if err := c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "recent", 1, now.Add(-time.Minute))}, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Fed since just now: it cannot vouch for a 15-minute window...
+		if got, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); complete || len(got) != 1 {
+			t.Fatalf("complete = %v, events %v; want a partial answer", complete, got)
+		}
+		// ...but can once it has been fed for longer than the window.
+		if err := c.MarkFedSince(ctx, now.Add(-20*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if _, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); !complete {
+			t.Fatal("fed for 20m, window 15m: want complete")
+		}
+		// Never beyond the cache window.
+		if _, complete := texts(t, c, "acme", "customer:1", now.Add(-2*time.Hour)); complete {
+			t.Fatal("window older than the cache keeps: want incomplete")
+		}
+		// A failed write resets the marker on the next successful one.
+		c.dirty.Store(true)
+		if err := c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "after outage", 1, now)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, complete := texts(t, c, "acme", "customer:1", now.Add(-15*time.Minute)); complete {
+			t.Fatal("after a failed write, the cache must not claim the window")
+		}
+		// Events outside the cache window are not cached at all.
+		if err := c.Apply(ctx, []store.Event{ev("3", "acme", "customer:9", "ancient", 1, now.Add(-2*time.Hour))}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := texts(t, c, "acme", "customer:9", now.Add(-3*time.Hour)); len(got) != 0 {
+			t.Fatalf("ancient event cached: %v", got)
+		}
+	})
 }
 
 func TestCachePerEntityCap(t *testing.T) {
-	c, rdb := newCache(t) // MaxPerEntity 5
-	ctx := context.Background()
-	now := time.Now()
-	rdb.Set(ctx, c.sinceKey(), now.Add(-time.Hour).UnixMilli(), 0)
-	for i := 0; i < 8; i++ {
-		e := ev(string(rune('a'+i)), "acme", "customer:1", "e"+string(rune('a'+i)), 1, now.Add(time.Duration(i-10)*time.Minute))
-		if err := c.Apply(ctx, []store.Event{e}, nil); err != nil {
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg) // MaxPerEntity 5
+		ctx := context.Background()
+		now := time.Now()
+		if err := c.MarkFedSince(ctx, now.Add(-time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-	}
-	got, complete := texts(t, c, "acme", "customer:1", now.Add(-30*time.Minute))
-	if len(got) != 5 || got[0] != "eh" || complete {
-		t.Fatalf("got %v complete=%v; want the 5 newest and incomplete (3 were pushed out)", got, complete)
-	}
-	if _, complete := texts(t, c, "acme", "customer:1", now.Add(-6*time.Minute)); !complete {
-		t.Fatal("a window inside what the cap kept is complete")
-	}
+		for i := 0; i < 8; i++ {
+			e := ev(string(rune('a'+i)), "acme", "customer:1", "e"+string(rune('a'+i)), 1, now.Add(time.Duration(i-10)*time.Minute))
+			if err := c.Apply(ctx, []store.Event{e}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, complete := texts(t, c, "acme", "customer:1", now.Add(-30*time.Minute))
+		if len(got) != 5 || got[0] != "eh" || complete {
+			t.Fatalf("got %v complete=%v; want the 5 newest and incomplete (3 were pushed out)", got, complete)
+		}
+		if _, complete := texts(t, c, "acme", "customer:1", now.Add(-6*time.Minute)); !complete {
+			t.Fatal("a window inside what the cap kept is complete")
+		}
+	})
 }
 
 // Invariant 8 for the cache: tenant and entity are both part of every key, and
 // separators in them cannot make two (tenant, entity) pairs collide.
 func TestCacheTenantIsolationAndKeys(t *testing.T) {
-	c, _ := newCache(t)
-	ctx := context.Background()
-	now := time.Now()
-	if err := c.Apply(ctx, []store.Event{
-		ev("1", "a:b", "c", "tenant a:b", 1, now),
-		ev("2", "a", "b:c", "tenant a", 1, now),
-	}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := texts(t, c, "a:b", "c", now.Add(-time.Minute)); len(got) != 1 || got[0] != "tenant a:b" {
-		t.Fatalf("tenant a:b sees %v", got)
-	}
-	if got, _ := texts(t, c, "a", "b:c", now.Add(-time.Minute)); len(got) != 1 || got[0] != "tenant a" {
-		t.Fatalf("tenant a sees %v", got)
-	}
-	// Both keys of an entity carry the same hash tag (one Redis Cluster slot).
-	tag := c.entityTag("acme", "customer:{42}")
-	tl, body := tag+":tl", tag+":ev:tickets/1"
-	if hashTag(tl) != hashTag(body) {
-		t.Fatalf("hash tags differ: %q vs %q", hashTag(tl), hashTag(body))
-	}
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		now := time.Now()
+		if err := c.Apply(ctx, []store.Event{
+			ev("1", "a:b", "c", "tenant a:b", 1, now),
+			ev("2", "a", "b:c", "tenant a", 1, now),
+		}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := texts(t, c, "a:b", "c", now.Add(-time.Minute)); len(got) != 1 || got[0] != "tenant a:b" {
+			t.Fatalf("tenant a:b sees %v", got)
+		}
+		if got, _ := texts(t, c, "a", "b:c", now.Add(-time.Minute)); len(got) != 1 || got[0] != "tenant a" {
+			t.Fatalf("tenant a sees %v", got)
+		}
+		// Both keys of an entity carry the same hash tag (one Redis Cluster slot).
+		tag := c.entityTag("acme", "customer:{42}")
+		tl, body := tag+":tl", tag+":ev:tickets/1"
+		if hashTag(tl) != hashTag(body) {
+			t.Fatalf("hash tags differ: %q vs %q", hashTag(tl), hashTag(body))
+		}
+	})
 }
 
 // hashTag is the part of a key Redis Cluster hashes: between the first { and the
@@ -191,46 +215,108 @@ func TestPadVersionOrdersAllOfInt64(t *testing.T) {
 // BM25's corpus statistics: ingest counts a sample of the events it writes, per
 // tenant and source; sources with too few sampled events are left out.
 func TestTermStats(t *testing.T) {
-	addr, prefix := testenv.RedisAddr(t)
-	c := New(Config{Addr: addr, KeyPrefix: prefix, Window: time.Hour, MaxPerEntity: 5, TermStats: true})
-	t.Cleanup(func() { c.Close() })
-	ctx := context.Background()
-	var ups []store.Event
-	for i := range 800 {
-		text := "Order shipped with the carrier"
-		if i%4 == 0 {
-			text = "Refund approved for the order"
+	redisModes(t, func(t *testing.T, cfg Config) {
+		on := cfg
+		on.TermStats = true
+		c := newCache(t, on)
+		ctx := context.Background()
+		var ups []store.Event
+		for i := range 800 {
+			text := "Order shipped with the carrier"
+			if i%4 == 0 {
+				text = "Refund approved for the order"
+			}
+			ups = append(ups, store.Event{Source: "orders", Key: fmt.Sprint("k", i), Tenant: "acme", Entity: fmt.Sprint("customer:", i%50),
+				Time: time.Now(), Text: text, Version: 1})
 		}
-		ups = append(ups, store.Event{Source: "orders", Key: fmt.Sprint("k", i), Tenant: "acme", Entity: fmt.Sprint("customer:", i%50),
-			Time: time.Now(), Text: text, Version: 1})
+		ups = append(ups, store.Event{Source: "rare", Key: "x", Tenant: "acme", Entity: "customer:1", Time: time.Now(), Text: "one event", Version: 1})
+		if err := c.Apply(ctx, ups, nil); err != nil {
+			t.Fatal(err)
+		}
+		st, err := c.TermStats(ctx, "acme", []string{"orders", "rare"}, []string{"refund", "order", "ship", "missing"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, ok := st["orders"]
+		if !ok || o.N < 800/StatsSample/2 || o.N > 800/StatsSample*2 {
+			t.Fatalf("orders: %+v; want about %d sampled events", o, 800/StatsSample)
+		}
+		if o.DF["order"] != o.N || o.DF["missing"] != 0 || o.DF["refund"] < o.N/8 || o.DF["refund"] > o.N/2 || o.AvgLen < 2 {
+			t.Fatalf("orders statistics: %+v (every event names an order, about a quarter a refund)", o)
+		}
+		if _, ok := st["rare"]; ok {
+			t.Fatal("a source with too few sampled events must be left out")
+		}
+		if other, _ := c.TermStats(ctx, "globex", []string{"orders"}, []string{"order"}); len(other) != 0 {
+			t.Fatalf("another tenant's statistics: %+v", other)
+		}
+		// Off (the default), ingest records nothing.
+		cfg.KeyPrefix += "off"
+		off := newCache(t, cfg)
+		if err := off.Apply(ctx, ups, nil); err != nil {
+			t.Fatal(err)
+		}
+		if st, _ := off.TermStats(ctx, "acme", []string{"orders"}, []string{"order"}); len(st) != 0 {
+			t.Fatalf("statistics recorded without redis.term_stats: %+v", st)
+		}
+	})
+}
+
+// Redis Cluster's slot of a key, computed here, is the cluster's own; every
+// per-slot marker tag lands on its slot; and an entity whose name holds braces
+// is read with its marker from one slot.
+func TestSlotsMatchTheCluster(t *testing.T) {
+	addrs, prefix := testenv.RedisCluster(t)
+	rdb := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+	t.Cleanup(func() { rdb.Close() })
+	ctx := context.Background()
+	for _, k := range []string{"a", "fc:{5:acme:customer:1}:tl", "x{}y", "{a}{b}", "fc:{4:acme:customer:{42}}:tl", "客户:1", strings.Repeat("z", 300)} {
+		want, err := rdb.ClusterKeySlot(ctx, k).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := keySlot(k); int64(got) != want {
+			t.Errorf("keySlot(%q) = %d, the cluster says %d", k, got, want)
+		}
 	}
-	ups = append(ups, store.Event{Source: "rare", Key: "x", Tenant: "acme", Entity: "customer:1", Time: time.Now(), Text: "one event", Version: 1})
-	if err := c.Apply(ctx, ups, nil); err != nil {
+	for s := 0; s < numSlots; s += 997 {
+		if got, _ := rdb.ClusterKeySlot(ctx, "{"+slotTags()[s]+"}").Result(); got != int64(s) {
+			t.Errorf("slot tag %q lands on %d, not %d", slotTags()[s], got, s)
+		}
+	}
+	c := newCache(t, Config{Mode: ModeCluster, Addrs: addrs, KeyPrefix: prefix})
+	now := time.Now()
+	if err := c.MarkFedSince(ctx, now.Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	st, err := c.TermStats(ctx, "acme", []string{"orders", "rare"}, []string{"refund", "order", "ship", "missing"})
-	if err != nil {
+	if err := c.Apply(ctx, []store.Event{ev("1", "acme", "customer:{42}", "braces", 1, now)}, nil); err != nil {
 		t.Fatal(err)
 	}
-	o, ok := st["orders"]
-	if !ok || o.N < 800/StatsSample/2 || o.N > 800/StatsSample*2 {
-		t.Fatalf("orders: %+v; want about %d sampled events", o, 800/StatsSample)
+	if got, complete := texts(t, c, "acme", "customer:{42}", now.Add(-10*time.Minute)); len(got) != 1 || !complete {
+		t.Fatalf("entity with braces: %v complete=%v", got, complete)
 	}
-	if o.DF["order"] != o.N || o.DF["missing"] != 0 || o.DF["refund"] < o.N/8 || o.DF["refund"] > o.N/2 || o.AvgLen < 2 {
-		t.Fatalf("orders statistics: %+v (every event names an order, about a quarter a refund)", o)
-	}
-	if _, ok := st["rare"]; ok {
-		t.Fatal("a source with too few sampled events must be left out")
-	}
-	if other, _ := c.TermStats(ctx, "globex", []string{"orders"}, []string{"order"}); len(other) != 0 {
-		t.Fatalf("another tenant's statistics: %+v", other)
-	}
-	// Off (the default), ingest records nothing.
-	off, _ := newCache(t)
-	if err := off.Apply(ctx, ups, nil); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := off.TermStats(ctx, "acme", []string{"orders"}, []string{"order"}); len(st) != 0 {
-		t.Fatalf("statistics recorded without redis.term_stats: %+v", st)
-	}
+}
+
+// A Redis that lost its scripts (restarted, or a newly promoted master) gets
+// them again, and the write that met NOSCRIPT is sent whole, not dropped.
+func TestWriteAfterScriptsAreGone(t *testing.T) {
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		flush := func(ctx context.Context, n *redis.Client) error { return n.ScriptFlush(ctx).Err() }
+		if cc, ok := c.rdb.(*redis.ClusterClient); ok {
+			if err := cc.ForEachMaster(ctx, flush); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := flush(ctx, c.rdb.(*redis.Client)); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		if err := c.Apply(ctx, []store.Event{ev("1", "acme", "customer:7", "after a flush", 1, now)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := texts(t, c, "acme", "customer:7", now.Add(-time.Minute)); len(got) != 1 || got[0] != "after a flush" {
+			t.Fatalf("after SCRIPT FLUSH the write was lost: %v", got)
+		}
+	})
 }
