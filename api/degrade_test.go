@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/testenv"
@@ -74,9 +72,9 @@ func newStack(t *testing.T, embedDelay time.Duration) *stack {
 	if err := cache.Apply(ctx, evs, nil); err != nil {
 		t.Fatal(err)
 	}
-	rdb := redis.NewClient(&redis.Options{Addr: redisAddr})
-	rdb.Set(ctx, prefix+":since", now.Add(-time.Hour).UnixMilli(), 0)
-	rdb.Close()
+	if err := cache.MarkFedSince(ctx, now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	chunk := make([]float32, dims)
 	chunk[0] = 1
 	if _, err := st.ApplyDocuments(ctx, []store.Document{{Source: "kb", Key: "1", DocID: "KB-1", Tenant: "acme", Version: 1,

@@ -330,10 +330,10 @@ func (c *Cache) queue(ctx context.Context, pipe redis.Pipeliner, upserts []store
 	if c.dirty.Load() {
 		// Events may be missing from before now, in any slot: the cache covers
 		// windows from here on.
-		markSince(ctx, pipe, c.allSinceKeys(), now.UnixMilli(), false)
+		markSince(ctx, pipe, c.allSinceKeys(), now.UnixMilli(), true)
 	} else {
 		// A marker lost with a restarted node is set again from now.
-		markSince(ctx, pipe, c.touchedSinceKeys(upserts, removed), now.UnixMilli(), true)
+		markSince(ctx, pipe, c.touchedSinceKeys(upserts, removed), now.UnixMilli(), false)
 	}
 	windowMS := c.cfg.Window.Milliseconds()
 	n := 0
@@ -364,7 +364,7 @@ func (c *Cache) queue(ctx context.Context, pipe redis.Pipeliner, upserts []store
 }
 
 func (c *Cache) loadScripts(ctx context.Context) error {
-	for _, s := range []*redis.Script{upsertScript, deleteScript, readScript} {
+	for _, s := range []*redis.Script{upsertScript, deleteScript, readScript, sinceScript} {
 		if err := s.Load(ctx, c.rdb).Err(); err != nil {
 			return err
 		}
@@ -375,11 +375,18 @@ func (c *Cache) loadScripts(ctx context.Context) error {
 func isNoScript(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") }
 
 // readScript reads a window in one round trip. KEYS = timeline, since marker.
-// ARGV = min score, limit, body key prefix. It returns the since marker, the
+// ARGV = min score, limit, body key prefix. It returns the since marker's time
+// ("" when absent or void, see sinceScript), the
 // timeline's size, the oldest score, then member, d, e for each event, newest first.
 // Body keys share the timeline's hash tag, so in Redis Cluster they are on its slot.
 var readScript = redis.NewScript(`
-local out = {redis.call('GET', KEYS[2]) or '', redis.call('ZCARD', KEYS[1])}
+local m = redis.call('GET', KEYS[2]) or ''
+local sep = string.find(m, '|', 1, true)
+local since = ''
+if sep and string.sub(m, sep + 1) == string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') then
+  since = string.sub(m, 1, sep - 1)
+end
+local out = {since, redis.call('ZCARD', KEYS[1])}
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 out[3] = oldest[2] or ''
 local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -390,6 +397,23 @@ for _, m in ipairs(ids) do
   out[#out + 1] = b[2] or ''
 end
 return out`)
+
+// sinceScript maintains a "since" marker: "<unix ms>|<replication id of the
+// master that holds it>". KEYS = marker. ARGV = unix ms, "1" to reset. It sets
+// the marker when asked to reset, when it is absent (a restarted node lost it),
+// or when it was written under another replication history: a replica promoted
+// by a failover has a new replication id, and may have lost writes its old
+// master acknowledged, so it vouches only from now on. readScript trusts a
+// marker only under the current replication id.
+var sinceScript = redis.NewScript(`
+local id = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
+local cur = redis.call('GET', KEYS[1])
+if ARGV[2] ~= '1' and cur then
+  local sep = string.find(cur, '|', 1, true)
+  if sep and string.sub(cur, sep + 1) == id then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. id)
+return 1`)
 
 // Recent returns an entity's cached events at or after since, newest first, at most
 // limit, and whether they cover the whole window. When complete is false the
@@ -435,12 +459,10 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	return events, complete, nil
 }
 
-// Start marks the cache as fed from now on where no feeder has marked it yet.
+// Start marks the cache as fed from now on where no feeder has marked it yet
+// (or where a failover has made the marker void).
 func (c *Cache) Start(ctx context.Context) error {
-	pipe := c.rdb.Pipeline()
-	markSince(ctx, pipe, c.allSinceKeys(), c.now().UnixMilli(), true)
-	_, err := pipe.Exec(ctx)
-	return err
+	return c.markAll(ctx, c.now(), false)
 }
 
 // touchedSinceKeys are the markers of the entities a write touches.

@@ -80,26 +80,34 @@ func (c *Cache) allSinceKeys() []string {
 	return keys
 }
 
-// markSince sets the markers to ms (unix milliseconds): only where absent
-// (onlyIfAbsent), or everywhere. It queues the commands on pipe.
-func markSince(ctx context.Context, pipe redis.Pipeliner, keys []string, ms int64, onlyIfAbsent bool) {
-	v := strconv.FormatInt(ms, 10)
-	for _, k := range keys {
-		if onlyIfAbsent {
-			pipe.SetNX(ctx, k, v, 0)
-		} else {
-			pipe.Set(ctx, k, v, 0)
-		}
+// markSince queues sinceScript on pipe for each marker: set to ms (unix
+// milliseconds) everywhere (reset), or only where absent or void.
+func markSince(ctx context.Context, pipe redis.Pipeliner, keys []string, ms int64, reset bool) {
+	v, r := strconv.FormatInt(ms, 10), "0"
+	if reset {
+		r = "1"
 	}
+	for _, k := range keys {
+		sinceScript.EvalSha(ctx, pipe, []string{k}, v, r)
+	}
+}
+
+// markAll sets every marker (see markSince) in one pipeline, loading the
+// scripts first.
+func (c *Cache) markAll(ctx context.Context, t time.Time, reset bool) error {
+	if err := c.loadScripts(ctx); err != nil {
+		return err
+	}
+	pipe := c.rdb.Pipeline()
+	markSince(ctx, pipe, c.allSinceKeys(), t.UnixMilli(), reset)
+	_, err := pipe.Exec(ctx)
+	return err
 }
 
 // MarkFedSince declares the cache complete since t in every slot (a tool that
 // loaded it whole, like loadtest seed, says so).
 func (c *Cache) MarkFedSince(ctx context.Context, t time.Time) error {
-	pipe := c.rdb.Pipeline()
-	markSince(ctx, pipe, c.allSinceKeys(), t.UnixMilli(), false)
-	_, err := pipe.Exec(ctx)
-	return err
+	return c.markAll(ctx, t, true)
 }
 
 // DropAll deletes every key under the cache's prefix, on every master of a
