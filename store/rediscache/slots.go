@@ -120,10 +120,12 @@ func (c *Cache) DropAll(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			for _, k := range keys { // one by one: keys of many slots
-				if err := rdb.Unlink(ctx, k).Err(); err != nil {
-					return err
-				}
+			pipe := rdb.Pipeline() // one key per command: keys of many slots
+			for _, k := range keys {
+				pipe.Unlink(ctx, k)
+			}
+			if _, err := pipe.Exec(ctx); err != nil {
+				return err
 			}
 			if cursor = next; cursor == 0 {
 				return nil
