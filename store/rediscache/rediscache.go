@@ -190,7 +190,7 @@ func New(cfg Config) (*Cache, error) {
 	opts := &redis.UniversalOptions{
 		Addrs: cfg.Addrs, Username: cfg.Username, Password: cfg.Password, DB: cfg.DB, TLSConfig: tlsConfig,
 		DialTimeout: 500 * time.Millisecond, ReadTimeout: 500 * time.Millisecond, WriteTimeout: 500 * time.Millisecond,
-		MaxRetries: 1,
+		MaxRetries: 1, DialerRetries: 1, // fail fast: the store answers meanwhile
 	}
 	switch cfg.Mode {
 	case ModeSingle:
@@ -236,6 +236,15 @@ func (t TLS) config() (*tls.Config, error) {
 		c.Certificates = []tls.Certificate{cert}
 	}
 	return c, nil
+}
+
+// failed follows a failed command: in a cluster, the slot map is read again, so
+// a failover's new master is found without waiting for a redirect from the old
+// one (which may be dead).
+func (c *Cache) failed() {
+	if cc, ok := c.rdb.(*redis.ClusterClient); ok {
+		cc.ReloadState(context.Background())
+	}
 }
 
 // Close closes the connection pool.
@@ -316,6 +325,7 @@ func (c *Cache) Apply(ctx context.Context, upserts []store.Event, removed []stor
 		}
 		if err != nil {
 			c.dirty.Store(true)
+			c.failed()
 			return fmt.Errorf("writing %d cache entries: %w", n, err)
 		}
 		c.dirty.Store(false)
@@ -424,6 +434,7 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	res, err := readScript.Run(ctx, c.rdb, []string{tag + ":tl", c.sinceKey(tag)},
 		strconv.FormatInt(since.UnixMilli(), 10), limit, tag+":ev:").Slice()
 	if err != nil {
+		c.failed()
 		return nil, false, fmt.Errorf("reading cache: %w", err)
 	}
 	if len(res) < 3 {
