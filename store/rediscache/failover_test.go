@@ -65,11 +65,11 @@ func TestClusterFailoverNeverServesARegressedVersion(t *testing.T) {
 		}
 	}()
 	var (
-		mu                            sync.Mutex
-		served                        = map[int]int64{}
+		mu                             sync.Mutex
+		served                         = map[int]int64{}
 		regressed, lost, errs, served_ int
-		completeAfter                 int // complete answers after the failover
-		failedAt                      time.Time
+		completeAfter                  int // complete answers after the failover
+		failedAt                       time.Time
 	)
 	go func() { // the reader: like the API, it trusts only complete answers
 		defer wg.Done()
