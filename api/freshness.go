@@ -182,6 +182,15 @@ func appendNew(xs []string, x string) []string {
 
 // freshParams reads after= and fresh_through= from a query (the timeline and
 // memory endpoints) into p, with budget as the request's budget.
+// readCtx is ctx for the request's reads: a request that names writes it must
+// see (after=, fresh_through=) reads the primary, never a lagging replica.
+func (p params) readCtx(ctx context.Context) context.Context {
+	if len(p.after) > 0 || !p.freshThrough.IsZero() {
+		return store.WithPrimary(ctx)
+	}
+	return ctx
+}
+
 func freshParams(q url.Values, budget time.Duration) (params, error) {
 	p := params{budget: budget}
 	var err error

@@ -182,7 +182,7 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Budget*10)
+	ctx, cancel := context.WithTimeout(fp.readCtx(r.Context()), s.cfg.Budget*10)
 	defer cancel()
 	var meta Meta
 	marks := s.awaitFresh(ctx, fp, time.Now(), &meta)

@@ -565,7 +565,7 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 // answer makes a /v1/context answer for the caller in ctx, within p.budget.
 func (s *Server) answer(parent context.Context, p params) (ContextResponse, *stageTimer, error) {
 	start := s.now()
-	ctx, cancel := context.WithTimeout(parent, p.budget)
+	ctx, cancel := context.WithTimeout(p.readCtx(parent), p.budget)
 	defer cancel()
 	timer := &stageTimer{ms: map[string]float64{}}
 	meta := Meta{Degraded: []Degraded{}, Window: p.window.String(), K: p.k}

@@ -102,7 +102,7 @@ func (s *Server) handleMemory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Budget)
+	ctx, cancel := context.WithTimeout(fp.readCtx(r.Context()), s.cfg.Budget)
 	defer cancel()
 	var meta Meta
 	marks := s.awaitFresh(ctx, fp, time.Now(), &meta)

@@ -6,6 +6,7 @@
 //
 //	FRESHCTX_KAFKA_BROKERS   kafka.brokers
 //	FRESHCTX_POSTGRES_DSN    postgres.dsn
+//	FRESHCTX_POSTGRES_READ_DSN postgres.read_dsn
 //	FRESHCTX_REDIS_ADDR      redis.addr
 //	FRESHCTX_REDIS_PASSWORD  redis.password
 //	FRESHCTX_API_LISTEN      api.listen
@@ -89,12 +90,13 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 		return nil, fmt.Errorf("config: %s", msg)
 	}
 	for env, dst := range map[string]*string{
-		"FRESHCTX_KAFKA_BROKERS":  &c.Kafka.Brokers,
-		"FRESHCTX_POSTGRES_DSN":   &c.Postgres.DSN,
-		"FRESHCTX_REDIS_ADDR":     &c.Redis.Addr,
-		"FRESHCTX_REDIS_PASSWORD": &c.Redis.Password,
-		"FRESHCTX_API_LISTEN":     &c.API.Listen,
-		"FRESHCTX_MILVUS_ADDR":    &c.Milvus.Addr,
+		"FRESHCTX_KAFKA_BROKERS":     &c.Kafka.Brokers,
+		"FRESHCTX_POSTGRES_DSN":      &c.Postgres.DSN,
+		"FRESHCTX_POSTGRES_READ_DSN": &c.Postgres.ReadDSN,
+		"FRESHCTX_REDIS_ADDR":        &c.Redis.Addr,
+		"FRESHCTX_REDIS_PASSWORD":    &c.Redis.Password,
+		"FRESHCTX_API_LISTEN":        &c.API.Listen,
+		"FRESHCTX_MILVUS_ADDR":       &c.Milvus.Addr,
 	} {
 		if v := getenv(env); v != "" {
 			*dst = v

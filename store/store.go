@@ -73,6 +73,19 @@ type Event struct {
 	Provenance Provenance     `json:"provenance"`
 }
 
+// primaryKey marks a context whose reads must see every acknowledged write.
+type primaryKey struct{}
+
+// WithPrimary marks ctx's reads as read-your-writes: a store with read replicas
+// serves them from the primary (a replica may lag behind what the watermarks
+// say is written).
+func WithPrimary(ctx context.Context) context.Context {
+	return context.WithValue(ctx, primaryKey{}, true)
+}
+
+// NeedsPrimary reports whether ctx was marked by WithPrimary.
+func NeedsPrimary(ctx context.Context) bool { v, _ := ctx.Value(primaryKey{}).(bool); return v }
+
 // Provenance says where a fact came from, so an answer can be audited back to the
 // Kafka record that fed it.
 type Provenance struct {

@@ -167,6 +167,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	// Ingest reads its own writes (prior versions, checkpoints, turns): the
+	// primary only; postgres.read_dsn is for the API.
+	cfg.Postgres.ReadDSN = ""
 	if pprofAddr != nil {
 		stopPprof, err := wire.Pprof(*pprofAddr, log)
 		if err != nil {

@@ -185,7 +185,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 	if strings.TrimSpace(q.Text) == "" {
 		// relaxed_order may return hits slightly out of order: re-sort the
 		// materialised result (pgvector's documented pattern).
-		rows, err = s.pool.Query(ctx, `
+		rows, err = s.query(ctx, `
 		WITH ann AS MATERIALIZED (
 			SELECT c.source, c.key, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
 			       c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
@@ -201,7 +201,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		// (1/(60 + rank) from each list): a chunk naming the question's exact term
 		// (an error code, a product name) rises even when its vector is far.
 		info.Mode = "hybrid"
-		rows, err = s.pool.Query(ctx, `
+		rows, err = s.query(ctx, `
 		WITH ann AS MATERIALIZED (
 			SELECT c.source, c.key, c.chunk, c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
 			FROM document_chunks c
@@ -280,7 +280,7 @@ func (s *Store) Setting(ctx context.Context, name string) (string, error) {
 // matches the filter is compared. It is the reference that recall is measured
 // against.
 func (s *Store) ExactSearch(ctx context.Context, q store.SearchQuery) ([]store.Hit, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT c.source, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
 		       d.kafka_topic, d.kafka_partition, d.kafka_offset, d.trace_id, 1 - (c.embedding <=> $2) AS score
 		FROM document_chunks c JOIN documents d USING (source, key)

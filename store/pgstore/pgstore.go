@@ -31,6 +31,7 @@ import (
 // Store is a PostgreSQL + pgvector event store. It is safe for concurrent use.
 type Store struct {
 	pool     *pgxpool.Pool
+	read     *pgxpool.Pool // the read replica (postgres.read_dsn); nil without
 	efSearch int
 }
 
@@ -38,6 +39,11 @@ type Store struct {
 type Config struct {
 	// DSN is a libpq connection string or URL. Required.
 	DSN string `yaml:"dsn"`
+	// ReadDSN, when set, is a read replica (or a pooler in front of several)
+	// for the API's reads of events, timelines and knowledge. A read that names
+	// writes it must see (after=, fresh_through=) goes to the primary, and so
+	// does any read the replica cannot answer. Ingest never uses it.
+	ReadDSN string `yaml:"read_dsn"`
 	// MaxConns caps the pool. Default: MaxConnsDefault.
 	MaxConns int32 `yaml:"max_conns"`
 	// EfSearch is pgvector's hnsw.ef_search for knowledge searches: the candidate
@@ -49,21 +55,9 @@ type Config struct {
 // MaxConnsDefault is the default pool size.
 const MaxConnsDefault = 16
 
-// Connect opens a pool and checks that the database answers.
+// Connect opens a pool (and one to the read replica, with ReadDSN) and checks
+// that the database answers.
 func Connect(ctx context.Context, cfg Config) (*Store, error) {
-	pc, err := pgxpool.ParseConfig(cfg.DSN)
-	if err != nil {
-		return nil, fmt.Errorf("parsing postgres.dsn: %w", err)
-	}
-	pc.MaxConns = MaxConnsDefault
-	pc.MinConns = 2 // warm connections: the first answers are not slower than the rest
-	if cfg.MaxConns > 0 {
-		pc.MaxConns = cfg.MaxConns
-	}
-	// Knowledge searches: iterative index scans so filters do not cut HNSW
-	// candidates short, and a wider candidate list; set once per connection, in
-	// the startup packet, instead of in every query.
-	pc.ConnConfig.RuntimeParams["hnsw.iterative_scan"] = "relaxed_order"
 	ef := cfg.EfSearch
 	if ef == 0 {
 		ef = EfSearchDefault
@@ -71,6 +65,37 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	if ef < 10 || ef > 1000 {
 		return nil, fmt.Errorf("postgres.ef_search: %d out of range [10, 1000]", ef)
 	}
+	pool, err := newPool(ctx, "dsn", cfg.DSN, cfg.MaxConns, ef)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{pool: pool, efSearch: ef}
+	if cfg.ReadDSN != "" {
+		// The replica may be down at start: reads fall back to the primary.
+		if s.read, err = newPool(ctx, "read_dsn", cfg.ReadDSN, cfg.MaxConns, ef); err != nil && s.read == nil {
+			pool.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// newPool opens a pool to dsn (the field is named in errors). A pool whose
+// server does not answer yet is returned with the error only for read_dsn.
+func newPool(ctx context.Context, field, dsn string, maxConns int32, ef int) (*pgxpool.Pool, error) {
+	pc, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("parsing postgres.%s: %w", field, err)
+	}
+	pc.MaxConns = MaxConnsDefault
+	pc.MinConns = 2 // warm connections: the first answers are not slower than the rest
+	if maxConns > 0 {
+		pc.MaxConns = maxConns
+	}
+	// Knowledge searches: iterative index scans so filters do not cut HNSW
+	// candidates short, and a wider candidate list; set once per connection, in
+	// the startup packet, instead of in every query.
+	pc.ConnConfig.RuntimeParams["hnsw.iterative_scan"] = "relaxed_order"
 	pc.ConnConfig.RuntimeParams["hnsw.ef_search"] = strconv.Itoa(ef)
 	pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		if err := pgxvec.RegisterTypes(ctx, c); err != nil {
@@ -83,17 +108,39 @@ func Connect(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to postgres: %w", err)
+		return nil, fmt.Errorf("connecting to postgres.%s: %w", field, err)
 	}
 	if err := pool.Ping(ctx); err != nil {
+		err = fmt.Errorf("connecting to postgres.%s %s: %w", field, redactDSN(dsn), err)
+		if field == "read_dsn" {
+			return pool, err
+		}
 		pool.Close()
-		return nil, fmt.Errorf("connecting to postgres %s: %w", redactDSN(cfg.DSN), err)
+		return nil, err
 	}
-	return &Store{pool: pool, efSearch: ef}, nil
+	return pool, nil
 }
 
-// Close releases the pool.
-func (s *Store) Close() { s.pool.Close() }
+// query runs a read on the replica when one is configured and ctx allows it
+// (see store.WithPrimary), and on the primary otherwise or when the replica
+// cannot answer.
+func (s *Store) query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	if s.read != nil && !store.NeedsPrimary(ctx) {
+		rows, err := s.read.Query(ctx, sql, args...)
+		if err == nil || ctx.Err() != nil {
+			return rows, err
+		}
+	}
+	return s.pool.Query(ctx, sql, args...)
+}
+
+// Close releases the pools.
+func (s *Store) Close() {
+	s.pool.Close()
+	if s.read != nil {
+		s.read.Close()
+	}
+}
 
 // Ping checks the database answers (for readiness).
 func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
@@ -355,7 +402,7 @@ func (s *Store) Truncate(ctx context.Context, source string, version int64) ([]s
 // Recent returns the live events of one entity at or after since, newest first, at
 // most limit. Results carry their embeddings for exact ranking by the caller.
 func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT `+eventColumns+`
 		FROM events
 		WHERE tenant = $1 AND entity = $2 AND event_time >= $3 AND NOT deleted
@@ -377,7 +424,7 @@ func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *stor
 		where = `AND (event_time < $4 OR (event_time = $4 AND (source, key) > ($5, $6)))`
 		args = append(args, after.Time, after.Source, after.Key)
 	}
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT `+eventColumns+`
 		FROM events
 		WHERE tenant = $1 AND entity = $2 AND NOT deleted `+where+`
