@@ -213,3 +213,151 @@ func committedSum(t *testing.T, brokers, group, topic string, partitions int32) 
 	}
 	return s
 }
+
+// 10. Many processes: three ingest processes share one group (cooperative-sticky);
+// mid-stream one is SIGKILLed and one SIGTERMed, then a fourth joins. Every
+// key ends at its newest version (deleted keys stay deleted) in the store and
+// the cache. Each step waits until the group has settled (the killed member's
+// session has expired), so no join round waits on a dead member.
+func TestReliabilityManyProcesses(t *testing.T) {
+	const topic, partitions, keys = "shop.public.tickets", 8, 12000
+	brokers, _ := testenv.Kafka(t, partitions, []string{topic, "freshctx.dlq"}, kfake.GroupMinSessionTimeout(time.Second))
+	dsn, _ := testenv.PostgresDSN(t)
+	redisAddr, prefix := testenv.RedisAddr(t)
+	group := testenv.Name("g")
+	cfgPath := filepath.Join(t.TempDir(), "many.yaml")
+	os.WriteFile(cfgPath, []byte(fmt.Sprintf(`
+kafka:
+  brokers: %q
+  group: %q
+  consumer_properties: {partition.assignment.strategy: cooperative-sticky, auto.commit.interval.ms: "100", session.timeout.ms: "6000", heartbeat.interval.ms: "500"}
+postgres: {dsn: %q}
+redis: {addr: %q, key_prefix: %q, max_per_entity: 100000}
+embedder: {dims: 64}
+pipeline: {max_inflight_records: 1000, drain_timeout: 10s}
+api: {auth: {mode: none}}
+sources:
+  - {name: %s, topic: %s, format: debezium, tenant: %s, entity: %q, text: %q}
+`, brokers, group, dsn, redisAddr, prefix, ledger.SourceName, topic, ledger.Tenant, ledger.EntityTmpl, ledger.TextTmpl)), 0o600)
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"migrate", "-config", cfgPath}, os.Getenv, &out, &out); err != nil {
+		t.Fatalf("migrate: %v %s", err, out.String())
+	}
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 5, "enable.metrics.push": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// Two versions of every key, every fifth key then deleted: a stale or
+	// resurrected row shows as lost.
+	l := ledger.New(topic)
+	var entries []ledger.Entry
+	for k := range keys {
+		entries = append(entries, l.Upsert(k, fmt.Sprintf("ticket %d first", k)))
+	}
+	for k := range keys {
+		entries = append(entries, l.Upsert(k, fmt.Sprintf("ticket %d second", k)))
+		if k%5 == 0 {
+			entries = append(entries, l.Delete(k))
+		}
+	}
+	l.Produce(t, p, entries, 1)
+
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": brokers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	members := func() int {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		res, err := admin.DescribeConsumerGroups(ctx, []string{group})
+		if err != nil || len(res.ConsumerGroupDescriptions) != 1 {
+			return -1
+		}
+		d := res.ConsumerGroupDescriptions[0]
+		if d.State != kafka.ConsumerGroupStateStable {
+			return -1
+		}
+		owned := 0
+		for _, m := range d.Members {
+			owned += len(m.Assignment.TopicPartitions)
+		}
+		if owned != partitions {
+			return -1 // mid-rebalance: not every partition is owned
+		}
+		return len(d.Members)
+	}
+	ctx := context.Background()
+	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+
+	procs := []*child{startChild(t, cfgPath), startChild(t, cfgPath), startChild(t, cfgPath)}
+	seen := map[*child]int{} // the most each process was seen to have processed
+	total := func() int {
+		n := 0
+		for _, c := range procs {
+			if c.cmd.ProcessState == nil {
+				seen[c] = max(seen[c], c.processed())
+			}
+			n += seen[c]
+		}
+		return n
+	}
+	waitFor(t, "three members owning every partition", 60*time.Second, func() bool { return members() == 3 })
+	waitFor(t, "the group to be mid-stream", 60*time.Second, func() bool { return total() >= l.Records()/5 })
+	procs[0].cmd.Process.Signal(syscall.SIGKILL)
+	procs[0].cmd.Wait()
+	waitFor(t, "the killed member's session to expire", 60*time.Second, func() bool { return members() == 2 })
+	procs[1].cmd.Process.Signal(syscall.SIGTERM)
+	if err := procs[1].cmd.Wait(); err != nil {
+		t.Errorf("SIGTERMed member: %v\n%s", err, procs[1].out.String())
+	}
+	waitFor(t, "one member left", 60*time.Second, func() bool { total(); return members() == 1 })
+	procs = append(procs, startChild(t, cfgPath))
+	waitFor(t, "the fourth process to join", 60*time.Second, func() bool { return members() == 2 })
+	var res ledger.Result
+	testenv.Eventually(t, "every key at its newest version", 120*time.Second, func() bool {
+		res, err = l.Check(ctx, st, nil)
+		return err == nil && res.Lost == 0
+	}, func() string {
+		d := fmt.Sprintf("lost %d (first %v); committed %d of %d", res.Lost, res.LostKeys[:min(5, len(res.LostKeys))],
+			committedSum(t, brokers, group, topic, partitions), l.Records())
+		for i, c := range procs[2:] {
+			d += fmt.Sprintf("\n--- process %d (processed %d):\n%s", i+3, c.processed(), pipetestTail(c.out.String()))
+		}
+		return d
+	})
+	cache := rediscache.MustNew(rediscache.Config{Addr: redisAddr, KeyPrefix: prefix, MaxPerEntity: 100000})
+	defer cache.Close()
+	if res, err = l.Check(ctx, st, cache); err != nil {
+		t.Fatal(err)
+	}
+	total()
+	for _, c := range procs[2:] {
+		c.cmd.Process.Signal(syscall.SIGTERM)
+		if err := c.cmd.Wait(); err != nil {
+			t.Errorf("graceful stop: %v\n%s", err, c.out.String())
+		}
+	}
+	if c := committedSum(t, brokers, group, topic, partitions); c != int64(l.Records()) {
+		t.Errorf("committed %d of %d records", c, l.Records())
+	}
+	// Duplicates: at least what the processes were seen to process beyond the
+	// records (the killed one's last uncommitted batch may go unseen).
+	ledger.Add(ledger.Report{Scenario: "10 many processes: SIGKILL, SIGTERM, a 4th joins", Produced: l.Records(), Stored: res.Stored,
+		Duplicates: max(0, total()-l.Records()), Lost: res.Lost + res.CacheLost})
+	if res.Lost+res.CacheLost != 0 {
+		t.Fatalf("lost %d (first %v), cache mismatches %d", res.Lost, res.LostKeys, res.CacheLost)
+	}
+}
+
+func pipetestTail(s string) string {
+	if len(s) > 3000 {
+		return s[len(s)-3000:]
+	}
+	return s
+}
