@@ -361,3 +361,58 @@ func pipetestTail(s string) string {
 	}
 	return s
 }
+
+// Throughput with 1, 2 and 3 ingest processes in one group on the same broker
+// (FRESHCTX_SCALE=1; it prints a table for BENCHMARKS.md): 60,000 records over
+// 12 partitions, local embedder, each run in a group and schema of its own.
+func TestScaleProcesses(t *testing.T) {
+	if os.Getenv("FRESHCTX_SCALE") == "" {
+		t.Skip("a measurement: FRESHCTX_SCALE=1 go test ./cmd/ingest -run TestScaleProcesses -v")
+	}
+	const topic, partitions, n = "shop.public.tickets", 12, 60000
+	for _, procs := range []int{1, 2, 3} {
+		brokers, _ := testenv.Kafka(t, partitions, []string{topic, "freshctx.dlq"})
+		dsn, _ := testenv.PostgresDSN(t)
+		redisAddr, prefix := testenv.RedisAddr(t)
+		group := testenv.Name("g")
+		cfgPath := filepath.Join(t.TempDir(), "scale.yaml")
+		os.WriteFile(cfgPath, []byte(fmt.Sprintf(`
+kafka: {brokers: %q, group: %q, consumer_properties: {partition.assignment.strategy: cooperative-sticky}}
+postgres: {dsn: %q}
+redis: {addr: %q, key_prefix: %q}
+embedder: {dims: 384}
+api: {auth: {mode: none}}
+sources:
+  - {name: %s, topic: %s, format: debezium, tenant: %s, entity: %q, text: %q}
+`, brokers, group, dsn, redisAddr, prefix, ledger.SourceName, topic, ledger.Tenant, ledger.EntityTmpl, ledger.TextTmpl)), 0o600)
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"migrate", "-config", cfgPath}, os.Getenv, &out, &out); err != nil {
+			t.Fatalf("migrate: %v %s", err, out.String())
+		}
+		p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 5, "enable.metrics.push": false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := ledger.New(topic)
+		entries := make([]ledger.Entry, n)
+		for k := range entries {
+			entries[k] = l.Upsert(k, fmt.Sprintf("ticket %d: the customer asks where the refund for order %d is", k, k*7))
+		}
+		l.Produce(t, p, entries, 1)
+		p.Close()
+		start := time.Now()
+		var cs []*child
+		for range procs {
+			cs = append(cs, startChild(t, cfgPath))
+		}
+		waitFor(t, "every record committed", 10*time.Minute, func() bool {
+			return committedSum(t, brokers, group, topic, partitions) == n
+		})
+		el := time.Since(start)
+		for _, c := range cs {
+			c.cmd.Process.Signal(syscall.SIGTERM)
+			c.cmd.Wait()
+		}
+		t.Logf("| %d | %d | %.1f s | %.0f |", procs, n, el.Seconds(), n/el.Seconds())
+	}
+}
