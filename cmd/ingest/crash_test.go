@@ -405,7 +405,14 @@ sources:
 		for range procs {
 			cs = append(cs, startChild(t, cfgPath))
 		}
-		waitFor(t, "every record committed", 10*time.Minute, func() bool {
+		waitFor(t, "every record processed", 10*time.Minute, func() bool {
+			sum := 0
+			for _, c := range cs {
+				sum += max(0, c.processed())
+			}
+			return sum >= n
+		})
+		waitFor(t, "every record committed", time.Minute, func() bool {
 			return committedSum(t, brokers, group, topic, partitions) == n
 		})
 		el := time.Since(start)
