@@ -61,6 +61,11 @@ type Config struct {
 	Password string `yaml:"password"`
 	// TLS to Redis (and Sentinels).
 	TLS TLS `yaml:"tls"`
+	// ReadFromReplicas sends the API's cache reads to replicas (modes cluster
+	// and sentinel). A replica may lag its master by milliseconds, so such a
+	// read can miss the newest writes; a read-your-writes request (after=,
+	// fresh_through=) always reads the master. Off by default.
+	ReadFromReplicas bool `yaml:"read_from_replicas"`
 	// DB is the Redis database number (single and sentinel only). Default 0.
 	DB int `yaml:"db"`
 	// KeyPrefix starts every key. Default KeyPrefixDefault.
@@ -153,6 +158,9 @@ func (c Config) Validate() error {
 		if c.Mode == ModeCluster && (c.DB != 0 || c.MasterName != "") {
 			return errors.New("db and master_name: not used with mode cluster")
 		}
+		if c.ReadFromReplicas && c.Mode == ModeSingle {
+			return errors.New("read_from_replicas: needs mode cluster or sentinel")
+		}
 	default:
 		return fmt.Errorf("mode: %q is not single, cluster or sentinel", c.Mode)
 	}
@@ -198,8 +206,10 @@ func New(cfg Config) (*Cache, error) {
 	case ModeCluster:
 		opts.IsClusterMode = true
 		opts.MaxRetries = 3 // a MOVED or TRYAGAIN while slots move is followed, not failed
+		opts.ReadOnly, opts.RouteRandomly = cfg.ReadFromReplicas, cfg.ReadFromReplicas
 	case ModeSentinel:
 		opts.MasterName, opts.SentinelUsername, opts.SentinelPassword = cfg.MasterName, cfg.Username, cfg.Password
+		opts.RouteRandomly = cfg.ReadFromReplicas // a failover cluster client: reads spread over master and replicas
 	}
 	return &Cache{rdb: redis.NewUniversalClient(opts), cfg: cfg, now: time.Now}, nil
 }
@@ -431,7 +441,11 @@ return 1`)
 // per-entity cap pushed some out) and the caller should read the store.
 func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) (events []store.Event, complete bool, err error) {
 	tag := c.entityTag(tenant, entity)
-	res, err := readScript.Run(ctx, c.rdb, []string{tag + ":tl", c.sinceKey(tag)},
+	run := readScript.Run
+	if c.cfg.ReadFromReplicas && !store.NeedsPrimary(ctx) {
+		run = readScript.RunRO // EVALSHA_RO: routed to a replica
+	}
+	res, err := run(ctx, c.rdb, []string{tag + ":tl", c.sinceKey(tag)},
 		strconv.FormatInt(since.UnixMilli(), 10), limit, tag+":ev:").Slice()
 	if err != nil {
 		c.failed()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -319,4 +320,50 @@ func TestWriteAfterScriptsAreGone(t *testing.T) {
 			t.Fatalf("after SCRIPT FLUSH the write was lost: %v", got)
 		}
 	})
+}
+
+// read_from_replicas: plain reads are served by replicas (EVALSHA_RO shows in
+// their command statistics), and a read-your-writes read goes to the master and
+// sees a write at once.
+func TestReadFromReplicas(t *testing.T) {
+	addrs, prefix := testenv.RedisCluster(t)
+	c := MustNew(Config{Mode: ModeCluster, Addrs: addrs, KeyPrefix: prefix, ReadFromReplicas: true})
+	t.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	now := time.Now()
+	if err := c.MarkFedSince(ctx, now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	roCalls := func() int {
+		n := 0
+		_ = c.rdb.(*redis.ClusterClient).ForEachSlave(ctx, func(ctx context.Context, r *redis.Client) error {
+			info, _ := r.Info(ctx, "commandstats").Result()
+			for _, line := range strings.Split(info, "\n") {
+				if v, ok := strings.CutPrefix(line, "cmdstat_evalsha_ro:calls="); ok {
+					k, _ := strconv.Atoi(v[:strings.IndexByte(v, ',')])
+					n += k
+				}
+			}
+			return nil
+		})
+		return n
+	}
+	before := roCalls()
+	for i := range 20 {
+		e := ev(fmt.Sprint(i), "acme", "customer:5", fmt.Sprint("v", i), int64(i+1), now)
+		if err := c.Apply(ctx, []store.Event{e}, nil); err != nil {
+			t.Fatal(err)
+		}
+		evs, complete, err := c.Recent(store.WithPrimary(ctx), "acme", "customer:5", now.Add(-time.Minute), 100)
+		if err != nil || !complete || len(evs) != i+1 {
+			t.Fatalf("read-your-writes read after write %d: %d events, complete %v, %v", i, len(evs), complete, err)
+		}
+	}
+	testenv.Eventually(t, "a replica to serve the plain read with every write", 10*time.Second, func() bool {
+		evs, _, err := c.Recent(ctx, "acme", "customer:5", now.Add(-time.Minute), 100)
+		return err == nil && len(evs) == 20
+	})
+	if after := roCalls(); after <= before {
+		t.Errorf("no read went to a replica (EVALSHA_RO calls %d → %d)", before, after)
+	}
 }
