@@ -54,6 +54,12 @@ type Config struct {
 	// KnowledgeK is how many knowledge chunks /v1/context adds for a question;
 	// 0 adds none. Unset (nil): 3.
 	KnowledgeK *int `yaml:"knowledge_k"`
+	// MaxStreams caps the change streams (GET /v1/entities/{entity}/stream) a
+	// process serves at once; MaxStreamsPerTenant and MaxStreamsPerKey cap a
+	// tenant's and an API key's. Defaults 100, 50, 20.
+	MaxStreams          int `yaml:"max_streams"`
+	MaxStreamsPerTenant int `yaml:"max_streams_per_tenant"`
+	MaxStreamsPerKey    int `yaml:"max_streams_per_key"`
 	// Console serves the web console at /console (static pages; every read it
 	// makes goes through the REST API with the caller's key). Unset (nil): true.
 	Console *bool `yaml:"console"`
@@ -107,6 +113,15 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.HalfLife == 0 {
 		c.HalfLife = HalfLifeDefault
+	}
+	if c.MaxStreams == 0 {
+		c.MaxStreams = 100
+	}
+	if c.MaxStreamsPerTenant == 0 {
+		c.MaxStreamsPerTenant = 50
+	}
+	if c.MaxStreamsPerKey == 0 {
+		c.MaxStreamsPerKey = 20
 	}
 	if c.Console == nil {
 		on := true

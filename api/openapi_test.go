@@ -1,12 +1,15 @@
 package api
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -49,7 +52,7 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := embed.NewLocal(8)
-	s := New(Config{}, l, &fakeStore{}, nil, nil, nil)
+	s := New(Config{}, l, &fakeStore{}, nil, nil, nil, WithChangeStream(noChanges{}))
 	documented := map[string]bool{}
 	for path, ops := range doc.Paths {
 		for method := range ops {
@@ -98,4 +101,15 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Body.String(), "openapi: 3") {
 		t.Errorf("/openapi.yaml: %d", rec.Code)
 	}
+}
+
+// noChanges is a change stream that cannot be read.
+type noChanges struct{}
+
+func (noChanges) LastChange(context.Context, string, string) (string, error) {
+	return "", errors.New("no change stream")
+}
+
+func (noChanges) Changes(context.Context, string, string, string, int, time.Duration) ([]store.Change, error) {
+	return nil, errors.New("no change stream")
 }

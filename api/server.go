@@ -58,7 +58,9 @@ type Server struct {
 	timeline  store.Timeline // optional: the store's timeline
 	auth      *authenticator
 	mcp       http.Handler
-	latest    LatestReader    // optional: the MCP tool read_latest
+	latest    LatestReader // optional: the MCP tool read_latest
+	changes   ChangeStream // optional: GET /v1/entities/{entity}/stream
+	streams   *streamLimits
 	sessions  *session.Config // optional: conversation memory
 	summaries SummaryReader
 	// Freshness (optional): the source topics, their watermarks and a waker.
@@ -134,6 +136,11 @@ func New(cfg Config, e Embedder, st store.Reader, cache Cache, log *slog.Logger,
 	s.handle("GET /v1/entities/{entity}/events", s.instrument("/v1/entities/{entity}/events", s.authed(s.handleTimeline)))
 	s.handle("GET /v1/sessions/{id}/memory", s.instrument("/v1/sessions/{id}/memory", s.authed(s.handleMemory)))
 	s.handle("GET /v1/status", s.instrument("/v1/status", s.authed(s.handleStatus)))
+	if s.changes != nil {
+		s.streams = &streamLimits{byTenant: map[string]int{}, byKey: map[string]int{},
+			max: cfg.MaxStreams, maxPerTenant: cfg.MaxStreamsPerTenant, maxPerKey: cfg.MaxStreamsPerKey}
+		s.handle("GET /v1/entities/{entity}/stream", s.instrument("/v1/entities/{entity}/stream", s.authed(s.handleStream)))
+	}
 	s.handle("GET /v1/topics/{topic}/latest", s.instrument("/v1/topics/{topic}/latest", s.authed(s.handleLatest)))
 	if s.marks != nil {
 		reg.MustRegister(newStatusCollector(s))
@@ -208,6 +215,10 @@ type statusWriter struct {
 }
 
 func (w *statusWriter) WriteHeader(code int) { w.code = code; w.ResponseWriter.WriteHeader(code) }
+
+// Unwrap lets http.ResponseController reach the connection (flushes and write
+// deadlines of the change stream).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (s *Server) instrument(route string, h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -72,6 +73,21 @@ type Event struct {
 	Version    int64          `json:"version"`
 	Provenance Provenance     `json:"provenance"`
 }
+
+// Change is one change of an entity's events, as the cache's change stream
+// keeps it for live subscribers.
+type Change struct {
+	// ID is the change's id, increasing within the entity: a subscriber resumes
+	// after it (Last-Event-ID).
+	ID string
+	// Op is stored, updated or deleted.
+	Op    string
+	Event Event // Source, Key and Version always; the rest when stored or updated
+}
+
+// ErrChangesTrimmed says the changes after an id are no longer all kept (the
+// stream was trimmed or expired): the subscriber reads the timeline again.
+var ErrChangesTrimmed = errors.New("the changes after that id are no longer kept")
 
 // primaryKey marks a context whose reads must see every acknowledged write.
 type primaryKey struct{}

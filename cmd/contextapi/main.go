@@ -110,6 +110,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		topics = append(topics, s.Topic)
 	}
 	opts = append(opts, api.WithFreshness(topics, cache, cache.WatchWatermarks(ctx)))
+	if *cfg.Redis.ChangesPerEntity > 0 {
+		// Live subscriptions: each open stream holds one blocking read.
+		cache.SetSubscriptions(cfg.API.MaxStreams)
+		opts = append(opts, api.WithChangeStream(cache))
+	}
 	go relevance.WarmUp() // WordNet for question expansion: loaded before the first question
 	srv := &http.Server{
 		Handler:           api.New(cfg.API, emb, vs, cache, log, reg, opts...),

@@ -42,6 +42,18 @@ type Stack struct {
 	// Producer writes to the broker (ProduceJSON waits for each delivery).
 	Producer *kafka.Producer
 	Logs     *testenv.LockedBuffer
+	apiOpts  func(*rediscache.Cache) []api.Option
+	emb      api.Embedder
+}
+
+// Replica starts another context API over the same stores, with a Redis client
+// of its own: a second contextapi process, as far as the API can tell.
+func (s *Stack) Replica() *httptest.Server {
+	cache := rediscache.MustNew(s.Config.Redis)
+	s.t.Cleanup(func() { cache.Close() })
+	srv := httptest.NewServer(api.New(s.Config.API, s.emb, s.Store, cache, nil, nil, s.apiOpts(cache)...))
+	s.t.Cleanup(srv.Close)
+	return srv
 }
 
 // Start runs a stack for sections, the YAML of a configuration without its
@@ -81,6 +93,7 @@ func Start(t testing.TB, partitions int32, topics []string, sections string) *St
 		t.Fatal(err)
 	}
 	emb, _ := embed.NewLocal(cfg.Embedder.Dims)
+	s.emb = emb
 	log := slog.New(slog.NewTextHandler(s.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	p, err := pipeline.New(cfg.Pipeline, cfg.Kafka, cfg.Sources, pipeline.Deps{Embedder: emb, Store: s.Store, Cache: s.Cache,
 		Logger: log, Metrics: pipeline.NewMetrics(prometheus.NewRegistry()), Watermarks: s.Cache})
@@ -94,7 +107,10 @@ func Start(t testing.TB, partitions int32, topics []string, sections string) *St
 	for _, src := range cfg.Sources {
 		sourceTopics = append(sourceTopics, src.Topic)
 	}
-	opts := []api.Option{api.WithFreshness(sourceTopics, s.Cache, s.Cache.WatchWatermarks(ctx))}
+	s.apiOpts = func(cache *rediscache.Cache) []api.Option {
+		return []api.Option{api.WithFreshness(sourceTopics, cache, cache.WatchWatermarks(ctx)), api.WithChangeStream(cache)}
+	}
+	opts := s.apiOpts(s.Cache)
 	if cfg.Sessions != nil {
 		opts = append(opts, api.WithSessions(*cfg.Sessions, s.Store))
 	}

@@ -35,6 +35,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,12 @@ type Config struct {
 	Window time.Duration `yaml:"window"`
 	// MaxPerEntity caps the events kept per entity (newest win). Default MaxPerEntityDefault.
 	MaxPerEntity int `yaml:"max_per_entity"`
+	// ChangesPerEntity is how many of an entity's newest changes (stored,
+	// updated, deleted) a Redis stream keeps for live subscribers
+	// (GET /v1/entities/{entity}/stream), who resume from it after a
+	// reconnect; 0 keeps none. Default ChangesPerEntityDefault. The stream
+	// expires with the cache window.
+	ChangesPerEntity *int `yaml:"changes_per_entity"`
 	// TermStats makes ingest keep BM25 term statistics per tenant and source from
 	// a sample of what it writes (see stats.go). Off by default: only
 	// api.corpus_idf > 0 reads them, and recording costs ingest an analysis per
@@ -104,6 +111,8 @@ const (
 	KeyPrefixDefault    = "fc"
 	WindowDefault       = time.Hour
 	MaxPerEntityDefault = 500
+	// ChangesPerEntityDefault is the default of Config.ChangesPerEntity.
+	ChangesPerEntityDefault = 100
 )
 
 // WithDefaults fills unset fields.
@@ -126,6 +135,10 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxPerEntity == 0 {
 		c.MaxPerEntity = MaxPerEntityDefault
+	}
+	if c.ChangesPerEntity == nil {
+		n := ChangesPerEntityDefault
+		c.ChangesPerEntity = &n
 	}
 	return c
 }
@@ -173,16 +186,23 @@ func (c Config) Validate() error {
 		return errors.New("window: must be at least 1m")
 	case c.MaxPerEntity < 1:
 		return errors.New("max_per_entity: must be positive")
+	case c.ChangesPerEntity != nil && *c.ChangesPerEntity < 0:
+		return errors.New("changes_per_entity: must not be negative (0: no change streams)")
 	}
 	return nil
 }
 
 // Cache is the Redis recent-events cache. It is safe for concurrent use.
 type Cache struct {
-	rdb   redis.UniversalClient
-	cfg   Config
-	dirty atomic.Bool // a write failed: reset the since marker before the next write
-	now   func() time.Time
+	rdb  redis.UniversalClient
+	opts redis.UniversalOptions // for the blocking pool (changes.go)
+	// The pool of blocking stream reads, created on first use.
+	blockOnce     sync.Once
+	block         redis.UniversalClient
+	subscriptions int
+	cfg           Config
+	dirty         atomic.Bool // a write failed: reset the since marker before the next write
+	now           func() time.Time
 }
 
 // New connects to Redis: one server, a Redis Cluster or a Sentinel-watched
@@ -211,7 +231,7 @@ func New(cfg Config) (*Cache, error) {
 		opts.MasterName, opts.SentinelUsername, opts.SentinelPassword = cfg.MasterName, cfg.Username, cfg.Password
 		opts.RouteRandomly = cfg.ReadFromReplicas // a failover cluster client: reads spread over master and replicas
 	}
-	return &Cache{rdb: redis.NewUniversalClient(opts), cfg: cfg, now: time.Now}, nil
+	return &Cache{rdb: redis.NewUniversalClient(opts), opts: *opts, cfg: cfg, now: time.Now, subscriptions: 16}, nil
 }
 
 // MustNew is New for configurations without TLS files (tests, tools).
@@ -257,8 +277,13 @@ func (c *Cache) failed() {
 	}
 }
 
-// Close closes the connection pool.
-func (c *Cache) Close() error { return c.rdb.Close() }
+// Close closes the connection pools.
+func (c *Cache) Close() error {
+	if c.block != nil {
+		c.block.Close()
+	}
+	return c.rdb.Close()
+}
 
 // Ping checks Redis answers.
 func (c *Cache) Ping(ctx context.Context) error { return c.rdb.Ping(ctx).Err() }
@@ -278,11 +303,18 @@ func padVersion(v int64) string {
 	return fmt.Sprintf("%020d", uint64(v)^(1<<63))
 }
 
-// upsertScript: KEYS = timeline, body. ARGV = version, score, member, data,
-// body TTL ms, timeline TTL ms, cutoff score, max entries, vector.
+// upsertScript: KEYS = timeline, body, change stream. ARGV = version, score,
+// member, data, body TTL ms, timeline TTL ms, cutoff score, max entries,
+// vector, change stream length (0: none).
 var upsertScript = redis.NewScript(`
 local cur = redis.call('HMGET', KEYS[2], 'v', 'x')
 if cur[1] and (cur[1] > ARGV[1] or (cur[1] == ARGV[1] and cur[2] == '1')) then return 0 end
+if cur[1] ~= ARGV[1] and tonumber(ARGV[10]) > 0 then
+  local op = 'stored'
+  if cur[1] and cur[2] ~= '1' then op = 'updated' end
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'op', op, 'm', ARGV[3], 'd', ARGV[4])
+  redis.call('PEXPIRE', KEYS[3], ARGV[6])
+end
 redis.call('HSET', KEYS[2], 'v', ARGV[1], 'd', ARGV[4], 'e', ARGV[9], 'x', '0')
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
@@ -292,10 +324,15 @@ if n > tonumber(ARGV[8]) then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, n - tonu
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
 return 1`)
 
-// deleteScript: KEYS = timeline, body. ARGV = version, member, marker TTL ms.
+// deleteScript: KEYS = timeline, body, change stream. ARGV = version, member,
+// marker TTL ms, change stream length (0: none), the change's JSON.
 var deleteScript = redis.NewScript(`
-local cur = redis.call('HGET', KEYS[2], 'v')
-if cur and cur > ARGV[1] then return 0 end
+local cur = redis.call('HMGET', KEYS[2], 'v', 'x')
+if cur[1] and cur[1] > ARGV[1] then return 0 end
+if cur[2] ~= '1' and tonumber(ARGV[4]) > 0 then
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[4], '*', 'op', 'deleted', 'm', ARGV[2], 'd', ARGV[5])
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+end
 redis.call('HSET', KEYS[2], 'v', ARGV[1], 'x', '1')
 redis.call('HDEL', KEYS[2], 'd', 'e')
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
@@ -370,14 +407,17 @@ func (c *Cache) queue(ctx context.Context, pipe redis.Pipeliner, upserts []store
 		tag := c.entityTag(e.Tenant, e.Entity)
 		m := member(e.Ref())
 		ttl := e.Time.Add(c.cfg.Window).Sub(now).Milliseconds() + 1
-		upsertScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m},
-			padVersion(e.Version), e.Time.UnixMilli(), m, data, ttl, windowMS, cutoff.UnixMilli(), c.cfg.MaxPerEntity, encodeVector(e.Embedding))
+		upsertScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m, tag + ":ch"},
+			padVersion(e.Version), e.Time.UnixMilli(), m, data, ttl, windowMS, cutoff.UnixMilli(), c.cfg.MaxPerEntity, encodeVector(e.Embedding),
+			*c.cfg.ChangesPerEntity)
 		n++
 	}
 	for _, r := range removed {
 		tag := c.entityTag(r.Tenant, r.Entity)
 		m := member(r.Ref)
-		deleteScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m}, padVersion(r.Version), m, windowMS)
+		gone, _ := json.Marshal(cachedEvent{Version: r.Version})
+		deleteScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m, tag + ":ch"}, padVersion(r.Version), m, windowMS,
+			*c.cfg.ChangesPerEntity, gone)
 		n++
 	}
 	return n, nil
