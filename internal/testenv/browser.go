@@ -25,7 +25,9 @@ func Browser(t testing.TB) context.Context {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.WindowSize(1280, 900),
-		chromedp.Flag("no-sandbox", os.Geteuid() == 0), // Chromium refuses to sandbox as root
+		// No sandbox: it needs root-less user namespaces, which CI containers often
+		// lack, and the tests load only their own local pages.
+		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("lang", "en-GB"),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
