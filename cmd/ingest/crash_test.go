@@ -98,31 +98,47 @@ func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool)
 	testenv.Eventually(t, what, timeout, cond)
 }
 
+// procEnv is a broker, schema, Redis prefix, group and migrated configuration
+// for tests that run ingest as child processes.
+type procEnv struct {
+	brokers, dsn, redisAddr, prefix, group, cfgPath string
+}
+
+// newProcEnv writes the ledger source's configuration with kafka's consumer
+// properties and the pipeline section given (YAML flow maps) and migrates.
+func newProcEnv(t *testing.T, topic string, partitions int32, dims int, consumerProps, pipelineYAML string, opts ...kfake.Opt) procEnv {
+	t.Helper()
+	brokers, _ := testenv.Kafka(t, partitions, []string{topic, "freshctx.dlq"}, opts...)
+	dsn, _ := testenv.PostgresDSN(t)
+	redisAddr, prefix := testenv.RedisAddr(t)
+	e := procEnv{brokers: brokers, dsn: dsn, redisAddr: redisAddr, prefix: prefix, group: testenv.Name("g"),
+		cfgPath: filepath.Join(t.TempDir(), "ingest.yaml")}
+	os.WriteFile(e.cfgPath, []byte(fmt.Sprintf(`
+kafka: {brokers: %q, group: %q, consumer_properties: %s}
+postgres: {dsn: %q}
+redis: {addr: %q, key_prefix: %q, max_per_entity: 100000}
+embedder: {dims: %d}
+pipeline: %s
+api: {auth: {mode: none}}
+sources:
+  - {name: %s, topic: %s, format: debezium, tenant: %s, entity: %q, text: %q}
+`, brokers, e.group, consumerProps, dsn, redisAddr, prefix, dims, pipelineYAML, ledger.SourceName, topic, ledger.Tenant, ledger.EntityTmpl, ledger.TextTmpl)), 0o600)
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"migrate", "-config", e.cfgPath}, os.Getenv, &out, &out); err != nil {
+		t.Fatalf("migrate: %v %s", err, out.String())
+	}
+	return e
+}
+
 // 5. Crash: ingest killed with SIGKILL mid-stream, restarted. Nothing is lost;
 // the restarted process starts exactly at the committed offsets, and the
 // duplicates are the records written but not yet committed when it died.
 func TestReliabilityCrash(t *testing.T) {
 	const topic, partitions, n = "shop.public.tickets", 4, 20000
 	// The killed member holds its partitions until its session times out: keep that short.
-	brokers, _ := testenv.Kafka(t, partitions, []string{topic, "freshctx.dlq"}, kfake.GroupMinSessionTimeout(time.Second))
-	dsn, _ := testenv.PostgresDSN(t)
-	redisAddr, prefix := testenv.RedisAddr(t)
-	group := testenv.Name("g")
-	cfgPath := filepath.Join(t.TempDir(), "crash.yaml")
-	os.WriteFile(cfgPath, []byte(fmt.Sprintf(`
-kafka: {brokers: %q, group: %q, consumer_properties: {auto.commit.interval.ms: "100", session.timeout.ms: "6000", heartbeat.interval.ms: "500"}}
-postgres: {dsn: %q}
-redis: {addr: %q, key_prefix: %q, max_per_entity: 100000}
-embedder: {dims: 64}
-pipeline: {max_inflight_records: 2000}
-api: {auth: {mode: none}}
-sources:
-  - {name: %s, topic: %s, format: debezium, tenant: %s, entity: %q, text: %q}
-`, brokers, group, dsn, redisAddr, prefix, ledger.SourceName, topic, ledger.Tenant, ledger.EntityTmpl, ledger.TextTmpl)), 0o600)
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"migrate", "-config", cfgPath}, os.Getenv, &out, &out); err != nil {
-		t.Fatalf("migrate: %v %s", err, out.String())
-	}
+	env := newProcEnv(t, topic, partitions, 64, `{auto.commit.interval.ms: "100", session.timeout.ms: "6000", heartbeat.interval.ms: "500"}`,
+		"{max_inflight_records: 2000}", kfake.GroupMinSessionTimeout(time.Second))
+	brokers, dsn, redisAddr, prefix, group, cfgPath := env.brokers, env.dsn, env.redisAddr, env.prefix, env.group, env.cfgPath
 
 	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 5, "enable.metrics.push": false})
 	if err != nil {
@@ -221,28 +237,10 @@ func committedSum(t *testing.T, brokers, group, topic string, partitions int32) 
 // session has expired), so no join round waits on a dead member.
 func TestReliabilityManyProcesses(t *testing.T) {
 	const topic, partitions, keys = "shop.public.tickets", 8, 12000
-	brokers, _ := testenv.Kafka(t, partitions, []string{topic, "freshctx.dlq"}, kfake.GroupMinSessionTimeout(time.Second))
-	dsn, _ := testenv.PostgresDSN(t)
-	redisAddr, prefix := testenv.RedisAddr(t)
-	group := testenv.Name("g")
-	cfgPath := filepath.Join(t.TempDir(), "many.yaml")
-	os.WriteFile(cfgPath, []byte(fmt.Sprintf(`
-kafka:
-  brokers: %q
-  group: %q
-  consumer_properties: {partition.assignment.strategy: cooperative-sticky, auto.commit.interval.ms: "100", session.timeout.ms: "6000", heartbeat.interval.ms: "500"}
-postgres: {dsn: %q}
-redis: {addr: %q, key_prefix: %q, max_per_entity: 100000}
-embedder: {dims: 64}
-pipeline: {max_inflight_records: 1000, drain_timeout: 10s}
-api: {auth: {mode: none}}
-sources:
-  - {name: %s, topic: %s, format: debezium, tenant: %s, entity: %q, text: %q}
-`, brokers, group, dsn, redisAddr, prefix, ledger.SourceName, topic, ledger.Tenant, ledger.EntityTmpl, ledger.TextTmpl)), 0o600)
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"migrate", "-config", cfgPath}, os.Getenv, &out, &out); err != nil {
-		t.Fatalf("migrate: %v %s", err, out.String())
-	}
+	env := newProcEnv(t, topic, partitions, 64,
+		`{partition.assignment.strategy: cooperative-sticky, auto.commit.interval.ms: "100", session.timeout.ms: "6000", heartbeat.interval.ms: "500"}`,
+		"{max_inflight_records: 1000, drain_timeout: 10s}", kfake.GroupMinSessionTimeout(time.Second))
+	brokers, dsn, redisAddr, prefix, group, cfgPath := env.brokers, env.dsn, env.redisAddr, env.prefix, env.group, env.cfgPath
 	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 5, "enable.metrics.push": false})
 	if err != nil {
 		t.Fatal(err)
@@ -371,24 +369,8 @@ func TestScaleProcesses(t *testing.T) {
 	}
 	const topic, partitions, n = "shop.public.tickets", 12, 60000
 	for _, procs := range []int{1, 2, 3} {
-		brokers, _ := testenv.Kafka(t, partitions, []string{topic, "freshctx.dlq"})
-		dsn, _ := testenv.PostgresDSN(t)
-		redisAddr, prefix := testenv.RedisAddr(t)
-		group := testenv.Name("g")
-		cfgPath := filepath.Join(t.TempDir(), "scale.yaml")
-		os.WriteFile(cfgPath, []byte(fmt.Sprintf(`
-kafka: {brokers: %q, group: %q, consumer_properties: {partition.assignment.strategy: cooperative-sticky}}
-postgres: {dsn: %q}
-redis: {addr: %q, key_prefix: %q}
-embedder: {dims: 384}
-api: {auth: {mode: none}}
-sources:
-  - {name: %s, topic: %s, format: debezium, tenant: %s, entity: %q, text: %q}
-`, brokers, group, dsn, redisAddr, prefix, ledger.SourceName, topic, ledger.Tenant, ledger.EntityTmpl, ledger.TextTmpl)), 0o600)
-		var out bytes.Buffer
-		if err := run(context.Background(), []string{"migrate", "-config", cfgPath}, os.Getenv, &out, &out); err != nil {
-			t.Fatalf("migrate: %v %s", err, out.String())
-		}
+		env := newProcEnv(t, topic, partitions, 384, "{partition.assignment.strategy: cooperative-sticky}", "{}")
+		brokers, group, cfgPath := env.brokers, env.group, env.cfgPath
 		p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 5, "enable.metrics.push": false})
 		if err != nil {
 			t.Fatal(err)
