@@ -131,11 +131,16 @@ type Pipeline struct {
 	consumer *kafka.Consumer
 	producer *kafka.Producer
 
-	tracker       *tracker
-	lanes         []chan *Record
-	stash         []*Record // records waiting for room in a full lane, in order
-	assigned      map[partition]bool
-	paused        bool
+	tracker  *tracker
+	lanes    []chan *Record
+	stash    []*Record // records waiting for room in a full lane, in order
+	assigned map[partition]bool
+	paused   bool
+	// pauseOnFirst: partitions assigned while paused. They are paused when
+	// their first record arrives, not in the rebalance callback: a pause right
+	// after an assign can void the assign's fetch start in librdkafka, leaving
+	// the partition owned but never fetched (librdkafka #2190).
+	pauseOnFirst  map[partition]bool
 	inflight      atomic.Int64
 	inflightBytes atomic.Int64
 	lastStore     time.Time
@@ -172,7 +177,7 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 		return nil, errors.New("sources: at least one source is required")
 	}
 	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics}, kcfg: kcfg,
-		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{},
+		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{}, pauseOnFirst: map[partition]bool{},
 		marks: map[partition]store.Watermark{}, deadPending: map[partition]int64{}, marksSignal: make(chan struct{}, 1)}
 	for i, s := range sources {
 		m, err := source.NewMapper(s)

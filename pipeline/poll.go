@@ -64,6 +64,14 @@ func (p *Pipeline) dispatch(msg *kafka.Message) {
 	if !ok {
 		return // not (or no longer) ours
 	}
+	if p.pauseOnFirst[part] {
+		delete(p.pauseOnFirst, part)
+		if p.paused {
+			if err := p.consumer.Pause([]kafka.TopicPartition{msg.TopicPartition}); err != nil {
+				p.log.Warn("pausing a partition assigned while paused", "err", err)
+			}
+		}
+	}
 	r := &Record{In: kafkaio.RecordOf(msg), part: part, epoch: ep, Src: p.sources[part.topic],
 		Size: int64(len(msg.Key) + len(msg.Value) + 64)}
 	if len(p.stash) > 0 || p.full() || !p.trySend(r) {
@@ -127,6 +135,7 @@ func (p *Pipeline) backpressure() {
 	} else if p.paused && len(p.stash) == 0 && recs <= int64(p.cfg.MaxInflightRecords/2) && bytes <= p.cfg.MaxInflightBytes/2 {
 		p.paused = false
 		p.m.Paused.Set(0)
+		clear(p.pauseOnFirst)
 		if err := p.consumer.Resume(p.assignedList()); err != nil {
 			p.log.Warn("resuming partitions", "err", err)
 		}
@@ -230,9 +239,11 @@ func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 		if err != nil {
 			return err
 		}
-		if p.paused { // pause state does not survive an assignment: re-apply it
-			if err := c.Pause(p.assignedList()); err != nil {
-				p.log.Warn("re-pausing after assignment", "err", err)
+		if p.paused {
+			// Paused by backpressure: the new partitions are paused when their
+			// first record arrives (dispatch), once their fetch has started.
+			for _, tp := range e.Partitions {
+				p.pauseOnFirst[partition{*tp.Topic, tp.Partition}] = true
 			}
 		}
 		p.log.Info("partitions assigned", "partitions", fmtParts(e.Partitions))
@@ -268,6 +279,7 @@ func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 		for _, part := range revoked {
 			p.tracker.revoke(part)
 			delete(p.assigned, part)
+			delete(p.pauseOnFirst, part)
 			p.m.Lag.DeleteLabelValues(part.topic, strconv.Itoa(int(part.part)))
 		}
 		var err error
