@@ -20,6 +20,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/freshctx/freshctx/internal/ledger"
+	"github.com/freshctx/freshctx/internal/pipetest"
 	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
@@ -333,7 +334,7 @@ func TestReliabilityManyProcesses(t *testing.T) {
 		d := fmt.Sprintf("lost %d (first %v); committed %d of %d", res.Lost, res.LostKeys[:min(5, len(res.LostKeys))],
 			committedSum(t, brokers, group, topic, partitions), l.Records())
 		for i, c := range procs[2:] {
-			d += fmt.Sprintf("\n--- process %d (processed %d):\n%s", i+3, c.processed(), pipetestTail(c.out.String()))
+			d += fmt.Sprintf("\n--- process %d (processed %d):\n%s", i+3, c.processed(), pipetest.Tail(c.out.String(), 3000))
 		}
 		return d
 	})
@@ -359,13 +360,6 @@ func TestReliabilityManyProcesses(t *testing.T) {
 	if res.Lost+res.CacheLost != 0 {
 		t.Fatalf("lost %d (first %v), cache mismatches %d", res.Lost, res.LostKeys, res.CacheLost)
 	}
-}
-
-func pipetestTail(s string) string {
-	if len(s) > 3000 {
-		return s[len(s)-3000:]
-	}
-	return s
 }
 
 // Throughput with 1, 2 and 3 ingest processes in one group on the same broker
