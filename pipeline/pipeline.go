@@ -136,11 +136,15 @@ type Pipeline struct {
 	stash    []*Record // records waiting for room in a full lane, in order
 	assigned map[partition]bool
 	paused   bool
-	// pauseOnFirst: partitions assigned while paused. They are paused when
-	// their first record arrives, not in the rebalance callback: a pause right
-	// after an assign can void the assign's fetch start in librdkafka, leaving
-	// the partition owned but never fetched (librdkafka #2190).
-	pauseOnFirst  map[partition]bool
+	// fetching: assigned partitions that have delivered a record, i.e. whose
+	// fetcher has started. Only these are paused: a pause racing the fetch
+	// start that an assign schedules can void it in librdkafka, leaving the
+	// partition owned but never fetched (librdkafka #2190).
+	fetching map[partition]bool
+	// pausedParts: the partitions paused for backpressure. librdkafka keeps a
+	// partition's pause across unassign and a later assign, so they are
+	// resumed before they are given up (see rebalance).
+	pausedParts   map[partition]bool
 	inflight      atomic.Int64
 	inflightBytes atomic.Int64
 	lastStore     time.Time
@@ -177,7 +181,8 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 		return nil, errors.New("sources: at least one source is required")
 	}
 	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics}, kcfg: kcfg,
-		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{}, pauseOnFirst: map[partition]bool{},
+		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{},
+		fetching: map[partition]bool{}, pausedParts: map[partition]bool{},
 		marks: map[partition]store.Watermark{}, deadPending: map[partition]int64{}, marksSignal: make(chan struct{}, 1)}
 	for i, s := range sources {
 		m, err := source.NewMapper(s)

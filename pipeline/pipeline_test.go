@@ -182,6 +182,48 @@ func TestBackpressurePausesWithoutLeavingTheGroup(t *testing.T) {
 	}
 }
 
+// A partition given up while paused for backpressure, and later assigned back
+// to the same process when it is no longer paused, is fetched again.
+// librdkafka keeps an application pause across unassign and assign, so
+// without resuming it before giving it up, it would come back owned and
+// silently never fetched (the rare stall of the many-processes scenario).
+func TestPartitionGivenUpPausedComesBackFetching(t *testing.T) {
+	r := pipetest.NewRig(t, 4, kfake.GroupMinSessionTimeout(100*time.Millisecond))
+	props := map[string]string{"partition.assignment.strategy": "cooperative-sticky", "session.timeout.ms": "2000",
+		"heartbeat.interval.ms": "100", "max.partition.fetch.bytes": "16384"}
+	gate := &gateStore{Writer: r.Store, release: make(chan struct{})}
+	cfg := pipeline.Config{Lanes: 2, BatchSize: 10, MaxInflightRecords: 100, DrainTimeout: 500 * time.Millisecond}
+	changes := func(from, to int) (c [][2]int) {
+		for k := from; k < to; k++ {
+			c = append(c, [2]int{k, 1})
+		}
+		return c
+	}
+	r.Produce(changes(0, 2000))
+	aMetrics := r.Metrics
+	r.Run(cfg, gate, props)
+	r.Eventually("the first process to own all four partitions and pause them", 30*time.Second, func() bool {
+		return testutil.ToFloat64(aMetrics.Paused) == 1 && strings.Count(r.Logs.String(), "partitions assigned") == 1
+	})
+	// A second process joins: the first gives up two partitions while paused.
+	r.Metrics = pipeline.NewMetrics(nil)
+	stopB := r.Run(pipeline.Config{}, r.Store, props)
+	r.Eventually("the first process to give up partitions", 30*time.Second, func() bool {
+		return strings.Contains(r.Logs.String(), "partitions revoked")
+	})
+	close(gate.release)
+	r.Eventually("the first 2000 records", 60*time.Second, func() bool { live, _ := r.StoredCount("tickets"); return live == 2000 })
+	r.Eventually("the first process to resume", 30*time.Second, func() bool { return testutil.ToFloat64(aMetrics.Paused) == 0 })
+	// The second process leaves: its partitions go back to the first, which is
+	// not paused now and has no reason to pause or resume again.
+	stopB()
+	r.Produce(changes(2000, 2040)) // fewer than max_inflight_records: no new pause
+	r.Eventually("the records produced after the partitions came back", 60*time.Second, func() bool {
+		live, _ := r.StoredCount("tickets")
+		return live == 2040
+	})
+}
+
 // Updates that change only columns outside the text send nothing to the
 // embedding provider: the stored text hash matches, the stored vector is reused.
 func TestUnchangedTextNeverReachesProvider(t *testing.T) {

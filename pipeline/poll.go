@@ -64,12 +64,11 @@ func (p *Pipeline) dispatch(msg *kafka.Message) {
 	if !ok {
 		return // not (or no longer) ours
 	}
-	if p.pauseOnFirst[part] {
-		delete(p.pauseOnFirst, part)
+	if !p.fetching[part] {
+		// Its fetcher has started: from now on it can be paused safely.
+		p.fetching[part] = true
 		if p.paused {
-			if err := p.consumer.Pause([]kafka.TopicPartition{msg.TopicPartition}); err != nil {
-				p.log.Warn("pausing a partition assigned while paused", "err", err)
-			}
+			p.pauseParts([]partition{part})
 		}
 	}
 	r := &Record{In: kafkaio.RecordOf(msg), part: part, epoch: ep, Src: p.sources[part.topic],
@@ -135,29 +134,66 @@ func (p *Pipeline) backpressure() {
 	} else if p.paused && len(p.stash) == 0 && recs <= int64(p.cfg.MaxInflightRecords/2) && bytes <= p.cfg.MaxInflightBytes/2 {
 		p.paused = false
 		p.m.Paused.Set(0)
-		clear(p.pauseOnFirst)
-		if err := p.consumer.Resume(p.assignedList()); err != nil {
-			p.log.Warn("resuming partitions", "err", err)
-		}
+		p.resumeParts(keys(p.pausedParts))
 		p.log.Debug("resumed", "inflight", recs)
 	}
 }
 
+// pause pauses every assigned partition whose fetcher has started; the others
+// are paused when their first record arrives (dispatch).
 func (p *Pipeline) pause() {
 	if p.paused {
 		return
 	}
 	p.paused = true
 	p.m.Paused.Set(1)
-	if err := p.consumer.Pause(p.assignedList()); err != nil {
-		p.log.Warn("pausing partitions", "err", err)
+	var parts []partition
+	for part := range p.assigned {
+		if p.fetching[part] {
+			parts = append(parts, part)
+		}
 	}
+	p.pauseParts(parts)
 	p.log.Debug("paused", "inflight", p.inflight.Load(), "stash", len(p.stash))
 }
 
-func (p *Pipeline) assignedList() []kafka.TopicPartition {
-	out := make([]kafka.TopicPartition, 0, len(p.assigned))
-	for tp := range p.assigned {
+func (p *Pipeline) pauseParts(parts []partition) {
+	if len(parts) == 0 {
+		return
+	}
+	for _, part := range parts {
+		p.pausedParts[part] = true
+	}
+	if err := p.consumer.Pause(topicPartitions(parts)); err != nil {
+		p.log.Warn("pausing partitions", "err", err)
+	}
+}
+
+func (p *Pipeline) resumeParts(parts []partition) {
+	if len(parts) == 0 {
+		return
+	}
+	for _, part := range parts {
+		delete(p.pausedParts, part)
+	}
+	if err := p.consumer.Resume(topicPartitions(parts)); err != nil {
+		p.log.Warn("resuming partitions", "err", err)
+	}
+}
+
+func (p *Pipeline) assignedList() []kafka.TopicPartition { return topicPartitions(keys(p.assigned)) }
+
+func keys(m map[partition]bool) []partition {
+	out := make([]partition, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func topicPartitions(parts []partition) []kafka.TopicPartition {
+	out := make([]kafka.TopicPartition, 0, len(parts))
+	for _, tp := range parts {
 		t := tp.topic
 		out = append(out, kafka.TopicPartition{Topic: &t, Partition: tp.part})
 	}
@@ -239,13 +275,8 @@ func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 		if err != nil {
 			return err
 		}
-		if p.paused {
-			// Paused by backpressure: the new partitions are paused when their
-			// first record arrives (dispatch), once their fetch has started.
-			for _, tp := range e.Partitions {
-				p.pauseOnFirst[partition{*tp.Topic, tp.Partition}] = true
-			}
-		}
+		// Paused by backpressure or not, a new partition is paused only once
+		// its first record arrives (dispatch): its fetch has started then.
 		p.log.Info("partitions assigned", "partitions", fmtParts(e.Partitions))
 	case kafka.RevokedPartitions:
 		revoked := make([]partition, 0, len(e.Partitions))
@@ -276,10 +307,20 @@ func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 				p.log.Warn("commit on revoke", "err", err)
 			}
 		}
+		// librdkafka keeps an application pause across unassign and a later
+		// assign: a partition given up paused would come back, if it ever came
+		// back here, owned but never fetched. Resume it while it is still ours.
+		var wasPaused []partition
+		for _, part := range revoked {
+			if p.pausedParts[part] {
+				wasPaused = append(wasPaused, part)
+			}
+		}
+		p.resumeParts(wasPaused)
 		for _, part := range revoked {
 			p.tracker.revoke(part)
 			delete(p.assigned, part)
-			delete(p.pauseOnFirst, part)
+			delete(p.fetching, part)
 			p.m.Lag.DeleteLabelValues(part.topic, strconv.Itoa(int(part.part)))
 		}
 		var err error
