@@ -182,6 +182,10 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	contexts, err := parseContexts(r.URL.Query()["context"])
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(fp.readCtx(r.Context()), s.cfg.Budget*10)
 	defer cancel()
 	var meta Meta
@@ -190,12 +194,17 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the store did not answer", Err: err}
 	}
+	full := len(events) == limit
+	var last store.Event
+	if full {
+		last = events[len(events)-1]
+	}
+	events = servable(events, contexts, time.Now())
 	resp := TimelineResponse{Entity: entity, Events: make([]EventOut, len(events)), FreshThrough: freshThrough(marks), Degraded: meta.Degraded}
 	for i, e := range events {
 		resp.Events[i] = eventOut(Scored{Event: e})
 	}
-	if len(events) == limit {
-		last := events[len(events)-1]
+	if full { // the page was full before filtering: there may be more
 		b, _ := json.Marshal(store.Cursor{Time: last.Time, Source: last.Source, Key: last.Key})
 		resp.NextCursor = base64.RawURLEncoding.EncodeToString(b)
 	}

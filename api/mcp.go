@@ -24,6 +24,7 @@ type GetContextInput struct {
 	K         int      `json:"k,omitempty" jsonschema:"how many events at most (default 10, at most 100)"`
 	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"cap on the size of the returned context text, in tokens (default 1000)"`
 	After     []string `json:"after,omitempty" jsonschema:"records the answer must include, as TOPIC:PARTITION:OFFSET (what a Kafka producer's delivery report gives); the tool waits for them to be written"`
+	Context   []string `json:"context,omitempty" jsonschema:"keep only events produced for one of these AI tasks (their ai-context), e.g. support"`
 }
 
 // SearchKnowledgeInput is the input of the search_knowledge tool.
@@ -136,7 +137,7 @@ func (s *Server) toolGetContext(ctx context.Context, req *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, nil, err
 	}
-	cr := ContextRequest{Entity: in.Entity, Q: in.Question, Window: in.Window, After: in.After}
+	cr := ContextRequest{Entity: in.Entity, Q: in.Question, Window: in.Window, After: in.After, Context: in.Context}
 	if in.K != 0 {
 		cr.K = &in.K
 	}

@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -305,6 +306,8 @@ type ContextRequest struct {
 	// FreshThrough (RFC 3339 or unix ms): wait until every source is complete
 	// through this Kafka timestamp.
 	FreshThrough string `json:"fresh_through"`
+	// Context keeps only events whose ai-context is one of these.
+	Context []string `json:"context"`
 }
 
 // Limits on request parameters.
@@ -330,6 +333,7 @@ type params struct {
 	// after and freshThrough: what the answer must include (see awaitFresh).
 	after        []store.Watermark
 	freshThrough time.Time
+	contexts     []string // ai-context filter (empty: every event)
 }
 
 func (s *Server) parse(r *http.Request) (params, error) {
@@ -351,7 +355,7 @@ func (s *Server) parse(r *http.Request) (params, error) {
 	} else {
 		q := r.URL.Query()
 		req.Entity, req.Q, req.Window, req.Session, req.Ranking = q.Get("entity"), q.Get("q"), q.Get("window"), q.Get("session"), q.Get("ranking")
-		req.After, req.FreshThrough = q["after"], q.Get("fresh_through")
+		req.After, req.FreshThrough, req.Context = q["after"], q.Get("fresh_through"), q["context"]
 		if v := q.Get("explain"); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -388,6 +392,9 @@ func (s *Server) params(req ContextRequest) (params, error) {
 		budget: s.cfg.Budget, maxTokens: s.cfg.MaxTokens, ranking: s.cfg.Ranking, explain: req.Explain}
 	var err error
 	if p.after, p.freshThrough, err = parseFreshness(req.After, req.FreshThrough); err != nil {
+		return p, err
+	}
+	if p.contexts, err = parseContexts(req.Context); err != nil {
 		return p, err
 	}
 	switch req.Ranking {
@@ -451,6 +458,35 @@ func (s *Server) params(req ContextRequest) (params, error) {
 	return p, nil
 }
 
+// maxContexts bounds context= values.
+const maxContexts = 16
+
+func parseContexts(vs []string) ([]string, error) {
+	if len(vs) > maxContexts {
+		return nil, badRequest("context: at most %d values", maxContexts)
+	}
+	for _, v := range vs {
+		if len(v) > 256 || !utf8.ValidString(v) {
+			return nil, badRequest("context: %q is not a context name (UTF-8, at most 256 bytes)", v)
+		}
+	}
+	return vs, nil
+}
+
+// servable drops, in place, the events whose TTL has passed at now (every
+// store filters them too; this holds the line whatever their clocks say) and,
+// when contexts are given, those whose ai-context is not one of them.
+func servable(events []store.Event, contexts []string, now time.Time) []store.Event {
+	out := events[:0]
+	for _, e := range events {
+		if e.Expired(now) || (len(contexts) > 0 && !slices.Contains(contexts, e.Context)) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // prefixField names the request field a nested validation error is about.
 func prefixField(err error, field string) error {
 	var e *Error
@@ -474,11 +510,18 @@ type EventOut struct {
 	Explain    *relevance.Components `json:"explain,omitempty"`
 	Version    int64                 `json:"version"`
 	Provenance store.Provenance      `json:"provenance"`
+	// Context is the event's ai-context; ExpiresAt when its ai-ttl passes.
+	Context   string     `json:"context,omitempty"`
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
 func eventOut(e Scored) EventOut {
 	out := EventOut{ID: e.ID, Source: e.Source, Key: e.Key, Time: e.Time, Text: e.Text, Attrs: e.Attrs,
-		Score: round4(e.Score), Version: e.Version, Provenance: e.Provenance}
+		Score: round4(e.Score), Version: e.Version, Provenance: e.Provenance, Context: e.Context}
+	if !e.ExpiresAt.IsZero() {
+		t := e.ExpiresAt
+		out.ExpiresAt = &t
+	}
 	if e.Similarity != nil {
 		v := round4(*e.Similarity)
 		out.Similarity = &v
@@ -766,7 +809,14 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	return resp, timer, nil
 }
 
+// recent reads the entity's events in the window, without those whose TTL has
+// passed and, with context=, those of other contexts.
 func (s *Server) recent(ctx context.Context, p params, since time.Time, timer *stageTimer, meta *Meta) ([]store.Event, error) {
+	events, err := s.recentAll(ctx, p, since, timer, meta)
+	return servable(events, p.contexts, time.Now()), err
+}
+
+func (s *Server) recentAll(ctx context.Context, p params, since time.Time, timer *stageTimer, meta *Meta) ([]store.Event, error) {
 	limit := s.cfg.ScanLimit
 	var partial []store.Event
 	if s.cache != nil {

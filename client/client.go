@@ -208,8 +208,19 @@ func Record(topic string, partition int32, offset int64) string {
 	return topic + ":" + strconv.FormatInt(int64(partition), 10) + ":" + strconv.FormatInt(offset, 10)
 }
 
-// ReadOption adds a read-your-writes condition to Timeline and Memory.
+// ReadOption adds a condition to Timeline and Memory: read-your-writes (After,
+// FreshThrough) or, for Timeline, a filter (Contexts).
 type ReadOption func(url.Values)
+
+// Contexts keeps only events whose ai-context (the AI task their producer made
+// them for) is one of contexts; ContextRequest.Context does the same.
+func Contexts(contexts ...string) ReadOption {
+	return func(v url.Values) {
+		for _, c := range contexts {
+			v.Add("context", c)
+		}
+	}
+}
 
 // After asks for an answer that includes each of records (see Record).
 func After(records ...string) ReadOption {

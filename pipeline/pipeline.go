@@ -291,40 +291,83 @@ drain:
 	return loopErr
 }
 
-// retain enforces Source.Retention until ctx ends: every minute (or a tenth of
-// the shortest retention) it deletes each such source's expired events.
+// ExpiryInterval is how often ingest purges events whose TTL has passed (they
+// are never served after it in any case: every read path filters them).
+const ExpiryInterval = 5 * time.Second
+
+// retain purges, until ctx ends, the events whose TTL has passed (from the
+// store, then the cache) and each source's events older than its retention.
 func (p *Pipeline) retain(ctx context.Context) {
-	purger, ok := p.deps.Store.(store.Purger)
-	if !ok {
-		return
-	}
-	every := time.Minute
+	purger, _ := p.deps.Store.(store.Purger)
+	expirer, _ := p.deps.Store.(store.Expirer)
+	retainEvery := time.Minute
 	var srcs []source.Source
 	for _, m := range p.sources {
-		if r := m.Source().Retention; r > 0 {
+		if r := m.Source().Retention; r > 0 && purger != nil {
 			srcs = append(srcs, m.Source())
-			every = min(every, max(r/10, time.Second))
+			retainEvery = min(retainEvery, max(r/10, time.Second))
 		}
 	}
-	if len(srcs) == 0 {
+	if len(srcs) == 0 && expirer == nil {
 		return
 	}
-	t := time.NewTicker(every)
+	t := time.NewTicker(min(retainEvery, ExpiryInterval))
 	defer t.Stop()
+	var lastRetain time.Time
 	for {
-		for _, s := range srcs {
-			n, err := purger.Purge(ctx, s.Name, time.Now().Add(-s.Retention))
-			if err != nil && ctx.Err() == nil {
-				p.log.Warn("retention: purging expired events", "source", s.Name, "err", err)
-			} else if n > 0 {
-				p.log.Info("retention: purged expired events", "source", s.Name, "events", n, "older_than", s.Retention)
-				p.m.Records.WithLabelValues(s.Name, resultExpired.String()).Add(float64(n))
+		if expirer != nil {
+			p.purgeExpired(ctx, expirer)
+		}
+		if len(srcs) > 0 && time.Since(lastRetain) >= retainEvery {
+			lastRetain = time.Now()
+			for _, s := range srcs {
+				n, err := purger.Purge(ctx, s.Name, time.Now().Add(-s.Retention))
+				if err != nil && ctx.Err() == nil {
+					p.log.Warn("retention: purging expired events", "source", s.Name, "err", err)
+				} else if n > 0 {
+					p.log.Info("retention: purged expired events", "source", s.Name, "events", n, "older_than", s.Retention)
+					p.m.Records.WithLabelValues(s.Name, ResultExpired.String()).Add(float64(n))
+				}
 			}
 		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+	}
+}
+
+// purgeExpired removes the events whose TTL has passed from the store, in
+// bounded rounds, and then from the cache.
+func (p *Pipeline) purgeExpired(ctx context.Context, expirer store.Expirer) {
+	const round = 1000
+	for ctx.Err() == nil {
+		removed, err := expirer.PurgeExpired(ctx, time.Now(), round)
+		if err != nil {
+			if ctx.Err() == nil {
+				p.log.Warn("ttl: purging events whose ai-ttl passed", "err", err)
+			}
+			return
+		}
+		if len(removed) == 0 {
+			return
+		}
+		if p.deps.Cache != nil {
+			if err := p.deps.Cache.Apply(ctx, nil, removed); err != nil {
+				p.log.Warn("ttl: removing expired events from the cache", "err", err) // reads filter them anyway
+			}
+		}
+		bySource := map[string]int{}
+		for _, r := range removed {
+			bySource[r.Source]++
+		}
+		for src, n := range bySource {
+			p.m.Records.WithLabelValues(src, ResultExpired.String()).Add(float64(n))
+		}
+		p.log.Debug("ttl: purged events whose ai-ttl passed", "events", len(removed))
+		if len(removed) < round {
+			return
 		}
 	}
 }

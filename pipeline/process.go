@@ -125,14 +125,15 @@ const (
 	ResultDeleted                    // removed (delete, tombstone, truncate)
 	ResultSkipped                    // nothing to do (a transaction marker, our own output, a knowledge truncate)
 	ResultDeadLettered               // poison: to the DLQ (or the backfill's rejects)
+	// ResultExpired: a record whose ai-ttl had passed when it arrived (not
+	// stored); also counts events removed when their TTL or their source's
+	// retention passes.
+	ResultExpired
 )
 
 // Results are every decided result, in order: the label values of
-// freshctx_ingest_records_total{result} (and "expired", counted by retention).
-var Results = []Result{ResultStored, ResultUnchanged, ResultDeleted, ResultSkipped, ResultDeadLettered, resultExpired}
-
-// resultExpired counts events removed by Source.Retention; no record has it.
-const resultExpired Result = 255
+// freshctx_ingest_records_total{result}.
+var Results = []Result{ResultStored, ResultUnchanged, ResultDeleted, ResultSkipped, ResultDeadLettered, ResultExpired}
 
 func (r Result) String() string {
 	switch r {
@@ -146,7 +147,7 @@ func (r Result) String() string {
 		return "skipped"
 	case ResultDeadLettered:
 		return "dead_lettered"
-	case resultExpired:
+	case ResultExpired:
 		return "expired"
 	}
 	return "pending"
@@ -422,7 +423,14 @@ func (p *Writer) mapEvent(it *Item, i int, priors map[store.Ref]store.Prior, pla
 		pp = &prior
 	}
 	ev, err := it.rec.Src.Event(&it.change, it.ref.Key, &it.crec, pp)
-	if err != nil {
+	switch {
+	case errors.Is(err, source.ErrExpired):
+		it.result = ResultExpired // its ai-ttl passed before it arrived
+		return priors
+	case errors.Is(err, source.ErrContextNotAccepted):
+		it.result = ResultSkipped
+		return priors
+	case err != nil:
 		it.poison("map", err)
 		return priors
 	}

@@ -64,6 +64,9 @@ type Source struct {
 	// Retention deletes this source's events older than this (by event time) from the
 	// store, e.g. 72h for raw chat turns. Default 0: kept.
 	Retention time.Duration `yaml:"retention"`
+	// Contract reads the producer's data contract (ai-ttl, ai-context,
+	// ai-provenance headers, or fields on backfill); see Contract.
+	Contract Contract `yaml:"contract"`
 }
 
 // Text caps when a source does not say.
@@ -137,7 +140,7 @@ func (s *Source) Validate() error {
 	if s.Key != "" && s.Format != cdc.FormatJSON {
 		return errors.New("key: only for format json (Debezium records always carry a key)")
 	}
-	return nil
+	return s.Contract.WithDefaults().Validate()
 }
 
 // Mapper applies a source's rules to records: decode, key, and the event or
@@ -148,6 +151,7 @@ type Mapper struct {
 	fields                               []string // top-level fields kept for TOAST merging
 	maxText                              int
 	chunk                                Chunking
+	contract                             Contract
 }
 
 // IsDocument reports a knowledge source (chunked documents, not timeline events).
@@ -167,7 +171,7 @@ func NewMapper(s Source) (*Mapper, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Mapper{src: s, maxText: s.MaxTextBytes, chunk: s.Chunk.WithDefaults()}
+	m := &Mapper{src: s, maxText: s.MaxTextBytes, chunk: s.Chunk.WithDefaults(), contract: s.Contract.WithDefaults()}
 	if m.maxText == 0 {
 		m.maxText = MaxTextBytesDefault
 		if m.IsDocument() {
@@ -198,6 +202,9 @@ func NewMapper(s Source) (*Mapper, error) {
 		add(strings.SplitN(a, ".", 2)[0])
 	}
 	add(s.Time)
+	for _, f := range m.contract.fields() {
+		add(f)
+	}
 	return m, nil
 }
 
@@ -289,6 +296,9 @@ func (m *Mapper) Event(c *cdc.Change, key string, r *cdc.Record, prior *store.Pr
 		// Plain events carry no source version; their event time orders them, which
 		// unlike a Kafka offset survives topic re-creation and replays.
 		e.Version = e.Time.UnixMicro()
+	}
+	if err := m.contract.apply(&e, row, r, time.Now()); err != nil {
+		return e, err
 	}
 	return e, nil
 }

@@ -40,6 +40,12 @@ type Purger interface {
 	Purge(ctx context.Context, source string, before time.Time) (int64, error)
 }
 
+// Expirer removes events whose TTL has passed (see Event.ExpiresAt), at most
+// limit at a time, and returns them for the cache.
+type Expirer interface {
+	PurgeExpired(ctx context.Context, now time.Time, limit int) ([]Removed, error)
+}
+
 // VectorStore is a whole backend for events and knowledge (pgstore, milvusstore):
 // what ingest writes and the context API reads.
 type VectorStore interface {
@@ -72,7 +78,15 @@ type Event struct {
 	Embedding  []float32      `json:"-"`
 	Version    int64          `json:"version"`
 	Provenance Provenance     `json:"provenance"`
+	// Context is the AI task the event is for (the ai-context header); "" for any.
+	Context string `json:"context,omitempty"`
+	// ExpiresAt is when the event's TTL (the ai-ttl header) passes: it is never
+	// served after it, and purged. Zero: no TTL.
+	ExpiresAt time.Time `json:"expires_at,omitzero"`
 }
+
+// Expired reports whether e's TTL has passed at now.
+func (e *Event) Expired(now time.Time) bool { return !e.ExpiresAt.IsZero() && !now.Before(e.ExpiresAt) }
 
 // Change is one change of an entity's events, as the cache's change stream
 // keeps it for live subscribers.
@@ -109,6 +123,7 @@ type Provenance struct {
 	Partition int32  `json:"partition"`
 	Offset    int64  `json:"offset"`
 	TraceID   string `json:"trace_id,omitempty"` // from a traceparent or trace id header
+	Producer  string `json:"producer,omitempty"` // the producing job (the ai-provenance header)
 }
 
 // Ref returns the event's identity.

@@ -282,6 +282,45 @@ func prov(r map[string]any) store.Provenance {
 	return p
 }
 
+// eventProv is an event's prov field: its provenance and its data contract
+// (context, and when its TTL passes in Unix microseconds, 0 for never).
+type eventProv struct {
+	store.Provenance
+	Context   string `json:"context,omitempty"`
+	ExpiresUS int64  `json:"expires_at,omitempty"`
+}
+
+func eventProvOf(r map[string]any) eventProv {
+	var p eventProv
+	if b, _ := r["prov"].([]byte); len(b) > 0 {
+		json.Unmarshal(b, &p)
+	}
+	return p
+}
+
+func expiresUS(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMicro()
+}
+
+// PurgeExpired deletes up to limit events whose TTL has passed, as delete
+// markers at their version, and returns them for the cache.
+func (s *Store) PurgeExpired(ctx context.Context, now time.Time, limit int) ([]store.Removed, error) {
+	rs, err := s.query(ctx, s.events, `prov["expires_at"] > 0 && prov["expires_at"] <= {now} && deleted == false`,
+		map[string]any{"now": now.UnixMicro()}, limit, "source", "key", "version")
+	if err != nil {
+		return nil, err
+	}
+	dels := make([]store.Delete, 0, len(rs))
+	for _, r := range rs {
+		dels = append(dels, store.Delete{Ref: store.Ref{Source: str(r, "source"), Key: str(r, "key")}, Version: num(r, "version")})
+	}
+	res, err := s.Apply(ctx, nil, dels)
+	return res.Removed, err
+}
+
 func hexHash(b []byte) string { return hex.EncodeToString(b) }
 
 func unhex(s string) []byte { b, _ := hex.DecodeString(s); return b }
@@ -424,7 +463,7 @@ func (s *Store) upsertEvents(ctx context.Context, evs []store.Event, deleted boo
 		pk, tenant, ent, src, key = append(pk, pkOf(e.Ref())), append(tenant, e.Tenant), append(ent, e.Entity), append(src, e.Source), append(key, e.Key)
 		id, text, th = append(id, e.ID), append(text, e.Text), append(th, hexHash(e.TextHash))
 		at, ver, del = append(at, e.Time.UnixMicro()), append(ver, e.Version), append(del, deleted)
-		attrs, fields, pv = append(attrs, jsonBytes(e.Attrs)), append(fields, jsonBytes(e.Fields)), append(pv, jsonBytes(e.Provenance))
+		attrs, fields, pv = append(attrs, jsonBytes(e.Attrs)), append(fields, jsonBytes(e.Fields)), append(pv, jsonBytes(eventProv{e.Provenance, e.Context, expiresUS(e.ExpiresAt)}))
 		v := e.Embedding
 		if deleted {
 			v = placeholder(s.dims)
@@ -528,10 +567,18 @@ func (s *Store) entityEvents(ctx context.Context, tenant, entity, cond string, a
 		return nil, err
 	}
 	evs := make([]store.Event, 0, len(rs))
+	now := time.Now()
 	for _, r := range rs {
-		evs = append(evs, store.Event{Source: str(r, "source"), Key: str(r, "key"), ID: str(r, "id"), Tenant: tenant, Entity: entity,
+		ep := eventProvOf(r)
+		e := store.Event{Source: str(r, "source"), Key: str(r, "key"), ID: str(r, "id"), Tenant: tenant, Entity: entity,
 			Time: time.UnixMicro(num(r, "event_time")).UTC(), Text: str(r, "text"), Attrs: obj(r, "attrs"), Embedding: vec(r, "embedding"),
-			Version: num(r, "version"), Provenance: prov(r)})
+			Version: num(r, "version"), Provenance: ep.Provenance, Context: ep.Context}
+		if ep.ExpiresUS > 0 {
+			e.ExpiresAt = time.UnixMicro(ep.ExpiresUS).UTC()
+		}
+		if !e.Expired(now) {
+			evs = append(evs, e)
+		}
 	}
 	sort.Slice(evs, func(i, j int) bool {
 		if !evs[i].Time.Equal(evs[j].Time) {

@@ -303,15 +303,16 @@ func (s *Store) Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]sto
 
 const upsertSQL = `
 INSERT INTO events (source, key, id, tenant, entity, event_time, text, attrs, fields, text_hash, embedding, version, deleted,
-                    kafka_topic, kafka_partition, kafka_offset, trace_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false, $13, $14, $15, $16)
+                    kafka_topic, kafka_partition, kafka_offset, trace_id, producer, context, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, false, $13, $14, $15, $16, $17, $18, $19)
 ON CONFLICT (source, key) DO UPDATE SET
     id = EXCLUDED.id, tenant = EXCLUDED.tenant, entity = EXCLUDED.entity,
     event_time = EXCLUDED.event_time, text = EXCLUDED.text, attrs = EXCLUDED.attrs,
     fields = EXCLUDED.fields, text_hash = EXCLUDED.text_hash, embedding = EXCLUDED.embedding,
     version = EXCLUDED.version, deleted = false, written_at = now(),
     kafka_topic = EXCLUDED.kafka_topic, kafka_partition = EXCLUDED.kafka_partition,
-    kafka_offset = EXCLUDED.kafka_offset, trace_id = EXCLUDED.trace_id
+    kafka_offset = EXCLUDED.kafka_offset, trace_id = EXCLUDED.trace_id,
+    producer = EXCLUDED.producer, context = EXCLUDED.context, expires_at = EXCLUDED.expires_at
 WHERE events.version < EXCLUDED.version
    OR (events.version = EXCLUDED.version AND NOT events.deleted)
 RETURNING true`
@@ -342,7 +343,8 @@ func (s *Store) Apply(ctx context.Context, upserts []store.Event, deletes []stor
 			}
 			b.Queue(upsertSQL, e.Source, e.Key, e.ID, e.Tenant, e.Entity, e.Time, e.Text,
 				jsonOrEmpty(e.Attrs), jsonOrEmpty(e.Fields), e.TextHash, vec, e.Version,
-				e.Provenance.Topic, e.Provenance.Partition, e.Provenance.Offset, e.Provenance.TraceID)
+				e.Provenance.Topic, e.Provenance.Partition, e.Provenance.Offset, e.Provenance.TraceID,
+				e.Provenance.Producer, e.Context, expiresAt(e.ExpiresAt))
 		}
 		for _, d := range deletes {
 			b.Queue(deleteSQL, d.Source, d.Key, d.Version)
@@ -405,7 +407,7 @@ func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	rows, err := s.query(ctx, `
 		SELECT `+eventColumns+`
 		FROM events
-		WHERE tenant = $1 AND entity = $2 AND event_time >= $3 AND NOT deleted
+		WHERE tenant = $1 AND entity = $2 AND event_time >= $3 AND NOT deleted `+notExpired+`
 		ORDER BY event_time DESC, source, key
 		LIMIT $4`, tenant, entity, since, limit)
 	if err != nil {
@@ -427,7 +429,7 @@ func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *stor
 	rows, err := s.query(ctx, `
 		SELECT `+eventColumns+`
 		FROM events
-		WHERE tenant = $1 AND entity = $2 AND NOT deleted `+where+`
+		WHERE tenant = $1 AND entity = $2 AND NOT deleted `+notExpired+where+`
 		ORDER BY event_time DESC, source, key
 		LIMIT $3`, args...)
 	if err != nil {
@@ -436,15 +438,51 @@ func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *stor
 	return pgx.CollectRows(rows, scanEvent(tenant, entity))
 }
 
-const eventColumns = `source, key, id, event_time, text, attrs, embedding, version, kafka_topic, kafka_partition, kafka_offset, trace_id`
+const eventColumns = `source, key, id, event_time, text, attrs, embedding, version, kafka_topic, kafka_partition, kafka_offset, trace_id,
+	producer, context, expires_at`
+
+// notExpired keeps events whose TTL has not passed (store.Event.ExpiresAt).
+const notExpired = ` AND (expires_at IS NULL OR expires_at > now()) `
+
+func expiresAt(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// PurgeExpired turns up to limit events whose TTL has passed into delete
+// markers at their version (so a replay of the record cannot bring them back)
+// and returns them for the cache.
+func (s *Store) PurgeExpired(ctx context.Context, now time.Time, limit int) ([]store.Removed, error) {
+	rows, err := s.pool.Query(ctx, `
+		UPDATE events SET deleted = true, text = '', attrs = '{}', fields = '{}', text_hash = NULL, embedding = NULL,
+		       written_at = now()
+		WHERE (source, key) IN (SELECT source, key FROM events WHERE expires_at <= $1 AND NOT deleted
+		                        LIMIT $2 FOR UPDATE SKIP LOCKED)
+		RETURNING source, key, tenant, entity, version`, now, limit)
+	if err != nil {
+		return nil, classify(fmt.Errorf("purging expired events: %w", err))
+	}
+	removed, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Removed, error) {
+		var x store.Removed
+		return x, r.Scan(&x.Source, &x.Key, &x.Tenant, &x.Entity, &x.Version)
+	})
+	return removed, classify(err)
+}
 
 func scanEvent(tenant, entity string) pgx.RowToFunc[store.Event] {
 	return func(r pgx.CollectableRow) (store.Event, error) {
 		e := store.Event{Tenant: tenant, Entity: entity}
 		var vec *pgvector.Vector
 		p := &e.Provenance
-		if err := r.Scan(&e.Source, &e.Key, &e.ID, &e.Time, &e.Text, &e.Attrs, &vec, &e.Version, &p.Topic, &p.Partition, &p.Offset, &p.TraceID); err != nil {
+		var exp *time.Time
+		if err := r.Scan(&e.Source, &e.Key, &e.ID, &e.Time, &e.Text, &e.Attrs, &vec, &e.Version, &p.Topic, &p.Partition, &p.Offset, &p.TraceID,
+			&p.Producer, &e.Context, &exp); err != nil {
 			return e, err
+		}
+		if exp != nil {
+			e.ExpiresAt = exp.UTC()
 		}
 		if vec != nil {
 			e.Embedding = vec.Slice()
@@ -501,11 +539,12 @@ func (s *Store) LoadEvents(ctx context.Context, events []store.Event) error {
 		e := &events[i]
 		p := e.Provenance
 		rows[i] = []any{e.Source, e.Key, e.ID, e.Tenant, e.Entity, e.Time, e.Text, jsonOrEmpty(e.Attrs), jsonOrEmpty(e.Fields),
-			e.TextHash, pgvector.NewVector(e.Embedding), e.Version, p.Topic, p.Partition, p.Offset, p.TraceID}
+			e.TextHash, pgvector.NewVector(e.Embedding), e.Version, p.Topic, p.Partition, p.Offset, p.TraceID, p.Producer, e.Context,
+			expiresAt(e.ExpiresAt)}
 	}
 	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"events"},
 		[]string{"source", "key", "id", "tenant", "entity", "event_time", "text", "attrs", "fields", "text_hash", "embedding", "version",
-			"kafka_topic", "kafka_partition", "kafka_offset", "trace_id"}, pgx.CopyFromRows(rows))
+			"kafka_topic", "kafka_partition", "kafka_offset", "trace_id", "producer", "context", "expires_at"}, pgx.CopyFromRows(rows))
 	if err != nil {
 		return classify(fmt.Errorf("loading %d events: %w", len(events), err))
 	}

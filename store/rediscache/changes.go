@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -73,12 +72,7 @@ func changeOf(m redis.XMessage) (store.Change, error) {
 	if err := json.Unmarshal([]byte(data), &ce); err != nil {
 		return store.Change{}, fmt.Errorf("decoding change %s: %w", m.ID, err)
 	}
-	src, key, _ := strings.Cut(member, "/")
-	e := store.Event{Source: src, Key: key, ID: ce.ID, Text: ce.Text, Attrs: ce.Attrs, Version: ce.Version, Provenance: ce.Prov}
-	if ce.TimeUS != 0 {
-		e.Time = time.UnixMicro(ce.TimeUS).UTC()
-	}
-	return store.Change{ID: m.ID, Op: op, Event: e}, nil
+	return store.Change{ID: m.ID, Op: op, Event: ce.event(member)}, nil
 }
 
 // streamIDLess compares stream ids "ms-seq".

@@ -347,6 +347,32 @@ type cachedEvent struct {
 	Attrs   map[string]any   `json:"attrs,omitempty"`
 	Version int64            `json:"ver"`
 	Prov    store.Provenance `json:"p"`
+	Context string           `json:"cx,omitempty"`
+	Expires int64            `json:"exp,omitempty"` // Unix µs when its TTL passes; 0: never
+}
+
+func cachedEventOf(e *store.Event) cachedEvent {
+	ce := cachedEvent{ID: e.ID, TimeUS: e.Time.UnixMicro(), Text: e.Text, Attrs: e.Attrs, Version: e.Version, Prov: e.Provenance,
+		Context: e.Context}
+	if !e.ExpiresAt.IsZero() {
+		ce.Expires = e.ExpiresAt.UnixMicro()
+	}
+	return ce
+}
+
+// event is the cached body as an event of member src/key (without tenant,
+// entity and vector).
+func (ce *cachedEvent) event(member string) store.Event {
+	src, key, _ := strings.Cut(member, "/")
+	e := store.Event{Source: src, Key: key, ID: ce.ID, Text: ce.Text, Attrs: ce.Attrs, Version: ce.Version, Provenance: ce.Prov,
+		Context: ce.Context}
+	if ce.TimeUS != 0 {
+		e.Time = time.UnixMicro(ce.TimeUS).UTC()
+	}
+	if ce.Expires != 0 {
+		e.ExpiresAt = time.UnixMicro(ce.Expires).UTC()
+	}
+	return e
 }
 
 // Apply writes applied upserts and removals in one pipeline. On failure it marks
@@ -400,7 +426,7 @@ func (c *Cache) queue(ctx context.Context, pipe redis.Pipeliner, upserts []store
 		if e.Time.Before(cutoff) {
 			continue // already out of the window
 		}
-		data, err := json.Marshal(cachedEvent{ID: e.ID, TimeUS: e.Time.UnixMicro(), Text: e.Text, Attrs: e.Attrs, Version: e.Version, Prov: e.Provenance})
+		data, err := json.Marshal(cachedEventOf(e))
 		if err != nil {
 			return 0, fmt.Errorf("encoding event %s: %w", member(e.Ref()), err)
 		}
@@ -506,6 +532,7 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 		}
 	}
 	events = make([]store.Event, 0, (len(res)-3)/3)
+	now := c.now()
 	for i := 3; i+2 < len(res); i += 3 {
 		m, data, vec := str(res[i]), str(res[i+1]), str(res[i+2])
 		if data == "" {
@@ -516,10 +543,12 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 		if err := json.Unmarshal([]byte(data), &ce); err != nil {
 			return nil, false, fmt.Errorf("decoding cached event %s: %w", m, err)
 		}
-		src, key, _ := strings.Cut(m, "/")
-		events = append(events, store.Event{Source: src, Key: key, ID: ce.ID, Tenant: tenant, Entity: entity,
-			Time: time.UnixMicro(ce.TimeUS).UTC(), Text: ce.Text, Attrs: ce.Attrs, Embedding: decodeVector([]byte(vec)),
-			Version: ce.Version, Provenance: ce.Prov})
+		e := ce.event(m)
+		if e.Expired(now) {
+			continue // its TTL passed; ingest's purge removes it
+		}
+		e.Tenant, e.Entity, e.Embedding = tenant, entity, decodeVector([]byte(vec))
+		events = append(events, e)
 	}
 	return events, complete, nil
 }

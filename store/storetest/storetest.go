@@ -36,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"SearchFilters", searchFilters},
 		{"TenantIsolation", tenantIsolation},
 		{"TimelinePages", timelinePages},
+		{"DataContract", dataContract},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
 	}
@@ -355,6 +356,54 @@ func timelinePages(t *testing.T, s Store) {
 	}
 	if got != "p6,p4,p5,p2,p3,p0,p1," {
 		t.Fatalf("pages: %s", got)
+	}
+}
+
+// dataContract: an event's context, producer and TTL are stored and read back;
+// one whose TTL has passed is never read, is purged once into a delete marker at
+// its version, and a replay of it does not bring it back.
+func dataContract(t *testing.T, s Store) {
+	now := time.Now().Truncate(time.Millisecond).UTC()
+	live := event("acme", "customer:dc", "live", 1, 0, "kept until its TTL")
+	live.Context, live.Provenance.Producer, live.ExpiresAt = "support", "crm-sync", now.Add(time.Hour)
+	gone := event("acme", "customer:dc", "gone", 2, time.Minute, "its TTL has passed")
+	gone.Context, gone.ExpiresAt = "support", now.Add(-time.Second)
+	plain := event("acme", "customer:dc", "plain", 3, 2*time.Minute, "no contract")
+	apply(t, s, []store.Event{live, gone, plain}, nil)
+	evs := recent(t, s, "acme", "customer:dc")
+	if keys(evs) != "plain,live," {
+		t.Fatalf("recent: %s, want plain,live (the expired event never read)", keys(evs))
+	}
+	if e := evs[1]; e.Context != "support" || e.Provenance.Producer != "crm-sync" || !e.ExpiresAt.Equal(live.ExpiresAt) {
+		t.Fatalf("contract read back: context %q producer %q expires %v, want support, crm-sync, %v", e.Context, e.Provenance.Producer, e.ExpiresAt, live.ExpiresAt)
+	}
+	if e := evs[0]; e.Context != "" || !e.ExpiresAt.IsZero() || e.Provenance.Producer != "" {
+		t.Fatalf("an event without a contract read back with one: %+v", e)
+	}
+	if tl, ok := s.(store.Timeline); ok {
+		page, err := tl.Timeline(ctx, "acme", "customer:dc", nil, 10)
+		if err != nil || keys(page) != "plain,live," {
+			t.Fatalf("timeline: %s %v, want plain,live", keys(page), err)
+		}
+	}
+	exp, ok := s.(store.Expirer)
+	if !ok {
+		t.Skip("the store does not purge expired events")
+	}
+	removed, err := exp.PurgeExpired(ctx, time.Now(), 100)
+	if err != nil || len(removed) != 1 || removed[0].Key != "gone" || removed[0].Tenant != "acme" || removed[0].Entity != "customer:dc" || removed[0].Version != 2 {
+		t.Fatalf("purge: %+v %v, want the expired event at version 2", removed, err)
+	}
+	if again, err := exp.PurgeExpired(ctx, time.Now(), 100); err != nil || len(again) != 0 {
+		t.Fatalf("second purge: %+v %v, want nothing", again, err)
+	}
+	replay := gone
+	replay.ExpiresAt = now.Add(time.Hour)
+	if r := apply(t, s, []store.Event{replay}, nil); r.Applied[0] {
+		t.Fatal("a replay of the purged event at its version was applied")
+	}
+	if evs := recent(t, s, "acme", "customer:dc"); keys(evs) != "plain,live," {
+		t.Fatalf("after purge and replay: %s, want plain,live", keys(evs))
 	}
 }
 
