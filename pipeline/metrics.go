@@ -5,7 +5,7 @@ import "github.com/prometheus/client_golang/prometheus"
 // Metrics are the ingest pipeline's Prometheus metrics.
 type Metrics struct {
 	Consumed     *prometheus.CounterVec // records received from Kafka, by topic
-	Records      *prometheus.CounterVec // by source and result: stored, unchanged (older version), deleted, skipped, dead_lettered
+	Records      *prometheus.CounterVec // by source and result: stored, unchanged (older version), deleted, skipped, dead_lettered, expired
 	EmbedTexts   prometheus.Counter     // texts sent to the embedder
 	EmbedReused  prometheus.Counter     // texts whose stored vector was reused (text unchanged)
 	EmbedBatches prometheus.Counter
@@ -44,7 +44,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Consumed: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "consumed_total",
 			Help: "Records received from Kafka and dispatched to a lane, by topic."}, []string{"topic"}),
 		Records: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "records_total",
-			Help: "Records processed, by source and result (stored, unchanged, deleted, skipped, dead_lettered)."}, []string{"source", "result"}),
+			Help: "Records processed, by source and result (stored, unchanged, deleted, skipped, dead_lettered, expired: an ai-ttl passed or a source retention)."}, []string{"source", "result"}),
 		EmbedTexts:   prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "embed_texts_total", Help: "Texts sent to the embedder."}),
 		EmbedReused:  prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "embed_reused_total", Help: "Texts not sent to the embedder because the same text already has a vector (an update that left the text unchanged, or a duplicate within a batch)."}),
 		EmbedBatches: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "embed_batches_total", Help: "Embedding calls made."}),

@@ -92,6 +92,9 @@ func (p *Writer) retry(ctx context.Context, stage string, fn func() error) error
 	}
 }
 
+// cacheWriteTimeout bounds a cache write that outlives its batch's context.
+const cacheWriteTimeout = 5 * time.Second
+
 // isPermanent decides by behaviour: the error, or one it wraps, says no retry can
 // help (store.ErrInvalidData, source.ErrPermanent, cdc.ErrMalformed, or an error whose
 // Permanent method reports true, like an embedding provider rejecting one input).
@@ -439,7 +442,9 @@ func (p *Writer) mapEvent(it *Item, i int, priors map[store.Ref]store.Prior, pla
 		it.result = ResultUnchanged // a newer version is stored: nothing to embed
 		return priors
 	}
+	producer := ev.Provenance.Producer // the data contract's, set by the mapping
 	ev.Provenance = provenance(&it.crec)
+	ev.Provenance.Producer = producer
 	it.event = &ev
 	if hasPrior && !prior.Deleted && prior.Embedding != nil && bytes.Equal(prior.TextHash, ev.TextHash) {
 		ev.Embedding = prior.Embedding // unchanged text: never embed it again
@@ -635,7 +640,13 @@ func (p *Writer) write(ctx context.Context, items []Item) bool {
 		removed = append(removed, rem...)
 	}
 	if p.deps.Cache != nil && len(cached)+len(removed) > 0 {
-		if err := p.deps.Cache.Apply(ctx, cached, removed); err != nil {
+		// The store has these writes and their offsets will be committed: finish
+		// the cache's even if ctx ends now (a shutdown past its drain timeout), or
+		// the cache would keep older versions that nothing rewrites.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheWriteTimeout)
+		err := p.deps.Cache.Apply(cctx, cached, removed)
+		cancel()
+		if err != nil {
 			p.m.CacheErrors.Inc()
 			p.log.Warn("cache write failed; readers use the store until it recovers", "err", err)
 		}

@@ -350,7 +350,16 @@ func TestReliabilityManyProcesses(t *testing.T) {
 	ledger.Add(ledger.Report{Scenario: "13 many processes: SIGKILL, SIGTERM, a 4th joins", Produced: l.Records(), Stored: res.Stored,
 		Duplicates: max(0, total()-l.Records()), Lost: res.Lost + res.CacheLost})
 	if res.Lost+res.CacheLost != 0 {
-		t.Fatalf("lost %d (first %v), cache mismatches %d", res.Lost, res.LostKeys, res.CacheLost)
+		var warnings string
+		for i, c := range procs {
+			for _, line := range strings.Split(c.out.String(), "\n") {
+				if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
+					warnings += fmt.Sprintf("process %d: %s\n", i+1, line)
+				}
+			}
+		}
+		t.Fatalf("lost %d (first %v), cache mismatches %d; the processes' warnings:\n%s", res.Lost, res.LostKeys, res.CacheLost,
+			pipetest.Tail(warnings, 6000))
 	}
 }
 

@@ -42,6 +42,7 @@ type Stack struct {
 	// Producer writes to the broker (ProduceJSON waits for each delivery).
 	Producer *kafka.Producer
 	Logs     *testenv.LockedBuffer
+	Metrics  *pipeline.Metrics // ingest's
 	apiOpts  func(*rediscache.Cache) []api.Option
 	emb      api.Embedder
 }
@@ -94,9 +95,10 @@ func Start(t testing.TB, partitions int32, topics []string, sections string) *St
 	}
 	emb, _ := embed.NewLocal(cfg.Embedder.Dims)
 	s.emb = emb
+	s.Metrics = pipeline.NewMetrics(prometheus.NewRegistry())
 	log := slog.New(slog.NewTextHandler(s.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	p, err := pipeline.New(cfg.Pipeline, cfg.Kafka, cfg.Sources, pipeline.Deps{Embedder: emb, Store: s.Store, Cache: s.Cache,
-		Logger: log, Metrics: pipeline.NewMetrics(prometheus.NewRegistry()), Watermarks: s.Cache})
+		Logger: log, Metrics: s.Metrics, Watermarks: s.Cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,16 +158,23 @@ func (s *Stack) ProduceJSON(topic, key string, v any) kafka.TopicPartition {
 	if err != nil {
 		s.t.Fatal(err)
 	}
+	return s.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+		Key: []byte(key), Value: b})
+}
+
+// Produce writes m (headers, timestamp and all), waits for the broker's
+// acknowledgement and returns the record's coordinates.
+func (s *Stack) Produce(m *kafka.Message) kafka.TopicPartition {
+	s.t.Helper()
 	done := make(chan kafka.Event, 1)
-	if err := s.Producer.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
-		Key: []byte(key), Value: b}, done); err != nil {
+	if err := s.Producer.Produce(m, done); err != nil {
 		s.t.Fatal(err)
 	}
-	m := (<-done).(*kafka.Message)
-	if m.TopicPartition.Error != nil {
-		s.t.Fatal(m.TopicPartition.Error)
+	ack := (<-done).(*kafka.Message)
+	if ack.TopicPartition.Error != nil {
+		s.t.Fatal(ack.TopicPartition.Error)
 	}
-	return m.TopicPartition
+	return ack.TopicPartition
 }
 
 // GetJSON reads path from the API with key (none when empty) into out and
