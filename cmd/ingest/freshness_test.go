@@ -24,7 +24,9 @@ import (
 // and at once asks for the customer's context with after= naming the record
 // its delivery report gave: the answer holds it every time (none missed), and
 // meta.fresh_through is there. When the budget is too small for the write to
-// land, the answer comes on time and says freshness degraded.
+// land, the answer comes on time and says freshness degraded. It holds right
+// after a restart and through the rebalances of a second process joining and
+// leaving.
 func TestReadYourWritesThroughTheBroker(t *testing.T) {
 	h := newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -86,6 +88,28 @@ func TestReadYourWritesThroughTheBroker(t *testing.T) {
 	h.stop() // and right after a restart, which starts from the committed offsets
 	h.start()
 	ask(500)
+	// ... and through rebalances: a second process joins the group (partitions
+	// move to it), then leaves (they move back).
+	revokes := func() int { return strings.Count(h.logs.String(), "partitions revoked") }
+	before := revokes()
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	done2 := make(chan error, 1)
+	go func() {
+		done2 <- run(ctx2, []string{"-config", h.cfgPath, "-metrics-listen", freePort(t)}, func(string) string { return "" }, io.Discard, io.Discard)
+	}()
+	ask(200)
+	waitFor(t, "the second process to take partitions", 60*time.Second, func() bool { return revokes() > before })
+	ask(100)
+	cancel2()
+	select {
+	case err := <-done2:
+		if err != nil {
+			t.Fatalf("second ingest process: %v", err)
+		}
+	case <-time.After(testenv.Patience(30 * time.Second)):
+		t.Fatal("the second ingest process did not stop")
+	}
+	ask(200)
 	if missed != 0 || degraded != 0 {
 		t.Fatalf("%d of %d produce-then-ask pairs missed the record they named (%d degraded)", missed, n, degraded)
 	}
