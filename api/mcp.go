@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -57,9 +58,60 @@ type LatestReader interface {
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 
 // mcpHandler serves the Model Context Protocol (streamable HTTP) with the same
-// keys and tenants as the REST API: the tenant comes from the key.
+// keys and tenants as the REST API: the tenant comes from the key, and each
+// tenant has a server of its own, so resource URIs and subscriptions never
+// cross tenants.
 func (s *Server) mcpHandler() http.Handler {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "freshctx", Title: "freshctx: fresh customer context", Version: "1"}, nil)
+	var mu sync.Mutex
+	servers := map[string]*mcp.Server{}
+	serverFor := func(r *http.Request) *mcp.Server {
+		tenant := s.cfg.Tenant
+		if s.auth.mode != AuthNone {
+			tenant = ""
+			if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+				tenant, _ = ti.Extra["tenant"].(string)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		srv, ok := servers[tenant]
+		if !ok {
+			srv = s.newMCPServer(tenant)
+			servers[tenant] = srv
+		}
+		return srv
+	}
+	h := mcp.NewStreamableHTTPHandler(serverFor, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	if s.auth.mode == AuthNone {
+		return h
+	}
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		c, ok := s.auth.verify(token)
+		if !ok {
+			return nil, auth.ErrInvalidToken
+		}
+		if ok, _ := s.auth.allow(c.name); !ok {
+			return nil, fmt.Errorf("%w: rate limit reached for this key", auth.ErrInvalidToken)
+		}
+		return &auth.TokenInfo{UserID: c.name, Extra: map[string]any{"tenant": c.tenant}, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	return auth.RequireBearerToken(verify, nil)(h)
+}
+
+// newMCPServer is tenant's MCP server: the tools, and its entities as
+// resources (subscribable with a change stream).
+func (s *Server) newMCPServer(tenant string) *mcp.Server {
+	var opts *mcp.ServerOptions
+	var subs *entitySubscriptions
+	if s.changes != nil {
+		subs = &entitySubscriptions{s: s, tenant: tenant, active: map[string]*entityWatch{}}
+		opts = &mcp.ServerOptions{SubscribeHandler: subs.subscribe, UnsubscribeHandler: subs.unsubscribe}
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "freshctx", Title: "freshctx: fresh customer context", Version: "1"}, opts)
+	if subs != nil {
+		subs.srv = srv
+	}
+	s.addEntityResources(srv, tenant)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "get_context",
 		Title: "Recent activity of a customer, ranked for a question",
@@ -99,21 +151,7 @@ func (s *Server) mcpHandler() http.Handler {
 			Annotations: readOnly,
 		}, s.toolReadLatest)
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	if s.auth.mode == AuthNone {
-		return h
-	}
-	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		c, ok := s.auth.verify(token)
-		if !ok {
-			return nil, auth.ErrInvalidToken
-		}
-		if ok, _ := s.auth.allow(c.name); !ok {
-			return nil, fmt.Errorf("%w: rate limit reached for this key", auth.ErrInvalidToken)
-		}
-		return &auth.TokenInfo{UserID: c.name, Extra: map[string]any{"tenant": c.tenant}, Expiration: time.Now().Add(time.Hour)}, nil
-	}
-	return auth.RequireBearerToken(verify, nil)(h)
+	return srv
 }
 
 // mcpCaller returns the caller of a tool call: the key's tenant, or the
