@@ -375,3 +375,50 @@ func TestReadFromReplicas(t *testing.T) {
 		t.Errorf("no read went to a replica (EVALSHA_RO calls %d → %d)", before, after)
 	}
 }
+
+// The change stream of an entity, on one Redis and on the cluster (it lives on
+// the entity's slot): stored, updated and deleted, in order, each once; a
+// reader starting from LastChange sees only what comes after; another
+// entity's changes never appear.
+func TestChangeStream(t *testing.T) {
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		now := time.Now()
+		start, err := c.LastChange(ctx, "acme", "customer:1")
+		if err != nil || start != "0-0" {
+			t.Fatalf("LastChange of a new entity: %q %v, want 0-0", start, err)
+		}
+		must := func(err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "first", 1, now)}, nil))
+		must(c.Apply(ctx, []store.Event{ev("1", "acme", "customer:1", "second", 2, now), ev("9", "acme", "customer:2", "other", 1, now)}, nil))
+		must(c.Apply(ctx, nil, []store.Removed{{Ref: store.Ref{Source: "tickets", Key: "1"}, Tenant: "acme", Entity: "customer:1", Version: 3}}))
+		changes, err := c.Changes(ctx, "acme", "customer:1", start, 100, 100*time.Millisecond)
+		must(err)
+		var got []string
+		for _, ch := range changes {
+			got = append(got, fmt.Sprintf("%s %s v%d %s", ch.Op, ch.Event.Key, ch.Event.Version, ch.Event.Text))
+		}
+		if want := []string{"stored 1 v1 first", "updated 1 v2 second", "deleted 1 v3 "}; strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("changes %q, want %q", got, want)
+		}
+		last, err := c.LastChange(ctx, "acme", "customer:1")
+		must(err)
+		if last != changes[len(changes)-1].ID {
+			t.Fatalf("LastChange %s, want the last change's id %s", last, changes[len(changes)-1].ID)
+		}
+		if more, err := c.Changes(ctx, "acme", "customer:1", last, 100, 100*time.Millisecond); err != nil || len(more) != 0 {
+			t.Fatalf("changes after the last: %v %v, want none", more, err)
+		}
+		must(c.Apply(ctx, []store.Event{ev("2", "acme", "customer:1", "third", 1, now)}, nil))
+		more, err := c.Changes(ctx, "acme", "customer:1", last, 100, time.Second)
+		if err != nil || len(more) != 1 || more[0].Op != "stored" || more[0].Event.Text != "third" {
+			t.Fatalf("the change after the last: %+v %v", more, err)
+		}
+	})
+}
