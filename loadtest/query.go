@@ -33,8 +33,13 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	out := fs.String("out", "", "directory for the report: query.json, query.md and query.svg (the latency chart)")
 	extra := fs.String("params", "", "extra query parameters for every request, e.g. knowledge=false")
+	cpu := fs.Bool("cpu", false, "also report the CPU time each component used per 1,000 requests (contextapi, redis, postgresql, the load generator, the machine; read from /proc, so run it on the same machine)")
+	pprofURL := fs.String("pprof", "", "also save a CPU profile of contextapi for the run, from this pprof address (contextapi -pprof-listen), as contextapi.cpu.pprof in -out")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *pprofURL != "" && *out == "" {
+		return fmt.Errorf("-pprof needs -out (where the profile goes)")
 	}
 	if *duration > 10*time.Minute || *clients < 1 || *clients > 256 {
 		return fmt.Errorf("-duration at most 10m, -clients in [1, 256]")
@@ -48,6 +53,19 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var firstErr atomic.Value // the first error, as a sample
 	served := map[string]int{}
 	var wg sync.WaitGroup
+	var before cpuSample
+	if *cpu {
+		var err error
+		if before, err = sampleCPU(); err != nil {
+			return err
+		}
+	}
+	profiled := make(chan error, 1)
+	if *pprofURL != "" {
+		go func() {
+			profiled <- fetchProfile(*pprofURL, max(1, int(duration.Seconds())-1), *out, "contextapi.cpu.pprof")
+		}()
+	}
 	start := time.Now()
 	for c := 0; c < *clients; c++ {
 		wg.Add(1)
@@ -107,10 +125,22 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	elapsed := time.Since(start)
 	l := lat.summary()
 	n := int(l.Count)
+	var use *cpuUse
+	if *cpu {
+		after, err := sampleCPU()
+		if err != nil {
+			return err
+		}
+		u := cpuBetween(before, after)
+		use = &u
+	}
 	res := map[string]any{
 		"requests": n, "errors": errs, "degraded": degraded, "served_from": served,
 		"seconds": elapsed.Seconds(), "requests_per_s": float64(n) / elapsed.Seconds(),
 		"p50_ms": l.P50, "p90_ms": l.P90, "p99_ms": l.P99, "max_ms": l.Max, "clients": *clients,
+	}
+	if use != nil {
+		res["cpu"] = use
 	}
 	r := newReport("query", args)
 	r.Results, r.LatencyOf, r.Latency = res, "GET /v1/context", l
@@ -127,6 +157,15 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		n, elapsed.Seconds(), *clients, res["requests_per_s"], res["p50_ms"], res["p90_ms"], res["p99_ms"], res["max_ms"], errs, degraded, served)
 	if errs > 0 {
 		fmt.Fprintf(stdout, "query: first error: %v\n", res["first_error"])
+	}
+	if use != nil {
+		fmt.Fprintf(stdout, "\nCPU per component over the run (%d requests):\n\n%s", n, use.table(n, "requests"))
+	}
+	if *pprofURL != "" {
+		if err := <-profiled; err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "query: contextapi's CPU profile: %s (go tool pprof -top %s)\n", *out+"/contextapi.cpu.pprof", *out+"/contextapi.cpu.pprof")
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ func TestMetricsExistFromTheFirstScrape(t *testing.T) {
 	m := NewMetrics(reg)
 	m.Init([]string{"shop.tickets"}, []string{"tickets"})
 	var want strings.Builder
-	want.WriteString("# HELP freshctx_ingest_records_total Records processed, by source and result (stored, unchanged, deleted, skipped, dead_lettered).\n# TYPE freshctx_ingest_records_total counter\n")
+	want.WriteString("# HELP freshctx_ingest_records_total Records processed, by source and result (stored, unchanged, deleted, skipped, dead_lettered, expired: an ai-ttl passed or a source retention).\n# TYPE freshctx_ingest_records_total counter\n")
 	for _, r := range []string{"dead_lettered", "deleted", "expired", "skipped", "stored", "unchanged"} {
 		want.WriteString(`freshctx_ingest_records_total{result="` + r + `",source="tickets"} 0` + "\n")
 	}
