@@ -85,8 +85,22 @@ func (a *Analysis) addToken(tok string) {
 		if len(w) < 2 || stopWords[w] {
 			continue
 		}
-		a.Terms = append(a.Terms, english.Stem(w, false))
+		a.Terms = append(a.Terms, stem(w))
 	}
+}
+
+// stems caches Porter2 stems: an event's words come from a small, repeating
+// vocabulary, and stemming is most of what analysing a text costs.
+var stems = newLRU2[string](StemCacheEntries)
+
+// StemCacheEntries bounds the stem cache (twice this many words at most).
+const StemCacheEntries = 100_000
+
+func stem(w string) string {
+	if len(w) > 32 {
+		return english.Stem(w, false) // rare: not worth a cache slot
+	}
+	return stems.get(w, func() string { return english.Stem(w, false) })
 }
 
 func isIdentifier(tok string) bool {
@@ -116,6 +130,9 @@ func isIdentifier(tok string) bool {
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
 
 func isCJK(r rune) bool {
+	if r < 0x1100 { // below Hangul Jamo: no CJK script
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 

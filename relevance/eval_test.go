@@ -190,3 +190,21 @@ func TestHybridNeverWorseThanSimilarityWithAProvider(t *testing.T) {
 	}
 	t.Logf("with the provider: hybrid %.3f, similarity alone %.3f", hy.Get("all", "overall").NDCG5, sim.Get("all", "overall").NDCG5)
 }
+
+// BenchmarkAnalyze is the cost of analysing an event's text that is not in the
+// analysis cache (an entity not read lately): per text, over the labelled set.
+func BenchmarkAnalyze(b *testing.B) {
+	cases, _ := evalset.Load()
+	var texts []string
+	for _, c := range cases {
+		for _, e := range c.Events {
+			texts = append(texts, e.Text)
+		}
+	}
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		relevance.Analyze(texts[i%len(texts)])
+		i++
+	}
+}
