@@ -54,6 +54,11 @@ type Config struct {
 	// KnowledgeK is how many knowledge chunks /v1/context adds for a question;
 	// 0 adds none. Unset (nil): 3.
 	KnowledgeK *int `yaml:"knowledge_k"`
+	// KnowledgeCache is how many knowledge searches (tenant, question, k,
+	// filter) a process keeps, about; a tenant's are forgotten the moment its
+	// documents change (PostgreSQL notifications), and none are kept while that
+	// is not known, nor with a read replica or Milvus. 0: off. Unset (nil): 1000.
+	KnowledgeCache *int `yaml:"knowledge_cache"`
 	// MaxStreams caps the change streams (GET /v1/entities/{entity}/stream) a
 	// process serves at once; MaxStreamsPerTenant and MaxStreamsPerKey cap a
 	// tenant's and an API key's. Defaults 100, 50, 20.
@@ -137,6 +142,10 @@ func (c Config) WithDefaults() Config {
 	if c.Ranking == "" {
 		c.Ranking = "hybrid"
 	}
+	if c.KnowledgeCache == nil {
+		n := 1000
+		c.KnowledgeCache = &n
+	}
 	if c.KnowledgeK == nil {
 		k := KnowledgeKDefault
 		c.KnowledgeK = &k
@@ -169,6 +178,8 @@ func (c Config) Validate() error {
 		return errors.New("source_weights: each weight must be in [0, 10]")
 	case c.ScanLimit < c.MaxK:
 		return errors.New("scan_limit: must be at least max_k")
+	case c.KnowledgeCache != nil && *c.KnowledgeCache < 0:
+		return errors.New("api.knowledge_cache: must not be negative (0 turns it off)")
 	case c.KnowledgeK != nil && (*c.KnowledgeK < 0 || *c.KnowledgeK > maxSearchK):
 		return errors.New("knowledge_k: must be in [0, 50] (0: no knowledge in /v1/context)")
 	}

@@ -43,6 +43,9 @@ type SearchMeta struct {
 	StagesMS map[string]float64 `json:"stages_ms"`
 	Mode     string             `json:"mode"` // ann or exact
 	K        int                `json:"k"`
+	// Cached: answered from the search cache (the same search since the
+	// tenant's documents last changed).
+	Cached bool `json:"cached,omitempty"`
 }
 
 // validateFilter allows an object of at most 16 keys whose values are strings,
@@ -128,7 +131,7 @@ func (s *Server) search(parent context.Context, q string, k int, filter map[stri
 		return SearchResponse{}, nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "the question could not be embedded within the budget", Err: err}
 	}
 	t0 = time.Now()
-	hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: vecs[0], Text: q, K: k, Filter: filter})
+	hits, info, cached, err := s.searchKnowledge(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: vecs[0], Text: q, K: k, Filter: filter})
 	timer.record("knowledge", t0)
 	if err != nil {
 		return SearchResponse{}, nil, &Error{Status: http.StatusServiceUnavailable, Code: "unavailable", Msg: "knowledge search failed within the budget", Err: err}
@@ -139,7 +142,7 @@ func (s *Server) search(parent context.Context, q string, k int, filter map[stri
 	for i := range hits {
 		hits[i].Score = round4(hits[i].Score)
 	}
-	meta := SearchMeta{StagesMS: timer.ms, Mode: info.Mode, K: k, TookMS: float64(time.Since(start).Microseconds()) / 1000}
+	meta := SearchMeta{StagesMS: timer.ms, Mode: info.Mode, K: k, Cached: cached, TookMS: float64(time.Since(start).Microseconds()) / 1000}
 	return SearchResponse{Documents: hits, Meta: meta}, timer, nil
 }
 

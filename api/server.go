@@ -62,6 +62,7 @@ type Server struct {
 	latest    LatestReader // optional: the MCP tool read_latest
 	changes   ChangeStream // optional: GET /v1/entities/{entity}/stream
 	streams   *streamLimits
+	kcache    *knowledgeCache // nil: knowledge searches are not cached
 	sessions  *session.Config // optional: conversation memory
 	summaries SummaryReader
 	// Freshness (optional): the source topics, their watermarks and a waker.
@@ -577,6 +578,9 @@ type Meta struct {
 	OmittedEvents    int        `json:"omitted_events"`
 	OmittedDocuments int        `json:"omitted_documents"`
 	KnowledgeMode    string     `json:"knowledge_mode,omitempty"` // ann or exact, when knowledge was searched
+	// KnowledgeCached says the knowledge came from the search cache: the same
+	// search, answered since the tenant's documents last changed.
+	KnowledgeCached bool `json:"knowledge_cached,omitempty"`
 }
 
 // ContextResponse is the body of a /v1/context answer.
@@ -632,10 +636,11 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		at  time.Time
 	}
 	type searchResult struct {
-		hits []store.Hit
-		info store.SearchInfo
-		err  error
-		took time.Duration
+		hits   []store.Hit
+		info   store.SearchInfo
+		cached bool
+		err    error
+		took   time.Duration
 	}
 	type memoryResult struct {
 		m   MemoryResponse
@@ -671,8 +676,8 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 			}
 			if p.knowledge && emb.err == nil {
 				t0 := time.Now()
-				hits, info, err := s.knowledge.Search(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: emb.vec, Text: p.q, K: *s.cfg.KnowledgeK})
-				searchDone <- searchResult{hits: hits, info: info, err: err, took: time.Since(t0)}
+				hits, info, cached, err := s.searchKnowledge(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: emb.vec, Text: p.q, K: *s.cfg.KnowledgeK})
+				searchDone <- searchResult{hits: hits, info: info, cached: cached, err: err, took: time.Since(t0)}
 			}
 		}()
 	} else {
@@ -739,7 +744,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 				if res.err != nil {
 					s.degrade(&meta, "knowledge", reason(res.err), "events_only")
 				} else {
-					hits, meta.KnowledgeMode = res.hits, res.info.Mode
+					hits, meta.KnowledgeMode, meta.KnowledgeCached = res.hits, res.info.Mode, res.cached
 				}
 			case <-ctx.Done():
 				timer.record("knowledge", start)

@@ -150,7 +150,8 @@ func (u cpuUse) table(units int, unit string) string {
 		counted += s
 		fmt.Fprintf(&b, "| %s | %.2f | %.1f | %.2f |\n", n, s, per(s), s/u.Elapsed)
 	}
-	fmt.Fprintf(&b, "| other (kernel, other processes) | %.2f | %.1f | %.2f |\n", u.Machine-counted, per(u.Machine-counted), (u.Machine-counted)/u.Elapsed)
+	other := max(0, u.Machine-counted) // tick rounding can make it slightly negative
+	fmt.Fprintf(&b, "| other (kernel, other processes) | %.2f | %.1f | %.2f |\n", other, per(other), other/u.Elapsed)
 	fmt.Fprintf(&b, "| **machine** (%d CPUs) | %.2f | %.1f | %.2f |\n", u.CPUs, u.Machine, per(u.Machine), u.Machine/u.Elapsed)
 	return b.String()
 }

@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/freshctx/freshctx/internal/lru"
 )
 
 // Analysis is a text turned into what the lexical score compares.
@@ -91,7 +93,7 @@ func (a *Analysis) addToken(tok string) {
 
 // stems caches Porter2 stems: an event's words come from a small, repeating
 // vocabulary, and stemming is most of what analysing a text costs.
-var stems = newLRU2[string](StemCacheEntries)
+var stems = lru.New[string](StemCacheEntries)
 
 // StemCacheEntries bounds the stem cache (twice this many words at most).
 const StemCacheEntries = 100_000
@@ -100,7 +102,7 @@ func stem(w string) string {
 	if len(w) > 32 {
 		return english.Stem(w, false) // rare: not worth a cache slot
 	}
-	return stems.get(w, func() string { return english.Stem(w, false) })
+	return stems.Get(w, func() string { return english.Stem(w, false) })
 }
 
 func isIdentifier(tok string) bool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/freshctx/freshctx/internal/lru"
 	"github.com/kljensen/snowball/english"
 )
 
@@ -21,7 +22,7 @@ type wordnet struct {
 	index map[string][]wnRef // lemma -> synset references, most common sense first
 	data  map[string]*os.File
 
-	expansions *lru2[[]string] // stemmed synonyms by word and senses
+	expansions *lru.Cache[[]string] // stemmed synonyms by word and senses
 }
 
 // wordCacheEntries bounds the per-word cache of expansions (twice this at most).
@@ -33,7 +34,7 @@ func WarmUp() { wn.once.Do(wn.load) }
 
 // stemmedSynonyms is synonyms, stemmed and without stop words, cached per word.
 func (w *wordnet) stemmedSynonyms(word string, senses int) []string {
-	return w.expansions.get(word+"/"+strconv.Itoa(senses), func() []string {
+	return w.expansions.Get(word+"/"+strconv.Itoa(senses), func() []string {
 		var out []string
 		for _, s := range w.synonyms(word, senses) {
 			if len(s) >= 3 && !stopWords[s] {
@@ -49,7 +50,7 @@ type wnRef struct {
 	offset int64
 }
 
-var wn = wordnet{expansions: newLRU2[[]string](wordCacheEntries)}
+var wn = wordnet{expansions: lru.New[[]string](wordCacheEntries)}
 
 var posFiles = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 

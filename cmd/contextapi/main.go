@@ -115,6 +115,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		cache.SetSubscriptions(cfg.API.MaxStreams)
 		opts = append(opts, api.WithChangeStream(cache))
 	}
+	// Knowledge searches are cached where document writes are announced (NOTIFY
+	// on PostgreSQL) and reads see them at once (no replica).
+	if w, ok := vs.(api.KnowledgeWatcher); ok && *cfg.API.KnowledgeCache > 0 && !st.HasReadReplica() {
+		opts = append(opts, api.WithKnowledgeCache(ctx, w, *cfg.API.KnowledgeCache))
+	}
 	go relevance.WarmUp() // WordNet for question expansion: loaded before the first question
 	srv := &http.Server{
 		Handler:           api.New(cfg.API, emb, vs, cache, log, reg, opts...),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -100,7 +101,7 @@ VALUES ($1, $2, '', '', $3, true)
 ON CONFLICT (source, key) DO UPDATE SET
     deleted = true, version = EXCLUDED.version, chunks = 0, text_hash = NULL, written_at = now()
 WHERE documents.version <= EXCLUDED.version
-RETURNING true`
+RETURNING tenant`
 
 // ApplyDocuments writes documents and deletes in one transaction. An applied
 // document replaces all its chunks; an applied delete removes them. Both are
@@ -112,6 +113,7 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 		return applied, nil
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		changed := map[string]bool{} // tenants whose knowledge this transaction changes
 		for i := range docs {
 			d := &docs[i]
 			p := d.Provenance
@@ -124,6 +126,7 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 				return fmt.Errorf("upserting document %s/%s: %w", d.Source, d.Key, err)
 			}
 			applied[i] = true
+			changed[d.Tenant] = true
 			if _, err := tx.Exec(ctx, `DELETE FROM document_chunks WHERE source = $1 AND key = $2`, d.Source, d.Key); err != nil {
 				return err
 			}
@@ -139,14 +142,23 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 			}
 		}
 		for _, del := range deletes {
-			var ok bool
-			err := tx.QueryRow(ctx, docDeleteSQL, del.Source, del.Key, del.Version).Scan(&ok)
+			var tenant string
+			err := tx.QueryRow(ctx, docDeleteSQL, del.Source, del.Key, del.Version).Scan(&tenant)
 			if errors.Is(err, pgx.ErrNoRows) {
 				continue
 			} else if err != nil {
 				return fmt.Errorf("deleting document %s/%s: %w", del.Source, del.Key, err)
 			}
+			if tenant != "" {
+				changed[tenant] = true // else a marker for a document never stored: nothing to forget
+			}
 			if _, err := tx.Exec(ctx, `DELETE FROM document_chunks WHERE source = $1 AND key = $2`, del.Source, del.Key); err != nil {
+				return err
+			}
+		}
+		// Delivered on commit, to every listener (WatchKnowledge).
+		for tenant := range changed {
+			if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, knowledgeChannel, tenant); err != nil {
 				return err
 			}
 		}
@@ -157,6 +169,57 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 	}
 	return applied, nil
 }
+
+// knowledgeChannel is the NOTIFY channel of committed document writes; the
+// payload is the tenant.
+const knowledgeChannel = "freshctx_knowledge"
+
+// WatchKnowledge calls changed with the tenant of every committed document
+// write, from a connection of its own that LISTENs, until ctx ends. listening
+// says whether it is listening now: while it is not (connecting, or after an
+// error), writes may go unseen, so a cache must not keep searches; each time it
+// starts listening, changed is called with "" first (forget every tenant).
+// With a read replica, a notice can arrive before the replica has the write,
+// so callers cache knowledge only without one (HasReadReplica).
+func (s *Store) WatchKnowledge(ctx context.Context, changed func(tenant string, listening bool)) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := s.listenKnowledge(ctx, changed)
+		changed("", false)
+		if ctx.Err() != nil {
+			return
+		}
+		_ = err // the caller hears listening=false; the next attempt says whether it is back
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+func (s *Store) listenKnowledge(ctx context.Context, changed func(string, bool)) error {
+	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+knowledgeChannel); err != nil {
+		return err
+	}
+	changed("", true) // whatever changed before now is forgotten
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		changed(n.Payload, true)
+	}
+}
+
+// HasReadReplica reports whether reads go to a replica (postgres.read_dsn).
+func (s *Store) HasReadReplica() bool { return s.read != nil }
 
 // EfSearchDefault is hnsw.ef_search for knowledge searches: the candidate list
 // size; higher is slower and more exact.

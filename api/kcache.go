@@ -1,0 +1,121 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/freshctx/freshctx/internal/lru"
+	"github.com/freshctx/freshctx/store"
+)
+
+// KnowledgeWatcher reports committed knowledge writes by tenant (pgstore's
+// LISTEN/NOTIFY), so knowledge searches can be cached: see WatchKnowledge.
+type KnowledgeWatcher interface {
+	WatchKnowledge(ctx context.Context, changed func(tenant string, listening bool))
+}
+
+// WithKnowledgeCache caches up to about entries knowledge searches (by
+// tenant, question, k and filter), forgotten for a tenant as soon as w reports
+// a write of its documents, and not kept at all while w is not listening: a
+// cached answer never holds a chunk whose change was announced (a notice
+// trails its commit by a moment; read-your-writes requests skip the cache).
+// Answers say meta.knowledge_cached. It watches until ctx ends.
+func WithKnowledgeCache(ctx context.Context, w KnowledgeWatcher, entries int) Option {
+	return func(s *Server) {
+		if entries <= 0 {
+			return
+		}
+		c := &knowledgeCache{entries: lru.New[kcEntry](entries), gens: map[string]uint64{}, log: s}
+		s.kcache = c
+		go w.WatchKnowledge(ctx, c.changed)
+	}
+}
+
+type knowledgeCache struct {
+	entries *lru.Cache[kcEntry]
+	log     *Server
+
+	mu        sync.Mutex
+	listening bool
+	epoch     uint64            // bumped when every tenant is forgotten
+	gens      map[string]uint64 // bumped when a tenant's documents change
+}
+
+type kcEntry struct {
+	epoch, gen uint64
+	hits       []store.Hit
+	info       store.SearchInfo
+}
+
+// stamp is what a search's result is valid for: the tenant's generation and
+// the epoch when it started.
+type stamp struct{ epoch, gen uint64 }
+
+func kcKey(q store.SearchQuery) string {
+	f, _ := json.Marshal(q.Filter) // map keys are sorted: one key per filter
+	return q.Tenant + "\x00" + strconv.Itoa(q.K) + "\x00" + string(f) + "\x00" + q.Text
+}
+
+func (c *knowledgeCache) now(tenant string) (stamp, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return stamp{c.epoch, c.gens[tenant]}, c.listening
+}
+
+// get returns a copy of the cached hits for q, if they are still valid.
+func (c *knowledgeCache) get(q store.SearchQuery) ([]store.Hit, store.SearchInfo, bool) {
+	st, listening := c.now(q.Tenant)
+	if !listening {
+		return nil, store.SearchInfo{}, false
+	}
+	e, ok := c.entries.Lookup(kcKey(q))
+	if !ok || e.epoch != st.epoch || e.gen != st.gen {
+		return nil, store.SearchInfo{}, false
+	}
+	return append([]store.Hit(nil), e.hits...), e.info, true
+}
+
+// put keeps a search's result if nothing of the tenant changed since st (when
+// it started): a write committed during the search may be missing from it.
+func (c *knowledgeCache) put(q store.SearchQuery, st stamp, hits []store.Hit, info store.SearchInfo) {
+	if now, listening := c.now(q.Tenant); !listening || now != st {
+		return
+	}
+	c.entries.Put(kcKey(q), kcEntry{epoch: st.epoch, gen: st.gen, hits: append([]store.Hit(nil), hits...), info: info})
+}
+
+func (c *knowledgeCache) changed(tenant string, listening bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.listening != listening {
+		c.log.log.Info("knowledge cache", "on", listening)
+	}
+	c.listening = listening
+	if tenant == "" {
+		c.epoch++
+		return
+	}
+	c.gens[tenant]++
+}
+
+// searchKnowledge searches knowledge through the cache when there is one; cached
+// reports an answer from it.
+func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery) (hits []store.Hit, info store.SearchInfo, cached bool, err error) {
+	if s.kcache == nil || store.NeedsPrimary(ctx) {
+		// Read-your-writes requests (after=, fresh_through=) read the store: a
+		// write's notice may trail its commit by a moment.
+		hits, info, err = s.knowledge.Search(ctx, q)
+		return hits, info, false, err
+	}
+	if hits, info, ok := s.kcache.get(q); ok {
+		return hits, info, true, nil
+	}
+	st, _ := s.kcache.now(q.Tenant)
+	hits, info, err = s.knowledge.Search(ctx, q)
+	if err == nil {
+		s.kcache.put(q, st, hits, info)
+	}
+	return hits, info, false, err
+}

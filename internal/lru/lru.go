@@ -1,0 +1,58 @@
+// Package lru is a bounded cache of two generations, for hot paths that must
+// not grow without bound: when the current generation is full it becomes the
+// previous one and the oldest is dropped; a hit in the previous one moves up.
+// O(1), at most twice max entries, safe for concurrent use.
+package lru
+
+import "sync"
+
+// Cache maps string keys to values of type V.
+type Cache[V any] struct {
+	mu        sync.Mutex
+	max       int
+	cur, prev map[string]V
+}
+
+// New returns a cache of at most 2×max entries.
+func New[V any](max int) *Cache[V] {
+	return &Cache[V]{max: max, cur: make(map[string]V, max), prev: map[string]V{}}
+}
+
+// Get returns k's value, computing it with make (outside the lock) when absent.
+func (c *Cache[V]) Get(k string, make func() V) V {
+	if v, ok := c.Lookup(k); ok {
+		return v
+	}
+	v := make()
+	c.Put(k, v)
+	return v
+}
+
+// Lookup returns k's value, if cached.
+func (c *Cache[V]) Lookup(k string) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.cur[k]; ok {
+		return v, true
+	}
+	if v, ok := c.prev[k]; ok {
+		c.put(k, v)
+		return v, true
+	}
+	var zero V
+	return zero, false
+}
+
+// Put caches v under k.
+func (c *Cache[V]) Put(k string, v V) {
+	c.mu.Lock()
+	c.put(k, v)
+	c.mu.Unlock()
+}
+
+func (c *Cache[V]) put(k string, v V) {
+	if len(c.cur) >= c.max {
+		c.prev, c.cur = c.cur, make(map[string]V, c.max)
+	}
+	c.cur[k] = v
+}
