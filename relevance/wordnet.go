@@ -21,6 +21,7 @@ type wordnet struct {
 	once  sync.Once
 	index map[string][]wnRef // lemma -> synset references, most common sense first
 	data  map[string]*os.File
+	base  map[string][]string // irregular inflection -> base forms (paid -> pay), from the *.exc files
 
 	expansions *lru.Cache[[]string] // stemmed synonyms by word and senses
 }
@@ -55,8 +56,15 @@ var wn = wordnet{expansions: lru.New[[]string](wordCacheEntries)}
 var posFiles = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 
 func (w *wordnet) load() {
-	w.index, w.data = map[string][]wnRef{}, map[string]*os.File{}
+	w.index, w.data, w.base = map[string][]wnRef{}, map[string]*os.File{}, map[string][]string{}
 	for pos, name := range posFiles {
+		if b, err := os.ReadFile(filepath.Join(WordNetDir, name+".exc")); err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				if fs := strings.Fields(line); len(fs) >= 2 && !strings.Contains(fs[0], "_") {
+					w.base[fs[0]] = append(w.base[fs[0]], fs[1:]...)
+				}
+			}
+		}
 		f, err := os.Open(filepath.Join(WordNetDir, "index."+name))
 		if err != nil {
 			return
@@ -121,15 +129,67 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 		if err != nil {
 			continue
 		}
+		self := 0 // the word's number in the synset, for its lexical pointers
 		for i := 0; i < int(cnt) && 4+2*i < len(fs); i++ {
 			lemma := strings.ToLower(fs[4+2*i])
 			if j := strings.IndexByte(lemma, '('); j > 0 {
 				lemma = lemma[:j]
 			}
+			if lemma == word {
+				self = i + 1
+			}
 			out = append(out, strings.Split(lemma, "_")...)
+		}
+		// Derivationally related forms of the word itself ("+" pointers: pay ->
+		// payment, deliver -> delivery): the same meaning as another part of speech.
+		p := 4 + 2*int(cnt)
+		if p >= len(fs) || self == 0 {
+			continue
+		}
+		pcnt, _ := strconv.Atoi(fs[p])
+		for i := 0; i < pcnt && p+4+4*i < len(fs); i++ {
+			sym, off, pos, st := fs[p+1+4*i], fs[p+2+4*i], fs[p+3+4*i], fs[p+4+4*i]
+			src, _ := strconv.ParseInt(st[:2], 16, 32)
+			tgt, _ := strconv.ParseInt(st[2:], 16, 32)
+			if sym != "+" || int(src) != self || tgt == 0 {
+				continue
+			}
+			o, err := strconv.ParseInt(off, 10, 64)
+			if err != nil {
+				continue
+			}
+			if pos == "s" {
+				pos = "a"
+			}
+			if lemma := w.word(pos, o, int(tgt)); lemma != "" {
+				out = append(out, strings.Split(lemma, "_")...)
+			}
 		}
 	}
 	return out
+}
+
+// word is the n-th word (from 1) of the synset at offset in pos's data file.
+func (w *wordnet) word(pos string, offset int64, n int) string {
+	f := w.data[pos]
+	if f == nil {
+		return ""
+	}
+	buf := make([]byte, 4096)
+	k, _ := f.ReadAt(buf, offset)
+	line := string(buf[:k])
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fs := strings.Fields(line)
+	if 4+2*(n-1) >= len(fs) {
+		return ""
+	}
+	lemma := strings.ToLower(fs[4+2*(n-1)])
+	if j := strings.IndexByte(lemma, '('); j > 0 {
+		lemma = lemma[:j]
+	}
+	return lemma
 }
 
 // Expand returns the stemmed synonyms of the question's words (from WordNet's
@@ -146,6 +206,8 @@ func Expand(question string, senses int) []string {
 			continue
 		}
 		forms := []string{w}
+		wn.once.Do(wn.load)
+		forms = append(forms, wn.base[w]...) // irregular: paid -> pay
 		for _, suf := range []string{"s", "es", "ed", "ing"} {
 			if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
 				forms = append(forms, strings.TrimSuffix(w, suf))
