@@ -115,14 +115,18 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	}
 	lex := make([]float64, len(cands))
 	if w.Lexical > 0 {
-		lex = bm25(q.Analysis.Terms, cands, docs, stats, w.CorpusIDF)
-	}
-	if w.Lexical > 0 && w.Synonyms > 0 && w.Senses > 0 {
-		if exp := Expand(q.Text, w.Senses); len(exp) > 0 {
-			for i, x := range bm25(exp, cands, docs, stats, w.CorpusIDF) {
-				lex[i] += w.Synonyms * x
+		terms := dedupe(q.Analysis.Terms)
+		weights := make([]float64, len(terms), len(terms)+8)
+		for i := range weights {
+			weights[i] = 1
+		}
+		if w.Synonyms > 0 && w.Senses > 0 {
+			for _, t := range Expand(q.Text, w.Senses) { // never one of terms
+				terms = append(terms, t)
+				weights = append(weights, w.Synonyms)
 			}
 		}
+		lex = bm25(terms, weights, cands, docs, stats, w.CorpusIDF)
 	}
 	var bestSim, bestLex float64
 	for i := range cands {
@@ -169,25 +173,31 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	return scores, comps
 }
 
-// bm25 scores each candidate for the query terms.
-func bm25(qterms []string, cands []Candidate, docs []*doc, stats Stats, corpus float64) []float64 {
+// bm25 scores each candidate for the distinct query terms, each counted with
+// its weight (1 for the question's own words, less for their synonyms). Each
+// candidate's term frequencies are looked up once: the first pass counts
+// document frequencies, the second scores.
+func bm25(terms []string, weights []float64, cands []Candidate, docs []*doc, stats Stats, corpus float64) []float64 {
 	out := make([]float64, len(cands))
-	if len(qterms) == 0 {
+	nt := len(terms)
+	if nt == 0 {
 		return out
 	}
-	uniq := dedupe(qterms)
 	// IDF mixes two views: the candidates' own (what tells this entity's events
 	// apart) and, where known, the tenant's source statistics (what is rare in
 	// what the source writes), by corpus share.
-	local := make(map[string]float64, len(uniq))
+	tfs := make([]int32, len(docs)*nt)
+	local := make([]float64, nt)
 	total := 0
-	for i := range docs {
-		for _, t := range uniq {
-			if docs[i].tf[t] > 0 {
-				local[t]++
+	for i, d := range docs {
+		row := tfs[i*nt : (i+1)*nt]
+		for j, t := range terms {
+			if f := d.tf[t]; f > 0 {
+				row[j] = int32(f)
+				local[j]++
 			}
 		}
-		total += docs[i].n
+		total += d.n
 	}
 	n := float64(len(docs))
 	avg := math.Max(float64(total)/math.Max(1, n), 1)
@@ -195,33 +205,31 @@ func bm25(qterms []string, cands []Candidate, docs []*doc, stats Stats, corpus f
 		df = math.Min(df, n)
 		return math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
-	localIDF := make(map[string]float64, len(uniq))
-	for _, t := range uniq {
-		localIDF[t] = idf(n, local[t])
+	localIDF := make([]float64, nt)
+	for j := range terms {
+		localIDF[j] = weights[j] * idf(n, local[j])
 	}
-	bySource := map[string]map[string]float64{}
+	bySource := map[string][]float64{}
 	for i := range cands {
 		src := cands[i].Source
 		w, ok := bySource[src]
 		if !ok {
 			w = localIDF
 			if st, found := stats[src]; found && st.N > 0 && corpus > 0 {
-				w = make(map[string]float64, len(uniq))
-				for _, t := range uniq {
-					w[t] = corpus*idf(st.N, st.DF[t]) + (1-corpus)*localIDF[t]
+				w = make([]float64, nt)
+				for j, t := range terms {
+					w[j] = weights[j] * (corpus*idf(st.N, st.DF[t]) + (1-corpus)*idf(n, local[j]))
 				}
 			}
 			bySource[src] = w
 		}
-		tf := docs[i].tf
-		dl := float64(docs[i].n)
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(docs[i].n)/avg)
 		var score float64
-		for _, t := range uniq {
-			f := float64(tf[t])
+		for j, f := range tfs[i*nt : (i+1)*nt] {
 			if f == 0 {
 				continue
 			}
-			score += w[t] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
+			score += w[j] * float64(f) * (bm25K1 + 1) / (float64(f) + norm)
 		}
 		out[i] = score
 	}
