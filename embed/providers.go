@@ -105,14 +105,22 @@ func (w *openAIWire) decode(body []byte, n int) ([][]float32, error) {
 func decodeVector(raw json.RawMessage) ([]float32, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, err
+		var s []byte
+		if len(raw) >= 2 && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+			s = raw[1 : len(raw)-1] // no escapes: the base64 text itself, unparsed
+		} else {
+			var str string
+			if err := json.Unmarshal(raw, &str); err != nil {
+				return nil, err
+			}
+			s = []byte(str)
 		}
-		b, err := base64.StdEncoding.DecodeString(s)
+		b := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
+		n, err := base64.StdEncoding.Decode(b, s)
 		if err != nil {
 			return nil, fmt.Errorf("base64: %w", err)
 		}
+		b = b[:n]
 		if len(b)%4 != 0 {
 			return nil, fmt.Errorf("base64 embedding of %d bytes is not float32s", len(b))
 		}
