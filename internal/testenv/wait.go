@@ -30,7 +30,9 @@ func Eventually(t testing.TB, what string, timeout time.Duration, cond func() bo
 		if time.Now().After(deadline) {
 			extra := ""
 			for _, d := range detail {
-				extra += "\n" + d()
+				if d != nil {
+					extra += "\n" + d()
+				}
 			}
 			t.Fatalf("timed out after %s waiting for %s%s", Patience(timeout), what, extra)
 		}
