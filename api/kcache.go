@@ -27,7 +27,7 @@ func WithKnowledgeCache(ctx context.Context, w KnowledgeWatcher, entries int) Op
 		if entries <= 0 {
 			return
 		}
-		c := &knowledgeCache{entries: lru.New[kcEntry](entries), gens: map[string]uint64{}, log: s}
+		c := &knowledgeCache{entries: lru.New[kcEntry](entries), gens: map[string]uint64{}, srv: s}
 		s.kcache = c
 		go w.WatchKnowledge(ctx, c.changed)
 	}
@@ -35,7 +35,7 @@ func WithKnowledgeCache(ctx context.Context, w KnowledgeWatcher, entries int) Op
 
 type knowledgeCache struct {
 	entries *lru.Cache[kcEntry]
-	log     *Server
+	srv     *Server // for its logger
 
 	mu        sync.Mutex
 	listening bool
@@ -90,7 +90,7 @@ func (c *knowledgeCache) changed(tenant string, listening bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.listening != listening {
-		c.log.log.Info("knowledge cache", "on", listening)
+		c.srv.log.Info("knowledge cache", "on", listening)
 	}
 	c.listening = listening
 	if tenant == "" {
