@@ -71,6 +71,13 @@ func sampleCPU() (cpuSample, error) {
 		if !ok {
 			continue
 		}
+		if comp == "load generator" { // `loadtest broker` is the broker, not load
+			if cl, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline")); err == nil {
+				if args := strings.Split(string(cl), "\x00"); len(args) > 1 && args[1] == "broker" {
+					comp = "broker"
+				}
+			}
+		}
 		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
 		if err != nil {
 			continue

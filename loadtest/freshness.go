@@ -38,8 +38,16 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "directory for the report: freshness.json, freshness.md, freshness.svg")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	useAfter := fs.Bool("after", false, "read-your-writes: ask once per marker with after=TOPIC:PARTITION:OFFSET from its delivery report, instead of polling")
+	cpu := fs.Bool("cpu", false, "also report the CPU time each component used per 1,000 events produced (ingest, broker, postgresql, redis, contextapi, the load generator, the machine; read from /proc, so run it on the same machine)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var before cpuSample
+	if *cpu {
+		var err error
+		if before, err = sampleCPU(); err != nil {
+			return err
+		}
 	}
 	if *duration > 10*time.Minute || *markerRate < 1 || *markerRate > 1000 || *loadRate < 0 || *pollRate <= 0 {
 		return fmt.Errorf("-duration at most 10m, -rate in [1, 1000], -load-rate ≥ 0, -poll-rate > 0")
@@ -149,10 +157,22 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := <-loadDone; err != nil {
 		return fmt.Errorf("background load: %w", err)
 	}
+	var use *cpuUse
+	if *cpu {
+		after, err := sampleCPU()
+		if err != nil {
+			return err
+		}
+		u := cpuBetween(before, after)
+		use = &u
+	}
 	l := h.summary()
 	res := map[string]any{"markers": sent.Load(), "visible": l.Count, "lost": lost.Load(), "marker_rate": *markerRate,
 		"load_rate": *loadRate, "load_events": loadN.Load(), "seconds": time.Since(start).Seconds(),
 		"p50_ms": l.P50, "p99_ms": l.P99, "max_ms": l.Max}
+	if use != nil {
+		res["cpu"] = use
+	}
 	r := newReport("freshness", args)
 	r.Results, r.LatencyOf, r.Latency = res, "record timestamp → visible through the API", l
 	if *useAfter {
@@ -167,6 +187,10 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "freshness: %d markers at %d/s over %d events/s of load: visible p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms; %d not visible within %s\n",
 		sent.Load(), *markerRate, *loadRate, l.P50, l.P90, l.P99, l.Max, lost.Load(), *timeout)
+	if use != nil {
+		events := int(loadN.Load() + sent.Load())
+		fmt.Fprintf(stdout, "\nCPU per component over the run (%d events produced):\n\n%s", events, use.table(events, "events"))
+	}
 	return nil
 }
 
