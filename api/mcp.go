@@ -55,6 +55,20 @@ type LatestReader interface {
 	ReadLatest(ctx context.Context, tenant, topic string, partition int32, n int) (any, error)
 }
 
+// LatestReaderOf makes a LatestReader of a read function with a concrete
+// result (kafkaio.Reader.ReadLatest).
+func LatestReaderOf[T any](read func(ctx context.Context, tenant, topic string, partition int32, n int) (T, error)) LatestReader {
+	return latestFunc(func(ctx context.Context, tenant, topic string, partition int32, n int) (any, error) {
+		return read(ctx, tenant, topic, partition, n)
+	})
+}
+
+type latestFunc func(ctx context.Context, tenant, topic string, partition int32, n int) (any, error)
+
+func (f latestFunc) ReadLatest(ctx context.Context, tenant, topic string, partition int32, n int) (any, error) {
+	return f(ctx, tenant, topic, partition, n)
+}
+
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 
 // mcpHandler serves the Model Context Protocol (streamable HTTP) with the same

@@ -98,7 +98,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		if err != nil {
 			return err
 		}
-		opts = append(opts, api.WithLatestReader(latestReader{reader}))
+		opts = append(opts, api.WithLatestReader(api.LatestReaderOf(reader.ReadLatest)))
 	}
 	if cfg.Sessions != nil {
 		opts = append(opts, api.WithSessions(*cfg.Sessions, st))
@@ -151,11 +151,4 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	}
 	log.Info("context API stopped")
 	return nil
-}
-
-// latestReader relays kafkaio.Reader's records to the API, which sends them as JSON.
-type latestReader struct{ *kafkaio.Reader }
-
-func (l latestReader) ReadLatest(ctx context.Context, tenant, topic string, partition int32, n int) (any, error) {
-	return l.Reader.ReadLatest(ctx, tenant, topic, partition, n)
 }

@@ -121,7 +121,7 @@ func Start(t testing.TB, partitions int32, topics []string, sections string) *St
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts = append(opts, api.WithLatestReader(latestReader{r}))
+		opts = append(opts, api.WithLatestReader(api.LatestReaderOf(r.ReadLatest)))
 	}
 	s.API = httptest.NewServer(api.New(cfg.API, emb, s.Store, s.Cache, log, nil, opts...))
 	if s.Producer, err = kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 1, "enable.metrics.push": false}); err != nil {
@@ -141,13 +141,6 @@ func Start(t testing.TB, partitions int32, topics []string, sections string) *St
 		}
 	})
 	return s
-}
-
-// latestReader relays kafkaio.Reader's records to the API (as cmd/contextapi does).
-type latestReader struct{ *kafkaio.Reader }
-
-func (l latestReader) ReadLatest(ctx context.Context, tenant, topic string, partition int32, n int) (any, error) {
-	return l.Reader.ReadLatest(ctx, tenant, topic, partition, n)
 }
 
 // ProduceJSON writes one record with v as its JSON value, waits for the broker's
