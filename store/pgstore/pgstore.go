@@ -333,7 +333,10 @@ func (s *Store) Apply(ctx context.Context, upserts []store.Event, deletes []stor
 	if len(upserts)+len(deletes) == 0 {
 		return res, nil
 	}
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	// One round trip, one transaction: a batch sent in one go runs in an
+	// implicit transaction (its statements commit together or not at all), so
+	// no BEGIN and COMMIT round trips are needed.
+	err := func() error {
 		b := &pgx.Batch{}
 		for i := range upserts {
 			e := &upserts[i]
@@ -349,7 +352,7 @@ func (s *Store) Apply(ctx context.Context, upserts []store.Event, deletes []stor
 		for _, d := range deletes {
 			b.Queue(deleteSQL, d.Source, d.Key, d.Version)
 		}
-		br := tx.SendBatch(ctx, b)
+		br := s.pool.SendBatch(ctx, b)
 		for i := range upserts {
 			var ok bool
 			err := br.QueryRow().Scan(&ok)
@@ -376,7 +379,7 @@ func (s *Store) Apply(ctx context.Context, upserts []store.Event, deletes []stor
 			}
 		}
 		return br.Close()
-	})
+	}()
 	if err != nil {
 		return store.WriteResult{}, classify(fmt.Errorf("writing batch of %d upserts, %d deletes: %w", len(upserts), len(deletes), err))
 	}

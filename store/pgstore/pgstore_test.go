@@ -253,3 +253,30 @@ func TestCheckEmbeddingConcurrentFirstUse(t *testing.T) {
 		}
 	}
 }
+
+// A batch is all or nothing: Apply sends it in one round trip without BEGIN and
+// COMMIT, relying on PostgreSQL running a pipelined batch in one implicit
+// transaction. An event the database rejects (a NUL byte in its text) fails
+// the batch, and the good event before it is not stored either.
+func TestApplyBatchIsAtomic(t *testing.T) {
+	s := openConformance(t).(*pgstore.Store)
+	ctx := context.Background()
+	ev := func(key, text string) store.Event {
+		return store.Event{Source: "tickets", Key: key, ID: key, Tenant: "acme", Entity: "customer:1", Time: time.Now(), Text: text,
+			Embedding: make([]float32, storetest.Dims), Version: 1}
+	}
+	good, bad := ev("good", "fine"), ev("bad", "a NUL \x00 byte")
+	if _, err := s.Apply(ctx, []store.Event{good, bad}, nil); !errors.Is(err, store.ErrInvalidData) {
+		t.Fatalf("a batch with an event PostgreSQL rejects: %v, want ErrInvalidData", err)
+	}
+	got, err := s.Lookup(ctx, []store.Ref{good.Ref()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got[good.Ref()]; ok {
+		t.Fatal("the good event of a failed batch was stored: the batch was not one transaction")
+	}
+	if r, err := s.Apply(ctx, []store.Event{good}, nil); err != nil || !r.Applied[0] {
+		t.Fatalf("the good event alone: %+v %v", r, err)
+	}
+}
