@@ -111,17 +111,7 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 			continue
 		}
 		n[r.pos]++
-		f := w.data[r.pos]
-		if f == nil {
-			continue
-		}
-		buf := make([]byte, 4096)
-		k, _ := f.ReadAt(buf, r.offset)
-		line := string(buf[:k])
-		if i := strings.IndexByte(line, '\n'); i >= 0 {
-			line = line[:i]
-		}
-		fs := strings.Fields(line)
+		fs := w.synset(r.pos, r.offset)
 		if len(fs) < 4 {
 			continue
 		}
@@ -131,10 +121,7 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 		}
 		self := 0 // the word's number in the synset, for its lexical pointers
 		for i := 0; i < int(cnt) && 4+2*i < len(fs); i++ {
-			lemma := strings.ToLower(fs[4+2*i])
-			if j := strings.IndexByte(lemma, '('); j > 0 {
-				lemma = lemma[:j]
-			}
+			lemma := lemmaOf(fs[4+2*i])
 			if lemma == word {
 				self = i + 1
 			}
@@ -161,19 +148,20 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 			if pos == "s" {
 				pos = "a"
 			}
-			if lemma := w.word(pos, o, int(tgt)); lemma != "" {
-				out = append(out, strings.Split(lemma, "_")...)
+			if target := w.synset(pos, o); 4+2*(tgt-1) < int64(len(target)) {
+				out = append(out, strings.Split(lemmaOf(target[4+2*(tgt-1)]), "_")...)
 			}
 		}
 	}
 	return out
 }
 
-// word is the n-th word (from 1) of the synset at offset in pos's data file.
-func (w *wordnet) word(pos string, offset int64, n int) string {
+// synset is the fields of the synset line at offset in pos's data file (nil
+// without the file).
+func (w *wordnet) synset(pos string, offset int64) []string {
 	f := w.data[pos]
 	if f == nil {
-		return ""
+		return nil
 	}
 	buf := make([]byte, 4096)
 	k, _ := f.ReadAt(buf, offset)
@@ -181,11 +169,12 @@ func (w *wordnet) word(pos string, offset int64, n int) string {
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
-	fs := strings.Fields(line)
-	if 4+2*(n-1) >= len(fs) {
-		return ""
-	}
-	lemma := strings.ToLower(fs[4+2*(n-1)])
+	return strings.Fields(line)
+}
+
+// lemmaOf is a synset word in lower case, without its syntactic marker ("(a)").
+func lemmaOf(word string) string {
+	lemma := strings.ToLower(word)
 	if j := strings.IndexByte(lemma, '('); j > 0 {
 		lemma = lemma[:j]
 	}
