@@ -237,10 +237,12 @@ func chunkInput(title, text string) string {
 	return title + "\n\n" + text
 }
 
-// provenance of a record: its Kafka position and the trace id of a W3C
-// traceparent header (or a trace_id / trace-id / x-trace-id header).
-func provenance(r *cdc.Record) store.Provenance {
-	p := store.Provenance{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset}
+// setPosition fills p with where the record came from: its Kafka position and
+// the trace id of a W3C traceparent header (or a trace_id / trace-id /
+// x-trace-id header). What the mapping set (the data contract's producer)
+// stays.
+func setPosition(p *store.Provenance, r *cdc.Record) {
+	p.Topic, p.Partition, p.Offset = r.Topic, r.Partition, r.Offset
 	for _, h := range r.Headers {
 		switch strings.ToLower(h.Key) {
 		case "traceparent":
@@ -253,7 +255,6 @@ func provenance(r *cdc.Record) store.Provenance {
 			}
 		}
 	}
-	return p
 }
 
 // process runs one batch: decode, map, embed what changed, write, cache. Each
@@ -404,7 +405,7 @@ func (p *Writer) mapDocument(it *Item, i int, docPriors map[store.Ref]store.Docu
 		it.result = ResultUnchanged // a newer version is stored: nothing to embed
 		return
 	}
-	d.Provenance = provenance(&it.crec)
+	setPosition(&d.Provenance, &it.crec)
 	for c := range d.Chunks {
 		ch := &d.Chunks[c]
 		if v, ok := prior.Vectors[string(ch.TextHash)]; ok && !prior.Deleted {
@@ -442,9 +443,7 @@ func (p *Writer) mapEvent(it *Item, i int, priors map[store.Ref]store.Prior, pla
 		it.result = ResultUnchanged // a newer version is stored: nothing to embed
 		return priors
 	}
-	producer := ev.Provenance.Producer // the data contract's, set by the mapping
-	ev.Provenance = provenance(&it.crec)
-	ev.Provenance.Producer = producer
+	setPosition(&ev.Provenance, &it.crec)
 	it.event = &ev
 	if hasPrior && !prior.Deleted && prior.Embedding != nil && bytes.Equal(prior.TextHash, ev.TextHash) {
 		ev.Embedding = prior.Embedding // unchanged text: never embed it again
