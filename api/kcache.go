@@ -13,7 +13,7 @@ import (
 // KnowledgeWatcher reports committed knowledge writes by tenant (pgstore's
 // LISTEN/NOTIFY), so knowledge searches can be cached: see WatchKnowledge.
 type KnowledgeWatcher interface {
-	WatchKnowledge(ctx context.Context, changed func(tenant string, listening bool))
+	WatchKnowledge(ctx context.Context, changed func(tenant string), listening func(on bool, err error))
 }
 
 // WithKnowledgeCache caches up to about entries knowledge searches (by
@@ -29,7 +29,7 @@ func WithKnowledgeCache(ctx context.Context, w KnowledgeWatcher, entries int) Op
 		}
 		c := &knowledgeCache{entries: lru.New[kcEntry](entries), gens: map[string]uint64{}, srv: s}
 		s.kcache = c
-		go w.WatchKnowledge(ctx, c.changed)
+		go w.WatchKnowledge(ctx, c.changed, c.listen)
 	}
 }
 
@@ -39,7 +39,7 @@ type knowledgeCache struct {
 
 	mu        sync.Mutex
 	listening bool
-	epoch     uint64            // bumped when every tenant is forgotten
+	epoch     uint64            // bumped when the watch starts or stops: every tenant is forgotten
 	gens      map[string]uint64 // bumped when a tenant's documents change
 }
 
@@ -86,18 +86,23 @@ func (c *knowledgeCache) put(q store.SearchQuery, st stamp, hits []store.Hit, in
 	c.entries.Put(kcKey(q), kcEntry{epoch: st.epoch, gen: st.gen, hits: append([]store.Hit(nil), hits...), info: info})
 }
 
-func (c *knowledgeCache) changed(tenant string, listening bool) {
+// changed forgets tenant's searches: one of its documents was written.
+func (c *knowledgeCache) changed(tenant string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.listening != listening {
-		c.srv.log.Info("knowledge cache", "on", listening)
-	}
-	c.listening = listening
-	if tenant == "" {
-		c.epoch++
-		return
-	}
 	c.gens[tenant]++
+}
+
+// listen turns the cache on or off with the watch; either way everything kept
+// so far is forgotten (writes may have gone unheard).
+func (c *knowledgeCache) listen(on bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if on != c.listening || err != nil {
+		c.srv.log.Info("knowledge cache", "on", on, "err", err)
+	}
+	c.listening = on
+	c.epoch++
 }
 
 // searchKnowledge searches knowledge through the cache when there is one; cached

@@ -202,7 +202,7 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) error {
 	if full {
 		last = events[len(events)-1]
 	}
-	events = servable(events, contexts, time.Now())
+	events = servable(events, contexts, s.now())
 	resp := TimelineResponse{Entity: entity, Events: make([]EventOut, len(events)), FreshThrough: freshThrough(marks), Degraded: meta.Degraded}
 	for i, e := range events {
 		resp.Events[i] = eventOut(Scored{Event: e})

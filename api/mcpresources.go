@@ -60,7 +60,7 @@ func (s *Server) addEntityResources(srv *mcp.Server, tenant string) {
 			return nil, fmt.Errorf("the store did not answer: %w", err)
 		}
 		out := TimelineResponse{Entity: entity, Events: make([]EventOut, 0, len(events))}
-		for _, e := range servable(events, nil, time.Now()) {
+		for _, e := range servable(events, nil, s.now()) {
 			out.Events = append(out.Events, eventOut(Scored{Event: e}))
 		}
 		b, err := json.Marshal(out)

@@ -818,7 +818,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 // passed and, with context=, those of other contexts.
 func (s *Server) recent(ctx context.Context, p params, since time.Time, timer *stageTimer, meta *Meta) ([]store.Event, error) {
 	events, err := s.recentAll(ctx, p, since, timer, meta)
-	return servable(events, p.contexts, time.Now()), err
+	return servable(events, p.contexts, s.now()), err
 }
 
 func (s *Server) recentAll(ctx context.Context, p params, since time.Time, timer *stageTimer, meta *Meta) ([]store.Event, error) {

@@ -175,21 +175,22 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 const knowledgeChannel = "freshctx_knowledge"
 
 // WatchKnowledge calls changed with the tenant of every committed document
-// write, from a connection of its own that LISTENs, until ctx ends. listening
-// says whether it is listening now: while it is not (connecting, or after an
-// error), writes may go unseen, so a cache must not keep searches; each time it
-// starts listening, changed is called with "" first (forget every tenant).
-// With a read replica, a notice can arrive before the replica has the write,
-// so callers cache knowledge only without one (HasReadReplica).
-func (s *Store) WatchKnowledge(ctx context.Context, changed func(tenant string, listening bool)) {
+// write, heard on a connection of its own that LISTENs, until ctx ends. It
+// calls listening(true, nil) each time it starts listening and
+// listening(false, err) when it stops (reconnecting with backoff): in between,
+// writes may go unseen, so a cache must not keep searches then, and must
+// forget what it kept before listening again. With a read replica, a notice
+// can arrive before the replica has the write, so callers cache knowledge only
+// without one (HasReadReplica).
+func (s *Store) WatchKnowledge(ctx context.Context, changed func(tenant string), listening func(on bool, err error)) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		err := s.listenKnowledge(ctx, changed)
-		changed("", false)
+		err := s.listenKnowledge(ctx, changed, listening)
 		if ctx.Err() != nil {
+			listening(false, nil)
 			return
 		}
-		_ = err // the caller hears listening=false; the next attempt says whether it is back
+		listening(false, err)
 		select {
 		case <-ctx.Done():
 			return
@@ -199,7 +200,7 @@ func (s *Store) WatchKnowledge(ctx context.Context, changed func(tenant string, 
 	}
 }
 
-func (s *Store) listenKnowledge(ctx context.Context, changed func(string, bool)) error {
+func (s *Store) listenKnowledge(ctx context.Context, changed func(string), listening func(bool, error)) error {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
@@ -208,13 +209,13 @@ func (s *Store) listenKnowledge(ctx context.Context, changed func(string, bool))
 	if _, err := conn.Exec(ctx, "LISTEN "+knowledgeChannel); err != nil {
 		return err
 	}
-	changed("", true) // whatever changed before now is forgotten
+	listening(true, nil)
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return err
 		}
-		changed(n.Payload, true)
+		changed(n.Payload)
 	}
 }
 
