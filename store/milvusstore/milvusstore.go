@@ -274,16 +274,8 @@ func obj(r map[string]any, k string) map[string]any {
 	return m
 }
 
-func prov(r map[string]any) store.Provenance {
-	var p store.Provenance
-	if b, _ := r["prov"].([]byte); len(b) > 0 {
-		json.Unmarshal(b, &p)
-	}
-	return p
-}
-
-// eventProv is an event's prov field: its provenance and its data contract
-// (context, and when its TTL passes in Unix microseconds, 0 for never).
+// eventProv is the prov field: the provenance and, for events, the data
+// contract (context, and when the TTL passes in Unix microseconds, 0 for never).
 type eventProv struct {
 	store.Provenance
 	Context   string `json:"context,omitempty"`
@@ -773,7 +765,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		}
 		for i, r := range rr {
 			h := store.Hit{Source: str(r, "source"), DocID: str(r, "doc_id"), Chunk: int(num(r, "chunk")), Title: str(r, "title"),
-				Text: str(r, "text"), Attrs: obj(r, "attrs"), Version: num(r, "version"), Provenance: prov(r)}
+				Text: str(r, "text"), Attrs: obj(r, "attrs"), Version: num(r, "version"), Provenance: eventProvOf(r).Provenance}
 			if i < len(rs.Scores) {
 				h.Score = float64(rs.Scores[i])
 			}
