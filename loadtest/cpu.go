@@ -118,6 +118,26 @@ func sampleCPU() (cpuSample, error) {
 	return s, nil
 }
 
+// startCPU starts measuring (when on) and returns the function that ends the
+// measurement: what each component used since, or nil when off.
+func startCPU(on bool) (stop func() (*cpuUse, error), err error) {
+	if !on {
+		return func() (*cpuUse, error) { return nil, nil }, nil
+	}
+	before, err := sampleCPU()
+	if err != nil {
+		return nil, err
+	}
+	return func() (*cpuUse, error) {
+		after, err := sampleCPU()
+		if err != nil {
+			return nil, err
+		}
+		u := cpuBetween(before, after)
+		return &u, nil
+	}, nil
+}
+
 // cpuUse is what each component used between two samples. A process that
 // started in between counts from zero; one that ended is missed (PostgreSQL's
 // pooled backends and the servers live through a run).

@@ -42,12 +42,9 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var before cpuSample
-	if *cpu {
-		var err error
-		if before, err = sampleCPU(); err != nil {
-			return err
-		}
+	stopCPU, err := startCPU(*cpu)
+	if err != nil {
+		return err
 	}
 	if *duration > 10*time.Minute || *markerRate < 1 || *markerRate > 1000 || *loadRate < 0 || *pollRate <= 0 {
 		return fmt.Errorf("-duration at most 10m, -rate in [1, 1000], -load-rate ≥ 0, -poll-rate > 0")
@@ -157,14 +154,9 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := <-loadDone; err != nil {
 		return fmt.Errorf("background load: %w", err)
 	}
-	var use *cpuUse
-	if *cpu {
-		after, err := sampleCPU()
-		if err != nil {
-			return err
-		}
-		u := cpuBetween(before, after)
-		use = &u
+	use, err := stopCPU()
+	if err != nil {
+		return err
 	}
 	l := h.summary()
 	res := map[string]any{"markers": sent.Load(), "visible": l.Count, "lost": lost.Load(), "marker_rate": *markerRate,

@@ -53,12 +53,9 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var firstErr atomic.Value // the first error, as a sample
 	served := map[string]int{}
 	var wg sync.WaitGroup
-	var before cpuSample
-	if *cpu {
-		var err error
-		if before, err = sampleCPU(); err != nil {
-			return err
-		}
+	stopCPU, err := startCPU(*cpu)
+	if err != nil {
+		return err
 	}
 	profiled := make(chan error, 1)
 	if *pprofURL != "" {
@@ -125,14 +122,9 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	elapsed := time.Since(start)
 	l := lat.summary()
 	n := int(l.Count)
-	var use *cpuUse
-	if *cpu {
-		after, err := sampleCPU()
-		if err != nil {
-			return err
-		}
-		u := cpuBetween(before, after)
-		use = &u
+	use, err := stopCPU()
+	if err != nil {
+		return err
 	}
 	res := map[string]any{
 		"requests": n, "errors": errs, "degraded": degraded, "served_from": served,
