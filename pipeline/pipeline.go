@@ -291,8 +291,9 @@ drain:
 	return loopErr
 }
 
-// ExpiryInterval is how often ingest purges events whose TTL has passed (they
-// are never served after it in any case: every read path filters them).
+// ExpiryInterval is how often ingest purges events whose TTL has passed, once
+// it has seen one with a TTL (they are never served after it in any case:
+// every read path filters them).
 const ExpiryInterval = 5 * time.Second
 
 // retain purges, until ctx ends, the events whose TTL has passed (from the
@@ -314,8 +315,11 @@ func (p *Pipeline) retain(ctx context.Context) {
 	t := time.NewTicker(min(retainEvery, ExpiryInterval))
 	defer t.Stop()
 	var lastRetain time.Time
-	for {
-		if expirer != nil {
+	for first := true; ; first = false {
+		// Expired events are purged once at start (what earlier runs left) and
+		// then only once this process has seen an event with a TTL: on a store
+		// without an index on expiry (Milvus) a purge scans every event.
+		if expirer != nil && (first || p.ttlSeen.Load()) {
 			p.purgeExpired(ctx, expirer)
 		}
 		if len(srcs) > 0 && time.Since(lastRetain) >= retainEvery {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/freshctx/freshctx/cdc"
@@ -28,6 +29,9 @@ type Writer struct {
 	backfill bool
 	// dryRun stops after mapping: results say what would be written.
 	dryRun bool
+	// ttlSeen: an event with an ai-ttl was mapped; from then on ingest purges
+	// expired events (see retain).
+	ttlSeen atomic.Bool
 }
 
 // Record is one input to the writer.
@@ -444,6 +448,9 @@ func (p *Writer) mapEvent(it *Item, i int, priors map[store.Ref]store.Prior, pla
 		return priors
 	}
 	setPosition(&ev.Provenance, &it.crec)
+	if !ev.ExpiresAt.IsZero() {
+		p.ttlSeen.Store(true)
+	}
 	it.event = &ev
 	if hasPrior && !prior.Deleted && prior.Embedding != nil && bytes.Equal(prior.TextHash, ev.TextHash) {
 		ev.Embedding = prior.Embedding // unchanged text: never embed it again
