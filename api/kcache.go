@@ -106,20 +106,26 @@ func (c *knowledgeCache) listen(on bool, err error) {
 }
 
 // searchKnowledge searches knowledge through the cache when there is one; cached
-// reports an answer from it.
-func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery) (hits []store.Hit, info store.SearchInfo, cached bool, err error) {
-	if s.kcache == nil || store.NeedsPrimary(ctx) {
-		// Read-your-writes requests (after=, fresh_through=) read the store: a
-		// write's notice may trail its commit by a moment.
-		hits, info, err = s.knowledge.Search(ctx, q)
-		return hits, info, false, err
+// reports an answer from it. q's vector comes from vector, called only when the
+// store is searched (a cache hit needs no embedding).
+func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vector func() ([]float32, error)) (hits []store.Hit, info store.SearchInfo, cached bool, err error) {
+	// Read-your-writes requests (after=, fresh_through=) read the store: a
+	// write's notice may trail its commit by a moment.
+	useCache := s.kcache != nil && !store.NeedsPrimary(ctx)
+	if useCache {
+		if hits, info, ok := s.kcache.get(q); ok {
+			return hits, info, true, nil
+		}
 	}
-	if hits, info, ok := s.kcache.get(q); ok {
-		return hits, info, true, nil
+	var st stamp
+	if useCache {
+		st, _ = s.kcache.now(q.Tenant)
 	}
-	st, _ := s.kcache.now(q.Tenant)
+	if q.Vector, err = vector(); err != nil {
+		return nil, info, false, err
+	}
 	hits, info, err = s.knowledge.Search(ctx, q)
-	if err == nil {
+	if err == nil && useCache {
 		s.kcache.put(q, st, hits, info)
 	}
 	return hits, info, false, err

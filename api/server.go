@@ -676,7 +676,9 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 			}
 			if p.knowledge && emb.err == nil {
 				t0 := time.Now()
-				hits, info, cached, err := s.searchKnowledge(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Vector: emb.vec, Text: p.q, K: *s.cfg.KnowledgeK})
+				vec := emb.vec
+				hits, info, cached, err := s.searchKnowledge(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Text: p.q, K: *s.cfg.KnowledgeK},
+					func() ([]float32, error) { return vec, nil })
 				searchDone <- searchResult{hits: hits, info: info, cached: cached, err: err, took: time.Since(t0)}
 			}
 		}()
