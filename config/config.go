@@ -5,6 +5,7 @@
 // Environment overrides (they win over the file):
 //
 //	FRESHCTX_KAFKA_BROKERS   kafka.brokers
+//	FRESHCTX_KAFKA_GROUP     kafka.group
 //	FRESHCTX_POSTGRES_DSN    postgres.dsn
 //	FRESHCTX_POSTGRES_READ_DSN postgres.read_dsn
 //	FRESHCTX_REDIS_ADDR      redis.addr
@@ -91,6 +92,7 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 	}
 	for env, dst := range map[string]*string{
 		"FRESHCTX_KAFKA_BROKERS":     &c.Kafka.Brokers,
+		"FRESHCTX_KAFKA_GROUP":       &c.Kafka.Group,
 		"FRESHCTX_POSTGRES_DSN":      &c.Postgres.DSN,
 		"FRESHCTX_POSTGRES_READ_DSN": &c.Postgres.ReadDSN,
 		"FRESHCTX_REDIS_ADDR":        &c.Redis.Addr,

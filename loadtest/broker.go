@@ -21,15 +21,7 @@ func broker(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	_, portText, err := net.SplitHostPort(*listen)
-	if err != nil {
-		return fmt.Errorf("-listen: %w", err)
-	}
-	port, err := strconv.Atoi(portText)
-	if err != nil {
-		return fmt.Errorf("-listen: %w", err)
-	}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.Ports(port), kfake.DefaultNumPartitions(*partitions), kfake.AllowAutoTopicCreation())
+	c, err := newBroker(*listen, *partitions)
 	if err != nil {
 		return err
 	}
@@ -37,4 +29,18 @@ func broker(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "broker: kfake listening on %s (in memory; stop with Ctrl-C)\n", c.ListenAddrs()[0])
 	<-ctx.Done()
 	return nil
+}
+
+// newBroker starts kfake on listen (host:port, port 0: any free port) with
+// auto-created topics of the given partition count.
+func newBroker(listen string, partitions int) (*kfake.Cluster, error) {
+	_, portText, err := net.SplitHostPort(listen)
+	if err != nil {
+		return nil, fmt.Errorf("-listen: %w", err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil, fmt.Errorf("-listen: %w", err)
+	}
+	return kfake.NewCluster(kfake.NumBrokers(1), kfake.Ports(port), kfake.DefaultNumPartitions(partitions), kfake.AllowAutoTopicCreation())
 }

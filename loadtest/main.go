@@ -7,6 +7,8 @@
 //	go run ./loadtest query [flags]  measure the context API under concurrent clients
 //	go run ./loadtest freshness [flags] record timestamp → visible through the API, under load
 //	go run ./loadtest baseline [flags] the naive consumer (one record at a time) to compare with
+//	go run ./loadtest growth [flags] the context API as the store grows: seed, query the cache and store paths, curves
+//	go run ./loadtest drain [flags]  ingest draining a backlog: records/s and memory, against backlog size and partitions
 //
 // Run `go run ./loadtest -h` for the subcommands and their flags.
 package main
@@ -39,9 +41,10 @@ Usage:
   loadtest broker [-listen 127.0.0.1:19092] [-partitions 4]
       Run an in-memory Kafka-protocol broker (franz-go's kfake) as its own process.
 
-  loadtest seed [-config examples/bench.yaml] [-events 1000000] [-entities 10000] [-span 2h]
+  loadtest seed [-config examples/bench.yaml] [-events 1000000] [-entities 10000] [-span 2h] [-documents 1000]
       Reset the benchmark schema and Redis prefix of the config, then bulk-load events
-      (local embedder) spread over the span, and fill the Redis window.
+      (local embedder) spread over the span, fill the Redis window, and write a
+      knowledge corpus (articles of three chunks) for the knowledge search.
 
   loadtest query [-api http://127.0.0.1:8081] [-clients 16] [-duration 30s] [-entities 10000] [-out DIR]
       Run concurrent clients against GET /v1/context (random entity, a question mix
@@ -57,6 +60,21 @@ Usage:
       The naive consumer freshctx is measured against: poll one record, embed it
       alone, insert it alone, commit, repeat (same mapping and embedder as ingest,
       its own table freshctx_baseline). Reports events/s.
+
+  loadtest growth [-contextapi bin/contextapi] [-config examples/bench.yaml] [-sizes 100000,1000000,5000000] [-clients 16] [-duration 10s] [-out DIR]
+      For each store size: seed the benchmark store (as loadtest seed, with its
+      knowledge corpus), start contextapi (its own process), and run loadtest query
+      four ways: answered by the recent cache (window 15m) or by the store (window
+      90m, beyond the 1 h Redis window), each with and without the knowledge search.
+      -out draws requests/s and p99 against the size (growth-throughput.svg,
+      growth-p99.svg).
+
+  loadtest drain [-ingest bin/ingest] [-config examples/demo.yaml] [-backlogs 300000] [-partitions 8] [-env GOMEMLIMIT=…] [-out DIR]
+      For each backlog size and partition count: start a broker of its own, produce
+      that many events of the produce mix, then start ingest (its own process) and
+      measure it draining them: records/s from the first record consumed to the last
+      acknowledged, peak RSS (VmHWM), median RSS and peak Go heap. With several sizes
+      or counts, -out also draws the curve (drain-backlog.svg, drain-partitions.svg).
 
   loadtest eval [-brokers ...] [-api ...] [-topic app.activity] [-ranking hybrid|similarity|recency] [-out DIR]
       Run the labelled retrieval set (internal/evalset: 40 customers, 116 questions,
@@ -107,6 +125,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return baseline(ctx, args[1:], stdout, stderr)
 	case "eval":
 		return eval(ctx, args[1:], stdout, stderr)
+	case "drain":
+		return drain(ctx, args[1:], stdout, stderr)
+	case "growth":
+		return growth(ctx, args[1:], stdout, stderr)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown subcommand %q", args[0])

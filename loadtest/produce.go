@@ -57,6 +57,7 @@ func produce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 type mix struct {
 	rate, entities int
 	skew, debezium float64
+	limit          int // stop after this many events (0: no limit)
 }
 
 // run produces the mix for duration (or until ctx ends) and returns how many
@@ -69,7 +70,7 @@ func (m mix) run(ctx context.Context, p *kafka.Producer, duration time.Duration)
 	start := time.Now()
 	deadline := start.Add(duration)
 	n, tickets := 0, 0
-	for time.Now().Before(deadline) && ctx.Err() == nil {
+	for time.Now().Before(deadline) && ctx.Err() == nil && (m.limit == 0 || n < m.limit) {
 		if m.rate > 0 {
 			if wait := time.Until(start.Add(time.Duration(float64(n) / float64(m.rate) * float64(time.Second)))); wait > 0 {
 				time.Sleep(wait) // pacing

@@ -126,3 +126,68 @@ func trimFloat(f float64) string {
 func xmlEscape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
+
+// series is one named line of a lineChart.
+type series struct {
+	name string
+	ys   []float64
+}
+
+// lineChart draws lines of ys against xs (the same xs for every series), the x
+// axis logarithmic when xs span more than a factor of ten, with a legend.
+func lineChart(title, xLabel, yLabel string, xs []float64, lines []series) string {
+	const w, h, left, bottom, top, right = 640.0, 360.0, 70.0, 46.0, 30.0, 130.0
+	colors := []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd"}
+	lo, hi, yMax := math.Inf(1), math.Inf(-1), 0.0
+	for _, x := range xs {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	for _, l := range lines {
+		for _, y := range l.ys {
+			yMax = math.Max(yMax, y)
+		}
+	}
+	yMax = niceCeil(yMax)
+	logX := lo > 0 && hi/lo > 10
+	pos := func(x float64) float64 {
+		if hi == lo {
+			return 0.5
+		}
+		if logX {
+			return math.Log(x/lo) / math.Log(hi/lo)
+		}
+		return (x - lo) / (hi - lo)
+	}
+	px := func(x float64) float64 { return left + pos(x)*(w-left-right) }
+	py := func(y float64) float64 { return h - bottom - y/yMax*(h-bottom-top) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", w, h)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/><text x="%.0f" y="18" font-size="13">%s</text>`+"\n", left, xmlEscape(title))
+	for i := 0; i <= 4; i++ {
+		y := yMax * float64(i) / 4
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n",
+			left, w-right, py(y), py(y), left-6, py(y)+4, trimFloat(y))
+	}
+	for _, x := range xs {
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n",
+			px(x), px(x), top, h-bottom, px(x), h-bottom+14, trimFloat(x))
+	}
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", left+(w-left-right)/2, h-8, xmlEscape(xLabel))
+	fmt.Fprintf(&b, `<text x="14" y="%.1f" text-anchor="middle" transform="rotate(-90 14 %.1f)">%s</text>`+"\n", top+(h-bottom-top)/2, top+(h-bottom-top)/2, xmlEscape(yLabel))
+	for i, l := range lines {
+		c := colors[i%len(colors)]
+		var pts []string
+		for j, y := range l.ys {
+			if j < len(xs) {
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(xs[j]), py(y)))
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", px(xs[j]), py(y), c)
+			}
+		}
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`+"\n", c, strings.Join(pts, " "))
+		ly := top + 10 + float64(i)*16
+		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="2"/><text x="%.1f" y="%.1f">%s</text>`+"\n",
+			w-right+10, w-right+28, ly, ly, c, w-right+32, ly+4, xmlEscape(l.name))
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}

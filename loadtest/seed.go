@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"io"
@@ -43,6 +44,7 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("events", 1_000_000, "events to create")
 	entities := fs.Int("entities", 10_000, "entities (customer:0 … customer:N-1)")
 	span := fs.Duration("span", 2*time.Hour, "events are spread evenly over this span before now")
+	documents := fs.Int("documents", 1000, "knowledge articles to create (3 chunks each), so answers with knowledge search a real corpus")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -133,6 +135,9 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "seed: %d/%d events (%.0f/s), %d in the cache\n", done+m, *n, float64(done+m)/el.Seconds(), cached)
 		}
 	}
+	if err := seedKnowledge(ctx, st, emb, cfg.API.Tenant, *documents); err != nil {
+		return err
+	}
 	// The cache holds everything of its window: say so, so it answers alone.
 	if err := cache.MarkFedSince(ctx, cutoff.Add(-time.Minute)); err != nil {
 		return err
@@ -140,8 +145,8 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := st.Analyze(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "seed: %d events over %d entities in %v (tenant %s); %d in the Redis window of %v\n",
-		*n, *entities, time.Since(start).Round(time.Millisecond), cfg.API.Tenant, cached, cfg.Redis.Window)
+	fmt.Fprintf(stdout, "seed: %d events over %d entities in %v (tenant %s); %d in the Redis window of %v; %d knowledge articles\n",
+		*n, *entities, time.Since(start).Round(time.Millisecond), cfg.API.Tenant, cached, cfg.Redis.Window, *documents)
 	return nil
 }
 
@@ -152,4 +157,55 @@ func firstPathElement(sp string) string {
 		}
 	}
 	return sp
+}
+
+// Knowledge articles of the seeded corpus: a topic, then three paragraphs.
+var seedArticles = []struct{ title, body string }{
+	{"Refunds: when the money arrives", "Refunds are issued to the original payment method once the returned parcel is checked. Card refunds take 3 to 5 business days; bank transfers up to 10. Reference %d."},
+	{"Returning an item", "Items can be returned within 30 days. Print the label from your order page and drop the parcel at any partner point. Return code RT-%d."},
+	{"Late or lost parcels", "If tracking has not moved for 4 days, the carrier opens an investigation. A lost parcel is refunded or sent again. Case %d."},
+	{"Changing the delivery address", "An address can be changed until the order is packed. After shipping, ask the carrier for a redirect. Ticket type %d."},
+	{"Declined payments", "A card can be declined for insufficient funds, an expired card or a bank security check. Try again or use another method. Error code PAY-%d."},
+	{"Account security", "After five wrong passwords the account is locked for 15 minutes. Reset the password from the sign-in page. Policy %d."},
+	{"退款到账时间", "退货检查完成后，退款会原路退回。银行卡退款需要3到5个工作日。编号 %d。"},
+	{"Subscriptions and newsletters", "Manage newsletters from your profile; unsubscribing takes effect within 24 hours. Campaign %d."},
+}
+
+// seedKnowledge writes n knowledge articles of three chunks each (local
+// embedder) for tenant, in batches.
+func seedKnowledge(ctx context.Context, st *pgstore.Store, emb *embed.Local, tenant string, n int) error {
+	rng := rand.New(rand.NewPCG(9, 9))
+	const batch = 200
+	for done := 0; done < n; done += batch {
+		docs := make([]store.Document, min(batch, n-done))
+		var texts []string
+		for i := range docs {
+			a := seedArticles[rng.IntN(len(seedArticles))]
+			id := done + i
+			d := store.Document{Source: "kb", Key: fmt.Sprint(id), DocID: fmt.Sprint("KB-", id), Tenant: tenant,
+				Title: fmt.Sprintf("%s (%d)", a.title, id), Version: 1, Attrs: map[string]any{"category": a.title}}
+			for c := 0; c < 3; c++ {
+				t := fmt.Sprintf(a.body, rng.IntN(100000))
+				h := sha256.Sum256([]byte(d.Title + "\x00" + t))
+				d.Chunks = append(d.Chunks, store.Chunk{Text: t, TextHash: h[:16]})
+				texts = append(texts, d.Title+"\n\n"+t) // as ingest embeds a chunk (title, blank line, text)
+			}
+			h := sha256.Sum256([]byte(d.Title))
+			d.TextHash = h[:16]
+			docs[i] = d
+		}
+		vecs, err := emb.Embed(ctx, texts)
+		if err != nil {
+			return err
+		}
+		for i := range docs {
+			for c := range docs[i].Chunks {
+				docs[i].Chunks[c].Embedding = vecs[i*3+c]
+			}
+		}
+		if _, err := st.ApplyDocuments(ctx, docs, nil); err != nil {
+			return fmt.Errorf("knowledge: %w", err)
+		}
+	}
+	return nil
 }

@@ -90,6 +90,16 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
+// PrefetchBytes is how much librdkafka may fetch ahead of the pipeline: a
+// sixteenth of MaxInflightBytes (4 MiB by default), at least 1 MiB.
+func (c Config) PrefetchBytes() int { return int(max(c.MaxInflightBytes/16, 1<<20)) }
+
+// GoMemoryLimit is the soft limit for the Go runtime that ingest sets when
+// GOMEMLIMIT is not: 32 MiB plus half of MaxInflightBytes (64 MiB by default).
+// In-flight records are most of the heap, so the limit grows with the budget for
+// them and the collector works harder only as the heap nears it.
+func (c Config) GoMemoryLimit() int64 { return 32<<20 + c.MaxInflightBytes/2 }
+
 // Validate reports the first invalid field.
 func (c Config) Validate() error {
 	switch {
@@ -205,9 +215,14 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 		"auto.commit.interval.ms":  1000,
 		"auto.offset.reset":        "earliest",
 		"fetch.wait.max.ms":        25, // librdkafka's 500 ms default costs freshness at low rates
-		// librdkafka's prefetch queue is memory outside the in-flight limits; its
-		// 64 MiB default per consumer is more than a pipeline needs.
-		"queued.max.messages.kbytes": 16384,
+		// librdkafka's prefetch is memory outside the in-flight limits, and a pause
+		// throws it away (librdkafka purges a paused partition's fetch queue; the
+		// records are fetched again on resume). So it is sized from the in-flight
+		// budget, PrefetchBytes, instead of librdkafka's 64 MiB queue and 50 MiB
+		// fetches, and a full queue is retried soon rather than after 1 s.
+		"queued.max.messages.kbytes": cfg.PrefetchBytes() >> 10,
+		"fetch.max.bytes":            cfg.PrefetchBytes(),
+		"fetch.queue.backoff.ms":     50,
 	})
 	pc := kcfg.Producer(kafka.ConfigMap{"linger.ms": 5})
 	var err error

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -47,8 +48,9 @@ Usage:
 
 Each command has its own flags: ingest COMMAND -h.
 
-Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
-FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
+Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_KAFKA_GROUP, FRESHCTX_POSTGRES_DSN,
+FRESHCTX_REDIS_ADDR, FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
+GOMEMLIMIT replaces ingest's soft memory limit (32 MiB + pipeline.max_inflight_bytes/2).
 `
 
 const runUsage = `ingest run: consume the sources' topics into the store and the recent cache.
@@ -228,6 +230,7 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 }
 
 func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAddr string) error {
+	setMemoryLimit(cfg.Pipeline.WithDefaults(), os.Getenv, log)
 	if cfg.Kafka.Brokers == "" {
 		cluster, err := startDevBroker(cfg)
 		if err != nil {
@@ -331,4 +334,17 @@ func startDevBroker(cfg *config.Config) (*kfake.Cluster, error) {
 		return nil, fmt.Errorf("starting the development broker on %s (is another ingest running?): %w", cfg.Kafka.DevBroker, err)
 	}
 	return c, nil
+}
+
+// setMemoryLimit gives the Go runtime a soft memory limit sized from the
+// pipeline's in-flight budget (pipeline.Config.GoMemoryLimit), unless GOMEMLIMIT
+// sets one: without it the heap grows to twice what is live between
+// collections, most of it garbage from batches already written.
+func setMemoryLimit(pc pipeline.Config, getenv func(string) string, log *slog.Logger) {
+	if getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	limit := pc.GoMemoryLimit()
+	debug.SetMemoryLimit(limit)
+	log.Debug("go soft memory limit", "bytes", limit, "from", "32 MiB + pipeline.max_inflight_bytes/2 (set GOMEMLIMIT to choose another)")
 }

@@ -15,7 +15,7 @@ type Cache[V any] struct {
 
 // New returns a cache of at most 2×max entries.
 func New[V any](max int) *Cache[V] {
-	return &Cache[V]{max: max, cur: make(map[string]V, max), prev: map[string]V{}}
+	return &Cache[V]{max: max, cur: map[string]V{}, prev: map[string]V{}} // grown on use: a process that never uses a cache pays nothing
 }
 
 // Get returns k's value, computing it with make (outside the lock) when absent.
@@ -52,7 +52,7 @@ func (c *Cache[V]) Put(k string, v V) {
 
 func (c *Cache[V]) put(k string, v V) {
 	if len(c.cur) >= c.max {
-		c.prev, c.cur = c.cur, make(map[string]V, c.max)
+		c.prev, c.cur = c.cur, make(map[string]V, c.max) // it filled once: it will again
 	}
 	c.cur[k] = v
 }

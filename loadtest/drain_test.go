@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// scrapeMetrics sums a metric over its labels and skips comments.
+func TestScrapeMetrics(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte("# HELP freshctx_ingest_consumed_total Records consumed.\n# TYPE freshctx_ingest_consumed_total counter\n" +
+			"freshctx_ingest_consumed_total{topic=\"a\"} 10\nfreshctx_ingest_consumed_total{topic=\"b\"} 5.5e+01\n" +
+			"freshctx_ingest_inflight_records 0\ngo_memstats_heap_inuse_bytes 1.048576e+06\n"))
+	}))
+	defer srv.Close()
+	m, err := scrapeMetrics(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["freshctx_ingest_consumed_total"] != 65 || m["go_memstats_heap_inuse_bytes"] != 1<<20 {
+		t.Fatalf("scraped %v", m)
+	}
+	if v, ok := m["freshctx_ingest_inflight_records"]; !ok || v != 0 {
+		t.Fatalf("inflight: %v %v", v, ok)
+	}
+}
+
+func TestIntList(t *testing.T) {
+	got, err := intList("-sizes", "100000, 1000000", 1000, 50_000_000)
+	if err != nil || len(got) != 2 || got[1] != 1000000 {
+		t.Fatalf("%v %v", got, err)
+	}
+	if _, err := intList("-partitions", "4,x", 1, 1024); err == nil || !strings.Contains(err.Error(), `-partitions: "x"`) {
+		t.Fatalf("want an error naming the flag and value, got %v", err)
+	}
+	if _, err := intList("-partitions", "0", 1, 1024); err == nil {
+		t.Fatal("0 partitions accepted")
+	}
+}
+
+// lineChart is well-formed SVG with one polyline and one point per value of
+// each series, and a legend entry per series.
+func TestLineChart(t *testing.T) {
+	svg := lineChart("memory <MB>", "backlog", "MB", []float64{1e5, 1e6, 5e6},
+		[]series{{"peak RSS", []float64{120, 124, 127}}, {"heap", []float64{40, 50, 55}}})
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Fatalf("not XML: %v", err)
+	}
+	if n := strings.Count(svg, "<polyline"); n != 2 {
+		t.Fatalf("%d polylines", n)
+	}
+	if n := strings.Count(svg, "<circle"); n != 6 {
+		t.Fatalf("%d points", n)
+	}
+	for _, s := range []string{"peak RSS", "heap", "memory &lt;MB&gt;"} {
+		if !strings.Contains(svg, s) {
+			t.Fatalf("%q missing", s)
+		}
+	}
+}
