@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/freshctx/freshctx/internal/lru"
 	"github.com/freshctx/freshctx/store"
@@ -35,7 +38,8 @@ func WithKnowledgeCache(ctx context.Context, w KnowledgeWatcher, entries int) Op
 
 type knowledgeCache struct {
 	entries *lru.Cache[kcEntry]
-	srv     *Server // for its logger
+	flights singleflight.Group // searches running, by kcKey
+	srv     *Server            // for its logger
 
 	mu        sync.Mutex
 	listening bool
@@ -117,16 +121,41 @@ func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vecto
 			return hits, info, true, nil
 		}
 	}
-	var st stamp
-	if useCache {
-		st, _ = s.kcache.now(q.Tenant)
-	}
 	if q.Vector, err = vector(); err != nil {
 		return nil, info, false, err
 	}
-	hits, info, err = s.knowledge.Search(ctx, q)
-	if err == nil && useCache {
-		s.kcache.put(q, st, hits, info)
+	if !useCache {
+		hits, info, err = s.knowledge.Search(ctx, q)
+		return hits, info, false, err
 	}
-	return hits, info, false, err
+	// One search per question at a time, and it outlives the request that
+	// started it: when many ask a new question at once (a herd after a start or
+	// a document write), one search runs instead of many, and one that outlasts
+	// a request's budget still fills the cache for the next (the request itself
+	// degrades at its deadline, as before). Cancelling it would also cost the
+	// connection: pgx closes a connection whose query is interrupted.
+	ch := s.kcache.flights.DoChan(kcKey(q), func() (any, error) {
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), knowledgeFlightTimeout)
+		defer cancel()
+		st, _ := s.kcache.now(q.Tenant)
+		hits, info, err := s.knowledge.Search(fctx, q)
+		if err == nil {
+			s.kcache.put(q, st, hits, info)
+		}
+		return kcEntry{hits: hits, info: info}, err
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, info, false, r.Err
+		}
+		e := r.Val.(kcEntry)
+		return append([]store.Hit(nil), e.hits...), e.info, false, nil // shared: a copy each
+	case <-ctx.Done():
+		return nil, info, false, ctx.Err()
+	}
 }
+
+// knowledgeFlightTimeout bounds a shared knowledge search that no request waits
+// for any more.
+const knowledgeFlightTimeout = 5 * time.Second

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -82,5 +86,120 @@ func TestKnowledgeCacheFollowsDocumentWrites(t *testing.T) {
 		if got := search(); strings.Contains(got.Documents[0].Text, "5 business days") {
 			t.Fatalf("the old chunk came back: %+v", got)
 		}
+	}
+}
+
+// gatedSearcher is the real store whose knowledge searches are counted and,
+// while held, wait for the gate.
+type gatedSearcher struct {
+	*pgstore.Store
+	held  atomic.Bool
+	gate  chan struct{}
+	calls atomic.Int32
+}
+
+func (g *gatedSearcher) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error) {
+	g.calls.Add(1)
+	if g.held.Load() {
+		select {
+		case <-g.gate:
+		case <-ctx.Done():
+			return nil, store.SearchInfo{}, ctx.Err()
+		}
+	}
+	return g.Store.Search(ctx, q)
+}
+
+// A new question asked by many at once is searched once, and a search that
+// outlasts the request that started it still fills the cache: a herd of
+// requests on a cold cache cannot pile searches onto the store, nor time them
+// all out so that nothing is ever cached.
+func TestKnowledgeSearchIsSharedAndOutlivesItsRequest(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dsn, _ := testenv.PostgresDSN(t)
+	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	emb, _ := embed.NewLocal(64)
+	if err := st.EnsureChunkIndex(ctx, 64); err != nil {
+		t.Fatal(err)
+	}
+	tenant := testenv.Name("kf")
+	text := "Refunds reach your account within 5 business days."
+	v, _ := emb.Embed(ctx, []string{text})
+	d := store.Document{Source: "kb", Key: "1", DocID: "KB-1", Tenant: tenant, Title: "Refunds", TextHash: []byte(text),
+		Version: 1, Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v[0]}}}
+	if _, err := st.ApplyDocuments(ctx, []store.Document{d}, nil); err != nil {
+		t.Fatal(err)
+	}
+	g := &gatedSearcher{Store: st, gate: make(chan struct{})}
+	cfg := api.Config{Tenant: tenant, Auth: api.Auth{Mode: api.AuthNone}}.WithDefaults()
+	srv := httptest.NewServer(api.New(cfg, emb, g, nil, nil, nil, api.WithKnowledgeCache(ctx, st, 100)))
+	defer srv.Close()
+	search := func(budgetMS int, q string) (api.SearchResponse, error) {
+		b, _ := json.Marshal(map[string]any{"q": q, "k": 1, "budget_ms": budgetMS})
+		res, err := http.Post(srv.URL+"/v1/search", "application/json", bytes.NewReader(b))
+		if err != nil {
+			return api.SearchResponse{}, err
+		}
+		defer res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			b, _ := io.ReadAll(res.Body)
+			return api.SearchResponse{}, fmt.Errorf("HTTP %d: %s", res.StatusCode, b)
+		}
+		var out api.SearchResponse
+		err = json.NewDecoder(res.Body).Decode(&out)
+		return out, err
+	}
+	// The cache is on once the watch listens (a search before that is not kept).
+	testenv.Eventually(t, "the knowledge cache to be on", 30*time.Second, func() bool {
+		r, err := search(5000, "how long do refunds take?")
+		return err == nil && r.Meta.Cached
+	}, nil)
+
+	g.held.Store(true)
+	g.calls.Store(0)
+	const q = "when will my money be back?" // never asked: not cached
+	// The first asker's budget ends before the search does: it is told so
+	// (503), and the search goes on.
+	if r, err := search(50, q); err == nil || !strings.Contains(err.Error(), "HTTP 503") {
+		t.Fatalf("the search answered although the store had not: %+v %v", r, err)
+	}
+	// Eight more ask meanwhile.
+	var wg sync.WaitGroup
+	answers := make(chan api.SearchResponse, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if r, err := search(10000, q); err == nil {
+				answers <- r
+			}
+		}()
+	}
+	close(g.gate)
+	wg.Wait()
+	close(answers)
+	n := 0
+	for r := range answers {
+		n++
+		if len(r.Documents) != 1 || !strings.Contains(r.Documents[0].Text, "5 business days") {
+			t.Fatalf("answer: %+v", r)
+		}
+	}
+	if n != 8 {
+		t.Fatalf("%d of 8 askers answered", n)
+	}
+	if c := g.calls.Load(); c != 1 {
+		t.Fatalf("the store was searched %d times for one question; want 1", c)
+	}
+	if r, err := search(5000, q); err != nil || !r.Meta.Cached {
+		t.Fatalf("after the shared search the answer is not cached: %+v %v", r, err)
 	}
 }

@@ -138,6 +138,10 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := seedKnowledge(ctx, st, emb, cfg.API.Tenant, *documents); err != nil {
 		return err
 	}
+	// The HNSW index `ingest migrate` creates, built after the load (faster).
+	if err := st.EnsureChunkIndex(ctx, cfg.Embedder.Dims); err != nil {
+		return err
+	}
 	// The cache holds everything of its window: say so, so it answers alone.
 	if err := cache.MarkFedSince(ctx, cutoff.Add(-time.Minute)); err != nil {
 		return err
