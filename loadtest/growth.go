@@ -39,6 +39,7 @@ type growthPoint struct {
 	Errors    float64 `json:"errors"`
 	Degraded  float64 `json:"degraded"`
 	Served    any     `json:"served_from"`
+	Ranked    float64 `json:"candidates_per_answer"`
 	LoadAvg   string  `json:"loadavg_at_start"`
 }
 
@@ -70,8 +71,8 @@ func growth(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	var points []growthPoint
-	fmt.Fprintln(stdout, "| events | case | requests/s | p50 | p99 | errors | degraded | served from | load average |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(stdout, "| events | case | events ranked per answer | requests/s | p50 | p99 | errors | degraded | served from | load average |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, n := range ns {
 		fmt.Fprintf(stderr, "growth: seeding %d events\n", n)
 		if err := seed(ctx, []string{"-config", *cfgPath, "-events", strconv.Itoa(n)}, io.Discard, stderr); err != nil {
@@ -99,9 +100,9 @@ func growth(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 			f := func(k string) float64 { v, _ := res[k].(float64); return v }
 			p := growthPoint{Events: n, Case: c.name, PerSecond: f("requests_per_s"), P50: f("p50_ms"), P99: f("p99_ms"),
-				Errors: f("errors"), Degraded: f("degraded"), Served: res["served_from"], LoadAvg: load}
+				Errors: f("errors"), Degraded: f("degraded"), Served: res["served_from"], Ranked: f("candidates_per_answer"), LoadAvg: load}
 			points = append(points, p)
-			fmt.Fprintf(stdout, "| %d | %s | %.0f | %.2f ms | %.2f ms | %.0f | %.0f | %v | %s |\n", n, c.name, p.PerSecond, p.P50, p.P99, p.Errors, p.Degraded, p.Served, load)
+			fmt.Fprintf(stdout, "| %d | %s | %.1f | %.0f | %.2f ms | %.2f ms | %.0f | %.0f | %v | %s |\n", n, c.name, p.Ranked, p.PerSecond, p.P50, p.P99, p.Errors, p.Degraded, p.Served, load)
 		}
 		stop()
 	}
@@ -205,9 +206,9 @@ func writeGrowthReport(dir, command string, sizes []int, points []growthPoint) e
 		}
 	}
 	var md strings.Builder
-	fmt.Fprintf(&md, "# loadtest growth\n\n`%s`\n\n| events | case | requests/s | p50 ms | p99 ms | errors | degraded | served from | load average |\n|---|---|---|---|---|---|---|---|---|\n", command)
+	fmt.Fprintf(&md, "# loadtest growth\n\n`%s`\n\n| events | case | events ranked per answer | requests/s | p50 ms | p99 ms | errors | degraded | served from | load average |\n|---|---|---|---|---|---|---|---|---|---|\n", command)
 	for _, p := range points {
-		fmt.Fprintf(&md, "| %d | %s | %.0f | %.2f | %.2f | %.0f | %.0f | %v | %s |\n", p.Events, p.Case, p.PerSecond, p.P50, p.P99, p.Errors, p.Degraded, p.Served, p.LoadAvg)
+		fmt.Fprintf(&md, "| %d | %s | %.1f | %.0f | %.2f | %.2f | %.0f | %.0f | %v | %s |\n", p.Events, p.Case, p.Ranked, p.PerSecond, p.P50, p.P99, p.Errors, p.Degraded, p.Served, p.LoadAvg)
 	}
 	md.WriteString("\n![throughput](growth-throughput.svg)\n\n![p99](growth-p99.svg)\n")
 	return os.WriteFile(filepath.Join(dir, "growth.md"), []byte(md.String()), 0o644)

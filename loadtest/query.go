@@ -49,8 +49,8 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	deadline := time.Now().Add(*duration)
 	var mu sync.Mutex
 	lat := newHist()
-	errs, degraded := 0, 0
-	var firstErr atomic.Value // the first error, as a sample
+	errs, degraded, candidates := 0, 0, 0 // candidates: events ranked, summed over answers
+	var firstErr atomic.Value             // the first error, as a sample
 	served := map[string]int{}
 	var wg sync.WaitGroup
 	stopCPU, err := startCPU(*cpu)
@@ -70,7 +70,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(seed, 1))
 			mine := newHist()
-			myErrs, myDeg := 0, 0
+			myErrs, myDeg, myCands := 0, 0, 0
 			myServed := map[string]int{}
 			for time.Now().Before(deadline) && ctx.Err() == nil {
 				q := url.Values{"entity": {fmt.Sprint("customer:", rng.IntN(*entities))}, "window": {*window}}
@@ -93,6 +93,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 					Meta struct {
 						ServedFrom string            `json:"served_from"`
 						Degraded   []json.RawMessage `json:"degraded"`
+						Candidates int               `json:"candidates"`
 					} `json:"meta"`
 				}
 				err = json.NewDecoder(res.Body).Decode(&body)
@@ -104,6 +105,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 					continue
 				}
 				myServed[body.Meta.ServedFrom]++
+				myCands += body.Meta.Candidates
 				if len(body.Meta.Degraded) > 0 {
 					myDeg++
 				}
@@ -112,6 +114,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			lat.merge(mine)
 			errs += myErrs
 			degraded += myDeg
+			candidates += myCands
 			for k, v := range myServed {
 				served[k] += v
 			}
@@ -130,6 +133,9 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		"requests": n, "errors": errs, "degraded": degraded, "served_from": served,
 		"seconds": elapsed.Seconds(), "requests_per_s": float64(n) / elapsed.Seconds(),
 		"p50_ms": l.P50, "p90_ms": l.P90, "p99_ms": l.P99, "max_ms": l.Max, "clients": *clients,
+		// The cost of an answer grows with the events it ranks: a window that has
+		// emptied since the seed makes every request cheaper.
+		"candidates_per_answer": float64(candidates) / float64(max(1, n-errs)),
 	}
 	if use != nil {
 		res["cpu"] = use
@@ -145,8 +151,8 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
-	fmt.Fprintf(stdout, "query: %d requests in %.1fs with %d clients: %.0f req/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; %d errors, %d degraded; served from %v\n",
-		n, elapsed.Seconds(), *clients, res["requests_per_s"], res["p50_ms"], res["p90_ms"], res["p99_ms"], res["max_ms"], errs, degraded, served)
+	fmt.Fprintf(stdout, "query: %d requests in %.1fs with %d clients: %.0f req/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; %d errors, %d degraded; served from %v; %.1f events ranked per answer\n",
+		n, elapsed.Seconds(), *clients, res["requests_per_s"], res["p50_ms"], res["p90_ms"], res["p99_ms"], res["max_ms"], errs, degraded, served, res["candidates_per_answer"])
 	if errs > 0 {
 		fmt.Fprintf(stdout, "query: first error: %v\n", res["first_error"])
 	}
