@@ -142,7 +142,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	if q.Vector == nil {
 		wS = 0
 	}
-	qids := dedupe(q.Analysis.IDs)
+	qids := hashes(q.Analysis.IDs)
 	r := w.Recency
 	switch {
 	case q.Intent:
@@ -158,7 +158,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		if bestLex > 0 {
 			c.Lexical /= bestLex
 		}
-		c.Identifier = idMatch(qids, docs[i].ids)
+		c.Identifier = idMatch(qids, docs[i])
 		c.Recency = Recency(now, cands[i].Time, w.HalfLife)
 		c.Source = 1
 		if sw, ok := w.Sources[cands[i].Source]; ok {
@@ -186,13 +186,17 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []*doc, sta
 	// IDF mixes two views: the candidates' own (what tells this entity's events
 	// apart) and, where known, the tenant's source statistics (what is rare in
 	// what the source writes), by corpus share.
+	th := make([]uint64, nt)
+	for j, t := range terms {
+		th[j] = termHash(t)
+	}
 	tfs := make([]int32, len(docs)*nt)
 	local := make([]float64, nt)
 	total := 0
 	for i, d := range docs {
 		row := tfs[i*nt : (i+1)*nt]
-		for j, t := range terms {
-			if f := d.tf[t]; f > 0 {
+		for j, h := range th {
+			if f := d.count(h); f > 0 {
 				row[j] = int32(f)
 				local[j]++
 			}
@@ -245,13 +249,13 @@ func Recency(now, t time.Time, halfLife time.Duration) float64 {
 // UniqueTerms are text's analysed terms, each once, in order.
 func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 
-func idMatch(q []string, have map[string]bool) float64 {
+func idMatch(q []uint64, d *doc) float64 {
 	if len(q) == 0 {
 		return 0
 	}
 	n := 0
 	for _, id := range q {
-		if have[id] {
+		if d.hasID(id) {
 			n++
 		}
 	}

@@ -38,6 +38,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/redis/go-redis/v9"
 
@@ -540,14 +541,16 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 			continue
 		}
 		var ce cachedEvent
-		if err := json.Unmarshal([]byte(data), &ce); err != nil {
+		// json.Unmarshal neither keeps nor changes its input: reading the reply's
+		// string in place saves a copy of every body.
+		if err := json.Unmarshal(unsafe.Slice(unsafe.StringData(data), len(data)), &ce); err != nil {
 			return nil, false, fmt.Errorf("decoding cached event %s: %w", m, err)
 		}
 		e := ce.event(m)
 		if e.Expired(now) {
 			continue // its TTL passed; ingest's purge removes it
 		}
-		e.Tenant, e.Entity, e.Embedding = tenant, entity, decodeVector([]byte(vec))
+		e.Tenant, e.Entity, e.Embedding = tenant, entity, decodeVector(vec)
 		events = append(events, e)
 	}
 	return events, complete, nil
@@ -592,13 +595,16 @@ func encodeVector(v []float32) []byte {
 	return b
 }
 
-func decodeVector(b []byte) []float32 {
+// decodeVector reads little-endian float32s from the string go-redis returns,
+// without copying it into a []byte first.
+func decodeVector(b string) []float32 {
 	if len(b) == 0 {
 		return nil
 	}
 	v := make([]float32, len(b)/4)
 	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		j := 4 * i
+		v[i] = math.Float32frombits(uint32(b[j]) | uint32(b[j+1])<<8 | uint32(b[j+2])<<16 | uint32(b[j+3])<<24)
 	}
 	return v
 }
