@@ -50,7 +50,8 @@ Each command has its own flags: ingest COMMAND -h.
 
 Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_KAFKA_GROUP, FRESHCTX_POSTGRES_DSN,
 FRESHCTX_REDIS_ADDR, FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
-GOMEMLIMIT replaces ingest's soft memory limit (32 MiB + pipeline.max_inflight_bytes/2).
+GOMEMLIMIT replaces ingest's soft memory limit (32 MiB + pipeline.max_inflight_bytes/2;
+none with the development broker, which keeps every record in ingest's memory).
 `
 
 const runUsage = `ingest run: consume the sources' topics into the store and the recent cache.
@@ -230,7 +231,12 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 }
 
 func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAddr string) error {
-	setMemoryLimit(cfg.Pipeline.WithDefaults(), os.Getenv, log)
+	if cfg.Kafka.Brokers != "" {
+		// Not with the development broker: it keeps every record in this
+		// process's heap, beyond any limit, and the collector would run without
+		// end trying to stay under it.
+		setMemoryLimit(cfg.Pipeline.WithDefaults(), os.Getenv, log)
+	}
 	if cfg.Kafka.Brokers == "" {
 		cluster, err := startDevBroker(cfg)
 		if err != nil {
