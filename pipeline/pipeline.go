@@ -60,7 +60,7 @@ const (
 	QueueSizeDefault          = 2048
 	BatchSizeDefault          = 256
 	MaxInflightRecordsDefault = 20000
-	MaxInflightBytesDefault   = 64 << 20
+	MaxInflightBytesDefault   = 16 << 20
 	MaxRecordBytesDefault     = 1 << 20
 	DrainTimeoutDefault       = 10 * time.Second
 	StoreIntervalDefault      = 50 * time.Millisecond
@@ -91,14 +91,16 @@ func (c Config) WithDefaults() Config {
 }
 
 // PrefetchBytes is how much librdkafka may fetch ahead of the pipeline: a
-// sixteenth of MaxInflightBytes (4 MiB by default), at least 1 MiB.
-func (c Config) PrefetchBytes() int { return int(max(c.MaxInflightBytes/16, 1<<20)) }
+// quarter of MaxInflightBytes (4 MiB by default), at least 1 MiB.
+func (c Config) PrefetchBytes() int { return int(max(c.MaxInflightBytes/4, 1<<20)) }
 
 // GoMemoryLimit is the soft limit for the Go runtime that ingest sets when
-// GOMEMLIMIT is not: 32 MiB plus half of MaxInflightBytes (64 MiB by default).
-// In-flight records are most of the heap, so the limit grows with the budget for
-// them and the collector works harder only as the heap nears it.
-func (c Config) GoMemoryLimit() int64 { return 32<<20 + c.MaxInflightBytes/2 }
+// GOMEMLIMIT is not: 32 MiB plus twice MaxInflightBytes (64 MiB by default).
+// In-flight records are most of the heap, and a record takes about twice its
+// bytes once decoded and rendered: the limit leaves them room, so the collector
+// works harder only as the heap nears what the budget allows, instead of
+// without end below it.
+func (c Config) GoMemoryLimit() int64 { return 32<<20 + 2*c.MaxInflightBytes }
 
 // Validate reports the first invalid field.
 func (c Config) Validate() error {

@@ -50,7 +50,7 @@ Each command has its own flags: ingest COMMAND -h.
 
 Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_KAFKA_GROUP, FRESHCTX_POSTGRES_DSN,
 FRESHCTX_REDIS_ADDR, FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
-GOMEMLIMIT replaces ingest's soft memory limit (32 MiB + pipeline.max_inflight_bytes/2;
+GOMEMLIMIT replaces ingest's soft memory limit (32 MiB + 2 × pipeline.max_inflight_bytes;
 none with the development broker, which keeps every record in ingest's memory).
 `
 
@@ -352,5 +352,5 @@ func setMemoryLimit(pc pipeline.Config, getenv func(string) string, log *slog.Lo
 	}
 	limit := pc.GoMemoryLimit()
 	debug.SetMemoryLimit(limit)
-	log.Debug("go soft memory limit", "bytes", limit, "from", "32 MiB + pipeline.max_inflight_bytes/2 (set GOMEMLIMIT to choose another)")
+	log.Debug("go soft memory limit", "bytes", limit, "from", "32 MiB + 2 × pipeline.max_inflight_bytes (set GOMEMLIMIT to choose another)")
 }
