@@ -92,7 +92,14 @@ func (p *Pipeline) handle(ctx context.Context, batch []*Record) {
 		dead[items[i].rec.part] += n
 	}
 	for k, n := range dead {
-		p.noteDurable(k, 0, n)
+		// With the log end offset (librdkafka's cached value, no request): a
+		// stored watermark beyond it is of a deleted and re-created topic and
+		// is replaced at once, not at the next lag update.
+		high := int64(0)
+		if _, h, err := p.consumer.GetWatermarkOffsets(k.topic, k.part); err == nil && h > 0 {
+			high = h
+		}
+		p.noteDurable(k, high, n)
 	}
 }
 

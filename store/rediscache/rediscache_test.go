@@ -422,3 +422,47 @@ func TestChangeStream(t *testing.T) {
 		}
 	})
 }
+
+// A watermark never moves back, except when the stored one lies beyond the
+// log end offset a publish reports: the topic was created again and its
+// offsets restarted, and the old mark would answer after= for new records as
+// already written.
+func TestWatermarkResetWhenTheLogRestarted(t *testing.T) {
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		at := time.Now().UTC().Truncate(time.Millisecond)
+		mark := func(off, high int64) {
+			t.Helper()
+			if err := c.PublishWatermarks(ctx, []store.Watermark{{Topic: "t", Partition: 0, Offset: off, Time: at, High: high}}); err != nil {
+				t.Fatal(err)
+			}
+			at = at.Add(time.Millisecond)
+		}
+		offset := func() int64 {
+			t.Helper()
+			ws, err := c.Watermarks(ctx, []string{"t"})
+			if err != nil || len(ws) != 1 {
+				t.Fatalf("%v %v", ws, err)
+			}
+			return ws[0].Offset
+		}
+		mark(5000, 5000)
+		mark(4000, 0) // an older commit, log end unknown: kept
+		if got := offset(); got != 5000 {
+			t.Fatalf("moved back to %d without a log end offset", got)
+		}
+		mark(4000, 6000) // an older commit of a longer log: kept
+		if got := offset(); got != 5000 {
+			t.Fatalf("moved back to %d although the log holds the stored mark", got)
+		}
+		mark(3, 10) // the log now ends at 10: 5000 cannot be of this log
+		if got := offset(); got != 3 {
+			t.Fatalf("watermark %d, want 3 after the log restarted", got)
+		}
+		mark(2, 10) // and from there on forward only, as always
+		if got := offset(); got != 3 {
+			t.Fatalf("moved back to %d", got)
+		}
+	})
+}

@@ -20,6 +20,12 @@ import (
 //
 // A watermark only moves forward (a script compares offsets, then times), so a
 // process that takes a partition over from an older commit never moves it back.
+// The one exception: a stored watermark beyond the log end offset that comes
+// with a publish cannot belong to this log (the topic was deleted and created
+// again, its offsets starting at 0), and is replaced; kept, it would tell every
+// after= naming a new record that it is already written. A log end offset read
+// a moment earlier than another process's advance can only move a watermark
+// back, which makes a reader wait, never answer early.
 //
 // Beside each partition's watermark the hash keeps h<partition> (the log end
 // offset when ingest last looked), w<partition> (when the watermark last
@@ -31,8 +37,9 @@ local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if cur then
   local i = string.find(cur, ':')
   local off, ts = tonumber(string.sub(cur, 1, i - 1)), tonumber(string.sub(cur, i + 1))
-  local noff, nts = tonumber(ARGV[2]), tonumber(ARGV[3])
-  if noff < off or (noff == off and nts <= ts) then return 0 end
+  local noff, nts, high = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6])
+  local stale = high > 0 and off > high
+  if not stale and (noff < off or (noff == off and nts <= ts)) then return 0 end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ':' .. ARGV[3], 'w' .. ARGV[1], ARGV[8])
 redis.call('PUBLISH', ARGV[5], ARGV[4])
