@@ -21,19 +21,16 @@ import (
 	"github.com/freshctx/freshctx/store/pgstore"
 )
 
-// Knowledge searches are cached until the tenant's documents change: the
-// cached answer is the store's, a document write (PostgreSQL NOTIFY on commit)
-// makes the next search read the store again and see it, another tenant's
-// writes leave the cache alone, and answers say when they come from it.
-func TestKnowledgeCacheFollowsDocumentWrites(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+// knowledgeStore is PostgreSQL with the schema and a 64-dimensional chunk
+// index, and the local embedder of that size.
+func knowledgeStore(ctx context.Context, t *testing.T) (*pgstore.Store, *embed.Local) {
+	t.Helper()
 	dsn, _ := testenv.PostgresDSN(t)
 	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(st.Close)
 	if _, err := st.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +38,17 @@ func TestKnowledgeCacheFollowsDocumentWrites(t *testing.T) {
 	if err := st.EnsureChunkIndex(ctx, 64); err != nil {
 		t.Fatal(err)
 	}
+	return st, emb
+}
+
+// Knowledge searches are cached until the tenant's documents change: the
+// cached answer is the store's, a document write (PostgreSQL NOTIFY on commit)
+// makes the next search read the store again and see it, another tenant's
+// writes leave the cache alone, and answers say when they come from it.
+func TestKnowledgeCacheFollowsDocumentWrites(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, emb := knowledgeStore(ctx, t)
 	tenant, other := testenv.Name("kc"), testenv.Name("kc")
 	write := func(tenant, key string, version int64, text string) {
 		t.Helper()
@@ -117,19 +125,7 @@ func (g *gatedSearcher) Search(ctx context.Context, q store.SearchQuery) ([]stor
 func TestKnowledgeSearchIsSharedAndOutlivesItsRequest(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dsn, _ := testenv.PostgresDSN(t)
-	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	emb, _ := embed.NewLocal(64)
-	if err := st.EnsureChunkIndex(ctx, 64); err != nil {
-		t.Fatal(err)
-	}
+	st, emb := knowledgeStore(ctx, t)
 	tenant := testenv.Name("kf")
 	text := "Refunds reach your account within 5 business days."
 	v, _ := emb.Embed(ctx, []string{text})

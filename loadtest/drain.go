@@ -134,19 +134,9 @@ func drainOnce(ctx context.Context, s drainSetup, stderr io.Writer) (drainRun, e
 	group := fmt.Sprintf("freshctx-drain-%d-%d", os.Getpid(), time.Now().UnixNano())
 	cmd.Env = append(append(os.Environ(), "FRESHCTX_KAFKA_BROKERS="+addr, "FRESHCTX_KAFKA_GROUP="+group), s.env...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := cmd.Start(); err != nil {
-		return r, fmt.Errorf("starting %s: %w", s.bin, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	stop := func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
+	exited, stop, err := startChild(cmd, 30*time.Second)
+	if err != nil {
+		return r, err
 	}
 
 	var rss []float64
@@ -160,8 +150,8 @@ func drainOnce(ctx context.Context, s drainSetup, stderr io.Writer) (drainRun, e
 		case <-ctx.Done():
 			stop()
 			return r, ctx.Err()
-		case err := <-exited:
-			return r, fmt.Errorf("ingest exited early (%v); its log: %s", err, logPath)
+		case <-exited:
+			return r, fmt.Errorf("ingest exited early (%v); its log: %s", cmd.ProcessState, logPath)
 		case <-deadline:
 			stop()
 			return r, fmt.Errorf("not drained within %s; ingest's log: %s", s.timeout, logPath)
@@ -376,4 +366,23 @@ func writeDrainReport(dir, command string, runs []drainRun, byBacklog, byPartiti
 		md.WriteString("\n![throughput against partitions](drain-partitions.svg)\n")
 	}
 	return os.WriteFile(filepath.Join(dir, "drain.md"), []byte(md.String()), 0o644)
+}
+
+// startChild starts cmd and returns a channel closed when it exits and a stop
+// that sends SIGTERM and kills it after grace.
+func startChild(cmd *exec.Cmd, grace time.Duration) (exited chan struct{}, stop func(), err error) {
+	if err := cmd.Start(); err != nil {
+		return nil, nil, fmt.Errorf("starting %s: %w", cmd.Path, err)
+	}
+	exited = make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	return exited, func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(grace):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	}, nil
 }

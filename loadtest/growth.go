@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -132,19 +131,9 @@ func startAPI(ctx context.Context, bin, cfg, listen string) (stop func(), err er
 	cmd := exec.Command(bin, "-config", cfg)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", bin, err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	stop = func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
+	exited, stop, err := startChild(cmd, 20*time.Second)
+	if err != nil {
+		return nil, err
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
