@@ -162,6 +162,8 @@ type Pipeline struct {
 	lastStore     time.Time
 
 	marksMu sync.Mutex
+	checks  sync.WaitGroup                // watermark checks of assigned partitions (they use the consumer)
+	stopped chan struct{}                 // closed before the consumer is
 	marks   map[partition]store.Watermark // not yet published
 	// deadPending counts dead letters noted while their partition had no
 	// watermark yet (an earlier record still in another lane); the partition's
@@ -195,7 +197,8 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics}, kcfg: kcfg,
 		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{},
 		fetching: map[partition]bool{}, pausedParts: map[partition]bool{},
-		marks: map[partition]store.Watermark{}, deadPending: map[partition]int64{}, marksSignal: make(chan struct{}, 1)}
+		marks: map[partition]store.Watermark{}, deadPending: map[partition]int64{}, marksSignal: make(chan struct{}, 1),
+		stopped: make(chan struct{})}
 	for i, s := range sources {
 		m, err := source.NewMapper(s)
 		if err != nil {
@@ -300,6 +303,8 @@ drain:
 		p.log.Warn("final commit", "err", err)
 	}
 	p.log.Debug("final commit", "offsets", fmtParts(parts))
+	close(p.stopped)
+	p.checks.Wait()
 	if err := p.consumer.Close(); err != nil {
 		p.log.Warn("closing consumer", "err", err)
 	}

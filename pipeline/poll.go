@@ -278,6 +278,13 @@ func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 		// Paused by backpressure or not, a new partition is paused only once
 		// its first record arrives (dispatch): its fetch has started then.
 		p.log.Info("partitions assigned", "partitions", fmtParts(e.Partitions))
+		if sw, ok := p.deps.Watermarks.(store.StaleWatermarks); ok {
+			p.checks.Add(1)
+			go func(parts []kafka.TopicPartition) {
+				defer p.checks.Done()
+				p.forgetStaleWatermarks(sw, parts)
+			}(append([]kafka.TopicPartition(nil), e.Partitions...))
+		}
 	case kafka.RevokedPartitions:
 		revoked := make([]partition, 0, len(e.Partitions))
 		for _, tp := range e.Partitions {
@@ -371,5 +378,33 @@ func (p *Pipeline) updateLag() {
 		p.m.Lag.WithLabelValues(*tp.Topic, strconv.Itoa(int(tp.Partition))).Set(float64(high - int64(tp.Offset)))
 		// The log end offset goes with the watermark, for lag in /v1/status.
 		p.noteDurable(partition{*tp.Topic, tp.Partition}, high, 0)
+	}
+}
+
+// forgetStaleWatermarks asks the broker for each newly assigned partition's log
+// end offset and forgets a published watermark beyond it: the topic was
+// deleted and created again (its offsets restarted), perhaps while no ingest
+// ran. Until then an after= naming a record of the new log would be answered
+// as already written; the first durable batch of the new log would also
+// replace the mark (PublishWatermarks), but this needs no record.
+func (p *Pipeline) forgetStaleWatermarks(sw store.StaleWatermarks, parts []kafka.TopicPartition) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, tp := range parts {
+		select {
+		case <-p.stopped: // shutting down: the consumer is about to close
+			return
+		default:
+		}
+		_, high, err := p.consumer.QueryWatermarkOffsets(*tp.Topic, tp.Partition, 5000)
+		if err != nil || high < 0 {
+			continue // the batch path catches it
+		}
+		forgot, err := sw.ForgetStaleWatermark(ctx, *tp.Topic, tp.Partition, high)
+		if err != nil {
+			p.log.Warn("checking the watermark against the log end", "topic", *tp.Topic, "partition", tp.Partition, "err", err)
+		} else if forgot {
+			p.log.Warn("forgot a watermark beyond the log end offset: the topic was re-created", "topic", *tp.Topic, "partition", tp.Partition, "log_end", high)
+		}
 	}
 }

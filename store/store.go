@@ -285,3 +285,10 @@ type Watermark struct {
 type Watermarks interface {
 	PublishWatermarks(ctx context.Context, marks []Watermark) error
 }
+
+// StaleWatermarks is what Watermarks may also do: forget a partition's
+// watermark that lies beyond its log end offset (a deleted and re-created
+// topic), reporting whether it did.
+type StaleWatermarks interface {
+	ForgetStaleWatermark(ctx context.Context, topic string, partition int32, logEnd int64) (bool, error)
+}

@@ -466,3 +466,30 @@ func TestWatermarkResetWhenTheLogRestarted(t *testing.T) {
 		}
 	})
 }
+
+// ForgetStaleWatermark removes only a watermark beyond the log end offset.
+func TestForgetStaleWatermark(t *testing.T) {
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		at := time.Now().UTC()
+		if err := c.PublishWatermarks(ctx, []store.Watermark{{Topic: "t", Partition: 0, Offset: 5000, Time: at},
+			{Topic: "t", Partition: 1, Offset: 7, Time: at}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			part   int32
+			end    int64
+			forgot bool
+		}{{1, 7, false}, {1, 100, false}, {2, 10, false}, {0, 5000, false}, {0, 10, true}, {0, 10, false}} {
+			got, err := c.ForgetStaleWatermark(ctx, "t", tc.part, tc.end)
+			if err != nil || got != tc.forgot {
+				t.Fatalf("partition %d, log end %d: forgot %v (%v), want %v", tc.part, tc.end, got, err, tc.forgot)
+			}
+		}
+		ws, err := c.Watermarks(ctx, []string{"t"})
+		if err != nil || len(ws) != 1 || ws[0].Partition != 1 || ws[0].Offset != 7 {
+			t.Fatalf("left: %+v %v", ws, err)
+		}
+	})
+}

@@ -61,6 +61,27 @@ func (c *Cache) PublishWatermarks(ctx context.Context, marks []store.Watermark) 
 	return err
 }
 
+// forgetStaleScript removes a partition's watermark that lies beyond the log
+// end offset ARGV[2]: it cannot be of this log.
+var forgetStaleScript = redis.NewScript(`
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then return 0 end
+local i = string.find(cur, ':')
+if tonumber(string.sub(cur, 1, i - 1)) <= tonumber(ARGV[2]) then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1], 'w' .. ARGV[1])
+redis.call('HSET', KEYS[1], 'h' .. ARGV[1], ARGV[2])
+return 1`)
+
+// ForgetStaleWatermark removes topic/partition's watermark when it lies beyond
+// the partition's log end offset: the topic was deleted and created again, and
+// the old mark would answer after= for the new log's records as already
+// written. Without a watermark a reader waits for the next publish. It reports
+// whether it removed one.
+func (c *Cache) ForgetStaleWatermark(ctx context.Context, topic string, partition int32, logEnd int64) (bool, error) {
+	n, err := forgetStaleScript.Run(ctx, c.rdb, []string{c.watermarkKey(topic)}, strconv.Itoa(int(partition)), strconv.FormatInt(logEnd, 10)).Int()
+	return n == 1, err
+}
+
 // Watermarks returns the watermarks of every partition of topics.
 func (c *Cache) Watermarks(ctx context.Context, topics []string) ([]store.Watermark, error) {
 	pipe := c.rdb.Pipeline()
