@@ -239,6 +239,7 @@ func (p *Pipeline) markCaughtUp() {
 	if err != nil {
 		return
 	}
+	var stashed map[partition]bool // partitions with records polled but not dispatched
 	for _, tp := range positions {
 		k := partition{*tp.Topic, tp.Partition}
 		off, _, idle, ok := p.tracker.watermark(k)
@@ -246,6 +247,17 @@ func (p *Pipeline) markCaughtUp() {
 			continue
 		}
 		if off < 0 { // nothing dispatched since assignment: where fetching stands
+			// The position is past what was polled, and a polled record waiting
+			// in the stash (backpressure) is not durable: not caught up then.
+			if stashed == nil {
+				stashed = map[partition]bool{}
+				for _, r := range p.stash {
+					stashed[r.part] = true
+				}
+			}
+			if stashed[k] {
+				continue
+			}
 			off = int64(tp.Offset)
 		}
 		_, high, err := p.consumer.GetWatermarkOffsets(k.topic, k.part)
