@@ -18,8 +18,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 )
 
 // drainTopics are the topics the produce mix writes to.
@@ -198,16 +196,11 @@ func drainOnce(ctx context.Context, s drainSetup, stderr io.Writer) (drainRun, e
 // produceBacklog produces events of the produce mix as fast as the broker takes
 // them and returns how many records the topics hold (tombstones included).
 func produceBacklog(ctx context.Context, addr string, events, partitions int) (int64, error) {
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": addr, "linger.ms": 5, "enable.metrics.push": false,
-		"queue.buffering.max.messages": 1000000})
+	p, err := newMixProducer(addr)
 	if err != nil {
 		return 0, err
 	}
 	defer p.Close()
-	go func() {
-		for range p.Events() {
-		}
-	}()
 	if _, err := (mix{entities: 10000, skew: 1.1, debezium: 0.6, limit: events}).run(ctx, p, time.Hour); err != nil {
 		return 0, err
 	}

@@ -63,16 +63,11 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var loadN atomic.Int64
 	loadDone := make(chan error, 1)
 	if *loadRate > 0 {
-		lp, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": *brokers, "linger.ms": 5, "enable.metrics.push": false,
-			"queue.buffering.max.messages": 1000000})
+		lp, err := newMixProducer(*brokers)
 		if err != nil {
 			return err
 		}
 		defer lp.Close()
-		go func() {
-			for range lp.Events() {
-			}
-		}()
 		go func() {
 			n, err := mix{rate: *loadRate, entities: *entities, skew: 1.1, debezium: 0.6}.run(ctx, lp, *duration)
 			loadN.Store(int64(n))

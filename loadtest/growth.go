@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/freshctx/freshctx/config"
 )
 
 // growthCase is one way of asking: the recent cache or the store, with or
@@ -65,10 +67,11 @@ func growth(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if _, err := os.Stat(*apiBin); err != nil {
 		return fmt.Errorf("-contextapi: %w (build it: go build -o bin/ ./cmd/contextapi)", err)
 	}
-	listen, err := configuredListen(*cfgPath)
+	cfg, err := config.Load(*cfgPath, func(string) string { return "" })
 	if err != nil {
 		return err
 	}
+	listen := cfg.API.Listen
 	var points []growthPoint
 	fmt.Fprintln(stdout, "| events | case | events ranked per answer | requests/s | p50 | p99 | errors | degraded | served from | load average |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|")
@@ -109,20 +112,6 @@ func growth(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return nil
 	}
 	return writeGrowthReport(*out, "loadtest growth "+strings.Join(args, " "), ns, points)
-}
-
-// configuredListen reads api.listen from the configuration file.
-func configuredListen(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("-config: %w", err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "listen:" {
-			return f[1], nil
-		}
-	}
-	return "", fmt.Errorf("-config: %s has no api.listen", path)
 }
 
 // startAPI runs contextapi until the returned stop is called, once it answers

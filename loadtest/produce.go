@@ -31,16 +31,11 @@ func produce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *duration > 10*time.Minute || *rate < 0 || *entities < 1 || *skew <= 1 || *debezium < 0 || *debezium > 1 {
 		return fmt.Errorf("-duration ≤ 10m, -rate ≥ 0, -entities ≥ 1, -skew > 1, -debezium in [0, 1]")
 	}
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": *brokers, "linger.ms": 5, "enable.metrics.push": false,
-		"queue.buffering.max.messages": 1000000})
+	p, err := newMixProducer(*brokers)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	go func() {
-		for range p.Events() { // delivery reports
-		}
-	}()
 	start := time.Now()
 	n, err := mix{rate: *rate, entities: *entities, skew: *skew, debezium: *debezium}.run(ctx, p, *duration)
 	if err != nil {
@@ -50,6 +45,21 @@ func produce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	el := time.Since(start)
 	fmt.Fprintf(stdout, "produce: %d events in %.1fs (%.0f/s) to %s\n", n, el.Seconds(), float64(n)/el.Seconds(), *brokers)
 	return nil
+}
+
+// newMixProducer is a producer for the event mix: batched (linger 5 ms), with
+// room for a million queued records, its delivery reports drained.
+func newMixProducer(brokers string) (*kafka.Producer, error) {
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": brokers, "linger.ms": 5, "enable.metrics.push": false,
+		"queue.buffering.max.messages": 1000000})
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		for range p.Events() { // delivery reports
+		}
+	}()
+	return p, nil
 }
 
 // mix is produce's event mix: Debezium ticket changes and JSON chat events over

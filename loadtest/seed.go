@@ -15,6 +15,7 @@ import (
 
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
@@ -146,7 +147,7 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := cache.MarkFedSince(ctx, cutoff.Add(-time.Minute)); err != nil {
 		return err
 	}
-	if err := st.Analyze(ctx); err != nil {
+	if err := st.VacuumAnalyze(ctx); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "seed: %d events over %d entities in %v (tenant %s); %d in the Redis window of %v; %d knowledge articles\n",
@@ -192,7 +193,7 @@ func seedKnowledge(ctx context.Context, st *pgstore.Store, emb *embed.Local, ten
 				t := fmt.Sprintf(a.body, rng.IntN(100000))
 				h := sha256.Sum256([]byte(d.Title + "\x00" + t))
 				d.Chunks = append(d.Chunks, store.Chunk{Text: t, TextHash: h[:16]})
-				texts = append(texts, d.Title+"\n\n"+t) // as ingest embeds a chunk (title, blank line, text)
+				texts = append(texts, pipeline.ChunkInput(d.Title, t)) // as ingest embeds a chunk
 			}
 			h := sha256.Sum256([]byte(d.Title))
 			d.TextHash = h[:16]

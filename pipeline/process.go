@@ -231,10 +231,10 @@ func (pl *embedPlan) add(hash []byte, text string, item int, dst *[]float32) boo
 	return false
 }
 
-// chunkInput is what is embedded for a chunk: the document title, then the
+// ChunkInput is what is embedded for a chunk: the document title, then the
 // chunk, so a passage is found by what its document is about (the chunk hash
 // covers both).
-func chunkInput(title, text string) string {
+func ChunkInput(title, text string) string {
 	if title == "" {
 		return text
 	}
@@ -415,7 +415,7 @@ func (p *Writer) mapDocument(it *Item, i int, docPriors map[store.Ref]store.Docu
 		if v, ok := prior.Vectors[string(ch.TextHash)]; ok && !prior.Deleted {
 			ch.Embedding = v // this chunk's text is stored already
 			p.m.EmbedReused.Inc()
-		} else if plan.add(ch.TextHash, chunkInput(d.Title, ch.Text), i, &ch.Embedding) {
+		} else if plan.add(ch.TextHash, ChunkInput(d.Title, ch.Text), i, &ch.Embedding) {
 			p.m.EmbedReused.Inc()
 		}
 	}

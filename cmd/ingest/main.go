@@ -232,12 +232,11 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 
 func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAddr string) error {
 	if cfg.Kafka.Brokers != "" {
-		// Not with the development broker: it keeps every record in this
-		// process's heap, beyond any limit, and the collector would run without
-		// end trying to stay under it.
-		setMemoryLimit(cfg.Pipeline.WithDefaults(), os.Getenv, log)
-	}
-	if cfg.Kafka.Brokers == "" {
+		setMemoryLimit(cfg.Pipeline, os.Getenv, log)
+	} else {
+		// No memory limit with the development broker: it keeps every record
+		// in this process's heap, beyond any limit, and the collector would run
+		// without end trying to stay under it.
 		cluster, err := startDevBroker(cfg)
 		if err != nil {
 			return err

@@ -325,11 +325,11 @@ func (s *Store) ExplainSearch(ctx context.Context, q store.SearchQuery) (string,
 	return fmt.Sprint(lines), err
 }
 
-// Analyze vacuums the event and chunk tables and refreshes their planner
+// VacuumAnalyze vacuums the event and chunk tables and refreshes their planner
 // statistics, after a bulk load: so that searches choose the HNSW index for
 // large tenants, and so that autovacuum's first pass over the freshly loaded
 // rows does not run later, beside whatever is measured next.
-func (s *Store) Analyze(ctx context.Context) error {
+func (s *Store) VacuumAnalyze(ctx context.Context) error {
 	_, err := s.pool.Exec(ctx, `VACUUM (ANALYZE) events, documents, document_chunks`)
 	return err
 }

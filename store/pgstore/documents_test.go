@@ -150,7 +150,7 @@ func TestSearchUsesTheHNSWIndex(t *testing.T) {
 	if _, err := st.ApplyDocuments(ctx, docs, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Analyze(ctx); err != nil {
+	if err := st.VacuumAnalyze(ctx); err != nil {
 		t.Fatal(err)
 	}
 	plan, err := st.ExplainSearch(ctx, store.SearchQuery{Tenant: "acme", Vector: unit(8, 1), K: 5})

@@ -91,7 +91,7 @@ func TestKnowledgeRecall(t *testing.T) {
 		t.Fatal(err)
 	}
 	built := time.Since(start)
-	if err := st.Analyze(ctx); err != nil {
+	if err := st.VacuumAnalyze(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var found, filteredFound, total int
