@@ -379,17 +379,19 @@ func (p *Pipeline) purgeExpired(ctx context.Context, expirer store.Expirer) {
 		if len(removed) == 0 {
 			return
 		}
-		if p.deps.Cache != nil {
-			if err := p.deps.Cache.Apply(ctx, nil, removed); err != nil {
-				p.log.Warn("ttl: removing expired events from the cache", "err", err) // reads filter them anyway
-			}
-		}
+		// Counted once the store has them as delete markers, before the cache
+		// follows: whoever sees them gone from the cache sees them counted.
 		bySource := map[string]int{}
 		for _, r := range removed {
 			bySource[r.Source]++
 		}
 		for src, n := range bySource {
 			p.m.Records.WithLabelValues(src, ResultExpired.String()).Add(float64(n))
+		}
+		if p.deps.Cache != nil {
+			if err := p.deps.Cache.Apply(ctx, nil, removed); err != nil {
+				p.log.Warn("ttl: removing expired events from the cache", "err", err) // reads filter them anyway
+			}
 		}
 		p.log.Debug("ttl: purged events whose ai-ttl passed", "events", len(removed))
 		if len(removed) < round {
