@@ -4,13 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
@@ -48,8 +53,26 @@ func benchIngest(b *testing.B, n int, emb pipeline.Embedder) {
 		return testutil.ToFloat64(r.Metrics.Consumed.WithLabelValues(pipetest.Topic)) > 0
 	})
 	start := time.Now()
+	self0, pg0 := processCPU()
 	r.Eventually("all records stored", 5*time.Minute, func() bool { return r.Stored() == n })
 	elapsed := time.Since(start)
+	self1, pg1 := processCPU()
+	// Where the time goes: per batch, and the cores this process (pipeline,
+	// broker, provider) and PostgreSQL (when local) kept busy.
+	mean := func(h prometheus.Histogram) float64 {
+		var m dto.Metric
+		if h.Write(&m) != nil || m.Histogram.GetSampleCount() == 0 {
+			return 0
+		}
+		return m.Histogram.GetSampleSum() / float64(m.Histogram.GetSampleCount())
+	}
+	b.ReportMetric(mean(r.Metrics.BatchSize), "records/batch")
+	b.ReportMetric(mean(r.Metrics.EmbedSeconds)*1000, "embed-ms/batch")
+	b.ReportMetric(mean(r.Metrics.StoreSeconds)*1000, "store-ms/batch")
+	b.ReportMetric((self1-self0)/elapsed.Seconds(), "process-cores")
+	if pg1 > 0 {
+		b.ReportMetric((pg1-pg0)/elapsed.Seconds(), "postgres-cores")
+	}
 	stop()
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "events/s")
 }
@@ -243,4 +266,41 @@ func BenchmarkFreshnessHalfLoad(b *testing.B) {
 	for b.Loop() {
 		benchFreshness(b, 7000, 10*time.Second)
 	}
+}
+
+// processCPU reads from /proc the CPU seconds used so far by this process and
+// by PostgreSQL's processes on this machine (0 when there are none).
+func processCPU() (self, postgres float64) {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		isSelf := pid == os.Getpid()
+		if !isSelf && !strings.HasPrefix(string(comm), "postgres") {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		i := strings.LastIndexByte(string(stat), ')')
+		if err != nil || i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat)[i+1:])
+		if len(f) < 15 {
+			continue
+		}
+		var t float64
+		for _, j := range []int{11, 12, 13, 14} { // utime, stime, and of reaped children
+			v, _ := strconv.ParseFloat(f[j], 64)
+			t += v / 100 // USER_HZ
+		}
+		if isSelf {
+			self = t
+		} else {
+			postgres += t
+		}
+	}
+	return self, postgres
 }

@@ -143,11 +143,14 @@ type Pipeline struct {
 	consumer *kafka.Consumer
 	producer *kafka.Producer
 
-	tracker  *tracker
-	lanes    []chan *Record
-	stash    []*Record // records waiting for room in a full lane, in order
-	assigned map[partition]bool
-	paused   bool
+	tracker *tracker
+	lanes   []chan *Record
+	stash   []*Record // records waiting for room in a full lane, in order
+	// stashBytes is the stash's size in record bytes; with the stash it counts
+	// in the in-flight limits.
+	stashBytes int64
+	assigned   map[partition]bool
+	paused     bool
 	// fetching: assigned partitions that have delivered a record, i.e. whose
 	// fetcher has started. Only these are paused: a pause racing the fetch
 	// start that an assign schedules can void it in librdkafka, leaving the
@@ -162,7 +165,8 @@ type Pipeline struct {
 	lastStore     time.Time
 
 	marksMu sync.Mutex
-	checks  sync.WaitGroup                // watermark checks of assigned partitions (they use the consumer)
+	checks  sync.WaitGroup                // watermark checks and fetcher wakes (they use the consumer)
+	waking  atomic.Bool                   // a wakeFetchers round is running
 	stopped chan struct{}                 // closed before the consumer is
 	marks   map[partition]store.Watermark // not yet published
 	// deadPending counts dead letters noted while their partition had no
@@ -275,7 +279,7 @@ func (p *Pipeline) Run(ctx context.Context) error {
 
 	// Shutdown: stop fetching, let the lanes drain, keep polling so the group
 	// session stays alive, then cancel what is left.
-	p.stash = nil
+	p.stash, p.stashBytes = nil, 0
 	for _, ch := range p.lanes {
 		close(ch)
 	}

@@ -74,8 +74,12 @@ func (p *Pipeline) dispatch(msg *kafka.Message) {
 	r := &Record{In: kafkaio.RecordOf(msg), part: part, epoch: ep, Src: p.sources[part.topic],
 		Size: int64(len(msg.Key) + len(msg.Value) + 64)}
 	if len(p.stash) > 0 || p.full() || !p.trySend(r) {
+		// Its lane is full (or records before it wait): it waits in the stash,
+		// which counts in the in-flight limits. The partitions pause only when
+		// those are reached (backpressure), not at every full lane: a resume
+		// costs up to a second before librdkafka fetches again (wakeFetchers).
 		p.stash = append(p.stash, r)
-		p.pause()
+		p.stashBytes += r.Size
 	}
 }
 
@@ -118,25 +122,56 @@ func (p *Pipeline) flushStash() {
 		if p.full() || !p.trySend(r) {
 			break
 		}
+		p.stashBytes -= r.Size
+		p.stash[n] = nil
 		n++
 	}
-	if n > 0 {
-		p.stash = append(p.stash[:0], p.stash[n:]...)
+	if n == len(p.stash) {
+		p.stash = p.stash[:0]
+	} else if n > 0 {
+		p.stash = p.stash[n:] // no copy: the stash can hold thousands of records
 	}
 }
 
 // backpressure pauses every assigned partition at the high-water mark and resumes
 // them at half of it (hysteresis).
 func (p *Pipeline) backpressure() {
-	recs, bytes := p.inflight.Load()+int64(len(p.stash)), p.inflightBytes.Load()
+	recs, bytes := p.inflight.Load()+int64(len(p.stash)), p.inflightBytes.Load()+p.stashBytes
 	if !p.paused && (recs >= int64(p.cfg.MaxInflightRecords) || bytes >= p.cfg.MaxInflightBytes) {
 		p.pause()
 	} else if p.paused && len(p.stash) == 0 && recs <= int64(p.cfg.MaxInflightRecords/2) && bytes <= p.cfg.MaxInflightBytes/2 {
 		p.paused = false
 		p.m.Paused.Set(0)
-		p.resumeParts(keys(p.pausedParts))
+		parts := keys(p.pausedParts)
+		p.resumeParts(parts)
+		p.wakeFetchers(parts)
 		p.log.Debug("resumed", "inflight", recs)
 	}
+}
+
+// wakeFetchers asks the broker for the log end offsets of resumed partitions,
+// only for the requests: they get the partitions fetched at once. librdkafka's
+// thread for a broker all of whose partitions were paused sleeps up to a second
+// (rd_kafka_max_block_ms), and a resume does not wake it, but a request to send
+// does: measured, 0.8 s from Resume to the next Fetch without it. A request per
+// partition reaches each partition's leader; one round runs at a time.
+func (p *Pipeline) wakeFetchers(parts []partition) {
+	if len(parts) == 0 || !p.waking.CompareAndSwap(false, true) {
+		return
+	}
+	p.checks.Add(1)
+	go func() {
+		defer p.checks.Done()
+		defer p.waking.Store(false)
+		for _, part := range parts {
+			select {
+			case <-p.stopped: // shutting down: the consumer is about to close
+				return
+			default:
+			}
+			_, _, _ = p.consumer.QueryWatermarkOffsets(part.topic, part.part, 1000) // only to wake; lag is updateLag's
+		}
+	}()
 }
 
 // pause pauses every assigned partition whose fetcher has started; the others
@@ -304,11 +339,14 @@ func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 		}
 		// Records of revoked partitions not yet in a lane are simply dropped.
 		kept := p.stash[:0]
+		p.stashBytes = 0
 		for _, r := range p.stash {
 			if !containsPart(revoked, r.part) {
 				kept = append(kept, r)
+				p.stashBytes += r.Size
 			}
 		}
+		clear(p.stash[len(kept):])
 		p.stash = kept
 		lost := c.AssignmentLost()
 		if !lost {

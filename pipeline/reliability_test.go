@@ -179,16 +179,24 @@ func TestReliabilityRebalance(t *testing.T) {
 	l := ledger.New(pipetest.Topic)
 	l.Produce(t, r.Producer, workload(l, 600, 6000, 3), 1)
 	slow := newSlowStore(r.Store, 2*time.Millisecond)
-	cfg := pipeline.Config{Lanes: 4, BatchSize: 20, MaxInflightRecords: 200} // pauses often
+	// Small in-flight limits: pauses often. The revocation waits 3 s for the
+	// first member's held work, then hands its partitions over anyway.
+	cfg := pipeline.Config{Lanes: 4, BatchSize: 20, MaxInflightRecords: 200, DrainTimeout: 3 * time.Second}
 	a := r.Metrics
 	stopA := r.Run(cfg, slow, nil)
 	waitProcessed(r, a, 1000)
+	// The first member's writes wait from now on, so it cannot finish before
+	// the second joins: its lanes fill and it pauses with work in flight.
+	release := slow.hold()
+	r.Eventually("the first member paused with work in flight", 30*time.Second, func() bool {
+		return testutil.ToFloat64(a.Paused) == 1
+	})
 	b := pipeline.NewMetrics(nil)
 	r.Metrics = b
-	stopB := r.Run(cfg, slow, nil)
-	r.Eventually("the second member to get partitions", 30*time.Second, func() bool { return processed(b) > 0 })
+	stopB := r.Run(cfg, newSlowStore(r.Store, 2*time.Millisecond), nil)
+	r.Eventually("the second member to get partitions", 60*time.Second, func() bool { return processed(b) > 0 })
+	release()
 	stopA() // the first leaves: the second takes every partition
-	slow.delay.Store(0)
 	r.Eventually("all records", 60*time.Second, func() bool {
 		res, _ := l.Check(context.Background(), r.Store, nil)
 		return res.Lost == 0
@@ -208,10 +216,12 @@ func sum(xs []int64) int64 {
 	return s
 }
 
-// slowStore delays every write: work stays in flight.
+// slowStore delays every write, and holds writes while held: work stays in
+// flight.
 type slowStore struct {
 	store.Writer
-	delay atomic.Int64 // nanoseconds
+	delay atomic.Int64                  // nanoseconds
+	held  atomic.Pointer[chan struct{}] // while set, writes wait for it to close
 }
 
 func newSlowStore(st store.Writer, d time.Duration) *slowStore {
@@ -220,8 +230,22 @@ func newSlowStore(st store.Writer, d time.Duration) *slowStore {
 	return s
 }
 
+// hold makes writes wait until the returned release is called.
+func (s *slowStore) hold() (release func()) {
+	ch := make(chan struct{})
+	s.held.Store(&ch)
+	return func() { s.held.Store(nil); close(ch) }
+}
+
 func (s *slowStore) Apply(ctx context.Context, ups []store.Event, dels []store.Delete) (store.WriteResult, error) {
 	time.Sleep(time.Duration(s.delay.Load()))
+	if h := s.held.Load(); h != nil {
+		select {
+		case <-*h:
+		case <-ctx.Done():
+			return store.WriteResult{}, ctx.Err()
+		}
+	}
 	return s.Writer.Apply(ctx, ups, dels)
 }
 
