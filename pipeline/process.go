@@ -32,6 +32,8 @@ type Writer struct {
 	// ttlSeen: an event with an ai-ttl was mapped; from then on ingest purges
 	// expired events (see retain).
 	ttlSeen atomic.Bool
+	// storeSlots admits Config.StoreConcurrency batches to the store at once.
+	storeSlots chan struct{}
 }
 
 // Record is one input to the writer.
@@ -188,7 +190,9 @@ func NewWriter(cfg Config, deps Deps, opts WriterOptions) *Writer {
 	if deps.Metrics == nil {
 		deps.Metrics = NewMetrics(nil)
 	}
-	return &Writer{cfg: cfg.WithDefaults(), deps: deps, log: deps.Logger, m: deps.Metrics, backfill: opts.Backfill, dryRun: opts.DryRun}
+	cfg = cfg.WithDefaults()
+	return &Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics, backfill: opts.Backfill, dryRun: opts.DryRun,
+		storeSlots: make(chan struct{}, cfg.StoreConcurrency)}
 }
 
 // Process runs one batch through the write path; see process.
@@ -551,6 +555,21 @@ func (p *Writer) write(ctx context.Context, items []Item) bool {
 			delIdx = append(delIdx, i)
 		}
 	}
+	// One of StoreConcurrency slots, held until the store has the batch (the
+	// cache write that follows does not need one).
+	select {
+	case p.storeSlots <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	held := true
+	release := func() {
+		if held {
+			<-p.storeSlots
+			held = false
+		}
+	}
+	defer release()
 	if !p.writeDocuments(ctx, items) {
 		return false
 	}
@@ -645,6 +664,7 @@ func (p *Writer) write(ctx context.Context, items []Item) bool {
 		it.result = ResultDeleted
 		removed = append(removed, rem...)
 	}
+	release()
 	if p.deps.Cache != nil && len(cached)+len(removed) > 0 {
 		// The store has these writes and their offsets will be committed: finish
 		// the cache's even if ctx ends now (a shutdown past its drain timeout), or
