@@ -32,8 +32,9 @@ type Writer struct {
 	// ttlSeen: an event with an ai-ttl was mapped; from then on ingest purges
 	// expired events (see retain).
 	ttlSeen atomic.Bool
-	// storeSlots admits Config.StoreConcurrency batches to the store at once.
-	storeSlots chan struct{}
+	// combined writes events to deps.Store, Config.StoreConcurrency
+	// transactions at once, folding batches that wait (group commit).
+	combined *combiner
 }
 
 // Record is one input to the writer.
@@ -192,7 +193,7 @@ func NewWriter(cfg Config, deps Deps, opts WriterOptions) *Writer {
 	}
 	cfg = cfg.WithDefaults()
 	return &Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics, backfill: opts.Backfill, dryRun: opts.DryRun,
-		storeSlots: make(chan struct{}, cfg.StoreConcurrency)}
+		combined: newCombiner(deps.Store, cfg.StoreConcurrency, deps.Metrics.observeFolded)}
 }
 
 // Process runs one batch through the write path; see process.
@@ -555,28 +556,13 @@ func (p *Writer) write(ctx context.Context, items []Item) bool {
 			delIdx = append(delIdx, i)
 		}
 	}
-	// One of StoreConcurrency slots, held until the store has the batch (the
-	// cache write that follows does not need one).
-	select {
-	case p.storeSlots <- struct{}{}:
-	case <-ctx.Done():
-		return false
-	}
-	held := true
-	release := func() {
-		if held {
-			<-p.storeSlots
-			held = false
-		}
-	}
-	defer release()
 	if !p.writeDocuments(ctx, items) {
 		return false
 	}
 	var res store.WriteResult
 	start := time.Now()
 	err := p.retry(ctx, "store", func() (err error) {
-		res, err = p.deps.Store.Apply(ctx, upserts, deletes)
+		res, err = p.combined.Apply(ctx, upserts, deletes)
 		return err
 	})
 	switch {
@@ -588,7 +574,7 @@ func (p *Writer) write(ctx context.Context, items []Item) bool {
 		one := func(ups []store.Event, dels []store.Delete, it *Item) (store.WriteResult, bool) {
 			var r store.WriteResult
 			err := p.retry(ctx, "store", func() (err error) {
-				r, err = p.deps.Store.Apply(ctx, ups, dels)
+				r, err = p.combined.Apply(ctx, ups, dels)
 				return err
 			})
 			if errors.Is(err, store.ErrInvalidData) {
@@ -664,7 +650,6 @@ func (p *Writer) write(ctx context.Context, items []Item) bool {
 		it.result = ResultDeleted
 		removed = append(removed, rem...)
 	}
-	release()
 	if p.deps.Cache != nil && len(cached)+len(removed) > 0 {
 		// The store has these writes and their offsets will be committed: finish
 		// the cache's even if ctx ends now (a shutdown past its drain timeout), or
