@@ -12,7 +12,7 @@ type Metrics struct {
 	BatchSize    prometheus.Histogram
 	EmbedSeconds prometheus.Histogram
 	StoreSeconds prometheus.Histogram
-	StoreFolded  prometheus.Histogram // lane batches per store transaction
+	StorePerTx   prometheus.Histogram // lane batches per store transaction
 	Freshness    prometheus.Histogram // record timestamp → durable write
 	Retries      *prometheus.CounterVec
 	CacheErrors  prometheus.Counter
@@ -53,7 +53,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Records per worker batch.", Buckets: prometheus.ExponentialBuckets(1, 2, 12)}),
 		EmbedSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "embed_seconds", Help: "Embedding call latency.", Buckets: lat}),
 		StoreSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "store_seconds", Help: "Store batch write latency, waiting for a turn included.", Buckets: lat}),
-		StoreFolded: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "store_batches_per_transaction",
+		StorePerTx: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "store_batches_per_transaction",
 			Help: "Lane batches written per store transaction: batches that waited for a turn (pipeline.store_concurrency) are written together.", Buckets: []float64{1, 2, 4, 8, 16, 32}}),
 		Freshness: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "freshness_seconds",
 			Help: "Kafka record timestamp to durable write.", Buckets: lat}),
@@ -73,9 +73,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	if reg != nil {
 		reg.MustRegister(m.Consumed, m.Records, m.EmbedTexts, m.EmbedReused, m.EmbedBatches, m.BatchSize, m.EmbedSeconds,
-			m.StoreSeconds, m.StoreFolded, m.Freshness, m.Retries, m.CacheErrors, m.Inflight, m.InflightB, m.Paused, m.Lag)
+			m.StoreSeconds, m.StorePerTx, m.Freshness, m.Retries, m.CacheErrors, m.Inflight, m.InflightB, m.Paused, m.Lag)
 	}
 	return m
 }
 
-func (m *Metrics) observeFolded(batches int) { m.StoreFolded.Observe(float64(batches)) }
+func (m *Metrics) observeTransaction(batches int) { m.StorePerTx.Observe(float64(batches)) }

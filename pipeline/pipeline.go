@@ -49,10 +49,10 @@ type Config struct {
 	MaxRecordBytes int `yaml:"max_record_bytes"`
 	// StoreConcurrency caps the store transactions at once; the lanes still
 	// map and embed concurrently, and batches that wait for a turn are written
-	// together in the next transaction. Default StoreConcurrencyDefault (at most
-	// Lanes). PostgreSQL spends more CPU per row the
+	// together in the next transaction. PostgreSQL spends more CPU per row the
 	// more transactions insert into the same index pages at once (46-58 µs a
-	// row with 1-2 writers, ~100 with 8, on two cores).
+	// row with 1-2 writers, ~100 with 8, on two cores). Default
+	// StoreConcurrencyDefault (at most Lanes).
 	StoreConcurrency int `yaml:"store_concurrency"`
 	// DrainTimeout bounds waiting for in-flight work on shutdown and on partition
 	// revocation. Default DrainTimeoutDefault.
@@ -210,7 +210,7 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 		return nil, errors.New("sources: at least one source is required")
 	}
 	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics,
-		combined: newCombiner(deps.Store, cfg.StoreConcurrency, deps.Metrics.observeFolded)}, kcfg: kcfg,
+		combined: newCombiner(deps.Store, cfg.StoreConcurrency, deps.Metrics.observeTransaction)}, kcfg: kcfg,
 		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{},
 		fetching: map[partition]bool{}, pausedParts: map[partition]bool{},
 		marks: map[partition]store.Watermark{}, deadPending: map[partition]int64{}, marksSignal: make(chan struct{}, 1),
