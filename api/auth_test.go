@@ -66,7 +66,9 @@ func twoTenants(t *testing.T, auth api.Auth) *httptest.Server {
 			t.Fatal(err)
 		}
 	}
-	srv := httptest.NewServer(api.New(api.Config{Tenant: "acme", Auth: auth}, emb, st, cache, nil, nil))
+	// A budget for a loaded CI machine under -race: these tests are about who
+	// sees what, not about latency (a first knowledge search once took > 100 ms).
+	srv := httptest.NewServer(api.New(api.Config{Tenant: "acme", Auth: auth, Budget: 10 * time.Second}, emb, st, cache, nil, nil))
 	t.Cleanup(srv.Close)
 	return srv
 }

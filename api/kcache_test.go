@@ -60,7 +60,8 @@ func TestKnowledgeCacheFollowsDocumentWrites(t *testing.T) {
 		}
 	}
 	write(tenant, "1", 1, "Refunds reach your account within 5 business days.")
-	cfg := api.Config{Tenant: tenant, Auth: api.Auth{Mode: api.AuthNone}}.WithDefaults()
+	// A budget for a loaded CI machine: this test is about what is cached.
+	cfg := api.Config{Tenant: tenant, Auth: api.Auth{Mode: api.AuthNone}, Budget: 10 * time.Second}.WithDefaults()
 	srv := httptest.NewServer(api.New(cfg, emb, st, nil, nil, nil, api.WithKnowledgeCache(ctx, st, 100)))
 	defer srv.Close()
 	search := func() api.SearchResponse {
