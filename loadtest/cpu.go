@@ -71,10 +71,17 @@ func sampleCPU() (cpuSample, error) {
 		if !ok {
 			continue
 		}
-		if comp == "load generator" { // `loadtest broker` is the broker, not load
+		if comp == "load generator" { // other loadtest subcommands are not load
 			if cl, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline")); err == nil {
-				if args := strings.Split(string(cl), "\x00"); len(args) > 1 && args[1] == "broker" {
-					comp = "broker"
+				if args := strings.Split(string(cl), "\x00"); len(args) > 1 {
+					switch args[1] {
+					case "broker":
+						comp = "broker"
+					case "drain": // its broker, once the backlog is produced
+						comp = "broker (loadtest drain)"
+					case "embedder":
+						comp = "embedding server"
+					}
 				}
 			}
 		}

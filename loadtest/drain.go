@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // drainTopics are the topics the produce mix writes to.
@@ -34,6 +36,7 @@ type drainRun struct {
 	MedianRSSMB  float64 `json:"median_rss_mb"`
 	PeakHeapMB   float64 `json:"peak_go_heap_mb"`
 	LoadAvgStart string  `json:"loadavg_at_start"`
+	CPU          *cpuUse `json:"cpu,omitempty"` // with -cpu: per component while draining
 }
 
 // drain measures ingest (its own process, the given binary and config) draining
@@ -51,8 +54,13 @@ func drain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	env := fs.String("env", "", "extra environment for ingest, comma-separated KEY=VALUE (e.g. GOMEMLIMIT=100MiB)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "a run that has not drained within this fails")
 	out := fs.String("out", "", "directory for the report: drain.json, drain.md and a chart per varied dimension (drain-backlog.svg, drain-partitions.svg)")
+	embedDelay := fs.Duration("embedder-delay", 0, "run a stand-in model provider as its own process (loadtest embedder) taking this long per request, and point ingest at it instead of the config's embedder (0: the config's embedder)")
+	cpu := fs.Bool("cpu", false, "also report the CPU time each component used per 1,000 records while draining (ingest, the broker, PostgreSQL, Redis, the embedding server; read from /proc)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *embedDelay < 0 {
+		return errors.New("-embedder-delay: must not be negative")
 	}
 	sizes, err := intList("-backlogs", *backlogs, 1000, 20_000_000)
 	if err != nil {
@@ -75,19 +83,34 @@ func drain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		extraEnv = append(extraEnv, kv)
 	}
+	config := *cfgPath
+	if *embedDelay > 0 {
+		var stopEmbedder func()
+		config, stopEmbedder, err = startEmbedder(*cfgPath, *embedDelay, stderr)
+		if err != nil {
+			return err
+		}
+		defer stopEmbedder()
+	}
 	var runs []drainRun
 	fmt.Fprintln(stdout, "| partitions | backlog (records) | drain | records/s | peak RSS | median RSS | peak Go heap | load average at start |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|")
 	for _, np := range parts {
 		for _, n := range sizes {
-			r, err := drainOnce(ctx, drainSetup{bin: *ingestBin, config: *cfgPath, listen: *listen, partitions: np, events: n,
-				env: extraEnv, timeout: *timeout}, stderr)
+			r, err := drainOnce(ctx, drainSetup{bin: *ingestBin, config: config, listen: *listen, partitions: np, events: n,
+				env: extraEnv, timeout: *timeout, cpu: *cpu}, stderr)
 			if err != nil {
 				return fmt.Errorf("%d partitions, %d events: %w", np, n, err)
 			}
 			runs = append(runs, r)
 			fmt.Fprintf(stdout, "| %d | %d | %.1f s | %.0f | %.0f MB | %.0f MB | %.0f MB | %s |\n", r.Partitions, r.Backlog, r.Seconds,
 				r.PerSecond, r.PeakRSSMB, r.MedianRSSMB, r.PeakHeapMB, r.LoadAvgStart)
+		}
+	}
+	for _, r := range runs {
+		if r.CPU != nil {
+			fmt.Fprintf(stdout, "\nCPU per component while draining %d records on %d partitions:\n\n%s", r.Backlog, r.Partitions,
+				r.CPU.table(int(r.Backlog), "records"))
 		}
 	}
 	if *out == "" {
@@ -101,6 +124,7 @@ type drainSetup struct {
 	partitions, events  int
 	env                 []string
 	timeout             time.Duration
+	cpu                 bool
 }
 
 func drainOnce(ctx context.Context, s drainSetup, stderr io.Writer) (drainRun, error) {
@@ -139,6 +163,7 @@ func drainOnce(ctx context.Context, s drainSetup, stderr io.Writer) (drainRun, e
 
 	var rss []float64
 	var first, last, moved time.Time
+	var stopCPU func() (*cpuUse, error)
 	var seen float64
 	deadline := time.After(s.timeout)
 	tick := time.NewTicker(100 * time.Millisecond)
@@ -168,12 +193,20 @@ func drainOnce(ctx context.Context, s drainSetup, stderr io.Writer) (drainRun, e
 		consumed := m["freshctx_ingest_consumed_total"]
 		if consumed > 0 && first.IsZero() {
 			first = time.Now()
+			if stopCPU, err = startCPU(s.cpu); err != nil {
+				stop()
+				return r, err
+			}
 		}
 		if !first.IsZero() {
 			rss = append(rss, cur)
 		}
 		if int64(consumed) >= r.Backlog && m["freshctx_ingest_inflight_records"] == 0 {
 			last = time.Now()
+			if r.CPU, err = stopCPU(); err != nil {
+				stop()
+				return r, err
+			}
 			break
 		}
 		if consumed != seen || moved.IsZero() {
@@ -378,4 +411,64 @@ func startChild(cmd *exec.Cmd, grace time.Duration) (exited chan struct{}, stop 
 			<-exited
 		}
 	}, nil
+}
+
+// startEmbedder runs `loadtest embedder` (this binary) as its own process on a
+// free port, with the dimensions of config's embedder, and writes a copy of
+// config whose embedder is that server. It returns the copy's path and a
+// function that stops the server and removes the copy.
+func startEmbedder(config string, delay time.Duration, stderr io.Writer) (string, func(), error) {
+	raw, err := os.ReadFile(config)
+	if err != nil {
+		return "", nil, fmt.Errorf("-config: %w", err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return "", nil, fmt.Errorf("-config: %w", err)
+	}
+	dims := 384
+	if e, ok := doc["embedder"].(map[string]any); ok {
+		if d, ok := e["dims"].(int); ok && d > 0 {
+			dims = d
+		}
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return "", nil, err
+	}
+	doc["embedder"] = map[string]any{"provider": "openai", "base_url": "http://" + addr + "/v1", "model": "fake", "dims": dims}
+	out, err := yaml.Marshal(doc)
+	if err != nil {
+		return "", nil, err
+	}
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("freshctx-drain-%d.yaml", os.Getpid()))
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		return "", nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(self, "embedder", "-listen", addr, "-dims", fmt.Sprint(dims), "-delay", delay.String())
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	_, stop, err := startChild(cmd, 5*time.Second)
+	if err != nil {
+		os.Remove(path)
+		return "", nil, err
+	}
+	for i := 0; ; i++ { // until it listens
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if i == 100 {
+			stop()
+			os.Remove(path)
+			return "", nil, fmt.Errorf("the embedding server did not listen on %s: %w", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	fmt.Fprintf(stderr, "drain: ingest embeds through a stand-in provider at http://%s/v1 (%s per request)\n", addr, delay)
+	return path, func() { stop(); os.Remove(path) }, nil
 }

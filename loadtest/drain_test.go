@@ -1,11 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/xml"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/testenv"
 )
 
 // scrapeMetrics sums a metric over its labels and skips comments.
@@ -59,5 +67,40 @@ func TestLineChart(t *testing.T) {
 		if !strings.Contains(svg, s) {
 			t.Fatalf("%q missing", s)
 		}
+	}
+}
+
+// The stand-in provider that -embedder-delay runs answers as an OpenAI-compatible
+// endpoint, and ingest's provider client reads its vectors.
+func TestEmbedderServesThroughTheProviderClient(t *testing.T) {
+	addr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	go func() {
+		done <- embedder(ctx, []string{"-listen", addr, "-dims", "8", "-delay", "1ms"}, &out, io.Discard)
+	}()
+	c, err := embed.NewClient(embed.Config{Provider: embed.ProviderOpenAI, BaseURL: "http://" + addr + "/v1", Model: "fake", Dims: 8, CacheEntries: -1}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var vecs [][]float32
+	testenv.Eventually(t, "an answer from the embedder", 30*time.Second, func() bool {
+		vecs, err = c.Embed(ctx, []string{"refund approved", "refund approved", "where is my order"})
+		return err == nil
+	})
+	if len(vecs) != 3 || len(vecs[0]) != 8 || !slices.Equal(vecs[0], vecs[1]) || slices.Equal(vecs[0], vecs[2]) {
+		t.Fatalf("vectors %v: want 3 of 8 dimensions, equal for equal texts only", vecs)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "texts") {
+		t.Errorf("no summary on exit: %q", out.String())
 	}
 }

@@ -41,6 +41,12 @@ Usage:
   loadtest broker [-listen 127.0.0.1:19092] [-partitions 4]
       Run an in-memory Kafka-protocol broker (franz-go's kfake) as its own process.
 
+  loadtest embedder [-listen 127.0.0.1:19400] [-dims 384] [-delay 20ms]
+      Run a stand-in model provider as its own process: OpenAI-compatible
+      /v1/embeddings answering every request after -delay with vectors derived
+      from a hash of each text (no model, no meaning). Point ingest at it with
+      embedder: {provider: openai, base_url: http://127.0.0.1:19400/v1, model: fake}.
+
   loadtest seed [-config examples/bench.yaml] [-events 1000000] [-entities 10000] [-span 2h] [-documents 1000]
       Reset the benchmark schema and Redis prefix of the config, then bulk-load events
       (local embedder) spread over the span, fill the Redis window, and write a
@@ -117,6 +123,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return produce(ctx, args[1:], stdout, stderr)
 	case "broker":
 		return broker(ctx, args[1:], stdout, stderr)
+	case "embedder":
+		return embedder(ctx, args[1:], stdout, stderr)
 	case "query":
 		return query(ctx, args[1:], stdout, stderr)
 	case "freshness":
