@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/jackc/pgx/v5"
 	"gopkg.in/yaml.v3"
 )
 
@@ -83,10 +87,10 @@ func drain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		extraEnv = append(extraEnv, kv)
 	}
-	config := *cfgPath
+	ingestConfig := *cfgPath
 	if *embedDelay > 0 {
 		var stopEmbedder func()
-		config, stopEmbedder, err = startEmbedder(*cfgPath, *embedDelay, stderr)
+		ingestConfig, stopEmbedder, err = startEmbedder(ctx, *cfgPath, *embedDelay, stderr)
 		if err != nil {
 			return err
 		}
@@ -97,7 +101,7 @@ func drain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|")
 	for _, np := range parts {
 		for _, n := range sizes {
-			r, err := drainOnce(ctx, drainSetup{bin: *ingestBin, config: config, listen: *listen, partitions: np, events: n,
+			r, err := drainOnce(ctx, drainSetup{bin: *ingestBin, config: ingestConfig, listen: *listen, partitions: np, events: n,
 				env: extraEnv, timeout: *timeout, cpu: *cpu}, stderr)
 			if err != nil {
 				return fmt.Errorf("%d partitions, %d events: %w", np, n, err)
@@ -413,12 +417,22 @@ func startChild(cmd *exec.Cmd, grace time.Duration) (exited chan struct{}, stop 
 	}, nil
 }
 
+// drainSchema and drainKeyPrefix hold what ingest writes through the stand-in
+// provider: its vectors are another model's, which the config's store and cache
+// must never mix with their own (ingest refuses to, by the recorded model).
+const (
+	drainSchema    = "freshctx_drain_provider"
+	drainKeyPrefix = "fcdrainprovider"
+)
+
 // startEmbedder runs `loadtest embedder` (this binary) as its own process on a
-// free port, with the dimensions of config's embedder, and writes a copy of
-// config whose embedder is that server. It returns the copy's path and a
-// function that stops the server and removes the copy.
-func startEmbedder(config string, delay time.Duration, stderr io.Writer) (string, func(), error) {
-	raw, err := os.ReadFile(config)
+// free port, with the dimensions of the config's embedder, and writes a copy of
+// the config whose embedder is that server, whose PostgreSQL schema is drainSchema
+// (reset and migrated) and whose Redis keys start with drainKeyPrefix. It
+// returns the copy's path and a function that stops the server and removes the
+// copy.
+func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, stderr io.Writer) (string, func(), error) {
+	raw, err := os.ReadFile(cfgPath)
 	if err != nil {
 		return "", nil, fmt.Errorf("-config: %w", err)
 	}
@@ -426,12 +440,48 @@ func startEmbedder(config string, delay time.Duration, stderr io.Writer) (string
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		return "", nil, fmt.Errorf("-config: %w", err)
 	}
-	dims := 384
-	if e, ok := doc["embedder"].(map[string]any); ok {
-		if d, ok := e["dims"].(int); ok && d > 0 {
-			dims = d
-		}
+	cfg, err := config.Load(cfgPath, os.Getenv)
+	if err != nil {
+		return "", nil, err
 	}
+	u, err := url.Parse(cfg.Postgres.DSN)
+	if err != nil || u.Scheme == "" {
+		return "", nil, fmt.Errorf("-embedder-delay needs postgres.dsn as a URL (postgres://…), to give the run a schema of its own")
+	}
+	q := u.Query()
+	q.Set("search_path", drainSchema+",public")
+	u.RawQuery = q.Encode()
+	conn, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		return "", nil, err
+	}
+	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+drainSchema+" CASCADE; CREATE SCHEMA "+drainSchema)
+	conn.Close(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("resetting schema %s: %w", drainSchema, err)
+	}
+	pg := cfg.Postgres
+	pg.DSN = u.String()
+	st, err := pgstore.Connect(ctx, pg)
+	if err != nil {
+		return "", nil, err
+	}
+	_, err = st.Migrate(ctx)
+	st.Close()
+	if err != nil {
+		return "", nil, err
+	}
+	setIn := func(section, key string, v any) {
+		m, _ := doc[section].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+		}
+		m[key] = v
+		doc[section] = m
+	}
+	setIn("postgres", "dsn", u.String())
+	setIn("redis", "key_prefix", drainKeyPrefix)
+	dims := cfg.Embedder.Dims
 	addr, err := freeAddr()
 	if err != nil {
 		return "", nil, err

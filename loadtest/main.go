@@ -75,12 +75,15 @@ Usage:
       -out draws requests/s and p99 against the size (growth-throughput.svg,
       growth-p99.svg).
 
-  loadtest drain [-ingest bin/ingest] [-config examples/demo.yaml] [-backlogs 300000] [-partitions 8] [-env GOMEMLIMIT=…] [-out DIR]
+  loadtest drain [-ingest bin/ingest] [-config examples/demo.yaml] [-backlogs 300000] [-partitions 8] [-env GOMEMLIMIT=…] [-embedder-delay 20ms] [-cpu] [-out DIR]
       For each backlog size and partition count: start a broker of its own, produce
       that many events of the produce mix, then start ingest (its own process) and
       measure it draining them: records/s from the first record consumed to the last
       acknowledged, peak RSS (VmHWM), median RSS and peak Go heap. With several sizes
       or counts, -out also draws the curve (drain-backlog.svg, drain-partitions.svg).
+      -embedder-delay runs a stand-in model provider (loadtest embedder) as a third
+      process and points ingest at it, in a schema and Redis prefix of their own;
+      -cpu adds the CPU per 1,000 records of each component while draining.
 
   loadtest eval [-brokers ...] [-api ...] [-topic app.activity] [-ranking hybrid|similarity|recency] [-out DIR]
       Run the labelled retrieval set (internal/evalset: 40 customers, 116 questions,

@@ -10,7 +10,7 @@ import (
 
 // combiner writes the lanes' batches to the store, at most Config.StoreConcurrency
 // transactions at once, and folds the batches that wait for a turn into the next
-// transaction (group commit). Under load a lane's batch is small (it flushes as
+// transaction (group commit), up to Config.BatchSize events. Under load a lane's batch is small (it flushes as
 // soon as it is idle) and a transaction per dozen records costs the store far
 // more per record than one per hundreds; at a trickle nothing waits, so nothing
 // changes. The lanes hash keys, so batches of different lanes never share a key
@@ -18,6 +18,8 @@ import (
 type combiner struct {
 	store store.Writer
 	slots chan struct{}
+	// maxEvents bounds the events of a folded transaction (Config.BatchSize).
+	maxEvents int
 
 	mu      sync.Mutex
 	waiting []*applyCall
@@ -33,8 +35,8 @@ type applyCall struct {
 	done chan struct{}
 }
 
-func newCombiner(st store.Writer, concurrency int, written func(batches int)) *combiner {
-	return &combiner{store: st, slots: make(chan struct{}, concurrency), written: written}
+func newCombiner(st store.Writer, concurrency, maxEvents int, written func(batches int)) *combiner {
+	return &combiner{store: st, slots: make(chan struct{}, concurrency), maxEvents: maxEvents, written: written}
 }
 
 // Apply writes one batch, alone or with others waiting at the same time, and
@@ -54,14 +56,27 @@ func (c *combiner) Apply(ctx context.Context, ups []store.Event, dels []store.De
 		case <-ctx.Done():
 			return store.WriteResult{}, ctx.Err()
 		case c.slots <- struct{}{}:
-			c.mu.Lock()
-			calls := c.waiting
-			c.waiting = nil
-			c.mu.Unlock()
-			c.run(ctx, calls)
+			c.run(ctx, c.take())
 			<-c.slots
 		}
 	}
+}
+
+// take removes from the waiting batches those of the next transaction: the
+// oldest, and those after it while the events stay within maxEvents. Folding
+// is for small batches; large ones each fill a transaction (a larger one only
+// grows the driver's buffers, and the garbage).
+func (c *combiner) take() []*applyCall {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, events := 0, 0
+	for n < len(c.waiting) && (n == 0 || events+len(c.waiting[n].ups) <= c.maxEvents) {
+		events += len(c.waiting[n].ups)
+		n++
+	}
+	calls := append([]*applyCall(nil), c.waiting[:n]...)
+	c.waiting = append(c.waiting[:0], c.waiting[n:]...)
+	return calls
 }
 
 // run writes calls in one transaction and hands each its part.

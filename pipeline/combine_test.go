@@ -71,7 +71,7 @@ func TestCombinerFoldsWaitingBatches(t *testing.T) {
 	st := &recordingStore{gate: make(chan struct{})}
 	var sizes []int
 	var sizesMu sync.Mutex
-	c := newCombiner(st, 1, func(n int) { sizesMu.Lock(); sizes = append(sizes, n); sizesMu.Unlock() })
+	c := newCombiner(st, 1, 100, func(n int) { sizesMu.Lock(); sizes = append(sizes, n); sizesMu.Unlock() })
 	ctx := context.Background()
 	type out struct {
 		res store.WriteResult
@@ -130,7 +130,7 @@ func TestCombinerFoldsWaitingBatches(t *testing.T) {
 // retried batch by batch.
 func TestCombinerIsolatesARejectedBatch(t *testing.T) {
 	st := &recordingStore{}
-	c := newCombiner(st, 1, func(int) {})
+	c := newCombiner(st, 1, 100, func(int) {})
 	good, _ := batch("g", 2)
 	bad := []store.Event{{Source: "s", Key: "bad", Version: 1}}
 	calls := []*applyCall{{ups: good, done: make(chan struct{})}, {ups: bad, done: make(chan struct{})}}
@@ -153,7 +153,7 @@ func TestCombinerIsolatesARejectedBatch(t *testing.T) {
 // turn.
 func TestCombinerRequeuesWhenTheTurnsContextEnds(t *testing.T) {
 	st := &recordingStore{gate: make(chan struct{})}
-	c := newCombiner(st, 1, func(int) {})
+	c := newCombiner(st, 1, 100, func(int) {})
 	ctx, cancel := context.WithCancel(context.Background())
 	mine, _ := batch("m", 1)
 	other := &applyCall{ups: []store.Event{{Source: "s", Key: "o", Version: 1}}, done: make(chan struct{})}
@@ -181,5 +181,26 @@ func TestCombinerRequeuesWhenTheTurnsContextEnds(t *testing.T) {
 	<-other.done
 	if other.err != nil || len(other.res.Applied) != 1 || !other.res.Applied[0] {
 		t.Errorf("the requeued batch: %v, %+v", other.err, other.res)
+	}
+}
+
+// A folded transaction holds the oldest waiting batch and those after it while
+// the events stay within the cap: small batches fold, large ones go alone.
+func TestCombinerFoldsUpToTheCap(t *testing.T) {
+	c := newCombiner(&recordingStore{}, 1, 100, func(int) {})
+	for _, n := range []int{150, 40, 50, 20, 60} {
+		ups, _ := batch("x", n)
+		c.waiting = append(c.waiting, &applyCall{ups: ups})
+	}
+	var got []int
+	for len(c.waiting) > 0 {
+		events := 0
+		for _, call := range c.take() {
+			events += len(call.ups)
+		}
+		got = append(got, events)
+	}
+	if fmt.Sprint(got) != "[150 90 80]" {
+		t.Errorf("transactions of %v events, want [150 90 80]", got)
 	}
 }

@@ -104,12 +104,16 @@ func (c Config) WithDefaults() Config {
 func (c Config) PrefetchBytes() int { return int(max(c.MaxInflightBytes/4, 1<<20)) }
 
 // GoMemoryLimit is the soft limit for the Go runtime that ingest sets when
-// GOMEMLIMIT is not: 32 MiB plus twice MaxInflightBytes (64 MiB by default).
-// In-flight records are most of the heap, and a record takes about twice its
-// bytes once decoded and rendered: the limit leaves them room, so the collector
-// works harder only as the heap nears what the budget allows, instead of
-// without end below it.
-func (c Config) GoMemoryLimit() int64 { return 32<<20 + 2*c.MaxInflightBytes }
+// GOMEMLIMIT is not. It leaves room for what the pipeline may hold: twice the
+// in-flight record bytes (a record takes about twice its bytes once decoded and
+// rendered), and twice the vectors of every in-flight record and of the
+// embedding cache (vectorBytes each: 4 × dimensions), plus 32 MiB. A limit
+// below what is live makes the collector run without end: 64 MiB, which left
+// out the vectors, cost ingest 2.6 times the CPU per record with a model
+// provider (BENCHMARKS.md, "Ingest memory").
+func (c Config) GoMemoryLimit(vectorBytes, cachedVectors int64) int64 {
+	return 32<<20 + 2*c.MaxInflightBytes + 2*(int64(c.MaxInflightRecords)+cachedVectors)*vectorBytes
+}
 
 // Validate reports the first invalid field.
 func (c Config) Validate() error {
@@ -210,7 +214,7 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 		return nil, errors.New("sources: at least one source is required")
 	}
 	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics,
-		combined: newCombiner(deps.Store, cfg.StoreConcurrency, deps.Metrics.observeTransaction)}, kcfg: kcfg,
+		combined: newCombiner(deps.Store, cfg.StoreConcurrency, cfg.BatchSize, deps.Metrics.observeTransaction)}, kcfg: kcfg,
 		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{},
 		fetching: map[partition]bool{}, pausedParts: map[partition]bool{},
 		marks: map[partition]store.Watermark{}, deadPending: map[partition]int64{}, marksSignal: make(chan struct{}, 1),

@@ -193,7 +193,7 @@ func NewWriter(cfg Config, deps Deps, opts WriterOptions) *Writer {
 	}
 	cfg = cfg.WithDefaults()
 	return &Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics, backfill: opts.Backfill, dryRun: opts.DryRun,
-		combined: newCombiner(deps.Store, cfg.StoreConcurrency, deps.Metrics.observeTransaction)}
+		combined: newCombiner(deps.Store, cfg.StoreConcurrency, cfg.BatchSize, deps.Metrics.observeTransaction)}
 }
 
 // Process runs one batch through the write path; see process.

@@ -27,6 +27,7 @@ import (
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/cmd/internal/wire"
 	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/session/builder"
@@ -50,7 +51,8 @@ Each command has its own flags: ingest COMMAND -h.
 
 Environment: FRESHCTX_KAFKA_BROKERS, FRESHCTX_KAFKA_GROUP, FRESHCTX_POSTGRES_DSN,
 FRESHCTX_REDIS_ADDR, FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
-GOMEMLIMIT replaces ingest's soft memory limit (32 MiB + 2 × pipeline.max_inflight_bytes;
+GOMEMLIMIT replaces ingest's soft memory limit (32 MiB + 2 × pipeline.max_inflight_bytes
++ 2 × the vectors of max_inflight_records and of the provider's embedder.cache_entries;
 none with the development broker, which keeps every record in ingest's memory).
 `
 
@@ -232,7 +234,7 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 
 func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAddr string) error {
 	if cfg.Kafka.Brokers != "" {
-		setMemoryLimit(cfg.Pipeline, os.Getenv, log)
+		setMemoryLimit(cfg, os.Getenv, log)
 	} else {
 		// No memory limit with the development broker: it keeps every record
 		// in this process's heap, beyond any limit, and the collector would run
@@ -342,14 +344,18 @@ func startDevBroker(cfg *config.Config) (*kfake.Cluster, error) {
 }
 
 // setMemoryLimit gives the Go runtime a soft memory limit sized from the
-// pipeline's in-flight budget (pipeline.Config.GoMemoryLimit), unless GOMEMLIMIT
-// sets one: without it the heap grows to twice what is live between
-// collections, most of it garbage from batches already written.
-func setMemoryLimit(pc pipeline.Config, getenv func(string) string, log *slog.Logger) {
+// pipeline's in-flight budget and the vectors it holds
+// (pipeline.Config.GoMemoryLimit), unless GOMEMLIMIT sets one.
+func setMemoryLimit(cfg *config.Config, getenv func(string) string, log *slog.Logger) {
 	if getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	limit := pc.GoMemoryLimit()
+	var cached int64 // vectors the provider client caches (the local embedder keeps none)
+	if cfg.Embedder.Provider != embed.ProviderLocal {
+		cached = int64(max(cfg.Embedder.CacheEntries, 0))
+	}
+	limit := cfg.Pipeline.GoMemoryLimit(4*int64(cfg.Embedder.Dims), cached)
 	debug.SetMemoryLimit(limit)
-	log.Debug("go soft memory limit", "bytes", limit, "from", "32 MiB + 2 × pipeline.max_inflight_bytes (set GOMEMLIMIT to choose another)")
+	log.Debug("go soft memory limit", "bytes", limit,
+		"from", "32 MiB + 2 × pipeline.max_inflight_bytes + 2 × (max_inflight_records + embedder.cache_entries) × 4 × dims (set GOMEMLIMIT to choose another)")
 }
