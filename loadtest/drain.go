@@ -22,6 +22,7 @@ import (
 
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/store/pgstore"
+	"github.com/freshctx/freshctx/store/rediscache"
 	"github.com/jackc/pgx/v5"
 	"gopkg.in/yaml.v3"
 )
@@ -470,6 +471,17 @@ func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, std
 	st.Close()
 	if err != nil {
 		return "", nil, err
+	}
+	rc := cfg.Redis
+	rc.KeyPrefix = drainKeyPrefix
+	cache, err := rediscache.New(rc)
+	if err != nil {
+		return "", nil, err
+	}
+	err = cache.DropAll(ctx) // the previous run's keys
+	cache.Close()
+	if err != nil {
+		return "", nil, fmt.Errorf("redis: %w", err)
 	}
 	setIn := func(section, key string, v any) {
 		m, _ := doc[section].(map[string]any)
