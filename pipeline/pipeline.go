@@ -151,7 +151,7 @@ type Deps struct {
 
 // Pipeline consumes the sources' topics into the store and cache.
 type Pipeline struct {
-	Writer
+	*Writer
 	kcfg    kafkaio.Config
 	sources map[string]*source.Mapper // by topic
 
@@ -213,8 +213,7 @@ func New(cfg Config, kcfg kafkaio.Config, sources []source.Source, deps Deps) (*
 	if len(sources) == 0 {
 		return nil, errors.New("sources: at least one source is required")
 	}
-	p := &Pipeline{Writer: Writer{cfg: cfg, deps: deps, log: deps.Logger, m: deps.Metrics,
-		combined: newCombiner(deps.Store, cfg.StoreConcurrency, cfg.BatchSize, deps.Metrics.observeTransaction)}, kcfg: kcfg,
+	p := &Pipeline{Writer: NewWriter(cfg, deps, WriterOptions{}), kcfg: kcfg,
 		sources: map[string]*source.Mapper{}, tracker: newTracker(), assigned: map[partition]bool{},
 		fetching: map[partition]bool{}, pausedParts: map[partition]bool{},
 		marks: map[partition]store.Watermark{}, deadPending: map[partition]int64{}, marksSignal: make(chan struct{}, 1),

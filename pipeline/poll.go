@@ -159,19 +159,35 @@ func (p *Pipeline) wakeFetchers(parts []partition) {
 	if len(parts) == 0 || !p.waking.CompareAndSwap(false, true) {
 		return
 	}
+	p.inBackground(func() {
+		defer p.waking.Store(false)
+		p.logEnds(parts, 1000, func(partition, int64) {}) // only to wake; lag is updateLag's
+	})
+}
+
+// inBackground runs f on a goroutine that Run waits for before it closes the
+// consumer.
+func (p *Pipeline) inBackground(f func()) {
 	p.checks.Add(1)
 	go func() {
 		defer p.checks.Done()
-		defer p.waking.Store(false)
-		for _, part := range parts {
-			select {
-			case <-p.stopped: // shutting down: the consumer is about to close
-				return
-			default:
-			}
-			_, _, _ = p.consumer.QueryWatermarkOffsets(part.topic, part.part, 1000) // only to wake; lag is updateLag's
-		}
+		f()
 	}()
+}
+
+// logEnds asks the broker for each partition's log end offset, one at a time,
+// and calls each with those it gets; it stops early when the pipeline stops.
+func (p *Pipeline) logEnds(parts []partition, timeoutMS int, each func(part partition, high int64)) {
+	for _, part := range parts {
+		select {
+		case <-p.stopped: // shutting down: the consumer is about to close
+			return
+		default:
+		}
+		if _, high, err := p.consumer.QueryWatermarkOffsets(part.topic, part.part, timeoutMS); err == nil && high >= 0 {
+			each(part, high)
+		}
+	}
 }
 
 // pause pauses every assigned partition whose fetcher has started; the others
@@ -326,11 +342,11 @@ func (p *Pipeline) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 		// its first record arrives (dispatch): its fetch has started then.
 		p.log.Info("partitions assigned", "partitions", fmtParts(e.Partitions))
 		if sw, ok := p.deps.Watermarks.(store.StaleWatermarks); ok {
-			p.checks.Add(1)
-			go func(parts []kafka.TopicPartition) {
-				defer p.checks.Done()
-				p.forgetStaleWatermarks(sw, parts)
-			}(append([]kafka.TopicPartition(nil), e.Partitions...))
+			parts := make([]partition, len(e.Partitions))
+			for i, tp := range e.Partitions {
+				parts[i] = partition{*tp.Topic, tp.Partition}
+			}
+			p.inBackground(func() { p.forgetStaleWatermarks(sw, parts) })
 		}
 	case kafka.RevokedPartitions:
 		revoked := make([]partition, 0, len(e.Partitions))
@@ -437,24 +453,15 @@ func (p *Pipeline) updateLag() {
 // ran. Until then an after= naming a record of the new log would be answered
 // as already written; the first durable batch of the new log would also
 // replace the mark (PublishWatermarks), but this needs no record.
-func (p *Pipeline) forgetStaleWatermarks(sw store.StaleWatermarks, parts []kafka.TopicPartition) {
+func (p *Pipeline) forgetStaleWatermarks(sw store.StaleWatermarks, parts []partition) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	for _, tp := range parts {
-		select {
-		case <-p.stopped: // shutting down: the consumer is about to close
-			return
-		default:
-		}
-		_, high, err := p.consumer.QueryWatermarkOffsets(*tp.Topic, tp.Partition, 5000)
-		if err != nil || high < 0 {
-			continue // the batch path catches it
-		}
-		forgot, err := sw.ForgetStaleWatermark(ctx, *tp.Topic, tp.Partition, high)
+	p.logEnds(parts, 5000, func(part partition, high int64) { // an unanswered one: the batch path catches it
+		forgot, err := sw.ForgetStaleWatermark(ctx, part.topic, part.part, high)
 		if err != nil {
-			p.log.Warn("checking the watermark against the log end", "topic", *tp.Topic, "partition", tp.Partition, "err", err)
+			p.log.Warn("checking the watermark against the log end", "topic", part.topic, "partition", part.part, "err", err)
 		} else if forgot {
-			p.log.Warn("forgot a watermark beyond the log end offset: the topic was re-created", "topic", *tp.Topic, "partition", tp.Partition, "log_end", high)
+			p.log.Warn("forgot a watermark beyond the log end offset: the topic was re-created", "topic", part.topic, "partition", part.part, "log_end", high)
 		}
-	}
+	})
 }
