@@ -23,7 +23,6 @@ import (
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
-	"github.com/jackc/pgx/v5"
 	"gopkg.in/yaml.v3"
 )
 
@@ -452,14 +451,8 @@ func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, std
 	q := u.Query()
 	q.Set("search_path", drainSchema+",public")
 	u.RawQuery = q.Encode()
-	conn, err := pgx.Connect(ctx, u.String())
-	if err != nil {
+	if err := resetSchema(ctx, u.String()); err != nil {
 		return "", nil, err
-	}
-	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+drainSchema+" CASCADE; CREATE SCHEMA "+drainSchema)
-	conn.Close(ctx)
-	if err != nil {
-		return "", nil, fmt.Errorf("resetting schema %s: %w", drainSchema, err)
 	}
 	pg := cfg.Postgres
 	pg.DSN = u.String()

@@ -53,21 +53,8 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// A schema of its own, named in the DSN's search_path, so a benchmark never
-	// touches other data.
-	if u, err := url.Parse(cfg.Postgres.DSN); err == nil {
-		if sp := u.Query().Get("search_path"); sp != "" {
-			conn, err := pgx.Connect(ctx, cfg.Postgres.DSN)
-			if err != nil {
-				return err
-			}
-			schema := pgx.Identifier{firstPathElement(sp)}.Sanitize()
-			_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE; CREATE SCHEMA "+schema)
-			conn.Close(ctx)
-			if err != nil {
-				return fmt.Errorf("resetting schema %s: %w", schema, err)
-			}
-		}
+	if err := resetSchema(ctx, cfg.Postgres.DSN); err != nil {
+		return err
 	}
 	st, err := pgstore.Connect(ctx, cfg.Postgres)
 	if err != nil {
@@ -211,6 +198,30 @@ func seedKnowledge(ctx context.Context, st *pgstore.Store, emb *embed.Local, ten
 		if _, err := st.ApplyDocuments(ctx, docs, nil); err != nil {
 			return fmt.Errorf("knowledge: %w", err)
 		}
+	}
+	return nil
+}
+
+// resetSchema empties the schema named first in the DSN's search_path (drops
+// and creates it), so a benchmark has a schema of its own and never touches
+// other data. Without a search_path it does nothing.
+func resetSchema(ctx context.Context, dsn string) error {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return nil
+	}
+	sp := u.Query().Get("search_path")
+	if sp == "" {
+		return nil
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	schema := pgx.Identifier{firstPathElement(sp)}.Sanitize()
+	if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE; CREATE SCHEMA "+schema); err != nil {
+		return fmt.Errorf("resetting schema %s: %w", schema, err)
 	}
 	return nil
 }
