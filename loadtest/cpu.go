@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/freshctx/freshctx/internal/procstat"
 )
 
 // cpuComponents maps a process name (/proc/PID/comm) to the component it is
@@ -35,44 +35,25 @@ type procCPU struct {
 	seconds   float64
 }
 
-// clockTicks is USER_HZ, from the auxiliary vector (AT_CLKTCK), else 100.
-var clockTicks = func() float64 {
-	b, err := os.ReadFile("/proc/self/auxv")
-	if err == nil {
-		for i := 0; i+16 <= len(b); i += 16 {
-			if binary.LittleEndian.Uint64(b[i:]) == 17 { // AT_CLKTCK
-				if v := binary.LittleEndian.Uint64(b[i+8:]); v > 0 {
-					return float64(v)
-				}
-			}
-		}
-	}
-	return 100
-}()
-
 // sampleCPU reads /proc: each component process's utime+stime, and the
 // machine's busy time.
 func sampleCPU() (cpuSample, error) {
 	s := cpuSample{at: time.Now(), byPID: map[int]procCPU{}}
-	dirs, err := os.ReadDir("/proc")
+	pids, err := procstat.PIDs()
 	if err != nil {
 		return s, fmt.Errorf("-cpu needs /proc: %w", err)
 	}
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
+	for _, pid := range pids {
+		comm, err := procstat.Comm(pid)
 		if err != nil {
 			continue
 		}
-		comm, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm"))
-		if err != nil {
-			continue
-		}
-		comp, ok := cpuComponents[strings.TrimSpace(string(comm))]
+		comp, ok := cpuComponents[comm]
 		if !ok {
 			continue
 		}
 		if comp == "load generator" { // other loadtest subcommands are not load
-			if cl, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline")); err == nil {
+			if cl, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline")); err == nil {
 				if args := strings.Split(string(cl), "\x00"); len(args) > 1 {
 					switch args[1] {
 					case "broker":
@@ -85,23 +66,11 @@ func sampleCPU() (cpuSample, error) {
 				}
 			}
 		}
-		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		seconds, err := procstat.CPU(pid, false)
 		if err != nil {
 			continue
 		}
-		// Fields after the command name (which may hold spaces): state is
-		// field 3, utime 14 and stime 15.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 13 {
-			continue
-		}
-		ut, _ := strconv.ParseFloat(f[11], 64)
-		st, _ := strconv.ParseFloat(f[12], 64)
-		s.byPID[pid] = procCPU{component: comp, seconds: (ut + st) / clockTicks}
+		s.byPID[pid] = procCPU{component: comp, seconds: seconds}
 	}
 	b, err := os.ReadFile("/proc/stat")
 	if err == nil {
@@ -116,7 +85,7 @@ func sampleCPU() (cpuSample, error) {
 					x, _ := strconv.ParseFloat(v, 64)
 					busy += x
 				}
-				s.machine = busy / clockTicks
+				s.machine = busy / procstat.ClockTicks
 			} else if strings.HasPrefix(line, "cpu") && len(f) > 0 && f[0] != "cpu" {
 				s.machineN++
 			}

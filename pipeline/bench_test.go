@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/freshctx/freshctx/cdc"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/pipetest"
+	"github.com/freshctx/freshctx/internal/procstat"
 	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/kafkaio"
 	"github.com/freshctx/freshctx/pipeline"
@@ -269,37 +269,15 @@ func BenchmarkFreshnessHalfLoad(b *testing.B) {
 }
 
 // processCPU reads from /proc the CPU seconds used so far by this process and
-// by PostgreSQL's processes on this machine (0 when there are none).
+// by PostgreSQL's processes on this machine, with the backends they have
+// reaped (0 when there are none).
 func processCPU() (self, postgres float64) {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-		isSelf := pid == os.Getpid()
-		if !isSelf && !strings.HasPrefix(string(comm), "postgres") {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		i := strings.LastIndexByte(string(stat), ')')
-		if err != nil || i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat)[i+1:])
-		if len(f) < 15 {
-			continue
-		}
-		var t float64
-		for _, j := range []int{11, 12, 13, 14} { // utime, stime, and of reaped children
-			v, _ := strconv.ParseFloat(f[j], 64)
-			t += v / 100 // USER_HZ
-		}
-		if isSelf {
-			self = t
-		} else {
-			postgres += t
+	self, _ = procstat.CPU(os.Getpid(), true)
+	pids, _ := procstat.PIDs()
+	for _, pid := range pids {
+		if comm, _ := procstat.Comm(pid); strings.HasPrefix(comm, "postgres") {
+			s, _ := procstat.CPU(pid, true)
+			postgres += s
 		}
 	}
 	return self, postgres
