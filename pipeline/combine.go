@@ -10,10 +10,10 @@ import (
 
 // combiner writes the lanes' batches to the store, at most Config.StoreConcurrency
 // transactions at once, and folds the batches that wait for a turn into the next
-// transaction (group commit), up to Config.BatchSize events. Under load a lane's batch is small (it flushes as
-// soon as it is idle) and a transaction per dozen records costs the store far
-// more per record than one per hundreds; at a trickle nothing waits, so nothing
-// changes. The lanes hash keys, so batches of different lanes never share a key
+// transaction (group commit), up to Config.BatchSize events. Under load a lane's
+// batch is small (it flushes as soon as it is idle), and a transaction per dozen
+// records costs the store far more per record than one per hundreds; at a
+// trickle nothing waits, so nothing changes. The lanes hash keys, so batches of different lanes never share a key
 // and their order against each other does not matter.
 type combiner struct {
 	store store.Writer
