@@ -55,6 +55,9 @@ type Weights struct {
 	// Senses is how many of a word's most common senses give synonyms.
 	Synonyms float64
 	Senses   int
+	// Thread is the share of an earlier event's relevance that a later event on
+	// the same object inherits (0: off): see Score.
+	Thread float64
 	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
 	// the bot's own chat lines, which echo the question's words.
 	Sources map[string]float64
@@ -63,7 +66,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1}
+	Synonyms: 0.2, Senses: 1, Thread: 0.5}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -72,6 +75,8 @@ type Components struct {
 	Identifier float64 `json:"identifier"` // share of the question's identifiers the event names
 	Recency    float64 `json:"recency"`    // 2^(−age/half-life)
 	Source     float64 `json:"source"`     // the source's weight
+	// Thread is the relevance inherited from an earlier event on the same object.
+	Thread float64 `json:"thread,omitempty"`
 	// Cosine is the raw cosine similarity (before normalising).
 	Cosine float64 `json:"-"`
 }
@@ -96,12 +101,15 @@ const (
 
 // Score scores every candidate:
 //
-//	rel   = source · (wS·sim + wL·lex) / (wS + wL)     (wS is 0 without a question vector)
-//	score = (1 − r)·rel + r·recency + wI·id
+//	rel    = source · (wS·sim + wL·lex) / (wS + wL)     (wS is 0 without a question vector)
+//	thread = wT · max rel of the earlier events sharing an identifier with it
+//	score  = (1 − r)·max(rel, thread) + r·recency + wI·id
 //
 // where sim is the cosine to the question normalised by the best candidate's, lex
 // the BM25 score normalised by the best candidate's, id the share of the
-// question's identifiers the event names, recency 2^(−age/half-life), and r is
+// question's identifiers the event names, recency 2^(−age/half-life), thread
+// what a later event inherits from the earlier events on the same object (only
+// the three most relevant events pass relevance on), and r is
 // Weights.Recency, or Weights.RecencyIntent when the question asks for what is
 // newest. Normalising by the best candidate makes the components comparable
 // whatever the embedder's or the corpus's scale. BM25's statistics come from
@@ -150,6 +158,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	case len(q.Analysis.IDs) > 0:
 		r = w.Status
 	}
+	rels := make([]float64, len(cands))
 	for i := range cands {
 		c := &comps[i]
 		if bestSim > 0 {
@@ -164,13 +173,72 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		if sw, ok := w.Sources[cands[i].Source]; ok {
 			c.Source = sw
 		}
-		rel := 0.0
 		if wS+wL > 0 {
-			rel = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
+			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
-		scores[i] = (1-r)*rel + r*c.Recency + w.Identifier*c.Identifier
+	}
+	if w.Thread > 0 {
+		inherit(rels, comps, cands, docs, w)
+	}
+	for i := range cands {
+		c := &comps[i]
+		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency + w.Identifier*c.Identifier
 	}
 	return scores, comps
+}
+
+// inherit gives each event Thread times the relevance of the most relevant
+// earlier event on the same object (one that shares an identifier with it): a
+// later event about an order or a ticket supersedes the earlier ones, so a
+// question that matches how the story began ("has the tent arrived?" matching
+// "Order O-7001 placed: tent") asks for where it stands ("O-7001 delivered").
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc, w Weights) {
+	// Only the most relevant few events pass relevance on: that bounds the cost
+	// at O(n) per request, and a weak match has little to pass on.
+	const sources = 3
+	top := make([]int, 0, sources+1)
+	for i := range rels {
+		if rels[i] <= 0 {
+			continue
+		}
+		k := len(top)
+		for k > 0 && rels[top[k-1]] < rels[i] {
+			k--
+		}
+		if k < sources {
+			top = append(top, 0)
+			copy(top[k+1:], top[k:])
+			top[k] = i
+			if len(top) > sources {
+				top = top[:sources]
+			}
+		}
+	}
+	for _, i := range top {
+		for j := range cands {
+			if j == i || !cands[j].Time.After(cands[i].Time) {
+				continue
+			}
+			if v := w.Thread * rels[i]; v > comps[j].Thread && sharesAny(docs[i].ids, docs[j].ids) {
+				comps[j].Thread = v
+			}
+		}
+	}
+}
+
+// sharesAny reports two sorted slices share an element.
+func sharesAny(a, b []uint64) bool {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			return true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
 }
 
 // bm25 scores each candidate for the distinct query terms, each counted with

@@ -22,9 +22,9 @@ func TestTuneWeights(t *testing.T) {
 			for _, intent := range []float64{0.5, 0.6, 0.7, 0.8} {
 				for _, status := range []float64{0.2, 0.35, 0.5, 0.65} {
 					for _, hl := range []time.Duration{10 * time.Minute, 20 * time.Minute, 40 * time.Minute} {
-						for _, corpus := range []float64{0, 0.25, 0.5} {
-							w := relevance.Weights{Similarity: sim, Lexical: 1 - sim, Identifier: 1, Recency: rec, RecencyIntent: intent, Status: status,
-								HalfLife: hl, CorpusIDF: corpus}
+						for _, thread := range []float64{0, 0.5, 0.6, 0.7, 0.8, 0.9} {
+							w := relevance.DefaultWeights
+							w.Similarity, w.Lexical, w.Recency, w.RecencyIntent, w.Status, w.HalfLife, w.Thread = sim, 1-sim, rec, intent, status, hl, thread
 							s := evaluate(t, w).Get("tune", "overall").NDCG5
 							if s > best+1e-9 {
 								best, bestW = s, w

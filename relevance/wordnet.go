@@ -99,8 +99,9 @@ func (w *wordnet) load() {
 	}
 }
 
-// synonyms returns the words of the first senses of word (lower case, single
-// words; multi-word lemmas split into their words).
+// synonyms returns the words of the first senses of word (lower case). Multi-word
+// lemmas are left out: their words alone match what the lemma does not mean
+// ("refund" → "give back" → "back" matched "I sent the shoes back").
 func (w *wordnet) synonyms(word string, senses int) []string {
 	w.once.Do(w.load)
 	refs := w.index[word]
@@ -125,7 +126,9 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 			if lemma == word {
 				self = i + 1
 			}
-			out = append(out, strings.Split(lemma, "_")...)
+			if !strings.Contains(lemma, "_") {
+				out = append(out, lemma)
+			}
 		}
 		// Derivationally related forms of the word itself ("+" pointers: pay ->
 		// payment, deliver -> delivery): the same meaning as another part of speech.
@@ -149,7 +152,9 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 				pos = "a"
 			}
 			if target := w.synset(pos, o); 4+2*(tgt-1) < int64(len(target)) {
-				out = append(out, strings.Split(lemmaOf(target[4+2*(tgt-1)]), "_")...)
+				if lemma := lemmaOf(target[4+2*(tgt-1)]); !strings.Contains(lemma, "_") {
+					out = append(out, lemma)
+				}
 			}
 		}
 	}

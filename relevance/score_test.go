@@ -1,0 +1,41 @@
+package relevance_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/freshctx/freshctx/relevance"
+)
+
+// A later event that shares an identifier with an event the question matches
+// inherits Thread times that event's relevance; an earlier one, or one about
+// another object, inherits nothing.
+func TestLaterEventsOnTheSameObjectInheritRelevance(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	ago := func(m int) time.Time { return now.Add(-time.Duration(m) * time.Minute) }
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Order O-7001 placed: tent for 2 persons, 249.00 EUR"},
+		{Source: "orders", Time: ago(10), Text: "Order O-7001 delivered to the parcel locker"},
+		{Source: "orders", Time: ago(5), Text: "Order O-7002 shipped with GLS"},
+		{Source: "orders", Time: ago(55), Text: "Payment for O-7001 authorised"},
+	}
+	q := relevance.NewQuery("has the tent arrived?", nil)
+	w := relevance.DefaultWeights
+	scores, comps := relevance.Score(q, cands, w, nil, now)
+	if comps[0].Lexical != 1 {
+		t.Fatalf("the placed order should be the best lexical match, got %+v", comps[0])
+	}
+	if got := comps[1].Thread; got != w.Thread {
+		t.Errorf("the delivery inherits %.3f, want %.3f (Thread × the placed order's relevance)", got, w.Thread)
+	}
+	if comps[2].Thread != 0 || comps[3].Thread != 0 {
+		t.Errorf("another order and an earlier event inherit nothing, got %.3f and %.3f", comps[2].Thread, comps[3].Thread)
+	}
+	if scores[1] <= scores[2] {
+		t.Errorf("the delivery (%.3f) should outrank the other order's newer shipment (%.3f)", scores[1], scores[2])
+	}
+	w.Thread = 0
+	if _, comps := relevance.Score(q, cands, w, nil, now); comps[1].Thread != 0 {
+		t.Errorf("Thread 0 turns inheritance off, got %.3f", comps[1].Thread)
+	}
+}
