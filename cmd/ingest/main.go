@@ -222,6 +222,15 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "Milvus collections ready for %d-dimensional vectors (consistency %s)\n", cfg.Embedder.Dims, cfg.Milvus.Consistency)
+		ft, err := m.FullText(ctx)
+		switch {
+		case err != nil:
+			return err
+		case ft:
+			fmt.Fprintln(stdout, "knowledge search: hybrid (Milvus BM25 full text fused with the vectors)")
+		default:
+			fmt.Fprintf(stdout, "knowledge search: vectors only (%s_chunks has no BM25 field: milvus.full_text is off, or the collection predates it)\n", cfg.Milvus.Prefix)
+		}
 		return nil
 	}
 	// The knowledge index depends on the configured vector size.

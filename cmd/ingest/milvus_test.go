@@ -51,7 +51,7 @@ sources:
 	if err := run(ctx, []string{"migrate", "-config", cfgPath}, os.Getenv, &out, &out); err != nil {
 		t.Fatalf("migrate: %v %s", err, out.String())
 	}
-	if !strings.Contains(out.String(), "created Milvus collection fc_events") || len(fake.PartitionKeys) != 3 {
+	if !strings.Contains(out.String(), "created Milvus collection fc_events") || !strings.Contains(out.String(), "knowledge search: hybrid") || len(fake.PartitionKeys) != 3 {
 		t.Fatalf("migrate output:\n%s", out.String())
 	}
 	runCtx, cancel := context.WithCancel(ctx)

@@ -5,7 +5,9 @@
 //
 //	<prefix>_events     one row per (source, key): the event, or its delete marker
 //	<prefix>_documents  one row per document: version, delete marker, text hash
-//	<prefix>_chunks     one row per chunk, with its vector (HNSW, cosine)
+//	<prefix>_chunks     one row per chunk, with its vector (HNSW, cosine) and,
+//	                    unless full_text is off, a BM25 sparse vector that
+//	                    Milvus fills from the text with its own analyzer
 //
 // Writes are upserts by primary key, never inserts: Milvus does not deduplicate
 // primary keys on insert. Milvus has no conditional writes, so the version guard
@@ -31,6 +33,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/milvus-io/milvus-proto/go-api/v2/commonpb"
@@ -61,6 +64,11 @@ type Config struct {
 	// Consistency is the read consistency: session (default: a process reads its own
 	// writes), strong, bounded or eventually.
 	Consistency string `yaml:"consistency"`
+	// FullText is the analyzer of the knowledge chunks' BM25 field (Milvus ≥
+	// 2.5): standard (default), english or chinese; off keeps knowledge search
+	// vector-only (older Milvus). It takes effect when the chunks collection is
+	// created.
+	FullText string `yaml:"full_text"`
 }
 
 // WithDefaults fills unset fields.
@@ -70,6 +78,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Consistency == "" {
 		c.Consistency = "session"
+	}
+	if c.FullText == "" {
+		c.FullText = "standard"
 	}
 	return c
 }
@@ -86,6 +97,11 @@ func (c Config) Validate() error {
 	}
 	if _, err := consistency(c.Consistency); err != nil {
 		return err
+	}
+	switch c.FullText {
+	case "standard", "english", "chinese", "off":
+	default:
+		return fmt.Errorf("full_text: %q is not one of standard, english, chinese, off", c.FullText)
 	}
 	return nil
 }
@@ -110,6 +126,11 @@ type Store struct {
 	events, docs, chunks string
 	cl                   entity.ConsistencyLevel
 	dims                 int
+	analyzer             string // the BM25 analyzer of new chunk collections; "off": none
+
+	// fullText is whether the chunks collection has the BM25 field: 0 not
+	// known yet (no collection seen), 1 no, 2 yes.
+	fullText atomic.Int32
 }
 
 // Connect opens a client.
@@ -124,7 +145,8 @@ func Connect(ctx context.Context, cfg Config, dims int) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("milvus at %s: %w", cfg.Addr, err)
 	}
-	return &Store{c: c, events: cfg.Prefix + "_events", docs: cfg.Prefix + "_documents", chunks: cfg.Prefix + "_chunks", cl: cl, dims: dims}, nil
+	return &Store{c: c, events: cfg.Prefix + "_events", docs: cfg.Prefix + "_documents", chunks: cfg.Prefix + "_chunks", cl: cl, dims: dims,
+		analyzer: cfg.FullText}, nil
 }
 
 // Close closes the client.
@@ -170,6 +192,7 @@ func vector(name string, dims int) *entity.Field {
 // (`ingest migrate`). It returns the names it created.
 func (s *Store) Setup(ctx context.Context) ([]string, error) {
 	pk := func() *entity.Field { return varchar("pk", 4096).WithIsPrimaryKey(true) }
+	chunkText := varchar("text", 65535)
 	tenant := func() *entity.Field { return varchar("tenant", 1024).WithIsPartitionKey(true) }
 	schemas := map[string]*entity.Schema{
 		s.events: entity.NewSchema().WithName(s.events).WithField(pk()).WithField(tenant()).WithField(varchar("entity", 2048)).
@@ -182,10 +205,22 @@ func (s *Store) Setup(ctx context.Context) ([]string, error) {
 			WithField(varchar("text_hash", 64)).WithField(vector("marker", 2)),
 		s.chunks: entity.NewSchema().WithName(s.chunks).WithField(pk()).WithField(varchar("doc_pk", 4096)).WithField(tenant()).WithField(varchar("source", 256)).
 			WithField(varchar("key", 2048)).WithField(varchar("doc_id", 2048)).WithField(int64f("chunk")).WithField(varchar("title", 2048)).
-			WithField(varchar("text", 65535)).WithField(varchar("text_hash", 64)).WithField(jsonf("attrs")).WithField(int64f("version")).
+			WithField(chunkText).WithField(varchar("text_hash", 64)).WithField(jsonf("attrs")).WithField(int64f("version")).
 			WithField(jsonf("prov")).WithField(vector("embedding", s.dims)),
 	}
-	vectorField := map[string]string{s.events: "embedding", s.docs: "marker", s.chunks: "embedding"}
+	indexes := map[string][]milvusclient.CreateIndexOption{}
+	for name, field := range map[string]string{s.events: "embedding", s.docs: "marker", s.chunks: "embedding"} {
+		indexes[name] = append(indexes[name], milvusclient.NewCreateIndexOption(name, field, index.NewHNSWIndex(entity.COSINE, 16, 128)))
+	}
+	if s.analyzer != "off" {
+		// Full text for knowledge search: Milvus analyzes the text into a BM25
+		// sparse vector itself, on insert and on search.
+		chunkText.WithEnableAnalyzer(true).WithAnalyzerParams(map[string]any{"type": s.analyzer})
+		schemas[s.chunks].WithField(entity.NewField().WithName(sparseField).WithDataType(entity.FieldTypeSparseVector)).
+			WithFunction(entity.NewFunction().WithName("text_bm25").WithType(entity.FunctionTypeBM25).
+				WithInputFields("text").WithOutputFields(sparseField))
+		indexes[s.chunks] = append(indexes[s.chunks], milvusclient.NewCreateIndexOption(s.chunks, sparseField, index.NewSparseInvertedIndex(entity.BM25, 0)))
+	}
 	var created []string
 	for _, name := range []string{s.events, s.docs, s.chunks} {
 		has, err := s.c.HasCollection(ctx, milvusclient.NewHasCollectionOption(name))
@@ -194,7 +229,7 @@ func (s *Store) Setup(ctx context.Context) ([]string, error) {
 		}
 		if !has {
 			opt := milvusclient.NewCreateCollectionOption(name, schemas[name]).WithConsistencyLevel(s.cl).
-				WithIndexOptions(milvusclient.NewCreateIndexOption(name, vectorField[name], index.NewHNSWIndex(entity.COSINE, 16, 128)))
+				WithIndexOptions(indexes[name]...)
 			if err := s.c.CreateCollection(ctx, opt); err != nil {
 				return created, fmt.Errorf("milvus: creating %s: %w", name, err)
 			}
@@ -208,8 +243,46 @@ func (s *Store) Setup(ctx context.Context) ([]string, error) {
 			return created, fmt.Errorf("milvus: loading %s: %w", name, err)
 		}
 	}
+	if _, err := s.hasFullText(ctx); err != nil {
+		return created, err
+	}
 	return created, nil
 }
+
+// sparseField is the chunks' BM25 sparse vector, filled by Milvus from "text".
+const sparseField = "text_sparse"
+
+// hasFullText reports whether the chunks collection has the BM25 field, asking
+// Milvus the first time (a collection created without it, by an older freshctx
+// or with full_text off, keeps knowledge search vector-only).
+func (s *Store) hasFullText(ctx context.Context) (bool, error) {
+	switch s.fullText.Load() {
+	case 1:
+		return false, nil
+	case 2:
+		return true, nil
+	}
+	coll, err := s.c.DescribeCollection(ctx, milvusclient.NewDescribeCollectionOption(s.chunks))
+	if err != nil {
+		return false, fmt.Errorf("milvus: describing %s: %w", s.chunks, err)
+	}
+	has := false
+	for _, f := range coll.Schema.Functions {
+		if f.Type == entity.FunctionTypeBM25 && len(f.OutputFieldNames) == 1 && f.OutputFieldNames[0] == sparseField {
+			has = true
+		}
+	}
+	if has {
+		s.fullText.Store(2)
+	} else {
+		s.fullText.Store(1)
+	}
+	return has, nil
+}
+
+// FullText reports whether knowledge search fuses BM25 full text with the
+// vectors (`ingest migrate` says so).
+func (s *Store) FullText(ctx context.Context) (bool, error) { return s.hasFullText(ctx) }
 
 func pkOf(r store.Ref) string { return r.Source + "\x00" + r.Key }
 
@@ -748,31 +821,72 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		filter += ` && attrs["` + k + `"] == {` + p + `}`
 		params[p] = q.Filter[k]
 	}
-	opt := milvusclient.NewSearchOption(s.chunks, q.K, []entity.Vector{entity.FloatVector(q.Vector)}).WithANNSField("embedding").
-		WithFilter(filter).WithConsistencyLevel(s.cl).WithOutputFields("source", "doc_id", "chunk", "title", "text", "attrs", "version", "prov")
-	for k, v := range params {
-		opt = opt.WithTemplateParam(k, v)
+	out := []string{"source", "doc_id", "chunk", "title", "text", "attrs", "version", "prov"}
+	var res []milvusclient.ResultSet
+	var err error
+	info := store.SearchInfo{Mode: "ann"}
+	fullText := false
+	if strings.TrimSpace(q.Text) != "" {
+		if fullText, err = s.hasFullText(ctx); err != nil {
+			return nil, info, err
+		}
 	}
-	res, err := s.c.Search(ctx, opt)
+	if fullText {
+		// Hybrid: the k nearest chunks by vector and the k best by BM25 over
+		// the question's words, fused by reciprocal rank (k 60, as pgstore). The
+		// vectors come back so each hit's score is its cosine, as in pgstore.
+		info.Mode = "hybrid"
+		dense := milvusclient.NewAnnRequest("embedding", q.K, entity.FloatVector(q.Vector)).WithFilter(filter)
+		sparse := milvusclient.NewAnnRequest(sparseField, q.K, entity.Text(q.Text)).WithFilter(filter)
+		for k, v := range params {
+			dense, sparse = dense.WithTemplateParam(k, v), sparse.WithTemplateParam(k, v)
+		}
+		opt := milvusclient.NewHybridSearchOption(s.chunks, q.K, dense, sparse).WithReranker(milvusclient.NewRRFReranker().WithK(60)).
+			WithConsistencyLevel(s.cl).WithOutputFields(append(out, "embedding")...)
+		res, err = s.c.HybridSearch(ctx, opt)
+	} else {
+		opt := milvusclient.NewSearchOption(s.chunks, q.K, []entity.Vector{entity.FloatVector(q.Vector)}).WithANNSField("embedding").
+			WithFilter(filter).WithConsistencyLevel(s.cl).WithOutputFields(out...)
+		for k, v := range params {
+			opt = opt.WithTemplateParam(k, v)
+		}
+		res, err = s.c.Search(ctx, opt)
+	}
 	if err != nil {
-		return nil, store.SearchInfo{}, fmt.Errorf("milvus: search: %w", err)
+		return nil, info, fmt.Errorf("milvus: search: %w", err)
 	}
 	var hits []store.Hit
 	for _, rs := range res {
 		rr, err := rows(rs.ResultCount, rs.Fields)
 		if err != nil {
-			return nil, store.SearchInfo{}, err
+			return nil, info, err
 		}
 		for i, r := range rr {
 			h := store.Hit{Source: str(r, "source"), DocID: str(r, "doc_id"), Chunk: int(num(r, "chunk")), Title: str(r, "title"),
 				Text: str(r, "text"), Attrs: obj(r, "attrs"), Version: num(r, "version"), Provenance: eventProvOf(r).Provenance}
-			if i < len(rs.Scores) {
+			switch {
+			case fullText:
+				h.Score = cosine(q.Vector, vec(r, "embedding"))
+			case i < len(rs.Scores):
 				h.Score = float64(rs.Scores[i])
 			}
 			hits = append(hits, h)
 		}
 	}
-	return hits, store.SearchInfo{Mode: "ann"}, nil
+	return hits, info, nil
+}
+
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range min(len(a), len(b)) {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
 }
 
 // deleteOption is a delete by an expression template: the client's own delete

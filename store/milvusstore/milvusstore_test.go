@@ -8,6 +8,7 @@ import (
 
 	"github.com/milvus-io/milvus-proto/go-api/v2/commonpb"
 
+	"github.com/freshctx/freshctx/store"
 	"github.com/freshctx/freshctx/store/milvusstore"
 	"github.com/freshctx/freshctx/store/milvusstore/milvustest"
 	"github.com/freshctx/freshctx/store/storetest"
@@ -66,6 +67,37 @@ func TestConformanceFake(t *testing.T) {
 	}
 }
 
+// Knowledge search fuses Milvus's BM25 full text with the vectors: the hybrid
+// conformance checks, through the fake's HybridSearch; with full_text off (or a
+// collection made without the BM25 field) it stays vector-only and says so.
+func TestConformanceHybridFake(t *testing.T) {
+	var fake *milvustest.Server
+	storetest.RunHybrid(t, func(t *testing.T) storetest.Store {
+		f, addr := milvustest.Start(t)
+		fake = f
+		return open(t, addr, "fc")
+	})
+	if fake.HybridSearches == 0 {
+		t.Fatal("no hybrid search reached the server")
+	}
+	_, addr := milvustest.Start(t)
+	s, err := milvusstore.Connect(context.Background(), milvusstore.Config{Addr: addr, Prefix: "fc", FullText: "off"}, storetest.Dims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Setup(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if ft, err := s.FullText(context.Background()); err != nil || ft {
+		t.Fatalf("full_text off: FullText = %v, %v; want false", ft, err)
+	}
+	_, info, err := s.Search(context.Background(), store.SearchQuery{Tenant: "acme", Vector: make([]float32, storetest.Dims), Text: "error E-7731", K: 3})
+	if err != nil || info.Mode != "ann" {
+		t.Fatalf("full_text off: mode %q, %v; want ann", info.Mode, err)
+	}
+}
+
 // The same suite against a real Milvus, when MILVUS_ADDR is set (see compose/).
 func TestConformanceMilvus(t *testing.T) {
 	addr := os.Getenv("MILVUS_ADDR")
@@ -73,8 +105,10 @@ func TestConformanceMilvus(t *testing.T) {
 		t.Skip("MILVUS_ADDR is not set; `docker compose -f compose/docker-compose.yml --profile milvus up -d milvus` starts one")
 	}
 	n := 0
-	storetest.Run(t, func(t *testing.T) storetest.Store {
+	openReal := func(t *testing.T) storetest.Store {
 		n++
 		return open(t, addr, "fctest_"+strings.ReplaceAll(t.Name(), "/", "_")+"_"+string(rune('a'+n)))
-	})
+	}
+	storetest.Run(t, openReal)
+	storetest.RunHybrid(t, openReal)
 }

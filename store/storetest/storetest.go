@@ -415,10 +415,17 @@ func RunHybrid(t *testing.T, open func(t *testing.T) Store) {
 	s := open(t)
 	var docs []store.Document
 	for i := range 6 {
-		docs = append(docs, doc("acme", fmt.Sprint("h", i), 1, nil, fmt.Sprintf("General advice number %d about deliveries and returns.", i)))
+		d := doc("acme", fmt.Sprint("h", i), 1, nil, fmt.Sprintf("General advice number %d about deliveries and returns.", i))
+		if i > 0 {
+			d.Chunks[0].Embedding = vec(10 + i) // far from the question's vector, vec(0)
+		}
+		docs = append(docs, d)
 	}
+	// The code's chunk is second nearest by vector (h0 is nearest), and the
+	// only one naming the code: fused, it comes first whatever a store does with
+	// ties.
 	code := doc("acme", "code", 1, nil, "Error E-7731 means the payment terminal lost its connection; restart it.")
-	code.Chunks[0].Embedding = vec(5) // far from the question's vector below
+	code.Chunks[0].Embedding = blend(vec(0), vec(5))
 	docs = append(docs, code, doc("other", "other-code", 1, nil, "Error E-7731 at another tenant."))
 	if _, err := s.ApplyDocuments(ctx, docs, nil); err != nil {
 		t.Fatal(err)
@@ -430,13 +437,30 @@ func RunHybrid(t *testing.T, open func(t *testing.T) Store) {
 	if len(hits) == 0 || hits[0].DocID != "KB-code" || info.Mode != "hybrid" {
 		t.Fatalf("a question naming E-7731 (mode %s): %+v; want KB-code first", info.Mode, hits)
 	}
+	if c := hits[0].Score; c < 0.3 || c > 0.99 { // ~0.7; a fused rank would be ~0.03
+		t.Fatalf("a hybrid hit's score is its cosine to the question, got %.4f", c)
+	}
 	for _, h := range hits {
 		if strings.Contains(h.Text, "another tenant") {
 			t.Fatalf("another tenant's chunk: %+v", h)
 		}
 	}
 	hits = search(t, s, store.SearchQuery{Tenant: "acme", Vector: vec(0), K: 3})
-	if len(hits) != 3 || hits[0].DocID == "KB-code" {
-		t.Fatalf("without text, vector order: %+v", hits)
+	if len(hits) != 3 || hits[0].DocID != "KB-h0" || hits[1].DocID != "KB-code" {
+		t.Fatalf("without text, vector order (h0, then the code): %+v", hits)
 	}
+}
+
+// blend is the normalised sum of two vectors.
+func blend(a, b []float32) []float32 {
+	v := make([]float32, len(a))
+	var n float64
+	for i := range v {
+		v[i] = a[i] + b[i]
+		n += float64(v[i] * v[i])
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(n))
+	}
+	return v
 }

@@ -1,9 +1,13 @@
 // Package milvustest is an in-process Milvus for tests: a gRPC server speaking
 // Milvus's own protocol definitions (milvus-proto), with the calls freshctx's
 // Milvus store makes (collections, indexes, loading, upsert, delete by
-// expression, query, search). It keeps rows in memory, evaluates the expressions
-// it receives (with template parameters), ranks searches by cosine similarity,
-// and records what it was sent, so tests can check that the store upserts and
+// expression, query, search, hybrid search). It keeps rows in memory, evaluates
+// the expressions it receives (with template parameters), ranks searches by
+// cosine similarity, fills a BM25 function's sparse field from its text and
+// ranks text searches on it by BM25 (with a simple analyzer: lower case, split
+// at anything but letters and digits, each CJK character a word; Milvus's own
+// analyzers are richer), fuses hybrid searches by reciprocal rank, and records
+// what it was sent, so tests can check that the store upserts and
 // never inserts, sends its values as template parameters, declares the tenant
 // as partition key and reads at the configured consistency level.
 package milvustest
@@ -18,8 +22,10 @@ import (
 	"net"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/milvus-io/milvus-proto/go-api/v2/commonpb"
 	"github.com/milvus-io/milvus-proto/go-api/v2/milvuspb"
@@ -45,6 +51,8 @@ type Server struct {
 	Levels []commonpb.ConsistencyLevel
 	// PartitionKeys maps each created collection to its partition-key field.
 	PartitionKeys map[string]string
+	// HybridSearches counts HybridSearch calls.
+	HybridSearches int
 }
 
 type collection struct {
@@ -52,6 +60,8 @@ type collection struct {
 	rows   map[string]map[string]any // by primary key
 	pk     string
 	level  commonpb.ConsistencyLevel
+	// bm25 maps a BM25 function's output (sparse) field to its input text field.
+	bm25 map[string]string
 }
 
 // Start serves on a loopback port until the test ends and returns the address.
@@ -96,8 +106,26 @@ func (s *Server) CreateCollection(_ context.Context, r *milvuspb.CreateCollectio
 	if _, dup := s.colls[r.GetCollectionName()]; dup {
 		return fail("collection %s exists", r.GetCollectionName()), nil
 	}
-	c := &collection{schema: &sch, rows: map[string]map[string]any{}, level: r.GetConsistencyLevel()}
+	c := &collection{schema: &sch, rows: map[string]map[string]any{}, level: r.GetConsistencyLevel(), bm25: map[string]string{}}
 	vectors := 0
+	byName := map[string]*schemapb.FieldSchema{}
+	for _, f := range sch.Fields {
+		byName[f.Name] = f
+	}
+	for _, fn := range sch.Functions {
+		if fn.Type != schemapb.FunctionType_BM25 || len(fn.InputFieldNames) != 1 || len(fn.OutputFieldNames) != 1 {
+			return fail("function %s: only BM25 with one input and one output", fn.Name), nil
+		}
+		in, out := byName[fn.InputFieldNames[0]], byName[fn.OutputFieldNames[0]]
+		if in == nil || in.DataType != schemapb.DataType_VarChar || param(in, "enable_analyzer") != "true" {
+			return fail("function %s: the input must be a VARCHAR field with enable_analyzer", fn.Name), nil
+		}
+		if out == nil || out.DataType != schemapb.DataType_SparseFloatVector {
+			return fail("function %s: the output must be a SPARSE_FLOAT_VECTOR field", fn.Name), nil
+		}
+		out.IsFunctionOutput = true
+		c.bm25[out.Name] = in.Name
+	}
 	for i, f := range sch.Fields {
 		f.FieldID = int64(100 + i)
 		if f.IsPrimaryKey {
@@ -106,7 +134,7 @@ func (s *Server) CreateCollection(_ context.Context, r *milvuspb.CreateCollectio
 		if f.IsPartitionKey {
 			s.PartitionKeys[r.GetCollectionName()] = f.Name
 		}
-		if f.DataType == schemapb.DataType_FloatVector {
+		if f.DataType == schemapb.DataType_FloatVector || f.DataType == schemapb.DataType_SparseFloatVector {
 			vectors++
 		}
 	}
@@ -173,7 +201,10 @@ func (s *Server) Upsert(_ context.Context, r *milvuspb.UpsertRequest) (*milvuspb
 	}
 	for _, f := range c.schema.Fields {
 		for _, row := range rows {
-			if _, has := row[f.Name]; !has {
+			if _, has := row[f.Name]; has == f.IsFunctionOutput {
+				if has {
+					return &milvuspb.MutationResult{Status: fail("field %s is a function's output: Milvus fills it", f.Name)}, nil
+				}
 				return &milvuspb.MutationResult{Status: fail("field %s missing", f.Name)}, nil
 			}
 		}
@@ -259,59 +290,235 @@ func (s *Server) Query(_ context.Context, r *milvuspb.QueryRequest) (*milvuspb.Q
 func (s *Server) Search(_ context.Context, r *milvuspb.SearchRequest) (*milvuspb.SearchResults, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.Levels = append(s.Levels, r.GetConsistencyLevel())
 	c, has := s.colls[r.GetCollectionName()]
 	if !has {
 		return &milvuspb.SearchResults{Status: fail("collection %s not found", r.GetCollectionName())}, nil
 	}
+	lists, topk, err := s.search(c, r)
+	if err != nil {
+		return &milvuspb.SearchResults{Status: fail("%v", err)}, nil
+	}
+	res, err := results(c, r.GetOutputFields(), lists, topk)
+	if err != nil {
+		return &milvuspb.SearchResults{Status: fail("%v", err)}, nil
+	}
+	return &milvuspb.SearchResults{Status: ok, Results: res, CollectionName: r.GetCollectionName()}, nil
+}
+
+// HybridSearch runs each request and fuses their lists by reciprocal rank
+// (the rrf strategy, 1/(k + rank) summed over the lists; the only one here).
+func (s *Server) HybridSearch(_ context.Context, r *milvuspb.HybridSearchRequest) (*milvuspb.SearchResults, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.HybridSearches++
+	c, has := s.colls[r.GetCollectionName()]
+	if !has {
+		return &milvuspb.SearchResults{Status: fail("collection %s not found", r.GetCollectionName())}, nil
+	}
+	rank := map[string]string{}
+	for _, kv := range r.GetRankParams() {
+		rank[kv.Key] = kv.Value
+	}
+	var rrf struct {
+		K float64 `json:"k"`
+	}
+	if rank["strategy"] != "rrf" || json.Unmarshal([]byte(rank["params"]), &rrf) != nil || rrf.K <= 0 {
+		return &milvuspb.SearchResults{Status: fail("rank params %v: milvustest fuses by rrf with k > 0 only", rank)}, nil
+	}
+	limit, err := strconv.Atoi(rank["limit"])
+	if err != nil || limit < 1 {
+		return &milvuspb.SearchResults{Status: fail("limit %q", rank["limit"])}, nil
+	}
+	fused := map[string]float32{}
+	byPK := map[string]map[string]any{}
+	for _, req := range r.GetRequests() {
+		req.ConsistencyLevel = r.GetConsistencyLevel()
+		lists, _, err := s.search(c, req)
+		if err != nil {
+			return &milvuspb.SearchResults{Status: fail("%v", err)}, nil
+		}
+		if len(lists) != 1 {
+			return &milvuspb.SearchResults{Status: fail("a hybrid search has one query per request")}, nil
+		}
+		for i, h := range lists[0] {
+			pk := h.row[c.pk].(string)
+			fused[pk] += float32(1 / (rrf.K + float64(i+1)))
+			byPK[pk] = h.row
+		}
+	}
+	var list []scored
+	for pk, sc := range fused {
+		list = append(list, scored{byPK[pk], sc})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].score != list[j].score {
+			return list[i].score > list[j].score
+		}
+		return list[i].row[c.pk].(string) < list[j].row[c.pk].(string)
+	})
+	if len(list) > limit {
+		list = list[:limit]
+	}
+	res, err := results(c, r.GetOutputFields(), [][]scored{list}, limit)
+	if err != nil {
+		return &milvuspb.SearchResults{Status: fail("%v", err)}, nil
+	}
+	return &milvuspb.SearchResults{Status: ok, Results: res, CollectionName: r.GetCollectionName()}, nil
+}
+
+type scored struct {
+	row   map[string]any
+	score float32
+}
+
+// search ranks the rows matching the request's filter for each of its queries:
+// by cosine on a float vector field, by BM25 on a BM25 function's sparse field
+// (the queries are then texts).
+func (s *Server) search(c *collection, r *milvuspb.SearchRequest) ([][]scored, int, error) {
+	s.Levels = append(s.Levels, r.GetConsistencyLevel())
 	params := map[string]string{}
 	for _, kv := range r.GetSearchParams() {
 		params[kv.Key] = kv.Value
 	}
 	topk, err := strconv.Atoi(params["topk"])
 	if err != nil || topk < 1 {
-		return &milvuspb.SearchResults{Status: fail("topk %q", params["topk"])}, nil
+		return nil, 0, fmt.Errorf("topk %q", params["topk"])
 	}
 	field := params["anns_field"]
 	var pg commonpb.PlaceholderGroup
 	if err := proto.Unmarshal(r.GetPlaceholderGroup(), &pg); err != nil || len(pg.Placeholders) != 1 {
-		return &milvuspb.SearchResults{Status: fail("placeholder group: %v", err)}, nil
+		return nil, 0, fmt.Errorf("placeholder group: %v", err)
 	}
 	rows, err := s.match(c, r.GetDsl(), r.GetExprTemplateValues())
 	if err != nil {
-		return &milvuspb.SearchResults{Status: fail("%v", err)}, nil
+		return nil, 0, err
 	}
-	res := &schemapb.SearchResultData{NumQueries: int64(len(pg.Placeholders[0].Values)), TopK: int64(topk)}
-	var hits []map[string]any
-	var pks []string
+	text, isText := c.bm25[field]
+	if isText != (pg.Placeholders[0].Type == commonpb.PlaceholderType_VarChar) {
+		return nil, 0, fmt.Errorf("field %s: a search on a BM25 field takes text, on a vector field vectors (got %s)", field, pg.Placeholders[0].Type)
+	}
+	var out [][]scored
 	for _, raw := range pg.Placeholders[0].Values {
-		q := floats(raw)
-		type scored struct {
-			row   map[string]any
-			score float32
-		}
 		var sc []scored
-		for _, row := range rows {
-			v, _ := row[field].([]float32)
-			sc = append(sc, scored{row, cosine(q, v)})
+		if isText {
+			sc = bm25(c, text, string(raw), rows)
+		} else {
+			q := floats(raw)
+			for _, row := range rows {
+				v, _ := row[field].([]float32)
+				sc = append(sc, scored{row, cosine(q, v)})
+			}
 		}
 		sort.SliceStable(sc, func(i, j int) bool { return sc[i].score > sc[j].score })
 		if len(sc) > topk {
 			sc = sc[:topk]
 		}
-		for _, x := range sc {
+		out = append(out, sc)
+	}
+	return out, topk, nil
+}
+
+// results encodes ranked lists (one per query) as Milvus search results.
+func results(c *collection, fields []string, lists [][]scored, topk int) (*schemapb.SearchResultData, error) {
+	res := &schemapb.SearchResultData{NumQueries: int64(len(lists)), TopK: int64(topk)}
+	var hits []map[string]any
+	var pks []string
+	for _, l := range lists {
+		for _, x := range l {
 			hits = append(hits, x.row)
 			res.Scores = append(res.Scores, x.score)
 			pks = append(pks, x.row[c.pk].(string))
 		}
-		res.Topks = append(res.Topks, int64(len(sc)))
+		res.Topks = append(res.Topks, int64(len(l)))
 	}
 	res.Ids = &schemapb.IDs{IdField: &schemapb.IDs_StrId{StrId: &schemapb.StringArray{Data: pks}}}
-	if res.FieldsData, err = encodeRows(c.schema, r.GetOutputFields(), hits); err != nil {
-		return &milvuspb.SearchResults{Status: fail("%v", err)}, nil
+	var err error
+	if res.FieldsData, err = encodeRows(c.schema, fields, hits); err != nil {
+		return nil, err
 	}
-	res.OutputFields = r.GetOutputFields()
-	return &milvuspb.SearchResults{Status: ok, Results: res, CollectionName: r.GetCollectionName()}, nil
+	res.OutputFields = fields
+	return res, nil
+}
+
+// bm25 scores the rows whose text field shares a word with the query (k1 1.2,
+// b 0.75, statistics over the whole collection, as Milvus keeps them).
+func bm25(c *collection, field, query string, rows []map[string]any) []scored {
+	const k1, b = 1.2, 0.75
+	df := map[string]float64{}
+	total := 0
+	for _, row := range c.rows {
+		text, _ := row[field].(string)
+		words := analyze(text)
+		total += len(words)
+		seen := map[string]bool{}
+		for _, w := range words {
+			if !seen[w] {
+				seen[w] = true
+				df[w]++
+			}
+		}
+	}
+	n := float64(len(c.rows))
+	avg := math.Max(1, float64(total)/math.Max(1, n))
+	terms := map[string]bool{}
+	for _, w := range analyze(query) {
+		terms[w] = true
+	}
+	var out []scored
+	for _, row := range rows {
+		text, _ := row[field].(string)
+		words := analyze(text)
+		tf := map[string]float64{}
+		for _, w := range words {
+			if terms[w] {
+				tf[w]++
+			}
+		}
+		var score float64
+		for w, f := range tf {
+			idf := math.Log(1 + (n-df[w]+0.5)/(df[w]+0.5))
+			score += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(len(words))/avg))
+		}
+		if score > 0 {
+			out = append(out, scored{row, float32(score)})
+		}
+	}
+	return out
+}
+
+// analyze is the fake's analyzer: lower case, words of letters and digits,
+// each CJK character a word of its own.
+func analyze(text string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+			flush()
+			out = append(out, string(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func param(f *schemapb.FieldSchema, key string) string {
+	for _, p := range f.TypeParams {
+		if p.Key == key {
+			return p.Value
+		}
+	}
+	return ""
 }
 
 func floats(b []byte) []float32 {
