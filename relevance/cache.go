@@ -16,6 +16,9 @@ type doc struct {
 	tf    []int32  // tf[i]: how often terms[i] occurs
 	n     int      // terms, with repeats
 	ids   []uint64 // sorted, distinct
+	// nums are the numbers of its prefixed identifiers (O-5001 → 5001), sorted:
+	// a question saying "order 5001" names the event saying "O-5001".
+	nums []uint64
 }
 
 func newDoc(text string) *doc {
@@ -38,7 +41,49 @@ func newDoc(text string) *doc {
 	}
 	d.terms = slices.Clip(d.terms[:k])
 	d.ids = hashes(a.IDs)
+	d.nums = hashes(numbers(a.IDs))
 	return d
+}
+
+// numbers are the numbers of the prefixed identifiers among ids: letters, at
+// most one separator, then three or more digits (o-5001, inv1040, ra-3301).
+func numbers(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if n, ok := numberOf(id); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func numberOf(id string) (string, bool) {
+	i := 0
+	for i < len(id) && id[i] >= 'a' && id[i] <= 'z' {
+		i++
+	}
+	if i == 0 || i > 6 {
+		return "", false
+	}
+	if i < len(id) && (id[i] == '-' || id[i] == '_' || id[i] == '/') {
+		i++
+	}
+	digits := id[i:]
+	if len(digits) < 3 {
+		return "", false
+	}
+	for j := 0; j < len(digits); j++ {
+		if digits[j] < '0' || digits[j] > '9' {
+			return "", false
+		}
+	}
+	return digits, true
+}
+
+// sameObject reports two events name one object: they share an identifier, or
+// one names by its bare number (5001) what the other names with a prefix (O-5001).
+func sameObject(a, b *doc) bool {
+	return sharesAny(a.ids, b.ids) || sharesAny(a.ids, b.nums) || sharesAny(a.nums, b.ids)
 }
 
 // count is how often the term of hash h occurs.

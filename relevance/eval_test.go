@@ -28,9 +28,18 @@ type embedder interface {
 
 // evaluateWith is evaluate with another embedder (a model provider).
 func evaluateWith(t testing.TB, w relevance.Weights, emb embedder) *evalset.Report {
+	return evaluateCases(t, w, emb, nil)
+}
+
+// evaluateCases is evaluateWith over the labelled cases as edit changes them
+// (nil: as they are).
+func evaluateCases(t testing.TB, w relevance.Weights, emb embedder, edit func([]evalset.Case) []evalset.Case) *evalset.Report {
 	cases, err := evalset.Load()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if edit != nil {
+		cases = edit(cases)
 	}
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	stats := corpusStats(cases)

@@ -2,6 +2,7 @@ package relevance
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -150,7 +151,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	if q.Vector == nil {
 		wS = 0
 	}
-	qids := hashes(q.Analysis.IDs)
+	qids := questionIDs(q.Analysis.IDs)
 	r := w.Recency
 	switch {
 	case q.Intent:
@@ -219,7 +220,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc,
 			if j == i || !cands[j].Time.After(cands[i].Time) {
 				continue
 			}
-			if v := w.Thread * rels[i]; v > comps[j].Thread && sharesAny(docs[i].ids, docs[j].ids) {
+			if v := w.Thread * rels[i]; v > comps[j].Thread && sameObject(docs[i], docs[j]) {
 				comps[j].Thread = v
 			}
 		}
@@ -317,13 +318,43 @@ func Recency(now, t time.Time, halfLife time.Duration) float64 {
 // UniqueTerms are text's analysed terms, each once, in order.
 func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 
-func idMatch(q []uint64, d *doc) float64 {
+// qid is one of the question's identifiers: its hash, and for a bare number
+// (5001) or a prefixed one (O-5001) the hash of the number.
+type qid struct {
+	full, num uint64
+	bare      bool
+}
+
+func questionIDs(ids []string) []qid {
+	seen := map[string]bool{}
+	var out []qid
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		q := qid{full: termHash(id)}
+		if n, ok := numberOf(id); ok {
+			q.num = termHash(n)
+		} else if strings.Trim(id, "0123456789") == "" {
+			q.bare = true
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// idMatch is the share of the question's identifiers the event names: exactly,
+// or a bare number against the same number with a prefix ("order 5001" names
+// O-5001, "O-5001" names "order 5001"); two different prefixes never match.
+func idMatch(q []qid, d *doc) float64 {
 	if len(q) == 0 {
 		return 0
 	}
 	n := 0
 	for _, id := range q {
-		if d.hasID(id) {
+		_, num := slices.BinarySearch(d.nums, id.full)
+		if d.hasID(id.full) || id.bare && num || id.num != 0 && d.hasID(id.num) {
 			n++
 		}
 	}

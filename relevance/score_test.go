@@ -39,3 +39,35 @@ func TestLaterEventsOnTheSameObjectInheritRelevance(t *testing.T) {
 		t.Errorf("Thread 0 turns inheritance off, got %.3f", comps[1].Thread)
 	}
 }
+
+// A bare number names the identifier with the same number behind a letter
+// prefix, both ways; two different prefixes never match.
+func TestANumberAloneNamesThePrefixedIdentifier(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: now.Add(-3 * time.Minute), Text: "Order O-5001 shipped with DHL"},
+		{Source: "orders", Time: now.Add(-2 * time.Minute), Text: "Order O-5002 shipped with DHL"},
+		{Source: "refunds", Time: now.Add(-1 * time.Minute), Text: "Refund R-5001 approved"},
+		{Source: "chat", Time: now.Add(-1 * time.Minute), Text: "Customer asked about order 5001"},
+	}
+	for _, c := range []struct {
+		q    string
+		want [4]float64 // identifier component per candidate
+	}{
+		{"where is order 5001?", [4]float64{1, 0, 1, 1}},
+		{"where is O-5001?", [4]float64{1, 0, 0, 1}},
+		{"what about R-5001?", [4]float64{0, 0, 1, 1}},
+	} {
+		_, comps := relevance.Score(relevance.NewQuery(c.q, nil), cands, relevance.DefaultWeights, nil, now)
+		for i, want := range c.want {
+			if comps[i].Identifier != want {
+				t.Errorf("%q: %q identifier %.2f, want %.0f", c.q, cands[i].Text, comps[i].Identifier, want)
+			}
+		}
+	}
+	// The chat line names order 5001 by its number: it continues O-5001's story.
+	_, comps := relevance.Score(relevance.NewQuery("was it shipped with DHL?", nil), cands, relevance.DefaultWeights, nil, now)
+	if comps[3].Thread == 0 {
+		t.Errorf("the chat line about order 5001 inherits nothing from O-5001's shipment: %+v", comps[3])
+	}
+}
