@@ -142,7 +142,8 @@ sources:
 		for _, c := range []struct {
 			name string
 			v    float64
-		}{{"similarity", e.Explain.Similarity}, {"lexical", e.Explain.Lexical}, {"identifier", e.Explain.Identifier}, {"recency", e.Explain.Recency}, {"source", e.Explain.Source}} {
+		}{{"similarity", e.Explain.Similarity}, {"lexical", e.Explain.Lexical}, {"identifier", e.Explain.Identifier}, {"recency", e.Explain.Recency}, {"source", e.Explain.Source},
+			{"thread", e.Explain.Thread}} {
 			// Recency moves with the clock between the two requests.
 			got, _ := strconv.ParseFloat(b.text(li+" [data-component="+c.name+"]"), 64)
 			if math.Abs(got-c.v) > 0.0011 && (c.name != "recency" || math.Abs(got-c.v) > 0.01) {

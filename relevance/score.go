@@ -77,7 +77,7 @@ type Components struct {
 	Recency    float64 `json:"recency"`    // 2^(−age/half-life)
 	Source     float64 `json:"source"`     // the source's weight
 	// Thread is the relevance inherited from an earlier event on the same object.
-	Thread float64 `json:"thread,omitempty"`
+	Thread float64 `json:"thread"`
 	// Cosine is the raw cosine similarity (before normalising).
 	Cosine float64 `json:"-"`
 }

@@ -188,7 +188,7 @@ function timeline(m, entity) {
 
 // ---------------------------------------------------------------- ask
 
-const COMPONENTS = ["similarity", "lexical", "identifier", "recency", "source"];
+const COMPONENTS = ["similarity", "lexical", "identifier", "recency", "source", "thread"];
 
 function bars(ex) {
   return h("div", { class: "bars" }, COMPONENTS.flatMap((c) => {
