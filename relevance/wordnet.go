@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,11 +18,19 @@ var WordNetDir = "/usr/share/wordnet"
 
 // wordnet maps a lemma to the synonyms of its most common senses. It is loaded
 // on first use from WordNetDir; without the files, expansion is off.
+//
+// The index of ~150,000 lemmas is held without pointers (a map from the
+// lemma's hash to its entry, the lemmas in one byte arena, the references in
+// one slice), so the garbage collector never scans it: as a map of strings to
+// slices it was most of contextapi's live heap (~38 MB), marked on every cycle.
 type wordnet struct {
-	once  sync.Once
-	index map[string][]wnRef // lemma -> synset references, most common sense first
-	data  map[string]*os.File
-	base  map[string][]string // irregular inflection -> base forms (paid -> pay), from the *.exc files
+	once   sync.Once
+	ids    map[uint64]uint32 // termHash(lemma) -> index in lemmas
+	lemmas []wnLemma
+	arena  []byte  // the lemmas' bytes
+	refs   []wnRef // synset references, each lemma's most common sense first
+	data   map[byte]*os.File
+	base   map[string][]string // irregular inflection -> base forms (paid -> pay), from the *.exc files
 
 	expansions *lru.Cache[[]string] // stemmed synonyms by word and senses
 }
@@ -47,8 +56,24 @@ func (w *wordnet) stemmedSynonyms(word string, senses int) []string {
 }
 
 type wnRef struct {
-	pos    string
 	offset int64
+	pos    byte // n, v, a or r
+}
+
+// wnLemma is a lemma's place in the arena and its references.
+type wnLemma struct{ at, n, refs, nrefs uint32 }
+
+// lookup returns word's synset references (nil when WordNet has no such lemma).
+func (w *wordnet) lookup(word string) []wnRef {
+	i, ok := w.ids[termHash(word)]
+	if !ok {
+		return nil
+	}
+	l := w.lemmas[i]
+	if string(w.arena[l.at:l.at+l.n]) != word {
+		return nil // another lemma with the same hash
+	}
+	return w.refs[l.refs : l.refs+l.nrefs]
 }
 
 var wn = wordnet{expansions: lru.New[[]string](wordCacheEntries)}
@@ -56,8 +81,11 @@ var wn = wordnet{expansions: lru.New[[]string](wordCacheEntries)}
 var posFiles = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 
 func (w *wordnet) load() {
-	w.index, w.data, w.base = map[string][]wnRef{}, map[string]*os.File{}, map[string][]string{}
-	for pos, name := range posFiles {
+	w.data, w.base = map[byte]*os.File{}, map[string][]string{}
+	index := map[string][]wnRef{} // while loading; then packed without pointers
+	defer func() { w.pack(index) }()
+	for _, pos := range []string{"n", "v", "a", "r"} {
+		name := posFiles[pos]
 		if b, err := os.ReadFile(filepath.Join(WordNetDir, name+".exc")); err == nil {
 			for _, line := range strings.Split(string(b), "\n") {
 				if fs := strings.Fields(line); len(fs) >= 2 && !strings.Contains(fs[0], "_") {
@@ -86,7 +114,7 @@ func (w *wordnet) load() {
 			for i := first; i < len(fs) && i < first+senses; i++ {
 				off, err := strconv.ParseInt(fs[i], 10, 64)
 				if err == nil {
-					w.index[fs[0]] = append(w.index[fs[0]], wnRef{pos: pos, offset: off})
+					index[fs[0]] = append(index[fs[0]], wnRef{pos: pos[0], offset: off})
 				}
 			}
 		}
@@ -95,7 +123,34 @@ func (w *wordnet) load() {
 		if err != nil {
 			return
 		}
-		w.data[pos] = d
+		w.data[pos[0]] = d
+	}
+}
+
+// pack turns the loading index into the pointer-free one, lemmas in sorted
+// order (so that a hash collision always keeps the same lemma).
+func (w *wordnet) pack(index map[string][]wnRef) {
+	words := make([]string, 0, len(index))
+	size, nrefs := 0, 0
+	for word, refs := range index {
+		words = append(words, word)
+		size += len(word)
+		nrefs += len(refs)
+	}
+	slices.Sort(words)
+	w.ids = make(map[uint64]uint32, len(words))
+	w.lemmas = make([]wnLemma, 0, len(words))
+	w.arena = make([]byte, 0, size)
+	w.refs = make([]wnRef, 0, nrefs)
+	for _, word := range words {
+		h := termHash(word)
+		if _, dup := w.ids[h]; dup {
+			continue
+		}
+		w.ids[h] = uint32(len(w.lemmas))
+		w.lemmas = append(w.lemmas, wnLemma{at: uint32(len(w.arena)), n: uint32(len(word)), refs: uint32(len(w.refs)), nrefs: uint32(len(index[word]))})
+		w.arena = append(w.arena, word...)
+		w.refs = append(w.refs, index[word]...)
 	}
 }
 
@@ -104,9 +159,9 @@ func (w *wordnet) load() {
 // ("refund" → "give back" → "back" matched "I sent the shoes back").
 func (w *wordnet) synonyms(word string, senses int) []string {
 	w.once.Do(w.load)
-	refs := w.index[word]
+	refs := w.lookup(word)
 	var out []string
-	n := map[string]int{}
+	n := map[byte]int{}
 	for _, r := range refs {
 		if n[r.pos] >= senses {
 			continue
@@ -151,7 +206,7 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 			if pos == "s" {
 				pos = "a"
 			}
-			if target := w.synset(pos, o); 4+2*(tgt-1) < int64(len(target)) {
+			if target := w.synset(pos[0], o); 4+2*(tgt-1) < int64(len(target)) {
 				if lemma := lemmaOf(target[4+2*(tgt-1)]); !strings.Contains(lemma, "_") {
 					out = append(out, lemma)
 				}
@@ -163,7 +218,7 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 
 // synset is the fields of the synset line at offset in pos's data file (nil
 // without the file).
-func (w *wordnet) synset(pos string, offset int64) []string {
+func (w *wordnet) synset(pos byte, offset int64) []string {
 	f := w.data[pos]
 	if f == nil {
 		return nil
