@@ -80,12 +80,6 @@ func numberOf(id string) (string, bool) {
 	return digits, true
 }
 
-// sameObject reports two events name one object: they share an identifier, or
-// one names by its bare number (5001) what the other names with a prefix (O-5001).
-func sameObject(a, b *doc) bool {
-	return sharesAny(a.ids, b.ids) || sharesAny(a.ids, b.nums) || sharesAny(a.nums, b.ids)
-}
-
 // count is how often the term of hash h occurs.
 func (d *doc) count(h uint64) int {
 	if i, ok := slices.BinarySearch(d.terms, h); ok {

@@ -215,16 +215,52 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc,
 			}
 		}
 	}
+	// An identifier that every candidate names (the customer's account number,
+	// their e-mail address) names the entity, not one story in it.
+	limit := len(docs) - 1
+	if len(docs) <= 2 {
+		limit = len(docs)
+	}
 	for _, i := range top {
+		var ids, nums []uint64 // docs[i]'s identifiers and numbers that tell a story
+		for _, h := range docs[i].ids {
+			if naming(docs, h) <= limit {
+				ids = append(ids, h)
+			}
+		}
+		for _, h := range docs[i].nums {
+			if naming(docs, h) <= limit {
+				nums = append(nums, h)
+			}
+		}
+		if len(ids)+len(nums) == 0 {
+			continue
+		}
 		for j := range cands {
 			if j == i || !cands[j].Time.After(cands[i].Time) {
 				continue
 			}
-			if v := w.Thread * rels[i]; v > comps[j].Thread && sameObject(docs[i], docs[j]) {
+			d := docs[j]
+			// The same identifier, or a bare number and the same number behind
+			// a prefix ("order 5001", O-5001), as idMatch.
+			if v := w.Thread * rels[i]; v > comps[j].Thread && (sharesAny(ids, d.ids) || sharesAny(ids, d.nums) || sharesAny(nums, d.ids)) {
 				comps[j].Thread = v
 			}
 		}
 	}
+}
+
+// naming counts the events that name h, as an identifier or as the number of one.
+func naming(docs []*doc, h uint64) int {
+	n := 0
+	for _, d := range docs {
+		_, a := slices.BinarySearch(d.ids, h)
+		_, b := slices.BinarySearch(d.nums, h)
+		if a || b {
+			n++
+		}
+	}
+	return n
 }
 
 // sharesAny reports two sorted slices share an element.

@@ -71,3 +71,22 @@ func TestANumberAloneNamesThePrefixedIdentifier(t *testing.T) {
 		t.Errorf("the chat line about order 5001 inherits nothing from O-5001's shipment: %+v", comps[3])
 	}
 }
+
+// An identifier every candidate names (here the customer's e-mail address) is
+// the entity's, not one story's: nothing inherits through it.
+func TestAnIdentifierEveryEventNamesLinksNothing(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: now.Add(-30 * time.Minute), Text: "Order O-8001 placed by anna@example.com: a rain jacket"},
+		{Source: "mail", Time: now.Add(-20 * time.Minute), Text: "Newsletter sent to anna@example.com"},
+		{Source: "security", Time: now.Add(-10 * time.Minute), Text: "Password changed; confirmation sent to anna@example.com"},
+		{Source: "orders", Time: now.Add(-5 * time.Minute), Text: "Order O-8001 shipped, notice sent to anna@example.com"},
+	}
+	_, comps := relevance.Score(relevance.NewQuery("where is my rain jacket?", nil), cands, relevance.DefaultWeights, nil, now)
+	if comps[1].Thread != 0 || comps[2].Thread != 0 {
+		t.Errorf("events linked only by the e-mail address every event names inherit %.2f and %.2f", comps[1].Thread, comps[2].Thread)
+	}
+	if comps[3].Thread == 0 {
+		t.Errorf("the shipment of O-8001 inherits nothing from its placement: %+v", comps[3])
+	}
+}
