@@ -217,19 +217,16 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc,
 	}
 	// An identifier that every candidate names (the customer's account number,
 	// their e-mail address) names the entity, not one story in it.
-	limit := len(docs) - 1
-	if len(docs) <= 2 {
-		limit = len(docs)
-	}
+	story := func(h uint64) bool { return len(docs) <= 2 || !everyNames(docs, h) }
 	for _, i := range top {
 		var ids, nums []uint64 // docs[i]'s identifiers and numbers that tell a story
 		for _, h := range docs[i].ids {
-			if naming(docs, h) <= limit {
+			if story(h) {
 				ids = append(ids, h)
 			}
 		}
 		for _, h := range docs[i].nums {
-			if naming(docs, h) <= limit {
+			if story(h) {
 				nums = append(nums, h)
 			}
 		}
@@ -250,17 +247,17 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc,
 	}
 }
 
-// naming counts the events that name h, as an identifier or as the number of one.
-func naming(docs []*doc, h uint64) int {
-	n := 0
+// everyNames reports that every event names h, as an identifier or as the
+// number of one (it stops at the first that does not).
+func everyNames(docs []*doc, h uint64) bool {
 	for _, d := range docs {
 		_, a := slices.BinarySearch(d.ids, h)
 		_, b := slices.BinarySearch(d.nums, h)
-		if a || b {
-			n++
+		if !a && !b {
+			return false
 		}
 	}
-	return n
+	return true
 }
 
 // sharesAny reports two sorted slices share an element.
@@ -415,11 +412,21 @@ func Cosine(a, b []float32) float64 {
 	if len(a) != len(b) {
 		return 0
 	}
-	var dot float32
-	for i := range a {
-		dot += a[i] * b[i]
+	// Four sums break the dependency between additions (about twice as fast
+	// as one: this is a third of scoring 500 candidates).
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		x, y := a[i:i+4:i+4], b[i:i+4:i+4]
+		s0 += x[0] * y[0]
+		s1 += x[1] * y[1]
+		s2 += x[2] * y[2]
+		s3 += x[3] * y[3]
 	}
-	return float64(dot)
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return float64((s0 + s1) + (s2 + s3))
 }
 
 // recencyWords mark a question about what is newest, in English and Chinese.

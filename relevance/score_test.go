@@ -1,6 +1,7 @@
 package relevance_test
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -88,5 +89,23 @@ func TestAnIdentifierEveryEventNamesLinksNothing(t *testing.T) {
 	}
 	if comps[3].Thread == 0 {
 		t.Errorf("the shipment of O-8001 inherits nothing from its placement: %+v", comps[3])
+	}
+}
+
+// Cosine sums in four lanes; it equals the plain dot product at every length.
+func TestCosineEqualsTheDotProduct(t *testing.T) {
+	for n := range 11 {
+		a, b := make([]float32, n), make([]float32, n)
+		var want float64
+		for i := range n {
+			a[i], b[i] = float32(i+1)/10, float32(n-i)/7
+			want += float64(a[i]) * float64(b[i])
+		}
+		if got := relevance.Cosine(a, b); math.Abs(got-want) > 1e-5 {
+			t.Errorf("length %d: %v, want %v", n, got, want)
+		}
+	}
+	if relevance.Cosine([]float32{1}, []float32{1, 0}) != 0 {
+		t.Error("vectors of different sizes: want 0")
 	}
 }
