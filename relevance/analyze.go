@@ -19,8 +19,8 @@ import (
 type Analysis struct {
 	// Terms are the lexical terms, with repeats: English words lower-cased,
 	// without stop words and stemmed (Porter2); CJK text as character unigrams
-	// and bigrams; identifiers as a whole, as their word parts and, for a
-	// prefixed identifier (O-5001), its number.
+	// and bigrams; identifiers as a whole and as their word parts (a bare
+	// number against a prefixed identifier is the identifier score's to match).
 	Terms []string
 	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
 	// R-7001, 1Z88AA0312), numbers of four or more digits, amounts with a decimal
@@ -77,9 +77,6 @@ func (a *Analysis) addToken(tok string) {
 		id := strings.ReplaceAll(tok, ",", "")
 		a.IDs = append(a.IDs, id)
 		a.Terms = append(a.Terms, id)
-		if n, ok := numberOf(id); ok {
-			a.Terms = append(a.Terms, n) // "order 5001" shares a word with "O-5001"
-		}
 	}
 	// The parts of a compound token are words of their own ("check-in", "2-factor").
 	for _, w := range strings.FieldsFunc(tok, isJoiner) {
