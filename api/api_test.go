@@ -437,3 +437,42 @@ func TestScoresThatAreNotNumbers(t *testing.T) {
 		t.Errorf("unencodable answer: %d %q", rec.Code, rec.Body.String())
 	}
 }
+
+// api.vector_share moves hybrid's relevance between BM25 and the vectors: at 0
+// an event that shares the question's word but not its vector outranks one with
+// the nearer vector and no shared word; at 1 the order turns.
+func TestVectorShare(t *testing.T) {
+	now := time.Now()
+	q := []float32{1, 0}
+	events := []store.Event{
+		{Source: "s", Key: "words", ID: "words", Tenant: "acme", Entity: "customer:1", Time: now.Add(-2 * time.Minute), Text: "Refund approved", Embedding: []float32{0, 1}},
+		{Source: "s", Key: "vector", ID: "vector", Tenant: "acme", Entity: "customer:1", Time: now.Add(-2 * time.Minute), Text: "Money on its way back", Embedding: []float32{1, 0}},
+	}
+	for _, c := range []struct {
+		share float64
+		first string
+	}{{0, "words"}, {1, "vector"}} {
+		share := c.share
+		cfg := Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}, VectorShare: &share}.WithDefaults()
+		s := New(cfg, fixedEmbedder{q}, &fakeStore{}, &fakeCache{fakeStore: fakeStore{events: events}, complete: true}, nil, nil)
+		rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"where is my refund?"}, "knowledge": {"false"}})
+		if rec.Code != http.StatusOK || len(resp.Events) != 2 || resp.Events[0].ID != c.first {
+			t.Errorf("vector_share %v: %d %+v, want %s first", share, rec.Code, resp.Events, c.first)
+		}
+	}
+	bad := 1.5
+	if err := (Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}, VectorShare: &bad}.WithDefaults()).Validate(); err == nil || !strings.Contains(err.Error(), "vector_share") {
+		t.Errorf("vector_share 1.5: %v, want an error naming vector_share", err)
+	}
+}
+
+// fixedEmbedder embeds every text as the same vector.
+type fixedEmbedder struct{ v []float32 }
+
+func (f fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = f.v
+	}
+	return out, nil
+}

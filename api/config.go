@@ -46,6 +46,12 @@ type Config struct {
 	// SourceWeights scale the relevance of a source's events (default 1 each):
 	// e.g. {chat_bot: 0.5} for lines that echo the customer's words.
 	SourceWeights map[string]float64 `yaml:"source_weights"`
+	// VectorShare is, in hybrid ranking, the share of vector similarity in an
+	// event's relevance (the rest is BM25), in [0, 1]. Unset (nil): 0.2, chosen
+	// on the labelled set with the offline embedder, whose similarity is itself
+	// lexical. With a semantic model behind a provider, a larger share lets it
+	// carry paraphrases; measure the choice with loadtest eval.
+	VectorShare *float64 `yaml:"vector_share"`
 	// CorpusIDF is the share of the tenant's source statistics (kept in Redis by
 	// ingest from a sample of what it writes) in BM25's IDF, in [0, 1]; the rest
 	// comes from the entity's candidates. Default 0: on the labelled set the
@@ -174,6 +180,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("ranking: %q is not one of hybrid, similarity, recency", c.Ranking)
 	case c.CorpusIDF < 0 || c.CorpusIDF > 1:
 		return errors.New("corpus_idf: must be in [0, 1]")
+	case c.VectorShare != nil && !(*c.VectorShare >= 0 && *c.VectorShare <= 1):
+		return errors.New("vector_share: must be in [0, 1]")
 	case !validWeights(c.SourceWeights):
 		return errors.New("source_weights: each weight must be in [0, 10]")
 	case c.ScanLimit < c.MaxK:

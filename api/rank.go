@@ -28,13 +28,17 @@ const (
 )
 
 // weights are the relevance weights of this server: relevance.DefaultWeights
-// with the configured share of recency, half-life and source weights.
+// with the configured share of recency, half-life, source weights and share of
+// vector similarity against BM25.
 func (s *Server) weights() relevance.Weights {
 	w := relevance.DefaultWeights
 	w.Recency = 1 - *s.cfg.SimilarityWeight
 	w.HalfLife = s.cfg.HalfLife
 	w.Sources = s.cfg.SourceWeights
 	w.CorpusIDF = s.cfg.CorpusIDF
+	if v := s.cfg.VectorShare; v != nil {
+		w.Similarity, w.Lexical = *v, 1-*v
+	}
 	if w.Recency >= 1 { // similarity_weight 0: recency alone, whatever the question says
 		w.RecencyIntent, w.Status, w.Identifier = 1, 1, 0
 	}
