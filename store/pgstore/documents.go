@@ -261,7 +261,8 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		ORDER BY ann.distance, ann.source, ann.doc_id, ann.chunk`, q.Tenant, vec, filter, q.K)
 	} else {
 		// Hybrid: the k nearest chunks by vector and the k best by full text (any
-		// of the question's words, ranked by ts_rank_cd), fused by reciprocal rank
+		// of the question's words, or of its CJK character bigrams, ranked by
+		// ts_rank_cd), fused by reciprocal rank
 		// (1/(60 + rank) from each list): a chunk naming the question's exact term
 		// (an error code, a product name) rises even when its vector is far.
 		info.Mode = "hybrid"
@@ -272,7 +273,11 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 			WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
 			ORDER BY c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`)
 			LIMIT $4),
-		query AS (SELECT replace(plainto_tsquery('english', $5)::text, ' & ', ' | ')::tsquery AS q),
+		words AS (SELECT replace(plainto_tsquery('english', $5)::text, ' & ', ' | ')::tsquery AS en,
+		                 freshctx_cjk_bigrams($5) AS cjk),
+		query AS (SELECT CASE WHEN cjk = '' THEN en
+		                      ELSE en || replace(plainto_tsquery('simple', cjk)::text, ' & ', ' | ')::tsquery END AS q
+		          FROM words),
 		fts AS MATERIALIZED (
 			SELECT c.source, c.key, c.chunk, ts_rank_cd(c.tsv, query.q) AS rank
 			FROM document_chunks c, query

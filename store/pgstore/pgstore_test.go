@@ -280,3 +280,43 @@ func TestApplyBatchIsAtomic(t *testing.T) {
 		t.Fatalf("the good event alone: %+v %v", r, err)
 	}
 }
+
+// Chinese has no spaces between words: full text matches the question's CJK
+// character bigrams, so a question sharing a term with an article finds it
+// first in a hybrid search though another chunk is nearer by vector.
+func TestKnowledgeFullTextInChinese(t *testing.T) {
+	s := openConformance(t).(*pgstore.Store)
+	ctx := context.Background()
+	axis := func(i int) []float32 {
+		v := make([]float32, storetest.Dims)
+		v[i] = 1
+		return v
+	}
+	doc := func(key, text string, v []float32) store.Document {
+		return store.Document{Source: "kb", Key: key, DocID: "KB-" + key, Tenant: "acme", Title: "文章 " + key, TextHash: []byte(text),
+			Version: 1, Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v}}}
+	}
+	docs := []store.Document{
+		doc("points", "会员积分在每次购物后自动发放，可在下次结账时使用。", axis(0)), // nearest to the question's vector
+		doc("hours", "门店营业时间为每天上午九点至晚上九点。", axis(1)),
+		doc("refund", "退款审核通过后，款项会在三到五个工作日内退回原支付方式。", nil),
+	}
+	// The refund's chunk is second nearest by vector: fused, it must come first.
+	docs[2].Chunks[0].Embedding = axis(2)
+	docs[2].Chunks[0].Embedding[0] = 0.5
+	if _, err := s.ApplyDocuments(ctx, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	hits, info, err := s.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: axis(0), Text: "我的退款多久能到账？", K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode != "hybrid" || len(hits) == 0 || hits[0].DocID != "KB-refund" {
+		t.Fatalf("mode %s, hits %+v: want KB-refund first", info.Mode, hits)
+	}
+	// Without the question's words the vector order stands.
+	hits, _, err = s.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: axis(0), K: 2})
+	if err != nil || len(hits) == 0 || hits[0].DocID != "KB-points" {
+		t.Fatalf("vector only: %+v, %v; want KB-points first", hits, err)
+	}
+}
