@@ -33,6 +33,10 @@ type applyCall struct {
 	res  store.WriteResult
 	err  error
 	done chan struct{}
+	// taken says a turn has it (under combiner.mu); requeued wakes its caller
+	// when that turn gave it back.
+	taken    bool
+	requeued chan struct{}
 }
 
 func newCombiner(st store.Writer, concurrency, maxEvents int, written func(batches int)) *combiner {
@@ -45,11 +49,26 @@ func newCombiner(st store.Writer, concurrency, maxEvents int, written func(batch
 // while the batch waits, Apply returns ctx's error; the batch may still be
 // written by another caller's turn (writes are version-guarded: harmless).
 func (c *combiner) Apply(ctx context.Context, ups []store.Event, dels []store.Delete) (store.WriteResult, error) {
-	call := &applyCall{ups: ups, dels: dels, done: make(chan struct{})}
+	call := &applyCall{ups: ups, dels: dels, done: make(chan struct{}), requeued: make(chan struct{}, 1)}
 	c.mu.Lock()
 	c.waiting = append(c.waiting, call)
 	c.mu.Unlock()
 	for {
+		c.mu.Lock()
+		taken := call.taken
+		c.mu.Unlock()
+		if taken {
+			// Another turn writes it: wait for that, not for a turn of our own
+			// (taking free turns with nothing to write would spin).
+			select {
+			case <-call.done:
+				return call.res, call.err
+			case <-ctx.Done():
+				return store.WriteResult{}, ctx.Err()
+			case <-call.requeued:
+				continue
+			}
+		}
 		select {
 		case <-call.done:
 			return call.res, call.err
@@ -76,6 +95,9 @@ func (c *combiner) take() []*applyCall {
 	}
 	calls := append([]*applyCall(nil), c.waiting[:n]...)
 	c.waiting = append(c.waiting[:0], c.waiting[n:]...)
+	for _, call := range calls {
+		call.taken = true
+	}
 	return calls
 }
 
@@ -139,8 +161,13 @@ func (c *combiner) finish(ctx context.Context, call *applyCall, err error) {
 	if err != nil && ctx.Err() != nil {
 		call.res = store.WriteResult{}
 		c.mu.Lock()
+		call.taken = false
 		c.waiting = append(c.waiting, call)
 		c.mu.Unlock()
+		select {
+		case call.requeued <- struct{}{}:
+		default: // already signalled
+		}
 		return
 	}
 	call.err = err

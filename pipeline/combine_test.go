@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -202,5 +203,76 @@ func TestCombinerFoldsUpToTheCap(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[150 90 80]" {
 		t.Errorf("transactions of %v events, want [150 90 80]", got)
+	}
+}
+
+// turnStore holds every transaction until the test releases it, in order.
+type turnStore struct {
+	store.Writer
+	turns chan chan struct{}
+}
+
+func (s *turnStore) Apply(ctx context.Context, ups []store.Event, dels []store.Delete) (store.WriteResult, error) {
+	release := make(chan struct{})
+	s.turns <- release
+	select {
+	case <-release:
+	case <-ctx.Done():
+		return store.WriteResult{}, ctx.Err()
+	}
+	return store.WriteResult{Applied: make([]bool, len(ups))}, nil
+}
+
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// A caller whose batch another turn is writing waits for that turn; it does
+// not take free turns with nothing to write (that spun a core while a folded
+// transaction was in flight).
+func TestCombinerWaitsWithoutSpinning(t *testing.T) {
+	st := &turnStore{turns: make(chan chan struct{}, 8)}
+	c := newCombiner(st, 2, 100, func(int) {})
+	ctx := context.Background()
+	errs := make(chan error, 4)
+	apply := func(key string) {
+		ups, _ := batch(key, 1)
+		_, err := c.Apply(ctx, ups, nil)
+		errs <- err
+	}
+	go apply("a")
+	a := <-st.turns
+	go apply("x")
+	x := <-st.turns // both turns busy
+	go apply("b")
+	go apply("c")
+	testenv.Eventually(t, "b and c to wait", 10*time.Second, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.waiting) == 2
+	}, func() string { return "" })
+	close(x) // its turn ends; the next takes b and c together
+	bc := <-st.turns
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	close(a) // a turn is free, and b's or c's caller has nothing left to write
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	before := cpuTime(t)
+	time.Sleep(300 * time.Millisecond)
+	if used := cpuTime(t) - before; used > 100*time.Millisecond {
+		t.Errorf("%v of CPU in 300 ms while the folded write was in flight: a caller spins", used)
+	}
+	close(bc)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
