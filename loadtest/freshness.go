@@ -83,6 +83,7 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	h := newHist()
 	var mu sync.Mutex
 	var lost, sent atomic.Int64
+	var whyLost atomic.Value // the first lost marker's answer, to say why
 	var wg sync.WaitGroup
 	start := time.Now()
 	for n := 0; time.Since(start) < *duration && ctx.Err() == nil; n++ {
@@ -117,13 +118,15 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				after := fmt.Sprintf("%s:%d:%d", *m.TopicPartition.Topic, m.TopicPartition.Partition, m.TopicPartition.Offset)
 				u := *apiURL + "/v1/context?" + url.Values{"entity": {"customer:" + id}, "k": {"1"}, "after": {after},
 					"budget_ms": {strconv.Itoa(int(min(*timeout, 10*time.Second).Milliseconds()))}}.Encode()
-				if visible(client, u) {
+				ok, why := visibleWhy(client, u)
+				if ok {
 					mu.Lock()
 					h.record(time.Since(ts))
 					mu.Unlock()
 					return
 				}
 				lost.Add(1)
+				whyLost.CompareAndSwap(nil, fmt.Sprintf("marker %s (after=%s): %s", id, after, why))
 				return
 			}
 			u := *apiURL + "/v1/entities/" + url.PathEscape("customer:"+id) + "/events?limit=1"
@@ -131,7 +134,7 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				if polls.Wait(ctx) != nil {
 					break
 				}
-				if visible(client, u) {
+				if ok, _ := visibleWhy(client, u); ok {
 					d := time.Since(ts)
 					mu.Lock()
 					h.record(d)
@@ -160,6 +163,9 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if use != nil {
 		res["cpu"] = use
 	}
+	if why, ok := whyLost.Load().(string); ok {
+		res["first_lost"] = why
+	}
 	r := newReport("freshness", args)
 	r.Results, r.LatencyOf, r.Latency = res, "record timestamp → visible through the API", l
 	if *useAfter {
@@ -174,6 +180,9 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "freshness: %d markers at %d/s over %d events/s of load: visible p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms; %d not visible within %s\n",
 		sent.Load(), *markerRate, *loadRate, l.P50, l.P90, l.P99, l.Max, lost.Load(), *timeout)
+	if why, ok := whyLost.Load().(string); ok {
+		fmt.Fprintf(stdout, "first not visible: %s\n", why)
+	}
 	if use != nil {
 		events := int(loadN.Load() + sent.Load())
 		fmt.Fprintf(stdout, "\nCPU per component over the run (%d events produced):\n\n%s", events, use.table(events, "events"))
@@ -181,14 +190,24 @@ func freshness(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-func visible(c *http.Client, u string) bool {
+// visibleWhy asks u and reports whether the answer holds an event; if not,
+// what came back instead (an error, a status, or the answer's meta).
+func visibleWhy(c *http.Client, u string) (bool, string) {
 	res, err := c.Get(u)
 	if err != nil {
-		return false
+		return false, err.Error()
 	}
 	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return false, err.Error()
+	}
 	var body struct {
 		Events []json.RawMessage `json:"events"`
+		Meta   json.RawMessage   `json:"meta"`
 	}
-	return res.StatusCode == http.StatusOK && json.NewDecoder(res.Body).Decode(&body) == nil && len(body.Events) > 0
+	if err := json.Unmarshal(b, &body); err != nil || res.StatusCode != http.StatusOK {
+		return false, fmt.Sprintf("HTTP %d: %.300s", res.StatusCode, b)
+	}
+	return len(body.Events) > 0, "no event; meta " + string(body.Meta)
 }
