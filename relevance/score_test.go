@@ -109,3 +109,24 @@ func TestCosineEqualsTheDotProduct(t *testing.T) {
 		t.Error("vectors of different sizes: want 0")
 	}
 }
+
+// Questions about what is newest, in the ways people ask, and questions that
+// are not.
+func TestRecencyIntent(t *testing.T) {
+	for q, want := range map[string]bool{
+		"what did I just change?":                  true,
+		"what's the latest on my order?":           true,
+		"what did I change a few minutes ago?":     true,
+		"which address did I enter a moment ago?":  true,
+		"我刚才改了什么？":                                 true,
+		"最近的订单到哪了？":                                true,
+		"where is my refund?":                      false,
+		"was the invoice from last week paid?":     false,
+		"can I stay longer on the last day?":       false,
+		"how many minutes does the delivery take?": false,
+	} {
+		if got := relevance.RecencyIntent(q); got != want {
+			t.Errorf("%q: recency intent %v, want %v", q, got, want)
+		}
+	}
+}
