@@ -118,6 +118,7 @@ func TestRecencyIntent(t *testing.T) {
 		"what's the latest on my order?":           true,
 		"what did I change a few minutes ago?":     true,
 		"which address did I enter a moment ago?":  true,
+		"did my last payment go through?":          true,
 		"我刚才改了什么？":                                 true,
 		"最近的订单到哪了？":                                true,
 		"where is my refund?":                      false,
