@@ -2,6 +2,7 @@ package relevance
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/freshctx/freshctx/internal/lru"
 )
@@ -19,6 +20,48 @@ type doc struct {
 	// nums are the numbers of its prefixed identifiers (O-5001 → 5001), sorted:
 	// a question saying "order 5001" names the event saying "O-5001".
 	nums []uint64
+	own  []ident // its identifiers, to ask other events whether they name them
+}
+
+// ident is an identifier as matching needs it: its hash and, for a prefixed
+// one (O-5001), its number's; bare says it is a number alone (5001).
+type ident struct {
+	full, num uint64
+	bare      bool
+}
+
+// identify describes an identifier (lower case, as Analyze gives it).
+func identify(id string) ident {
+	q := ident{full: termHash(id)}
+	if n, ok := numberOf(id); ok {
+		q.num = termHash(n)
+	} else {
+		q.bare = strings.Trim(id, "0123456789") == ""
+	}
+	return q
+}
+
+// identities describes ids, each once.
+func identities(ids []string) []ident {
+	var out []ident
+	for _, id := range ids {
+		q := identify(id)
+		if !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// names reports the event names the identifier q: the same identifier, a bare
+// number against the same number behind a prefix, or the reverse ("order 5001"
+// and O-5001); two different prefixes never match.
+func (d *doc) names(q ident) bool {
+	if d.hasID(q.full) || q.num != 0 && d.hasID(q.num) {
+		return true
+	}
+	_, ok := slices.BinarySearch(d.nums, q.full)
+	return q.bare && ok
 }
 
 func newDoc(text string) *doc {
@@ -41,22 +84,19 @@ func newDoc(text string) *doc {
 	}
 	d.terms = slices.Clip(d.terms[:k])
 	d.ids = hashes(a.IDs)
-	d.nums = hashes(numbers(a.IDs))
+	d.own = identities(a.IDs)
+	for _, q := range d.own {
+		if q.num != 0 {
+			d.nums = append(d.nums, q.num)
+		}
+	}
+	slices.Sort(d.nums)
+	d.nums = slices.Compact(d.nums)
 	return d
 }
 
-// numbers are the numbers of the prefixed identifiers among ids: letters, at
-// most one separator, then three or more digits (o-5001, inv1040, ra-3301).
-func numbers(ids []string) []string {
-	var out []string
-	for _, id := range ids {
-		if n, ok := numberOf(id); ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
+// numberOf is the number of a prefixed identifier: letters, at most one
+// separator, then three or more digits (o-5001, inv1040, ra-3301).
 func numberOf(id string) (string, bool) {
 	i := 0
 	for i < len(id) && id[i] >= 'a' && id[i] <= 'z' {

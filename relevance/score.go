@@ -2,7 +2,6 @@ package relevance
 
 import (
 	"math"
-	"slices"
 	"strings"
 	"time"
 )
@@ -151,7 +150,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	if q.Vector == nil {
 		wS = 0
 	}
-	qids := questionIDs(q.Analysis.IDs)
+	qids := identities(q.Analysis.IDs)
 	r := w.Recency
 	switch {
 	case q.Intent:
@@ -217,62 +216,36 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc,
 	}
 	// An identifier that every candidate names (the customer's account number,
 	// their e-mail address) names the entity, not one story in it.
-	story := func(h uint64) bool { return len(docs) <= 2 || !everyNames(docs, h) }
 	for _, i := range top {
-		var ids, nums []uint64 // docs[i]'s identifiers and numbers that tell a story
-		for _, h := range docs[i].ids {
-			if story(h) {
-				ids = append(ids, h)
+		var story []ident // docs[i]'s identifiers that name one story
+		for _, q := range docs[i].own {
+			if len(docs) <= 2 || !everyNames(docs, q) {
+				story = append(story, q)
 			}
-		}
-		for _, h := range docs[i].nums {
-			if story(h) {
-				nums = append(nums, h)
-			}
-		}
-		if len(ids)+len(nums) == 0 {
-			continue
 		}
 		for j := range cands {
-			if j == i || !cands[j].Time.After(cands[i].Time) {
+			if j == i || !cands[j].Time.After(cands[i].Time) || w.Thread*rels[i] <= comps[j].Thread {
 				continue
 			}
-			d := docs[j]
-			// The same identifier, or a bare number and the same number behind
-			// a prefix ("order 5001", O-5001), as idMatch.
-			if v := w.Thread * rels[i]; v > comps[j].Thread && (sharesAny(ids, d.ids) || sharesAny(ids, d.nums) || sharesAny(nums, d.ids)) {
-				comps[j].Thread = v
+			for _, q := range story {
+				if docs[j].names(q) {
+					comps[j].Thread = w.Thread * rels[i]
+					break
+				}
 			}
 		}
 	}
 }
 
-// everyNames reports that every event names h, as an identifier or as the
-// number of one (it stops at the first that does not).
-func everyNames(docs []*doc, h uint64) bool {
+// everyNames reports that every event names q (it stops at the first that
+// does not).
+func everyNames(docs []*doc, q ident) bool {
 	for _, d := range docs {
-		_, a := slices.BinarySearch(d.ids, h)
-		_, b := slices.BinarySearch(d.nums, h)
-		if !a && !b {
+		if !d.names(q) {
 			return false
 		}
 	}
 	return true
-}
-
-// sharesAny reports two sorted slices share an element.
-func sharesAny(a, b []uint64) bool {
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
-			return true
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return false
 }
 
 // bm25 scores each candidate for the distinct query terms, each counted with
@@ -351,43 +324,15 @@ func Recency(now, t time.Time, halfLife time.Duration) float64 {
 // UniqueTerms are text's analysed terms, each once, in order.
 func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 
-// qid is one of the question's identifiers: its hash, and for a bare number
-// (5001) or a prefixed one (O-5001) the hash of the number.
-type qid struct {
-	full, num uint64
-	bare      bool
-}
-
-func questionIDs(ids []string) []qid {
-	seen := map[string]bool{}
-	var out []qid
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		q := qid{full: termHash(id)}
-		if n, ok := numberOf(id); ok {
-			q.num = termHash(n)
-		} else if strings.Trim(id, "0123456789") == "" {
-			q.bare = true
-		}
-		out = append(out, q)
-	}
-	return out
-}
-
-// idMatch is the share of the question's identifiers the event names: exactly,
-// or a bare number against the same number with a prefix ("order 5001" names
-// O-5001, "O-5001" names "order 5001"); two different prefixes never match.
-func idMatch(q []qid, d *doc) float64 {
+// idMatch is the share of the question's identifiers the event names (see
+// doc.names).
+func idMatch(q []ident, d *doc) float64 {
 	if len(q) == 0 {
 		return 0
 	}
 	n := 0
 	for _, id := range q {
-		_, num := slices.BinarySearch(d.nums, id.full)
-		if d.hasID(id.full) || id.bare && num || id.num != 0 && d.hasID(id.num) {
+		if d.names(id) {
 			n++
 		}
 	}
