@@ -243,7 +243,7 @@ func (s *Store) Setup(ctx context.Context) ([]string, error) {
 			return created, fmt.Errorf("milvus: loading %s: %w", name, err)
 		}
 	}
-	if _, err := s.hasFullText(ctx); err != nil {
+	if _, err := s.FullText(ctx); err != nil {
 		return created, err
 	}
 	return created, nil
@@ -252,10 +252,11 @@ func (s *Store) Setup(ctx context.Context) ([]string, error) {
 // sparseField is the chunks' BM25 sparse vector, filled by Milvus from "text".
 const sparseField = "text_sparse"
 
-// hasFullText reports whether the chunks collection has the BM25 field, asking
-// Milvus the first time (a collection created without it, by an older freshctx
-// or with full_text off, keeps knowledge search vector-only).
-func (s *Store) hasFullText(ctx context.Context) (bool, error) {
+// FullText reports whether the chunks collection has the BM25 field, i.e.
+// whether knowledge search fuses full text with the vectors, asking Milvus the
+// first time (a collection created without it, by an older freshctx or with
+// full_text off, keeps knowledge search vector-only; `ingest migrate` says so).
+func (s *Store) FullText(ctx context.Context) (bool, error) {
 	switch s.fullText.Load() {
 	case 1:
 		return false, nil
@@ -279,10 +280,6 @@ func (s *Store) hasFullText(ctx context.Context) (bool, error) {
 	}
 	return has, nil
 }
-
-// FullText reports whether knowledge search fuses BM25 full text with the
-// vectors (`ingest migrate` says so).
-func (s *Store) FullText(ctx context.Context) (bool, error) { return s.hasFullText(ctx) }
 
 func pkOf(r store.Ref) string { return r.Source + "\x00" + r.Key }
 
@@ -827,7 +824,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 	info := store.SearchInfo{Mode: "ann"}
 	fullText := false
 	if strings.TrimSpace(q.Text) != "" {
-		if fullText, err = s.hasFullText(ctx); err != nil {
+		if fullText, err = s.FullText(ctx); err != nil {
 			return nil, info, err
 		}
 	}

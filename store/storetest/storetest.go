@@ -51,6 +51,11 @@ func vec(i int) []float32 {
 		v[j] = 0.05
 	}
 	v[i%Dims] = 1
+	return normalize(v)
+}
+
+// normalize scales v to length 1, in place.
+func normalize(v []float32) []float32 {
 	var n float64
 	for _, x := range v {
 		n += float64(x * x)
@@ -454,13 +459,8 @@ func RunHybrid(t *testing.T, open func(t *testing.T) Store) {
 // blend is the normalised sum of two vectors.
 func blend(a, b []float32) []float32 {
 	v := make([]float32, len(a))
-	var n float64
 	for i := range v {
 		v[i] = a[i] + b[i]
-		n += float64(v[i] * v[i])
 	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(n))
-	}
-	return v
+	return normalize(v)
 }
