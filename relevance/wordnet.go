@@ -78,14 +78,15 @@ func (w *wordnet) lookup(word string) []wnRef {
 
 var wn = wordnet{expansions: lru.New[[]string](wordCacheEntries)}
 
-var posFiles = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+// posFiles names each part of speech's files, in the order they are read.
+var posFiles = []struct{ pos, name string }{{"n", "noun"}, {"v", "verb"}, {"a", "adj"}, {"r", "adv"}}
 
 func (w *wordnet) load() {
 	w.data, w.base = map[byte]*os.File{}, map[string][]string{}
 	index := map[string][]wnRef{} // while loading; then packed without pointers
 	defer func() { w.pack(index) }()
-	for _, pos := range []string{"n", "v", "a", "r"} {
-		name := posFiles[pos]
+	for _, pf := range posFiles {
+		pos, name := pf.pos, pf.name
 		if b, err := os.ReadFile(filepath.Join(WordNetDir, name+".exc")); err == nil {
 			for _, line := range strings.Split(string(b), "\n") {
 				if fs := strings.Fields(line); len(fs) >= 2 && !strings.Contains(fs[0], "_") {
