@@ -160,8 +160,11 @@ func (u cpuUse) table(units int, unit string) string {
 }
 
 // fetchProfile saves a CPU profile of seconds from a Go pprof endpoint
-// (contextapi -pprof-listen) into dir.
+// (contextapi -pprof-listen: an address such as 127.0.0.1:6061, or a URL) into dir.
 func fetchProfile(pprofURL string, seconds int, dir, name string) error {
+	if !strings.Contains(pprofURL, "://") {
+		pprofURL = "http://" + pprofURL
+	}
 	res, err := http.Get(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", strings.TrimRight(pprofURL, "/"), seconds))
 	if err != nil {
 		return fmt.Errorf("-pprof: %w", err)

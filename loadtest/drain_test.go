@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -102,5 +104,26 @@ func TestEmbedderServesThroughTheProviderClient(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "texts") {
 		t.Errorf("no summary on exit: %q", out.String())
+	}
+}
+
+// -pprof takes the address contextapi -pprof-listen was given, as well as a URL.
+func TestFetchProfileTakesAnAddressOrAURL(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/debug/pprof/profile" || r.URL.Query().Get("seconds") != "3" {
+			http.Error(w, "unexpected "+r.URL.String(), http.StatusNotFound)
+			return
+		}
+		io.WriteString(w, "profile bytes")
+	}))
+	defer srv.Close()
+	for _, addr := range []string{srv.Listener.Addr().String(), srv.URL, srv.URL + "/"} {
+		dir := t.TempDir()
+		if err := fetchProfile(addr, 3, dir, "p.pprof"); err != nil {
+			t.Fatalf("%s: %v", addr, err)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "p.pprof")); err != nil || string(b) != "profile bytes" {
+			t.Fatalf("%s: saved %q, %v", addr, b, err)
+		}
 	}
 }
