@@ -24,7 +24,10 @@ type Analysis struct {
 	Terms []string
 	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
 	// R-7001, 1Z88AA0312), numbers of four or more digits, amounts with a decimal
-	// part (129.90), and e-mail-like tokens. Lower-cased, matched exactly.
+	// part (129.90), and e-mail-like tokens. Lower-cased, and a letter prefix
+	// joined to its number without the separator (INV-1040, INV1040, inv_1040
+	// and INV/1040 are all inv1040: one identifier, however it is typed); then
+	// matched exactly.
 	IDs []string
 }
 
@@ -74,9 +77,15 @@ func (a *Analysis) addToken(tok string) {
 		return
 	}
 	if isIdentifier(tok) {
-		id := strings.ReplaceAll(tok, ",", "")
+		id := canonicalID(strings.ReplaceAll(tok, ",", ""))
 		a.IDs = append(a.IDs, id)
 		a.Terms = append(a.Terms, id)
+		// INV1040's prefix is a word, as INV-1040's is below.
+		if n, ok := numberOf(tok); ok && len(tok)-len(n) >= 2 && !strings.ContainsAny(tok, "-_/") {
+			if p := tok[:len(tok)-len(n)]; !stopWords[p] {
+				a.Terms = append(a.Terms, stem(p))
+			}
+		}
 	}
 	// The parts of a compound token are words of their own ("check-in", "2-factor").
 	for _, w := range strings.FieldsFunc(tok, isJoiner) {
@@ -129,6 +138,17 @@ func isIdentifier(tok string) bool {
 	default:
 		return digits >= 4 // an order or account number, a year
 	}
+}
+
+// canonicalID drops the separator between a letter prefix and its number
+// (inv-1040 → inv1040); other identifiers are unchanged.
+func canonicalID(id string) string {
+	n, ok := numberOf(id)
+	if !ok || len(id) == len(n) {
+		return id
+	}
+	prefix := strings.TrimRight(id[:len(id)-len(n)], "-_/")
+	return prefix + n
 }
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }

@@ -2,6 +2,7 @@ package relevance_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -58,6 +59,10 @@ func TestANumberAloneNamesThePrefixedIdentifier(t *testing.T) {
 		{"where is order 5001?", [4]float64{1, 0, 1, 1}},
 		{"where is O-5001?", [4]float64{1, 0, 0, 1}},
 		{"what about R-5001?", [4]float64{0, 0, 1, 1}},
+		// Typed without the separator, or with another one, it is the same identifier.
+		{"where is o5001?", [4]float64{1, 0, 0, 1}},
+		{"where is O_5001?", [4]float64{1, 0, 0, 1}},
+		{"what about r5001?", [4]float64{0, 0, 1, 1}},
 	} {
 		_, comps := relevance.Score(relevance.NewQuery(c.q, nil), cands, relevance.DefaultWeights, nil, now)
 		for i, want := range c.want {
@@ -70,6 +75,23 @@ func TestANumberAloneNamesThePrefixedIdentifier(t *testing.T) {
 	_, comps := relevance.Score(relevance.NewQuery("was it shipped with DHL?", nil), cands, relevance.DefaultWeights, nil, now)
 	if comps[3].Thread == 0 {
 		t.Errorf("the chat line about order 5001 inherits nothing from O-5001's shipment: %+v", comps[3])
+	}
+}
+
+// One identifier however it is typed: the separator between a letter prefix and
+// its number is dropped; other identifiers stay as they are, and two different
+// prefixes stay two identifiers.
+func TestIdentifierSpellings(t *testing.T) {
+	for text, want := range map[string][]string{
+		"INV-1040 inv1040 INV_1040 INV/1040": {"inv1040", "inv1040", "inv1040", "inv1040"},
+		"IN-1040 INV-1041":                   {"in1040", "inv1041"},
+		"1Z88AA0312 ana.lee@example.com":     {"1z88aa0312", "ana.lee@example.com"},
+		"129.90 EUR, order 5001":             {"129.90", "5001"},
+		"INV-2024-1040":                      {"inv-2024-1040"},
+	} {
+		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
+			t.Errorf("%q: identifiers %q, want %q", text, got, want)
+		}
 	}
 }
 
