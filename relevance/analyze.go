@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/freshctx/freshctx/internal/lru"
 )
@@ -34,7 +35,9 @@ type Analysis struct {
 // Analyze splits text into terms and identifiers.
 func Analyze(text string) Analysis {
 	var a Analysis
-	rs := []rune(strings.ToLower(text))
+	// NFKC first: full-width letters and digits, as Chinese and Japanese
+	// keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).
+	rs := []rune(strings.ToLower(norm.NFKC.String(text)))
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {

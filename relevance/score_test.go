@@ -88,6 +88,7 @@ func TestIdentifierSpellings(t *testing.T) {
 		"1Z88AA0312 ana.lee@example.com":     {"1z88aa0312", "ana.lee@example.com"},
 		"129.90 EUR, order 5001":             {"129.90", "5001"},
 		"INV-2024-1040":                      {"inv-2024-1040"},
+		"订单Ｄ－３００２１到哪了？":                      {"d30021"}, // full-width, as CJK keyboards type it
 	} {
 		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
 			t.Errorf("%q: identifiers %q, want %q", text, got, want)
