@@ -80,7 +80,7 @@ func (a *Analysis) addToken(tok string) {
 		return
 	}
 	if isIdentifier(tok) {
-		id := canonicalID(strings.ReplaceAll(tok, ",", ""))
+		id := canonicalID(canonicalAmount(tok))
 		a.IDs = append(a.IDs, id)
 		a.Terms = append(a.Terms, id)
 		// INV1040's prefix is a word, as INV-1040's is below.
@@ -141,6 +141,34 @@ func isIdentifier(tok string) bool {
 	default:
 		return digits >= 4 // an order or account number, a year
 	}
+}
+
+// canonicalAmount writes a number with separators one way: the last
+// separator is the decimal point when one or two digits follow it (129,90 and
+// 129.90 are 129.90; 1.250,00 and 1,250.00 are 1250.00), every other one
+// separates thousands and is dropped (1,250 is 1250). Other tokens only lose
+// their commas (a list such as 30021,40021 stays one token, as before).
+func canonicalAmount(tok string) string {
+	if tok == "" || strings.Trim(tok, "0123456789.,") != "" {
+		return strings.ReplaceAll(tok, ",", "")
+	}
+	groups := strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == ',' })
+	if len(groups) < 2 || len(groups[0]) == 0 || len(groups[0]) > 3 && len(groups) > 2 {
+		return strings.ReplaceAll(tok, ",", "")
+	}
+	last := groups[len(groups)-1]
+	for _, g := range groups[1 : len(groups)-1] {
+		if len(g) != 3 {
+			return strings.ReplaceAll(tok, ",", "")
+		}
+	}
+	switch {
+	case len(last) <= 2:
+		return strings.Join(groups[:len(groups)-1], "") + "." + last
+	case len(last) == 3:
+		return strings.Join(groups, "")
+	}
+	return strings.ReplaceAll(tok, ",", "")
 }
 
 // canonicalID drops the separator between a letter prefix and its number

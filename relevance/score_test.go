@@ -87,6 +87,8 @@ func TestIdentifierSpellings(t *testing.T) {
 		"IN-1040 INV-1041":                   {"in1040", "inv1041"},
 		"1Z88AA0312 ana.lee@example.com":     {"1z88aa0312", "ana.lee@example.com"},
 		"129.90 EUR, order 5001":             {"129.90", "5001"},
+		"129,90 € 1.250,00 1,250.00 1,250":   {"129.90", "1250.00", "1250.00", "1250"}, // amounts written either way
+		"30021,40021":                        {"3002140021"},
 		"INV-2024-1040":                      {"inv-2024-1040"},
 		"订单Ｄ－３００２１到哪了？":                      {"d30021"}, // full-width, as CJK keyboards type it
 	} {
