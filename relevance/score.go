@@ -376,7 +376,7 @@ func Cosine(a, b []float32) float64 {
 
 // recencyWords mark a question about what is newest, in English and Chinese.
 var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "right now", "last thing",
-	"my last", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "刚才", "刚刚", "最近", "最新", "刚"}
+	"my last", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次"}
 
 // RecencyIntent reports whether the question asks for what is newest.
 func RecencyIntent(q string) bool {

@@ -146,6 +146,9 @@ func TestRecencyIntent(t *testing.T) {
 		"did my last payment go through?":          true,
 		"我刚才改了什么？":                                 true,
 		"最近的订单到哪了？":                                true,
+		"上次的付款成功了吗？":                               true, // "last time's payment"
+		"最后一笔订单发货了吗？":                              true, // "the last order"
+		"订单什么时候到？":                                 false,
 		"where is my refund?":                      false,
 		"was the invoice from last week paid?":     false,
 		"can I stay longer on the last day?":       false,
