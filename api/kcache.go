@@ -30,14 +30,14 @@ func WithKnowledgeCache(ctx context.Context, w KnowledgeWatcher, entries int) Op
 		if entries <= 0 {
 			return
 		}
-		c := &knowledgeCache{entries: lru.New[kcEntry](entries), gens: map[string]uint64{}, srv: s}
+		c := &knowledgeCache{entries: lru.New[string, kcEntry](entries), gens: map[string]uint64{}, srv: s}
 		s.kcache = c
 		go w.WatchKnowledge(ctx, c.changed, c.listen)
 	}
 }
 
 type knowledgeCache struct {
-	entries *lru.Cache[kcEntry]
+	entries *lru.Cache[string, kcEntry]
 	flights singleflight.Group // searches running, by kcKey
 	srv     *Server            // for its logger
 

@@ -107,7 +107,7 @@ func (a *Analysis) addToken(tok string) {
 
 // stems caches Porter2 stems: an event's words come from a small, repeating
 // vocabulary, and stemming is most of what analysing a text costs.
-var stems = lru.New[string](StemCacheEntries)
+var stems = lru.New[string, string](StemCacheEntries)
 
 // StemCacheEntries bounds the stem cache (twice this many words at most).
 const StemCacheEntries = 100_000

@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -8,19 +9,34 @@ import (
 )
 
 // doc is an event's analysis as the scores use it: its distinct terms and
-// identifiers as sorted 64-bit hashes, with each term's count. It holds no
-// pointers, so a full analysis cache (100,000 texts) costs the garbage
-// collector nothing to scan; with a map per text it was the largest share of
-// the API's CPU at ~10 candidates per request.
+// identifiers as sorted 64-bit hashes, with each term's count, all in one
+// pointer-free slab. The analysis cache holds docs by value under fixed-size
+// keys, so a cached analysis is one object for the garbage collector to mark
+// (with a slice per part and a string key it was six or seven, and at ~10
+// candidates per request and 100,000 cached texts the collector's marking was
+// a quarter of the API's CPU).
+//
+// The slab holds, in order: the terms (sorted, distinct), each term's count,
+// the identifiers (sorted, distinct), the numbers of its prefixed identifiers
+// (O-5001 → 5001, sorted: a question saying "order 5001" names the event
+// saying "O-5001"), and its identifiers as idents (full, num, bare), to ask
+// other events whether they name them.
 type doc struct {
-	terms []uint64 // sorted, distinct
-	tf    []int32  // tf[i]: how often terms[i] occurs
-	n     int      // terms, with repeats
-	ids   []uint64 // sorted, distinct
-	// nums are the numbers of its prefixed identifiers (O-5001 → 5001), sorted:
-	// a question saying "order 5001" names the event saying "O-5001".
-	nums []uint64
-	own  []ident // its identifiers, to ask other events whether they name them
+	slab               []uint64
+	nTerms, nIDs, nNum int32
+	nOwn               int32
+	n                  int32 // terms, with repeats
+}
+
+func (d *doc) terms() []uint64 { return d.slab[:d.nTerms] }
+func (d *doc) tf(i int) int    { return int(d.slab[int(d.nTerms)+i]) }
+func (d *doc) ids() []uint64   { o := 2 * d.nTerms; return d.slab[o : o+d.nIDs] }
+func (d *doc) nums() []uint64  { o := 2*d.nTerms + d.nIDs; return d.slab[o : o+d.nNum] }
+
+// own is its k-th identifier, k < nOwn.
+func (d *doc) own(k int) ident {
+	o := int(2*d.nTerms+d.nIDs+d.nNum) + 3*k
+	return ident{full: d.slab[o], num: d.slab[o+1], bare: d.slab[o+2] == 1}
 }
 
 // ident is an identifier as matching needs it: its hash and, for a prefixed
@@ -60,39 +76,49 @@ func (d *doc) names(q ident) bool {
 	if d.hasID(q.full) || q.num != 0 && d.hasID(q.num) {
 		return true
 	}
-	_, ok := slices.BinarySearch(d.nums, q.full)
+	_, ok := slices.BinarySearch(d.nums(), q.full)
 	return q.bare && ok
 }
 
-func newDoc(text string) *doc {
+func newDoc(text string) doc {
 	a := Analyze(text)
-	d := &doc{n: len(a.Terms), terms: make([]uint64, 0, len(a.Terms))}
-	for _, t := range a.Terms {
-		d.terms = append(d.terms, termHash(t))
+	terms := make([]uint64, len(a.Terms))
+	for i, t := range a.Terms {
+		terms[i] = termHash(t)
 	}
-	slices.Sort(d.terms)
-	d.tf = make([]int32, 0, len(d.terms))
+	slices.Sort(terms)
+	var tf []uint64
 	k := 0
-	for i, h := range d.terms {
-		if i > 0 && h == d.terms[k-1] {
-			d.tf[k-1]++
+	for i, h := range terms {
+		if i > 0 && h == terms[k-1] {
+			tf[k-1]++
 			continue
 		}
-		d.terms[k] = h
-		d.tf = append(d.tf, 1)
+		terms[k] = h
+		tf = append(tf, 1)
 		k++
 	}
-	d.terms = slices.Clip(d.terms[:k])
-	d.ids = hashes(a.IDs)
-	d.own = identities(a.IDs)
-	for _, q := range d.own {
+	terms = terms[:k]
+	ids := hashes(a.IDs)
+	own := identities(a.IDs)
+	var nums []uint64
+	for _, q := range own {
 		if q.num != 0 {
-			d.nums = append(d.nums, q.num)
+			nums = append(nums, q.num)
 		}
 	}
-	slices.Sort(d.nums)
-	d.nums = slices.Compact(d.nums)
-	return d
+	slices.Sort(nums)
+	nums = slices.Compact(nums)
+	slab := make([]uint64, 0, 2*len(terms)+len(ids)+len(nums)+3*len(own))
+	slab = append(append(append(append(slab, terms...), tf...), ids...), nums...)
+	for _, q := range own {
+		bare := uint64(0)
+		if q.bare {
+			bare = 1
+		}
+		slab = append(slab, q.full, q.num, bare)
+	}
+	return doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms))}
 }
 
 // numberOf is the number of a prefixed identifier: letters, at most one
@@ -122,15 +148,15 @@ func numberOf(id string) (string, bool) {
 
 // count is how often the term of hash h occurs.
 func (d *doc) count(h uint64) int {
-	if i, ok := slices.BinarySearch(d.terms, h); ok {
-		return int(d.tf[i])
+	if i, ok := slices.BinarySearch(d.terms(), h); ok {
+		return d.tf(i)
 	}
 	return 0
 }
 
 // hasID reports the identifier of hash h occurs.
 func (d *doc) hasID(h uint64) bool {
-	_, ok := slices.BinarySearch(d.ids, h)
+	_, ok := slices.BinarySearch(d.ids(), h)
 	return ok
 }
 
@@ -160,12 +186,17 @@ func hashes(xs []string) []uint64 {
 // without analysing (stemming, segmenting) them again.
 const CacheEntries = 50_000
 
-var analyses = lru.New[*doc](CacheEntries)
+var analyses = lru.New[[2]uint64, doc](CacheEntries)
+
+// analysisSeeds key the analysis cache: 128 bits of the text's hash, so a key
+// holds no pointer.
+var analysisSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // analysisOf is text's analysis, cached under hash (empty: not cached).
-func analysisOf(hash []byte, text string) *doc {
+func analysisOf(hash []byte, text string) doc {
 	if len(hash) == 0 {
 		return newDoc(text)
 	}
-	return analyses.Get(string(hash), func() *doc { return newDoc(text) })
+	key := [2]uint64{maphash.Bytes(analysisSeeds[0], hash), maphash.Bytes(analysisSeeds[1], hash)}
+	return analyses.Get(key, func() doc { return newDoc(text) })
 }

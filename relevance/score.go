@@ -117,7 +117,7 @@ const (
 func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([]float64, []Components) {
 	comps := make([]Components, len(cands))
 	scores := make([]float64, len(cands))
-	docs := make([]*doc, len(cands))
+	docs := make([]doc, len(cands))
 	for i := range cands {
 		docs[i] = analysisOf(cands[i].Hash, cands[i].Text)
 	}
@@ -167,7 +167,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		if bestLex > 0 {
 			c.Lexical /= bestLex
 		}
-		c.Identifier = idMatch(qids, docs[i])
+		c.Identifier = idMatch(qids, &docs[i])
 		c.Recency = Recency(now, cands[i].Time, w.HalfLife)
 		c.Source = 1
 		if sw, ok := w.Sources[cands[i].Source]; ok {
@@ -192,7 +192,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 // later event about an order or a ticket supersedes the earlier ones, so a
 // question that matches how the story began ("has the tent arrived?" matching
 // "Order O-7001 placed: tent") asks for where it stands ("O-7001 delivered").
-func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc, w Weights) {
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
 	// Only the most relevant few events pass relevance on: that bounds the cost
 	// at O(n) per request, and a weak match has little to pass on.
 	const sources = 3
@@ -218,8 +218,8 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc,
 	// their e-mail address) names the entity, not one story in it.
 	for _, i := range top {
 		var story []ident // docs[i]'s identifiers that name one story
-		for _, q := range docs[i].own {
-			if len(docs) <= 2 || !everyNames(docs, q) {
+		for k := range int(docs[i].nOwn) {
+			if q := docs[i].own(k); len(docs) <= 2 || !everyNames(docs, q) {
 				story = append(story, q)
 			}
 		}
@@ -239,9 +239,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []*doc,
 
 // everyNames reports that every event names q (it stops at the first that
 // does not).
-func everyNames(docs []*doc, q ident) bool {
-	for _, d := range docs {
-		if !d.names(q) {
+func everyNames(docs []doc, q ident) bool {
+	for i := range docs {
+		if !docs[i].names(q) {
 			return false
 		}
 	}
@@ -252,7 +252,7 @@ func everyNames(docs []*doc, q ident) bool {
 // its weight (1 for the question's own words, less for their synonyms). Each
 // candidate's term frequencies are looked up once: the first pass counts
 // document frequencies, the second scores.
-func bm25(terms []string, weights []float64, cands []Candidate, docs []*doc, stats Stats, corpus float64) []float64 {
+func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stats Stats, corpus float64) []float64 {
 	out := make([]float64, len(cands))
 	nt := len(terms)
 	if nt == 0 {
@@ -268,7 +268,8 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []*doc, sta
 	tfs := make([]int32, len(docs)*nt)
 	local := make([]float64, nt)
 	total := 0
-	for i, d := range docs {
+	for i := range docs {
+		d := &docs[i]
 		row := tfs[i*nt : (i+1)*nt]
 		for j, h := range th {
 			if f := d.count(h); f > 0 {
@@ -276,7 +277,7 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []*doc, sta
 				local[j]++
 			}
 		}
-		total += d.n
+		total += int(d.n)
 	}
 	n := float64(len(docs))
 	avg := math.Max(float64(total)/math.Max(1, n), 1)

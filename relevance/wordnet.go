@@ -32,7 +32,7 @@ type wordnet struct {
 	data   map[byte]*os.File
 	base   map[string][]string // irregular inflection -> base forms (paid -> pay), from the *.exc files
 
-	expansions *lru.Cache[[]string] // stemmed synonyms by word and senses
+	expansions *lru.Cache[string, []string] // stemmed synonyms by word and senses
 }
 
 // wordCacheEntries bounds the per-word cache of expansions (twice this at most).
@@ -76,7 +76,7 @@ func (w *wordnet) lookup(word string) []wnRef {
 	return w.refs[l.refs : l.refs+l.nrefs]
 }
 
-var wn = wordnet{expansions: lru.New[[]string](wordCacheEntries)}
+var wn = wordnet{expansions: lru.New[string, []string](wordCacheEntries)}
 
 // posFiles names each part of speech's files, in the order they are read.
 var posFiles = []struct{ pos, name string }{{"n", "noun"}, {"v", "verb"}, {"a", "adj"}, {"r", "adv"}}

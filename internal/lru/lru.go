@@ -6,20 +6,22 @@ package lru
 
 import "sync"
 
-// Cache maps string keys to values of type V.
-type Cache[V any] struct {
+// Cache maps keys of type K to values of type V. A key (and value) without
+// pointers, such as a fixed-size hash, keeps a large cache cheap for the
+// garbage collector: a string key is an object of its own to mark per entry.
+type Cache[K comparable, V any] struct {
 	mu        sync.Mutex
 	max       int
-	cur, prev map[string]V
+	cur, prev map[K]V
 }
 
 // New returns a cache of at most 2×max entries.
-func New[V any](max int) *Cache[V] {
-	return &Cache[V]{max: max, cur: map[string]V{}, prev: map[string]V{}} // grown on use: a process that never uses a cache pays nothing
+func New[K comparable, V any](max int) *Cache[K, V] {
+	return &Cache[K, V]{max: max, cur: map[K]V{}, prev: map[K]V{}} // grown on use: a process that never uses a cache pays nothing
 }
 
 // Get returns k's value, computing it with make (outside the lock) when absent.
-func (c *Cache[V]) Get(k string, make func() V) V {
+func (c *Cache[K, V]) Get(k K, make func() V) V {
 	if v, ok := c.Lookup(k); ok {
 		return v
 	}
@@ -29,7 +31,7 @@ func (c *Cache[V]) Get(k string, make func() V) V {
 }
 
 // Lookup returns k's value, if cached.
-func (c *Cache[V]) Lookup(k string) (V, bool) {
+func (c *Cache[K, V]) Lookup(k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if v, ok := c.cur[k]; ok {
@@ -44,15 +46,15 @@ func (c *Cache[V]) Lookup(k string) (V, bool) {
 }
 
 // Put caches v under k.
-func (c *Cache[V]) Put(k string, v V) {
+func (c *Cache[K, V]) Put(k K, v V) {
 	c.mu.Lock()
 	c.put(k, v)
 	c.mu.Unlock()
 }
 
-func (c *Cache[V]) put(k string, v V) {
+func (c *Cache[K, V]) put(k K, v V) {
 	if len(c.cur) >= c.max {
-		c.prev, c.cur = c.cur, make(map[string]V, c.max) // it filled once: it will again
+		c.prev, c.cur = c.cur, make(map[K]V, c.max) // it filled once: it will again
 	}
 	c.cur[k] = v
 }

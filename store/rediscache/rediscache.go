@@ -595,12 +595,27 @@ func encodeVector(v []float32) []byte {
 	return b
 }
 
-// decodeVector reads little-endian float32s from the string go-redis returns,
-// without copying it into a []byte first.
+// nativeLittleEndian: this machine lays float32s out as the cache stores them.
+var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// decodeVector reads the little-endian float32s of the string go-redis returns.
+// On a little-endian machine the string's bytes are the vector's memory layout,
+// so the vector is read in place, sharing the reply's memory (a vector is ~1.5
+// kB, and an answer reads one per candidate): such a vector must never be
+// written, and nothing that reads events writes their vectors. Elsewhere, or
+// were a string ever not 4-byte aligned, it is copied.
 func decodeVector(b string) []float32 {
 	if len(b) == 0 {
 		return nil
 	}
+	if p := unsafe.StringData(b); nativeLittleEndian && len(b)%4 == 0 && uintptr(unsafe.Pointer(p))%4 == 0 {
+		return unsafe.Slice((*float32)(unsafe.Pointer(p)), len(b)/4)
+	}
+	return copyVector(b)
+}
+
+// copyVector decodes b into a vector of its own.
+func copyVector(b string) []float32 {
 	v := make([]float32, len(b)/4)
 	for i := range v {
 		j := 4 * i
