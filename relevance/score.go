@@ -15,6 +15,10 @@ type Candidate struct {
 	// Hash identifies Text (the event's text hash): its analysis is cached under
 	// it. Empty: analysed every time.
 	Hash []byte
+	// Analysis is Text's analysis as EncodeAnalysis made it, when a cache kept
+	// one beside the event: used instead of analysing Text (nil, or one of
+	// another analysis version: Text is analysed). Read in place: never written.
+	Analysis []byte
 }
 
 // Query is the question, analysed once for all candidates.
@@ -119,7 +123,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	scores := make([]float64, len(cands))
 	docs := make([]doc, len(cands))
 	for i := range cands {
-		docs[i] = analysisOf(cands[i].Hash, cands[i].Text)
+		docs[i] = analysisOf(&cands[i])
 	}
 	lex := make([]float64, len(cands))
 	if w.Lexical > 0 {

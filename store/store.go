@@ -73,11 +73,15 @@ type Event struct {
 	Attrs map[string]any `json:"attrs,omitempty"`
 	// Fields are the source columns the mapping reads, kept so that a change that
 	// omits an unchanged (TOASTed) column can be rendered from the stored value.
-	Fields     map[string]any `json:"-"`
-	TextHash   []byte         `json:"-"`
-	Embedding  []float32      `json:"-"`
-	Version    int64          `json:"version"`
-	Provenance Provenance     `json:"provenance"`
+	Fields    map[string]any `json:"-"`
+	TextHash  []byte         `json:"-"`
+	Embedding []float32      `json:"-"`
+	// Analysis is Text's lexical analysis as the recent cache keeps it
+	// (relevance.EncodeAnalysis), so a reader need not analyse the text again;
+	// nil from the stores. Opaque here, and read in place: never written.
+	Analysis   []byte     `json:"-"`
+	Version    int64      `json:"version"`
+	Provenance Provenance `json:"provenance"`
 	// Context is the AI task the event is for (the ai-context header); "" for any.
 	Context string `json:"context,omitempty"`
 	// ExpiresAt is when the event's TTL (the ai-ttl header) passes: it is never

@@ -6,7 +6,8 @@
 //
 //	<prefix>:{<len(tenant)>:<tenant>:<entity>}:tl          sorted set: member = source/key, score = event time (ms)
 //	<prefix>:{<len(tenant)>:<tenant>:<entity>}:ev:<member> hash: v = version (20 digits, sign bit flipped), d = event JSON
-//	                                                        without the vector, e = the vector (little-endian float32s), x = 1 if deleted
+//	                                                        without the vector, e = the vector (little-endian float32s),
+//	                                                        a = the text's lexical analysis (relevance.EncodeAnalysis), x = 1 if deleted
 //
 // Both expire after the cache window. Writes run a Lua script that compares
 // versions as fixed-width strings (Lua numbers lose int64 precision), so a replayed
@@ -42,6 +43,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -306,7 +308,7 @@ func padVersion(v int64) string {
 
 // upsertScript: KEYS = timeline, body, change stream. ARGV = version, score,
 // member, data, body TTL ms, timeline TTL ms, cutoff score, max entries,
-// vector, change stream length (0: none).
+// vector, change stream length (0: none), the text's encoded analysis.
 var upsertScript = redis.NewScript(`
 local cur = redis.call('HMGET', KEYS[2], 'v', 'x')
 if cur[1] and (cur[1] > ARGV[1] or (cur[1] == ARGV[1] and cur[2] == '1')) then return 0 end
@@ -316,7 +318,7 @@ if cur[1] ~= ARGV[1] and tonumber(ARGV[10]) > 0 then
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'op', op, 'm', ARGV[3], 'd', ARGV[4])
   redis.call('PEXPIRE', KEYS[3], ARGV[6])
 end
-redis.call('HSET', KEYS[2], 'v', ARGV[1], 'd', ARGV[4], 'e', ARGV[9], 'x', '0')
+redis.call('HSET', KEYS[2], 'v', ARGV[1], 'd', ARGV[4], 'e', ARGV[9], 'a', ARGV[11], 'x', '0')
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[7])
@@ -335,7 +337,7 @@ if cur[2] ~= '1' and tonumber(ARGV[4]) > 0 then
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
 end
 redis.call('HSET', KEYS[2], 'v', ARGV[1], 'x', '1')
-redis.call('HDEL', KEYS[2], 'd', 'e')
+redis.call('HDEL', KEYS[2], 'd', 'e', 'a')
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('ZREM', KEYS[1], ARGV[2])
 return 1`)
@@ -436,7 +438,7 @@ func (c *Cache) queue(ctx context.Context, pipe redis.Pipeliner, upserts []store
 		ttl := e.Time.Add(c.cfg.Window).Sub(now).Milliseconds() + 1
 		upsertScript.EvalSha(ctx, pipe, []string{tag + ":tl", tag + ":ev:" + m, tag + ":ch"},
 			padVersion(e.Version), e.Time.UnixMilli(), m, data, ttl, windowMS, cutoff.UnixMilli(), c.cfg.MaxPerEntity, encodeVector(e.Embedding),
-			*c.cfg.ChangesPerEntity)
+			*c.cfg.ChangesPerEntity, relevance.EncodeAnalysis(e.Text))
 		n++
 	}
 	for _, r := range removed {
@@ -464,7 +466,7 @@ func isNoScript(err error) bool { return err != nil && strings.HasPrefix(err.Err
 // readScript reads a window in one round trip. KEYS = timeline, since marker.
 // ARGV = min score, limit, body key prefix. It returns the since marker's time
 // ("" when absent or void, see sinceScript), the
-// timeline's size, the oldest score, then member, d, e for each event, newest first.
+// timeline's size, the oldest score, then member, d, e, a for each event, newest first.
 // Body keys share the timeline's hash tag, so in Redis Cluster they are on its slot.
 var readScript = redis.NewScript(`
 local m = redis.call('GET', KEYS[2]) or ''
@@ -478,10 +480,11 @@ local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 out[3] = oldest[2] or ''
 local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, m in ipairs(ids) do
-  local b = redis.call('HMGET', ARGV[3] .. m, 'd', 'e')
+  local b = redis.call('HMGET', ARGV[3] .. m, 'd', 'e', 'a')
   out[#out + 1] = m
   out[#out + 1] = b[1] or ''
   out[#out + 1] = b[2] or ''
+  out[#out + 1] = b[3] or ''
 end
 return out`)
 
@@ -532,10 +535,10 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 			complete = false
 		}
 	}
-	events = make([]store.Event, 0, (len(res)-3)/3)
+	events = make([]store.Event, 0, (len(res)-3)/4)
 	now := c.now()
-	for i := 3; i+2 < len(res); i += 3 {
-		m, data, vec := str(res[i]), str(res[i+1]), str(res[i+2])
+	for i := 3; i+3 < len(res); i += 4 {
+		m, data, vec, analysis := str(res[i]), str(res[i+1]), str(res[i+2]), str(res[i+3])
 		if data == "" {
 			complete = false // expired or deleted between index and body
 			continue
@@ -551,6 +554,9 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 			continue // its TTL passed; ingest's purge removes it
 		}
 		e.Tenant, e.Entity, e.Embedding = tenant, entity, decodeVector(vec)
+		if analysis != "" {
+			e.Analysis = unsafe.Slice(unsafe.StringData(analysis), len(analysis)) // read in place, never written
+		}
 		events = append(events, e)
 	}
 	return events, complete, nil

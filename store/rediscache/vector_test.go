@@ -1,11 +1,17 @@
 package rediscache
 
 import (
+	"bytes"
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 	"unsafe"
+
+	"github.com/freshctx/freshctx/relevance"
+	"github.com/freshctx/freshctx/store"
 )
 
 // A vector comes back as it was written, whether it is read in place or copied
@@ -34,4 +40,38 @@ func TestVectorsRoundTrip(t *testing.T) {
 	if decodeVector("") != nil {
 		t.Error("an empty vector must decode to nil")
 	}
+}
+
+// An event comes back with its vector and its text's encoded analysis, so the
+// API neither decodes a copy of the one nor analyses the text again; after a
+// delete and a re-create the body holds the new text's.
+func TestRecentCarriesVectorsAndAnalyses(t *testing.T) {
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		now := time.Now()
+		e := ev("1", "acme", "customer:1", "Refund R-7001 for order O-5001 approved: 129.90 EUR", 1, now)
+		e.Embedding = []float32{0.6, 0.8}
+		if err := c.Apply(ctx, []store.Event{e}, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := c.Recent(ctx, "acme", "customer:1", now.Add(-time.Minute), 10)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("%d events, %v", len(got), err)
+		}
+		if !slices.Equal(got[0].Embedding, e.Embedding) || !bytes.Equal(got[0].Analysis, relevance.EncodeAnalysis(e.Text)) {
+			t.Fatalf("vector %v, analysis of %d bytes; want %v and the text's", got[0].Embedding, len(got[0].Analysis), e.Embedding)
+		}
+		if err := c.Apply(ctx, nil, []store.Removed{{Ref: e.Ref(), Tenant: "acme", Entity: "customer:1", Version: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		e2 := ev("1", "acme", "customer:1", "Order O-5001 delivered", 3, now)
+		if err := c.Apply(ctx, []store.Event{e2}, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err = c.Recent(ctx, "acme", "customer:1", now.Add(-time.Minute), 10)
+		if err != nil || len(got) != 1 || !bytes.Equal(got[0].Analysis, relevance.EncodeAnalysis(e2.Text)) {
+			t.Fatalf("after a delete and a re-create: %d events, %v", len(got), err)
+		}
+	})
 }

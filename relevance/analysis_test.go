@@ -1,0 +1,92 @@
+package relevance
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/freshctx/freshctx/internal/evalset"
+)
+
+// texts are the labelled set's event texts and questions: English, Chinese,
+// identifiers, amounts.
+func texts(t *testing.T) []string {
+	cases, err := evalset.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range cases {
+		for _, e := range c.Events {
+			out = append(out, e.Text)
+		}
+		for _, q := range c.Questions {
+			out = append(out, q.Q)
+		}
+	}
+	return append(out, "", "INV-1040 inv1040 129,90 € Ｄ－３００２１ ana.lee@example.com")
+}
+
+// An encoded analysis decodes to what analysing the text gives, read in place
+// or (misaligned) copied; a truncated one or one of another version is refused.
+func TestEncodedAnalysisRoundTrip(t *testing.T) {
+	for _, text := range texts(t) {
+		want := newDoc(text)
+		enc := EncodeAnalysis(text)
+		for _, b := range [][]byte{enc, append([]byte{0}, enc...)[1:]} {
+			got, ok := decodeAnalysis(b)
+			if !ok || got.nTerms != want.nTerms || got.nIDs != want.nIDs || got.nNum != want.nNum || got.nOwn != want.nOwn ||
+				got.n != want.n || !slices.Equal(got.slab, want.slab) {
+				t.Fatalf("%q: decoded %+v (%v), want %+v", text, got, ok, want)
+			}
+		}
+		if _, ok := decodeAnalysis(enc[:len(enc)-8]); ok && len(enc) > 16 {
+			t.Fatalf("%q: a truncated analysis was accepted", text)
+		}
+		other := slices.Clone(enc)
+		other[7]++ // the version's low byte: the header's last byte, little-endian
+		if _, ok := decodeAnalysis(other); ok {
+			t.Fatalf("%q: an analysis of another version was accepted", text)
+		}
+	}
+}
+
+// Scores are the same whether the candidates carry encoded analyses or are
+// analysed here.
+func TestScoresWithEncodedAnalyses(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	all := texts(t)
+	var plain, encoded []Candidate
+	for i, text := range all[:200] {
+		c := Candidate{Source: "s", Time: now.Add(-time.Duration(i) * time.Minute), Text: text}
+		plain = append(plain, c)
+		c.Analysis = EncodeAnalysis(text)
+		encoded = append(encoded, c)
+	}
+	for _, q := range []string{"where is my refund?", "has INV-1040 been paid?", "退款到账了吗？", "what did I just change?"} {
+		a, _ := Score(NewQuery(q, nil), plain, DefaultWeights, nil, now)
+		b, _ := Score(NewQuery(q, nil), encoded, DefaultWeights, nil, now)
+		if !slices.Equal(a, b) {
+			t.Errorf("%q: scores differ with encoded analyses", q)
+		}
+	}
+}
+
+// analysisFingerprint is what EncodeAnalysis gives for texts(t) at
+// analysisVersion. When a change to the analysis changes it, bump
+// analysisVersion (caches then hold analyses a reader no longer trusts, and it
+// analyses those texts itself) and put the new fingerprint here (when only
+// the labelled set's texts changed, the fingerprint alone).
+const analysisFingerprint = "4592a9bf3e5bd9e094faa73e196b8061496fd1549cad5c6e3a0bcb9f9a3df9bc"
+
+func TestEncodedAnalysisVersion(t *testing.T) {
+	h := sha256.New()
+	for _, text := range texts(t) {
+		h.Write(EncodeAnalysis(text))
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != analysisFingerprint {
+		t.Errorf("the analysis changed (fingerprint %s): bump analysisVersion and set analysisFingerprint to it", got)
+	}
+}
