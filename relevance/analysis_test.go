@@ -90,3 +90,10 @@ func TestEncodedAnalysisVersion(t *testing.T) {
 		t.Errorf("the analysis changed (fingerprint %s): bump analysisVersion and set analysisFingerprint to it", got)
 	}
 }
+
+// BenchmarkEncodeAnalysis is what ingest pays per event it writes to the cache.
+func BenchmarkEncodeAnalysis(b *testing.B) {
+	for b.Loop() {
+		EncodeAnalysis("Refund R-7001 for order O-5001 approved: 129.90 EUR to Visa ending 4242. The refund reaches the card in 3-5 business days.")
+	}
+}
