@@ -97,3 +97,24 @@ func BenchmarkEncodeAnalysis(b *testing.B) {
 		EncodeAnalysis("Refund R-7001 for order O-5001 approved: 129.90 EUR to Visa ending 4242. The refund reaches the card in 3-5 business days.")
 	}
 }
+
+// Whatever bytes a cache hands back (corrupted, truncated, from another
+// writer), decoding never panics, and an accepted analysis can be scored.
+func FuzzDecodeAnalysis(f *testing.F) {
+	f.Add(EncodeAnalysis("Refund R-7001 for order O-5001 approved: 129.90 EUR"))
+	f.Add(EncodeAnalysis("退款 15 元已批准"))
+	f.Add(EncodeAnalysis(""))
+	f.Add([]byte("not an analysis at all, but a multiple of eight long"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, ok := decodeAnalysis(b)
+		if !ok {
+			return
+		}
+		now := time.Now()
+		c := []Candidate{{Source: "s", Time: now, Text: "x", Analysis: b}, {Source: "s", Time: now, Text: "Order O-5001 shipped"}}
+		Score(NewQuery("where is order 5001?", nil), c, DefaultWeights, nil, now)
+		for k := range int(d.nOwn) {
+			d.names(d.own(k))
+		}
+	})
+}

@@ -229,7 +229,7 @@ func decodeAnalysis(b []byte) (doc, bool) {
 	d := doc{nTerms: int32(h0 >> 32 & 0xffff), nIDs: int32(h0 >> 16 & 0xffff), nNum: int32(h0 & 0xffff),
 		nOwn: int32(h1 >> 48), n: int32(uint32(h1))}
 	words := len(b)/8 - 2
-	if h0>>48 != analysisVersion || int(2*d.nTerms+d.nIDs+d.nNum+3*d.nOwn) != words {
+	if h0>>48 != analysisVersion || d.n < 0 || int(2*d.nTerms+d.nIDs+d.nNum+3*d.nOwn) != words {
 		return doc{}, false
 	}
 	if words == 0 {
