@@ -543,11 +543,13 @@ func (c *Cache) Recent(ctx context.Context, tenant, entity string, since time.Ti
 			complete = false // expired or deleted between index and body
 			continue
 		}
-		var ce cachedEvent
-		// json.Unmarshal neither keeps nor changes its input: reading the reply's
-		// string in place saves a copy of every body.
-		if err := json.Unmarshal(unsafe.Slice(unsafe.StringData(data), len(data)), &ce); err != nil {
-			return nil, false, fmt.Errorf("decoding cached event %s: %w", m, err)
+		ce, ok := decodeBody(data)
+		// Another layout: encoding/json, which neither keeps nor changes its
+		// input, so the reply's string is read in place.
+		if !ok {
+			if err := json.Unmarshal(unsafe.Slice(unsafe.StringData(data), len(data)), &ce); err != nil {
+				return nil, false, fmt.Errorf("decoding cached event %s: %w", m, err)
+			}
 		}
 		e := ce.event(m)
 		if e.Expired(now) {
