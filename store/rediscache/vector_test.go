@@ -62,6 +62,15 @@ func TestRecentCarriesVectorsAndAnalyses(t *testing.T) {
 		if !slices.Equal(got[0].Embedding, e.Embedding) || !bytes.Equal(got[0].Analysis, relevance.EncodeAnalysis(e.Text)) {
 			t.Fatalf("vector %v, analysis of %d bytes; want %v and the text's", got[0].Embedding, len(got[0].Analysis), e.Embedding)
 		}
+		// A body an older ingest wrote has no analysis: the event comes back
+		// whole without one, and the reader analyses its text.
+		if err := c.rdb.HDel(ctx, c.entityTag("acme", "customer:1")+":ev:"+member(e.Ref()), "a").Err(); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err = c.Recent(ctx, "acme", "customer:1", now.Add(-time.Minute), 10)
+		if err != nil || len(got) != 1 || got[0].Analysis != nil || got[0].Text != e.Text || !slices.Equal(got[0].Embedding, e.Embedding) {
+			t.Fatalf("a body without an analysis: %d events, %v", len(got), err)
+		}
 		if err := c.Apply(ctx, nil, []store.Removed{{Ref: e.Ref(), Tenant: "acme", Entity: "customer:1", Version: 2}}); err != nil {
 			t.Fatal(err)
 		}
