@@ -5,8 +5,8 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
-	"unsafe"
 
+	"github.com/freshctx/freshctx/internal/lewords"
 	"github.com/freshctx/freshctx/internal/lru"
 )
 
@@ -219,8 +219,8 @@ func EncodeAnalysis(text string) []byte {
 }
 
 // decodeAnalysis is the doc EncodeAnalysis encoded into b, when b is one of
-// this version. On a little-endian machine it is read in place (b must then
-// never be written); otherwise, or when b is not 8-byte aligned, copied.
+// this version, read in place where the machine allows (lewords.View: b must
+// then never be written).
 func decodeAnalysis(b []byte) (doc, bool) {
 	if len(b) < 16 || len(b)%8 != 0 {
 		return doc{}, false
@@ -232,22 +232,9 @@ func decodeAnalysis(b []byte) (doc, bool) {
 	if h0>>48 != analysisVersion || d.n < 0 || int(2*d.nTerms+d.nIDs+d.nNum+3*d.nOwn) != words {
 		return doc{}, false
 	}
-	if words == 0 {
-		return d, true
-	}
-	if p := unsafe.Pointer(&b[16]); nativeLittleEndian && uintptr(p)%8 == 0 {
-		d.slab = unsafe.Slice((*uint64)(p), words)
-		return d, true
-	}
-	d.slab = make([]uint64, words)
-	for i := range d.slab {
-		d.slab[i] = binary.LittleEndian.Uint64(b[16+8*i:])
-	}
+	d.slab = lewords.View[uint64](b[16:])
 	return d, true
 }
-
-// nativeLittleEndian: this machine lays uint64s out as EncodeAnalysis writes them.
-var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // analysisSeeds key the analysis cache: 128 bits of the text's hash, so a key
 // holds no pointer.

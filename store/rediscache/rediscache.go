@@ -43,6 +43,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/freshctx/freshctx/internal/lewords"
 	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/store"
 )
@@ -603,31 +604,8 @@ func encodeVector(v []float32) []byte {
 	return b
 }
 
-// nativeLittleEndian: this machine lays float32s out as the cache stores them.
-var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// decodeVector reads the little-endian float32s of the string go-redis returns.
-// On a little-endian machine the string's bytes are the vector's memory layout,
-// so the vector is read in place, sharing the reply's memory (a vector is ~1.5
-// kB, and an answer reads one per candidate): such a vector must never be
-// written, and nothing that reads events writes their vectors. Elsewhere, or
-// were a string ever not 4-byte aligned, it is copied.
-func decodeVector(b string) []float32 {
-	if len(b) == 0 {
-		return nil
-	}
-	if p := unsafe.StringData(b); nativeLittleEndian && len(b)%4 == 0 && uintptr(unsafe.Pointer(p))%4 == 0 {
-		return unsafe.Slice((*float32)(unsafe.Pointer(p)), len(b)/4)
-	}
-	return copyVector(b)
-}
-
-// copyVector decodes b into a vector of its own.
-func copyVector(b string) []float32 {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		j := 4 * i
-		v[i] = math.Float32frombits(uint32(b[j]) | uint32(b[j+1])<<8 | uint32(b[j+2])<<16 | uint32(b[j+3])<<24)
-	}
-	return v
-}
+// decodeVector reads the little-endian float32s of the string go-redis returns,
+// in place where the machine allows (lewords.View): a vector is ~1.5 kB and an
+// answer reads one per candidate. Such a vector shares the reply's memory and
+// must never be written; nothing that reads events writes their vectors.
+func decodeVector(b string) []float32 { return lewords.ViewString[float32](b) }

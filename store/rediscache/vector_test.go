@@ -3,6 +3,7 @@ package rediscache
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -29,7 +30,7 @@ func TestVectorsRoundTrip(t *testing.T) {
 		if got := decodeVector(s); !slices.Equal(got, v) {
 			t.Fatalf("%d dimensions: decoded %v, want %v", n, got[:1], v[:1])
 		}
-		if nativeLittleEndian && unsafe.SliceData(decodeVector(s)) != (*float32)(unsafe.Pointer(unsafe.StringData(s))) {
+		if littleEndian := binary.NativeEndian.Uint16([]byte{1, 0}) == 1; littleEndian && unsafe.SliceData(decodeVector(s)) != (*float32)(unsafe.Pointer(unsafe.StringData(s))) {
 			t.Errorf("%d dimensions: copied on a little-endian machine", n)
 		}
 		odd := string(append([]byte{0}, enc...))[1:] // one byte past an aligned start
