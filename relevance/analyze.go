@@ -149,23 +149,19 @@ func isIdentifier(tok string) bool {
 // separates thousands and is dropped (1,250 is 1250). Other tokens only lose
 // their commas (a list such as 30021,40021 stays one token, as before).
 func canonicalAmount(tok string) string {
-	if tok == "" || strings.Trim(tok, "0123456789.,") != "" {
-		return strings.ReplaceAll(tok, ",", "")
-	}
 	groups := strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == ',' })
-	if len(groups) < 2 || len(groups[0]) == 0 || len(groups[0]) > 3 && len(groups) > 2 {
+	n := len(groups)
+	if n < 2 || strings.Trim(tok, "0123456789.,") != "" || n > 2 && len(groups[0]) > 3 {
 		return strings.ReplaceAll(tok, ",", "")
 	}
-	last := groups[len(groups)-1]
-	for _, g := range groups[1 : len(groups)-1] {
-		if len(g) != 3 {
-			return strings.ReplaceAll(tok, ",", "")
-		}
+	amount := true
+	for _, g := range groups[1 : n-1] {
+		amount = amount && len(g) == 3 // thousands between the first group and the last
 	}
-	switch {
-	case len(last) <= 2:
-		return strings.Join(groups[:len(groups)-1], "") + "." + last
-	case len(last) == 3:
+	switch last := groups[n-1]; {
+	case amount && len(last) <= 2:
+		return strings.Join(groups[:n-1], "") + "." + last
+	case amount && len(last) == 3:
 		return strings.Join(groups, "")
 	}
 	return strings.ReplaceAll(tok, ",", "")
