@@ -71,12 +71,11 @@ func (s *Server) rank(events []store.Event, q string, qvec []float32, stats rele
 		cands := make([]relevance.Candidate, len(events))
 		for i := range events {
 			e := &events[i]
-			cands[i] = relevance.Candidate{Source: e.Source, Time: e.Time, Text: e.Text, Embedding: e.Embedding, Analysis: e.Analysis}
-			if e.Analysis == nil {
-				// A stored version of an event never changes its text: (source,
-				// key, version) keys its analysis in the cache.
-				cands[i].Hash = strconv.AppendInt([]byte(e.Source+"\x00"+e.Key+"\x00"), e.Version, 36)
-			}
+			// A stored version of an event never changes its text: (source, key,
+			// version) keys its analysis in the cache, for events that carry none
+			// the ranking can use (from the stores, or of another analysis version).
+			cands[i] = relevance.Candidate{Source: e.Source, Time: e.Time, Text: e.Text, Embedding: e.Embedding, Analysis: e.Analysis,
+				Hash: strconv.AppendInt([]byte(e.Source+"\x00"+e.Key+"\x00"), e.Version, 36)}
 		}
 		scores, comps := relevance.Score(relevance.NewQuery(q, qvec), cands, w, stats, now)
 		for i := range events {
