@@ -80,15 +80,19 @@ func (a *Analysis) addToken(tok string) {
 		return
 	}
 	if isIdentifier(tok) {
-		id := canonicalID(canonicalAmount(tok))
+		id := canonicalAmount(tok)
+		// A letter prefix is joined to its number without the separator
+		// (inv-1040 → inv1040), and INV1040's prefix is a word, as INV-1040's
+		// is below.
+		if n, ok := numberOf(id); ok {
+			prefix := strings.TrimRight(id[:len(id)-len(n)], "-_/")
+			if joined := len(prefix)+len(n) == len(id); joined && len(prefix) >= 2 && !stopWords[prefix] {
+				a.Terms = append(a.Terms, stem(prefix))
+			}
+			id = prefix + n
+		}
 		a.IDs = append(a.IDs, id)
 		a.Terms = append(a.Terms, id)
-		// INV1040's prefix is a word, as INV-1040's is below.
-		if n, ok := numberOf(tok); ok && len(tok)-len(n) >= 2 && !strings.ContainsAny(tok, "-_/") {
-			if p := tok[:len(tok)-len(n)]; !stopWords[p] {
-				a.Terms = append(a.Terms, stem(p))
-			}
-		}
 	}
 	// The parts of a compound token are words of their own ("check-in", "2-factor").
 	for _, w := range strings.FieldsFunc(tok, isJoiner) {
@@ -165,17 +169,6 @@ func canonicalAmount(tok string) string {
 		return strings.Join(groups, "")
 	}
 	return strings.ReplaceAll(tok, ",", "")
-}
-
-// canonicalID drops the separator between a letter prefix and its number
-// (inv-1040 → inv1040); other identifiers are unchanged.
-func canonicalID(id string) string {
-	n, ok := numberOf(id)
-	if !ok || len(id) == len(n) {
-		return id
-	}
-	prefix := strings.TrimRight(id[:len(id)-len(n)], "-_/")
-	return prefix + n
 }
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
