@@ -246,17 +246,35 @@ func (s *Server) instrument(route string, h func(http.ResponseWriter, *http.Requ
 // writeJSON encodes v before anything is sent, so an answer that cannot be
 // encoded is a 500 with an error body, never a 200 with an empty one.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := jsonBufs.Get().(*bytes.Buffer)
+	defer putJSONBuf(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
-		fmt.Fprintf(&buf, "{\"error\":{\"code\":\"internal\",\"message\":%q}}\n", "the answer could not be encoded: "+err.Error())
+		fmt.Fprintf(buf, "{\"error\":{\"code\":\"internal\",\"message\":%q}}\n", "the answer could not be encoded: "+err.Error())
 	}
-	w.Header().Set("Content-Type", "application/json")
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	// The body is whole already: with its length the server sends it as is, in one
+	// write with the headers, instead of in chunks.
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// jsonBufs are writeJSON's encoding buffers, kept between responses.
+var jsonBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putJSONBuf returns buf to jsonBufs unless one response made it unusually large
+// (a pool must not pin the memory of the largest answer ever written).
+func putJSONBuf(buf *bytes.Buffer) {
+	if buf.Cap() > 256<<10 {
+		return
+	}
+	buf.Reset()
+	jsonBufs.Put(buf)
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) error {
