@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -18,6 +19,32 @@ var questions = []string{
 	"where is my refund?", "my parcel is late", "can I change the delivery address?",
 	"why was my payment declined?", "what happened to my order?", "I want to return an item",
 	"退款什么时候到账？", "",
+}
+
+// answerMeta is what the load generator reads of an answer.
+type answerMeta struct {
+	ServedFrom string            `json:"served_from"`
+	Degraded   []json.RawMessage `json:"degraded"`
+	Candidates int               `json:"candidates"`
+}
+
+// metaOf decodes an answer's meta. The API writes meta last, so it is decoded
+// from there on (a quoted "meta": can only be a key: quotes inside strings are
+// escaped); an answer laid out otherwise is decoded whole.
+func metaOf(body []byte) (answerMeta, error) {
+	var whole struct {
+		Meta answerMeta `json:"meta"`
+	}
+	if i := bytes.LastIndex(body, []byte(`"meta":`)); i >= 0 {
+		tail := bytes.TrimRight(body[i+len(`"meta":`):], " \t\r\n")
+		if n := len(tail); n > 0 && tail[n-1] == '}' {
+			if json.Unmarshal(tail[:n-1], &whole.Meta) == nil {
+				return whole.Meta, nil
+			}
+		}
+	}
+	err := json.Unmarshal(body, &whole)
+	return whole.Meta, err
 }
 
 // query runs concurrent clients against GET /v1/context for a fixed time and
@@ -44,8 +71,14 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *duration > 10*time.Minute || *clients < 1 || *clients > 256 {
 		return fmt.Errorf("-duration at most 10m, -clients in [1, 256]")
 	}
-	tr := &http.Transport{MaxIdleConnsPerHost: *clients, MaxIdleConns: *clients}
-	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	base, err := url.Parse(*apiURL)
+	if err != nil {
+		return fmt.Errorf("-api: %w", err)
+	}
+	params, err := url.ParseQuery(*extra)
+	if err != nil {
+		return fmt.Errorf("-params: %w", err)
+	}
 	deadline := time.Now().Add(*duration)
 	var mu sync.Mutex
 	lat := newHist()
@@ -72,44 +105,38 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			mine := newHist()
 			myErrs, myDeg, myCands := 0, 0, 0
 			myServed := map[string]int{}
-			for time.Now().Before(deadline) && ctx.Err() == nil {
+			g, err := newGetter(base, 10*time.Second)
+			if err != nil {
+				firstErr.CompareAndSwap(nil, err.Error())
+				myErrs++
+			}
+			for err == nil && time.Now().Before(deadline) && ctx.Err() == nil {
 				q := url.Values{"entity": {fmt.Sprint("customer:", rng.IntN(*entities))}, "window": {*window}}
 				if s := questions[rng.IntN(len(questions))]; s != "" {
 					q.Set("q", s)
 				}
-				if x, err := url.ParseQuery(*extra); err == nil {
-					for k, v := range x {
-						q[k] = v
-					}
+				for k, v := range params {
+					q[k] = v
 				}
 				t0 := time.Now()
-				res, err := client.Get(*apiURL + "/v1/context?" + q.Encode())
-				if err != nil {
-					myErrs++
-					firstErr.CompareAndSwap(nil, err.Error())
-					continue
+				status, body, err := g.get(base.Path + "/v1/context?" + q.Encode())
+				var m answerMeta
+				if err == nil && status == http.StatusOK {
+					m, err = metaOf(body)
 				}
-				var body struct {
-					Meta struct {
-						ServedFrom string            `json:"served_from"`
-						Degraded   []json.RawMessage `json:"degraded"`
-						Candidates int               `json:"candidates"`
-					} `json:"meta"`
-				}
-				err = json.NewDecoder(res.Body).Decode(&body)
-				res.Body.Close()
 				mine.record(time.Since(t0))
-				if err != nil || res.StatusCode != http.StatusOK {
+				if err != nil || status != http.StatusOK {
 					myErrs++
-					firstErr.CompareAndSwap(nil, fmt.Sprintf("HTTP %d, decoding: %v", res.StatusCode, err))
+					firstErr.CompareAndSwap(nil, fmt.Sprintf("HTTP %d: %v", status, err))
 					continue
 				}
-				myServed[body.Meta.ServedFrom]++
-				myCands += body.Meta.Candidates
-				if len(body.Meta.Degraded) > 0 {
+				myServed[m.ServedFrom]++
+				myCands += m.Candidates
+				if len(m.Degraded) > 0 {
 					myDeg++
 				}
 			}
+			g.close()
 			mu.Lock()
 			lat.merge(mine)
 			errs += myErrs
