@@ -3,7 +3,7 @@ package api
 import (
 	"fmt"
 	"sort"
-	"strings"
+	"strconv"
 	"time"
 	"unicode"
 
@@ -14,9 +14,9 @@ import (
 // about four characters per token for Latin-script text, one token per CJK
 // character, two characters per token for other scripts. It errs high, so a
 // rendered context fits the budget it was cut for.
-func estimateTokens(s string) int {
+func estimateTokens[T string | []byte](s T) int {
 	var latin, cjk, other int
-	for _, r := range s {
+	for _, r := range string(s) { // no copy: the compiler ranges over the bytes
 		switch {
 		case r < 0x80:
 			latin++
@@ -34,66 +34,139 @@ func estimateTokens(s string) int {
 // knowledge chunks, best first, each naming its document. It returns the text, its
 // estimated tokens, and how many events and chunks were left out.
 func renderContext(entity string, events []Scored, hits []store.Hit, now time.Time, maxTokens int) (string, int, int, int) {
-	byTime := append([]Scored(nil), events...)
+	byTime := make([]*Scored, len(events))
+	for i := range events {
+		byTime[i] = &events[i]
+	}
 	sort.SliceStable(byTime, func(i, j int) bool { return byTime[i].Time.After(byTime[j].Time) })
-	var b strings.Builder
-	tokens := 0
-	write := func(s string) bool {
-		t := estimateTokens(s)
-		if tokens+t > maxTokens {
-			return false
-		}
-		b.WriteString(s)
-		tokens += t
-		return true
-	}
-	header := fmt.Sprintf("Recent events for %s, newest first (now %s):\n", entity, now.UTC().Format(time.RFC3339))
+	r := renderer{b: make([]byte, 0, 256+160*len(events)+400*len(hits)), max: maxTokens}
 	if len(byTime) == 0 {
-		header = fmt.Sprintf("No recent events for %s in the requested window (now %s).\n", entity, now.UTC().Format(time.RFC3339))
+		r.b = fmt.Appendf(r.b, "No recent events for %s in the requested window (now ", entity)
+	} else {
+		r.b = fmt.Appendf(r.b, "Recent events for %s, newest first (now ", entity)
 	}
-	if !write(header) {
+	r.b = now.UTC().AppendFormat(r.b, time.RFC3339)
+	r.b = append(r.b, ")"...)
+	if len(byTime) == 0 {
+		r.b = append(r.b, '.')
+	} else {
+		r.b = append(r.b, ':')
+	}
+	if !r.line(0) {
 		return "", 0, len(byTime), len(hits)
 	}
 	omitted := 0
 	for i, e := range byTime {
-		line := fmt.Sprintf("- [%s, %s ago] %s %s: %s\n", e.Time.UTC().Format(time.RFC3339), ago(now.Sub(e.Time)), e.Source, e.ID, e.Text)
-		if !write(line) {
+		start := len(r.b)
+		r.b = append(r.b, "- ["...)
+		r.b = e.Time.UTC().AppendFormat(r.b, time.RFC3339)
+		r.b = append(r.b, ", "...)
+		r.b = appendAgo(r.b, now.Sub(e.Time))
+		r.b = append(r.b, " ago] "...)
+		r.b = append(r.b, e.Source...)
+		r.b = append(r.b, ' ')
+		r.b = append(r.b, e.ID...)
+		r.b = append(r.b, ": "...)
+		r.b = append(r.b, e.Text...)
+		if !r.line(start) {
 			omitted = len(byTime) - i
-			write(fmt.Sprintf("(%d older events omitted to fit %d tokens)\n", omitted, maxTokens))
+			start := len(r.b)
+			r.b = fmt.Appendf(r.b, "(%d older events omitted to fit %d tokens)", omitted, maxTokens)
+			r.line(start)
 			break
 		}
 	}
 	if len(hits) == 0 || omitted > 0 {
-		return b.String(), tokens, omitted, len(hits)
+		return string(r.b), r.tokens, omitted, len(hits)
 	}
 	omittedDocs := 0
-	if !write("\nRelevant knowledge:\n") {
-		return b.String(), tokens, omitted, len(hits)
+	start := len(r.b)
+	r.b = append(r.b, "\nRelevant knowledge:"...)
+	if !r.line(start) {
+		return string(r.b), r.tokens, omitted, len(hits)
 	}
 	for i, h := range hits {
-		title := ""
+		start := len(r.b)
+		r.b = append(r.b, "- ["...)
+		r.b = append(r.b, h.Source...)
+		r.b = append(r.b, ' ')
+		r.b = append(r.b, h.DocID...)
 		if h.Title != "" {
-			title = fmt.Sprintf(" %q", h.Title)
+			r.b = append(r.b, ' ')
+			r.b = strconv.AppendQuote(r.b, h.Title)
 		}
-		line := fmt.Sprintf("- [%s %s%s, part %d] %s\n", h.Source, h.DocID, title, h.Chunk+1, strings.Join(strings.Fields(h.Text), " "))
-		if !write(line) {
+		r.b = append(r.b, ", part "...)
+		r.b = strconv.AppendInt(r.b, int64(h.Chunk+1), 10)
+		r.b = append(r.b, "] "...)
+		r.b = appendFields(r.b, h.Text)
+		if !r.line(start) {
 			omittedDocs = len(hits) - i
-			write(fmt.Sprintf("(%d knowledge passages omitted to fit %d tokens)\n", omittedDocs, maxTokens))
+			start := len(r.b)
+			r.b = fmt.Appendf(r.b, "(%d knowledge passages omitted to fit %d tokens)", omittedDocs, maxTokens)
+			r.line(start)
 			break
 		}
 	}
-	return b.String(), tokens, omitted, omittedDocs
+	return string(r.b), r.tokens, omitted, omittedDocs
 }
 
-func ago(d time.Duration) string {
+// renderer is renderContext's text and its token count so far.
+type renderer struct {
+	b           []byte
+	tokens, max int
+}
+
+// line ends the line begun at b[start:] and keeps it if it fits the budget;
+// otherwise it takes it back and reports false.
+func (r *renderer) line(start int) bool {
+	r.b = append(r.b, '\n')
+	t := estimateTokens(r.b[start:])
+	if r.tokens+t > r.max {
+		r.b = r.b[:start]
+		return false
+	}
+	r.tokens += t
+	return true
+}
+
+// appendFields appends s with every run of white space made one space and none at
+// either end, as strings.Join(strings.Fields(s), " ") would.
+func appendFields(b []byte, s string) []byte {
+	start, wrote := -1, false
+	field := func(f string) {
+		if wrote {
+			b = append(b, ' ')
+		}
+		b, wrote = append(b, f...), true
+	}
+	for i, r := range s {
+		switch {
+		case !unicode.IsSpace(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			field(s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		field(s[start:])
+	}
+	return b
+}
+
+// appendAgo appends d as a short age: 42s, 7m, 2h5m.
+func appendAgo(b []byte, d time.Duration) []byte {
 	switch {
 	case d < 0:
-		return "0s"
+		return append(b, "0s"...)
 	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
+		return append(strconv.AppendInt(b, int64(d.Seconds()), 10), 's')
 	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
+		return append(strconv.AppendInt(b, int64(d.Minutes()), 10), 'm')
 	default:
-		return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
+		b = append(strconv.AppendInt(b, int64(d.Hours()), 10), 'h')
+		return append(strconv.AppendInt(b, int64(d.Minutes())%60, 10), 'm')
 	}
 }
