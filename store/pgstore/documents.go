@@ -244,12 +244,12 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 	if q.K > s.efSearch {
 		return nil, info, fmt.Errorf("searching knowledge: k %d exceeds postgres.ef_search %d", q.K, s.efSearch)
 	}
-	var rows pgx.Rows
+	var hits []store.Hit
 	var err error
 	if strings.TrimSpace(q.Text) == "" {
 		// relaxed_order may return hits slightly out of order: re-sort the
 		// materialised result (pgvector's documented pattern).
-		rows, err = s.query(ctx, `
+		hits, err = readAll(ctx, s, scanHit, `
 		WITH ann AS MATERIALIZED (
 			SELECT c.source, c.key, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
 			       c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
@@ -266,7 +266,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		// (1/(60 + rank) from each list): a chunk naming the question's exact term
 		// (an error code, a product name) rises even when its vector is far.
 		info.Mode = "hybrid"
-		rows, err = s.query(ctx, `
+		hits, err = readAll(ctx, s, scanHit, `
 		WITH ann AS MATERIALIZED (
 			SELECT c.source, c.key, c.chunk, c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`) AS distance
 			FROM document_chunks c
@@ -298,9 +298,8 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 	if err != nil {
 		return nil, info, fmt.Errorf("searching knowledge: %w", err)
 	}
-	hits, err := pgx.CollectRows(rows, scanHit)
-	if err != nil || len(hits) >= q.K {
-		return hits, info, err
+	if len(hits) >= q.K {
+		return hits, info, nil
 	}
 	info.Mode = "exact"
 	hits, err = s.ExactSearch(ctx, q)
@@ -351,15 +350,11 @@ func (s *Store) Setting(ctx context.Context, name string) (string, error) {
 // matches the filter is compared. It is the reference that recall is measured
 // against.
 func (s *Store) ExactSearch(ctx context.Context, q store.SearchQuery) ([]store.Hit, error) {
-	rows, err := s.query(ctx, `
+	return readAll(ctx, s, scanHit, `
 		SELECT c.source, c.doc_id, c.chunk, c.title, c.text, c.attrs, c.version,
 		       d.kafka_topic, d.kafka_partition, d.kafka_offset, d.trace_id, 1 - (c.embedding <=> $2) AS score
 		FROM document_chunks c JOIN documents d USING (source, key)
 		WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
 		ORDER BY c.embedding <=> $2, c.source, c.doc_id, c.chunk
 		LIMIT $4`, q.Tenant, pgvector.NewVector(q.Vector), jsonOrEmpty(q.Filter), q.K)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, scanHit)
 }

@@ -121,17 +121,60 @@ func newPool(ctx context.Context, field, dsn string, maxConns int32, ef int) (*p
 	return pool, nil
 }
 
-// query runs a read on the replica when one is configured and ctx allows it
-// (see store.WithPrimary), and on the primary otherwise or when the replica
-// cannot answer.
-func (s *Store) query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+// readAll runs a read and collects its rows: on the replica when one is
+// configured and ctx allows it (see store.WithPrimary), and on the primary
+// otherwise or when the replica cannot answer.
+//
+// ctx bounds the wait, not the query. A connection is taken from the pool within
+// ctx, but once sent, the query runs to its end (at most DetachedReadTimeout) on
+// its own context, and the connection goes back to the pool; a caller whose ctx
+// ends first gets ctx's error at once. Interrupting a query in flight closes its
+// connection (pgx cannot know what the server still sends), and the next read
+// opens a new one: a PostgreSQL backend started and torn down for every answer
+// that missed its budget. Under load that made degradation feed itself: at 16
+// clients reading 90-minute windows, connection churn took ~80% of the machine's
+// CPU (BENCHMARKS.md, "The store path under load").
+func readAll[T any](ctx context.Context, s *Store, scan pgx.RowToFunc[T], sql string, args ...any) ([]T, error) {
 	if s.read != nil && !store.NeedsPrimary(ctx) {
-		rows, err := s.read.Query(ctx, sql, args...)
+		out, err := readOn(ctx, s.read, scan, sql, args)
 		if err == nil || ctx.Err() != nil {
-			return rows, err
+			return out, err
 		}
 	}
-	return s.pool.Query(ctx, sql, args...)
+	return readOn(ctx, s.pool, scan, sql, args)
+}
+
+// DetachedReadTimeout bounds a read that its caller stopped waiting for.
+const DetachedReadTimeout = 30 * time.Second
+
+func readOn[T any](ctx context.Context, pool *pgxpool.Pool, scan pgx.RowToFunc[T], sql string, args []any) ([]T, error) {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type result struct {
+		rows []T
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer conn.Release()
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DetachedReadTimeout)
+		defer cancel()
+		rows, err := conn.Query(qctx, sql, args...)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		out, err := pgx.CollectRows(rows, scan)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		return r.rows, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Close releases the pools.
@@ -407,7 +450,7 @@ func (s *Store) Truncate(ctx context.Context, source string, version int64) ([]s
 // Recent returns the live events of one entity at or after since, newest first, at
 // most limit. Results carry their embeddings for exact ranking by the caller.
 func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Time, limit int) ([]store.Event, error) {
-	rows, err := s.query(ctx, `
+	events, err := readAll(ctx, s, scanEvent(tenant, entity), `
 		SELECT `+eventColumns+`
 		FROM events
 		WHERE tenant = $1 AND entity = $2 AND event_time >= $3 AND NOT deleted `+notExpired+`
@@ -416,7 +459,7 @@ func (s *Store) Recent(ctx context.Context, tenant, entity string, since time.Ti
 	if err != nil {
 		return nil, fmt.Errorf("reading recent events: %w", err)
 	}
-	return pgx.CollectRows(rows, scanEvent(tenant, entity))
+	return events, nil
 }
 
 // Timeline returns an entity's live events newest first, after the cursor when
@@ -429,7 +472,7 @@ func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *stor
 		where = `AND (event_time < $4 OR (event_time = $4 AND (source, key) > ($5, $6)))`
 		args = append(args, after.Time, after.Source, after.Key)
 	}
-	rows, err := s.query(ctx, `
+	events, err := readAll(ctx, s, scanEvent(tenant, entity), `
 		SELECT `+eventColumns+`
 		FROM events
 		WHERE tenant = $1 AND entity = $2 AND NOT deleted `+notExpired+where+`
@@ -438,7 +481,7 @@ func (s *Store) Timeline(ctx context.Context, tenant, entity string, after *stor
 	if err != nil {
 		return nil, fmt.Errorf("reading the timeline: %w", err)
 	}
-	return pgx.CollectRows(rows, scanEvent(tenant, entity))
+	return events, nil
 }
 
 const eventColumns = `source, key, id, event_time, text, attrs, embedding, version, kafka_topic, kafka_partition, kafka_offset, trace_id,
