@@ -293,6 +293,12 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) error {
 		checks["postgres"] = "down: " + err.Error()
 		status = http.StatusServiceUnavailable
 	}
+	if relevance.Loading() {
+		// Ready once question expansion is loaded (about a second after start):
+		// until then answers rank without synonyms (meta.degraded says so).
+		checks["wordnet"] = "loading"
+		status = http.StatusServiceUnavailable
+	}
 	if s.cache != nil {
 		checks["redis"] = "ok"
 		if err := s.cache.Ping(ctx); err != nil {
@@ -563,7 +569,7 @@ func share(budget time.Duration, f float64) time.Duration { return time.Duration
 // degrade (freshctx_api_degraded_total).
 var (
 	stages           = []string{"freshness", "cache", "store", "embed", "knowledge", "memory", "stats", "rank", "render"}
-	degradableStages = []string{"freshness", "cache", "store", "embed", "knowledge", "memory"}
+	degradableStages = []string{"freshness", "cache", "store", "embed", "knowledge", "memory", "rank"}
 )
 
 // Degraded says which stage missed its deadline or failed, and what was used instead.
@@ -782,6 +788,10 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		sstart := time.Now()
 		stats = s.termStats(ctx, p.budget, events, p.q)
 		timer.record("stats", sstart)
+	}
+	if mode == RankHybrid && p.q != "" && relevance.Loading() {
+		// The first second after start: the question is not expanded rather than wait.
+		s.degrade(&meta, "rank", "question expansion (WordNet) still loading", "no synonyms")
 	}
 	rstart := time.Now()
 	ranked := s.rank(events, p.q, qvec, stats, now, mode, p.k)

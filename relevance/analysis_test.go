@@ -118,3 +118,24 @@ func FuzzDecodeAnalysis(f *testing.F) {
 		}
 	})
 }
+
+// While WarmUpInBackground's load runs, a question is not expanded (nothing
+// waits for WordNet), and Loading says so; after it, the synonyms are back.
+func TestExpandDoesNotWaitForABackgroundLoad(t *testing.T) {
+	const q = "has my parcel been delivered?"
+	WarmUp()
+	want := Expand(q, 1)
+	if len(want) == 0 {
+		t.Skip("no WordNet here")
+	}
+	defer wn.background.Store(false)
+	wn.background.Store(true)
+	wn.loaded.Store(false) // as if the load were still under way
+	if !Loading() || Expand(q, 1) != nil {
+		t.Fatalf("while loading: Loading %v, Expand %v; want true and nothing", Loading(), Expand(q, 1))
+	}
+	wn.loaded.Store(true)
+	if Loading() || !slices.Equal(Expand(q, 1), want) {
+		t.Fatalf("after the load: Loading %v, Expand %v; want false and %v", Loading(), Expand(q, 1), want)
+	}
+}

@@ -120,7 +120,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	if w, ok := vs.(api.KnowledgeWatcher); ok && *cfg.API.KnowledgeCache > 0 && !st.HasReadReplica() {
 		opts = append(opts, api.WithKnowledgeCache(ctx, w, *cfg.API.KnowledgeCache))
 	}
-	go relevance.WarmUp() // WordNet for question expansion: loaded before the first question
+	relevance.WarmUpInBackground() // WordNet for question expansion: /readyz waits for it, questions do not
 	srv := &http.Server{
 		Handler:           api.New(cfg.API, emb, vs, cache, log, reg, opts...),
 		ReadHeaderTimeout: 5 * time.Second,
