@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -22,6 +23,7 @@ import (
 // it can (as wrk and h2load do); this one takes ~a third of that.
 type getter struct {
 	host    string // host:port to dial
+	header  string // extra header lines, each ending in CRLF (the API key)
 	tls     bool
 	timeout time.Duration
 	conn    net.Conn
@@ -30,8 +32,15 @@ type getter struct {
 	body    []byte
 }
 
-func newGetter(base *url.URL, timeout time.Duration) (*getter, error) {
+// newGetter connects to base's host; key, when set, is sent as the Bearer token.
+func newGetter(base *url.URL, key string, timeout time.Duration) (*getter, error) {
 	g := &getter{host: base.Host, timeout: timeout}
+	if key != "" {
+		if strings.ContainsAny(key, "\r\n") {
+			return nil, fmt.Errorf("-key: a key cannot hold a line break")
+		}
+		g.header = "Authorization: Bearer " + key + "\r\n"
+	}
 	switch base.Scheme {
 	case "http":
 	case "https":
@@ -92,7 +101,9 @@ func (g *getter) roundTrip(target string) (status int, keep bool, err error) {
 	g.req = append(g.req, target...)
 	g.req = append(g.req, " HTTP/1.1\r\nHost: "...)
 	g.req = append(g.req, g.host...)
-	g.req = append(g.req, "\r\nUser-Agent: freshctx-loadtest\r\nAccept: application/json\r\n\r\n"...)
+	g.req = append(g.req, "\r\nUser-Agent: freshctx-loadtest\r\nAccept: application/json\r\n"...)
+	g.req = append(g.req, g.header...)
+	g.req = append(g.req, "\r\n"...)
 	if _, err := g.conn.Write(g.req); err != nil {
 		return 0, false, err
 	}

@@ -25,6 +25,12 @@ func TestGetterReadsWhatTheServerWrites(t *testing.T) {
 			fmt.Fprint(w, "hello world")
 		case "/chunked": // larger than the server's buffer, no length: chunked
 			fmt.Fprintf(w, `{"a":%q,"meta":{"served_from":"cache","candidates":3}}`, big+r.URL.Query().Get("q"))
+		case "/auth":
+			if r.Header.Get("Authorization") != "Bearer k1" {
+				http.Error(w, "an API key is required", http.StatusUnauthorized)
+				return
+			}
+			fmt.Fprint(w, "welcome")
 		case "/close":
 			w.Header().Set("Connection", "close")
 			fmt.Fprint(w, "bye")
@@ -40,7 +46,7 @@ func TestGetterReadsWhatTheServerWrites(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 	base, _ := url.Parse(srv.URL)
-	g, err := newGetter(base, 5*time.Second)
+	g, err := newGetter(base, "k1", 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +60,7 @@ func TestGetterReadsWhatTheServerWrites(t *testing.T) {
 		{"/chunked?q=%C3%A9", 200, fmt.Sprintf(`{"a":%q,"meta":{"served_from":"cache","candidates":3}}`, big+"é")},
 		{"/length", 200, "hello world"},
 		{"/missing", 404, "no such path\n"},
+		{"/auth", 200, "welcome"},
 		{"/close", 200, "bye"},
 		{"/length", 200, "hello world"},
 	} {
@@ -66,7 +73,10 @@ func TestGetterReadsWhatTheServerWrites(t *testing.T) {
 	if n := conns.Load(); n != 2 {
 		t.Errorf("%d connections, want 2 (kept alive until the server closed one)", n)
 	}
-	if _, err := newGetter(&url.URL{Scheme: "ftp", Host: "x"}, time.Second); err == nil || !strings.Contains(err.Error(), "-api") {
+	if _, err := newGetter(base, "a\r\nX-Injected: 1", time.Second); err == nil || !strings.Contains(err.Error(), "-key") {
+		t.Errorf("a key with a line break: %v, want an error naming -key", err)
+	}
+	if _, err := newGetter(&url.URL{Scheme: "ftp", Host: "x"}, "", time.Second); err == nil || !strings.Contains(err.Error(), "-api") {
 		t.Errorf("an ftp URL: %v, want an error naming -api", err)
 	}
 }

@@ -59,6 +59,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	window := fs.String("window", "15m", "window parameter")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	out := fs.String("out", "", "directory for the report: query.json, query.md and query.svg (the latency chart)")
+	key := fs.String("key", "", "API key (Bearer), when the API requires one (api.auth.mode keys; its rate limit applies)")
 	extra := fs.String("params", "", "extra query parameters for every request, e.g. knowledge=false")
 	cpu := fs.Bool("cpu", false, "also report the CPU time each component used per 1,000 requests (contextapi, redis, postgresql, the load generator, the machine; read from /proc, so run it on the same machine)")
 	pprofURL := fs.String("pprof", "", "also save a CPU profile of contextapi for the run, from this pprof address (contextapi -pprof-listen), as contextapi.cpu.pprof in -out")
@@ -105,7 +106,7 @@ func query(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			mine := newHist()
 			myErrs, myDeg, myCands := 0, 0, 0
 			myServed := map[string]int{}
-			g, err := newGetter(base, 10*time.Second)
+			g, err := newGetter(base, *key, 10*time.Second)
 			if err != nil {
 				firstErr.CompareAndSwap(nil, err.Error())
 				myErrs++
