@@ -52,8 +52,10 @@ func (s *Store) DocumentPriors(ctx context.Context, refs []store.Ref) (map[store
 	rows, err := s.pool.Query(ctx, `
 		SELECT d.source, d.key, d.version, d.deleted, d.text_hash, c.text_hash, c.embedding
 		FROM unnest($1::text[], $2::text[]) AS r(source, key)
-		JOIN documents d ON d.source = r.source AND d.key = r.key
-		LEFT JOIN document_chunks c ON c.source = d.source AND c.key = d.key`, sources, keys)
+		CROSS JOIN LATERAL (SELECT d.source, d.key, d.version, d.deleted, d.text_hash
+		                    FROM documents d WHERE d.source = r.source AND d.key = r.key OFFSET 0) d
+		LEFT JOIN LATERAL (SELECT c.text_hash, c.embedding FROM document_chunks c
+		                   WHERE c.source = d.source AND c.key = d.key OFFSET 0) c ON true`, sources, keys)
 	if err != nil {
 		return nil, classify(fmt.Errorf("looking up %d documents: %w", len(refs), err))
 	}

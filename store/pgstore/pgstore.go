@@ -319,10 +319,15 @@ func (s *Store) Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]sto
 		return out, nil
 	}
 	sources, keys := refArrays(refs)
+	// One primary-key probe per ref (LATERAL … OFFSET 0 keeps the planner from
+	// turning it into a join): as a plain join, PostgreSQL hashed the refs and
+	// scanned the whole table for tables up to a few hundred thousand rows, ~6-14
+	// ms a batch at 20,000 rows, growing with the table (BENCHMARKS.md, Ingest).
 	rows, err := s.pool.Query(ctx, `
 		SELECT e.source, e.key, e.tenant, e.entity, e.text_hash, e.embedding, e.fields, e.version, e.deleted
 		FROM unnest($1::text[], $2::text[]) AS r(source, key)
-		JOIN events e ON e.source = r.source AND e.key = r.key`, sources, keys)
+		CROSS JOIN LATERAL (SELECT e.source, e.key, e.tenant, e.entity, e.text_hash, e.embedding, e.fields, e.version, e.deleted
+		                    FROM events e WHERE e.source = r.source AND e.key = r.key OFFSET 0) e`, sources, keys)
 	if err != nil {
 		return nil, classify(fmt.Errorf("looking up %d keys: %w", len(refs), err))
 	}
