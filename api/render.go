@@ -40,19 +40,12 @@ func renderContext(entity string, events []Scored, hits []store.Hit, now time.Ti
 	}
 	sort.SliceStable(byTime, func(i, j int) bool { return byTime[i].Time.After(byTime[j].Time) })
 	r := renderer{b: make([]byte, 0, 256+160*len(events)+400*len(hits)), max: maxTokens}
+	stamp := now.UTC().Format(time.RFC3339)
+	header := "Recent events for %s, newest first (now %s):"
 	if len(byTime) == 0 {
-		r.b = fmt.Appendf(r.b, "No recent events for %s in the requested window (now ", entity)
-	} else {
-		r.b = fmt.Appendf(r.b, "Recent events for %s, newest first (now ", entity)
+		header = "No recent events for %s in the requested window (now %s)."
 	}
-	r.b = now.UTC().AppendFormat(r.b, time.RFC3339)
-	r.b = append(r.b, ")"...)
-	if len(byTime) == 0 {
-		r.b = append(r.b, '.')
-	} else {
-		r.b = append(r.b, ':')
-	}
-	if !r.line(0) {
+	if !r.linef(header, entity, stamp) {
 		return "", 0, len(byTime), len(hits)
 	}
 	omitted := 0
@@ -70,9 +63,7 @@ func renderContext(entity string, events []Scored, hits []store.Hit, now time.Ti
 		r.b = append(r.b, e.Text...)
 		if !r.line(start) {
 			omitted = len(byTime) - i
-			start := len(r.b)
-			r.b = fmt.Appendf(r.b, "(%d older events omitted to fit %d tokens)", omitted, maxTokens)
-			r.line(start)
+			r.linef("(%d older events omitted to fit %d tokens)", omitted, maxTokens)
 			break
 		}
 	}
@@ -80,9 +71,7 @@ func renderContext(entity string, events []Scored, hits []store.Hit, now time.Ti
 		return string(r.b), r.tokens, omitted, len(hits)
 	}
 	omittedDocs := 0
-	start := len(r.b)
-	r.b = append(r.b, "\nRelevant knowledge:"...)
-	if !r.line(start) {
+	if !r.linef("\nRelevant knowledge:") {
 		return string(r.b), r.tokens, omitted, len(hits)
 	}
 	for i, h := range hits {
@@ -101,9 +90,7 @@ func renderContext(entity string, events []Scored, hits []store.Hit, now time.Ti
 		r.b = appendFields(r.b, h.Text)
 		if !r.line(start) {
 			omittedDocs = len(hits) - i
-			start := len(r.b)
-			r.b = fmt.Appendf(r.b, "(%d knowledge passages omitted to fit %d tokens)", omittedDocs, maxTokens)
-			r.line(start)
+			r.linef("(%d knowledge passages omitted to fit %d tokens)", omittedDocs, maxTokens)
 			break
 		}
 	}
@@ -127,6 +114,13 @@ func (r *renderer) line(start int) bool {
 	}
 	r.tokens += t
 	return true
+}
+
+// linef writes a formatted line, as line does.
+func (r *renderer) linef(format string, args ...any) bool {
+	start := len(r.b)
+	r.b = fmt.Appendf(r.b, format, args...)
+	return r.line(start)
 }
 
 // appendFields appends s with every run of white space made one space and none at
