@@ -126,7 +126,7 @@ func newPool(ctx context.Context, field, dsn string, maxConns int32, ef int) (*p
 // otherwise or when the replica cannot answer.
 //
 // ctx bounds the wait, not the query. A connection is taken from the pool within
-// ctx, but once sent, the query runs to its end (at most DetachedReadTimeout) on
+// ctx, but once sent, the query runs to its end (at most detachedReadTimeout) on
 // its own context, and the connection goes back to the pool; a caller whose ctx
 // ends first gets ctx's error at once. Interrupting a query in flight closes its
 // connection (pgx cannot know what the server still sends), and the next read
@@ -144,8 +144,8 @@ func readAll[T any](ctx context.Context, s *Store, scan pgx.RowToFunc[T], sql st
 	return readOn(ctx, s.pool, scan, sql, args)
 }
 
-// DetachedReadTimeout bounds a read that its caller stopped waiting for.
-const DetachedReadTimeout = 30 * time.Second
+// detachedReadTimeout bounds a read that its caller stopped waiting for.
+const detachedReadTimeout = 30 * time.Second
 
 func readOn[T any](ctx context.Context, pool *pgxpool.Pool, scan pgx.RowToFunc[T], sql string, args []any) ([]T, error) {
 	conn, err := pool.Acquire(ctx)
@@ -159,7 +159,7 @@ func readOn[T any](ctx context.Context, pool *pgxpool.Pool, scan pgx.RowToFunc[T
 	done := make(chan result, 1)
 	go func() {
 		defer conn.Release()
-		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DetachedReadTimeout)
+		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), detachedReadTimeout)
 		defer cancel()
 		rows, err := conn.Query(qctx, sql, args...)
 		if err != nil {
@@ -324,8 +324,7 @@ func (s *Store) Lookup(ctx context.Context, refs []store.Ref) (map[store.Ref]sto
 	// scanned the whole table for tables up to a few hundred thousand rows, ~6-14
 	// ms a batch at 20,000 rows, growing with the table (BENCHMARKS.md, Ingest).
 	rows, err := s.pool.Query(ctx, `
-		SELECT e.source, e.key, e.tenant, e.entity, e.text_hash, e.embedding, e.fields, e.version, e.deleted
-		FROM unnest($1::text[], $2::text[]) AS r(source, key)
+		SELECT e.* FROM unnest($1::text[], $2::text[]) AS r(source, key)
 		CROSS JOIN LATERAL (SELECT e.source, e.key, e.tenant, e.entity, e.text_hash, e.embedding, e.fields, e.version, e.deleted
 		                    FROM events e WHERE e.source = r.source AND e.key = r.key OFFSET 0) e`, sources, keys)
 	if err != nil {
