@@ -32,7 +32,8 @@ type getter struct {
 	body    []byte
 }
 
-// newGetter connects to base's host; key, when set, is sent as the Bearer token.
+// newGetter makes a getter for base's host (it dials on the first get); key,
+// when set, is sent as the Bearer token.
 func newGetter(base *url.URL, key string, timeout time.Duration) (*getter, error) {
 	g := &getter{host: base.Host, timeout: timeout}
 	if key != "" {
@@ -49,7 +50,11 @@ func newGetter(base *url.URL, key string, timeout time.Duration) (*getter, error
 		return nil, fmt.Errorf("-api: scheme %q, want http or https", base.Scheme)
 	}
 	if base.Port() == "" {
-		g.host = net.JoinHostPort(base.Hostname(), map[bool]string{false: "80", true: "443"}[g.tls])
+		port := "80"
+		if g.tls {
+			port = "443"
+		}
+		g.host = net.JoinHostPort(base.Hostname(), port)
 	}
 	return g, nil
 }
@@ -151,8 +156,8 @@ func (g *getter) roundTrip(target string) (status int, keep bool, err error) {
 		err = g.readChunked()
 	case length >= 0:
 		err = g.readN(length)
-	default: // the body runs to the end of the connection
-		g.body, err = appendAll(g.body, g.r)
+	default: // the body runs to the end of the connection (rare: read into a new slice)
+		g.body, err = io.ReadAll(g.r)
 		keep = false
 	}
 	return status, keep && err == nil, err
@@ -203,11 +208,4 @@ func (g *getter) readChunked() error {
 			return fmt.Errorf("chunk not followed by CRLF")
 		}
 	}
-}
-
-func appendAll(dst []byte, r io.Reader) ([]byte, error) {
-	var b bytes.Buffer
-	b.Write(dst)
-	_, err := b.ReadFrom(r)
-	return b.Bytes(), err
 }
