@@ -25,16 +25,17 @@ var WordNetDir = "/usr/share/wordnet"
 // one slice), so the garbage collector never scans it: as a map of strings to
 // slices it was most of contextapi's live heap (~38 MB), marked on every cycle.
 type wordnet struct {
-	once sync.Once
+	once   sync.Once
+	ids    map[uint64]uint32 // termHash(lemma) -> index in lemmas
+	lemmas []wnLemma
+	arena  []byte  // the lemmas' bytes
+	refs   []wnRef // synset references, each lemma's most common sense first
+	data   map[byte]*os.File
+	base   map[string][]string // irregular inflection -> base forms (paid -> pay), from the *.exc files
+
 	// background: WarmUpInBackground started the load, so a question does not
 	// wait for it; loaded: the load is done (see Loading).
 	background, loaded atomic.Bool
-	ids                map[uint64]uint32 // termHash(lemma) -> index in lemmas
-	lemmas             []wnLemma
-	arena              []byte  // the lemmas' bytes
-	refs               []wnRef // synset references, each lemma's most common sense first
-	data               map[byte]*os.File
-	base               map[string][]string // irregular inflection -> base forms (paid -> pay), from the *.exc files
 
 	expansions *lru.Cache[string, []string] // stemmed synonyms by word and senses
 }
@@ -42,12 +43,8 @@ type wordnet struct {
 // wordCacheEntries bounds the per-word cache of expansions (twice this at most).
 const wordCacheEntries = 10_000
 
-// WarmUp loads WordNet now (about a second, ~25 MB) instead of on the first
-// question.
-func WarmUp() { wn.once.Do(wn.load) }
-
-// WarmUpInBackground starts loading WordNet and returns at once (contextapi, at
-// start). Until the load is done, questions are not expanded: Expand returns
+// WarmUpInBackground starts loading WordNet (about a second, ~25 MB) and returns
+// at once (contextapi, at start); without it, the first question loads it. Until the load is done, questions are not expanded: Expand returns
 // nothing rather than make every question of the first second wait for it
 // (measured: 0.4-1.1 s each in a burst of 32 at start, past any budget).
 func WarmUpInBackground() {
