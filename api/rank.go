@@ -64,7 +64,7 @@ func (s *Server) rank(events []store.Event, q string, qvec []float32, stats rele
 			out[i] = Scored{Event: events[i], Score: relevance.Recency(now, events[i].Time, w.HalfLife)}
 		}
 	case mode == RankSimilarity:
-		w.Lexical, w.Identifier, w.Similarity, w.Thread = 0, 0, 1, 0
+		w.Lexical, w.Identifier, w.Similarity, w.Thread, w.ThreadFirst = 0, 0, 1, 0, 0
 		w.RecencyIntent, w.Status = w.Recency, w.Recency
 		fallthrough
 	default:

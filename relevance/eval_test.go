@@ -77,6 +77,14 @@ func evaluateCases(t testing.TB, w relevance.Weights, emb embedder, edit func([]
 				ranked = append(ranked, ids[i])
 			}
 			rep.Add(c, q, ranked, rng)
+			// FRESHCTX_EVAL_MISSES=1 prints the tuning part's weak answers (never
+			// the held-back part's: it is not looked at to choose anything).
+			if os.Getenv("FRESHCTX_EVAL_MISSES") != "" && c.Split == "tune" && evalset.NDCG(ranked, q.Rel, 5) < 0.85 {
+				fmt.Printf("\n[%s %s %.2f] %s  rel=%v\n", c.Customer, q.Kind, evalset.NDCG(ranked, q.Rel, 5), q.Q, q.Rel)
+				for r, i := range order[:min(6, len(order))] {
+					fmt.Printf("   %d %-6s %5.3f ago=%2.0f %s\n", r+1, ids[i], scores[i], now.Sub(cands[i].Time).Minutes(), cands[i].Text)
+				}
+			}
 		}
 	}
 	return rep
@@ -95,9 +103,9 @@ func TestRetrievalQuality(t *testing.T) {
 		split, kind, metric string
 		min                 float64
 	}{
-		{"all", "overall", "ndcg", 0.86},
-		{"tune", "overall", "ndcg", 0.88},
-		{"heldout", "overall", "ndcg", 0.79},
+		{"all", "overall", "ndcg", 0.87},
+		{"tune", "overall", "ndcg", 0.89},
+		{"heldout", "overall", "ndcg", 0.81},
 		{"all", "identifier", "mrr", 0.90},
 		{"all", "chinese", "ndcg", 0.88},
 		{"all", "recency", "ndcg", 0.91},

@@ -60,8 +60,9 @@ type Weights struct {
 	Synonyms float64
 	Senses   int
 	// Thread is the share of an earlier event's relevance that a later event on
-	// the same object inherits (0: off): see Score.
-	Thread float64
+	// the same object inherits (0: off), ThreadFirst the share of the story's
+	// first event's (the one that introduces the object): see Score.
+	Thread, ThreadFirst float64
 	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
 	// the bot's own chat lines, which echo the question's words.
 	Sources map[string]float64
@@ -70,7 +71,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thread: 0.5}
+	Synonyms: 0.2, Senses: 1, Thread: 0.5, ThreadFirst: 0.8}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -106,14 +107,15 @@ const (
 // Score scores every candidate:
 //
 //	rel    = source · (wS·sim + wL·lex) / (wS + wL)     (wS is 0 without a question vector)
-//	thread = wT · max rel of the earlier events sharing an identifier with it
+//	thread = max(wT · rel of an earlier event sharing an identifier with it,
+//	             wF · rel of the first such event: the story's first)
 //	score  = (1 − r)·max(rel, thread) + r·recency + wI·id
 //
 // where sim is the cosine to the question normalised by the best candidate's, lex
 // the BM25 score normalised by the best candidate's, id the share of the
 // question's identifiers the event names, recency 2^(−age/half-life), thread
 // what a later event inherits from the earlier events on the same object (only
-// the three most relevant events pass relevance on), and r is
+// the stories of the three most relevant events are followed), and r is
 // Weights.Recency, or Weights.RecencyIntent when the question asks for what is
 // newest. Normalising by the best candidate makes the components comparable
 // whatever the embedder's or the corpus's scale. BM25's statistics come from
@@ -181,7 +183,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
-	if w.Thread > 0 {
+	if w.Thread > 0 || w.ThreadFirst > 0 {
 		inherit(rels, comps, cands, docs, w)
 	}
 	for i := range cands {
@@ -191,16 +193,21 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	return scores, comps
 }
 
-// inherit gives each event Thread times the relevance of the most relevant
-// earlier event on the same object (one that shares an identifier with it): a
-// later event about an order or a ticket supersedes the earlier ones, so a
-// question that matches how the story began ("has the tent arrived?" matching
-// "Order O-7001 placed: tent") asks for where it stands ("O-7001 delivered").
+// inherit gives each event the relevance it inherits from the earlier events
+// of its story. Events that share an identifier tell one story: the first
+// introduces the object ("Order O-7001 placed: tent …"), the later ones report
+// where it stands ("O-7001 delivered") and supersede each other on recency. A
+// question that matches how the story began ("has the tent arrived?") asks
+// where it stands, so the first event passes on the larger share (wF). Any
+// other earlier event passes on less (wT): a later event that matches by
+// itself ("O-7001 paid" for "was O-7001 paid?") is more likely the answer
+// than the events after it.
 func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
-	// Only the most relevant few events pass relevance on: that bounds the cost
-	// at O(n) per request, and a weak match has little to pass on.
-	const sources = 3
-	top := make([]int, 0, sources+1)
+	// The stories of the most relevant few events are followed: that bounds the
+	// cost at O(n) per request, and a story the question does not reach has
+	// little to pass on.
+	const followed = 3
+	top := make([]int, 0, followed+1)
 	for i := range rels {
 		if rels[i] <= 0 {
 			continue
@@ -209,32 +216,38 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		for k > 0 && rels[top[k-1]] < rels[i] {
 			k--
 		}
-		if k < sources {
+		if k < followed {
 			top = append(top, 0)
 			copy(top[k+1:], top[k:])
 			top[k] = i
-			if len(top) > sources {
-				top = top[:sources]
+			if len(top) > followed {
+				top = top[:followed]
 			}
 		}
 	}
-	// An identifier that every candidate names (the customer's account number,
-	// their e-mail address) names the entity, not one story in it.
 	for _, i := range top {
-		var story []ident // docs[i]'s identifiers that name one story
 		for k := range int(docs[i].nOwn) {
-			if q := docs[i].own(k); len(docs) <= 2 || !everyNames(docs, q) {
-				story = append(story, q)
-			}
-		}
-		for j := range cands {
-			if j == i || !cands[j].Time.After(cands[i].Time) || w.Thread*rels[i] <= comps[j].Thread {
+			q := docs[i].own(k)
+			// An identifier that every candidate names (the customer's account
+			// number, their e-mail address) names the entity, not one story in it.
+			if len(docs) > 2 && everyNames(docs, q) {
 				continue
 			}
-			for _, q := range story {
-				if docs[j].names(q) {
-					comps[j].Thread = w.Thread * rels[i]
-					break
+			first := i
+			for j := range cands {
+				if cands[j].Time.Before(cands[first].Time) && docs[j].names(q) {
+					first = j
+				}
+			}
+			for j := range cands {
+				if !docs[j].names(q) {
+					continue
+				}
+				if cands[j].Time.After(cands[first].Time) {
+					comps[j].Thread = max(comps[j].Thread, w.ThreadFirst*rels[first])
+				}
+				if cands[j].Time.After(cands[i].Time) {
+					comps[j].Thread = max(comps[j].Thread, w.Thread*rels[i])
 				}
 			}
 		}

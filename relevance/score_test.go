@@ -36,9 +36,42 @@ func TestLaterEventsOnTheSameObjectInheritRelevance(t *testing.T) {
 	if scores[1] <= scores[2] {
 		t.Errorf("the delivery (%.3f) should outrank the other order's newer shipment (%.3f)", scores[1], scores[2])
 	}
-	w.Thread = 0
+	w.Thread, w.ThreadFirst = 0, 0
 	if _, comps := relevance.Score(q, cands, w, nil, now); comps[1].Thread != 0 {
-		t.Errorf("Thread 0 turns inheritance off, got %.3f", comps[1].Thread)
+		t.Errorf("Thread and ThreadFirst 0 turn inheritance off, got %.3f", comps[1].Thread)
+	}
+}
+
+// The story's first event (the one that introduces the object) passes on
+// ThreadFirst of its relevance, any other earlier event Thread: an event that
+// matches the question by itself is more likely its answer than the events
+// after it.
+func TestTheStorysFirstEventPassesOnMore(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	ago := func(m int) time.Time { return now.Add(-time.Duration(m) * time.Minute) }
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Order O-9210 placed: garden chairs, 4 pieces"},
+		{Source: "orders", Time: ago(30), Text: "Order O-9210 paid by card"},
+		{Source: "orders", Time: ago(5), Text: "Delivery slot booked for O-9210: Friday morning"},
+		{Source: "web", Time: ago(20), Text: "Signed in from the mobile app"},
+	}
+	w := relevance.DefaultWeights
+	if w.ThreadFirst <= w.Thread {
+		t.Fatalf("the defaults should let the first event pass on more: %+v", w)
+	}
+	_, comps := relevance.Score(relevance.NewQuery("did the garden chairs come?", nil), cands, w, nil, now)
+	if want := w.ThreadFirst * comps[0].Lexical; comps[2].Thread != want || comps[1].Thread != want {
+		t.Errorf("later events inherit %.3f and %.3f from the first, want %.3f", comps[1].Thread, comps[2].Thread, want)
+	}
+	scores, comps := relevance.Score(relevance.NewQuery("was O-9210 paid?", nil), cands, w, nil, now)
+	if comps[1].Lexical != 1 || comps[0].Lexical > 0.5 || comps[2].Lexical > 0.5 {
+		t.Fatalf("the payment should be the one that matches by its words: %+v", comps)
+	}
+	if want := w.Thread; comps[2].Thread != want {
+		t.Errorf("the delivery inherits %.3f from the payment, want Thread %.3f", comps[2].Thread, want)
+	}
+	if scores[1] <= scores[2] {
+		t.Errorf("the payment (%.3f) should outrank the newer delivery slot (%.3f)", scores[1], scores[2])
 	}
 }
 

@@ -22,12 +22,15 @@ func TestTuneWeights(t *testing.T) {
 			for _, intent := range []float64{0.5, 0.6, 0.7, 0.8} {
 				for _, status := range []float64{0.2, 0.35, 0.5, 0.65} {
 					for _, hl := range []time.Duration{10 * time.Minute, 20 * time.Minute, 40 * time.Minute} {
-						for _, thread := range []float64{0, 0.5, 0.6, 0.7, 0.8, 0.9} {
-							w := relevance.DefaultWeights
-							w.Similarity, w.Lexical, w.Recency, w.RecencyIntent, w.Status, w.HalfLife, w.Thread = sim, 1-sim, rec, intent, status, hl, thread
-							s := evaluate(t, w).Get("tune", "overall").NDCG5
-							if s > best+1e-9 {
-								best, bestW = s, w
+						for _, thread := range []float64{0, 0.3, 0.5, 0.7} {
+							for _, first := range []float64{0, 0.5, 0.6, 0.7, 0.8, 0.9} {
+								w := relevance.DefaultWeights
+								w.Similarity, w.Lexical, w.Recency, w.RecencyIntent, w.Status, w.HalfLife = sim, 1-sim, rec, intent, status, hl
+								w.Thread, w.ThreadFirst = thread, first
+								s := evaluate(t, w).Get("tune", "overall").NDCG5
+								if s > best+1e-9 {
+									best, bestW = s, w
+								}
 							}
 						}
 					}
