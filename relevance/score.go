@@ -2,6 +2,7 @@ package relevance
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -63,6 +64,9 @@ type Weights struct {
 	// the same object inherits (0: off), ThreadFirst the share of the story's
 	// first event's (the one that introduces the object): see Score.
 	Thread, ThreadFirst float64
+	// Amount weighs, for a question that asks how much (AsksAmount), the
+	// events that state an amount of money, as BM25 weighs a word (0: off).
+	Amount float64
 	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
 	// the bot's own chat lines, which echo the question's words.
 	Sources map[string]float64
@@ -71,7 +75,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thread: 0.5, ThreadFirst: 0.8}
+	Synonyms: 0.2, Senses: 1, Thread: 0.5, ThreadFirst: 0.8, Amount: 1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -128,6 +132,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		docs[i] = analysisOf(&cands[i])
 	}
 	lex := make([]float64, len(cands))
+	amount := w.Amount > 0 && AsksAmount(q.Text)
 	if w.Lexical > 0 {
 		terms := dedupe(q.Analysis.Terms)
 		weights := make([]float64, len(terms), len(terms)+8)
@@ -139,6 +144,10 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 				terms = append(terms, t)
 				weights = append(weights, w.Synonyms)
 			}
+		}
+		if amount && !slices.Contains(terms, MoneyTerm) {
+			terms = append(terms, MoneyTerm)
+			weights = append(weights, w.Amount)
 		}
 		lex = bm25(terms, weights, cands, docs, stats, w.CorpusIDF)
 	}
@@ -396,10 +405,20 @@ func Cosine(a, b []float32) float64 {
 var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "right now", "last thing",
 	"my last", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次"}
 
+// amountWords mark a question that asks for an amount of money.
+var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}
+
+// AsksAmount reports whether the question asks for an amount of money.
+func AsksAmount(q string) bool { return hasCue(q, amountWords) }
+
 // RecencyIntent reports whether the question asks for what is newest.
-func RecencyIntent(q string) bool {
+func RecencyIntent(q string) bool { return hasCue(q, recencyWords) }
+
+// hasCue reports whether the question holds one of the cues: an English cue as
+// whole words, a Chinese one anywhere.
+func hasCue(q string, cues []string) bool {
 	l := " " + strings.ToLower(q) + " "
-	for _, w := range recencyWords {
+	for _, w := range cues {
 		if isCJK([]rune(w)[0]) {
 			if strings.Contains(l, w) {
 				return true

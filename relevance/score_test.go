@@ -192,3 +192,56 @@ func TestRecencyIntent(t *testing.T) {
 		}
 	}
 }
+
+// An event that states an amount of money carries MoneyTerm; a number that is
+// not money does not.
+func TestStatesMoney(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Car insurance renewed, premium 612.00 EUR per year": true,
+		"Refund of €35 approved":                             true,
+		"Charged $20 for the upgrade":                        true,
+		"退款 15 元已批准":                                        true,
+		"Invoice paid: USD 49":                               true,
+		"Balance 1,250.00":                                   true,
+		"Loan approved at 5.9 percent APR":                   false,
+		"Webhook deliveries failing with HTTP 502":           false,
+		"90 percent of the monthly 20 GB used":               false,
+		"Appointment on Friday 11:00":                        false,
+		"Delivery on 20.05.2026":                             false,
+		"Order O-7001 placed":                                false,
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.MoneyTerm); got != want {
+			t.Errorf("%q states money: %v, want %v", text, got, want)
+		}
+	}
+}
+
+// A question asking how much looks for the events that state an amount: of two
+// events about one policy, the one with the premium becomes the best lexical
+// match (without Amount, the shorter event is).
+func TestAHowMuchQuestionLooksForAnAmount(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	cands := []relevance.Candidate{
+		{Source: "policies", Time: now.Add(-50 * time.Minute), Text: "Policy CI-5520 renewed, premium 612.00 EUR per year"},
+		{Source: "policies", Time: now.Add(-5 * time.Minute), Text: "Address change confirmed for policy CI-5520"},
+		{Source: "web", Time: now.Add(-20 * time.Minute), Text: "Signed in from the mobile app"},
+	}
+	for _, q := range []string{"how much is CI-5520?", "CI-5520 多少钱？"} {
+		if !relevance.AsksAmount(q) {
+			t.Errorf("%q should ask for an amount", q)
+		}
+		w := relevance.DefaultWeights
+		_, with := relevance.Score(relevance.NewQuery(q, nil), cands, w, nil, now)
+		w.Amount = 0
+		_, without := relevance.Score(relevance.NewQuery(q, nil), cands, w, nil, now)
+		if with[0].Lexical != 1 || with[1].Lexical >= 1 {
+			t.Errorf("%q: the premium should be the best lexical match: %+v", q, with)
+		}
+		if without[0].Lexical >= 1 {
+			t.Errorf("%q: without Amount the shorter event should match best: %+v", q, without)
+		}
+	}
+	if relevance.AsksAmount("has CI-5520 been renewed?") {
+		t.Error("a question that does not ask how much asks for no amount")
+	}
+}
