@@ -200,7 +200,7 @@ func TestStatesMoney(t *testing.T) {
 		"Car insurance renewed, premium 612.00 EUR per year": true,
 		"Refund of €35 approved":                             true,
 		"Charged $20 for the upgrade":                        true,
-		"退款 15 元已批准":                                        true,
+		"退款 15 元已批准":                                         true,
 		"Invoice paid: USD 49":                               true,
 		"Balance 1,250.00":                                   true,
 		"Loan approved at 5.9 percent APR":                   false,
