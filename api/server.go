@@ -248,9 +248,19 @@ func (s *Server) instrument(route string, h func(http.ResponseWriter, *http.Requ
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	buf := jsonBufs.Get().(*bytes.Buffer)
 	defer putJSONBuf(buf)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	var err error
+	if a, ok := v.(jsonAppender); ok {
+		var b []byte
+		if b, err = a.appendJSON(buf.AvailableBuffer()); err == nil {
+			buf.Write(b)
+			buf.WriteByte('\n') // as json.Encoder ends a value
+		}
+	} else {
+		enc := json.NewEncoder(buf)
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(v)
+	}
+	if err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
 		fmt.Fprintf(buf, "{\"error\":{\"code\":\"internal\",\"message\":%q}}\n", "the answer could not be encoded: "+err.Error())
@@ -640,7 +650,7 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.serverTiming(w, timer, resp.Meta.TookMS)
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(w, http.StatusOK, &resp)
 	return nil
 }
 
