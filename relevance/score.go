@@ -402,8 +402,8 @@ func Cosine(a, b []float32) float64 {
 }
 
 // recencyWords mark a question about what is newest, in English and Chinese.
-var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "right now", "last thing",
-	"my last", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次"}
+var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "last thing",
+	"my last", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次"}
 
 // amountWords mark a question that asks for an amount of money.
 var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}

@@ -177,6 +177,9 @@ func TestRecencyIntent(t *testing.T) {
 		"what did I change a few minutes ago?":     true,
 		"which address did I enter a moment ago?":  true,
 		"did my last payment go through?":          true,
+		"which seat do I have now?":                true,
+		"what is the status right now?":            true,
+		"I know the order number":                  false, // "know" is not "now"
 		"我刚才改了什么？":                                 true,
 		"最近的订单到哪了？":                                true,
 		"上次的付款成功了吗？":                               true, // "last time's payment"
