@@ -476,3 +476,45 @@ func (f fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, er
 	}
 	return out, nil
 }
+
+// explain=true gives every component with at most four decimals, thread and
+// identifier included (a refund inherits from its order's story here, and an
+// event naming one of the question's three identifiers matches a third).
+func TestExplainComponentsAreRounded(t *testing.T) {
+	now := time.Now()
+	l, _ := embed.NewLocal(384)
+	evs := demoEvents(t, now)
+	evs[0].Text, evs[0].Time = "Order O-1001 placed: running shoes, size 42", now.Add(-12*time.Minute)
+	evs[1].Text = "Refund for O-1001 approved: 49.90 EUR back to the card"
+	evs[2].Text = "Ticket T-1001 [open] Refund not received"
+	s := newTestServer(t, l, &fakeStore{events: evs}, nil)
+	rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"what about my running shoes? O-1001, T-1001 or R-1001"}, "explain": {"true"}})
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	threads, partial := 0, 0
+	for _, e := range resp.Events {
+		c := e.Explain
+		if c == nil {
+			t.Fatalf("no explain on %s", e.Key)
+		}
+		for name, v := range map[string]float64{"similarity": c.Similarity, "lexical": c.Lexical, "identifier": c.Identifier,
+			"recency": c.Recency, "source": c.Source, "thread": c.Thread} {
+			if math.Abs(v*1e4-math.Round(v*1e4)) > 1e-6 {
+				t.Errorf("%s: %s %v has more than four decimals", e.Key, name, v)
+			}
+		}
+		if c.Thread > 0 {
+			threads++
+		}
+		if c.Identifier > 0 && c.Identifier < 1 {
+			partial++
+		}
+	}
+	if threads == 0 || partial == 0 {
+		for _, e := range resp.Events {
+			t.Logf("%s %q %+v", e.Key, e.Text, *e.Explain)
+		}
+		t.Fatalf("the case should exercise a thread (%d) and a partial identifier match (%d)", threads, partial)
+	}
+}

@@ -144,6 +144,9 @@ sources:
 			v    float64
 		}{{"similarity", e.Explain.Similarity}, {"lexical", e.Explain.Lexical}, {"identifier", e.Explain.Identifier}, {"recency", e.Explain.Recency}, {"source", e.Explain.Source},
 			{"thread", e.Explain.Thread}} {
+			if math.Abs(c.v*1e4-math.Round(c.v*1e4)) > 1e-6 {
+				t.Errorf("rank %d: the API's %s %v has more than 4 decimals", i+1, c.name, c.v)
+			}
 			// Recency moves with the clock between the two requests.
 			got, _ := strconv.ParseFloat(b.text(li+" [data-component="+c.name+"]"), 64)
 			if math.Abs(got-c.v) > 0.0011 && (c.name != "recency" || math.Abs(got-c.v) > 0.01) {

@@ -829,6 +829,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		if p.explain && e.Components != nil {
 			c := *e.Components
 			c.Similarity, c.Lexical, c.Recency = round4(c.Similarity), round4(c.Lexical), round4(c.Recency)
+			c.Identifier, c.Thread = round4(c.Identifier), round4(c.Thread)
 			resp.Events[i].Explain = &c
 		}
 	}

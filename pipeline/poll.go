@@ -452,7 +452,8 @@ func (p *Pipeline) updateLag() {
 // deleted and created again (its offsets restarted), perhaps while no ingest
 // ran. Until then an after= naming a record of the new log would be answered
 // as already written; the first durable batch of the new log would also
-// replace the mark (PublishWatermarks), but this needs no record.
+// replace the mark (PublishWatermarks), but this needs no record. It also
+// forgets the watermarks of partitions the topic no longer has.
 func (p *Pipeline) forgetStaleWatermarks(sw store.StaleWatermarks, parts []partition) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -464,4 +465,29 @@ func (p *Pipeline) forgetStaleWatermarks(sw store.StaleWatermarks, parts []parti
 			p.log.Warn("forgot a watermark beyond the log end offset: the topic was re-created", "topic", part.topic, "partition", part.part, "log_end", high)
 		}
 	})
+	// A partition the topic no longer has (re-created with fewer) never
+	// advances: its watermark would hold every answer's fresh_through back.
+	seen := map[string]bool{}
+	for _, part := range parts {
+		if seen[part.topic] {
+			continue
+		}
+		seen[part.topic] = true
+		select {
+		case <-p.stopped:
+			return
+		default:
+		}
+		topic := part.topic
+		md, err := p.consumer.GetMetadata(&topic, false, 5000)
+		if err != nil || md.Topics[topic].Error.Code() != kafka.ErrNoError || len(md.Topics[topic].Partitions) == 0 {
+			continue // unknown for now; the next assignment looks again
+		}
+		n := int32(len(md.Topics[topic].Partitions))
+		if gone, err := sw.ForgetPartitionsFrom(ctx, topic, n); err != nil {
+			p.log.Warn("checking the watermarks against the topic's partitions", "topic", topic, "err", err)
+		} else if gone > 0 {
+			p.log.Warn("forgot the watermarks of partitions the topic no longer has", "topic", topic, "partitions", n, "forgotten", gone)
+		}
+	}
 }

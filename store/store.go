@@ -292,7 +292,9 @@ type Watermarks interface {
 
 // StaleWatermarks is what Watermarks may also do: forget a partition's
 // watermark that lies beyond its log end offset (a deleted and re-created
-// topic), reporting whether it did.
+// topic), reporting whether it did, and forget the watermarks of partitions a
+// topic no longer has (re-created with fewer), reporting how many.
 type StaleWatermarks interface {
 	ForgetStaleWatermark(ctx context.Context, topic string, partition int32, logEnd int64) (bool, error)
+	ForgetPartitionsFrom(ctx context.Context, topic string, count int32) (int, error)
 }

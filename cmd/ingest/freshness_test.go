@@ -18,6 +18,7 @@ import (
 	"github.com/freshctx/freshctx/client"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/store"
 )
 
 // Read-your-writes through a real broker: a bot publishes a customer's message
@@ -196,3 +197,45 @@ func TestReadYourWritesThroughTheBroker(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Watermarks of partitions a topic no longer has (it was created again with
+// fewer, or another run wrote to the same names) never advance and would hold
+// every answer's fresh_through back: ingest forgets them when it is assigned
+// the topic, and keeps the real partitions'.
+func TestWatermarksOfGonePartitionsAreForgotten(t *testing.T) {
+	h := newHarness(t)
+	// The ghosts are put there while no ingest runs, as by an earlier run.
+	h.eventually("partitions assigned", func() bool { return strings.Contains(h.logs.String(), "partitions assigned") })
+	h.stop()
+	ctx := context.Background()
+	old := time.Now().Add(-time.Hour).UTC()
+	var ghosts []store.Watermark
+	for p := int32(3); p < 8; p++ { // the harness's topics have 3 partitions
+		ghosts = append(ghosts, store.Watermark{Topic: chatTopic, Partition: p, Offset: 10_000, Time: old, High: 10_000})
+	}
+	if err := h.cache.PublishWatermarks(ctx, ghosts); err != nil {
+		t.Fatal(err)
+	}
+	h.start()
+	h.eventually("the gone partitions' watermarks forgotten", func() bool {
+		ws, err := h.cache.Watermarks(ctx, []string{chatTopic})
+		if err != nil {
+			return false
+		}
+		for _, w := range ws {
+			if w.Partition >= 3 {
+				return false
+			}
+		}
+		return true
+	})
+	if !strings.Contains(h.logs.String(), "forgot the watermarks of partitions the topic no longer has") {
+		t.Errorf("ingest did not say it forgot them:\n%s", h.logs.String())
+	}
+	// The real partitions' watermarks are published as usual.
+	h.produce(chatTopic, []byte("c1"), []byte(`{"message_id":"gone-1","tenant":"acme","customer_id":7001,"ts":"`+time.Now().UTC().Format(time.RFC3339Nano)+`","text":"hello"}`))
+	h.eventually("a real partition's watermark", func() bool {
+		ws, err := h.cache.Watermarks(ctx, []string{chatTopic})
+		return err == nil && len(ws) > 0 && ws[0].Partition < 3
+	})
+}

@@ -467,6 +467,38 @@ func TestWatermarkResetWhenTheLogRestarted(t *testing.T) {
 	})
 }
 
+// ForgetPartitionsFrom removes every field of the partitions a topic no longer
+// has, and nothing of the others.
+func TestForgetPartitionsFrom(t *testing.T) {
+	redisModes(t, func(t *testing.T, cfg Config) {
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		at := time.Now().UTC()
+		var marks []store.Watermark
+		for p := range int32(12) {
+			marks = append(marks, store.Watermark{Topic: "t", Partition: p, Offset: 10, Time: at, High: 12, DeadLettered: 1})
+		}
+		if err := c.PublishWatermarks(ctx, marks); err != nil {
+			t.Fatal(err)
+		}
+		n, err := c.ForgetPartitionsFrom(ctx, "t", 4)
+		if err != nil || n != 8 {
+			t.Fatalf("forgot %d (%v), want 8", n, err)
+		}
+		ws, err := c.Watermarks(ctx, []string{"t"})
+		if err != nil || len(ws) != 4 || ws[3].Partition != 3 || ws[3].High != 12 || ws[3].DeadLettered != 1 {
+			t.Fatalf("left: %+v %v", ws, err)
+		}
+		fields, err := c.rdb.HKeys(ctx, c.watermarkKey("t")).Result()
+		if err != nil || len(fields) != 4*4 {
+			t.Fatalf("fields left: %v %v, want the 4 kept partitions' 16", fields, err)
+		}
+		if n, err := c.ForgetPartitionsFrom(ctx, "t", 4); err != nil || n != 0 {
+			t.Fatalf("again: forgot %d (%v), want 0", n, err)
+		}
+	})
+}
+
 // ForgetStaleWatermark removes only a watermark beyond the log end offset.
 func TestForgetStaleWatermark(t *testing.T) {
 	redisModes(t, func(t *testing.T, cfg Config) {

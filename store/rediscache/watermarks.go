@@ -82,6 +82,30 @@ func (c *Cache) ForgetStaleWatermark(ctx context.Context, topic string, partitio
 	return n == 1, err
 }
 
+// forgetPartitionsScript removes every field of the partitions numbered ARGV[1]
+// and above (the watermark, h, w and d): the topic has fewer partitions now.
+var forgetPartitionsScript = redis.NewScript(`
+local from = tonumber(ARGV[1])
+local gone = 0
+local fields = redis.call('HKEYS', KEYS[1])
+for _, f in ipairs(fields) do
+  local p = tonumber(string.match(f, '^[hwd]?(%d+)$'))
+  if p and p >= from then
+    redis.call('HDEL', KEYS[1], f)
+    if string.match(f, '^%d+$') then gone = gone + 1 end
+  end
+end
+return gone`)
+
+// ForgetPartitionsFrom removes the watermarks of topic's partitions numbered
+// count and above: the topic was deleted and created again with fewer
+// partitions (or another run wrote to the same names), and a partition that no
+// longer exists never advances, so every answer's fresh_through (the oldest
+// watermark) would stay where it stopped. It returns how many it removed.
+func (c *Cache) ForgetPartitionsFrom(ctx context.Context, topic string, count int32) (int, error) {
+	return forgetPartitionsScript.Run(ctx, c.rdb, []string{c.watermarkKey(topic)}, strconv.Itoa(int(count))).Int()
+}
+
 // Watermarks returns the watermarks of every partition of topics.
 func (c *Cache) Watermarks(ctx context.Context, topics []string) ([]store.Watermark, error) {
 	pipe := c.rdb.Pipeline()
