@@ -487,6 +487,11 @@ func TestExplainComponentsAreRounded(t *testing.T) {
 	evs[0].Text, evs[0].Time = "Order O-1001 placed: running shoes, size 42", now.Add(-12*time.Minute)
 	evs[1].Text = "Refund for O-1001 approved: 49.90 EUR back to the card"
 	evs[2].Text = "Ticket T-1001 [open] Refund not received"
+	for i := range evs {
+		// (source, key, version) names a text: these are other texts than
+		// demoEvents' under the same keys, so they are other versions.
+		evs[i].Version = 2
+	}
 	s := newTestServer(t, l, &fakeStore{events: evs}, nil)
 	rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"what about my running shoes? O-1001, T-1001 or R-1001"}, "explain": {"true"}})
 	if rec.Code != http.StatusOK {
