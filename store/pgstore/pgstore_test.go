@@ -251,6 +251,10 @@ func TestCheckEmbeddingConcurrentFirstUse(t *testing.T) {
 				t.Fatalf("round %d: %v", round, err)
 			}
 		}
+		// Each round's pool (up to 16 connections) goes now, not at the test's
+		// end: five of them with the other packages' tests and a running demo
+		// reached PostgreSQL's 100 connections once.
+		st.Close()
 	}
 }
 
