@@ -3,11 +3,13 @@ package relevance
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/freshctx/freshctx/internal/evalset"
+	"github.com/kljensen/snowball/english"
 )
 
 // texts are the labelled set's event texts and questions: English, Chinese,
@@ -136,5 +138,33 @@ func TestExpandDoesNotWaitForABackgroundLoad(t *testing.T) {
 	wn.loaded.Store(true)
 	if Loading() || !slices.Equal(Expand(q, 1), want) {
 		t.Fatalf("after the load: Loading %v, Expand %v; want false and %v", Loading(), Expand(q, 1), want)
+	}
+}
+
+// A regular inflection is reduced by WordNet's own rules (morphy) before its
+// synonyms are looked up: "throttled" is "throttle" (not "throttl"),
+// "deliveries" is "delivery", "postponed" is "postpone".
+func TestExpandReducesRegularForms(t *testing.T) {
+	if _, err := os.Stat(WordNetDir); err != nil {
+		t.Skip("WordNet is not installed (make setup installs it)")
+	}
+	for q, want := range map[string]string{
+		"why are my calls being throttled?": "limit",    // throttle: restrict, limit
+		"where are my deliveries?":          "bringing", // delivery: bringing
+		"was the match postponed?":          "defer",    // postpone: defer
+	} {
+		if got := Expand(q, 1); !slices.Contains(got, english.Stem(want, false)) {
+			t.Errorf("%q expands to %v, want %q among them", q, got, english.Stem(want, false))
+		}
+	}
+}
+
+// BenchmarkExpand is a question's WordNet expansion once its words' synonyms
+// are cached (as they are after the first questions).
+func BenchmarkExpand(b *testing.B) {
+	q := "has my refund for the cancelled delivery been paid yet?"
+	Expand(q, 1)
+	for b.Loop() {
+		Expand(q, 1)
 	}
 }

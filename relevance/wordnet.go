@@ -257,6 +257,14 @@ func lemmaOf(word string) string {
 	return lemma
 }
 
+// detachments are WordNet's rules for finding a regular form's base form (from
+// its morphy): the suffix is replaced by the ending; each rule is only a
+// candidate, which WordNet either knows or not.
+var detachments = []struct{ suffix, ending string }{
+	{"s", ""}, {"es", ""}, {"es", "e"}, {"ies", "y"}, {"ed", ""}, {"ed", "e"}, {"ied", "y"}, {"ing", ""}, {"ing", "e"},
+	{"men", "man"}, {"er", ""}, {"er", "e"}, {"est", ""}, {"est", "e"},
+}
+
 // Expand returns the stemmed synonyms of the question's words (from WordNet's
 // most common senses) that are not already among its terms: extra lexical
 // evidence for a paraphrase that shares no word with the event it asks about.
@@ -276,9 +284,11 @@ func Expand(question string, senses int) []string {
 		forms := []string{w}
 		wn.once.Do(wn.load)
 		forms = append(forms, wn.base[w]...) // irregular: paid -> pay
-		for _, suf := range []string{"s", "es", "ed", "ing"} {
-			if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
-				forms = append(forms, strings.TrimSuffix(w, suf))
+		// WordNet's rules of detachment for regular forms (its morphy): the
+		// ending dropped or replaced (throttled -> throttle, deliveries -> delivery).
+		for _, r := range detachments {
+			if strings.HasSuffix(w, r.suffix) && len(w) > len(r.suffix)+2 {
+				forms = append(forms, strings.TrimSuffix(w, r.suffix)+r.ending)
 			}
 		}
 		for _, f := range forms {
