@@ -151,6 +151,11 @@ func TestDegradationWithRealDependencies(t *testing.T) {
 		if code != 200 || resp.Meta.ServedFrom != "cache" || stages(resp)["knowledge"] != "events_only" || len(resp.Events) != 3 {
 			t.Fatalf("%d %+v", code, resp.Meta)
 		}
+		// The question's embedding was there in time: only the knowledge is
+		// late, and the events are ranked with the vector.
+		if _, late := stages(resp)["embed"]; late || resp.Meta.Ranking != "hybrid" {
+			t.Errorf("a late knowledge search degraded the embedding too: ranking %s, degraded %+v", resp.Meta.Ranking, resp.Meta.Degraded)
+		}
 		if took > 100*time.Millisecond+margin {
 			t.Errorf("answered in %v with a 100 ms budget", took)
 		}

@@ -698,16 +698,18 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	searchDone := make(chan searchResult, 1)
 	if p.q != "" {
 		go func() {
-			defer close(embedDone)
 			ectx, ecancel := context.WithTimeout(ctx, share(p.budget, embedShare))
-			defer ecancel()
 			vecs, err := s.embedder.Embed(ectx, []string{p.q})
+			ecancel()
 			emb = embedResult{err: err, at: time.Now()}
 			if err == nil && len(vecs) == 1 {
 				emb.vec = vecs[0]
 			} else if err == nil {
 				emb.err = errors.New("embedder returned no vector")
 			}
+			// The vector is there for ranking now, not after the knowledge
+			// search: a late search degrades the knowledge alone.
+			close(embedDone)
 			if p.knowledge && emb.err == nil {
 				t0 := time.Now()
 				vec := emb.vec
@@ -767,6 +769,25 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 			meta.Ranking = fallback
 		}
 	}
+	mode := meta.Ranking
+	if mode == rankLexical {
+		mode = RankHybrid
+	}
+	var stats relevance.Stats
+	if mode == RankHybrid && p.q != "" && s.cfg.CorpusIDF > 0 {
+		sstart := time.Now()
+		stats = s.termStats(ctx, p.budget, events, p.q)
+		timer.record("stats", sstart)
+	}
+	if mode == RankHybrid && p.q != "" && relevance.Loading() {
+		// The first second after start: the question is not expanded rather than wait.
+		s.degrade(&meta, "rank", "question expansion (WordNet) still loading", "no synonyms")
+	}
+	rstart := time.Now()
+	ranked := s.rank(events, p.q, qvec, stats, now, mode, p.k)
+	timer.record("rank", rstart)
+	// The knowledge search has run beside the ranking; its hits are waited for
+	// only now.
 	var hits []store.Hit
 	if p.knowledge {
 		switch {
@@ -788,24 +809,6 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 			}
 		}
 	}
-
-	mode := meta.Ranking
-	if mode == rankLexical {
-		mode = RankHybrid
-	}
-	var stats relevance.Stats
-	if mode == RankHybrid && p.q != "" && s.cfg.CorpusIDF > 0 {
-		sstart := time.Now()
-		stats = s.termStats(ctx, p.budget, events, p.q)
-		timer.record("stats", sstart)
-	}
-	if mode == RankHybrid && p.q != "" && relevance.Loading() {
-		// The first second after start: the question is not expanded rather than wait.
-		s.degrade(&meta, "rank", "question expansion (WordNet) still loading", "no synonyms")
-	}
-	rstart := time.Now()
-	ranked := s.rank(events, p.q, qvec, stats, now, mode, p.k)
-	timer.record("rank", rstart)
 	rstart = time.Now()
 	text, tokens, omitted, omittedDocs := renderContext(p.entity, ranked, hits, now, p.maxTokens)
 	timer.record("render", rstart)
