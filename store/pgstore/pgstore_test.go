@@ -3,6 +3,9 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -322,5 +325,58 @@ func TestKnowledgeFullTextInChinese(t *testing.T) {
 	hits, _, err = s.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: axis(0), K: 2})
 	if err != nil || len(hits) == 0 || hits[0].DocID != "KB-points" {
 		t.Fatalf("vector only: %+v, %v; want KB-points first", hits, err)
+	}
+}
+
+// With the planner's statistics in place, a hybrid search's full-text side
+// selects the chunks by the question's words that are not common in the
+// chunks, and ranks them by all of its words: the chunk naming the rare error
+// code is found, and a question of common words alone still finds the chunks
+// that hold all of them.
+func TestHybridSearchSelectsByTheQuestionsRareWords(t *testing.T) {
+	ctx := context.Background()
+	st := openConformance(t).(*pgstore.Store)
+	var docs []store.Document
+	for i := range 400 {
+		text := fmt.Sprintf("Your account settings page, section %d: notifications and language.", i)
+		switch {
+		case i == 123:
+			text = "Your account shows error E4711 when the card expired: add a new card."
+		case i%20 == 0: // "refund" in 5% of the chunks
+			text = fmt.Sprintf("Your account refund history, section %d: refunds reach the card in 5 days.", i)
+		}
+		v := make([]float32, storetest.Dims)
+		v[i%storetest.Dims] = 1
+		docs = append(docs, store.Document{Source: "kb", Key: fmt.Sprint(i), DocID: fmt.Sprint("KB-", i), Tenant: "acme", Version: 1,
+			Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v}}})
+	}
+	if _, err := st.ApplyDocuments(ctx, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.VacuumAnalyze(ctx); err != nil {
+		t.Fatal(err)
+	}
+	far := make([]float32, storetest.Dims)
+	far[storetest.Dims-1] = 1 // nearest to none of the chunks that matter
+	search := func(text string) []store.Hit {
+		hits, info, err := st.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: far, K: 3, Text: text})
+		if err != nil || info.Mode != "hybrid" {
+			t.Fatalf("%q: mode %s, %v", text, info.Mode, err)
+		}
+		return hits
+	}
+	// (Its vector is far: fused by rank, it ties with the nearest chunk.)
+	if hits := search("my account says error E4711, what now?"); !slices.ContainsFunc(hits, func(h store.Hit) bool { return h.DocID == "KB-123" }) {
+		t.Errorf("the rare error code's chunk should be found: %+v", hits)
+	}
+	// "account" is in every chunk, "refund" in 5%: both are common, so the
+	// chunks must hold both.
+	hits := search("account refund")
+	found := false
+	for _, h := range hits {
+		found = found || strings.Contains(h.Text, "refund history")
+	}
+	if !found {
+		t.Errorf("a question of common words alone should still find the chunks holding all of them: %+v", hits)
 	}
 }

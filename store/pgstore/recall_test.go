@@ -128,10 +128,28 @@ func TestKnowledgeRecall(t *testing.T) {
 		}
 		total += k
 	}
+	// The same questions as text too (hybrid: full text fused with the
+	// index), with a generous bound for a loaded machine: a generic plan
+	// scanned the whole table, 415 ms a search here.
+	var hybridTime time.Duration
+	const hybridQueries = 50
+	for range hybridQueries {
+		text := cor.text(cor.rng.IntN(1000), 8, 0.75)
+		v, _ := emb.Embed(ctx, []string{text})
+		t0 := time.Now()
+		hits, info, err := st.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: v[0], K: k, Text: text})
+		hybridTime += time.Since(t0)
+		if err != nil || info.Mode != "hybrid" || len(hits) != k {
+			t.Fatalf("hybrid search: %d hits, mode %s, %v", len(hits), info.Mode, err)
+		}
+	}
+	if mean := hybridTime / hybridQueries; mean > 250*time.Millisecond {
+		t.Errorf("mean hybrid search %v, want well under 250 ms", mean)
+	}
 	recall := float64(found) / float64(total)
-	t.Logf("%d chunks loaded in %v, HNSW built in %v; %d queries (half filtered to 10%%): recall@%d = %.4f (filtered %.4f), mean ANN search %v",
+	t.Logf("%d chunks loaded in %v, HNSW built in %v; %d queries (half filtered to 10%%): recall@%d = %.4f (filtered %.4f), mean ANN search %v, mean hybrid search %v",
 		chunks, loaded.Round(time.Millisecond), built.Round(time.Millisecond), queries, k, recall,
-		float64(filteredFound)/float64(total/2), (annTime / queries).Round(time.Microsecond))
+		float64(filteredFound)/float64(total/2), (annTime / queries).Round(time.Microsecond), (hybridTime / hybridQueries).Round(time.Microsecond))
 	if recall < 0.95 {
 		t.Errorf("recall@%d = %.4f, want at least 0.95", k, recall)
 	}
