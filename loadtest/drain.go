@@ -47,8 +47,8 @@ type drainRun struct {
 	CPU          *cpuUse `json:"cpu,omitempty"` // with -cpu: per component while draining
 }
 
-// drain measures ingest (its own process, the given binary and config) draining
-// a backlog: records per second from the first record consumed to the last one
+// drain measures ingest (its own process, the given binary and config, in a
+// schema and key prefix of its own: drainConfig) draining a backlog: records per second from the first record consumed to the last one
 // acknowledged, and its memory (VmHWM, the median VmRSS while draining, the Go
 // heap), for each backlog size and partition count asked for.
 func drain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -91,15 +91,18 @@ func drain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		extraEnv = append(extraEnv, kv)
 	}
-	ingestConfig := *cfgPath
+	// ingest writes to a schema and key prefix of its own (drainConfig).
+	var ingestConfig string
+	var cleanup func()
 	if *embedDelay > 0 {
-		var stopEmbedder func()
-		ingestConfig, stopEmbedder, err = startEmbedder(ctx, *cfgPath, *embedDelay, stderr)
-		if err != nil {
-			return err
-		}
-		defer stopEmbedder()
+		ingestConfig, cleanup, err = startEmbedder(ctx, *cfgPath, *embedDelay, stderr)
+	} else {
+		ingestConfig, cleanup, err = drainConfig(ctx, *cfgPath, nil)
 	}
+	if err != nil {
+		return err
+	}
+	defer cleanup()
 	var runs []drainRun
 	fmt.Fprintln(stdout, "| partitions | backlog (records) | drain | records/s | peak RSS | median RSS | peak private RSS | peak Go heap | load average at start |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
@@ -427,21 +430,22 @@ func startChild(cmd *exec.Cmd, grace time.Duration) (exited chan struct{}, stop 
 	}, nil
 }
 
-// drainSchema and drainKeyPrefix hold what ingest writes through the stand-in
-// provider: its vectors are another model's, which the config's store and cache
-// must never mix with their own (ingest refuses to, by the recorded model).
+// drainSchema and drainKeyPrefix hold what ingest writes while draining: the
+// backlog's synthetic customers and watermarks must not end up in the
+// configured stores (the demo's, by default), and a stand-in provider's vectors
+// are another model's, which those stores must never mix with their own
+// (ingest refuses to, by the recorded model).
 const (
-	drainSchema    = "freshctx_drain_provider"
-	drainKeyPrefix = "fcdrainprovider"
+	drainSchema    = "freshctx_drain"
+	drainKeyPrefix = "fcdrain"
 )
 
-// startEmbedder runs `loadtest embedder` (this binary) as its own process on a
-// free port, with the dimensions of the config's embedder, and writes a copy of
-// the config whose embedder is that server, whose PostgreSQL schema is drainSchema
-// (reset and migrated) and whose Redis keys start with drainKeyPrefix. It
-// returns the copy's path and a function that stops the server and removes the
-// copy.
-func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, stderr io.Writer) (string, func(), error) {
+// drainConfig writes a copy of the config whose PostgreSQL schema is
+// drainSchema (reset and migrated) and whose Redis keys start with
+// drainKeyPrefix (the previous run's removed). edit may change the copy
+// before it is written. It returns the copy's path and a function that
+// removes it.
+func drainConfig(ctx context.Context, cfgPath string, edit func(doc map[string]any, cfg *config.Config) error) (string, func(), error) {
 	raw, err := os.ReadFile(cfgPath)
 	if err != nil {
 		return "", nil, fmt.Errorf("-config: %w", err)
@@ -456,7 +460,7 @@ func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, std
 	}
 	u, err := url.Parse(cfg.Postgres.DSN)
 	if err != nil || u.Scheme == "" {
-		return "", nil, fmt.Errorf("-embedder-delay needs postgres.dsn as a URL (postgres://…), to give the run a schema of its own")
+		return "", nil, fmt.Errorf("drain needs postgres.dsn as a URL (postgres://…), to give the run a schema of its own")
 	}
 	q := u.Query()
 	q.Set("search_path", drainSchema+",public")
@@ -496,12 +500,11 @@ func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, std
 	}
 	setIn("postgres", "dsn", u.String())
 	setIn("redis", "key_prefix", drainKeyPrefix)
-	dims := cfg.Embedder.Dims
-	addr, err := freeAddr()
-	if err != nil {
-		return "", nil, err
+	if edit != nil {
+		if err := edit(doc, cfg); err != nil {
+			return "", nil, err
+		}
 	}
-	doc["embedder"] = map[string]any{"provider": "openai", "base_url": "http://" + addr + "/v1", "model": "fake", "dims": dims}
 	out, err := yaml.Marshal(doc)
 	if err != nil {
 		return "", nil, err
@@ -510,15 +513,37 @@ func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, std
 	if err := os.WriteFile(path, out, 0o600); err != nil {
 		return "", nil, err
 	}
+	return path, func() { os.Remove(path) }, nil
+}
+
+// startEmbedder runs `loadtest embedder` (this binary) as its own process on a
+// free port, with the dimensions of the config's embedder, and writes a drain
+// config (drainConfig) whose embedder is that server. It returns the config's
+// path and a function that stops the server and removes the config.
+func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, stderr io.Writer) (string, func(), error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return "", nil, err
+	}
+	var dims int
+	path, remove, err := drainConfig(ctx, cfgPath, func(doc map[string]any, cfg *config.Config) error {
+		dims = cfg.Embedder.Dims
+		doc["embedder"] = map[string]any{"provider": "openai", "base_url": "http://" + addr + "/v1", "model": "fake", "dims": dims}
+		return nil
+	})
+	if err != nil {
+		return "", nil, err
+	}
 	self, err := os.Executable()
 	if err != nil {
+		remove()
 		return "", nil, err
 	}
 	cmd := exec.Command(self, "embedder", "-listen", addr, "-dims", fmt.Sprint(dims), "-delay", delay.String())
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	_, stop, err := startChild(cmd, 5*time.Second)
 	if err != nil {
-		os.Remove(path)
+		remove()
 		return "", nil, err
 	}
 	for i := 0; ; i++ { // until it listens
@@ -529,11 +554,11 @@ func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, std
 		}
 		if i == 100 {
 			stop()
-			os.Remove(path)
+			remove()
 			return "", nil, fmt.Errorf("the embedding server did not listen on %s: %w", addr, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	fmt.Fprintf(stderr, "drain: ingest embeds through a stand-in provider at http://%s/v1 (%s per request)\n", addr, delay)
-	return path, func() { stop(); os.Remove(path) }, nil
+	return path, func() { stop(); remove() }, nil
 }

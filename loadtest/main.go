@@ -82,11 +82,13 @@ Usage:
       For each backlog size and partition count: start a broker of its own, produce
       that many events of the produce mix, then start ingest (its own process) and
       measure it draining them: records/s from the first record consumed to the last
-      acknowledged, peak RSS (VmHWM), median RSS and peak Go heap. With several sizes
-      or counts, -out also draws the curve (drain-backlog.svg, drain-partitions.svg).
-      -embedder-delay runs a stand-in model provider (loadtest embedder) as a third
-      process and points ingest at it, in a schema and Redis prefix of their own;
-      -cpu adds the CPU per 1,000 records of each component while draining.
+      acknowledged, peak RSS (VmHWM), median RSS and peak Go heap. ingest writes to the
+      config's PostgreSQL and Redis, but in a schema (freshctx_drain) and key prefix
+      (fcdrain) of the run's own, reset first: the backlog's customers never show in the
+      demo. With several sizes or counts, -out also draws the curve (drain-backlog.svg,
+      drain-partitions.svg). -embedder-delay runs a stand-in model provider (loadtest
+      embedder) as a third process and points ingest at it; -cpu adds the CPU per 1,000
+      records of each component while draining.
 
   loadtest eval [-brokers ...] [-api ...] [-topic app.activity] [-ranking hybrid|similarity|recency] [-out DIR]
       Run the labelled retrieval set (internal/evalset: 40 customers, 116 questions,
