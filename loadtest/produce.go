@@ -22,7 +22,7 @@ func produce(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	brokers := fs.String("brokers", "127.0.0.1:19092", "Kafka bootstrap servers")
 	rate := fs.Int("rate", 1000, "events per second (0: as fast as possible)")
 	duration := fs.Duration("duration", 30*time.Second, "how long to produce (at most 10m)")
-	entities := fs.Int("entities", 10000, "customers (customer:0 … N-1)")
+	entities := fs.Int("entities", 10000, "customers (customer:100000 … 100000+N-1, apart from the demo's)")
 	skew := fs.Float64("skew", 1.1, "Zipf exponent of entity popularity (> 1; higher: a few entities get most events)")
 	debezium := fs.Float64("debezium", 0.6, "share of Debezium change events (the rest: JSON events)")
 	if err := fs.Parse(args); err != nil {
@@ -64,6 +64,15 @@ func newMixProducer(brokers string) (*kafka.Producer, error) {
 
 // mix is produce's event mix: Debezium ticket changes and JSON chat events over
 // Zipf-skewed customers, at a rate (0: as fast as possible).
+//
+// Its customers and tickets are numbered apart from the demo's (customer:1001,
+// ticket 9001, chat message m-1001-1), which the same topics carry: a load run
+// beside the demo (produce, freshness) must not change the demo's story.
+const (
+	mixCustomerBase = 100_000
+	mixTicketBase   = 1_000_000
+)
+
 type mix struct {
 	rate, entities int
 	skew, debezium float64
@@ -86,7 +95,7 @@ func (m mix) run(ctx context.Context, p *kafka.Producer, duration time.Duration)
 				time.Sleep(wait) // pacing
 			}
 		}
-		customer := int(zipf.Uint64())
+		customer := mixCustomerBase + int(zipf.Uint64())
 		now := time.Now()
 		if rng.Float64() < m.debezium {
 			lsn += 8
@@ -99,6 +108,7 @@ func (m mix) run(ctx context.Context, p *kafka.Producer, duration time.Duration)
 			case r > 0.97:
 				op = "d"
 			}
+			id += mixTicketBase
 			row := map[string]any{"id": id, "tenant_id": "acme", "customer_id": customer, "status": []string{"open", "pending", "solved"}[rng.IntN(3)],
 				"priority": "normal", "subject": "Order question", "body": fmt.Sprintf("Customer %d asks about order O-%d.", customer, rng.IntN(100000)),
 				"updated_at": now.UnixMicro()}
