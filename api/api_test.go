@@ -523,3 +523,21 @@ func TestExplainComponentsAreRounded(t *testing.T) {
 		t.Fatalf("the case should exercise a thread (%d) and a partial identifier match (%d)", threads, partial)
 	}
 }
+
+// await takes a value that is already there even when the context has ended
+// (a knowledge search that finished in time, then ranking ran past the
+// deadline), and gives up on one that is not.
+func TestAwaitPrefersAReadyValue(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for range 1000 { // select alone would pick the ended context about half the time
+		ch := make(chan int, 1)
+		ch <- 7
+		if v, ok := await(ctx, ch); !ok || v != 7 {
+			t.Fatalf("a ready value: %d, %v", v, ok)
+		}
+	}
+	if _, ok := await(ctx, make(chan int)); ok {
+		t.Fatal("nothing to take and the context ended: want no value")
+	}
+}

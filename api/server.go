@@ -654,6 +654,24 @@ func (s *Server) handleContext(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// await returns what ch holds, if anything, else waits for it until ctx ends.
+// A value that is already there is taken even when ctx has ended (select
+// alone would pick between the two at random).
+func await[T any](ctx context.Context, ch <-chan T) (T, bool) {
+	select {
+	case v := <-ch:
+		return v, true
+	default:
+	}
+	select {
+	case v := <-ch:
+		return v, true
+	case <-ctx.Done():
+		var zero T
+		return zero, false
+	}
+}
+
 // answer makes a /v1/context answer for the caller in ctx, within p.budget.
 func (s *Server) answer(parent context.Context, p params) (ContextResponse, *stageTimer, error) {
 	start := s.now()
@@ -752,8 +770,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		if p.ranking == RankHybrid {
 			fallback = rankLexical
 		}
-		select {
-		case <-embedDone:
+		if _, ok := await(ctx, embedDone); ok {
 			timer.ms["embed"] = float64(emb.at.Sub(start).Microseconds()) / 1000
 			timer.order = append(timer.order, "embed")
 			if emb.err != nil {
@@ -763,7 +780,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 				qvec = emb.vec
 				meta.Ranking = p.ranking
 			}
-		case <-ctx.Done():
+		} else {
 			timer.record("embed", start)
 			s.degrade(&meta, "embed", "deadline exceeded", fallback)
 			meta.Ranking = fallback
@@ -794,8 +811,9 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		case qvec == nil:
 			s.degrade(&meta, "knowledge", "no question vector", "events_only")
 		default:
-			select {
-			case res := <-searchDone:
+			// A search that finished in time is used even when ranking then
+			// ran past the deadline.
+			if res, ok := await(ctx, searchDone); ok {
 				timer.ms["knowledge"] = float64(res.took.Microseconds()) / 1000
 				timer.order = append(timer.order, "knowledge")
 				if res.err != nil {
@@ -803,7 +821,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 				} else {
 					hits, meta.KnowledgeMode, meta.KnowledgeCached = res.hits, res.info.Mode, res.cached
 				}
-			case <-ctx.Done():
+			} else {
 				timer.record("knowledge", start)
 				s.degrade(&meta, "knowledge", "deadline exceeded", "events_only")
 			}
