@@ -229,18 +229,14 @@ func (s *Store) HasReadReplica() bool { return s.read != nil }
 const EfSearchDefault = 200
 
 // ftsQuery are the full-text side's two tsqueries for the question {text}:
-// sel selects the chunks (any of the question's words that are in no more
-// than {share} of the chunks, by PostgreSQL's statistics of the tsv column; all
-// of its words when every one is more common), rank ranks them (any of its
-// words). CJK text counts by its character bigrams, as the chunks' tsv does.
+// sel selects the chunks (any of the question's words that are not among the
+// {common} lexemes; all of its words when every one is), rank ranks them (any
+// of its words). CJK text counts by its character bigrams, as the chunks' tsv
+// does.
 const ftsQuery = `
 		words AS (SELECT array(SELECT lexeme FROM unnest(to_tsvector('english', {text}))
 		                       UNION SELECT lexeme FROM unnest(to_tsvector('simple', freshctx_cjk_bigrams({text})))) AS lx),
-		common AS (SELECT coalesce(array_agg(m.e), '{}') AS lx
-		           FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS m(e, f)
-		           WHERE (s.schemaname, s.tablename) = (SELECT n.nspname::text, c.relname::text FROM pg_class c
-		                  JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = 'document_chunks'::regclass)
-		             AND s.attname = 'tsv' AND m.e IS NOT NULL AND m.f > {share}),
+		common AS (SELECT {common}::text[] AS lx),
 		query AS MATERIALIZED (SELECT CASE WHEN cardinality(rare) > 0 THEN array_to_string(rare, ' | ')
 		                                   ELSE array_to_string(every, ' & ') END::tsquery AS sel,
 		                              array_to_string(every, ' | ')::tsquery AS rank
@@ -249,8 +245,57 @@ const ftsQuery = `
 		                FROM words, common) t)`
 
 // ftsQueryCTE is ftsQuery with its placeholders replaced by parameters.
-func ftsQueryCTE(text, share string) string {
-	return strings.NewReplacer("{text}", text, "{share}", share).Replace(ftsQuery)
+func ftsQueryCTE(text, common string) string {
+	return strings.NewReplacer("{text}", text, "{common}", common).Replace(ftsQuery)
+}
+
+// commonLexemesSQL lists the lexemes in more than $1 of the chunks, from the
+// planner's statistics of the tsv column (most_common_elems; empty before the
+// table was first analysed).
+const commonLexemesSQL = `
+	SELECT coalesce(array_agg(m.e), '{}')
+	FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS m(e, f)
+	WHERE (s.schemaname, s.tablename) = (SELECT n.nspname::text, c.relname::text FROM pg_class c
+	       JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = 'document_chunks'::regclass)
+	  AND s.attname = 'tsv' AND m.e IS NOT NULL AND m.f > $1`
+
+// commonLexemesTTL is how long the list of common lexemes is reused: the
+// statistics it comes from change only when autovacuum analyses the table.
+const commonLexemesTTL = 5 * time.Minute
+
+// commonLexemes returns the chunks' common lexemes (commonLexemeShare), read
+// at most every commonLexemesTTL: planning a search with the statistics view
+// inside took ~13 ms more on a fresh connection and 2-3 ms more on a warm one.
+// A stale list is returned at once while another read refreshes it; a failed
+// read keeps the last list (no word is common before the first).
+func (s *Store) commonLexemes(ctx context.Context) []string {
+	s.common.mu.Lock()
+	list, at, busy := s.common.list, s.common.at, s.common.busy
+	stale := time.Since(at) > commonLexemesTTL
+	if stale && !busy {
+		s.common.busy = true
+	}
+	s.common.mu.Unlock()
+	if !stale || busy {
+		return list
+	}
+	refresh := func(ctx context.Context) []string {
+		var fresh []string
+		err := s.pool.QueryRow(ctx, commonLexemesSQL, commonLexemeShare).Scan(&fresh)
+		s.common.mu.Lock()
+		defer s.common.mu.Unlock()
+		s.common.busy = false
+		if err != nil {
+			return s.common.list
+		}
+		s.common.list, s.common.at = fresh, time.Now()
+		return fresh
+	}
+	if at.IsZero() {
+		return refresh(ctx) // the first search waits for the list
+	}
+	go refresh(context.WithoutCancel(ctx))
+	return list
 }
 
 // commonLexemeShare: a word of the question found in more than this share of
@@ -332,7 +377,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		SELECT `+cols("c")+`, 1 - (c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`))
 		FROM fused f JOIN document_chunks c USING (source, key, chunk) JOIN documents d USING (source, key)
 		ORDER BY f.rrf DESC, c.source, c.doc_id, c.chunk
-		LIMIT $4`, pgx.QueryExecModeExec, q.Tenant, vec, string(filter), q.K, q.Text, commonLexemeShare)
+		LIMIT $4`, pgx.QueryExecModeExec, q.Tenant, vec, string(filter), q.K, q.Text, append([]string{}, s.commonLexemes(ctx)...))
 	}
 	if err != nil {
 		return nil, info, fmt.Errorf("searching knowledge: %w", err)

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -33,6 +34,12 @@ type Store struct {
 	pool     *pgxpool.Pool
 	read     *pgxpool.Pool // the read replica (postgres.read_dsn); nil without
 	efSearch int
+	common   struct { // the chunks' common lexemes (commonLexemes)
+		mu   sync.Mutex
+		list []string
+		at   time.Time
+		busy bool
+	}
 }
 
 // Config configures the connection.
