@@ -445,7 +445,7 @@ const (
 // drainKeyPrefix (the previous run's removed). edit may change the copy
 // before it is written. It returns the copy's path and a function that
 // removes it.
-func drainConfig(ctx context.Context, cfgPath string, edit func(doc map[string]any, cfg *config.Config) error) (string, func(), error) {
+func drainConfig(ctx context.Context, cfgPath string, edit func(doc map[string]any, cfg *config.Config)) (string, func(), error) {
 	raw, err := os.ReadFile(cfgPath)
 	if err != nil {
 		return "", nil, fmt.Errorf("-config: %w", err)
@@ -501,9 +501,7 @@ func drainConfig(ctx context.Context, cfgPath string, edit func(doc map[string]a
 	setIn("postgres", "dsn", u.String())
 	setIn("redis", "key_prefix", drainKeyPrefix)
 	if edit != nil {
-		if err := edit(doc, cfg); err != nil {
-			return "", nil, err
-		}
+		edit(doc, cfg)
 	}
 	out, err := yaml.Marshal(doc)
 	if err != nil {
@@ -526,10 +524,9 @@ func startEmbedder(ctx context.Context, cfgPath string, delay time.Duration, std
 		return "", nil, err
 	}
 	var dims int
-	path, remove, err := drainConfig(ctx, cfgPath, func(doc map[string]any, cfg *config.Config) error {
+	path, remove, err := drainConfig(ctx, cfgPath, func(doc map[string]any, cfg *config.Config) {
 		dims = cfg.Embedder.Dims
 		doc["embedder"] = map[string]any{"provider": "openai", "base_url": "http://" + addr + "/v1", "model": "fake", "dims": dims}
-		return nil
 	})
 	if err != nil {
 		return "", nil, err

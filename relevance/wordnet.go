@@ -44,9 +44,10 @@ type wordnet struct {
 const wordCacheEntries = 10_000
 
 // WarmUpInBackground starts loading WordNet (about a second, ~25 MB) and returns
-// at once (contextapi, at start); without it, the first question loads it. Until the load is done, questions are not expanded: Expand returns
-// nothing rather than make every question of the first second wait for it
-// (measured: 0.4-1.1 s each in a burst of 32 at start, past any budget).
+// at once (contextapi, at start); without it, the first question loads it.
+// Until the load is done, questions are not expanded: Expand returns nothing
+// rather than make every question of the first second wait for it (measured:
+// 0.4-1.1 s each in a burst of 32 at start, past any budget).
 func WarmUpInBackground() {
 	wn.background.Store(true)
 	go wn.once.Do(wn.load)
@@ -259,9 +260,10 @@ func lemmaOf(word string) string {
 
 // detachments are WordNet's rules for finding a regular form's base form (from
 // its morphy): the suffix is replaced by the ending; each rule is only a
-// candidate, which WordNet either knows or not.
+// candidate, which WordNet either knows or not. (Morphy's "es" → "e" is
+// "s" → "" again, so it is left out.)
 var detachments = []struct{ suffix, ending string }{
-	{"s", ""}, {"es", ""}, {"es", "e"}, {"ies", "y"}, {"ed", ""}, {"ed", "e"}, {"ied", "y"}, {"ing", ""}, {"ing", "e"},
+	{"s", ""}, {"es", ""}, {"ies", "y"}, {"ed", ""}, {"ed", "e"}, {"ied", "y"}, {"ing", ""}, {"ing", "e"},
 	{"men", "man"}, {"er", ""}, {"er", "e"}, {"est", ""}, {"est", "e"},
 }
 

@@ -249,6 +249,10 @@ func ftsQueryCTE(text, common string) string {
 	return strings.NewReplacer("{text}", text, "{common}", common).Replace(ftsQuery)
 }
 
+// searchFTSQuery is ftsQuery as Search's hybrid query passes it the question
+// ($5) and the common lexemes ($6).
+var searchFTSQuery = ftsQueryCTE("$5", "$6")
+
 // commonLexemesSQL lists the lexemes in more than $1 of the chunks, from the
 // planner's statistics of the tsv column (most_common_elems; empty before the
 // table was first analysed).
@@ -276,6 +280,9 @@ func (s *Store) commonLexemes(ctx context.Context) []string {
 		s.common.busy = true
 	}
 	s.common.mu.Unlock()
+	if list == nil {
+		list = []string{} // a NULL array would make every word common
+	}
 	if !stale || busy {
 		return list
 	}
@@ -285,8 +292,8 @@ func (s *Store) commonLexemes(ctx context.Context) []string {
 		s.common.mu.Lock()
 		defer s.common.mu.Unlock()
 		s.common.busy = false
-		if err != nil {
-			return s.common.list
+		if err != nil || fresh == nil {
+			return list
 		}
 		s.common.list, s.common.at = fresh, time.Now()
 		return fresh
@@ -361,7 +368,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 			WHERE c.tenant = $1 AND c.attrs @> $3::jsonb
 			ORDER BY c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`)
 			LIMIT $4),
-		`+ftsQueryCTE("$5", "$6")+`,
+		`+searchFTSQuery+`,
 		fts AS MATERIALIZED (
 			SELECT c.source, c.key, c.chunk, ts_rank_cd(c.tsv, query.rank) AS rank
 			FROM document_chunks c, query
@@ -377,7 +384,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		SELECT `+cols("c")+`, 1 - (c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`))
 		FROM fused f JOIN document_chunks c USING (source, key, chunk) JOIN documents d USING (source, key)
 		ORDER BY f.rrf DESC, c.source, c.doc_id, c.chunk
-		LIMIT $4`, pgx.QueryExecModeExec, q.Tenant, vec, string(filter), q.K, q.Text, append([]string{}, s.commonLexemes(ctx)...))
+		LIMIT $4`, pgx.QueryExecModeExec, q.Tenant, vec, string(filter), q.K, q.Text, s.commonLexemes(ctx))
 	}
 	if err != nil {
 		return nil, info, fmt.Errorf("searching knowledge: %w", err)

@@ -345,10 +345,7 @@ func TestHybridSearchSelectsByTheQuestionsRareWords(t *testing.T) {
 		case i%20 == 0: // "refund" in 5% of the chunks
 			text = fmt.Sprintf("Your account refund history, section %d: refunds reach the card in 5 days.", i)
 		}
-		v := make([]float32, storetest.Dims)
-		v[i%storetest.Dims] = 1
-		docs = append(docs, store.Document{Source: "kb", Key: fmt.Sprint(i), DocID: fmt.Sprint("KB-", i), Tenant: "acme", Version: 1,
-			Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v}}})
+		docs = append(docs, doc(fmt.Sprint(i), 1, nil, text))
 	}
 	if _, err := st.ApplyDocuments(ctx, docs, nil); err != nil {
 		t.Fatal(err)
@@ -356,8 +353,7 @@ func TestHybridSearchSelectsByTheQuestionsRareWords(t *testing.T) {
 	if err := st.VacuumAnalyze(ctx); err != nil {
 		t.Fatal(err)
 	}
-	far := make([]float32, storetest.Dims)
-	far[storetest.Dims-1] = 1 // nearest to none of the chunks that matter
+	far := unit(storetest.Dims, storetest.Dims-1) // the chunks' vectors use the first few dimensions only
 	search := func(text string) []store.Hit {
 		hits, info, err := st.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: far, K: 3, Text: text})
 		if err != nil || info.Mode != "hybrid" {
