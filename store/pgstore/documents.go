@@ -301,7 +301,13 @@ func (s *Store) commonLexemes(ctx context.Context) []string {
 	if at.IsZero() {
 		return refresh(ctx) // the first search waits for the list
 	}
-	go refresh(context.WithoutCancel(ctx))
+	go func() {
+		// Nobody waits for this read: bound it, or a hung one would keep the
+		// list from ever being refreshed again.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), detachedReadTimeout)
+		defer cancel()
+		refresh(rctx)
+	}()
 	return list
 }
 
