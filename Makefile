@@ -29,8 +29,8 @@ test: setup ## set up services and run every test (what CI runs), then print the
 test-short: ## unit tests that need no services
 	$(GO) test -short -count=1 ./...
 
-build: ## build bin/ingest, bin/contextapi, bin/loadtest, bin/supportbot
-	$(GO) build -o bin/ ./cmd/ingest ./cmd/contextapi ./loadtest ./examples/supportbot
+build: ## build bin/ingest, bin/contextapi (lean), bin/ingest-full, bin/contextapi-full, bin/loadtest, bin/supportbot
+	@bash scripts/build.sh bin
 
 vet: ## repository check (gofmt, no binaries or files over 1 MB) and go vet
 	@bash scripts/check-repo.sh

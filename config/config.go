@@ -38,7 +38,7 @@ import (
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/source"
-	"github.com/freshctx/freshctx/store/milvusstore"
+	"github.com/freshctx/freshctx/store/milvusstore/milvusconf"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -52,13 +52,13 @@ type Config struct {
 	// Store is where events and knowledge chunks live: postgres (the default,
 	// pgvector) or milvus (PostgreSQL then keeps only freshctx's small tables:
 	// settings, backfill checkpoints, session summaries).
-	Store    string             `yaml:"store"`
-	Milvus   milvusstore.Config `yaml:"milvus"`
-	Redis    rediscache.Config  `yaml:"redis"`
-	Embedder embed.Config       `yaml:"embedder"`
-	Pipeline pipeline.Config    `yaml:"pipeline"`
-	API      api.Config         `yaml:"api"`
-	Sources  []source.Source    `yaml:"sources"`
+	Store    string            `yaml:"store"`
+	Milvus   milvusconf.Config `yaml:"milvus"`
+	Redis    rediscache.Config `yaml:"redis"`
+	Embedder embed.Config      `yaml:"embedder"`
+	Pipeline pipeline.Config   `yaml:"pipeline"`
+	API      api.Config        `yaml:"api"`
+	Sources  []source.Source   `yaml:"sources"`
 	// Sessions configures conversation memory and the summary builder.
 	Sessions *session.Config `yaml:"sessions"`
 	// Backfill jobs, run with `ingest backfill`.

@@ -13,8 +13,8 @@ mkdir -p "$RUN" bin
 bash scripts/setup.sh
 bash scripts/stop.sh >/dev/null
 
-echo "build: bin/ingest bin/contextapi bin/loadtest bin/supportbot"
-go build -o bin/ ./cmd/ingest ./cmd/contextapi ./loadtest ./examples/supportbot
+echo "build: bin/ingest bin/contextapi (lean) bin/ingest-full bin/contextapi-full bin/loadtest bin/supportbot"
+bash scripts/build.sh bin
 
 bin/ingest migrate -config "$CONFIG"
 

@@ -49,6 +49,9 @@ listed in meta.degraded and stage timings in meta.stages_ms and Server-Timing.
 Environment: FRESHCTX_API_LISTEN, FRESHCTX_POSTGRES_DSN, FRESHCTX_REDIS_ADDR,
 FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the file.
 
+Builds: make build ships contextapi lean (no Milvus client); with store: milvus it
+runs contextapi-full, beside it, in its place (docs/adr/0017-lean-and-full-builds.md).
+
 Example:
   contextapi -config examples/demo.yaml
   curl -s 'http://127.0.0.1:8080/v1/context?entity=customer:1001&q=where+is+my+refund' | jq
@@ -74,6 +77,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	pprofAddr := fs.String("pprof-listen", "", "serve Go's /debug/pprof on this address (off when empty; never expose it publicly)")
 	cfg, log, err := common.Parse(args, getenv)
 	if err != nil {
+		return err
+	}
+	if err := wire.HandOver(wire.NeedsFull(cfg, false), log); err != nil {
 		return err
 	}
 	reg := wire.Registry()

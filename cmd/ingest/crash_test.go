@@ -29,6 +29,11 @@ import (
 // The test binary doubles as the ingest process under test: with
 // FRESHCTX_INGEST_CHILD set it runs `ingest` with those arguments and exits.
 func TestMain(m *testing.M) {
+	// As the full build a lean binary hands over to (lean_test.go): the
+	// arguments are ingest's own.
+	if os.Getenv("FRESHCTX_INGEST_AS_FULL") != "" {
+		os.Setenv("FRESHCTX_INGEST_CHILD", strings.Join(os.Args[1:], " "))
+	}
 	if args := os.Getenv("FRESHCTX_INGEST_CHILD"); args != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()

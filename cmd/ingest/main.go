@@ -10,18 +10,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/freshctx/freshctx/cdc"
@@ -31,7 +28,6 @@ import (
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/session/builder"
-	"github.com/freshctx/freshctx/store/milvusstore"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -54,6 +50,10 @@ FRESHCTX_REDIS_ADDR, FRESHCTX_REDIS_PASSWORD, FRESHCTX_MILVUS_ADDR override the 
 GOMEMLIMIT replaces ingest's soft memory limit (32 MiB + 2 × pipeline.max_inflight_bytes
 + 2 × the vectors of max_inflight_records and of the provider's embedder.cache_entries;
 none with the development broker, which keeps every record in ingest's memory).
+
+Builds: make build ships ingest lean (no Milvus client, no development broker); with
+store: milvus or an empty kafka.brokers it runs ingest-full, beside it, in its place
+(docs/adr/0017-lean-and-full-builds.md).
 `
 
 const runUsage = `ingest run: consume the sources' topics into the store and the recent cache.
@@ -172,6 +172,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	if err := wire.HandOver(wire.NeedsFull(cfg, cmd == "run"), log); err != nil {
+		return err
+	}
 	// Ingest reads its own writes (prior versions, checkpoints, turns): the
 	// primary only; postgres.read_dsn is for the API.
 	cfg.Postgres.ReadDSN = ""
@@ -209,29 +212,7 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 		fmt.Fprintln(stdout, "schema is up to date")
 	}
 	if cfg.Store == config.StoreMilvus {
-		m, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims)
-		if err != nil {
-			return err
-		}
-		defer m.Close()
-		created, err := m.Setup(ctx)
-		for _, name := range created {
-			fmt.Fprintln(stdout, "created Milvus collection", name)
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "Milvus collections ready for %d-dimensional vectors (consistency %s)\n", cfg.Embedder.Dims, cfg.Milvus.Consistency)
-		ft, err := m.FullText(ctx)
-		switch {
-		case err != nil:
-			return err
-		case ft:
-			fmt.Fprintln(stdout, "knowledge search: hybrid (Milvus BM25 full text fused with the vectors)")
-		default:
-			fmt.Fprintf(stdout, "knowledge search: vectors only (%s_chunks has no BM25 field: milvus.full_text is off, or the collection predates it)\n", cfg.Milvus.Prefix)
-		}
-		return nil
+		return wire.SetupMilvus(ctx, cfg, stdout)
 	}
 	// The knowledge index depends on the configured vector size.
 	if err := st.EnsureChunkIndex(ctx, cfg.Embedder.Dims); err != nil {
@@ -239,6 +220,13 @@ func migrate(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "knowledge index ready for %d-dimensional vectors\n", cfg.Embedder.Dims)
 	return nil
+}
+
+// devBroker is the in-process development broker that ingest starts when
+// kafka.brokers is empty (devbroker.go; not in the lean build).
+type devBroker interface {
+	ListenAddrs() []string
+	Close()
 }
 
 func ingest(ctx context.Context, cfg *config.Config, log *slog.Logger, metricsAddr string) error {
@@ -325,31 +313,6 @@ func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, `{"status":"ok"}`) })
 	return wire.Serve(addr, "-metrics-listen", "/metrics", mux, log)
-}
-
-// startDevBroker starts kfake, franz-go's in-process Kafka-protocol broker, with
-// the source topics and the DLQ topic created.
-func startDevBroker(cfg *config.Config) (*kfake.Cluster, error) {
-	_, portText, err := net.SplitHostPort(cfg.Kafka.DevBroker)
-	if err != nil {
-		return nil, fmt.Errorf("kafka.dev_broker: %w", err)
-	}
-	port, err := strconv.Atoi(portText)
-	if err != nil {
-		return nil, fmt.Errorf("kafka.dev_broker: port %q: %w", portText, err)
-	}
-	topics := []string{cfg.Kafka.DLQTopic}
-	if cfg.Sessions != nil && cfg.Sessions.Summary != nil {
-		topics = append(topics, cfg.Sessions.Summary.Topic)
-	}
-	for _, s := range cfg.Sources {
-		topics = append(topics, s.Topic)
-	}
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.Ports(port), kfake.SeedTopics(4, topics...), kfake.AllowAutoTopicCreation())
-	if err != nil {
-		return nil, fmt.Errorf("starting the development broker on %s (is another ingest running?): %w", cfg.Kafka.DevBroker, err)
-	}
-	return c, nil
 }
 
 // setMemoryLimit gives the Go runtime a soft memory limit sized from the

@@ -26,7 +26,6 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -45,67 +44,14 @@ import (
 	"github.com/milvus-io/milvus/client/v2/milvusclient"
 
 	"github.com/freshctx/freshctx/store"
+	"github.com/freshctx/freshctx/store/milvusstore/milvusconf"
 )
 
-// Config selects and tunes the Milvus store.
-type Config struct {
-	// Addr is Milvus's gRPC address, host:19530. Required with store: milvus.
-	Addr string `yaml:"addr"`
-	// Username and the password in the variable PasswordEnv names authenticate
-	// when Milvus has auth on.
-	Username    string `yaml:"username"`
-	PasswordEnv string `yaml:"password_env"`
-	// Password is read from PasswordEnv at load (config), never from the file.
-	Password string `yaml:"-"`
-	// Database is the Milvus database. Default: Milvus's default.
-	Database string `yaml:"database"`
-	// Prefix names the collections. Default "freshctx".
-	Prefix string `yaml:"prefix"`
-	// Consistency is the read consistency: session (default: a process reads its own
-	// writes), strong, bounded or eventually.
-	Consistency string `yaml:"consistency"`
-	// FullText is the analyzer of the knowledge chunks' BM25 field (Milvus ≥
-	// 2.5): standard (default), english or chinese; off keeps knowledge search
-	// vector-only (older Milvus). It takes effect when the chunks collection is
-	// created.
-	FullText string `yaml:"full_text"`
-}
+// Config selects and tunes the Milvus store; it is defined apart (milvusconf)
+// so that builds without the Milvus client still read and check it.
+type Config = milvusconf.Config
 
-// WithDefaults fills unset fields.
-func (c Config) WithDefaults() Config {
-	if c.Prefix == "" {
-		c.Prefix = "freshctx"
-	}
-	if c.Consistency == "" {
-		c.Consistency = "session"
-	}
-	if c.FullText == "" {
-		c.FullText = "standard"
-	}
-	return c
-}
-
-var prefixRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,200}$`)
-
-// Validate reports the first invalid field.
-func (c Config) Validate() error {
-	switch {
-	case c.Addr == "":
-		return errors.New("addr: required (host:19530)")
-	case !prefixRE.MatchString(c.Prefix):
-		return fmt.Errorf("prefix: %q must be letters, digits and _", c.Prefix)
-	}
-	if _, err := consistency(c.Consistency); err != nil {
-		return err
-	}
-	switch c.FullText {
-	case "standard", "english", "chinese", "off":
-	default:
-		return fmt.Errorf("full_text: %q is not one of standard, english, chinese, off", c.FullText)
-	}
-	return nil
-}
-
+// consistency maps a valid Config.Consistency to the client's level.
 func consistency(s string) (entity.ConsistencyLevel, error) {
 	switch s {
 	case "session":

@@ -23,7 +23,6 @@ import (
 	"github.com/freshctx/freshctx/config"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/store"
-	"github.com/freshctx/freshctx/store/milvusstore"
 	"github.com/freshctx/freshctx/store/pgstore"
 )
 
@@ -190,15 +189,7 @@ func vectors(ctx context.Context, cfg *config.Config, pg *pgstore.Store) (store.
 	if cfg.Store != config.StoreMilvus {
 		return pg, func() {}, nil
 	}
-	m, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := m.Check(ctx); err != nil {
-		m.Close()
-		return nil, nil, err
-	}
-	return m, m.Close, nil
+	return openMilvus(ctx, cfg)
 }
 
 // Serve serves h on addr (nothing when addr is empty) until the returned stop is

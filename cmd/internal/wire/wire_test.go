@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -65,5 +66,33 @@ sources:
 	close(errs)
 	for err := range errs {
 		t.Errorf("a start failed: %v", err)
+	}
+}
+
+// What the lean build leaves out is asked for by store: milvus (both services)
+// and by an empty kafka.brokers (ingest's consuming commands only).
+func TestNeedsFull(t *testing.T) {
+	for _, c := range []struct {
+		store, brokers string
+		devBroker      bool
+		want           string
+	}{
+		{config.StorePostgres, "k:9092", true, ""},
+		{config.StorePostgres, "", false, ""},
+		{config.StorePostgres, "", true, "kafka.brokers empty (the development broker)"},
+		{config.StoreMilvus, "k:9092", false, "store: milvus"},
+		{config.StoreMilvus, "", true, "store: milvus|kafka.brokers empty (the development broker)"},
+	} {
+		cfg := &config.Config{Store: c.store}
+		cfg.Kafka.Brokers = c.brokers
+		if got := strings.Join(wire.NeedsFull(cfg, c.devBroker), "|"); got != c.want {
+			t.Errorf("store %s, brokers %q, dev broker %v: %q, want %q", c.store, c.brokers, c.devBroker, got, c.want)
+		}
+	}
+	if wire.Lean {
+		t.Error("the tests run the full build")
+	}
+	if err := wire.HandOver([]string{"store: milvus"}, slog.Default()); err != nil {
+		t.Errorf("the full build hands over nothing: %v", err)
 	}
 }
