@@ -5,8 +5,16 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"io"
+	"log/slog"
+	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/pipeline"
 )
 
 // Each subcommand has its own flags and help: a flag of another command is an
@@ -44,5 +52,32 @@ func TestSubcommandsHaveTheirOwnFlags(t *testing.T) {
 				t.Errorf("%v: help shows %q, which belongs to another command", tc.args, w)
 			}
 		}
+	}
+}
+
+// With a real broker, ingest sets the collector's target (75) and a soft memory
+// limit sized from the pipeline's budget, unless GOGC or GOMEMLIMIT choose.
+func TestMemorySettingsDefaultUnlessTheEnvironmentChooses(t *testing.T) {
+	prevGC, prevLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	defer func() { debug.SetGCPercent(prevGC); debug.SetMemoryLimit(prevLimit) }()
+	cfg := &config.Config{Embedder: embed.Config{Provider: embed.ProviderLocal, Dims: 384},
+		Pipeline: pipeline.Config{MaxInflightRecords: 20000, MaxInflightBytes: 16 << 20}}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+
+	setMemoryLimit(cfg, func(string) string { return "" }, log)
+	if gc := debug.SetGCPercent(100); gc != gcPercent {
+		t.Errorf("GOGC %d, want %d", gc, gcPercent)
+	}
+	if limit, want := debug.SetMemoryLimit(math.MaxInt64), cfg.Pipeline.GoMemoryLimit(4*384, 0); limit != want {
+		t.Errorf("memory limit %d, want %d", limit, want)
+	}
+
+	env := map[string]string{"GOGC": "200", "GOMEMLIMIT": "1GiB"}
+	setMemoryLimit(cfg, func(k string) string { return env[k] }, log)
+	if gc := debug.SetGCPercent(100); gc != 100 {
+		t.Errorf("GOGC set in the environment, but ingest set %d", gc)
+	}
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		t.Errorf("GOMEMLIMIT set in the environment, but ingest set %d", limit)
 	}
 }
