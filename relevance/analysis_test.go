@@ -168,3 +168,34 @@ func BenchmarkExpand(b *testing.B) {
 		Expand(q, 1)
 	}
 }
+
+// A question word that is no English word, in no event, and one edit from a
+// word the events contain is taken for that word; real words, short words and
+// words the events contain are left alone.
+func TestRespellings(t *testing.T) {
+	if _, err := os.Stat(WordNetDir); err != nil {
+		t.Skip("WordNet is not installed (make setup installs it)")
+	}
+	var docs []doc
+	for _, text := range []string{"Refund R-7001 approved", "Order O-5001 delivered to the parcel shop", "Password changed", "Bitcoin withdrawal on hold"} {
+		c := Candidate{Text: text}
+		docs = append(docs, analysisOf(&c))
+	}
+	for q, want := range map[string]string{
+		"where is my refnud?":                  "refund",   // swapped
+		"where is my refnd?":                   "refund",   // deleted
+		"was it delivered to the parcle shop?": "parcel",   // swapped, beside real words
+		"how do I reset my pasword":            "password", // deleted
+		"where is my bitcion?":                 "bitcoin",  // no English word, but in the events
+		"where is my order?":                   "",         // an English word
+		"is the ordr there?":                   "",         // too short to guess
+		"why was my bitcoin held?":             "",         // in the events as written
+		"is my subscripton active?":            "",         // nothing one edit away in the events
+		"was the refund apprvoed?":             "approv",   // swapped, stemmed
+	} {
+		got := respellings(q, Analyze(q).Terms, docs)
+		if want == "" && len(got) > 0 || want != "" && !slices.Contains(got, english.Stem(want, false)) {
+			t.Errorf("%q: respellings %v, want %q", q, got, want)
+		}
+	}
+}

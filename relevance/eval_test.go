@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -189,9 +190,83 @@ func TestRankingHoldsAmongOtherCustomersEvents(t *testing.T) {
 	}
 }
 
+// misspell gives every question one typo, as someone typing in a hurry would:
+// in one of its words of six or more letters, a letter deleted, inserted or
+// replaced, or two adjacent ones swapped (never the first or last letter).
+// Deterministic.
+func misspell(cases []evalset.Case) []evalset.Case {
+	rng := rand.New(rand.NewPCG(3, 5))
+	out := make([]evalset.Case, len(cases))
+	for i, c := range cases {
+		qs := make([]evalset.Question, len(c.Questions))
+		for j, q := range c.Questions {
+			words := strings.Fields(q.Q)
+			var long []int
+			for k, w := range words {
+				if len(w) >= 6 && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+					long = append(long, k)
+				}
+			}
+			if len(long) > 0 {
+				k := long[rng.IntN(len(long))]
+				b := []byte(words[k])
+				p := 1 + rng.IntN(len(b)-2)
+				switch rng.IntN(4) {
+				case 0:
+					b = append(b[:p], b[p+1:]...)
+				case 1:
+					b[p], b[p+1] = b[p+1], b[p]
+				case 2:
+					b[p] = byte('a' + rng.IntN(26))
+				default:
+					b = append(b[:p], append([]byte{byte('a' + rng.IntN(26))}, b[p:]...)...)
+				}
+				words[k] = string(b)
+			}
+			q.Q = strings.Join(words, " ")
+			qs[j] = q
+		}
+		c.Questions = qs
+		out[i] = c
+	}
+	return out
+}
+
+// Misspelt questions still find their events: the labelled questions, each
+// with one typo, ranked with and without respellings (a misspelt word's near
+// spellings that the window's events contain). The clean set is unchanged by
+// them (TestRetrievalQuality's floors).
+func TestMisspeltQuestions(t *testing.T) {
+	emb, _ := embed.NewLocal(384)
+	off := relevance.DefaultWeights
+	off.Respelled = 0
+	with := evaluateCases(t, relevance.DefaultWeights, emb, misspell)
+	without := evaluateCases(t, off, emb, misspell)
+	for _, sp := range []string{"all", "tune", "heldout"} {
+		t.Logf("%s, one typo per question: nDCG@5 %.3f with respellings, %.3f without", sp, with.Get(sp, "overall").NDCG5, without.Get(sp, "overall").NDCG5)
+	}
+	if got, floor := with.Get("all", "overall").NDCG5, 0.865; got < floor {
+		t.Errorf("misspelt questions: nDCG@5 %.3f, below the floor %.3f", got, floor)
+	}
+	if w, wo := with.Get("tune", "overall").NDCG5, without.Get("tune", "overall").NDCG5; w < wo+0.01 {
+		t.Errorf("respellings gain %.3f on the misspelt tuning part (%.3f against %.3f), want at least 0.01", w-wo, w, wo)
+	}
+}
+
 // BenchmarkScore500 is the hybrid ranking's cost per request at 500 candidates
 // (the question and the events analysed, every candidate scored).
 func BenchmarkScore500(b *testing.B) {
+	benchmarkScore500(b, "has invoice INV-1040 been paid?")
+}
+
+// BenchmarkScore500Misspelt is the same with a question whose words are no
+// English words and in no event (a misspelling, a brand): the near spellings
+// of both are looked for among the candidates' terms (respellings).
+func BenchmarkScore500Misspelt(b *testing.B) {
+	benchmarkScore500(b, "did my bitcoin withdrawl arrive?")
+}
+
+func benchmarkScore500(b *testing.B, question string) {
 	emb, _ := embed.NewLocal(384)
 	now := time.Now()
 	cases, _ := evalset.Load()
@@ -207,10 +282,11 @@ func BenchmarkScore500(b *testing.B) {
 			}
 		}
 	}
-	qv, _ := emb.Embed(context.Background(), []string{"has invoice INV-1040 been paid?"})
+	qv, _ := emb.Embed(context.Background(), []string{question})
+	relevance.Score(relevance.NewQuery(question, qv[0]), cands, relevance.DefaultWeights, nil, now) // loads WordNet
 	b.ResetTimer()
 	for b.Loop() {
-		relevance.Score(relevance.NewQuery("has invoice INV-1040 been paid?", qv[0]), cands, relevance.DefaultWeights, nil, now)
+		relevance.Score(relevance.NewQuery(question, qv[0]), cands, relevance.DefaultWeights, nil, now)
 	}
 }
 

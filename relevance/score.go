@@ -67,6 +67,9 @@ type Weights struct {
 	// Amount weighs, for a question that asks how much (AsksAmount), the
 	// events that state an amount of money, as BM25 weighs a word (0: off).
 	Amount float64
+	// Respelled weighs BM25 matches of a misspelt question word's near
+	// spellings that the candidates contain (respellings; 0: off).
+	Respelled float64
 	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
 	// the bot's own chat lines, which echo the question's words.
 	Sources map[string]float64
@@ -75,7 +78,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thread: 0.5, ThreadFirst: 0.8, Amount: 1}
+	Synonyms: 0.2, Senses: 1, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Respelled: 1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -143,6 +146,12 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			for _, t := range Expand(q.Text, w.Senses) { // never one of terms
 				terms = append(terms, t)
 				weights = append(weights, w.Synonyms)
+			}
+		}
+		if w.Respelled > 0 {
+			for _, t := range respellings(q.Text, terms, docs) {
+				terms = append(terms, t)
+				weights = append(weights, w.Respelled)
 			}
 		}
 		if amount && !slices.Contains(terms, MoneyTerm) {

@@ -304,3 +304,26 @@ func Expand(question string, senses int) []string {
 	}
 	return out
 }
+
+// knows reports whether WordNet knows word as written or by one of its base
+// forms (its irregular inflections and rules of detachment, as Expand looks
+// words up). It says yes while WordNet is loading and when it is missing, so
+// that nothing is taken for a misspelling then.
+func knows(word string) bool {
+	if Loading() {
+		return true
+	}
+	wn.once.Do(wn.load)
+	if len(wn.lemmas) == 0 {
+		return true
+	}
+	if wn.lookup(word) != nil || len(wn.base[word]) > 0 {
+		return true
+	}
+	for _, r := range detachments {
+		if strings.HasSuffix(word, r.suffix) && len(word) > len(r.suffix)+2 && wn.lookup(strings.TrimSuffix(word, r.suffix)+r.ending) != nil {
+			return true
+		}
+	}
+	return false
+}
