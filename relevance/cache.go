@@ -164,7 +164,7 @@ func (d *doc) hasID(h uint64) bool {
 
 // termHash is FNV-1a, 64 bits: a collision between two terms of one question
 // and one event is negligible.
-func termHash(s string) uint64 {
+func termHash[T string | []byte](s T) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])

@@ -23,10 +23,6 @@ func respellings(question string, have []string, docs []doc) []string {
 		if len(w) < minTypoLen || stopWords[w] || knows(w) {
 			continue
 		}
-		t := stem(w)
-		if slices.Contains(out, t) || anyContains(docs, termHash(t)) {
-			continue
-		}
 		if window.slots == nil {
 			n := 0
 			for i := range docs {
@@ -39,8 +35,12 @@ func respellings(question string, have []string, docs []doc) []string {
 				}
 			}
 		}
+		t := stem(w)
+		if window.has(termHash(t)) {
+			continue // no misspelling: the events have it
+		}
 		oneEditAway(t, func(v []byte) {
-			if window.has(termHashBytes(v)) {
+			if window.has(termHash(v)) {
 				if s := string(v); !slices.Contains(have, s) && !slices.Contains(out, s) {
 					out = append(out, s)
 				}
@@ -48,15 +48,6 @@ func respellings(question string, have []string, docs []doc) []string {
 		})
 	}
 	return out
-}
-
-func anyContains(docs []doc, h uint64) bool {
-	for i := range docs {
-		if docs[i].count(h) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // oneEditAway calls f with each lower-case word one edit from w
@@ -85,16 +76,6 @@ func oneEditAway(w string, f func([]byte)) {
 			f(v) // inserted
 		}
 	}
-}
-
-// termHashBytes is termHash of b's bytes.
-func termHashBytes(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
 }
 
 // hashSet is a set of term hashes (open addressing, linear probing): cheaper

@@ -267,6 +267,20 @@ var detachments = []struct{ suffix, ending string }{
 	{"men", "man"}, {"er", ""}, {"er", "e"}, {"est", ""}, {"est", "e"},
 }
 
+// forms are the word as written and the base forms WordNet may know it by:
+// its irregular ones (paid -> pay) and those of its rules of detachment for
+// regular forms (its morphy: throttled -> throttle, deliveries -> delivery).
+// WordNet must be loaded. They are appended to out.
+func forms(out []string, w string) []string {
+	out = append(append(out, w), wn.base[w]...)
+	for _, r := range detachments {
+		if strings.HasSuffix(w, r.suffix) && len(w) > len(r.suffix)+2 {
+			out = append(out, strings.TrimSuffix(w, r.suffix)+r.ending)
+		}
+	}
+	return out
+}
+
 // Expand returns the stemmed synonyms of the question's words (from WordNet's
 // most common senses) that are not already among its terms: extra lexical
 // evidence for a paraphrase that shares no word with the event it asks about.
@@ -283,17 +297,9 @@ func Expand(question string, senses int) []string {
 		if len(w) < 3 || stopWords[w] {
 			continue
 		}
-		forms := []string{w}
 		wn.once.Do(wn.load)
-		forms = append(forms, wn.base[w]...) // irregular: paid -> pay
-		// WordNet's rules of detachment for regular forms (its morphy): the
-		// ending dropped or replaced (throttled -> throttle, deliveries -> delivery).
-		for _, r := range detachments {
-			if strings.HasSuffix(w, r.suffix) && len(w) > len(r.suffix)+2 {
-				forms = append(forms, strings.TrimSuffix(w, r.suffix)+r.ending)
-			}
-		}
-		for _, f := range forms {
+		var buf [8]string
+		for _, f := range forms(buf[:0], w) {
 			for _, t := range wn.stemmedSynonyms(f, senses) {
 				if !have[t] {
 					have[t] = true
@@ -305,25 +311,18 @@ func Expand(question string, senses int) []string {
 	return out
 }
 
-// knows reports whether WordNet knows word as written or by one of its base
-// forms (its irregular inflections and rules of detachment, as Expand looks
-// words up). It says yes while WordNet is loading and when it is missing, so
-// that nothing is taken for a misspelling then.
+// knows reports whether WordNet knows word by one of its forms (as Expand
+// looks words up; an irregular inflection is known by being listed). It says
+// yes while WordNet is loading and when it is missing, so that nothing is
+// taken for a misspelling then.
 func knows(word string) bool {
 	if Loading() {
 		return true
 	}
 	wn.once.Do(wn.load)
-	if len(wn.lemmas) == 0 {
-		return true
+	if len(wn.lemmas) == 0 || len(wn.base[word]) > 0 || wn.lookup(word) != nil {
+		return true // (the last: most words, without building their forms)
 	}
-	if wn.lookup(word) != nil || len(wn.base[word]) > 0 {
-		return true
-	}
-	for _, r := range detachments {
-		if strings.HasSuffix(word, r.suffix) && len(word) > len(r.suffix)+2 && wn.lookup(strings.TrimSuffix(word, r.suffix)+r.ending) != nil {
-			return true
-		}
-	}
-	return false
+	var buf [8]string
+	return slices.ContainsFunc(forms(buf[:0], word), func(f string) bool { return wn.lookup(f) != nil })
 }
