@@ -37,34 +37,12 @@ func (r *ContextResponse) appendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"events":`...)
-	if r.Events == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.Events {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = r.Events[i].appendJSON(b); err != nil {
-				return b, err
-			}
-		}
-		b = append(b, ']')
+	if b, err = appendArray(b, r.Events, (*EventOut).appendJSON); err != nil {
+		return b, err
 	}
 	b = append(b, `,"documents":`...)
-	if r.Documents == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.Documents {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendHit(b, &r.Documents[i]); err != nil {
-				return b, err
-			}
-		}
-		b = append(b, ']')
+	if b, err = appendArray(b, r.Documents, appendHit); err != nil {
+		return b, err
 	}
 	b = append(b, `,"context":`...)
 	b = appendString(b, r.Context)
@@ -128,7 +106,7 @@ func (e *EventOut) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func appendHit(b []byte, h *store.Hit) ([]byte, error) {
+func appendHit(h *store.Hit, b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `{"source":`...)
 	b = appendString(b, h.Source)
@@ -209,7 +187,9 @@ func (m *Meta) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"served_from":`...)
 	b = appendString(b, m.ServedFrom)
 	b = append(b, `,"degraded":`...)
-	b = appendDegraded(b, m.Degraded)
+	if b, err = appendArray(b, m.Degraded, appendDegraded); err != nil {
+		return b, err
+	}
 	b = append(b, `,"candidates":`...)
 	b = strconv.AppendInt(b, int64(m.Candidates), 10)
 	b = append(b, `,"newest_event_age_ms":`...)
@@ -254,35 +234,45 @@ func (m *Meta) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func appendDegraded(b []byte, ds []Degraded) []byte {
-	if ds == nil {
-		return append(b, "null"...)
+func appendDegraded(d *Degraded, b []byte) ([]byte, error) {
+	b = append(b, `{"stage":`...)
+	b = appendString(b, d.Stage)
+	b = append(b, `,"reason":`...)
+	b = appendString(b, d.Reason)
+	b = append(b, `,"fallback":`...)
+	b = appendString(b, d.Fallback)
+	return append(b, '}'), nil
+}
+
+// appendArray writes xs as a JSON array, each element by f (null when xs is
+// nil, as encoding/json writes a nil slice).
+func appendArray[T any](b []byte, xs []T, f func(*T, []byte) ([]byte, error)) ([]byte, error) {
+	if xs == nil {
+		return append(b, "null"...), nil
 	}
 	b = append(b, '[')
-	for i := range ds {
+	for i := range xs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"stage":`...)
-		b = appendString(b, ds[i].Stage)
-		b = append(b, `,"reason":`...)
-		b = appendString(b, ds[i].Reason)
-		b = append(b, `,"fallback":`...)
-		b = appendString(b, ds[i].Fallback)
-		b = append(b, '}')
+		var err error
+		if b, err = f(&xs[i], b); err != nil {
+			return b, err
+		}
 	}
-	return append(b, ']')
+	return append(b, ']'), nil
 }
 
-// appendReflected appends v as encoding/json writes it (HTML escaping off).
+// appendReflected appends v as encoding/json writes it (HTML escaping off),
+// in place after b.
 func appendReflected(b []byte, v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return b, err
 	}
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // appendFloat writes f as encoding/json does: the shortest representation,

@@ -248,19 +248,17 @@ func (s *Server) instrument(route string, h func(http.ResponseWriter, *http.Requ
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	buf := jsonBufs.Get().(*bytes.Buffer)
 	defer putJSONBuf(buf)
+	var b []byte
 	var err error
 	if a, ok := v.(jsonAppender); ok {
-		var b []byte
-		if b, err = a.appendJSON(buf.AvailableBuffer()); err == nil {
-			buf.Write(b)
-			buf.WriteByte('\n') // as json.Encoder ends a value
-		}
+		b, err = a.appendJSON(buf.AvailableBuffer())
 	} else {
-		enc := json.NewEncoder(buf)
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(v)
+		b, err = appendReflected(buf.AvailableBuffer(), v)
 	}
-	if err != nil {
+	if err == nil {
+		buf.Write(b)
+		buf.WriteByte('\n') // as json.Encoder ends a value
+	} else {
 		status = http.StatusInternalServerError
 		buf.Reset()
 		fmt.Fprintf(buf, "{\"error\":{\"code\":\"internal\",\"message\":%q}}\n", "the answer could not be encoded: "+err.Error())
