@@ -48,9 +48,10 @@ type drainRun struct {
 }
 
 // drain measures ingest (its own process, the given binary and config, in a
-// schema and key prefix of its own: drainConfig) draining a backlog: records per second from the first record consumed to the last one
-// acknowledged, and its memory (VmHWM, the median VmRSS while draining, the Go
-// heap), for each backlog size and partition count asked for.
+// schema and key prefix of its own: drainConfig) draining a backlog: records
+// per second from the first record consumed to the last one acknowledged, and
+// its memory (VmHWM, the median VmRSS while draining, the Go heap), for each
+// backlog size and partition count asked for.
 func drain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loadtest drain", flag.ContinueOnError)
 	fs.SetOutput(stderr)
