@@ -36,12 +36,13 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	key := fs.String("key", "", "API key (Bearer), when the API requires one")
 	wait := fs.Duration("wait", 2*time.Minute, "how long to wait for the events to become visible")
 	out := fs.String("out", "", "write the report as DIR/eval.md too")
+	set := fs.String("set", "", "a labelled set of your own instead of the built-in one: JSON files or directories of them, comma-separated (format: docs/evaluation.md; a case without a split is held back)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cases, err := evalset.Load()
+	cases, err := loadSet(*set)
 	if err != nil {
-		return err
+		return fmt.Errorf("-set: %w", err)
 	}
 	run := strconv36(time.Now().UnixNano() % (36 * 36 * 36 * 36 * 36))
 	now := time.Now()
@@ -132,8 +133,8 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			rep.Add(c, q, ranked, rng)
 		}
 	}
-	md := fmt.Sprintf("Retrieval quality through the API (%s, %d questions, k=5, window %dm, ranking %s):\n%s",
-		*apiURL, rep.Questions, evalset.Window, orDefault(*ranking, "server default"), rep.Markdown())
+	md := fmt.Sprintf("Retrieval quality through the API (%s, set %s, %d questions, k=5, window %dm, ranking %s):\n%s",
+		*apiURL, orDefault(*set, "built-in"), rep.Questions, evalset.Window, orDefault(*ranking, "server default"), rep.Markdown())
 	fmt.Fprint(stdout, md)
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -147,6 +148,20 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%d window and %d tenant violations", rep.WindowViolations, rep.TenantViolations)
 	}
 	return nil
+}
+
+// loadSet is the built-in labelled set, or the one in paths (comma-separated).
+func loadSet(paths string) ([]evalset.Case, error) {
+	if paths == "" {
+		return evalset.Load()
+	}
+	var ps []string
+	for _, p := range strings.Split(paths, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			ps = append(ps, p)
+		}
+	}
+	return evalset.ReadFiles(ps...)
 }
 
 func orDefault(s, d string) string {

@@ -90,12 +90,15 @@ Usage:
       embedder) as a third process and points ingest at it; -cpu adds the CPU per 1,000
       records of each component while draining.
 
-  loadtest eval [-brokers ...] [-api ...] [-topic app.activity] [-ranking hybrid|similarity|recency] [-out DIR]
+  loadtest eval [-brokers ...] [-api ...] [-topic app.activity] [-ranking hybrid|similarity|recency] [-set FILE|DIR,...] [-out DIR]
       Run the labelled retrieval set (internal/evalset: 40 customers, 116 questions,
       English and Chinese, a tuning and a held-back part) through the running stack:
       produce its events, wait until the API shows them, ask every question and print
       nDCG@5, MRR and Recall@3 per kind of question beside newest-first and random
-      order, and the window and tenant violations (which fail the command).
+      order, and the window and tenant violations (which fail the command). -set runs
+      a set of your own questions instead (docs/evaluation.md has the format and an
+      example, examples/evalset.json); a set that does not parse is refused with the
+      file, case, event or question and field at fault.
 
 Every measuring subcommand takes -out DIR: it writes NAME.json (all results and
 the latency percentiles, from an HDR-style histogram), NAME.md (a report) and

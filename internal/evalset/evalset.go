@@ -14,14 +14,20 @@
 package evalset
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 //go:embed set_*.json
@@ -73,7 +79,8 @@ var noise = []Event{
 	{Source: "web", Text: "浏览了常见问题页面"},
 }
 
-// Load returns every case with its noise and out-of-window events added.
+// Load returns every case of the built-in set with its noise and
+// out-of-window events added.
 func Load() ([]Case, error) {
 	names, err := files.ReadDir(".")
 	if err != nil {
@@ -85,36 +92,159 @@ func Load() ([]Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		var cs []Case
-		if err := json.Unmarshal(b, &cs); err != nil {
-			return nil, fmt.Errorf("%s: %w", n.Name(), err)
+		cs, err := Parse(n.Name(), b)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, cs...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Customer < out[j].Customer })
 	for ci := range out {
 		c := &out[ci]
-		ids := map[string]bool{}
-		for _, e := range c.Events {
-			ids[e.ID] = true
-		}
-		for _, q := range c.Questions {
-			for id := range q.Rel {
-				if !ids[id] {
-					return nil, fmt.Errorf("%s: question %q labels unknown event %s", c.Customer, q.Q, id)
-				}
-			}
-		}
 		for k := range 3 {
 			n := noise[(ci*3+k)%len(noise)]
 			n.ID, n.Ago = fmt.Sprintf("n%d", k+1), 7+((ci*11+k*17)%50)
 			c.Events = append(c.Events, n)
 		}
-		old := c.Events[0]
-		old.ID, old.Ago = OldID, Window+35
-		c.Events = append(c.Events, old)
 	}
-	return out, nil
+	return withOld(out)
+}
+
+// ReadFiles reads a labelled set of one's own: each path a JSON file in the
+// built-in set's format (docs/evaluation.md) or a directory of them (its
+// *.json files). A case without a split is held back. Each case gets an
+// event older than the window, as the built-in set's do; nothing else is
+// added.
+func ReadFiles(paths ...string) ([]Case, error) {
+	var out []Case
+	for _, p := range paths {
+		names := []string{p}
+		if st, err := os.Stat(p); err != nil {
+			return nil, err
+		} else if st.IsDir() {
+			if names, err = filepath.Glob(filepath.Join(p, "*.json")); err != nil {
+				return nil, err
+			}
+			if len(names) == 0 {
+				return nil, fmt.Errorf("%s: no *.json files in the directory", p)
+			}
+		}
+		for _, name := range names {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return nil, err
+			}
+			cs, err := Parse(name, b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs...)
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range out {
+		if seen[c.Customer] {
+			return nil, fmt.Errorf("customer %q: in the set twice (customers name entities: one case each)", c.Customer)
+		}
+		seen[c.Customer] = true
+	}
+	return withOld(out)
+}
+
+// MaxEvents bounds a case's events: loadtest eval waits until the API shows
+// them all in one answer of at most 100 events (one more is the old event).
+const MaxEvents = 99
+
+// Parse reads name's cases (a JSON array of cases) and checks them; every
+// error names the case, the event or question, and the field.
+func Parse(name string, b []byte) ([]Case, error) {
+	var cs []Case
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&cs); err != nil {
+		return nil, fmt.Errorf("%s: %w (want a JSON array of cases: customer, split, events, questions)", name, err)
+	}
+	for i := range cs {
+		c := &cs[i]
+		if c.Split == "" {
+			c.Split = "heldout"
+		}
+		if err := c.check(); err != nil {
+			return nil, fmt.Errorf("%s: case %d (customer %q): %w", name, i+1, c.Customer, err)
+		}
+	}
+	return cs, nil
+}
+
+func (c *Case) check() error {
+	switch {
+	case c.Customer == "":
+		return errors.New("customer: empty")
+	case strings.IndexFunc(c.Customer, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_.", r)
+	}) >= 0:
+		return errors.New("customer: letters, digits, '-', '_' and '.' only (it becomes part of an entity id)")
+	case c.Split != "tune" && c.Split != "heldout":
+		return fmt.Errorf("split: %q: want tune or heldout (empty: heldout)", c.Split)
+	case len(c.Events) == 0:
+		return errors.New("events: none")
+	case len(c.Events) > MaxEvents:
+		return fmt.Errorf("events: %d, at most %d a case", len(c.Events), MaxEvents)
+	case len(c.Questions) == 0:
+		return errors.New("questions: none")
+	}
+	ids := map[string]bool{}
+	for i, e := range c.Events {
+		switch {
+		case e.ID == "":
+			return fmt.Errorf("event %d: id: empty", i+1)
+		case e.ID == OldID:
+			return fmt.Errorf("event %d: id: %q is the event older than the window, which is added to every case", i+1, OldID)
+		case ids[e.ID]:
+			return fmt.Errorf("event %d: id: %q twice in the case", i+1, e.ID)
+		case e.Ago < 0 || e.Ago >= 24*60:
+			return fmt.Errorf("event %q: ago: %d minutes: want 0 to %d (before the evaluation; %d or more is outside the window and must never be answered)", e.ID, e.Ago, 24*60-1, Window)
+		case strings.TrimSpace(e.Text) == "":
+			return fmt.Errorf("event %q: text: empty", e.ID)
+		}
+		ids[e.ID] = true
+	}
+	for i, q := range c.Questions {
+		where := fmt.Sprintf("question %d (%q)", i+1, q.Q)
+		switch {
+		case strings.TrimSpace(q.Q) == "":
+			return fmt.Errorf("question %d: q: empty", i+1)
+		case q.Kind == "":
+			return fmt.Errorf("%s: kind: empty (e.g. one of %s)", where, strings.Join(Kinds, ", "))
+		}
+		answers := 0
+		for id, g := range q.Rel {
+			switch {
+			case !ids[id]:
+				return fmt.Errorf("%s: rel: %q is none of the case's events", where, id)
+			case g < 0 || g > 2:
+				return fmt.Errorf("%s: rel: %q graded %d: want 2 (answers), 1 (related) or 0", where, id, g)
+			}
+			if g > 0 {
+				answers++
+			}
+		}
+		if answers == 0 {
+			return fmt.Errorf("%s: rel: no event graded 1 or 2, so there is nothing to find", where)
+		}
+	}
+	return nil
+}
+
+// withOld adds to every case a copy of its first event older than the
+// window (OldID), which an answer must never contain.
+func withOld(cs []Case) ([]Case, error) {
+	for i := range cs {
+		old := cs[i].Events[0]
+		old.ID, old.Ago = OldID, Window+35
+		cs[i].Events = append(cs[i].Events, old)
+	}
+	return cs, nil
 }
 
 // NDCG is nDCG@k of ranked ids against graded relevance (gain 2^rel − 1).
@@ -226,8 +356,14 @@ func (r *Report) Add(c Case, q Question, ranked []string, rng *rand.Rand) {
 	sort.SliceStable(newest, func(i, j int) bool { return newest[i].Ago < newest[j].Ago })
 	random := append([]Event(nil), in...)
 	rng.Shuffle(len(random), func(i, j int) { random[i], random[j] = random[j], random[i] })
+	outside := map[string]bool{}
+	for _, e := range c.Events {
+		if e.Ago >= Window {
+			outside[e.ID] = true
+		}
+	}
 	for _, id := range ranked {
-		if id == OldID {
+		if outside[id] {
 			r.WindowViolations++
 		}
 	}
@@ -256,13 +392,30 @@ func idsOf(evs []Event) []string {
 // Get returns the mean scores of a split and kind.
 func (r *Report) Get(split, kind string) Scores { return r.Ranked[split][kind].mean() }
 
-// Markdown renders the report as tables: one per split.
+// kinds are the kinds of question seen: Kinds' order first, then any other
+// (a set of one's own may name kinds of its own), sorted.
+func (r *Report) kinds() []string {
+	out := append([]string{}, Kinds...)
+	var extra []string
+	for k := range r.Ranked["all"] {
+		if k != "overall" && !slices.Contains(Kinds, k) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	return append(out, extra...)
+}
+
+// Markdown renders the report as tables: one per split with questions.
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	for _, sp := range []string{"all", "tune", "heldout"} {
+		if r.Ranked[sp]["overall"].N == 0 && sp != "all" {
+			continue
+		}
 		fmt.Fprintf(&b, "\n%s questions (%d):\n\n", sp, r.Ranked[sp]["overall"].N)
 		b.WriteString("| kind | n | nDCG@5 | MRR | Recall@3 | newest-first nDCG@5 | random nDCG@5 |\n|---|---|---|---|---|---|---|\n")
-		for _, kind := range append(append([]string{}, Kinds...), "overall") {
+		for _, kind := range append(r.kinds(), "overall") {
 			s := r.Ranked[sp][kind].mean()
 			if s.N == 0 {
 				continue

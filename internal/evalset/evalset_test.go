@@ -1,0 +1,88 @@
+package evalset
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The example set of one's own parses: a case without a split is held back,
+// and every case gets the event older than the window.
+func TestReadFilesReadsTheExample(t *testing.T) {
+	cs, err := ReadFiles("../../examples/evalset.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 3 {
+		t.Fatalf("%d cases", len(cs))
+	}
+	for _, c := range cs {
+		if c.Split != "heldout" {
+			t.Errorf("%s: split %q", c.Customer, c.Split)
+		}
+		if last := c.Events[len(c.Events)-1]; last.ID != OldID || last.Ago < Window {
+			t.Errorf("%s: last event %+v, want the old one", c.Customer, last)
+		}
+	}
+	// A directory reads its *.json files.
+	dir := t.TempDir()
+	b, _ := os.ReadFile("../../examples/evalset.json")
+	os.WriteFile(filepath.Join(dir, "a.json"), b, 0o644)
+	if cs, err := ReadFiles(dir); err != nil || len(cs) != 3 {
+		t.Fatalf("directory: %d cases, %v", len(cs), err)
+	}
+	// The same customer twice is refused.
+	if _, err := ReadFiles(dir, "../../examples/evalset.json"); err == nil || !strings.Contains(err.Error(), `customer "x-bikes-01": in the set twice`) {
+		t.Fatalf("twice: %v", err)
+	}
+}
+
+// A set that does not hold together is refused with the file, the case and
+// the field at fault.
+func TestParseNamesTheFieldAtFault(t *testing.T) {
+	const ok = `{"customer":"c1","events":[{"id":"e1","ago":5,"text":"Order O-1 shipped"}],"questions":[{"q":"where is it?","kind":"lexical","rel":{"e1":2}}]}`
+	if _, err := Parse("ok.json", []byte("["+ok+"]")); err != nil {
+		t.Fatalf("a valid case refused: %v", err)
+	}
+	for _, c := range []struct{ set, want string }{
+		{`{"customer":"c1"}`, "want a JSON array of cases"},
+		{`[{"customer":"c1","evnts":[]}]`, `unknown field "evnts"`},
+		{`[{"customer":"","events":[],"questions":[]}]`, `case 1 (customer ""): customer: empty`},
+		{`[{"customer":"c 1","events":[],"questions":[]}]`, "customer: letters, digits"},
+		{strings.Replace(`[`+ok+`]`, `"customer":"c1"`, `"customer":"c1","split":"train"`, 1), `split: "train": want tune or heldout`},
+		{strings.Replace(`[`+ok+`]`, `"ago":5`, `"ago":-1`, 1), `event "e1": ago: -1 minutes`},
+		{strings.Replace(`[`+ok+`]`, `"text":"Order O-1 shipped"`, `"text":" "`, 1), `event "e1": text: empty`},
+		{strings.Replace(`[`+ok+`]`, `"id":"e1"`, `"id":"old"`, 1), `event 1: id: "old" is the event older than the window`},
+		{strings.Replace(`[`+ok+`]`, `{"e1":2}`, `{"e2":2}`, 1), `question 1 ("where is it?"): rel: "e2" is none of the case's events`},
+		{strings.Replace(`[`+ok+`]`, `{"e1":2}`, `{"e1":3}`, 1), `rel: "e1" graded 3`},
+		{strings.Replace(`[`+ok+`]`, `{"e1":2}`, `{"e1":0}`, 1), `rel: no event graded 1 or 2`},
+		{strings.Replace(`[`+ok+`]`, `"kind":"lexical"`, `"kind":""`, 1), `kind: empty`},
+	} {
+		_, err := Parse("mine.json", []byte(c.set))
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "mine.json: ") {
+			t.Errorf("%s: got %v, want an error naming mine.json and %q", c.set, err, c.want)
+		}
+	}
+}
+
+// An answer holding any event from outside the window counts as a violation,
+// and kinds of one's own are reported after the built-in ones.
+func TestReportCountsWindowViolationsAndOwnKinds(t *testing.T) {
+	c := Case{Customer: "c1", Split: "heldout", Events: []Event{{ID: "a", Ago: 3}, {ID: "b", Ago: 10}, {ID: "late", Ago: 90}}}
+	r := NewReport()
+	rng := rand.New(rand.NewPCG(1, 2))
+	r.Add(c, Question{Q: "x", Kind: "billing", Rel: map[string]int{"b": 2}}, []string{"b", "a"}, rng)
+	r.Add(c, Question{Q: "y", Kind: "lexical", Rel: map[string]int{"a": 2}}, []string{"late", "a"}, rng)
+	if r.WindowViolations != 1 {
+		t.Fatalf("window violations %d, want 1", r.WindowViolations)
+	}
+	md := r.Markdown()
+	if strings.Contains(md, "tune questions") || !strings.Contains(md, "heldout questions (2)") {
+		t.Fatalf("splits:\n%s", md)
+	}
+	if i, j := strings.Index(md, "| lexical |"), strings.Index(md, "| billing | 1 | 1.000 | 1.000 |"); i < 0 || j < i {
+		t.Fatalf("kinds:\n%s", md)
+	}
+}
