@@ -411,8 +411,8 @@ func Cosine(a, b []float32) float64 {
 }
 
 // recencyWords mark a question about what is newest, in English and Chinese.
-var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "last thing",
-	"my last", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次"}
+var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "lately", "current", "currently",
+	"moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次"}
 
 // amountWords mark a question that asks for an amount of money.
 var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}
@@ -421,7 +421,39 @@ var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee"
 func AsksAmount(q string) bool { return hasCue(q, amountWords) }
 
 // RecencyIntent reports whether the question asks for what is newest.
-func RecencyIntent(q string) bool { return hasCue(q, recencyWords) }
+func RecencyIntent(q string) bool { return hasCue(q, recencyWords) || asksLast(q) }
+
+// asksLast reports a question about the last of something ("which
+// prescription came in last?", "what was my last payment?"), but not about a
+// period ("last week", "the last two months", "on the last day"), whose events
+// are not the newest, nor "at last".
+func asksLast(q string) bool {
+	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return (r < 'a' || r > 'z') && r != '\'' })
+	for i, w := range words {
+		if w != "last" || i > 0 && words[i-1] == "at" {
+			continue
+		}
+		next := i + 1
+		for next < len(words) && counts[words[next]] {
+			next++ // "the last two months", "the last few days"
+		}
+		if next < len(words) && periods[strings.TrimSuffix(words[next], "s")] {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// counts are the words that may stand between "last" and a period.
+var counts = map[string]bool{"two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
+	"eight": true, "nine": true, "ten": true, "twelve": true, "few": true, "couple": true, "several": true, "of": true}
+
+// periods are the words that make "last" a period of time, not the newest.
+var periods = map[string]bool{"day": true, "night": true, "week": true, "weekend": true, "month": true, "year": true,
+	"quarter": true, "season": true, "term": true, "semester": true, "summer": true, "winter": true, "spring": true,
+	"autumn": true, "fall": true, "monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
+	"saturday": true, "sunday": true, "hour": true}
 
 // hasCue reports whether the question holds one of the cues: an English cue as
 // whole words, a Chinese one anywhere.

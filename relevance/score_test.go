@@ -188,6 +188,11 @@ func TestRecencyIntent(t *testing.T) {
 		"where is my refund?":                      false,
 		"was the invoice from last week paid?":     false,
 		"can I stay longer on the last day?":       false,
+		"which prescription came in last?":         true,
+		"what was the last thing you sent me?":     true,
+		"what is my current plan?":                 true,
+		"did I pay for the last two months?":       false,
+		"is it working at last?":                   false,
 		"how many minutes does the delivery take?": false,
 	} {
 		if got := relevance.RecencyIntent(q); got != want {
