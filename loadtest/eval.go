@@ -36,6 +36,7 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	key := fs.String("key", "", "API key (Bearer), when the API requires one")
 	wait := fs.Duration("wait", 2*time.Minute, "how long to wait for the events to become visible")
 	out := fs.String("out", "", "write the report as DIR/eval.md too")
+	misses := fs.Float64("misses", 0, "also print each question answered below this nDCG@5 (e.g. 0.85) with its answer's events, grades and score components (explain=true); looking at a held-back part's answers makes it a tuning part")
 	set := fs.String("set", "", "a labelled set of your own instead of the built-in one: JSON files or directories of them, comma-separated (format: docs/evaluation.md; a case without a split is held back)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -79,11 +80,13 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		opts = append(opts, client.WithAPIKey(*key))
 	}
 	api := client.New(*apiURL, opts...)
+	var last *client.ContextResponse // the answer get had last
 	get := func(req client.ContextRequest) ([]string, error) {
 		ans, err := api.Context(ctx, req)
 		if err != nil {
 			return nil, err
 		}
+		last = ans
 		ids := make([]string, len(ans.Events))
 		for i, e := range ans.Events {
 			ids[i] = e.ID
@@ -112,7 +115,7 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, c := range cases {
 		for _, q := range c.Questions {
 			ids, err := get(client.ContextRequest{Entity: "customer:" + entity(c), Q: q.Q, K: &k5, Window: fmt.Sprintf("%dm", evalset.Window),
-				Knowledge: &no, Ranking: *ranking})
+				Knowledge: &no, Ranking: *ranking, Explain: *misses > 0})
 			if err != nil {
 				return err
 			}
@@ -131,6 +134,9 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				ranked = append(ranked, id)
 			}
 			rep.Add(c, q, ranked, rng)
+			if n := evalset.NDCG(ranked, q.Rel, 5); n < *misses {
+				printMiss(stdout, c, q, n, prefix, last)
+			}
 		}
 	}
 	md := fmt.Sprintf("Retrieval quality through the API (%s, set %s, %d questions, k=5, window %dm, ranking %s):\n%s",
@@ -148,6 +154,33 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%d window and %d tenant violations", rep.WindowViolations, rep.TenantViolations)
 	}
 	return nil
+}
+
+// printMiss prints a weakly answered question: the answer's events with
+// their grade (0 when unlabelled), score and components, and the labelled
+// events the answer left out.
+func printMiss(w io.Writer, c evalset.Case, q evalset.Question, ndcg float64, prefix string, ans *client.ContextResponse) {
+	fmt.Fprintf(w, "\n[%s %s %s, nDCG@5 %.2f] %s\n", c.Customer, c.Split, q.Kind, ndcg, q.Q)
+	ago := map[string]int{}
+	for _, e := range c.Events {
+		ago[e.ID] = e.Ago
+	}
+	shown := map[string]bool{}
+	for i, e := range ans.Events {
+		id := strings.TrimPrefix(e.ID, prefix)
+		shown[id] = true
+		line := fmt.Sprintf("  %d. %-8s grade %d  score %.3f", i+1, id, q.Rel[id], e.Score)
+		if x := e.Explain; x != nil {
+			line += fmt.Sprintf("  (lexical %.2f similarity %.2f identifier %.2f thread %.2f recency %.2f source %.2f)",
+				x.Lexical, x.Similarity, x.Identifier, x.Thread, x.Recency, x.Source)
+		}
+		fmt.Fprintf(w, "%s  %dm ago: %s\n", line, ago[id], e.Text)
+	}
+	for _, e := range c.Events {
+		if q.Rel[e.ID] > 0 && !shown[e.ID] {
+			fmt.Fprintf(w, "  -  %-8s grade %d  not in the answer  %dm ago: %s\n", e.ID, q.Rel[e.ID], e.Ago, e.Text)
+		}
+	}
 }
 
 // loadSet is the built-in labelled set, or the one in paths (comma-separated).

@@ -90,7 +90,7 @@ Usage:
       embedder) as a third process and points ingest at it; -cpu adds the CPU per 1,000
       records of each component while draining.
 
-  loadtest eval [-brokers ...] [-api ...] [-topic app.activity] [-ranking hybrid|similarity|recency] [-set FILE|DIR,...] [-out DIR]
+  loadtest eval [-brokers ...] [-api ...] [-topic app.activity] [-ranking hybrid|similarity|recency] [-set FILE|DIR,...] [-misses 0.85] [-out DIR]
       Run the labelled retrieval set (internal/evalset: 40 customers, 116 questions,
       English and Chinese, a tuning and a held-back part) through the running stack:
       produce its events, wait until the API shows them, ask every question and print
@@ -98,7 +98,8 @@ Usage:
       order, and the window and tenant violations (which fail the command). -set runs
       a set of your own questions instead (docs/evaluation.md has the format and an
       example, examples/evalset.json); a set that does not parse is refused with the
-      file, case, event or question and field at fault.
+      file, case, event or question and field at fault. -misses prints each question
+      answered below that nDCG@5 with its answer's events, grades and score components.
 
 Every measuring subcommand takes -out DIR: it writes NAME.json (all results and
 the latency percentiles, from an HDR-style histogram), NAME.md (a report) and

@@ -15,7 +15,7 @@ func TestReadFilesReadsTheExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) != 3 {
+	if len(cs) != 12 {
 		t.Fatalf("%d cases", len(cs))
 	}
 	for _, c := range cs {
@@ -30,7 +30,7 @@ func TestReadFilesReadsTheExample(t *testing.T) {
 	dir := t.TempDir()
 	b, _ := os.ReadFile("../../examples/evalset.json")
 	os.WriteFile(filepath.Join(dir, "a.json"), b, 0o644)
-	if cs, err := ReadFiles(dir); err != nil || len(cs) != 3 {
+	if cs, err := ReadFiles(dir); err != nil || len(cs) != 12 {
 		t.Fatalf("directory: %d cases, %v", len(cs), err)
 	}
 	// The same customer twice is refused.
