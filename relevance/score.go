@@ -135,6 +135,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		docs[i] = analysisOf(&cands[i])
 	}
 	lex := make([]float64, len(cands))
+	var qterms []string // the question's terms and their expansions, as BM25 matched them
 	amount := w.Amount > 0 && AsksAmount(q.Text)
 	if w.Lexical > 0 {
 		terms := dedupe(q.Analysis.Terms)
@@ -159,6 +160,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			weights = append(weights, w.Amount)
 		}
 		lex = bm25(terms, weights, cands, docs, stats, w.CorpusIDF)
+		qterms = terms
 	}
 	var bestSim, bestLex float64
 	for i := range cands {
@@ -175,13 +177,6 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		wS = 0
 	}
 	qids := identities(q.Analysis.IDs)
-	r := w.Recency
-	switch {
-	case q.Intent:
-		r = w.RecencyIntent
-	case len(q.Analysis.IDs) > 0:
-		r = w.Status
-	}
 	rels := make([]float64, len(cands))
 	for i := range cands {
 		c := &comps[i]
@@ -204,11 +199,55 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	if w.Thread > 0 || w.ThreadFirst > 0 {
 		inherit(rels, comps, cands, docs, w)
 	}
+	r := w.Recency
+	switch {
+	case q.Intent:
+		r = w.RecencyIntent
+	case len(qids) > 0 && !asksWhatAnEventSays(q.Analysis.IDs, qterms, comps, docs, cands):
+		r = w.Status
+	}
 	for i := range cands {
 		c := &comps[i]
 		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency + w.Identifier*c.Identifier
 	}
 	return scores, comps
+}
+
+// asksWhatAnEventSays reports that a question naming an object asks about one
+// of its events rather than where the object stands: one of its terms (or
+// their expansions) is in a later event on the object and not in the first.
+// "was O-9210 paid?" asks about the payment, wherever the story has gone
+// since; "has O-9210 arrived?" and "is RA-3301 still booked?" ask where it
+// stands (nothing of theirs is in a later event, or it was there from the
+// start: the object's kind, "order", "claim", or how the story began).
+func asksWhatAnEventSays(ids, terms []string, comps []Components, docs []doc, cands []Candidate) bool {
+	var story []int // the events naming the question's identifiers, the first one first
+	for i := range docs {
+		if comps[i].Identifier > 0 {
+			story = append(story, i)
+			if k := len(story) - 1; cands[i].Time.Before(cands[story[0]].Time) {
+				story[0], story[k] = story[k], story[0]
+			}
+		}
+	}
+	if len(story) < 2 {
+		return false
+	}
+	for _, t := range terms {
+		if hasDigit(t) || slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(id, t) }) {
+			continue // the identifier, its number or its prefix
+		}
+		h := termHash(t)
+		if docs[story[0]].count(h) > 0 {
+			continue
+		}
+		for _, i := range story[1:] {
+			if docs[i].count(h) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inherit gives each event the relevance it inherits from the earlier events

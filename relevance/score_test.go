@@ -75,6 +75,41 @@ func TestTheStorysFirstEventPassesOnMore(t *testing.T) {
 	}
 }
 
+// A question naming an object asks where it stands (the newest event on it
+// gets the larger status share of recency), unless it asks about one of the
+// object's events: a word of the question is in a later event on the object
+// and not in the first.
+func TestAQuestionAboutOneOfAnObjectsEventsIsNoStatusQuestion(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	ago := func(m int) time.Time { return now.Add(-time.Duration(m) * time.Minute) }
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(55), Text: "Order B-3301 placed: desk lamp, 49.00 EUR"},
+		{Source: "payments", Time: ago(30), Text: "Payment for B-3301 captured by card ending 4411"},
+		{Source: "shipping", Time: ago(3), Text: "B-3301 handed to the courier"},
+		{Source: "web", Time: ago(10), Text: "Signed in from the mobile app"},
+	}
+	for _, c := range []struct {
+		q    string
+		want int
+	}{
+		{"did my card get charged for B-3301?", 1}, // "card": the payment's word, not the first event's
+		{"was B-3301 paid?", 1},                    // "paid" by its WordNet forms: "payment"
+		{"where is B-3301?", 2},                    // nothing but the object: its latest state
+		{"is order B-3301 still placed?", 2},       // "order", "placed": how the story began
+	} {
+		scores, _ := relevance.Score(relevance.NewQuery(c.q, nil), cands, relevance.DefaultWeights, nil, now)
+		best := 0
+		for i := range scores {
+			if scores[i] > scores[best] {
+				best = i
+			}
+		}
+		if best != c.want {
+			t.Errorf("%q: %q first (scores %.3f), want %q", c.q, cands[best].Text, scores, cands[c.want].Text)
+		}
+	}
+}
+
 // A bare number names the identifier with the same number behind a letter
 // prefix, both ways; two different prefixes never match.
 func TestANumberAloneNamesThePrefixedIdentifier(t *testing.T) {

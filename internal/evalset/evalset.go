@@ -406,14 +406,16 @@ func (r *Report) kinds() []string {
 	return append(out, extra...)
 }
 
-// Markdown renders the report as tables: one per split with questions.
+// Markdown renders the report as tables: all questions, then each split's
+// (when the set has both).
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	for _, sp := range []string{"all", "tune", "heldout"} {
-		if r.Ranked[sp]["overall"].N == 0 && sp != "all" {
-			continue
+		n := r.Ranked[sp]["overall"].N
+		if sp != "all" && (n == 0 || n == r.Ranked["all"]["overall"].N) {
+			continue // no questions, or all of them: the first table
 		}
-		fmt.Fprintf(&b, "\n%s questions (%d):\n\n", sp, r.Ranked[sp]["overall"].N)
+		fmt.Fprintf(&b, "\n%s questions (%d):\n\n", sp, n)
 		b.WriteString("| kind | n | nDCG@5 | MRR | Recall@3 | newest-first nDCG@5 | random nDCG@5 |\n|---|---|---|---|---|---|---|\n")
 		for _, kind := range append(r.kinds(), "overall") {
 			s := r.Ranked[sp][kind].mean()
