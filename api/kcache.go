@@ -135,6 +135,11 @@ func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vecto
 	// degrades at its deadline, as before). Cancelling it would also cost the
 	// connection: pgx closes a connection whose query is interrupted.
 	ch := s.kcache.flights.DoChan(kcKey(q), func() (any, error) {
+		// A flight that ended between this request's look at the cache and
+		// now has filled it: no second search for the same question.
+		if hits, info, ok := s.kcache.get(q); ok {
+			return kcEntry{hits: hits, info: info}, nil
+		}
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), knowledgeFlightTimeout)
 		defer cancel()
 		st, _ := s.kcache.now(q.Tenant)
