@@ -135,10 +135,10 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		docs[i] = analysisOf(&cands[i])
 	}
 	lex := make([]float64, len(cands))
-	var qterms []string // the question's terms and their expansions, as BM25 matched them
+	var qterms []string // the question's words and their expansions, as BM25 matched them
 	amount := w.Amount > 0 && AsksAmount(q.Text)
 	if w.Lexical > 0 {
-		terms := dedupe(q.Analysis.Terms)
+		terms := words(q.Analysis)
 		weights := make([]float64, len(terms), len(terms)+8)
 		for i := range weights {
 			weights[i] = 1
@@ -196,14 +196,18 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
-	if w.Thread > 0 || w.ThreadFirst > 0 {
+	// A question about what one of an object's events says is no question
+	// about where the object stands: neither the status share nor the story's
+	// threads apply to it.
+	aboutEvent := len(qids) > 0 && asksWhatAnEventSays(qterms, amount, comps, docs, cands)
+	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
 		inherit(rels, comps, cands, docs, w)
 	}
 	r := w.Recency
 	switch {
 	case q.Intent:
 		r = w.RecencyIntent
-	case len(qids) > 0 && !asksWhatAnEventSays(q.Analysis.IDs, qterms, comps, docs, cands):
+	case len(qids) > 0 && !aboutEvent:
 		r = w.Status
 	}
 	for i := range cands {
@@ -213,14 +217,41 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	return scores, comps
 }
 
-// asksWhatAnEventSays reports that a question naming an object asks about one
-// of its events rather than where the object stands: one of its terms (or
-// their expansions) is in a later event on the object and not in the first.
-// "was O-9210 paid?" asks about the payment, wherever the story has gone
-// since; "has O-9210 arrived?" and "is RA-3301 still booked?" ask where it
-// stands (nothing of theirs is in a later event, or it was there from the
-// start: the object's kind, "order", "claim", or how the story began).
-func asksWhatAnEventSays(ids, terms []string, comps []Components, docs []doc, cands []Candidate) bool {
+// words are the question's terms without its identifiers and their prefix
+// words (INV-1040's "inv"): the identifier score matches identifiers, exactly
+// and however they are typed. Counted by BM25 too, an identifier that every
+// event of a story names gave each a share by its length, so that a short
+// event on the object could outrank the one that says what was asked.
+func words(a Analysis) []string {
+	out := dedupe(a.Terms)
+	if len(a.IDs) == 0 {
+		return out
+	}
+	return slices.DeleteFunc(out, func(t string) bool {
+		for _, id := range a.IDs {
+			if t == id {
+				return true
+			}
+			if n, ok := numberOf(id); ok {
+				if prefix := strings.TrimRight(id[:len(id)-len(n)], "-_/"); t == prefix || t == stem(prefix) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// asksWhatAnEventSays reports that a question naming an object asks what one
+// of its events says rather than where the object stands: it asks how much
+// and an event on the object states an amount ("how much does CI-5520
+// cost?"), or one of its words (or their expansions) is in a later event on
+// the object and not in the first ("was O-9210 paid?" asks about the payment,
+// wherever the story has gone since). "has O-9210 arrived?" and "is RA-3301
+// still booked?" ask where it stands: nothing of theirs is in a later event,
+// or it was there from the start (the object's kind, "order", "claim", or how
+// the story began).
+func asksWhatAnEventSays(terms []string, amount bool, comps []Components, docs []doc, cands []Candidate) bool {
 	var story []int // the events naming the question's identifiers, the first one first
 	for i := range docs {
 		if comps[i].Identifier > 0 {
@@ -234,17 +265,18 @@ func asksWhatAnEventSays(ids, terms []string, comps []Components, docs []doc, ca
 		return false
 	}
 	for _, t := range terms {
-		if hasDigit(t) || slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(id, t) }) {
-			continue // the identifier, its number or its prefix
+		if hasDigit(t) {
+			continue // a number: a part of an identifier or an amount, not a word
 		}
 		h := termHash(t)
+		if t == MoneyTerm && amount && slices.ContainsFunc(story, func(i int) bool { return docs[i].count(h) > 0 }) {
+			return true
+		}
 		if docs[story[0]].count(h) > 0 {
 			continue
 		}
-		for _, i := range story[1:] {
-			if docs[i].count(h) > 0 {
-				return true
-			}
+		if slices.ContainsFunc(story[1:], func(i int) bool { return docs[i].count(h) > 0 }) {
+			return true
 		}
 	}
 	return false

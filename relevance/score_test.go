@@ -63,12 +63,19 @@ func TestTheStorysFirstEventPassesOnMore(t *testing.T) {
 	if want := w.ThreadFirst * comps[0].Lexical; comps[2].Thread != want || comps[1].Thread != want {
 		t.Errorf("later events inherit %.3f and %.3f from the first, want %.3f", comps[1].Thread, comps[2].Thread, want)
 	}
-	scores, comps := relevance.Score(relevance.NewQuery("was O-9210 paid?", nil), cands, w, nil, now)
+	_, comps = relevance.Score(relevance.NewQuery("was it paid by card?", nil), cands, w, nil, now)
 	if comps[1].Lexical != 1 || comps[0].Lexical > 0.5 || comps[2].Lexical > 0.5 {
 		t.Fatalf("the payment should be the one that matches by its words: %+v", comps)
 	}
 	if want := w.Thread; comps[2].Thread != want {
 		t.Errorf("the delivery inherits %.3f from the payment, want Thread %.3f", comps[2].Thread, want)
+	}
+	// Named by its identifier, the question asks what one of the object's
+	// events says (the payment), not where the object stands: nothing is
+	// passed down the story, and the payment outranks the newer delivery slot.
+	scores, comps := relevance.Score(relevance.NewQuery("was O-9210 paid?", nil), cands, w, nil, now)
+	if comps[2].Thread != 0 {
+		t.Errorf("the delivery inherits %.3f from the payment, want 0", comps[2].Thread)
 	}
 	if scores[1] <= scores[2] {
 		t.Errorf("the payment (%.3f) should outrank the newer delivery slot (%.3f)", scores[1], scores[2])
@@ -96,6 +103,7 @@ func TestAQuestionAboutOneOfAnObjectsEventsIsNoStatusQuestion(t *testing.T) {
 		{"was B-3301 paid?", 1},                    // "paid" by its WordNet forms: "payment"
 		{"where is B-3301?", 2},                    // nothing but the object: its latest state
 		{"is order B-3301 still placed?", 2},       // "order", "placed": how the story began
+		{"how much was B-3301?", 0},                // asks what an event states: the amount
 	} {
 		scores, _ := relevance.Score(relevance.NewQuery(c.q, nil), cands, relevance.DefaultWeights, nil, now)
 		best := 0
@@ -106,6 +114,15 @@ func TestAQuestionAboutOneOfAnObjectsEventsIsNoStatusQuestion(t *testing.T) {
 		}
 		if best != c.want {
 			t.Errorf("%q: %q first (scores %.3f), want %q", c.q, cands[best].Text, scores, cands[c.want].Text)
+		}
+	}
+	// The identifier is the identifier score's to match: BM25 scores the
+	// question's words, so an event gains nothing by naming B-3301 in fewer
+	// words than another.
+	_, comps := relevance.Score(relevance.NewQuery("where is B-3301?", nil), cands, relevance.DefaultWeights, nil, now)
+	for i, c := range comps {
+		if c.Lexical != 0 || i < 3 && c.Identifier != 1 {
+			t.Errorf("where is B-3301?: lexical %.3f, identifier %.3f for %q", c.Lexical, c.Identifier, cands[i].Text)
 		}
 	}
 }
