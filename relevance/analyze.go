@@ -208,7 +208,9 @@ func isIdentifier(tok string) bool {
 	case digits == 0:
 		return false
 	case letters > 0:
-		return digits+letters >= 3 // INV-1040, R-7001, 1Z88AA0312, 2FA is too short to count
+		// INV-1040, R-7001, 1Z88AA0312, G12; not a word spelled with a number
+		// first (2FA, 3rd, 10am), nor anything shorter than three.
+		return digits+letters >= 3 && !numberWord(tok)
 	case strings.ContainsAny(tok, ".,") && digits >= 3:
 		return true // an amount: 129.90, 1,250.00
 	default:
@@ -238,6 +240,24 @@ func canonicalAmount(tok string) string {
 		return strings.Join(groups, "")
 	}
 	return strings.ReplaceAll(tok, ",", "")
+}
+
+// numberWord reports a word spelled with a number first: one or two digits,
+// then two letters or more and nothing else (2FA, 3rd, 10am).
+func numberWord(tok string) bool {
+	i := 0
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 2 || len(tok)-i < 2 {
+		return false
+	}
+	for _, r := range tok[i:] {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }

@@ -111,8 +111,8 @@ func TestRetrievalQuality(t *testing.T) {
 		split, kind, metric string
 		min                 float64
 	}{
-		{"all", "overall", "ndcg", 0.88},
-		{"tune", "overall", "ndcg", 0.90},
+		{"all", "overall", "ndcg", 0.89},
+		{"tune", "overall", "ndcg", 0.91},
 		{"heldout", "overall", "ndcg", 0.82},
 		{"all", "identifier", "mrr", 0.93},
 		{"all", "chinese", "ndcg", 0.88},
@@ -296,6 +296,12 @@ func BenchmarkScore500(b *testing.B) {
 // of both are looked for among the candidates' terms (respellings).
 func BenchmarkScore500Misspelt(b *testing.B) {
 	benchmarkScore500(b, "did my bitcoin withdrawl arrive?")
+}
+
+// BenchmarkScore500Acronym is the same with a question that writes an
+// acronym: every candidate's words are spelled out to look for it.
+func BenchmarkScore500Acronym(b *testing.B) {
+	benchmarkScore500(b, "is 2FA on for my account?")
 }
 
 func benchmarkScore500(b *testing.B, question string) {

@@ -70,6 +70,10 @@ type Weights struct {
 	// Respelled weighs BM25 matches of a misspelt question word's near
 	// spellings that the candidates contain (respellings; 0: off).
 	Respelled float64
+	// Acronym weighs, as BM25 weighs a word, the events that spell out an
+	// acronym of the question by their words' initials, or whose acronym the
+	// question spells out ("2FA", "two-factor authentication"; 0: off).
+	Acronym float64
 	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
 	// the bot's own chat lines, which echo the question's words.
 	Sources map[string]float64
@@ -78,7 +82,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Respelled: 1}
+	Synonyms: 0.2, Senses: 1, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Respelled: 1, Acronym: 1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -159,7 +163,14 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			terms = append(terms, MoneyTerm)
 			weights = append(weights, w.Amount)
 		}
-		lex = bm25(terms, weights, cands, docs, stats, w.CorpusIDF)
+		var acr []int32 // AcronymTerm's frequencies, when a candidate spells out an acronym of the question or the reverse
+		if w.Acronym > 0 {
+			if acr = acronymMatches(q.Text, cands); acr != nil {
+				terms = append(terms, AcronymTerm)
+				weights = append(weights, w.Acronym)
+			}
+		}
+		lex = bm25(terms, weights, cands, docs, stats, w.CorpusIDF, acr)
 		qterms = terms
 	}
 	var bestSim, bestLex float64
@@ -358,7 +369,10 @@ func everyNames(docs []doc, q ident) bool {
 // its weight (1 for the question's own words, less for their synonyms). Each
 // candidate's term frequencies are looked up once: the first pass counts
 // document frequencies, the second scores.
-func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stats Stats, corpus float64) []float64 {
+//
+// synth, when not nil, holds the last term's frequencies per candidate (a term
+// found in the text itself, not in its analysis: AcronymTerm).
+func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stats Stats, corpus float64, synth []int32) []float64 {
 	out := make([]float64, len(cands))
 	nt := len(terms)
 	if nt == 0 {
@@ -378,7 +392,13 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stat
 		d := &docs[i]
 		row := tfs[i*nt : (i+1)*nt]
 		for j, h := range th {
-			if f := d.count(h); f > 0 {
+			f := 0
+			if synth != nil && j == nt-1 {
+				f = int(synth[i])
+			} else {
+				f = d.count(h)
+			}
+			if f > 0 {
 				row[j] = int32(f)
 				local[j]++
 			}

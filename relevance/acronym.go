@@ -1,0 +1,268 @@
+package relevance
+
+import "unicode/utf8"
+
+// Acronyms. Support questions and events name the same thing by its initials
+// on one side and in full on the other: "is 2FA on?" and "Two-factor
+// authentication enabled", "what's the ETA?" and "estimated time of arrival",
+// "SSO" and "single sign-on". No analysed term matches across them, so an
+// acronym (three to six characters, two capitals or more, a number first as
+// in 2FA; written so by the question or by the event) is matched against the
+// initials of consecutive words of the other side, with their stop words or
+// without ("know your customer" and "estimated time (of) arrival" both
+// count), and a match counts in BM25 as one more word of the question.
+
+// AcronymTerm is the term that a question's acronym matches with, as BM25
+// counts it (see Score); no analysed text has it.
+const AcronymTerm = "\x00acronym"
+
+// acronyms returns the acronyms written in text, as the initials they stand
+// for (a number first becomes its name's initial: 2FA is "tfa").
+func acronyms(text string) []string {
+	var out []string
+	eachAcronym(text, func(a string) { out = append(out, a) })
+	return out
+}
+
+// eachAcronym calls f with each acronym written in text (see acronyms).
+func eachAcronym(text string, f func(string)) {
+	var b [6]byte
+	scanAcronyms(text, func(tok string) {
+		if n, ok := acronymInitials(tok, &b); ok {
+			f(string(b[:n]))
+		}
+	})
+}
+
+// scanAcronyms calls f with each token of text that stands alone (ASCII
+// letters and digits, not part of a longer word or of an identifier such as
+// INV-1040). It scans the bytes and does not allocate: every candidate's text
+// is scanned when a question spells out words that could be an acronym.
+func scanAcronyms(text string, f func(tok string)) {
+	for i := 0; i < len(text); {
+		if !isAlnum(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isAlnum(text[j]) {
+			j++
+		}
+		glued := i > 0 && text[i-1] >= utf8.RuneSelf || j < len(text) && text[j] >= utf8.RuneSelf ||
+			j+1 < len(text) && isJoiner(rune(text[j])) && text[j+1] >= '0' && text[j+1] <= '9' ||
+			i >= 2 && isJoiner(rune(text[i-1])) && isAlnum(text[i-2])
+		if j-i >= 3 && j-i <= 6 && isUpper(text[i+1]) && !glued {
+			f(text[i:j]) // (a capital second: most words are out at once)
+		}
+		i = j
+	}
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// numberInitials are the initials of the numbers' English names, by digit.
+const numberInitials = "zottffssen"
+
+// acronymOf is tok's initials when tok is an acronym (see acronymInitials).
+func acronymOf(tok string) (string, bool) {
+	var b [6]byte
+	n, ok := acronymInitials(tok, &b)
+	return string(b[:n]), ok
+}
+
+// acronymInitials puts tok's initials in b when tok is an acronym: three to
+// six characters, two capitals or more, a digit first allowed (2FA: "tfa"),
+// no lower case, no currency code (EUR).
+func acronymInitials(tok string, b *[6]byte) (int, bool) {
+	if len(tok) < 3 || len(tok) > len(b) {
+		return 0, false
+	}
+	caps := 0
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c >= 'A' && c <= 'Z':
+			caps++
+			b[i] = c - 'A' + 'a'
+		case c >= '1' && c <= '9' && i == 0:
+			b[i] = numberInitials[c-'0']
+		default:
+			return 0, false // lower case, a number inside: no acronym
+		}
+	}
+	if caps < 2 || caps == 3 && isCurrencyCode(b[:3]) {
+		return 0, false
+	}
+	return len(tok), true
+}
+
+// isCurrencyCode reports a three-letter currency code (lower case): EUR, USD.
+func isCurrencyCode(b []byte) bool { return currencyCodes[string(b)] }
+
+// spelled is a text's words as acronym matching needs them: their initials,
+// lower-cased, and whether each is a stop word (a word split at hyphens:
+// "sign-on" is two; a number or CJK text breaks a run with initial 0). It is
+// made without allocating, for every candidate of a question that writes an
+// acronym; words past the 64th are left out.
+type spelled struct {
+	first [64]byte
+	stop  [64]bool
+	n     int
+}
+
+func spell(text string) *spelled {
+	s := new(spelled)
+	s.of(text)
+	return s
+}
+
+// of spells text into s (reused: no allocation).
+func (s *spelled) of(text string) {
+	s.n = 0
+	for i := 0; i < len(text) && s.n < len(s.first); {
+		c := text[i]
+		switch {
+		case c >= utf8.RuneSelf: // CJK, accented words: break a run
+			j := i
+			for j < len(text) && text[j] >= utf8.RuneSelf {
+				j++
+			}
+			s.first[s.n], s.stop[s.n] = 0, false
+			s.n++
+			i = j
+		case isAlnum(c):
+			j := i
+			var low [8]byte // stop words are shorter
+			for j < len(text) && isAlnum(text[j]) {
+				if k := j - i; k < len(low) {
+					low[k] = text[j] | 0x20 // ASCII lower case (digits unchanged)
+				}
+				j++
+			}
+			if c >= '0' && c <= '9' {
+				s.first[s.n], s.stop[s.n] = 0, false
+			} else {
+				s.first[s.n] = c | 0x20
+				s.stop[s.n] = j-i <= len(low) && stopWords[string(low[:j-i])]
+			}
+			s.n++
+			i = j
+		default:
+			i++
+		}
+	}
+}
+
+// spells reports whether consecutive words spell acronym a by their initials:
+// every word's, or only the content words'. A run starts with a content word
+// and holds one stop word at most: "the login screen" does not spell TLS,
+// "single sign-on" spells SSO, "know your customer" KYC.
+func (s *spelled) spells(a string) bool {
+	for start := range s.n {
+		if s.stop[start] || s.first[start] != a[0] {
+			continue
+		}
+		for _, skipStops := range []bool{false, true} {
+			k, stops := 0, 0
+			for i := start; i < s.n && k < len(a); i++ {
+				if s.stop[i] {
+					if skipStops {
+						continue
+					}
+					stops++
+				}
+				if s.first[i] != a[k] {
+					break
+				}
+				k++
+			}
+			if k == len(a) && stops <= 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runs are the initials of the runs of words that spell an acronym (see
+// spells), three to six letters long: what an event's acronym is looked up in.
+func (s *spelled) runs() map[string]bool {
+	out := map[string]bool{}
+	var b [6]byte
+	for start := range s.n {
+		if s.stop[start] || s.first[start] == 0 {
+			continue
+		}
+		for _, skipStops := range []bool{false, true} {
+			n, stops := 0, 0
+			for i := start; i < s.n && n < len(b) && s.first[i] != 0; i++ {
+				if s.stop[i] {
+					if skipStops {
+						continue
+					}
+					if stops++; stops > 1 {
+						break
+					}
+				}
+				b[n] = s.first[i]
+				n++
+				if n >= 3 {
+					out[string(b[:n])] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// acronymMatches returns, when the question and a candidate name something
+// one by its initials and the other in full, 1 for each such candidate (the
+// term frequencies of AcronymTerm); nil when none does. A question without an
+// acronym costs a scan of each candidate's bytes for one, without allocating.
+func acronymMatches(question string, cands []Candidate) []int32 {
+	qAcr := acronyms(question)
+	runs := spell(question).runs()
+	var tf []int32
+	var c spelled
+	for i := range cands {
+		text := cands[i].Text
+		hit := false
+		if len(qAcr) > 0 {
+			c.of(text)
+			for _, a := range qAcr {
+				if hit = c.spells(a); hit {
+					break
+				}
+			}
+		}
+		if !hit && len(runs) > 0 {
+			hit = writesAcronymOf(text, runs)
+		}
+		if hit {
+			if tf == nil {
+				tf = make([]int32, len(cands))
+			}
+			tf[i] = 1
+		}
+	}
+	return tf
+}
+
+// writesAcronymOf reports that text writes an acronym whose initials are one
+// of runs.
+func writesAcronymOf(text string, runs map[string]bool) bool {
+	found := false
+	var b [6]byte
+	scanAcronyms(text, func(tok string) {
+		if found {
+			return
+		}
+		if n, ok := acronymInitials(tok, &b); ok {
+			found = runs[string(b[:n])]
+		}
+	})
+	return found
+}
