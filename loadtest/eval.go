@@ -41,9 +41,12 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cases, err := loadSet(*set)
+	cases, warnings, err := loadSet(*set)
 	if err != nil {
 		return fmt.Errorf("-set: %w", err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "-set:", w)
 	}
 	run := strconv36(time.Now().UnixNano() % (36 * 36 * 36 * 36 * 36))
 	now := time.Now()
@@ -183,10 +186,12 @@ func printMiss(w io.Writer, c evalset.Case, q evalset.Question, ndcg float64, pr
 	}
 }
 
-// loadSet is the built-in labelled set, or the one in paths (comma-separated).
-func loadSet(paths string) ([]evalset.Case, error) {
+// loadSet is the built-in labelled set, or the one in paths (comma-separated),
+// with warnings about fields it ignored.
+func loadSet(paths string) ([]evalset.Case, []string, error) {
 	if paths == "" {
-		return evalset.Load()
+		cases, err := evalset.Load()
+		return cases, nil, err
 	}
 	var ps []string
 	for _, p := range strings.Split(paths, ",") {

@@ -149,9 +149,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	if p := os.Getenv("FRESHCTX_EVAL_SET"); p != "" {
 		paths = strings.Split(p, ",")
 	}
-	cases, err := evalset.ReadFiles(paths...)
+	cases, warnings, err := evalset.ReadFiles(paths...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, w := range warnings {
+		t.Log(w)
 	}
 	emb, _ := embed.NewLocal(384)
 	rep := evaluateSet(t, relevance.DefaultWeights, emb, cases)

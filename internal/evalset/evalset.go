@@ -14,7 +14,6 @@
 package evalset
 
 import (
-	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -114,41 +113,42 @@ func Load() ([]Case, error) {
 // built-in set's format (docs/evaluation.md) or a directory of them (its
 // *.json files). A case without a split is held back. Each case gets an
 // event older than the window, as the built-in set's do; nothing else is
-// added.
-func ReadFiles(paths ...string) ([]Case, error) {
-	var out []Case
+// added. Fields the format does not have are ignored, each with a warning
+// (a typo's field is then missing, which the checks name).
+func ReadFiles(paths ...string) (cases []Case, warnings []string, err error) {
 	for _, p := range paths {
 		names := []string{p}
 		if st, err := os.Stat(p); err != nil {
-			return nil, err
+			return nil, nil, err
 		} else if st.IsDir() {
 			if names, err = filepath.Glob(filepath.Join(p, "*.json")); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if len(names) == 0 {
-				return nil, fmt.Errorf("%s: no *.json files in the directory", p)
+				return nil, nil, fmt.Errorf("%s: no *.json files in the directory", p)
 			}
 		}
 		for _, name := range names {
 			b, err := os.ReadFile(name)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			cs, err := Parse(name, b)
+			cs, unknown, err := parse(name, b)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			out = append(out, cs...)
+			cases, warnings = append(cases, cs...), append(warnings, unknown...)
 		}
 	}
 	seen := map[string]bool{}
-	for _, c := range out {
+	for _, c := range cases {
 		if seen[c.Customer] {
-			return nil, fmt.Errorf("customer %q: in the set twice (customers name entities: one case each)", c.Customer)
+			return nil, nil, fmt.Errorf("customer %q: in the set twice (customers name entities: one case each)", c.Customer)
 		}
 		seen[c.Customer] = true
 	}
-	return withOld(out)
+	cases, err = withOld(cases)
+	return cases, warnings, err
 }
 
 // MaxEvents bounds a case's events: loadtest eval waits until the API shows
@@ -158,11 +158,54 @@ const MaxEvents = 99
 // Parse reads name's cases (a JSON array of cases) and checks them; every
 // error names the case, the event or question, and the field.
 func Parse(name string, b []byte) ([]Case, error) {
+	cs, unknown, err := parse(name, b)
+	if len(unknown) > 0 {
+		return nil, errors.New(strings.TrimSuffix(unknown[0], ": ignored"))
+	}
+	return cs, err
+}
+
+// parse is Parse that reports fields it does not know as warnings (a set of
+// one's own may carry notes of its own) rather than errors.
+func parse(name string, b []byte) ([]Case, []string, error) {
 	var cs []Case
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&cs); err != nil {
-		return nil, fmt.Errorf("%s: %w (want a JSON array of cases: customer, split, events, questions)", name, err)
+	if err := json.Unmarshal(b, &cs); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w (want a JSON array of cases: customer, split, events, questions)", name, err)
+	}
+	var fields []map[string]json.RawMessage // each case's fields
+	var inner []struct {
+		Events    []map[string]json.RawMessage `json:"events"`
+		Questions []map[string]json.RawMessage `json:"questions"`
+	}
+	json.Unmarshal(b, &fields) // (they decoded as cases above)
+	json.Unmarshal(b, &inner)
+	var unknown []string
+	firstUnknown := map[int]string{} // by case: its first unknown field, for an error it may explain
+	note := func(i int, where string, have map[string]json.RawMessage, known ...string) {
+		var extra []string
+		for f := range have {
+			if !slices.Contains(known, f) {
+				extra = append(extra, f)
+			}
+		}
+		slices.Sort(extra)
+		for _, f := range extra {
+			what := fmt.Sprintf("field %q is none of %s", f, strings.Join(known, ", "))
+			unknown = append(unknown, fmt.Sprintf("%s: %s: %s: ignored", name, where, what))
+			if _, ok := firstUnknown[i]; !ok {
+				firstUnknown[i] = what
+			}
+		}
+	}
+	for i := range min(len(fields), len(inner), len(cs)) {
+		where := fmt.Sprintf("case %d (customer %q)", i+1, cs[i].Customer)
+		note(i, where, fields[i], "customer", "split", "events", "questions")
+		for k, e := range inner[i].Events {
+			note(i, fmt.Sprintf("%s: event %d", where, k+1), e, "id", "source", "ago", "text")
+		}
+		for k, q := range inner[i].Questions {
+			note(i, fmt.Sprintf("%s: question %d", where, k+1), q, "q", "kind", "rel")
+		}
 	}
 	for i := range cs {
 		c := &cs[i]
@@ -170,10 +213,14 @@ func Parse(name string, b []byte) ([]Case, error) {
 			c.Split = "heldout"
 		}
 		if err := c.check(); err != nil {
-			return nil, fmt.Errorf("%s: case %d (customer %q): %w", name, i+1, c.Customer, err)
+			err = fmt.Errorf("%s: case %d (customer %q): %w", name, i+1, c.Customer, err)
+			if what, ok := firstUnknown[i]; ok { // a misspelt field is likely why
+				err = fmt.Errorf("%w (and its %s)", err, what)
+			}
+			return nil, unknown, err
 		}
 	}
-	return cs, nil
+	return cs, unknown, nil
 }
 
 func (c *Case) check() error {

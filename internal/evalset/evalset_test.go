@@ -11,9 +11,9 @@ import (
 // The example set of one's own parses: a case without a split is held back,
 // and every case gets the event older than the window.
 func TestReadFilesReadsTheExample(t *testing.T) {
-	cs, err := ReadFiles("../../examples/evalset.json")
-	if err != nil {
-		t.Fatal(err)
+	cs, warnings, err := ReadFiles("../../examples/evalset.json")
+	if err != nil || len(warnings) > 0 {
+		t.Fatal(err, warnings)
 	}
 	if len(cs) != 12 {
 		t.Fatalf("%d cases", len(cs))
@@ -30,11 +30,11 @@ func TestReadFilesReadsTheExample(t *testing.T) {
 	dir := t.TempDir()
 	b, _ := os.ReadFile("../../examples/evalset.json")
 	os.WriteFile(filepath.Join(dir, "a.json"), b, 0o644)
-	if cs, err := ReadFiles(dir); err != nil || len(cs) != 12 {
+	if cs, _, err := ReadFiles(dir); err != nil || len(cs) != 12 {
 		t.Fatalf("directory: %d cases, %v", len(cs), err)
 	}
 	// The same customer twice is refused.
-	if _, err := ReadFiles(dir, "../../examples/evalset.json"); err == nil || !strings.Contains(err.Error(), `customer "x-bikes-01": in the set twice`) {
+	if _, _, err := ReadFiles(dir, "../../examples/evalset.json"); err == nil || !strings.Contains(err.Error(), `customer "x-bikes-01": in the set twice`) {
 		t.Fatalf("twice: %v", err)
 	}
 }
@@ -48,7 +48,7 @@ func TestParseNamesTheFieldAtFault(t *testing.T) {
 	}
 	for _, c := range []struct{ set, want string }{
 		{`{"customer":"c1"}`, "want a JSON array of cases"},
-		{`[{"customer":"c1","evnts":[]}]`, `unknown field "evnts"`},
+		{`[{"customer":"c1","evnts":[]}]`, `field "evnts" is none of customer, split, events, questions`},
 		{`[{"customer":"","events":[],"questions":[]}]`, `case 1 (customer ""): customer: empty`},
 		{`[{"customer":"c 1","events":[],"questions":[]}]`, "customer: letters, digits"},
 		{strings.Replace(`[`+ok+`]`, `"customer":"c1"`, `"customer":"c1","split":"train"`, 1), `split: "train": want tune or heldout`},
@@ -84,5 +84,38 @@ func TestReportCountsWindowViolationsAndOwnKinds(t *testing.T) {
 	}
 	if i, j := strings.Index(md, "| lexical |"), strings.Index(md, "| billing | 1 | 1.000 | 1.000 |"); i < 0 || j < i {
 		t.Fatalf("kinds:\n%s", md)
+	}
+}
+
+// A set of one's own may carry fields the format does not have (a note, a
+// source of its own): ReadFiles ignores them with a warning naming each; the
+// built-in set's Parse refuses them.
+func TestReadFilesWarnsAboutFieldsItIgnores(t *testing.T) {
+	dir := t.TempDir()
+	set := `[{"customer":"c1","note":"from the March export","events":[{"id":"e1","ago":5,"text":"Order O-1 shipped","lang":"en"}],` +
+		`"questions":[{"q":"where is it?","kind":"lexical","rel":{"e1":2},"author":"qa"}]}]`
+	os.WriteFile(filepath.Join(dir, "mine.json"), []byte(set), 0o644)
+	cs, warnings, err := ReadFiles(filepath.Join(dir, "mine.json"))
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("%d cases, %v", len(cs), err)
+	}
+	want := []string{`case 1 (customer "c1"): field "note" is none of customer, split, events, questions: ignored`,
+		`case 1 (customer "c1"): event 1: field "lang" is none of id, source, ago, text: ignored`,
+		`case 1 (customer "c1"): question 1: field "author" is none of q, kind, rel: ignored`}
+	if len(warnings) != len(want) {
+		t.Fatalf("warnings %q", warnings)
+	}
+	for i, w := range want {
+		if !strings.HasSuffix(warnings[i], w) || !strings.HasPrefix(warnings[i], filepath.Join(dir, "mine.json")+": ") {
+			t.Errorf("warning %q, want …%s", warnings[i], w)
+		}
+	}
+	if _, err := Parse("builtin.json", []byte(set)); err == nil || !strings.Contains(err.Error(), `field "note"`) {
+		t.Errorf("Parse accepted an unknown field: %v", err)
+	}
+	// A misspelt field leaves the one it meant missing: the error says both.
+	os.WriteFile(filepath.Join(dir, "typo.json"), []byte(`[{"customer":"c1","evnts":[],"questions":[]}]`), 0o644)
+	if _, _, err := ReadFiles(filepath.Join(dir, "typo.json")); err == nil || !strings.Contains(err.Error(), `events: none (`) || !strings.Contains(err.Error(), `field "evnts"`) {
+		t.Errorf("typo: %v", err)
 	}
 }
