@@ -151,6 +151,11 @@ func ReadFiles(paths ...string) (cases []Case, warnings []string, err error) {
 	return cases, warnings, err
 }
 
+// splits are the names a set may give its parts: the one weights may be
+// chosen on, and the held-back one (the default).
+var splits = map[string]string{"": "heldout", "heldout": "heldout", "held-out": "heldout", "holdout": "heldout",
+	"test": "heldout", "tune": "tune", "train": "tune", "dev": "tune"}
+
 // MaxEvents bounds a case's events: loadtest eval waits until the API shows
 // them all in one answer of at most 100 events (one more is the old event).
 const MaxEvents = 99
@@ -209,8 +214,8 @@ func parse(name string, b []byte) ([]Case, []string, error) {
 	}
 	for i := range cs {
 		c := &cs[i]
-		if c.Split == "" {
-			c.Split = "heldout"
+		if sp, ok := splits[strings.ToLower(c.Split)]; ok {
+			c.Split = sp
 		}
 		if err := c.check(); err != nil {
 			err = fmt.Errorf("%s: case %d (customer %q): %w", name, i+1, c.Customer, err)
@@ -232,7 +237,7 @@ func (c *Case) check() error {
 	}) >= 0:
 		return errors.New("customer: letters, digits, '-', '_' and '.' only (it becomes part of an entity id)")
 	case c.Split != "tune" && c.Split != "heldout":
-		return fmt.Errorf("split: %q: want tune or heldout (empty: heldout)", c.Split)
+		return fmt.Errorf("split: %q: want tune (or train, dev) or heldout (or held-out, holdout, test; empty: heldout)", c.Split)
 	case len(c.Events) == 0:
 		return errors.New("events: none")
 	case len(c.Events) > MaxEvents:

@@ -51,7 +51,7 @@ func TestParseNamesTheFieldAtFault(t *testing.T) {
 		{`[{"customer":"c1","evnts":[]}]`, `field "evnts" is none of customer, split, events, questions`},
 		{`[{"customer":"","events":[],"questions":[]}]`, `case 1 (customer ""): customer: empty`},
 		{`[{"customer":"c 1","events":[],"questions":[]}]`, "customer: letters, digits"},
-		{strings.Replace(`[`+ok+`]`, `"customer":"c1"`, `"customer":"c1","split":"train"`, 1), `split: "train": want tune or heldout`},
+		{strings.Replace(`[`+ok+`]`, `"customer":"c1"`, `"customer":"c1","split":"training"`, 1), `split: "training": want tune (or train, dev) or heldout`},
 		{strings.Replace(`[`+ok+`]`, `"ago":5`, `"ago":-1`, 1), `event "e1": ago: -1 minutes`},
 		{strings.Replace(`[`+ok+`]`, `"text":"Order O-1 shipped"`, `"text":" "`, 1), `event "e1": text: empty`},
 		{strings.Replace(`[`+ok+`]`, `"id":"e1"`, `"id":"old"`, 1), `event 1: id: "old" is the event older than the window`},
