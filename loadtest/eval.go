@@ -115,12 +115,21 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	rep := evalset.NewReport()
 	rng := rand.New(rand.NewPCG(1, 2))
+	total := 0
+	for _, c := range cases {
+		total += len(c.Questions)
+	}
+	asked, lastProgress := 0, time.Now()
 	for _, c := range cases {
 		for _, q := range c.Questions {
+			if asked++; time.Since(lastProgress) >= 5*time.Second {
+				fmt.Fprintf(stderr, "asked %d of %d questions\n", asked, total) // a large set of one's own takes a while
+				lastProgress = time.Now()
+			}
 			ids, err := get(client.ContextRequest{Entity: "customer:" + entity(c), Q: q.Q, K: &k5, Window: fmt.Sprintf("%dm", evalset.Window),
 				Knowledge: &no, Ranking: *ranking, Explain: *misses > 0})
 			if err != nil {
-				return err
+				return fmt.Errorf("%s: question %q: %w", c.Customer, q.Q, err)
 			}
 			prefix := run + "-" + c.Customer + "-"
 			ranked := make([]string, 0, len(ids))
