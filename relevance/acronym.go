@@ -20,18 +20,13 @@ const AcronymTerm = "\x00acronym"
 // for (a number first becomes its name's initial: 2FA is "tfa").
 func acronyms(text string) []string {
 	var out []string
-	eachAcronym(text, func(a string) { out = append(out, a) })
-	return out
-}
-
-// eachAcronym calls f with each acronym written in text (see acronyms).
-func eachAcronym(text string, f func(string)) {
 	var b [6]byte
 	scanAcronyms(text, func(tok string) {
 		if n, ok := acronymInitials(tok, &b); ok {
-			f(string(b[:n]))
+			out = append(out, string(b[:n]))
 		}
 	})
+	return out
 }
 
 // scanAcronyms calls f with each token of text that stands alone (ASCII
@@ -67,13 +62,6 @@ func isAlnum(c byte) bool {
 // numberInitials are the initials of the numbers' English names, by digit.
 const numberInitials = "zottffssen"
 
-// acronymOf is tok's initials when tok is an acronym (see acronymInitials).
-func acronymOf(tok string) (string, bool) {
-	var b [6]byte
-	n, ok := acronymInitials(tok, &b)
-	return string(b[:n]), ok
-}
-
 // acronymInitials puts tok's initials in b when tok is an acronym: three to
 // six characters, two capitals or more, a digit first allowed (2FA: "tfa"),
 // no lower case, no currency code (EUR).
@@ -93,14 +81,11 @@ func acronymInitials(tok string, b *[6]byte) (int, bool) {
 			return 0, false // lower case, a number inside: no acronym
 		}
 	}
-	if caps < 2 || caps == 3 && isCurrencyCode(b[:3]) {
+	if caps < 2 || caps == 3 && currencyCodes[string(b[:3])] {
 		return 0, false
 	}
 	return len(tok), true
 }
-
-// isCurrencyCode reports a three-letter currency code (lower case): EUR, USD.
-func isCurrencyCode(b []byte) bool { return currencyCodes[string(b)] }
 
 // spelled is a text's words as acronym matching needs them: their initials,
 // lower-cased, and whether each is a stop word (a word split at hyphens:
@@ -111,12 +96,7 @@ type spelled struct {
 	first [64]byte
 	stop  [64]bool
 	n     int
-}
-
-func spell(text string) *spelled {
-	s := new(spelled)
-	s.of(text)
-	return s
+	run   [6]byte // eachRun's initials (a buffer of its own would escape to f)
 }
 
 // of spells text into s (reused: no allocation).
@@ -156,44 +136,18 @@ func (s *spelled) of(text string) {
 	}
 }
 
-// spells reports whether consecutive words spell acronym a by their initials:
-// every word's, or only the content words'. A run starts with a content word
-// and holds one stop word at most: "the login screen" does not spell TLS,
-// "single sign-on" spells SSO, "know your customer" KYC.
-func (s *spelled) spells(a string) bool {
+// eachRun calls f with the initials of each run of consecutive words that
+// could spell an acronym, three to six letters long, until f returns true
+// (and then returns true): every word's initials, or only the content words'.
+// Only runs whose first initial is in leads (a bit per letter a-z) are
+// walked.
+// A run starts with a content word and holds one stop word at most: "the
+// login screen" spells no TLS, "single sign-on" spells SSO, "know your
+// customer" KYC.
+func (s *spelled) eachRun(leads uint32, f func(initials []byte) bool) bool {
+	b := &s.run
 	for start := range s.n {
-		if s.stop[start] || s.first[start] != a[0] {
-			continue
-		}
-		for _, skipStops := range []bool{false, true} {
-			k, stops := 0, 0
-			for i := start; i < s.n && k < len(a); i++ {
-				if s.stop[i] {
-					if skipStops {
-						continue
-					}
-					stops++
-				}
-				if s.first[i] != a[k] {
-					break
-				}
-				k++
-			}
-			if k == len(a) && stops <= 1 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// runs are the initials of the runs of words that spell an acronym (see
-// spells), three to six letters long: what an event's acronym is looked up in.
-func (s *spelled) runs() map[string]bool {
-	out := map[string]bool{}
-	var b [6]byte
-	for start := range s.n {
-		if s.stop[start] || s.first[start] == 0 {
+		if c := s.first[start]; s.stop[start] || c < 'a' || c > 'z' || leads&(1<<(c-'a')) == 0 {
 			continue
 		}
 		for _, skipStops := range []bool{false, true} {
@@ -209,13 +163,13 @@ func (s *spelled) runs() map[string]bool {
 				}
 				b[n] = s.first[i]
 				n++
-				if n >= 3 {
-					out[string(b[:n])] = true
+				if n >= 3 && f(b[:n]) {
+					return true
 				}
 			}
 		}
 	}
-	return out
+	return false
 }
 
 // acronymMatches returns, when the question and a candidate name something
@@ -224,19 +178,29 @@ func (s *spelled) runs() map[string]bool {
 // acronym costs a scan of each candidate's bytes for one, without allocating.
 func acronymMatches(question string, cands []Candidate) []int32 {
 	qAcr := acronyms(question)
-	runs := spell(question).runs()
-	var tf []int32
 	var c spelled
+	c.of(question)
+	runs := map[string]bool{} // what an event's acronym is looked up in
+	c.eachRun(^uint32(0), func(r []byte) bool { runs[string(r)] = true; return false })
+	var leads uint32 // the question's acronyms' first letters
+	for _, a := range qAcr {
+		leads |= 1 << (a[0] - 'a')
+	}
+	isQuestions := func(r []byte) bool { // one of the question's acronyms
+		for _, a := range qAcr {
+			if string(r) == a {
+				return true
+			}
+		}
+		return false
+	}
+	var tf []int32
 	for i := range cands {
 		text := cands[i].Text
 		hit := false
 		if len(qAcr) > 0 {
 			c.of(text)
-			for _, a := range qAcr {
-				if hit = c.spells(a); hit {
-					break
-				}
-			}
+			hit = c.eachRun(leads, isQuestions)
 		}
 		if !hit && len(runs) > 0 {
 			hit = writesAcronymOf(text, runs)
