@@ -23,6 +23,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -106,7 +107,7 @@ func Load() ([]Case, error) {
 			c.Events = append(c.Events, n)
 		}
 	}
-	return withOld(out)
+	return withOld(out), nil
 }
 
 // ReadFiles reads a labelled set of one's own: each path a JSON file in the
@@ -147,14 +148,25 @@ func ReadFiles(paths ...string) (cases []Case, warnings []string, err error) {
 		}
 		seen[c.Customer] = true
 	}
-	cases, err = withOld(cases)
-	return cases, warnings, err
+	return withOld(cases), warnings, nil
 }
 
 // splits are the names a set may give its parts: the one weights may be
 // chosen on, and the held-back one (the default).
 var splits = map[string]string{"": "heldout", "heldout": "heldout", "held-out": "heldout", "holdout": "heldout",
 	"test": "heldout", "tune": "tune", "train": "tune", "dev": "tune"}
+
+// The fields of the format, as the types' JSON tags name them.
+var caseFields, eventFields, questionFields = jsonFields(Case{}), jsonFields(Event{}), jsonFields(Question{})
+
+func jsonFields(v any) []string {
+	t := reflect.TypeOf(v)
+	out := make([]string, t.NumField())
+	for i := range out {
+		out[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return out
+}
 
 // MaxEvents bounds a case's events: loadtest eval waits until the API shows
 // them all in one answer of at most 100 events (one more is the old event).
@@ -175,7 +187,7 @@ func Parse(name string, b []byte) ([]Case, error) {
 func parse(name string, b []byte) ([]Case, []string, error) {
 	var cs []Case
 	if err := json.Unmarshal(b, &cs); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w (want a JSON array of cases: customer, split, events, questions)", name, err)
+		return nil, nil, fmt.Errorf("%s: %w (want a JSON array of cases: %s)", name, err, strings.Join(caseFields, ", "))
 	}
 	var fields []map[string]json.RawMessage // each case's fields
 	var inner []struct {
@@ -186,7 +198,7 @@ func parse(name string, b []byte) ([]Case, []string, error) {
 	json.Unmarshal(b, &inner)
 	var unknown []string
 	firstUnknown := map[int]string{} // by case: its first unknown field, for an error it may explain
-	note := func(i int, where string, have map[string]json.RawMessage, known ...string) {
+	note := func(i int, where string, have map[string]json.RawMessage, known []string) {
 		var extra []string
 		for f := range have {
 			if !slices.Contains(known, f) {
@@ -204,12 +216,12 @@ func parse(name string, b []byte) ([]Case, []string, error) {
 	}
 	for i := range min(len(fields), len(inner), len(cs)) {
 		where := fmt.Sprintf("case %d (customer %q)", i+1, cs[i].Customer)
-		note(i, where, fields[i], "customer", "split", "events", "questions")
+		note(i, where, fields[i], caseFields)
 		for k, e := range inner[i].Events {
-			note(i, fmt.Sprintf("%s: event %d", where, k+1), e, "id", "source", "ago", "text")
+			note(i, fmt.Sprintf("%s: event %d", where, k+1), e, eventFields)
 		}
 		for k, q := range inner[i].Questions {
-			note(i, fmt.Sprintf("%s: question %d", where, k+1), q, "q", "kind", "rel")
+			note(i, fmt.Sprintf("%s: question %d", where, k+1), q, questionFields)
 		}
 	}
 	for i := range cs {
@@ -290,13 +302,13 @@ func (c *Case) check() error {
 
 // withOld adds to every case a copy of its first event older than the
 // window (OldID), which an answer must never contain.
-func withOld(cs []Case) ([]Case, error) {
+func withOld(cs []Case) []Case {
 	for i := range cs {
 		old := cs[i].Events[0]
 		old.ID, old.Ago = OldID, Window+35
 		cs[i].Events = append(cs[i].Events, old)
 	}
-	return cs, nil
+	return cs
 }
 
 // NDCG is nDCG@k of ranked ids against graded relevance (gain 2^rel − 1).
