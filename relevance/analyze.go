@@ -153,8 +153,7 @@ func (a *Analysis) addToken(tok string) {
 		// A letter prefix is joined to its number without the separator
 		// (inv-1040 → inv1040), and INV1040's prefix is a word, as INV-1040's
 		// is below.
-		if n, ok := numberOf(id); ok {
-			prefix := strings.TrimRight(id[:len(id)-len(n)], "-_/")
+		if prefix, n, ok := prefixed(id); ok {
 			if joined := len(prefix)+len(n) == len(id); joined && len(prefix) >= 2 && !stopWords[prefix] {
 				a.Terms = append(a.Terms, stem(prefix))
 			}

@@ -123,6 +123,16 @@ func newDoc(text string) doc {
 	return doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms))}
 }
 
+// prefixed splits a prefixed identifier into its letter prefix, without the
+// separator, and its number (inv-1040: inv, 1040).
+func prefixed(id string) (prefix, number string, ok bool) {
+	n, ok := numberOf(id)
+	if !ok {
+		return "", "", false
+	}
+	return strings.TrimRight(id[:len(id)-len(n)], "-_/"), n, true
+}
+
 // numberOf is the number of a prefixed identifier: letters, at most one
 // separator, then three or more digits (o-5001, inv1040, ra-3301).
 func numberOf(id string) (string, bool) {

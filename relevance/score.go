@@ -243,10 +243,8 @@ func words(a Analysis) []string {
 			if t == id {
 				return true
 			}
-			if n, ok := numberOf(id); ok {
-				if prefix := strings.TrimRight(id[:len(id)-len(n)], "-_/"); t == prefix || t == stem(prefix) {
-					return true
-				}
+			if prefix, _, ok := prefixed(id); ok && t == stem(prefix) {
+				return true // (a prefix is a term as its stem)
 			}
 		}
 		return false
