@@ -1,6 +1,9 @@
 package relevance
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // Acronyms. Support questions and events name the same thing by its initials
 // on one side and in full on the other: "is 2FA on?" and "Two-factor
@@ -172,16 +175,23 @@ func (s *spelled) eachRun(leads uint32, f func(initials []byte) bool) bool {
 	return false
 }
 
+// acronymTerm is the analysis term of an acronym a text writes, by its
+// initials: no word analyses to it, and a question's runs of initials find it
+// among a candidate's terms without scanning the text again.
+func acronymTerm(initials string) string { return "\x01" + initials }
+
 // acronymMatches returns, when the question and a candidate name something
 // one by its initials and the other in full, 1 for each such candidate (the
-// term frequencies of AcronymTerm); nil when none does. A question without an
-// acronym costs a scan of each candidate's bytes for one, without allocating.
-func acronymMatches(question string, cands []Candidate) []int32 {
+// term frequencies of AcronymTerm); nil when none does. An event's acronyms
+// are in its analysis (acronymTerm): a question without an acronym costs a
+// look-up of each candidate's terms in the question's runs of initials.
+func acronymMatches(question string, cands []Candidate, docs []doc) []int32 {
 	qAcr := acronyms(question)
 	var c spelled
 	c.of(question)
-	runs := map[string]bool{} // what an event's acronym is looked up in
-	c.eachRun(^uint32(0), func(r []byte) bool { runs[string(r)] = true; return false })
+	var runs []uint64 // what an event's acronym is looked up in
+	c.eachRun(^uint32(0), func(r []byte) bool { runs = append(runs, termHash(acronymTerm(string(r)))); return false })
+	tab := newTermTable(runs)
 	var leads uint32 // the question's acronyms' first letters
 	for _, a := range qAcr {
 		leads |= 1 << (a[0] - 'a')
@@ -196,14 +206,13 @@ func acronymMatches(question string, cands []Candidate) []int32 {
 	}
 	var tf []int32
 	for i := range cands {
-		text := cands[i].Text
 		hit := false
 		if len(qAcr) > 0 {
-			c.of(text)
+			c.of(cands[i].Text)
 			hit = c.eachRun(leads, isQuestions)
 		}
 		if !hit && len(runs) > 0 {
-			hit = writesAcronymOf(text, runs)
+			hit = slices.ContainsFunc(docs[i].terms(), func(h uint64) bool { return tab.find(h) >= 0 })
 		}
 		if hit {
 			if tf == nil {
@@ -213,20 +222,4 @@ func acronymMatches(question string, cands []Candidate) []int32 {
 		}
 	}
 	return tf
-}
-
-// writesAcronymOf reports that text writes an acronym whose initials are one
-// of runs.
-func writesAcronymOf(text string, runs map[string]bool) bool {
-	found := false
-	var b [6]byte
-	scanAcronyms(text, func(tok string) {
-		if found {
-			return
-		}
-		if n, ok := acronymInitials(tok, &b); ok {
-			found = runs[string(b[:n])]
-		}
-	})
-	return found
 }

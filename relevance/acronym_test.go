@@ -25,7 +25,7 @@ func TestAcronyms(t *testing.T) {
 		{"how much in EUR?", "Every unpaid reminder was cancelled", false},         // a currency code
 		{"is 2FA on?", "Two factors: price and delivery time, for the app", false}, // "for" is no content word
 	} {
-		tf := acronymMatches(c.question, []Candidate{{Text: c.event}})
+		tf := acronymMatches(c.question, []Candidate{{Text: c.event}}, []doc{newDoc(c.event)})
 		if got := tf != nil && tf[0] == 1; got != c.want {
 			t.Errorf("%q against %q: match %v, want %v", c.question, c.event, got, c.want)
 		}

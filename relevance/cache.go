@@ -18,7 +18,8 @@ import (
 // candidates per request and 100,000 cached texts the collector's marking was
 // a quarter of the API's CPU).
 //
-// The slab holds, in order: the terms (sorted, distinct), each term's count,
+// The slab holds, in order: the terms (sorted, distinct; with a term for each
+// acronym the text writes, acronymTerm, that no word matches), each term's count,
 // the identifiers (sorted, distinct), the numbers of its prefixed identifiers
 // (O-5001 → 5001, sorted: a question saying "order 5001" names the event
 // saying "O-5001"), and its identifiers as idents (full, num, bare), to ask
@@ -84,9 +85,12 @@ func (d *doc) names(q ident) bool {
 
 func newDoc(text string) doc {
 	a := Analyze(text)
-	terms := make([]uint64, len(a.Terms))
+	terms := make([]uint64, len(a.Terms), len(a.Terms)+1)
 	for i, t := range a.Terms {
 		terms[i] = termHash(t)
+	}
+	for _, initials := range acronyms(text) { // not counted in the length (n)
+		terms = append(terms, termHash(acronymTerm(initials)))
 	}
 	slices.Sort(terms)
 	var tf []uint64
@@ -204,7 +208,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 3
+const analysisVersion = 4
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

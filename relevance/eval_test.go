@@ -67,7 +67,7 @@ func evaluateSet(t testing.TB, w relevance.Weights, emb embedder, cases []evalse
 		}
 		for _, q := range c.Questions {
 			qv, _ := emb.Embed(context.Background(), []string{q.Q})
-			scores, _ := relevance.Score(relevance.NewQuery(q.Q, qv[0]), cands, w, stats, now)
+			scores, comps := relevance.Score(relevance.NewQuery(q.Q, qv[0]), cands, w, stats, now)
 			order := make([]int, len(cands))
 			for i := range order {
 				order[i] = i
@@ -90,7 +90,9 @@ func evaluateSet(t testing.TB, w relevance.Weights, emb embedder, cases []evalse
 			if os.Getenv("FRESHCTX_EVAL_MISSES") != "" && (c.Split == "tune" || os.Getenv("FRESHCTX_EVAL_MISSES") == "all") && evalset.NDCG(ranked, q.Rel, 5) < 0.85 {
 				fmt.Printf("\n[%s %s %.2f] %s  rel=%v\n", c.Customer, q.Kind, evalset.NDCG(ranked, q.Rel, 5), q.Q, q.Rel)
 				for r, i := range order[:min(6, len(order))] {
-					fmt.Printf("   %d %-6s %5.3f ago=%2.0f %s\n", r+1, ids[i], scores[i], now.Sub(cands[i].Time).Minutes(), cands[i].Text)
+					c := comps[i]
+					fmt.Printf("   %d %-6s %5.3f ago=%2.0f sim=%.2f(%.2f) lex=%.2f id=%.2f thr=%.2f  %s\n", r+1, ids[i], scores[i], now.Sub(cands[i].Time).Minutes(),
+						c.Similarity, c.Cosine, c.Lexical, c.Identifier, c.Thread, cands[i].Text)
 				}
 			}
 		}

@@ -165,7 +165,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		}
 		var acr []int32 // AcronymTerm's frequencies, when a candidate spells out an acronym of the question or the reverse
 		if w.Acronym > 0 {
-			if acr = acronymMatches(q.Text, cands); acr != nil {
+			if acr = acronymMatches(q.Text, cands, docs); acr != nil {
 				terms = append(terms, AcronymTerm)
 				weights = append(weights, w.Acronym)
 			}
@@ -323,24 +323,28 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 		}
 	}
+	var story []int // the candidates naming one identifier: the story it tells
 	for _, i := range top {
 		for k := range int(docs[i].nOwn) {
 			q := docs[i].own(k)
+			story = story[:0]
+			for j := range docs {
+				if docs[j].names(q) {
+					story = append(story, j)
+				}
+			}
 			// An identifier that every candidate names (the customer's account
 			// number, their e-mail address) names the entity, not one story in it.
-			if len(docs) > 2 && everyNames(docs, q) {
+			if len(docs) > 2 && len(story) == len(docs) {
 				continue
 			}
 			first := i
-			for j := range cands {
-				if cands[j].Time.Before(cands[first].Time) && docs[j].names(q) {
+			for _, j := range story {
+				if cands[j].Time.Before(cands[first].Time) {
 					first = j
 				}
 			}
-			for j := range cands {
-				if !docs[j].names(q) {
-					continue
-				}
+			for _, j := range story {
 				if cands[j].Time.After(cands[first].Time) {
 					comps[j].Thread = max(comps[j].Thread, w.ThreadFirst*rels[first])
 				}
@@ -350,17 +354,6 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 		}
 	}
-}
-
-// everyNames reports that every event names q (it stops at the first that
-// does not).
-func everyNames(docs []doc, q ident) bool {
-	for i := range docs {
-		if !docs[i].names(q) {
-			return false
-		}
-	}
-	return true
 }
 
 // bm25 scores each candidate for the distinct query terms, each counted with
@@ -383,21 +376,27 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stat
 	for j, t := range terms {
 		th[j] = termHash(t)
 	}
+	words := nt // the terms looked up in each doc: all but synth's
+	if synth != nil {
+		words--
+	}
+	tab := newTermTable(th[:words])
 	tfs := make([]int32, len(docs)*nt)
 	local := make([]float64, nt)
 	total := 0
 	for i := range docs {
 		d := &docs[i]
 		row := tfs[i*nt : (i+1)*nt]
-		for j, h := range th {
-			f := 0
-			if synth != nil && j == nt-1 {
-				f = int(synth[i])
-			} else {
-				f = d.count(h)
+		for k, h := range d.terms() {
+			for j := tab.find(h); j >= 0; j = tab.next[j] {
+				row[j] = int32(d.tf(k))
 			}
+		}
+		if synth != nil {
+			row[nt-1] = synth[i]
+		}
+		for j, f := range row {
 			if f > 0 {
-				row[j] = int32(f)
 				local[j]++
 			}
 		}
@@ -439,6 +438,57 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stat
 	}
 	return out
 }
+
+// termTable finds the question's terms by hash: each doc's few terms are
+// looked up in it (open addressing, a table of a few cache lines), instead of
+// every question term being searched for in every doc.
+type termTable struct {
+	keys  []uint64
+	slots []int32 // index into keys, -1: empty
+	next  []int32 // the next term with the same hash (a term given twice), -1: none
+	mask  uint64
+}
+
+func newTermTable(keys []uint64) termTable {
+	size := 16
+	for size < 2*len(keys) {
+		size *= 2
+	}
+	t := termTable{keys: keys, slots: make([]int32, size), next: make([]int32, len(keys)), mask: uint64(size - 1)}
+	for i := range t.slots {
+		t.slots[i] = -1
+	}
+	for j, h := range keys {
+		t.next[j] = -1
+		for p := slot(h) & t.mask; ; p = (p + 1) & t.mask {
+			s := t.slots[p]
+			if s < 0 {
+				t.slots[p] = int32(j)
+				break
+			}
+			if keys[s] == h { // the same term again: chained after the first
+				for t.next[s] >= 0 {
+					s = t.next[s]
+				}
+				t.next[s] = int32(j)
+				break
+			}
+		}
+	}
+	return t
+}
+
+// find returns the index of the first term of hash h (then follow next), or -1.
+func (t *termTable) find(h uint64) int32 {
+	for p := slot(h) & t.mask; ; p = (p + 1) & t.mask {
+		s := t.slots[p]
+		if s < 0 || t.keys[s] == h {
+			return s
+		}
+	}
+}
+
+func slot(h uint64) uint64 { return h ^ h>>29 }
 
 // Recency is 2^(−age/halfLife): 1 now, ½ at one half-life (an event from the
 // future counts as now).
