@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -463,6 +465,35 @@ func TestVectorShare(t *testing.T) {
 	bad := 1.5
 	if err := (Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}, VectorShare: &bad}.WithDefaults()).Validate(); err == nil || !strings.Contains(err.Error(), "vector_share") {
 		t.Errorf("vector_share 1.5: %v, want an error naming vector_share", err)
+	}
+}
+
+// api.thesaurus: the built-in thesaurus finds "Refund approved" for "did I
+// get my money back?", which shares no word with it; a thesaurus of one's own
+// replaces it (an ordering it names comes first); [] turns expansion off.
+func TestThesaurus(t *testing.T) {
+	now := time.Now()
+	events := []store.Event{
+		{Source: "s", Key: "refund", ID: "refund", Tenant: "acme", Entity: "customer:1", Time: now.Add(-9 * time.Minute), Text: "Refund approved: 20.00 EUR"},
+		{Source: "s", Key: "login", ID: "login", Tenant: "acme", Entity: "customer:1", Time: now.Add(-1 * time.Minute), Text: "Signed in from the mobile app"},
+	}
+	own := filepath.Join(t.TempDir(), "ours.txt")
+	if err := os.WriteFile(own, []byte("money back => sign\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		thesaurus []string
+		first     string
+	}{{nil, "refund"}, {[]string{relevance.Builtin}, "refund"}, {[]string{own}, "login"}, {[]string{}, "login"}} {
+		cfg := Config{Tenant: "acme", Auth: Auth{Mode: AuthNone}, Thesaurus: c.thesaurus}.WithDefaults()
+		if err := cfg.LoadThesaurus(); err != nil {
+			t.Fatal(err)
+		}
+		s := New(cfg, fixedEmbedder{[]float32{1, 0}}, &fakeStore{}, &fakeCache{fakeStore: fakeStore{events: events}, complete: true}, nil, nil)
+		rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"did I get my money back?"}, "knowledge": {"false"}, "explain": {"true"}})
+		if rec.Code != http.StatusOK || len(resp.Events) != 2 || resp.Events[0].ID != c.first {
+			t.Errorf("thesaurus %v: %d %+v, want %s first", c.thesaurus, rec.Code, resp.Events, c.first)
+		}
 	}
 }
 

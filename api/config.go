@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/freshctx/freshctx/relevance"
 )
 
 // Config configures the context API. Zero values take the defaults.
@@ -52,6 +54,16 @@ type Config struct {
 	// lexical. With a semantic model behind a provider, a larger share lets it
 	// carry paraphrases; measure the choice with loadtest eval.
 	VectorShare *float64 `yaml:"vector_share"`
+	// Thesaurus lists the thesaurus files that hybrid ranking expands a
+	// question with ("refund, money back, reimbursement": a question saying
+	// one looks for the others; format in package relevance, Thesaurus),
+	// merged in order; "builtin" is the built-in one, for customer support in
+	// general. Paths are relative to the working directory. Unset (nil):
+	// [builtin]; [] turns expansion by thesaurus off.
+	Thesaurus []string `yaml:"thesaurus"`
+	// Lexicon is Thesaurus loaded (LoadThesaurus; config.Parse does it). Nil:
+	// the built-in one.
+	Lexicon *relevance.Thesaurus `yaml:"-"`
 	// CorpusIDF is the share of the tenant's source statistics (kept in Redis by
 	// ingest from a sample of what it writes) in BM25's IDF, in [0, 1]; the rest
 	// comes from the entity's candidates. Default 0: on the labelled set the
@@ -157,6 +169,20 @@ func (c Config) WithDefaults() Config {
 		c.KnowledgeK = &k
 	}
 	return c
+}
+
+// LoadThesaurus reads the files Thesaurus lists into Lexicon; an error names
+// the field, the file and the line.
+func (c *Config) LoadThesaurus() error {
+	if len(c.Thesaurus) == 0 {
+		return nil
+	}
+	t, err := relevance.LoadThesaurus(c.Thesaurus...)
+	if err != nil {
+		return fmt.Errorf("thesaurus: %w", err)
+	}
+	c.Lexicon = t
+	return nil
 }
 
 // Validate reports the first invalid field.

@@ -28,14 +28,18 @@ const (
 )
 
 // weights are the relevance weights of this server: relevance.DefaultWeights
-// with the configured share of recency, half-life, source weights and share of
-// vector similarity against BM25.
+// with the configured share of recency, half-life, source weights, share of
+// vector similarity against BM25 and thesaurus.
 func (s *Server) weights() relevance.Weights {
 	w := relevance.DefaultWeights
 	w.Recency = 1 - *s.cfg.SimilarityWeight
 	w.HalfLife = s.cfg.HalfLife
 	w.Sources = s.cfg.SourceWeights
 	w.CorpusIDF = s.cfg.CorpusIDF
+	w.Lexicon = s.cfg.Lexicon
+	if s.cfg.Thesaurus != nil && len(s.cfg.Thesaurus) == 0 { // thesaurus: []
+		w.Thesaurus = 0
+	}
 	if v := s.cfg.VectorShare; v != nil {
 		w.Similarity, w.Lexical = *v, 1-*v
 	}

@@ -142,6 +142,9 @@ func Parse(b []byte, getenv func(string) string) (*Config, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	if err := c.API.LoadThesaurus(); err != nil {
+		return nil, fmt.Errorf("config: api.%w", err)
+	}
 	return &c, nil
 }
 

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +42,10 @@ func TestParseDefaultsAndEnv(t *testing.T) {
 }
 
 func TestErrorsNameTheField(t *testing.T) {
+	badThesaurus := filepath.Join(t.TempDir(), "words.txt")
+	if err := os.WriteFile(badThesaurus, []byte("# ours\nrefund, money back\nparcel, , package\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct{ old, new, want string }{
 		{`dsn: "postgres://u:p@127.0.0.1/db"`, `dsn: ""`, "postgres.dsn: required"},
 		{`entity: "customer:{{.customer_id}}"`, `entity: ""`, "sources[0].entity: required"},
@@ -62,6 +68,8 @@ func TestErrorsNameTheField(t *testing.T) {
 		{"", "backfill: [{name: h, source: tickets, postgres: {table: \"t; drop\"}, key_columns: [id]}]", "backfill[0].postgres.table"},
 		{"", "backfill: [{name: h, source: tickets, topic: {from: yesterday}}]", "backfill[0].topic.from"},
 		{"", "backfill: [{name: h, source: tickets, files: [x], records_per_second: -1}]", "backfill[0].records_per_second"},
+		{"api: {auth: {mode: none}}", "api: {thesaurus: [builtin, /nonexistent/words.txt], auth: {mode: none}}", "api.thesaurus: open /nonexistent/words.txt"},
+		{"api: {auth: {mode: none}}", "api: {thesaurus: [" + badThesaurus + "], auth: {mode: none}}", "api.thesaurus: " + badThesaurus + ":3: an empty entry"},
 	} {
 		text := valid + tc.new + "\n"
 		if tc.old != "" {
@@ -86,7 +94,7 @@ func TestShippedConfigsAreValid(t *testing.T) {
 // file says so: defaults fill only what the file leaves out.
 func TestOffValuesStayOff(t *testing.T) {
 	off := strings.Replace(valid, "api: {auth: {mode: none}}",
-		"api: {auth: {mode: none}, knowledge_k: 0, similarity_weight: 0, read_latest_topics: []}\n"+
+		"api: {auth: {mode: none}, knowledge_k: 0, similarity_weight: 0, read_latest_topics: [], thesaurus: []}\n"+
 			"embedder: {cache_entries: -1}\npipeline: {linger: 0s}\n", 1)
 	off = strings.Replace(off, `    text: "{{.subject}}"`, `    text: "{{.subject}}"
     retention: 0s
@@ -103,6 +111,8 @@ backfill:
 		t.Errorf("api.similarity_weight: 0 became %v", c.API.SimilarityWeight)
 	case len(c.API.ReadLatestTopics) != 0:
 		t.Errorf("read_latest_topics: [] became %v", c.API.ReadLatestTopics)
+	case c.API.Thesaurus == nil || len(c.API.Thesaurus) != 0 || c.API.Lexicon != nil:
+		t.Errorf("thesaurus: [] became %v (%v): want it off", c.API.Thesaurus, c.API.Lexicon)
 	case c.Embedder.CacheEntries != -1:
 		t.Errorf("embedder.cache_entries: -1 became %d", c.Embedder.CacheEntries)
 	case c.Pipeline.Linger != 0 || c.Sources[0].Retention != 0:

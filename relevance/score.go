@@ -60,6 +60,10 @@ type Weights struct {
 	// Senses is how many of a word's most common senses give synonyms.
 	Synonyms float64
 	Senses   int
+	// Thesaurus weighs BM25 matches of the terms Lexicon brings for the
+	// question's words and phrases (0: off); Lexicon nil is DefaultThesaurus.
+	Thesaurus float64
+	Lexicon   *Thesaurus
 	// Thread is the share of an earlier event's relevance that a later event on
 	// the same object inherits (0: off), ThreadFirst the share of the story's
 	// first event's (the one that introduces the object): see Score.
@@ -82,7 +86,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Respelled: 1, Acronym: 1}
+	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Respelled: 1, Acronym: 1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -142,36 +146,38 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	var qterms []string // the question's words and their expansions, as BM25 matched them
 	amount := w.Amount > 0 && AsksAmount(q.Text)
 	if w.Lexical > 0 {
-		terms := words(q.Analysis)
-		weights := make([]float64, len(terms), len(terms)+8)
-		for i := range weights {
-			weights[i] = 1
+		lq := newLexQuery(words(q.Analysis))
+		if w.Thesaurus > 0 {
+			th := w.Lexicon
+			if th == nil {
+				th = DefaultThesaurus
+			}
+			for _, e := range th.Expand(q.Text) {
+				lq.bring(e, w.Thesaurus, docs)
+			}
 		}
 		if w.Synonyms > 0 && w.Senses > 0 {
-			for _, t := range Expand(q.Text, w.Senses) { // never one of terms
-				terms = append(terms, t)
-				weights = append(weights, w.Synonyms)
+			for _, e := range synonymsOf(q.Text, w.Senses) {
+				lq.bring(e, w.Synonyms, docs)
 			}
 		}
 		if w.Respelled > 0 {
-			for _, t := range respellings(q.Text, terms, docs) {
-				terms = append(terms, t)
-				weights = append(weights, w.Respelled)
+			for _, t := range respellings(q.Text, lq.terms, docs) {
+				lq.add(t, w.Respelled, -1)
 			}
 		}
-		if amount && !slices.Contains(terms, MoneyTerm) {
-			terms = append(terms, MoneyTerm)
-			weights = append(weights, w.Amount)
+		if amount && !slices.Contains(lq.terms, MoneyTerm) {
+			lq.add(MoneyTerm, w.Amount, -1)
 		}
-		var acr []int32 // AcronymTerm's frequencies, when a candidate spells out an acronym of the question or the reverse
 		if w.Acronym > 0 {
-			if acr = acronymMatches(q.Text, cands, docs); acr != nil {
-				terms = append(terms, AcronymTerm)
-				weights = append(weights, w.Acronym)
+			// AcronymTerm's frequencies, when a candidate spells out an acronym
+			// of the question or the reverse
+			if acr := acronymMatches(q.Text, cands, docs); acr != nil {
+				lq.addSynth(AcronymTerm, w.Acronym, -1, acr)
 			}
 		}
-		lex = bm25(terms, weights, cands, docs, stats, w.CorpusIDF, acr)
-		qterms = terms
+		lex = bm25(lq.done(), cands, docs, stats, w.CorpusIDF)
+		qterms = append(lq.terms, lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
 	}
 	var bestSim, bestLex float64
 	for i := range cands {
@@ -356,32 +362,102 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	}
 }
 
-// bm25 scores each candidate for the distinct query terms, each counted with
-// its weight (1 for the question's own words, less for their synonyms). Each
-// candidate's term frequencies are looked up once: the first pass counts
-// document frequencies, the second scores.
-//
-// synth, when not nil, holds the last term's frequencies per candidate (a term
-// found in the text itself, not in its analysis: AcronymTerm).
-func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stats Stats, corpus float64, synth []int32) []float64 {
+// lexQuery is BM25's query: the question's words, each a clause of its own,
+// and what expansions bring (a thesaurus's terms and phrases, WordNet's
+// synonyms). What a word brings is blended into the word's clause, as
+// Lucene's SynonymQuery does: its frequency counts, by its weight, as the
+// word's, and the clause's IDF is that of the events having either. So an
+// event saying "refund" and "money back" gains little over one saying
+// "refund" twice, while a rare synonym alone would outweigh the common word
+// (by its IDF); what no word of the question brought (a misspelt word's
+// respellings, the amount, an acronym) is a clause of its own.
+type lexQuery struct {
+	terms []string
+	// weights are a clause's weight for its own term (of < 0), and a blended
+	// term's share of its clause's frequency.
+	weights []float64
+	of      []int // the clause (a term's index) a term is blended into; -1: its own
+	// synth are terms no analysis has (thesaurus phrases, AcronymTerm), with
+	// their frequencies per candidate; done puts them last.
+	synth       []synthTerm
+	phraseWords []string // the words of the phrases brought
+	words       int      // the question's own words: terms[:words]
+}
+
+type synthTerm struct {
+	term   string
+	weight float64
+	of     int
+	tf     []int32
+}
+
+func newLexQuery(words []string) *lexQuery {
+	q := &lexQuery{words: len(words)}
+	for _, t := range words {
+		q.add(t, 1, -1)
+	}
+	return q
+}
+
+func (q *lexQuery) add(term string, weight float64, of int) {
+	q.terms = append(q.terms, term)
+	q.weights = append(q.weights, weight)
+	q.of = append(q.of, of)
+}
+
+func (q *lexQuery) addSynth(term string, weight float64, of int, tf []int32) {
+	q.synth = append(q.synth, synthTerm{term, weight, of, tf})
+}
+
+// bring adds what an expansion brings, blended into the clause of the first
+// of the question's own words it came from (or a clause of its own), unless
+// the query has it already: a term, or a phrase that some doc has whole.
+func (q *lexQuery) bring(e expansion, weight float64, docs []doc) {
+	of := -1
+	for _, f := range e.from {
+		if k := slices.Index(q.terms[:q.words], f); k >= 0 {
+			of = k
+			break
+		}
+	}
+	if e.phrase == nil {
+		if !slices.Contains(q.terms, e.term) {
+			q.add(e.term, weight, of)
+		}
+		return
+	}
+	if tf := phraseMatches(e.phrase, docs); tf != nil {
+		q.phraseWords = append(q.phraseWords, e.phrase...)
+		q.addSynth(PhraseTerm, weight, of, tf)
+	}
+}
+
+// done returns the query with its synthetic terms last.
+func (q *lexQuery) done() *lexQuery {
+	for _, st := range q.synth {
+		q.add(st.term, st.weight, st.of)
+	}
+	return q
+}
+
+// bm25 scores every candidate for the query (see lexQuery). IDF mixes two
+// views: the candidates' own (what tells this entity's events apart) and,
+// where known, the tenant's source statistics (what is rare in what the
+// source writes), by corpus share.
+func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float64) []float64 {
 	out := make([]float64, len(cands))
+	terms := q.terms
 	nt := len(terms)
 	if nt == 0 {
 		return out
 	}
-	// IDF mixes two views: the candidates' own (what tells this entity's events
-	// apart) and, where known, the tenant's source statistics (what is rare in
-	// what the source writes), by corpus share.
-	th := make([]uint64, nt)
-	for j, t := range terms {
-		th[j] = termHash(t)
+	words := nt - len(q.synth) // the terms looked up in each doc: all but the synthetic ones
+	th := make([]uint64, words)
+	for j := range th {
+		th[j] = termHash(terms[j])
 	}
-	words := nt // the terms looked up in each doc: all but synth's
-	if synth != nil {
-		words--
-	}
-	tab := newTermTable(th[:words])
-	tfs := make([]int32, len(docs)*nt)
+	tab := newTermTable(th)
+	tfs := make([]float64, len(docs)*nt) // per doc, each clause's frequency (at its own term's place)
 	local := make([]float64, nt)
 	total := 0
 	for i := range docs {
@@ -389,11 +465,17 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stat
 		row := tfs[i*nt : (i+1)*nt]
 		for k, h := range d.terms() {
 			for j := tab.find(h); j >= 0; j = tab.next[j] {
-				row[j] = int32(d.tf(k))
+				row[j] = float64(d.tf(k))
 			}
 		}
-		if synth != nil {
-			row[nt-1] = synth[i]
+		for k, st := range q.synth {
+			row[words+k] = float64(st.tf[i])
+		}
+		for j, of := range q.of {
+			if of >= 0 && row[j] > 0 {
+				row[of] += q.weights[j] * row[j]
+				row[j] = 0
+			}
 		}
 		for j, f := range row {
 			if f > 0 {
@@ -410,7 +492,7 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stat
 	}
 	localIDF := make([]float64, nt)
 	for j := range terms {
-		localIDF[j] = weights[j] * idf(n, local[j])
+		localIDF[j] = q.weights[j] * idf(n, local[j])
 	}
 	bySource := map[string][]float64{}
 	for i := range cands {
@@ -421,7 +503,7 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stat
 			if st, found := stats[src]; found && st.N > 0 && corpus > 0 {
 				w = make([]float64, nt)
 				for j, t := range terms {
-					w[j] = weights[j] * (corpus*idf(st.N, st.DF[t]) + (1-corpus)*idf(n, local[j]))
+					w[j] = q.weights[j] * (corpus*idf(st.N, st.DF[t]) + (1-corpus)*idf(n, local[j]))
 				}
 			}
 			bySource[src] = w
@@ -429,10 +511,10 @@ func bm25(terms []string, weights []float64, cands []Candidate, docs []doc, stat
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(docs[i].n)/avg)
 		var score float64
 		for j, f := range tfs[i*nt : (i+1)*nt] {
-			if f == 0 {
+			if f == 0 || q.of[j] >= 0 {
 				continue
 			}
-			score += w[j] * float64(f) * (bm25K1 + 1) / (float64(f) + norm)
+			score += w[j] * f * (bm25K1 + 1) / (f + norm)
 		}
 		out[i] = score
 	}

@@ -285,6 +285,15 @@ func forms(out []string, w string) []string {
 // most common senses) that are not already among its terms: extra lexical
 // evidence for a paraphrase that shares no word with the event it asks about.
 func Expand(question string, senses int) []string {
+	var out []string
+	for _, e := range synonymsOf(question, senses) {
+		out = append(out, e.term)
+	}
+	return out
+}
+
+// synonymsOf is Expand with the word each synonym came from.
+func synonymsOf(question string, senses int) []expansion {
 	if Loading() {
 		return nil
 	}
@@ -292,18 +301,19 @@ func Expand(question string, senses int) []string {
 	for _, t := range Analyze(question).Terms {
 		have[t] = true
 	}
-	var out []string
+	var out []expansion
 	for _, w := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !('a' <= r && r <= 'z') && r != '-' }) {
 		if len(w) < 3 || stopWords[w] {
 			continue
 		}
 		wn.once.Do(wn.load)
 		var buf [8]string
+		from := []string{stem(w)}
 		for _, f := range forms(buf[:0], w) {
 			for _, t := range wn.stemmedSynonyms(f, senses) {
 				if !have[t] {
 					have[t] = true
-					out = append(out, t)
+					out = append(out, expansion{term: t, from: from})
 				}
 			}
 		}

@@ -1,0 +1,114 @@
+package relevance
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A thesaurus line names the same thing several ways: a question saying one
+// looks for the others' terms; a one-way line only from left to right; an
+// entry matches the question's words stemmed and in order, a Chinese one its
+// characters; a phrase of content words is brought whole, a phrase with a stop
+// word only matches.
+func TestThesaurusExpands(t *testing.T) {
+	th, err := ParseThesaurus("t", `# comment
+refund, money back, reimbursement
+bitcoin, btc => crypto
+power outage, blackout
+退款, 退钱
+send back, return`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		q       string
+		terms   []string
+		phrases [][]string
+	}{
+		{"did I get my money back?", []string{"refund", "reimburs"}, nil},
+		{"where is my refund", []string{"reimburs"}, [][]string{{"money", "back"}}}, // a phrase of content words, whole
+		{"did my BTC arrive?", []string{"crypto"}, nil},                             // one way…
+		{"is my crypto there?", nil, nil},                                           // …not back
+		{"was there a blackout?", nil, [][]string{{"power", "outag"}}},              // a phrase, whole
+		{"any power outages?", []string{"blackout"}, nil},                           // stemmed: outages
+		{"my money is back", nil, nil},                                              // not in order
+		{"退钱了吗", []string{"退款"}, nil},                                               // pairs of characters, not one alone
+		{"can I send back the boots?", []string{"return"}, nil},                     // "send back" has a stop word: it matches, it is not brought
+	} {
+		var terms []string
+		var phrases [][]string
+		for _, e := range th.Expand(c.q) {
+			if e.phrase != nil {
+				phrases = append(phrases, e.phrase)
+			} else {
+				terms = append(terms, e.term)
+			}
+		}
+		if !slices.Equal(terms, c.terms) || len(phrases) != len(c.phrases) || len(phrases) > 0 && !slices.Equal(phrases[0], c.phrases[0]) {
+			t.Errorf("%q: %v %v, want %v %v", c.q, terms, phrases, c.terms, c.phrases)
+		}
+	}
+	// An event has a phrase when it has every one of its terms.
+	docs := []doc{newDoc("Planned power outage on Friday"), newDoc("Power bank shipped"), newDoc("Outage fixed")}
+	if got := phraseMatches([]string{"power", "outag"}, docs); !slices.Equal(got, []int32{1, 0, 0}) {
+		t.Errorf("phrase matches %v, want only the first event", got)
+	}
+	if got := phraseMatches([]string{"power", "cut"}, docs); got != nil {
+		t.Errorf("phrase matches %v, want none", got)
+	}
+}
+
+// A thesaurus that does not hold together is refused with its name, the line
+// and what is wrong.
+func TestThesaurusErrorsNameTheLine(t *testing.T) {
+	for text, want := range map[string]string{
+		"a, b\nrefund":      "t:2: \"refund\" names one thing",
+		"a, , b":            "t:1: an empty entry",
+		"a, b,":             "t:1: an empty entry",
+		"a => b => c":       "t:1: more than one \"=>\"",
+		"=> b":              "t:1: an empty entry",
+		"a, b\n\n-, refund": "t:3: \"-\" has no word",
+	} {
+		if _, err := ParseThesaurus("t", text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", text, err, want)
+		}
+	}
+	if _, err := LoadThesaurus(Builtin, "/nonexistent/t.txt"); err == nil || !strings.Contains(err.Error(), "/nonexistent/t.txt") {
+		t.Errorf("a missing file: %v, want an error naming it", err)
+	}
+}
+
+// With the built-in thesaurus, a question that shares no word with its answer
+// finds it; without, it does not.
+func TestBuiltinThesaurusRanks(t *testing.T) {
+	now := time.Now()
+	cands := []Candidate{
+		{Source: "s", Time: now.Add(-8 * time.Minute), Text: "Refund for the football ticket approved: 65.00 EUR"},
+		{Source: "s", Time: now.Add(-1 * time.Minute), Text: "Opened the monthly newsletter"},
+		{Source: "s", Time: now.Add(-3 * time.Minute), Text: "Planned power outage in your street on Friday"},
+	}
+	for _, c := range []struct {
+		q     string
+		first int
+	}{{"did I get my money back?", 0}, {"will the electricity be cut off?", 2}} {
+		on, _ := Score(NewQuery(c.q, nil), cands, DefaultWeights, nil, now)
+		w := DefaultWeights
+		w.Thesaurus = 0
+		off, _ := Score(NewQuery(c.q, nil), cands, w, nil, now)
+		if best(on) != c.first || best(off) == c.first {
+			t.Errorf("%q: first %d with the thesaurus, %d without; want %d, and not without", c.q, best(on), best(off), c.first)
+		}
+	}
+}
+
+func best(scores []float64) int {
+	b := 0
+	for i, s := range scores {
+		if s > scores[b] {
+			b = i
+		}
+	}
+	return b
+}
