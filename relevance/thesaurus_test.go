@@ -112,3 +112,25 @@ func best(scores []float64) int {
 	}
 	return b
 }
+
+// What a word brings counts in the word's own BM25 clause: an event saying
+// "refund" and "money back" does not outrank one saying "refund" twice (a rare
+// synonym counted apart outweighed the common word by its IDF), and an event
+// with the synonym alone ranks below one with the word.
+func TestBroughtTermsBlendIntoTheirWordsClause(t *testing.T) {
+	now := time.Now()
+	cands := []Candidate{
+		{Source: "s", Time: now, Text: "Refund R-7001 approved: the refund reaches the card in 3-5 days"},
+		{Source: "s", Time: now, Text: "Ticket: refund not received, when do I get my money back?"},
+		{Source: "s", Time: now, Text: "Chat: where is my refund?"},
+		{Source: "s", Time: now, Text: "Reimbursement of 12.00 EUR sent"},
+		{Source: "s", Time: now, Text: "Order O-5001 returned"},
+	}
+	_, comps := Score(NewQuery("where is my refund?", nil), cands, DefaultWeights, nil, now)
+	if comps[0].Lexical < comps[1].Lexical {
+		t.Errorf("lexical: the refund %.3f, the ticket with refund and money back %.3f; want the refund at least level", comps[0].Lexical, comps[1].Lexical)
+	}
+	if comps[3].Lexical <= 0 || comps[3].Lexical >= comps[2].Lexical {
+		t.Errorf("lexical: the synonym alone %.3f, the word alone %.3f; want it above 0 and below", comps[3].Lexical, comps[2].Lexical)
+	}
+}
