@@ -175,22 +175,33 @@ func (s *spelled) eachRun(leads uint32, f func(initials []byte) bool) bool {
 	return false
 }
 
-// acronymTerm is the analysis term of an acronym a text writes, by its
-// initials: no word analyses to it, and a question's runs of initials find it
-// among a candidate's terms without scanning the text again.
-func acronymTerm(initials string) string { return "\x01" + initials }
+// acronymHash is the hash of the analysis term of an acronym a text writes,
+// by its initials: the term is the initials behind a byte no word has (\x01),
+// so no word analyses to it, and a question's runs of initials find it among a
+// candidate's terms without scanning the text again. It is termHash of that
+// term, made without building it.
+func acronymHash[T string | []byte](initials T) uint64 {
+	h := uint64(14695981039346656037)
+	h ^= 1
+	h *= 1099511628211
+	for i := 0; i < len(initials); i++ {
+		h ^= uint64(initials[i])
+		h *= 1099511628211
+	}
+	return h
+}
 
 // acronymMatches returns, when the question and a candidate name something
 // one by its initials and the other in full, 1 for each such candidate (the
 // term frequencies of AcronymTerm); nil when none does. An event's acronyms
-// are in its analysis (acronymTerm): a question without an acronym costs a
+// are in its analysis (acronymHash): a question without an acronym costs a
 // look-up of each candidate's terms in the question's runs of initials.
 func acronymMatches(question string, cands []Candidate, docs []doc) []int32 {
 	qAcr := acronyms(question)
 	var c spelled
 	c.of(question)
 	var runs []uint64 // what an event's acronym is looked up in
-	c.eachRun(^uint32(0), func(r []byte) bool { runs = append(runs, termHash(acronymTerm(string(r)))); return false })
+	c.eachRun(^uint32(0), func(r []byte) bool { runs = append(runs, acronymHash(r)); return false })
 	tab := newTermTable(runs)
 	var leads uint32 // the question's acronyms' first letters
 	for _, a := range qAcr {

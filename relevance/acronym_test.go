@@ -44,3 +44,13 @@ func TestANumberWordIsNoIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// An acronym's analysis term hash is termHash of its term, "\x01" and the
+// initials, made without building the string.
+func TestAcronymHashIsTheTermsHash(t *testing.T) {
+	for _, initials := range []string{"tfa", "eta", "kyc", ""} {
+		if acronymHash(initials) != termHash("\x01"+initials) || acronymHash([]byte(initials)) != acronymHash(initials) {
+			t.Errorf("%q: acronymHash %x, termHash %x", initials, acronymHash(initials), termHash("\x01"+initials))
+		}
+	}
+}

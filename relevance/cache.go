@@ -19,7 +19,7 @@ import (
 // a quarter of the API's CPU).
 //
 // The slab holds, in order: the terms (sorted, distinct; with a term for each
-// acronym the text writes, acronymTerm, that no word matches), each term's count,
+// acronym the text writes, acronymHash, that no word matches), each term's count,
 // the identifiers (sorted, distinct), the numbers of its prefixed identifiers
 // (O-5001 → 5001, sorted: a question saying "order 5001" names the event
 // saying "O-5001"), and its identifiers as idents (full, num, bare), to ask
@@ -90,7 +90,7 @@ func newDoc(text string) doc {
 		terms[i] = termHash(t)
 	}
 	for _, initials := range acronyms(text) { // not counted in the length (n)
-		terms = append(terms, termHash(acronymTerm(initials)))
+		terms = append(terms, acronymHash(initials))
 	}
 	slices.Sort(terms)
 	var tf []uint64

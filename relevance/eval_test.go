@@ -304,6 +304,35 @@ func BenchmarkScore500Misspelt(b *testing.B) {
 	benchmarkScore500(b, "did my bitcoin withdrawl arrive?")
 }
 
+// BenchmarkScoreSmallWindow is the context API's usual case: a window of a
+// few events (with the analyses ingest encodes beside them) and, per
+// operation, each of the load tool's questions (loadtest query) once: the
+// per-question costs (analysing, expanding) rather than the per-candidate ones.
+func BenchmarkScoreSmallWindow(b *testing.B) {
+	now := time.Now()
+	emb, _ := embed.NewLocal(384)
+	texts := []string{"Refund R-7001 for order O-5001 approved: 129.90 EUR", "Parcel for order O-5001 handed to the carrier", "Chat (customer): hello"}
+	var cands []relevance.Candidate
+	for _, t := range texts {
+		v, _ := emb.Embed(context.Background(), []string{t})
+		cands = append(cands, relevance.Candidate{Source: "s", Time: now, Text: t, Embedding: v[0], Analysis: relevance.EncodeAnalysis(t)})
+	}
+	questions := []string{"where is my refund?", "my parcel is late", "can I change the delivery address?",
+		"why was my payment declined?", "what happened to my order?", "I want to return an item", "退款什么时候到账？"}
+	var qv [][]float32
+	for _, q := range questions {
+		v, _ := emb.Embed(context.Background(), []string{q})
+		qv = append(qv, v[0])
+	}
+	relevance.Score(relevance.NewQuery(questions[0], qv[0]), cands, relevance.DefaultWeights, nil, now) // loads WordNet
+	b.ResetTimer()
+	for b.Loop() {
+		for i, q := range questions {
+			relevance.Score(relevance.NewQuery(q, qv[i]), cands, relevance.DefaultWeights, nil, now)
+		}
+	}
+}
+
 // BenchmarkScore500Acronym is the same with a question that writes an
 // acronym: every candidate's words are spelled out to look for it.
 func BenchmarkScore500Acronym(b *testing.B) {

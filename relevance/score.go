@@ -152,14 +152,12 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			if th == nil {
 				th = DefaultThesaurus
 			}
-			for _, e := range th.Expand(q.Text) {
-				lq.bring(e, w.Thesaurus, docs)
+			for _, m := range th.matches(q.Text) {
+				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })
 			}
 		}
 		if w.Synonyms > 0 && w.Senses > 0 {
-			for _, e := range synonymsOf(q.Text, w.Senses) {
-				lq.bring(e, w.Synonyms, docs)
-			}
+			synonymsOf(q.Text, w.Senses, func(e expansion) { lq.bring(e, w.Synonyms, docs) })
 		}
 		if w.Respelled > 0 {
 			for _, t := range respellings(q.Text, lq.terms, docs) {
@@ -372,7 +370,8 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // (by its IDF); what no word of the question brought (a misspelt word's
 // respellings, the amount, an acronym) is a clause of its own.
 type lexQuery struct {
-	terms []string
+	terms  []string
+	hashes []uint64 // termHash of each term
 	// weights are a clause's weight for its own term (of < 0), and a blended
 	// term's share of its clause's frequency.
 	weights []float64
@@ -389,10 +388,12 @@ type synthTerm struct {
 	weight float64
 	of     int
 	tf     []int32
+	phrase []string // a thesaurus phrase's terms
 }
 
 func newLexQuery(words []string) *lexQuery {
-	q := &lexQuery{words: len(words)}
+	n := len(words) + 8 // room for a few expansions without growing
+	q := &lexQuery{words: len(words), terms: make([]string, 0, n), hashes: make([]uint64, 0, n), weights: make([]float64, 0, n), of: make([]int, 0, n)}
 	for _, t := range words {
 		q.add(t, 1, -1)
 	}
@@ -400,13 +401,18 @@ func newLexQuery(words []string) *lexQuery {
 }
 
 func (q *lexQuery) add(term string, weight float64, of int) {
+	q.addHashed(term, termHash(term), weight, of)
+}
+
+func (q *lexQuery) addHashed(term string, h uint64, weight float64, of int) {
 	q.terms = append(q.terms, term)
+	q.hashes = append(q.hashes, h)
 	q.weights = append(q.weights, weight)
 	q.of = append(q.of, of)
 }
 
 func (q *lexQuery) addSynth(term string, weight float64, of int, tf []int32) {
-	q.synth = append(q.synth, synthTerm{term, weight, of, tf})
+	q.synth = append(q.synth, synthTerm{term: term, weight: weight, of: of, tf: tf})
 }
 
 // bring adds what an expansion brings, blended into the clause of the first
@@ -421,14 +427,21 @@ func (q *lexQuery) bring(e expansion, weight float64, docs []doc) {
 		}
 	}
 	if e.phrase == nil {
-		if !slices.Contains(q.terms, e.term) {
-			q.add(e.term, weight, of)
+		h := e.hash
+		if h == 0 {
+			h = termHash(e.term)
 		}
+		if !slices.Contains(q.hashes, h) {
+			q.addHashed(e.term, h, weight, of)
+		}
+		return
+	}
+	if slices.ContainsFunc(q.synth, func(s synthTerm) bool { return slices.Equal(s.phrase, e.phrase) }) {
 		return
 	}
 	if tf := phraseMatches(e.phrase, docs); tf != nil {
 		q.phraseWords = append(q.phraseWords, e.phrase...)
-		q.addSynth(PhraseTerm, weight, of, tf)
+		q.synth = append(q.synth, synthTerm{PhraseTerm, weight, of, tf, e.phrase})
 	}
 }
 
@@ -452,11 +465,7 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 		return out
 	}
 	words := nt - len(q.synth) // the terms looked up in each doc: all but the synthetic ones
-	th := make([]uint64, words)
-	for j := range th {
-		th[j] = termHash(terms[j])
-	}
-	tab := newTermTable(th)
+	tab := newTermTable(q.hashes[:words])
 	tfs := make([]float64, len(docs)*nt) // per doc, each clause's frequency (at its own term's place)
 	local := make([]float64, nt)
 	total := 0

@@ -33,6 +33,7 @@ type entry struct {
 	words   []string   // stemmed, stop words kept ("money back": money, back); a CJK entry's character pairs
 	text    string     // a CJK entry's text
 	expands []string   // the terms it brings (analysed, without its own)
+	hashes  []uint64   // termHash of each of expands
 	phrases [][]string // the phrases it brings, as their terms: all of them or none
 }
 
@@ -122,6 +123,9 @@ func (t *Thesaurus) parse(name, text string) error {
 			if len(e.expands)+len(e.phrases) == 0 {
 				continue // nothing the entry does not say itself
 			}
+			for _, term := range e.expands {
+				e.hashes = append(e.hashes, termHash(term))
+			}
 			if strings.IndexFunc(m, isCJK) >= 0 {
 				e.text = normalise(m)
 				for _, term := range Analyze(m).Terms { // its character pairs: the question's terms it blends into
@@ -180,16 +184,27 @@ func members(side string) ([]string, error) {
 	return out, nil
 }
 
-func normalise(s string) string { return strings.ToLower(norm.NFKC.String(s)) }
+// normalise is s in NFKC, lower-cased (ASCII needs only the latter).
+func normalise(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.ToLower(norm.NFKC.String(s))
+		}
+	}
+	return strings.ToLower(s)
+}
 
 // stemmedWords are s's words (letters and digits; hyphens and other marks
-// split them), lower-cased and stemmed, stop words kept.
+// split them), lower-cased and stemmed, stop words kept (unstemmed).
 func stemmedWords(s string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(normalise(s), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || isCJK(r)
 	}) {
-		out = append(out, stem(w))
+		if !stopWords[w] { // stop words are kept as they are: stemming one is a cache look-up for nothing
+			w = stem(w)
+		}
+		out = append(out, w)
 	}
 	return out
 }
@@ -199,38 +214,41 @@ func stemmedWords(s string) []string {
 // it (BM25 blends it into the first of them the question has, lexQuery).
 type expansion struct {
 	term   string
+	hash   uint64 // termHash(term), when known (0: not)
 	phrase []string
 	from   []string
 }
 
-// Expand returns what the thesaurus brings for question, in the order its
-// entries match, each once.
-func (t *Thesaurus) Expand(question string) []expansion {
+// match is an entry that matched a question, with the question's words that
+// matched it.
+type match struct {
+	e    *entry
+	from []string
+}
+
+// each calls f with what each matching entry brings: its terms, then its
+// phrases.
+func (m match) each(f func(expansion)) {
+	for i, term := range m.e.expands {
+		f(expansion{term: term, hash: m.e.hashes[i], from: m.from})
+	}
+	for _, p := range m.e.phrases {
+		f(expansion{phrase: p, from: m.from})
+	}
+}
+
+// matches returns the entries that match question, in the order they do.
+func (t *Thesaurus) matches(question string) []match {
 	if t == nil {
 		return nil
 	}
-	var out []expansion
-	seen := map[string]bool{}
-	add := func(e *entry, from []string) {
-		for _, term := range e.expands {
-			if !seen[term] {
-				seen[term] = true
-				out = append(out, expansion{term: term, from: from})
-			}
-		}
-		for _, p := range e.phrases {
-			if key := strings.Join(p, " "); !seen[key] {
-				seen[key] = true
-				out = append(out, expansion{phrase: p, from: from})
-			}
-		}
-	}
+	var out []match
 	words := stemmedWords(question)
 	for i, w := range words {
 		for k := range t.byFirst[w] {
 			e := &t.byFirst[w][k]
 			if i+len(e.words) <= len(words) && equal(words[i:i+len(e.words)], e.words) {
-				add(e, words[i:i+len(e.words)])
+				out = append(out, match{e, words[i : i+len(e.words)]})
 			}
 		}
 	}
@@ -238,9 +256,19 @@ func (t *Thesaurus) Expand(question string) []expansion {
 		q := normalise(question)
 		for k := range t.cjk {
 			if e := &t.cjk[k]; strings.Contains(q, e.text) {
-				add(e, e.words)
+				out = append(out, match{e, e.words})
 			}
 		}
+	}
+	return out
+}
+
+// Expand returns what the thesaurus brings for question, in the order its
+// entries match (a term or phrase two entries bring comes twice).
+func (t *Thesaurus) Expand(question string) []expansion {
+	var out []expansion
+	for _, m := range t.matches(question) {
+		m.each(func(e expansion) { out = append(out, e) })
 	}
 	return out
 }
@@ -248,9 +276,10 @@ func (t *Thesaurus) Expand(question string) []expansion {
 // phraseMatches is PhraseTerm's frequency in each doc for phrase (1 where the
 // doc has all its terms), or nil when no doc does.
 func phraseMatches(phrase []string, docs []doc) []int32 {
-	hs := make([]uint64, len(phrase))
-	for i, t := range phrase {
-		hs[i] = termHash(t)
+	var buf [8]uint64
+	hs := buf[:0]
+	for _, t := range phrase {
+		hs = append(hs, termHash(t))
 	}
 	var tf []int32
 	for i := range docs {

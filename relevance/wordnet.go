@@ -286,39 +286,37 @@ func forms(out []string, w string) []string {
 // evidence for a paraphrase that shares no word with the event it asks about.
 func Expand(question string, senses int) []string {
 	var out []string
-	for _, e := range synonymsOf(question, senses) {
-		out = append(out, e.term)
-	}
+	synonymsOf(question, senses, func(e expansion) { out = append(out, e.term) })
 	return out
 }
 
-// synonymsOf is Expand with the word each synonym came from.
-func synonymsOf(question string, senses int) []expansion {
+// synonymsOf calls f with each of Expand's synonyms and the word it came from.
+func synonymsOf(question string, senses int, f func(expansion)) {
 	if Loading() {
-		return nil
+		return
 	}
 	have := map[string]bool{}
 	for _, t := range Analyze(question).Terms {
 		have[t] = true
 	}
-	var out []expansion
-	for _, w := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !('a' <= r && r <= 'z') && r != '-' }) {
+	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !('a' <= r && r <= 'z') && r != '-' })
+	stems := make([]string, len(words)) // each synonym's from: one word of it
+	for k, w := range words {
 		if len(w) < 3 || stopWords[w] {
 			continue
 		}
 		wn.once.Do(wn.load)
 		var buf [8]string
-		from := []string{stem(w)}
-		for _, f := range forms(buf[:0], w) {
-			for _, t := range wn.stemmedSynonyms(f, senses) {
+		stems[k] = stem(w)
+		for _, form := range forms(buf[:0], w) {
+			for _, t := range wn.stemmedSynonyms(form, senses) {
 				if !have[t] {
 					have[t] = true
-					out = append(out, expansion{term: t, from: from})
+					f(expansion{term: t, from: stems[k : k+1]})
 				}
 			}
 		}
 	}
-	return out
 }
 
 // knows reports whether WordNet knows word by one of its forms (as Expand
