@@ -58,6 +58,16 @@ var DefaultThesaurus = func() *Thesaurus {
 	return t
 }()
 
+// Entries is how many entries (a line's words or phrases that bring
+// something) the thesaurus holds.
+func (t *Thesaurus) Entries() int {
+	n := len(t.cjk)
+	for _, es := range t.byFirst {
+		n += len(es)
+	}
+	return n
+}
+
 // LoadThesaurus reads thesaurus files into one (see Thesaurus for the
 // format); Builtin names the built-in one. An error names the file and line.
 func LoadThesaurus(paths ...string) (*Thesaurus, error) {

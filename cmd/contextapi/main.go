@@ -127,6 +127,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		opts = append(opts, api.WithKnowledgeCache(ctx, w, *cfg.API.KnowledgeCache))
 	}
 	relevance.WarmUpInBackground() // WordNet for question expansion: /readyz waits for it, questions do not
+	if th := cfg.API.Lexicon; th != nil {
+		log.Info("thesaurus loaded", "files", cfg.API.Thesaurus, "entries", th.Entries())
+	} else if cfg.API.Thesaurus == nil {
+		log.Info("thesaurus loaded", "files", []string{relevance.Builtin}, "entries", relevance.DefaultThesaurus.Entries())
+	} else {
+		log.Info("thesaurus off (api.thesaurus: [])")
+	}
 	srv := &http.Server{
 		Handler:           api.New(cfg.API, emb, vs, cache, log, reg, opts...),
 		ReadHeaderTimeout: 5 * time.Second,
