@@ -642,7 +642,7 @@ func Cosine(a, b []float32) float64 {
 
 // recencyWords mark a question about what is newest, in English and Chinese.
 var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "lately", "current", "currently",
-	"moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次"}
+	"moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展"}
 
 // amountWords mark a question that asks for an amount of money.
 var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}

@@ -246,6 +246,12 @@ func TestRecencyIntent(t *testing.T) {
 		"did I pay for the last two months?":       false,
 		"is it working at last?":                   false,
 		"how many minutes does the delivery take?": false,
+		"any updates on my ticket?":                true,
+		"anything new on the claim?":               true,
+		"is my new card on its way?":               false, // "new" alone names a thing
+		"我的订单现在到哪了？":                               true,  // "now"
+		"工单有进展吗？":                                  true,  // "any progress?"
+		"目前的套餐是什么？":                                true,  // "current"
 	} {
 		if got := relevance.RecencyIntent(q); got != want {
 			t.Errorf("%q: recency intent %v, want %v", q, got, want)
