@@ -268,16 +268,19 @@ func isCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
-// stopWords are English function words; they carry no lexical evidence.
-var stopWords = map[string]bool{}
-
-func init() {
+// stopWords are English function words; they carry no lexical evidence. A
+// variable's initialiser, not an init function: package variables are
+// initialised before init functions run, and DefaultThesaurus is parsed (with
+// Analyze) as one.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or but if of to in on at by for from with without into onto over under
 		about as is are was were be been being am do does did doing done have has had having will would shall should
 		can could may might must i me my mine we us our ours you your yours he him his she her hers it its they them
 		their theirs this that these those there here what which who whom whose when where why how all any both each
 		few more most other some such no nor not only own same so than too very s t just don now then also up down
 		out off again further once please hi hello thanks thank yes ok okay let get got still yet`) {
-		stopWords[w] = true
+		m[w] = true
 	}
-}
+	return m
+}()

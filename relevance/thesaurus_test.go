@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -132,5 +133,20 @@ func TestBroughtTermsBlendIntoTheirWordsClause(t *testing.T) {
 	}
 	if comps[3].Lexical <= 0 || comps[3].Lexical >= comps[2].Lexical {
 		t.Errorf("lexical: the synonym alone %.3f, the word alone %.3f; want it above 0 and below", comps[3].Lexical, comps[2].Lexical)
+	}
+}
+
+// The built-in thesaurus, parsed while the package initialises, is the one
+// parsed afterwards: nothing it depends on (the stop words) is filled in later.
+func TestBuiltinThesaurusParsedWhole(t *testing.T) {
+	again, err := ParseThesaurus("thesaurus.txt", builtinThesaurus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(DefaultThesaurus, again) {
+		t.Error("the built-in thesaurus differs from the same file parsed after initialisation")
+	}
+	if th, _ := LoadThesaurus(Builtin); !reflect.DeepEqual(th, again) {
+		t.Error(`LoadThesaurus("builtin") differs from the built-in thesaurus`)
 	}
 }
