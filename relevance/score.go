@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Candidate is one event to score.
@@ -648,10 +649,12 @@ var recencyWords = []string{"just", "latest", "newest", "most recent", "recently
 var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}
 
 // AsksAmount reports whether the question asks for an amount of money.
-func AsksAmount(q string) bool { return hasCue(q, amountWords) }
+func AsksAmount(q string) bool { return amountCues.in(q) }
+
+var amountCues, recencyCues = newCueSet(amountWords), newCueSet(recencyWords)
 
 // RecencyIntent reports whether the question asks for what is newest.
-func RecencyIntent(q string) bool { return hasCue(q, recencyWords) || asksLast(q) }
+func RecencyIntent(q string) bool { return recencyCues.in(q) || asksLast(q) }
 
 // asksLast reports a question about the last of something ("which
 // prescription came in last?", "what was my last payment?"), but not about a
@@ -685,19 +688,48 @@ var periods = map[string]bool{"day": true, "night": true, "week": true, "weekend
 	"autumn": true, "fall": true, "monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
 	"saturday": true, "sunday": true, "hour": true}
 
-// hasCue reports whether the question holds one of the cues: an English cue as
-// whole words, a Chinese one anywhere.
-func hasCue(q string, cues []string) bool {
-	l := " " + strings.ToLower(q) + " "
+// cueSet is a list of cues, prepared once: the English ones as word
+// sequences by their first word, the Chinese ones as text.
+type cueSet struct {
+	byFirst map[string][][]string
+	cjk     []string
+}
+
+func newCueSet(cues []string) cueSet {
+	c := cueSet{byFirst: map[string][][]string{}}
 	for _, w := range cues {
-		if isCJK([]rune(w)[0]) {
-			if strings.Contains(l, w) {
-				return true
-			}
+		if strings.IndexFunc(w, isCJK) >= 0 {
+			c.cjk = append(c.cjk, w)
 			continue
 		}
-		if strings.Contains(l, " "+w+" ") || strings.Contains(l, " "+w+"?") || strings.Contains(l, " "+w+",") {
-			return true
+		ws := cueWords(w)
+		c.byFirst[ws[0]] = append(c.byFirst[ws[0]], ws)
+	}
+	return c
+}
+
+// cueWords are s's words, lower-cased: runs of letters (an apostrophe splits
+// them: "what's" is "what", "s").
+func cueWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) || isCJK(r) })
+}
+
+// in reports whether the question holds one of the cues: an English cue as
+// whole words in order, a Chinese one anywhere.
+func (c cueSet) in(q string) bool {
+	if len(c.cjk) > 0 && strings.IndexFunc(q, isCJK) >= 0 {
+		for _, w := range c.cjk {
+			if strings.Contains(q, w) {
+				return true
+			}
+		}
+	}
+	words := cueWords(q)
+	for i, w := range words {
+		for _, cue := range c.byFirst[w] {
+			if i+len(cue) <= len(words) && equal(words[i:i+len(cue)], cue) {
+				return true
+			}
 		}
 	}
 	return false
