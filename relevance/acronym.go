@@ -34,8 +34,8 @@ func acronyms(text string) []string {
 
 // scanAcronyms calls f with each token of text that stands alone (ASCII
 // letters and digits, not part of a longer word or of an identifier such as
-// INV-1040). It scans the bytes and does not allocate: every candidate's text
-// is scanned when a question spells out words that could be an acronym.
+// INV-1040). It scans the bytes and does not allocate: it runs on every text
+// ingest analyses (newDoc) and on every question.
 func scanAcronyms(text string, f func(tok string)) {
 	for i := 0; i < len(text); {
 		if !isAlnum(text[i]) {

@@ -11,7 +11,6 @@ import (
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/freshctx/freshctx/internal/lru"
 )
@@ -37,7 +36,7 @@ func Analyze(text string) Analysis {
 	var a Analysis
 	// NFKC first: full-width letters and digits, as Chinese and Japanese
 	// keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).
-	rs := []rune(strings.ToLower(norm.NFKC.String(text)))
+	rs := []rune(normalise(text))
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {

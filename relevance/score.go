@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 )
 
 // Candidate is one event to score.
@@ -172,7 +171,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			// AcronymTerm's frequencies, when a candidate spells out an acronym
 			// of the question or the reverse
 			if acr := acronymMatches(q.Text, cands, docs); acr != nil {
-				lq.addSynth(AcronymTerm, w.Acronym, -1, acr)
+				lq.synth = append(lq.synth, synthTerm{term: AcronymTerm, weight: w.Acronym, of: -1, tf: acr})
 			}
 		}
 		lex = bm25(lq.done(), cands, docs, stats, w.CorpusIDF)
@@ -412,10 +411,6 @@ func (q *lexQuery) addHashed(term string, h uint64, weight float64, of int) {
 	q.of = append(q.of, of)
 }
 
-func (q *lexQuery) addSynth(term string, weight float64, of int, tf []int32) {
-	q.synth = append(q.synth, synthTerm{term: term, weight: weight, of: of, tf: tf})
-}
-
 // bring adds what an expansion brings, blended into the clause of the first
 // of the question's own words it came from (or a clause of its own), unless
 // the query has it already: a term, or a phrase that some doc has whole.
@@ -442,7 +437,7 @@ func (q *lexQuery) bring(e expansion, weight float64, docs []doc) {
 	}
 	if tf := phraseMatches(e.phrase, docs); tf != nil {
 		q.phraseWords = append(q.phraseWords, e.phrase...)
-		q.synth = append(q.synth, synthTerm{PhraseTerm, weight, of, tf, e.phrase})
+		q.synth = append(q.synth, synthTerm{term: PhraseTerm, weight: weight, of: of, tf: tf, phrase: e.phrase})
 	}
 }
 
@@ -688,49 +683,25 @@ var periods = map[string]bool{"day": true, "night": true, "week": true, "weekend
 	"autumn": true, "fall": true, "monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
 	"saturday": true, "sunday": true, "hour": true}
 
-// cueSet is a list of cues, prepared once: the English ones as word
-// sequences by their first word, the Chinese ones as text.
-type cueSet struct {
-	byFirst map[string][][]string
-	cjk     []string
-}
+// cueSet is a list of cues: English ones as whole words in order (not
+// stemmed: "lately" is no "late"), Chinese ones anywhere.
+type cueSet struct{ phraseIndex[struct{}] }
 
 func newCueSet(cues []string) cueSet {
-	c := cueSet{byFirst: map[string][][]string{}}
+	c := cueSet{newPhraseIndex[struct{}]()}
 	for _, w := range cues {
 		if strings.IndexFunc(w, isCJK) >= 0 {
-			c.cjk = append(c.cjk, w)
-			continue
+			c.add(nil, w, struct{}{})
+		} else {
+			c.add(plainWords(w), "", struct{}{})
 		}
-		ws := cueWords(w)
-		c.byFirst[ws[0]] = append(c.byFirst[ws[0]], ws)
 	}
 	return c
 }
 
-// cueWords are s's words, lower-cased: runs of letters (an apostrophe splits
-// them: "what's" is "what", "s").
-func cueWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) || isCJK(r) })
-}
-
-// in reports whether the question holds one of the cues: an English cue as
-// whole words in order, a Chinese one anywhere.
+// in reports whether the question holds one of the cues.
 func (c cueSet) in(q string) bool {
-	if len(c.cjk) > 0 && strings.IndexFunc(q, isCJK) >= 0 {
-		for _, w := range c.cjk {
-			if strings.Contains(q, w) {
-				return true
-			}
-		}
-	}
-	words := cueWords(q)
-	for i, w := range words {
-		for _, cue := range c.byFirst[w] {
-			if i+len(cue) <= len(words) && equal(words[i:i+len(cue)], cue) {
-				return true
-			}
-		}
-	}
-	return false
+	found := false
+	c.each(plainWords(q), q, func(*struct{}, []string) bool { found = true; return false })
+	return found
 }

@@ -6,10 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // A Thesaurus names, for words and phrases of a question, the words that
@@ -25,13 +22,13 @@ import (
 // "logged in"); an entry with Chinese (or other CJK) text matches where the
 // question holds it.
 type Thesaurus struct {
-	byFirst map[string][]entry // by its first stemmed word
-	cjk     []entry            // entries matched by their text
+	// entries by their stemmed words (stop words kept: "money back" is money,
+	// back), or by their CJK text, which passes on its character pairs as the
+	// question's words it matched (the terms it blends into)
+	entries phraseIndex[entry]
 }
 
 type entry struct {
-	words   []string   // stemmed, stop words kept ("money back": money, back); a CJK entry's character pairs
-	text    string     // a CJK entry's text
 	expands []string   // the terms it brings (analysed, without its own)
 	hashes  []uint64   // termHash of each of expands
 	phrases [][]string // the phrases it brings, as their terms: all of them or none
@@ -51,7 +48,7 @@ const Builtin = "builtin"
 // DefaultThesaurus is the built-in thesaurus (relevance/thesaurus.txt):
 // customer support in general, written by hand.
 var DefaultThesaurus = func() *Thesaurus {
-	t := &Thesaurus{byFirst: map[string][]entry{}}
+	t := &Thesaurus{newPhraseIndex[entry]()}
 	if err := t.parse("thesaurus.txt", builtinThesaurus); err != nil {
 		panic(err)
 	}
@@ -60,18 +57,12 @@ var DefaultThesaurus = func() *Thesaurus {
 
 // Entries is how many entries (a line's words or phrases that bring
 // something) the thesaurus holds.
-func (t *Thesaurus) Entries() int {
-	n := len(t.cjk)
-	for _, es := range t.byFirst {
-		n += len(es)
-	}
-	return n
-}
+func (t *Thesaurus) Entries() int { return t.entries.len() }
 
 // LoadThesaurus reads thesaurus files into one (see Thesaurus for the
 // format); Builtin names the built-in one. An error names the file and line.
 func LoadThesaurus(paths ...string) (*Thesaurus, error) {
-	t := &Thesaurus{byFirst: map[string][]entry{}}
+	t := &Thesaurus{newPhraseIndex[entry]()}
 	for _, p := range paths {
 		text := builtinThesaurus
 		if p != Builtin {
@@ -90,7 +81,7 @@ func LoadThesaurus(paths ...string) (*Thesaurus, error) {
 
 // ParseThesaurus parses one thesaurus; name is used in errors ("name:line: …").
 func ParseThesaurus(name, text string) (*Thesaurus, error) {
-	t := &Thesaurus{byFirst: map[string][]entry{}}
+	t := &Thesaurus{newPhraseIndex[entry]()}
 	return t, t.parse(name, text)
 }
 
@@ -121,8 +112,9 @@ func (t *Thesaurus) parse(name, text string) error {
 		}
 		for _, m := range lhs {
 			e := entry{}
+			terms := Analyze(m).Terms
 			own := map[string]bool{}
-			for _, term := range Analyze(m).Terms {
+			for _, term := range terms {
 				own[term] = true
 			}
 			for _, o := range rhs {
@@ -137,20 +129,14 @@ func (t *Thesaurus) parse(name, text string) error {
 				e.hashes = append(e.hashes, termHash(term))
 			}
 			if strings.IndexFunc(m, isCJK) >= 0 {
-				e.text = normalise(m)
-				for _, term := range Analyze(m).Terms { // its character pairs: the question's terms it blends into
-					if utf8.RuneCountInString(term) > 1 {
-						e.words = append(e.words, term)
-					}
-				}
-				t.cjk = append(t.cjk, e)
+				t.entries.add(characterPairs(terms), m, e)
 				continue
 			}
-			e.words = stemmedWords(m)
-			if len(e.words) == 0 {
+			words := stemmedWords(m)
+			if len(words) == 0 {
 				return fmt.Errorf("%s:%d: %q has no word", name, n+1, m)
 			}
-			t.byFirst[e.words[0]] = append(t.byFirst[e.words[0]], e)
+			t.entries.add(words, "", e)
 		}
 	}
 	return nil
@@ -162,24 +148,32 @@ func (t *Thesaurus) parse(name, text string) error {
 // has no stop words to match it by (it still matches in the question).
 func (e *entry) bring(o string, own map[string]bool) {
 	terms := Analyze(o).Terms
-	switch {
-	case strings.IndexFunc(o, isCJK) >= 0:
-		for _, t := range terms {
-			if utf8.RuneCountInString(t) > 1 && !own[t] { // pairs: one character alone says little
-				own[t] = true
-				e.expands = append(e.expands, t)
-			}
+	if strings.IndexFunc(o, isCJK) >= 0 {
+		terms = characterPairs(terms) // one character alone says little
+	} else if words := len(stemmedWords(o)); words > 1 {
+		if len(terms) == words {
+			e.phrases = append(e.phrases, terms)
 		}
-	case len(stemmedWords(o)) == 1:
-		for _, t := range terms {
-			if !own[t] {
-				own[t] = true
-				e.expands = append(e.expands, t)
-			}
-		}
-	case len(terms) == len(stemmedWords(o)):
-		e.phrases = append(e.phrases, terms)
+		return
 	}
+	for _, t := range terms {
+		if !own[t] {
+			own[t] = true
+			e.expands = append(e.expands, t)
+		}
+	}
+}
+
+// characterPairs are the terms of a CJK text's analysis that are pairs of
+// characters (not single ones).
+func characterPairs(terms []string) []string {
+	var out []string
+	for _, t := range terms {
+		if utf8.RuneCountInString(t) > 1 {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // members are the comma-separated entries of one side of a line.
@@ -192,31 +186,6 @@ func members(side string) ([]string, error) {
 		out = append(out, m)
 	}
 	return out, nil
-}
-
-// normalise is s in NFKC, lower-cased (ASCII needs only the latter).
-func normalise(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return strings.ToLower(norm.NFKC.String(s))
-		}
-	}
-	return strings.ToLower(s)
-}
-
-// stemmedWords are s's words (letters and digits; hyphens and other marks
-// split them), lower-cased and stemmed, stop words kept (unstemmed).
-func stemmedWords(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(normalise(s), func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || isCJK(r)
-	}) {
-		if !stopWords[w] { // stop words are kept as they are: stemming one is a cache look-up for nothing
-			w = stem(w)
-		}
-		out = append(out, w)
-	}
-	return out
 }
 
 // expansion is what a question's word or phrase brings: a term, or a phrase
@@ -249,37 +218,11 @@ func (m match) each(f func(expansion)) {
 
 // matches returns the entries that match question, in the order they do.
 func (t *Thesaurus) matches(question string) []match {
-	if t == nil {
-		return nil
-	}
 	var out []match
-	words := stemmedWords(question)
-	for i, w := range words {
-		for k := range t.byFirst[w] {
-			e := &t.byFirst[w][k]
-			if i+len(e.words) <= len(words) && equal(words[i:i+len(e.words)], e.words) {
-				out = append(out, match{e, words[i : i+len(e.words)]})
-			}
-		}
-	}
-	if len(t.cjk) > 0 && strings.IndexFunc(question, isCJK) >= 0 {
-		q := normalise(question)
-		for k := range t.cjk {
-			if e := &t.cjk[k]; strings.Contains(q, e.text) {
-				out = append(out, match{e, e.words})
-			}
-		}
-	}
-	return out
-}
-
-// Expand returns what the thesaurus brings for question, in the order its
-// entries match (a term or phrase two entries bring comes twice).
-func (t *Thesaurus) Expand(question string) []expansion {
-	var out []expansion
-	for _, m := range t.matches(question) {
-		m.each(func(e expansion) { out = append(out, e) })
-	}
+	t.entries.each(stemmedWords(question), question, func(e *entry, from []string) bool {
+		out = append(out, match{e, from})
+		return true
+	})
 	return out
 }
 
@@ -301,13 +244,4 @@ func phraseMatches(phrase []string, docs []doc) []int32 {
 		}
 	}
 	return tf
-}
-
-func equal(a, b []string) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return len(a) == len(b)
 }

@@ -40,12 +40,14 @@ send back, return`)
 	} {
 		var terms []string
 		var phrases [][]string
-		for _, e := range th.Expand(c.q) {
-			if e.phrase != nil {
-				phrases = append(phrases, e.phrase)
-			} else {
-				terms = append(terms, e.term)
-			}
+		for _, m := range th.matches(c.q) {
+			m.each(func(e expansion) {
+				if e.phrase != nil {
+					phrases = append(phrases, e.phrase)
+				} else {
+					terms = append(terms, e.term)
+				}
+			})
 		}
 		if !slices.Equal(terms, c.terms) || len(phrases) != len(c.phrases) || len(phrases) > 0 && !slices.Equal(phrases[0], c.phrases[0]) {
 			t.Errorf("%q: %v %v, want %v %v", c.q, terms, phrases, c.terms, c.phrases)

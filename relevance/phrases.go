@@ -1,0 +1,102 @@
+package relevance
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// phraseIndex finds word sequences and CJK texts in a question: the
+// thesaurus's entries and the recency and amount cues. A sequence is indexed
+// by its first word and matches the question's words (as its owner tokenises
+// both: the thesaurus stems them, the cues do not) in order; a CJK text
+// matches where the question's normalised text holds it.
+type phraseIndex[T any] struct {
+	byFirst map[string][]phrase[T]
+	cjk     []phrase[T]
+}
+
+type phrase[T any] struct {
+	words []string // the sequence; for a CJK text, what its owner wants back as the matching words
+	text  string   // a CJK text, normalised
+	v     T
+}
+
+func newPhraseIndex[T any]() phraseIndex[T] {
+	return phraseIndex[T]{byFirst: map[string][]phrase[T]{}}
+}
+
+// add indexes v under a word sequence (words, not empty) or, with text, a
+// CJK text (words are then what each passes on as its match).
+func (p *phraseIndex[T]) add(words []string, text string, v T) {
+	if text != "" {
+		p.cjk = append(p.cjk, phrase[T]{words, normalise(text), v})
+		return
+	}
+	p.byFirst[words[0]] = append(p.byFirst[words[0]], phrase[T]{words: words, v: v})
+}
+
+// len is how many phrases the index holds.
+func (p *phraseIndex[T]) len() int {
+	n := len(p.cjk)
+	for _, ps := range p.byFirst {
+		n += len(ps)
+	}
+	return n
+}
+
+// each calls f with each phrase the question holds, in order (word sequences
+// by where they start, then CJK texts), and the words it matched, until f
+// returns false. words are the question's words; text the question.
+func (p *phraseIndex[T]) each(words []string, text string, f func(v *T, matched []string) bool) {
+	for i, w := range words {
+		for k := range p.byFirst[w] {
+			ph := &p.byFirst[w][k]
+			if n := len(ph.words); i+n <= len(words) && slices.Equal(words[i:i+n], ph.words) && !f(&ph.v, words[i:i+n]) {
+				return
+			}
+		}
+	}
+	if len(p.cjk) > 0 && strings.IndexFunc(text, isCJK) >= 0 {
+		q := normalise(text)
+		for k := range p.cjk {
+			if ph := &p.cjk[k]; strings.Contains(q, ph.text) && !f(&ph.v, ph.words) {
+				return
+			}
+		}
+	}
+}
+
+// normalise is s in NFKC, lower-cased (ASCII needs only the latter).
+func normalise(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.ToLower(norm.NFKC.String(s))
+		}
+	}
+	return strings.ToLower(s)
+}
+
+// plainWords are s's words, normalised: runs of letters and digits (hyphens,
+// apostrophes and other marks split them: "what's" is "what", "s"), without
+// CJK text.
+func plainWords(s string) []string {
+	return strings.FieldsFunc(normalise(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || isCJK(r)
+	})
+}
+
+// stemmedWords are plainWords stemmed, stop words kept (unstemmed: stemming
+// one is a cache look-up for nothing).
+func stemmedWords(s string) []string {
+	out := plainWords(s)
+	for i, w := range out {
+		if !stopWords[w] {
+			out[i] = stem(w)
+		}
+	}
+	return out
+}
