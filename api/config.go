@@ -61,8 +61,8 @@ type Config struct {
 	// general. Paths are relative to the working directory. Unset (nil):
 	// [builtin]; [] turns expansion by thesaurus off.
 	Thesaurus []string `yaml:"thesaurus"`
-	// Lexicon is Thesaurus loaded (LoadThesaurus; config.Parse does it). Nil:
-	// the built-in one.
+	// Lexicon is Thesaurus loaded (LoadThesaurus; config.Parse does it). Nil
+	// while not loaded: the built-in one.
 	Lexicon *relevance.Thesaurus `yaml:"-"`
 	// CorpusIDF is the share of the tenant's source statistics (kept in Redis by
 	// ingest from a sample of what it writes) in BM25's IDF, in [0, 1]; the rest
@@ -157,6 +157,9 @@ func (c Config) WithDefaults() Config {
 	if c.ScanLimit == 0 {
 		c.ScanLimit = ScanLimitDefault
 	}
+	if c.Thesaurus == nil {
+		c.Thesaurus = []string{relevance.Builtin}
+	}
 	if c.Ranking == "" {
 		c.Ranking = "hybrid"
 	}
@@ -174,7 +177,11 @@ func (c Config) WithDefaults() Config {
 // LoadThesaurus reads the files Thesaurus lists into Lexicon; an error names
 // the field, the file and the line.
 func (c *Config) LoadThesaurus() error {
-	if len(c.Thesaurus) == 0 {
+	switch {
+	case len(c.Thesaurus) == 0:
+		return nil
+	case len(c.Thesaurus) == 1 && c.Thesaurus[0] == relevance.Builtin:
+		c.Lexicon = relevance.DefaultThesaurus // parsed once, at start
 		return nil
 	}
 	t, err := relevance.LoadThesaurus(c.Thesaurus...)

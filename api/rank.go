@@ -37,7 +37,7 @@ func (s *Server) weights() relevance.Weights {
 	w.Sources = s.cfg.SourceWeights
 	w.CorpusIDF = s.cfg.CorpusIDF
 	w.Lexicon = s.cfg.Lexicon
-	if s.cfg.Thesaurus != nil && len(s.cfg.Thesaurus) == 0 { // thesaurus: []
+	if len(s.cfg.Thesaurus) == 0 { // thesaurus: []
 		w.Thesaurus = 0
 	}
 	if v := s.cfg.VectorShare; v != nil {

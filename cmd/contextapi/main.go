@@ -129,8 +129,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	relevance.WarmUpInBackground() // WordNet for question expansion: /readyz waits for it, questions do not
 	if th := cfg.API.Lexicon; th != nil {
 		log.Info("thesaurus loaded", "files", cfg.API.Thesaurus, "entries", th.Entries())
-	} else if cfg.API.Thesaurus == nil {
-		log.Info("thesaurus loaded", "files", []string{relevance.Builtin}, "entries", relevance.DefaultThesaurus.Entries())
 	} else {
 		log.Info("thesaurus off (api.thesaurus: [])")
 	}
