@@ -9,12 +9,16 @@ import (
 	"github.com/freshctx/freshctx/relevance"
 )
 
+// testNow is the ranking tests' fixed now; ago(m) is m minutes before it.
+var testNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+func ago(m int) time.Time { return testNow.Add(-time.Duration(m) * time.Minute) }
+
 // A later event that shares an identifier with an event the question matches
 // inherits Thread times that event's relevance; an earlier one, or one about
 // another object, inherits nothing.
 func TestLaterEventsOnTheSameObjectInheritRelevance(t *testing.T) {
-	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	ago := func(m int) time.Time { return now.Add(-time.Duration(m) * time.Minute) }
+	now := testNow
 	cands := []relevance.Candidate{
 		{Source: "orders", Time: ago(50), Text: "Order O-7001 placed: tent for 2 persons, 249.00 EUR"},
 		{Source: "orders", Time: ago(10), Text: "Order O-7001 delivered to the parcel locker"},
@@ -47,8 +51,7 @@ func TestLaterEventsOnTheSameObjectInheritRelevance(t *testing.T) {
 // matches the question by itself is more likely its answer than the events
 // after it.
 func TestTheStorysFirstEventPassesOnMore(t *testing.T) {
-	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	ago := func(m int) time.Time { return now.Add(-time.Duration(m) * time.Minute) }
+	now := testNow
 	cands := []relevance.Candidate{
 		{Source: "orders", Time: ago(50), Text: "Order O-9210 placed: garden chairs, 4 pieces"},
 		{Source: "orders", Time: ago(30), Text: "Order O-9210 paid by card"},
@@ -87,8 +90,7 @@ func TestTheStorysFirstEventPassesOnMore(t *testing.T) {
 // object's events: a word of the question is in a later event on the object
 // and not in the first.
 func TestAQuestionAboutOneOfAnObjectsEventsIsNoStatusQuestion(t *testing.T) {
-	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	ago := func(m int) time.Time { return now.Add(-time.Duration(m) * time.Minute) }
+	now := testNow
 	cands := []relevance.Candidate{
 		{Source: "orders", Time: ago(55), Text: "Order B-3301 placed: desk lamp, 49.00 EUR"},
 		{Source: "payments", Time: ago(30), Text: "Payment for B-3301 captured by card ending 4411"},
