@@ -181,7 +181,7 @@ func (c *Config) LoadThesaurus() error {
 	case len(c.Thesaurus) == 0:
 		return nil
 	case len(c.Thesaurus) == 1 && c.Thesaurus[0] == relevance.Builtin:
-		c.Lexicon = relevance.DefaultThesaurus // parsed once, at start
+		c.Lexicon = relevance.DefaultThesaurus() // parsed once, here at start
 		return nil
 	}
 	t, err := relevance.LoadThesaurus(c.Thesaurus...)

@@ -268,9 +268,8 @@ func isCJK(r rune) bool {
 }
 
 // stopWords are English function words; they carry no lexical evidence. A
-// variable's initialiser, not an init function: package variables are
-// initialised before init functions run, and DefaultThesaurus is parsed (with
-// Analyze) as one.
+// variable's initialiser, not an init function (which runs after every package
+// variable is initialised): a variable initialised with Analyze sees them.
 var stopWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or but if of to in on at by for from with without into onto over under

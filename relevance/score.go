@@ -61,7 +61,7 @@ type Weights struct {
 	Synonyms float64
 	Senses   int
 	// Thesaurus weighs BM25 matches of the terms Lexicon brings for the
-	// question's words and phrases (0: off); Lexicon nil is DefaultThesaurus.
+	// question's words and phrases (0: off); Lexicon nil is DefaultThesaurus().
 	Thesaurus float64
 	Lexicon   *Thesaurus
 	// Thread is the share of an earlier event's relevance that a later event on
@@ -150,7 +150,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		if w.Thesaurus > 0 {
 			th := w.Lexicon
 			if th == nil {
-				th = DefaultThesaurus
+				th = DefaultThesaurus()
 			}
 			for _, m := range th.matches(q.Text) {
 				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })

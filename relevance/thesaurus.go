@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -46,14 +47,15 @@ var builtinThesaurus string
 const Builtin = "builtin"
 
 // DefaultThesaurus is the built-in thesaurus (relevance/thesaurus.txt):
-// customer support in general, written by hand.
-var DefaultThesaurus = func() *Thesaurus {
+// customer support in general, written by hand. It is parsed on first use
+// (~8 ms), not when the package loads: ingest and the tools never use it.
+var DefaultThesaurus = sync.OnceValue(func() *Thesaurus {
 	t := &Thesaurus{newPhraseIndex[entry]()}
 	if err := t.parse("thesaurus.txt", builtinThesaurus); err != nil {
 		panic(err)
 	}
 	return t
-}()
+})
 
 // Entries is how many entries (a line's words or phrases that bring
 // something) the thesaurus holds.
