@@ -68,6 +68,9 @@ func Analyze(text string) Analysis {
 	if statesMoney(rs) {
 		a.Terms = append(a.Terms, MoneyTerm)
 	}
+	if statesTime(rs) {
+		a.Terms = append(a.Terms, TimeTerm)
+	}
 	return a
 }
 

@@ -113,14 +113,14 @@ func TestRetrievalQuality(t *testing.T) {
 		split, kind, metric string
 		min                 float64
 	}{
-		{"all", "overall", "ndcg", 0.91},
+		{"all", "overall", "ndcg", 0.92},
 		{"tune", "overall", "ndcg", 0.93},
-		{"heldout", "overall", "ndcg", 0.85},
+		{"heldout", "overall", "ndcg", 0.89},
 		{"all", "identifier", "mrr", 0.95},
-		{"all", "chinese", "ndcg", 0.89},
+		{"all", "chinese", "ndcg", 0.90},
 		{"all", "recency", "ndcg", 0.97},
 		{"all", "lexical", "ndcg", 0.96},
-		{"all", "paraphrase", "ndcg", 0.79},
+		{"all", "paraphrase", "ndcg", 0.82},
 	} {
 		s := rep.Get(f.split, f.kind)
 		got := s.NDCG5
@@ -223,7 +223,7 @@ func TestRankingHoldsAmongOtherCustomersEvents(t *testing.T) {
 	for _, c := range []struct {
 		n   int
 		min float64
-	}{{10, 0.83}, {30, 0.80}} {
+	}{{10, 0.89}, {30, 0.85}} {
 		rep := evaluateCases(t, relevance.DefaultWeights, emb, withDistractors(c.n))
 		got, newest := rep.Get("all", "overall").NDCG5, rep.Newest["all"]["overall"]
 		t.Logf("%d other events per window: nDCG@5 %.3f (tune %.3f, held-back %.3f), newest-first %.3f",
@@ -289,7 +289,7 @@ func TestMisspeltQuestions(t *testing.T) {
 	for _, sp := range []string{"all", "tune", "heldout"} {
 		t.Logf("%s, one typo per question: nDCG@5 %.3f with respellings, %.3f without", sp, with.Get(sp, "overall").NDCG5, without.Get(sp, "overall").NDCG5)
 	}
-	if got, floor := with.Get("all", "overall").NDCG5, 0.865; got < floor {
+	if got, floor := with.Get("all", "overall").NDCG5, 0.89; got < floor {
 		t.Errorf("misspelt questions: nDCG@5 %.3f, below the floor %.3f", got, floor)
 	}
 	if w, wo := with.Get("tune", "overall").NDCG5, without.Get("tune", "overall").NDCG5; w < wo+0.01 {

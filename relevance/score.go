@@ -71,6 +71,9 @@ type Weights struct {
 	// Amount weighs, for a question that asks how much (AsksAmount), the
 	// events that state an amount of money, as BM25 weighs a word (0: off).
 	Amount float64
+	// Time weighs, for a question that asks when (AsksTime), the events that
+	// state a time or a date, as BM25 weighs a word (0: off).
+	Time float64
 	// Respelled weighs BM25 matches of a misspelt question word's near
 	// spellings that the candidates contain (respellings; 0: off).
 	Respelled float64
@@ -86,7 +89,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Respelled: 1, Acronym: 1}
+	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Time: 1, Respelled: 1, Acronym: 1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -166,6 +169,9 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		}
 		if amount && !slices.Contains(lq.terms, MoneyTerm) {
 			lq.add(MoneyTerm, w.Amount, -1)
+		}
+		if w.Time > 0 && AsksTime(q.Text) && !slices.Contains(lq.terms, TimeTerm) {
+			lq.add(TimeTerm, w.Time, -1)
 		}
 		if w.Acronym > 0 {
 			// AcronymTerm's frequencies, when a candidate spells out an acronym
