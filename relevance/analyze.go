@@ -163,6 +163,7 @@ func (a *Analysis) addToken(tok string) {
 		}
 		a.IDs = append(a.IDs, id)
 		a.Terms = append(a.Terms, id)
+		a.addListed(tok, id)
 	}
 	// The parts of a compound token are words of their own ("check-in", "2-factor").
 	for _, w := range strings.FieldsFunc(tok, isJoiner) {
@@ -176,6 +177,35 @@ func (a *Analysis) addToken(tok string) {
 			continue
 		}
 		a.Terms = append(a.Terms, stem(w))
+	}
+}
+
+// addListed adds the identifiers inside a path, a link or a list as
+// identifiers of their own: "https://carrier.example/track/1Z88AA0312" names
+// 1Z88AA0312 and "O-5001/O-5002" both orders, as a question asks for them.
+// Not a prefixed identifier's parts ("INV/1040" is inv1040 alone, and its
+// number does not stand for another prefix's), nor numbers alone (dates,
+// amounts).
+func (a *Analysis) addListed(tok, id string) {
+	if !strings.ContainsAny(tok, "/,") || strings.IndexFunc(tok, unicode.IsLetter) < 0 {
+		return
+	}
+	if _, _, ok := prefixed(id); ok {
+		return
+	}
+	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '/' || r == ',' }) {
+		part = strings.Trim(part, "-.@_")
+		if part == tok || !isIdentifier(part) {
+			continue
+		}
+		pid := part
+		if prefix, n, ok := prefixed(part); ok {
+			pid = prefix + n
+		}
+		if pid != id {
+			a.IDs = append(a.IDs, pid)
+			a.Terms = append(a.Terms, pid)
+		}
 	}
 }
 

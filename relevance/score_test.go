@@ -178,9 +178,31 @@ func TestIdentifierSpellings(t *testing.T) {
 		"30021,40021":                        {"3002140021"},
 		"INV-2024-1040":                      {"inv-2024-1040"},
 		"订单Ｄ－３００２１到哪了？":                      {"d30021"}, // full-width, as CJK keyboards type it
+		// in a link or a list, each identifier also stands alone
+		"https://carrier.example/track/1Z88AA0312": {"carrier.example/track/1z88aa0312", "1z88aa0312"},
+		"O-5001/O-5002 merged":                     {"o-5001/o-5002", "o5001", "o5002"},
+		"O-5001,O-5002":                            {"o-5001o-5002", "o5001", "o5002"},
+		"20/05/2026":                               {"20/05/2026"}, // a date: numbers alone are not split
 	} {
 		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
 			t.Errorf("%q: identifiers %q, want %q", text, got, want)
+		}
+	}
+}
+
+// A question naming a tracking number finds the event that names it inside a
+// link, and one naming an order the event that lists it with another.
+func TestIdentifiersInsideALinkOrAList(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "shipping", Time: ago(30), Text: "Parcel handed over, track it at https://carrier.example/track/1Z88AA0312"},
+		{Source: "shipping", Time: ago(10), Text: "Parcel 1Z88AA0399 handed over"},
+		{Source: "orders", Time: ago(20), Text: "Orders O-5001/O-5002 merged into one delivery"},
+		{Source: "orders", Time: ago(5), Text: "Order O-5003 placed"},
+	}
+	for q, want := range map[string]int{"where is parcel 1Z88AA0312?": 0, "what happened to O-5002?": 2} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if comps[want].Identifier != 1 || slices.IndexFunc(scores, func(s float64) bool { return s > scores[want] }) >= 0 {
+			t.Errorf("%q: %q should name it and rank first: %v %+v", q, cands[want].Text, scores, comps)
 		}
 	}
 }
