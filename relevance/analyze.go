@@ -31,8 +31,13 @@ type Analysis struct {
 	IDs []string
 }
 
-// Analyze splits text into terms and identifiers.
-func Analyze(text string) Analysis {
+// Analyze splits text into terms and identifiers, with the terms of the
+// answer types it states (MoneyTerm, TimeTerm, ReasonTerm).
+func Analyze(text string) Analysis { return analyze(text, true) }
+
+// analyze is Analyze, with the answer types' terms or without them (a
+// thesaurus entry's words are words only).
+func analyze(text string, answers bool) Analysis {
 	var a Analysis
 	// NFKC first: full-width letters and digits, as Chinese and Japanese
 	// keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).
@@ -65,79 +70,12 @@ func Analyze(text string) Analysis {
 			i++
 		}
 	}
-	if statesMoney(rs) {
-		a.Terms = append(a.Terms, MoneyTerm)
-	}
-	if statesTime(rs) {
-		a.Terms = append(a.Terms, TimeTerm)
-	}
-	return a
-}
-
-// MoneyTerm is the term of an event that states an amount of money; a question
-// asking how much (AsksAmount) looks for it like for a word of its own. No
-// text analyses to it otherwise (it is not a letter).
-const MoneyTerm = "¤"
-
-// currencyCodes are the currency words that make a number next to them money.
-var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf": true, "cny": true, "rmb": true,
-	"jpy": true, "cad": true, "aud": true, "sek": true, "nok": true, "dkk": true, "pln": true, "inr": true,
-	"hkd": true, "sgd": true, "euro": true, "euros": true, "dollar": true, "dollars": true, "pound": true,
-	"pounds": true, "yuan": true}
-
-// statesMoney reports that the text states an amount of money: a number with a
-// currency sign or word right before or after it (€35, 612.00 EUR, 15 元), or
-// a number with two decimals (612.00, 1,250.00; not the date 20.05.2026). It
-// looks at each token beside its neighbours, without a regular expression
-// (one doubled the cost of analysing an event).
-func statesMoney(rs []rune) bool {
-	prevNumber, prevCurrency := false, false
-	for i := 0; i < len(rs); {
-		r := rs[i]
-		switch {
-		case r == '€' || r == '$' || r == '£' || r == '¥' || r == '₹' || r == '元' || r == '块' || r == '円':
-			if prevNumber {
-				return true
-			}
-			prevNumber, prevCurrency = false, true
-			i++
-		case unicode.IsDigit(r):
-			j, seps, last := i, 0, 0
-			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == '.' || rs[j] == ',') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
-				if unicode.IsDigit(rs[j]) {
-					last++
-				} else {
-					seps, last = seps+1, 0
-				}
-				j++
-			}
-			if prevCurrency || seps > 0 && last == 2 && (j == len(rs) || !unicode.IsLetter(rs[j])) {
-				return true
-			}
-			prevNumber, prevCurrency = true, false
-			i = j
-		case unicode.IsLetter(r) && !isCJK(r):
-			j := i
-			for j < len(rs) && unicode.IsLetter(rs[j]) && !isCJK(rs[j]) {
-				j++
-			}
-			if currencyCodes[string(rs[i:j])] {
-				if prevNumber {
-					return true
-				}
-				prevNumber, prevCurrency = false, true
-			} else {
-				prevNumber, prevCurrency = false, false
-			}
-			i = j
-		case unicode.IsSpace(r) || r == ':':
-			i++
-		default:
-			prevNumber, prevCurrency = false, false
-			i++
+	for _, at := range answerTypes {
+		if answers && at.states(rs) {
+			a.Terms = append(a.Terms, at.term)
 		}
 	}
-	return false
+	return a
 }
 
 // isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.

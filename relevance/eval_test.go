@@ -115,12 +115,12 @@ func TestRetrievalQuality(t *testing.T) {
 	}{
 		{"all", "overall", "ndcg", 0.92},
 		{"tune", "overall", "ndcg", 0.93},
-		{"heldout", "overall", "ndcg", 0.89},
+		{"heldout", "overall", "ndcg", 0.90},
 		{"all", "identifier", "mrr", 0.95},
 		{"all", "chinese", "ndcg", 0.90},
 		{"all", "recency", "ndcg", 0.97},
 		{"all", "lexical", "ndcg", 0.96},
-		{"all", "paraphrase", "ndcg", 0.82},
+		{"all", "paraphrase", "ndcg", 0.83},
 	} {
 		s := rep.Get(f.split, f.kind)
 		got := s.NDCG5

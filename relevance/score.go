@@ -68,12 +68,11 @@ type Weights struct {
 	// the same object inherits (0: off), ThreadFirst the share of the story's
 	// first event's (the one that introduces the object): see Score.
 	Thread, ThreadFirst float64
-	// Amount weighs, for a question that asks how much (AsksAmount), the
-	// events that state an amount of money, as BM25 weighs a word (0: off).
-	Amount float64
-	// Time weighs, for a question that asks when (AsksTime), the events that
-	// state a time or a date, as BM25 weighs a word (0: off).
-	Time float64
+	// Amount, Time and Reason weigh, as BM25 weighs a word, the events that
+	// state what the question asks for (AnswerTypes; 0: off): for a question
+	// asking how much, those stating an amount of money; asking when, a time
+	// or a date; asking why, a cause or a problem.
+	Amount, Time, Reason float64
 	// Respelled weighs BM25 matches of a misspelt question word's near
 	// spellings that the candidates contain (respellings; 0: off).
 	Respelled float64
@@ -89,7 +88,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Time: 1, Respelled: 1, Acronym: 1}
+	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Time: 1, Reason: 1, Respelled: 1, Acronym: 1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -147,7 +146,8 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	}
 	lex := make([]float64, len(cands))
 	var qterms []string // the question's words and their expansions, as BM25 matched them
-	amount := w.Amount > 0 && AsksAmount(q.Text)
+	asked := answerTypesAsked(q.Text, w)
+	amount := slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm })
 	if w.Lexical > 0 {
 		lq := newLexQuery(words(q.Analysis))
 		if w.Thesaurus > 0 {
@@ -167,11 +167,10 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 				lq.add(t, w.Respelled, -1)
 			}
 		}
-		if amount && !slices.Contains(lq.terms, MoneyTerm) {
-			lq.add(MoneyTerm, w.Amount, -1)
-		}
-		if w.Time > 0 && AsksTime(q.Text) && !slices.Contains(lq.terms, TimeTerm) {
-			lq.add(TimeTerm, w.Time, -1)
+		for _, t := range asked {
+			if !slices.Contains(lq.terms, t.term) {
+				lq.add(t.term, t.weight(w), -1)
+			}
 		}
 		if w.Acronym > 0 {
 			// AcronymTerm's frequencies, when a candidate spells out an acronym
@@ -646,13 +645,7 @@ func Cosine(a, b []float32) float64 {
 var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "lately", "current", "currently",
 	"moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展"}
 
-// amountWords mark a question that asks for an amount of money.
-var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}
-
-// AsksAmount reports whether the question asks for an amount of money.
-func AsksAmount(q string) bool { return amountCues.in(q) }
-
-var amountCues, recencyCues = newCueSet(amountWords), newCueSet(recencyWords)
+var recencyCues = newCueSet(recencyWords)
 
 // RecencyIntent reports whether the question asks for what is newest.
 func RecencyIntent(q string) bool { return recencyCues.in(q) || asksLast(q) }
@@ -706,8 +699,11 @@ func newCueSet(cues []string) cueSet {
 }
 
 // in reports whether the question holds one of the cues.
-func (c cueSet) in(q string) bool {
+func (c cueSet) in(q string) bool { return c.inWords(plainWords(q), q) }
+
+// inWords is in with the question's plainWords made already.
+func (c cueSet) inWords(words []string, q string) bool {
 	found := false
-	c.each(plainWords(q), q, func(*struct{}, []string) bool { found = true; return false })
+	c.each(words, q, func(*struct{}, []string) bool { found = true; return false })
 	return found
 }

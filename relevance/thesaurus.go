@@ -114,7 +114,7 @@ func (t *Thesaurus) parse(name, text string) error {
 		}
 		for _, m := range lhs {
 			e := entry{}
-			terms := Analyze(m).Terms
+			terms := analyze(m, false).Terms
 			own := map[string]bool{}
 			for _, term := range terms {
 				own[term] = true
@@ -149,7 +149,7 @@ func (t *Thesaurus) parse(name, text string) error {
 // stop word ("send back", "log on") brings nothing, since an event's analysis
 // has no stop words to match it by (it still matches in the question).
 func (e *entry) bring(o string, own map[string]bool) {
-	terms := Analyze(o).Terms
+	terms := analyze(o, false).Terms
 	if strings.IndexFunc(o, isCJK) >= 0 {
 		terms = characterPairs(terms) // one character alone says little
 	} else if words := len(stemmedWords(o)); words > 1 {

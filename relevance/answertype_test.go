@@ -43,23 +43,68 @@ func TestStatesTime(t *testing.T) {
 	}
 }
 
-func TestAsksTime(t *testing.T) {
-	for q, want := range map[string]bool{
-		"when is the technician coming?":  true,
-		"what time does the shop open?":   true,
-		"which day is my class on?":       true,
-		"how long until my parcel comes?": true,
-		"what's the ETA of my driver?":    true,
-		"英语课改到什么时候了？":                     true,
-		"我几点可以入住？":                        true,
-		"哪天送到？":                           true,
-		"where is my refund?":             false,
-		"is the time slot still free?":    false,
-		"退款到了吗？":                          false,
+// A question's answer types: how much asks for an amount, when for a time,
+// why for a reason; others ask for none of them.
+func TestAnswerTypes(t *testing.T) {
+	money, when, why := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm
+	for q, want := range map[string][]string{
+		"when is the technician coming?":   {when},
+		"what time does the shop open?":    {when},
+		"which day is my class on?":        {when},
+		"how long until my parcel comes?":  {when},
+		"what's the ETA of my driver?":     {when},
+		"英语课改到什么时候了？":                      {when},
+		"我几点可以入住？":                         {when},
+		"哪天送到？":                            {when},
+		"how much does CI-5520 cost?":      {money},
+		"when will I be charged?":          {money, when},
+		"why was my card declined?":        {why},
+		"how come my order was cancelled?": {why},
+		"为什么我的卡被拒了？":                       {why},
+		"where is my refund?":              nil,
+		"is the time slot still free?":     nil,
+		"退款到了吗？":                           nil,
+		"did the parcel arrive?":           nil,
 	} {
-		if got := relevance.AsksTime(q); got != want {
-			t.Errorf("%q asks when: %v, want %v", q, got, want)
+		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
+			t.Errorf("%q asks for %q, want %q", q, got, want)
 		}
+	}
+}
+
+// An event that states a cause or a problem carries ReasonTerm.
+func TestStatesReason(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Card payment declined: insufficient funds":   true,
+		"File sync failed on device MacBook":          true,
+		"Delivery delayed because of the weather":     true,
+		"Account locked after three wrong passwords":  true,
+		"支付失败：余额不足":                                   true,
+		"Order O-7001 delivered to the parcel locker": false,
+		"Refund R-7001 approved":                      false,
+		"退款 15 元已批准":                                  false,
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.ReasonTerm); got != want {
+			t.Errorf("%q states a reason: %v, want %v", text, got, want)
+		}
+	}
+}
+
+// A question asking why looks for the events that state a cause or a problem:
+// "why can't I stream?" shares no word with the failure that answers it.
+func TestAWhyQuestionLooksForAReason(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "billing", Time: ago(40), Text: "Card payment for the monthly plan declined: card expired"},
+		{Source: "web", Time: ago(10), Text: "Signed in from the smart TV app"},
+		{Source: "mail", Time: ago(20), Text: "Opened the monthly newsletter e-mail"},
+	}
+	q := "why can't I stream anything?"
+	w := relevance.DefaultWeights
+	_, with := relevance.Score(relevance.NewQuery(q, nil), cands, w, nil, testNow)
+	w.Reason = 0
+	_, without := relevance.Score(relevance.NewQuery(q, nil), cands, w, nil, testNow)
+	if with[0].Lexical != 1 || without[0].Lexical != 0 {
+		t.Errorf("the declined payment should be the only lexical match, and only with Reason: with %+v, without %+v", with, without)
 	}
 }
 

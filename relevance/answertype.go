@@ -1,0 +1,337 @@
+package relevance
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// An answer type is what a question asks for, as question answering has
+// classified questions since TREC: a question asking how much wants an amount,
+// one asking when a time or a date, one asking why a cause. An event's
+// analysis carries a type's term when its text states such a thing, and a
+// question asking for it looks for that term like for a word of its own (its
+// IDF comes from the candidates, so where every event states a time it tells
+// nothing apart). No text analyses to these terms otherwise: none is a letter.
+type answerType struct {
+	term   string
+	cues   cueSet            // what marks a question asking for it
+	states func([]rune) bool // whether a text (normalised) states it
+	weight func(Weights) float64
+}
+
+var answerTypes = []*answerType{
+	{MoneyTerm, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }},
+	{TimeTerm, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }},
+	{ReasonTerm, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }},
+}
+
+// AnswerTypes are the terms of what the question asks for: MoneyTerm,
+// TimeTerm, ReasonTerm.
+func AnswerTypes(q string) []string {
+	var out []string
+	for _, t := range answerTypesAsked(q, Weights{Amount: 1, Time: 1, Reason: 1}) {
+		out = append(out, t.term)
+	}
+	return out
+}
+
+// answerTypesAsked are the answer types the question asks for that w weighs.
+func answerTypesAsked(q string, w Weights) []*answerType {
+	var out []*answerType
+	words := plainWords(q)
+	for _, t := range answerTypes {
+		if t.weight(w) > 0 && t.cues.inWords(words, q) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// amountWords mark a question that asks for an amount of money.
+var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}
+
+// MoneyTerm is the term of an event that states an amount of money; a question
+// asking how much looks for it like for a word of its own. No
+// text analyses to it otherwise (it is not a letter).
+const MoneyTerm = "¤"
+
+// currencyCodes are the currency words that make a number next to them money.
+var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf": true, "cny": true, "rmb": true,
+	"jpy": true, "cad": true, "aud": true, "sek": true, "nok": true, "dkk": true, "pln": true, "inr": true,
+	"hkd": true, "sgd": true, "euro": true, "euros": true, "dollar": true, "dollars": true, "pound": true,
+	"pounds": true, "yuan": true}
+
+// statesMoney reports that the text states an amount of money: a number with a
+// currency sign or word right before or after it (€35, 612.00 EUR, 15 元), or
+// a number with two decimals (612.00, 1,250.00; not the date 20.05.2026). It
+// looks at each token beside its neighbours, without a regular expression
+// (one doubled the cost of analysing an event).
+func statesMoney(rs []rune) bool {
+	prevNumber, prevCurrency := false, false
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case r == '€' || r == '$' || r == '£' || r == '¥' || r == '₹' || r == '元' || r == '块' || r == '円':
+			if prevNumber {
+				return true
+			}
+			prevNumber, prevCurrency = false, true
+			i++
+		case unicode.IsDigit(r):
+			j, seps, last := i, 0, 0
+			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == '.' || rs[j] == ',') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+				if unicode.IsDigit(rs[j]) {
+					last++
+				} else {
+					seps, last = seps+1, 0
+				}
+				j++
+			}
+			if prevCurrency || seps > 0 && last == 2 && (j == len(rs) || !unicode.IsLetter(rs[j])) {
+				return true
+			}
+			prevNumber, prevCurrency = true, false
+			i = j
+		case unicode.IsLetter(r) && !isCJK(r):
+			j := i
+			for j < len(rs) && unicode.IsLetter(rs[j]) && !isCJK(rs[j]) {
+				j++
+			}
+			if currencyCodes[string(rs[i:j])] {
+				if prevNumber {
+					return true
+				}
+				prevNumber, prevCurrency = false, true
+			} else {
+				prevNumber, prevCurrency = false, false
+			}
+			i = j
+		case unicode.IsSpace(r) || r == ':':
+			i++
+		default:
+			prevNumber, prevCurrency = false, false
+			i++
+		}
+	}
+	return false
+}
+
+// TimeTerm is the term of an event that states a time or a date ("on Friday
+// 11:00", "arriving in 10 minutes", "周日上午 9 点"); a question asking when
+// (AsksTime) looks for it like for a word of its own, as a question asking how
+// much looks for MoneyTerm: the answer to "when" is an event that says when.
+// No text analyses to it otherwise (it is not a letter).
+const TimeTerm = "◷"
+
+// timeWords mark a question that asks when.
+var timeWords = []string{"when", "what time", "which day", "what day", "which date", "what date", "how long", "how soon",
+	"eta", "什么时候", "啥时候", "何时", "几点", "哪天", "哪一天", "几号", "多久", "多长时间"}
+
+// Words that state a time on their own, and those that do beside a number.
+var (
+	timeAlone = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
+		"saturday": true, "sunday": true, "weekend": true, "today": true, "tomorrow": true, "tonight": true,
+		"yesterday": true, "noon": true, "midday": true, "midnight": true}
+	// months count beside a number only ("20 May", "May 20"; "may" is also a verb)
+	months = map[string]bool{"january": true, "february": true, "march": true, "april": true, "may": true,
+		"june": true, "july": true, "august": true, "september": true, "october": true, "november": true,
+		"december": true, "jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
+		"aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true}
+	// after a number: a time of day, or how soon ("in 10 minutes", "within 3 days");
+	// not months or years, which are a contract's or a plan's length more often
+	timeUnits = map[string]bool{"am": true, "pm": true, "minute": true, "minutes": true, "min": true, "mins": true,
+		"hour": true, "hours": true, "hr": true, "hrs": true, "day": true, "days": true, "week": true, "weeks": true}
+	// Chinese words that state a time, and what states one after a number (9 点, 20 分钟, 5 月 3 日)
+	cjkTimeWords = newCJKWords("周一", "周二", "周三", "周四", "周五", "周六", "周日", "周天", "周末", "星期", "礼拜",
+		"上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚", "今天", "明天", "后天", "昨天", "今晚", "明早", "下周", "本周", "这周")
+	cjkAfterNumber = newCJKWords("点", "时", "分钟", "小时", "天", "日", "号", "月", "周")
+)
+
+// statesTime reports that the text (normalised: NFKC, lower case) states a
+// time or a date: a clock time (11:00, 10am, 9 pm), a weekday, today or
+// tomorrow, a day of a month (20 May, 2026-05-20, 20.05.2026), how soon
+// (in 10 minutes, 3 days), or their Chinese words (周日, 下午, 9 点, 5 月 3 日).
+// Like statesMoney it looks at each token beside its neighbours, without a
+// regular expression.
+func statesTime(rs []rune) bool {
+	prevNumber, prevMonth := false, false
+	var buf [12]byte
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsDigit(r):
+			j, parts, digits := i, 1, 0
+			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == '.' || rs[j] == '-' || rs[j] == '/') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+				if unicode.IsDigit(rs[j]) {
+					digits++
+				} else {
+					parts++
+				}
+				j++
+			}
+			switch {
+			case parts >= 3 && digits >= 4: // 2026-05-20, 20.05.2026, 20/05/26
+				return true
+			case parts == 1 && digits <= 2 && j+2 < len(rs) && rs[j] == ':' && unicode.IsDigit(rs[j+1]) && unicode.IsDigit(rs[j+2]) &&
+				(j+3 == len(rs) || !unicode.IsDigit(rs[j+3])): // 11:00
+				return true
+			case prevMonth && parts == 1 && digits <= 4: // May 20, May 2026
+				return true
+			}
+			prevNumber, prevMonth = parts <= 2, false
+			i = j
+		case unicode.IsLetter(r) && !isCJK(r):
+			j := i
+			for j < len(rs) && unicode.IsLetter(rs[j]) && !isCJK(rs[j]) {
+				j++
+			}
+			w := asciiWord(rs[i:j], &buf) // (no time word is longer, nor other than ASCII)
+			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w)) {
+				return true
+			}
+			prevNumber, prevMonth = false, in(months, w)
+			i = j
+		case isCJK(r):
+			j := i
+			for j < len(rs) && isCJK(rs[j]) {
+				j++
+			}
+			if prevNumber && cjkAfterNumber.begin(rs[i:j]) || cjkTimeWords.in(rs[i:j]) {
+				return true
+			}
+			prevNumber, prevMonth = false, false
+			i = j
+		case unicode.IsSpace(r):
+			i++
+		default:
+			prevNumber, prevMonth = false, false
+			i++
+		}
+	}
+	return false
+}
+
+// asciiWord is the word's bytes in buf, or nothing when it is longer than buf
+// or not ASCII.
+func asciiWord(rs []rune, buf *[12]byte) []byte {
+	if len(rs) > len(buf) {
+		return nil
+	}
+	for k, r := range rs {
+		if r >= utf8.RuneSelf {
+			return nil
+		}
+		buf[k] = byte(r)
+	}
+	return buf[:len(rs)]
+}
+
+// in looks the word up without allocating a string for it.
+func in(m map[string]bool, w []byte) bool { return m[string(w)] }
+
+// followedBy reports that the next word of rs is w.
+func followedBy(rs []rune, w string) bool {
+	k := 0
+	for k < len(rs) && rs[k] == ' ' {
+		k++
+	}
+	rest := rs[k:]
+	if k == 0 || len(rest) < len(w) || len(rest) > len(w) && unicode.IsLetter(rest[len(w)]) {
+		return false
+	}
+	return string(rest[:len(w)]) == w
+}
+
+// cjkWords are Chinese words, and the characters they begin with: a run of
+// text holding none of those holds none of the words, and is not made into a
+// string to look for them.
+type cjkWords struct {
+	words []string
+	first string
+}
+
+func newCJKWords(words ...string) cjkWords {
+	c := cjkWords{words: words}
+	for _, w := range words {
+		if r, _ := utf8.DecodeRuneInString(w); !strings.ContainsRune(c.first, r) {
+			c.first += string(r)
+		}
+	}
+	return c
+}
+
+// in reports whether the run holds one of the words.
+func (c cjkWords) in(run []rune) bool {
+	if !slices.ContainsFunc(run, func(r rune) bool { return strings.ContainsRune(c.first, r) }) {
+		return false
+	}
+	s := string(run)
+	return slices.ContainsFunc(c.words, func(w string) bool { return strings.Contains(s, w) })
+}
+
+// begin reports whether the run begins with one of the words.
+func (c cjkWords) begin(run []rune) bool {
+	if len(run) == 0 || !strings.ContainsRune(c.first, run[0]) {
+		return false
+	}
+	s := string(run)
+	return slices.ContainsFunc(c.words, func(w string) bool { return strings.HasPrefix(s, w) })
+}
+
+// ReasonTerm is the term of an event that states a cause or a problem
+// ("declined: insufficient funds", "failed", "blocked because …", "支付失败"):
+// a question asking why is answered by what went wrong.
+const ReasonTerm = "∵"
+
+// whyWords mark a question that asks why.
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "为什么", "为啥", "怎么回事", "什么原因", "原因"}
+
+// reasonWords state a cause or a problem.
+// ("due" only as "due to": an invoice's due date states none; "limit" only
+// as "limit reached", "exceeded" or "hit": a limit raised states none)
+var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
+	"failed": true, "failure": true, "fails": true, "failing": true, "error": true, "errors": true,
+	"declined": true, "denied": true, "rejected": true, "refused": true, "blocked": true, "suspended": true,
+	"expired": true, "insufficient": true, "exceeded": true, "invalid": true,
+	"unavailable": true, "outage": true, "disrupted": true, "interrupted": true,
+	"restricted": true, "locked": true, "frozen": true, "overdue": true,
+	"delayed": true, "delay": true, "problem": true, "issue": true, "unable": true, "bounced": true,
+	"flagged": true, "suspicious": true, "incorrect": true, "wrong": true, "damaged": true, "broken": true,
+	"lost": true, "missing": true, "unsupported": true, "incompatible": true}
+
+var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏")
+
+// statesReason reports that the text (normalised) states a cause or a problem.
+func statesReason(rs []rune) bool {
+	var buf [12]byte
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case isCJK(r):
+			j := i
+			for j < len(rs) && isCJK(rs[j]) {
+				j++
+			}
+			if cjkReasonWords.in(rs[i:j]) {
+				return true
+			}
+			i = j
+		case 'a' <= r && r <= 'z':
+			j := i
+			for j < len(rs) && 'a' <= rs[j] && rs[j] <= 'z' {
+				j++
+			}
+			w := asciiWord(rs[i:j], &buf)
+			if in(reasonWords, w) || string(w) == "due" && followedBy(rs[j:], "to") ||
+				string(w) == "limit" && (followedBy(rs[j:], "reached") || followedBy(rs[j:], "exceeded") || followedBy(rs[j:], "hit")) {
+				return true
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return false
+}
