@@ -39,7 +39,7 @@ func (d *doc) nums() []uint64  { o := 2*d.nTerms + d.nIDs; return d.slab[o : o+d
 // own is its k-th identifier, k < nOwn.
 func (d *doc) own(k int) ident {
 	o := int(2*d.nTerms+d.nIDs+d.nNum) + 3*k
-	return ident{full: d.slab[o], num: d.slab[o+1], bare: d.slab[o+2] == 1}
+	return ident{full: d.slab[o], num: d.slab[o+1], bare: d.slab[o+2] == 1, amount: d.slab[o+2] == 2}
 }
 
 // ident is an identifier as matching needs it: its hash and, for a prefixed
@@ -47,6 +47,7 @@ func (d *doc) own(k int) ident {
 type ident struct {
 	full, num uint64
 	bare      bool
+	amount    bool // a number with a decimal part (129.90): an amount of money
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
@@ -56,6 +57,7 @@ func identify(id string) ident {
 		q.num = termHash(n)
 	} else {
 		q.bare = strings.Trim(id, "0123456789") == ""
+		q.amount = strings.Trim(id, "0123456789") == "."
 	}
 	return q
 }
@@ -118,11 +120,14 @@ func newDoc(text string) doc {
 	slab := make([]uint64, 0, 2*len(terms)+len(ids)+len(nums)+3*len(own))
 	slab = append(append(append(append(slab, terms...), tf...), ids...), nums...)
 	for _, q := range own {
-		bare := uint64(0)
-		if q.bare {
-			bare = 1
+		kind := uint64(0)
+		switch {
+		case q.bare:
+			kind = 1
+		case q.amount:
+			kind = 2
 		}
-		slab = append(slab, q.full, q.num, bare)
+		slab = append(slab, q.full, q.num, kind)
 	}
 	return doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms))}
 }
@@ -208,7 +213,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 7
+const analysisVersion = 8
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -73,6 +73,9 @@ type Weights struct {
 	// asking how much, those stating an amount of money; asking when, a time
 	// or a date; asking why, a cause or a problem.
 	Amount, Time, Reason float64
+	// Linked is the identifier score of an event naming the question's object
+	// through another identifier (see link; 0: off).
+	Linked float64
 	// Respelled weighs BM25 matches of a misspelt question word's near
 	// spellings that the candidates contain (respellings; 0: off).
 	Respelled float64
@@ -88,7 +91,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Time: 1, Reason: 1, Respelled: 1, Acronym: 1}
+	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Time: 1, Reason: 1, Linked: 1, Respelled: 1, Acronym: 1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -216,6 +219,9 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
+	if len(qids) > 0 && w.Linked > 0 {
+		link(comps, docs, qids, w.Linked)
+	}
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
 	// threads apply to it.
@@ -298,6 +304,49 @@ func asksWhatAnEventSays(terms []string, amount bool, comps []Components, docs [
 		}
 	}
 	return false
+}
+
+// link gives the events that name the question's object through another
+// identifier a share of the identifier score: "Parcel 1Z88AA0312 for order
+// O-4410 handed to the carrier" ties the parcel to the order, so "Parcel
+// 1Z88AA0312 delivered" is about O-4410 too, and "where is O-4410?" is
+// answered by it. One step only, not through an amount, and not through an
+// identifier that every candidate names (the customer's own, which names the
+// entity).
+func link(comps []Components, docs []doc, qids []ident, share float64) {
+	var linked, members []int
+	for i := range docs {
+		if comps[i].Identifier == 0 {
+			continue
+		}
+		for k := range int(docs[i].nOwn) {
+			id := docs[i].own(k)
+			if id.amount || slices.ContainsFunc(qids, func(q ident) bool { return sameObject(q, id) }) {
+				continue // (the same amount is no link: two things may cost the same)
+			}
+			members = members[:0]
+			for j := range docs {
+				if docs[j].names(id) {
+					members = append(members, j)
+				}
+			}
+			if len(docs) > 2 && len(members) == len(docs) {
+				continue
+			}
+			linked = append(linked, members...)
+		}
+	}
+	for _, j := range linked {
+		if comps[j].Identifier == 0 {
+			comps[j].Identifier = share
+		}
+	}
+}
+
+// sameObject reports that two identifiers name one object: the same one, or
+// a bare number and the same number behind a prefix.
+func sameObject(a, b ident) bool {
+	return a.full == b.full || a.bare && a.full == b.num || b.bare && b.full == a.num
 }
 
 // inherit gives each event the relevance it inherits from the earlier events

@@ -335,3 +335,30 @@ func TestAHowMuchQuestionLooksForAnAmount(t *testing.T) {
 		t.Error("a question that does not ask how much asks for no amount")
 	}
 }
+
+// An event naming the question's object through another identifier is about
+// the object: the parcel's delivery answers "where is O-4410?" when only the
+// hand-over names both the order and the parcel. An amount links nothing.
+func TestAnObjectNamedThroughAnotherIdentifier(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Order O-4410 placed: hiking boots, total 59.90 EUR"},
+		{Source: "shipping", Time: ago(40), Text: "Parcel 1Z88AA0312 for order O-4410 handed to the carrier"},
+		{Source: "shipping", Time: ago(10), Text: "Parcel 1Z88AA0312 delivered to the parcel locker"},
+		{Source: "billing", Time: ago(5), Text: "Invoice for the mobile plan: 59.90 EUR"},
+		{Source: "shipping", Time: ago(3), Text: "Parcel 1Z88AA0399 for order O-4411 out for delivery"},
+	}
+	for _, q := range []string{"where is O-4410?", "where is order 4410?"} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if comps[2].Identifier != relevance.DefaultWeights.Linked || slices.IndexFunc(scores, func(s float64) bool { return s > scores[2] }) >= 0 {
+			t.Errorf("%q: the parcel's delivery should be linked to the order and rank first: %v %+v", q, scores, comps)
+		}
+		if comps[3].Identifier != 0 || comps[4].Identifier != 0 {
+			t.Errorf("%q: the same amount, or another order's parcel, is no link: %+v", q, comps)
+		}
+	}
+	w := relevance.DefaultWeights
+	w.Linked = 0
+	if _, comps := relevance.Score(relevance.NewQuery("where is O-4410?", nil), cands, w, nil, testNow); comps[2].Identifier != 0 {
+		t.Errorf("without Linked the delivery names nothing asked: %+v", comps[2])
+	}
+}
