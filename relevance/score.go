@@ -314,30 +314,42 @@ func asksWhatAnEventSays(terms []string, amount bool, comps []Components, docs [
 // identifier that every candidate names (the customer's own, which names the
 // entity).
 func link(comps []Components, docs []doc, qids []ident, share float64) {
-	var linked, members []int
+	var via []ident // the other identifiers of the events naming the object
 	for i := range docs {
 		if comps[i].Identifier == 0 {
 			continue
 		}
 		for k := range int(docs[i].nOwn) {
 			id := docs[i].own(k)
-			if id.amount || slices.ContainsFunc(qids, func(q ident) bool { return sameObject(q, id) }) {
+			if id.amount || len(via) == 64 || slices.Contains(via, id) ||
+				slices.ContainsFunc(qids, func(q ident) bool { return sameObject(q, id) }) {
 				continue // (the same amount is no link: two things may cost the same)
 			}
-			members = members[:0]
-			for j := range docs {
-				if docs[j].names(id) {
-					members = append(members, j)
-				}
-			}
-			if len(docs) > 2 && len(members) == len(docs) {
-				continue
-			}
-			linked = append(linked, members...)
+			via = append(via, id)
 		}
 	}
-	for _, j := range linked {
-		if comps[j].Identifier == 0 {
+	if len(via) == 0 {
+		return
+	}
+	// One pass: which of them each event names, and how many events name each.
+	masks := make([]uint64, len(docs))
+	counts := make([]int, len(via))
+	for j := range docs {
+		for k, id := range via {
+			if docs[j].names(id) {
+				masks[j] |= 1 << k
+				counts[k]++
+			}
+		}
+	}
+	var entity uint64 // the identifiers every candidate names
+	for k, n := range counts {
+		if len(docs) > 2 && n == len(docs) {
+			entity |= 1 << k
+		}
+	}
+	for j := range docs {
+		if comps[j].Identifier == 0 && masks[j]&^entity != 0 {
 			comps[j].Identifier = share
 		}
 	}
