@@ -46,10 +46,7 @@ func analyze(text string, answers bool) Analysis {
 		r := rs[i]
 		switch {
 		case isCJK(r):
-			j := i
-			for j < len(rs) && isCJK(rs[j]) {
-				j++
-			}
+			j := span(rs, i, isCJK)
 			run := rs[i:j]
 			for k := range run {
 				a.Terms = append(a.Terms, string(run[k]))

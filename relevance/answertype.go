@@ -94,11 +94,8 @@ func statesMoney(rs []rune) bool {
 			}
 			prevNumber, prevCurrency = true, false
 			i = j
-		case unicode.IsLetter(r) && !isCJK(r):
-			j := i
-			for j < len(rs) && unicode.IsLetter(rs[j]) && !isCJK(rs[j]) {
-				j++
-			}
+		case isLatin(r):
+			j := span(rs, i, isLatin)
 			if currencyCodes[string(rs[i:j])] {
 				if prevNumber {
 					return true
@@ -182,11 +179,8 @@ func statesTime(rs []rune) bool {
 			}
 			prevNumber, prevMonth = parts <= 2, false
 			i = j
-		case unicode.IsLetter(r) && !isCJK(r):
-			j := i
-			for j < len(rs) && unicode.IsLetter(rs[j]) && !isCJK(rs[j]) {
-				j++
-			}
+		case isLatin(r):
+			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf) // (no time word is longer, nor other than ASCII)
 			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w)) {
 				return true
@@ -194,10 +188,7 @@ func statesTime(rs []rune) bool {
 			prevNumber, prevMonth = false, in(months, w)
 			i = j
 		case isCJK(r):
-			j := i
-			for j < len(rs) && isCJK(rs[j]) {
-				j++
-			}
+			j := span(rs, i, isCJK)
 			if prevNumber && cjkAfterNumber.begin(rs[i:j]) || cjkTimeWords.in(rs[i:j]) {
 				return true
 			}
@@ -230,6 +221,17 @@ func asciiWord(rs []rune, buf *[12]byte) []byte {
 
 // in looks the word up without allocating a string for it.
 func in(m map[string]bool, w []byte) bool { return m[string(w)] }
+
+// span is the end of the run of rs from i whose runes are in.
+func span(rs []rune, i int, in func(rune) bool) int {
+	for i < len(rs) && in(rs[i]) {
+		i++
+	}
+	return i
+}
+
+// isLatin: a letter of a script written with spaces between words.
+func isLatin(r rune) bool { return unicode.IsLetter(r) && !isCJK(r) }
 
 // followedBy reports that the next word of rs is w.
 func followedBy(rs []rune, w string) bool {
@@ -310,19 +312,13 @@ func statesReason(rs []rune) bool {
 		r := rs[i]
 		switch {
 		case isCJK(r):
-			j := i
-			for j < len(rs) && isCJK(rs[j]) {
-				j++
-			}
+			j := span(rs, i, isCJK)
 			if cjkReasonWords.in(rs[i:j]) {
 				return true
 			}
 			i = j
-		case 'a' <= r && r <= 'z':
-			j := i
-			for j < len(rs) && 'a' <= rs[j] && rs[j] <= 'z' {
-				j++
-			}
+		case isLatin(r):
+			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
 			if in(reasonWords, w) || string(w) == "due" && followedBy(rs[j:], "to") ||
 				string(w) == "limit" && (followedBy(rs[j:], "reached") || followedBy(rs[j:], "exceeded") || followedBy(rs[j:], "hit")) {
