@@ -136,3 +136,19 @@ func withAndWithout(q string, cands []relevance.Candidate, off func(*relevance.W
 	_, without = relevance.Score(relevance.NewQuery(q, nil), cands, w, nil, testNow)
 	return with, without
 }
+
+// A later event of a story inherits the story's relevance only when it states
+// what the question asks for: "what time do I leave now?" matches the
+// booking by its date, and the newer seat change on the booking, which
+// states no time, must not answer it in the booking's name.
+func TestOnlyEventsStatingTheAnswerTypeInherit(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(59), Text: "Booking AB7Q2 confirmed: Hamburg to Munich, 12 April"},
+		{Source: "operations", Time: ago(26), Text: "Train ICE 581 delayed: departure now 09:40 instead of 08:10"},
+		{Source: "bookings", Time: ago(2), Text: "Seat reservation on AB7Q2 changed to car 7"},
+	}
+	scores, comps := relevance.Score(relevance.NewQuery("what time do I leave now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if !ranksFirst(scores, 1) || comps[2].Thread != 0 {
+		t.Errorf("the delay stating the new time should rank first, and the seat change inherit nothing: %v %+v", scores, comps)
+	}
+}

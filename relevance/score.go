@@ -227,7 +227,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	// threads apply to it.
 	aboutEvent := len(qids) > 0 && asksWhatAnEventSays(qterms, amount, comps, docs, cands)
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
-		inherit(rels, comps, cands, docs, w)
+		inherit(rels, comps, cands, docs, w, asked)
 	}
 	r := w.Recency
 	switch {
@@ -355,6 +355,17 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 	}
 }
 
+// statesAll reports that the event states what the question asks for: each
+// of its answer types (a time for "when", an amount for "how much").
+func statesAll(d *doc, asked []*answerType) bool {
+	for _, t := range asked {
+		if d.count(termHash(t.term)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // sameObject reports that two identifiers name one object: the same one, or
 // a bare number and the same number behind a prefix.
 func sameObject(a, b ident) bool {
@@ -369,8 +380,10 @@ func sameObject(a, b ident) bool {
 // where it stands, so the first event passes on the larger share (wF). Any
 // other earlier event passes on less (wT): a later event that matches by
 // itself ("O-7001 paid" for "was O-7001 paid?") is more likely the answer
-// than the events after it.
-func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
+// than the events after it. A later event that does not state what the
+// question asks for (a time for "when", asked) inherits nothing: it cannot
+// answer it.
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
 	// little to pass on.
@@ -415,6 +428,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 			}
 			for _, j := range story {
+				if !statesAll(&docs[j], asked) {
+					continue
+				}
 				if cands[j].Time.After(cands[first].Time) {
 					comps[j].Thread = max(comps[j].Thread, w.ThreadFirst*rels[first])
 				}
