@@ -19,8 +19,9 @@ import (
 type Analysis struct {
 	// Terms are the lexical terms, with repeats: English words lower-cased,
 	// without stop words and stemmed (Porter2); CJK text as character unigrams
-	// and bigrams; identifiers as a whole and as their word parts (a bare
-	// number against a prefixed identifier is the identifier score's to match).
+	// (not of particles and pronouns: cjkParticles) and bigrams; identifiers as
+	// a whole and as their word parts (a bare number against a prefixed
+	// identifier is the identifier score's to match).
 	Terms []string
 	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
 	// R-7001, 1Z88AA0312), numbers of four or more digits, amounts with a decimal
@@ -49,7 +50,9 @@ func analyze(text string, answers bool) Analysis {
 			j := span(rs, i, isCJK)
 			run := rs[i:j]
 			for k := range run {
-				a.Terms = append(a.Terms, string(run[k]))
+				if !cjkParticles[run[k]] {
+					a.Terms = append(a.Terms, string(run[k]))
+				}
 				if k+1 < len(run) {
 					a.Terms = append(a.Terms, string(run[k:k+2]))
 				}
@@ -74,6 +77,14 @@ func analyze(text string, answers bool) Analysis {
 	}
 	return a
 }
+
+// cjkParticles are Chinese characters that alone say nothing of what a text
+// is about (grammatical particles and pronouns): they are no terms alone, only
+// in their character pairs ("到了" stays a term, "了" is none).
+var cjkParticles = map[rune]bool{'的': true, '了': true, '吗': true, '呢': true, '吧': true, '啊': true, '么': true,
+	'着': true, '嘛': true, '呀': true, '哦': true, '您': true, '你': true, '我': true, '他': true, '她': true,
+	'它': true, '们': true, '是': true, '在': true, '和': true, '与': true, '或': true, '被': true, '把': true,
+	'给': true, '这': true, '那': true, '也': true, '都': true, '就': true}
 
 // isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
 func isJoiner(r rune) bool {
