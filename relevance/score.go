@@ -163,7 +163,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			}
 		}
 		if w.Synonyms > 0 && w.Senses > 0 {
-			synonymsOf(q.Text, w.Senses, func(e expansion) { lq.bring(e, w.Synonyms, docs) })
+			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, func(e expansion) { lq.bring(e, w.Synonyms, docs) })
 		}
 		if w.Respelled > 0 {
 			for _, t := range respellings(q.Text, lq.terms, docs) {

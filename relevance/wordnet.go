@@ -286,17 +286,18 @@ func forms(out []string, w string) []string {
 // evidence for a paraphrase that shares no word with the event it asks about.
 func Expand(question string, senses int) []string {
 	var out []string
-	synonymsOf(question, senses, func(e expansion) { out = append(out, e.term) })
+	synonymsOf(question, Analyze(question).Terms, senses, func(e expansion) { out = append(out, e.term) })
 	return out
 }
 
-// synonymsOf calls f with each of Expand's synonyms and the word it came from.
-func synonymsOf(question string, senses int, f func(expansion)) {
+// synonymsOf calls f with each of Expand's synonyms and the word it came from;
+// terms are the question's (its analysis).
+func synonymsOf(question string, terms []string, senses int, f func(expansion)) {
 	if Loading() {
 		return
 	}
-	have := map[string]bool{}
-	for _, t := range Analyze(question).Terms {
+	have := make(map[string]bool, len(terms))
+	for _, t := range terms {
 		have[t] = true
 	}
 	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !('a' <= r && r <= 'z') && r != '-' })
