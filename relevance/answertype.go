@@ -52,9 +52,7 @@ func answerTypesAsked(q string, w Weights) []*answerType {
 // amountWords mark a question that asks for an amount of money.
 var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}
 
-// MoneyTerm is the term of an event that states an amount of money; a question
-// asking how much looks for it like for a word of its own. No
-// text analyses to it otherwise (it is not a letter).
+// MoneyTerm is the term of an event that states an amount of money.
 const MoneyTerm = "¤"
 
 // currencyCodes are the currency words that make a number next to them money.
@@ -70,6 +68,7 @@ var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf"
 // (one doubled the cost of analysing an event).
 func statesMoney(rs []rune) bool {
 	prevNumber, prevCurrency := false, false
+	var buf [12]byte
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
@@ -96,7 +95,7 @@ func statesMoney(rs []rune) bool {
 			i = j
 		case isLatin(r):
 			j := span(rs, i, isLatin)
-			if currencyCodes[string(rs[i:j])] {
+			if in(currencyCodes, asciiWord(rs[i:j], &buf)) {
 				if prevNumber {
 					return true
 				}
@@ -116,10 +115,8 @@ func statesMoney(rs []rune) bool {
 }
 
 // TimeTerm is the term of an event that states a time or a date ("on Friday
-// 11:00", "arriving in 10 minutes", "周日上午 9 点"); a question asking when
-// (AsksTime) looks for it like for a word of its own, as a question asking how
-// much looks for MoneyTerm: the answer to "when" is an event that says when.
-// No text analyses to it otherwise (it is not a letter).
+// 11:00", "arriving in 10 minutes", "周日上午 9 点"): the answer to "when" is
+// an event that says when.
 const TimeTerm = "◷"
 
 // timeWords mark a question that asks when.
