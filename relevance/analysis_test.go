@@ -241,3 +241,24 @@ func TestNoUnigramOfAChineseParticle(t *testing.T) {
 		t.Errorf("terms %q: want 送 and 到了, and no 了", terms)
 	}
 }
+
+// A question's two-word collocations bring their WordNet synonyms, with an
+// object pronoun between a verb and its particle; one that starts with a stop
+// word brings none.
+func TestExpandFindsCollocations(t *testing.T) {
+	if _, err := os.Stat(WordNetDir); err != nil {
+		t.Skip("WordNet is not installed (make setup installs it)")
+	}
+	for q, want := range map[string]string{
+		"is the down payment through?":      "deposit",  // down payment: deposit
+		"will they put it together for me?": "assemble", // put together: assemble
+		"did you put together the desk?":    "assemble",
+	} {
+		if got := Expand(q, 1); !slices.Contains(got, english.Stem(want, false)) {
+			t.Errorf("%q expands to %v, want %q among them", q, got, english.Stem(want, false))
+		}
+	}
+	if got := Expand("I can't get in", 1); slices.Contains(got, english.Stem("arrive", false)) {
+		t.Errorf("a collocation starting with a stop word should bring nothing: %v", got)
+	}
+}

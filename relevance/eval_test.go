@@ -148,11 +148,10 @@ func TestRetrievalQuality(t *testing.T) {
 // without it, the example set does, and hybrid ranks it better than
 // newest-first and random order, with no window violation.
 func TestASetOfOnesOwn(t *testing.T) {
-	// The example sets: examples/evalset.json (written after the weights, since
-	// looked at: a development set), examples/evalset-blind.json (written
-	// after the thesaurus; its totals read, and three of its customers once)
-	// and examples/evalset-blind-2.json (written after the answer types; only
-	// its totals read).
+	// The example sets: examples/evalset.json and examples/evalset-blind.json
+	// (written after the weights and after the thesaurus; since looked at:
+	// development sets) and examples/evalset-blind-2.json (written after the
+	// answer types; only its totals read).
 	sets := [][]string{{"../examples/evalset.json"}, {"../examples/evalset-blind.json"}, {"../examples/evalset-blind-2.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
 	if own {

@@ -318,6 +318,46 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 			}
 		}
 	}
+	collocationsOf(words, stems, senses, have, f)
+}
+
+// objects may stand between a verb and its particle ("put it together").
+var objects = map[string]bool{"it": true, "them": true, "this": true, "that": true, "me": true, "us": true, "him": true, "her": true}
+
+// collocationsOf calls f with the synonyms of the question's two-word
+// collocations that WordNet knows ("down payment" → deposit, "put it
+// together" → assemble), blended into the clause of their first content
+// word; two stop words ("get in") are no collocation here.
+func collocationsOf(words, stems []string, senses int, have map[string]bool, f func(expansion)) {
+	for k := 0; k+1 < len(words); k++ {
+		for _, n := range []int{k + 1, k + 2} {
+			if n >= len(words) || n == k+2 && !objects[words[k+1]] {
+				continue
+			}
+			var from []string
+			for _, st := range []string{stems[k], stems[n]} {
+				if st != "" {
+					from = append(from, st)
+				}
+			}
+			if len(from) == 0 {
+				continue // stop words alone ("get in")
+			}
+			var buf [8]string
+			for _, form := range forms(buf[:0], words[k]) {
+				lemma := form + "_" + words[n]
+				if wn.lookup(lemma) == nil {
+					continue
+				}
+				for _, t := range wn.stemmedSynonyms(lemma, senses) {
+					if !have[t] {
+						have[t] = true
+						f(expansion{term: t, from: from})
+					}
+				}
+			}
+		}
+	}
 }
 
 // knows reports whether WordNet knows word by one of its forms (as Expand
