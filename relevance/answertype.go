@@ -285,7 +285,7 @@ func (c cjkWords) begin(run []rune) bool {
 const ReasonTerm = "∵"
 
 // whyWords mark a question that asks why.
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "为什么", "为啥", "怎么回事", "什么原因", "原因"}
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因"}
 
 // reasonWords state a cause or a problem.
 // ("due" only as "due to": an invoice's due date states none; "limit" only

@@ -344,3 +344,22 @@ func TestAnObjectNamedThroughAnotherIdentifier(t *testing.T) {
 		t.Errorf("without Linked the delivery names nothing asked: %+v", comps[2])
 	}
 }
+
+// A thesaurus word of one Chinese character brings that character: 有优惠吗
+// ("any discount?") finds 送您 5 元寄件券 (a voucher) by 券.
+func TestAOneCharacterEntryBringsItself(t *testing.T) {
+	th, err := relevance.ParseThesaurus("t.txt", "优惠, 券\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := []relevance.Candidate{
+		{Source: "promo", Time: ago(9), Text: "送您 5 元寄件券"},
+		{Source: "delivery", Time: ago(2), Text: "运单 YT-553201 派送中"},
+	}
+	w := relevance.DefaultWeights
+	w.Lexicon = th
+	_, comps := relevance.Score(relevance.NewQuery("有优惠吗？", nil), cands, w, nil, testNow)
+	if comps[0].Lexical != 1 || comps[1].Lexical != 0 {
+		t.Errorf("the voucher should be the only lexical match: %+v", comps)
+	}
+}

@@ -151,7 +151,9 @@ func (t *Thesaurus) parse(name, text string) error {
 func (e *entry) bring(o string, own map[string]bool) {
 	terms := analyze(o, false).Terms
 	if strings.IndexFunc(o, isCJK) >= 0 {
-		terms = characterPairs(terms) // one character alone says little
+		if utf8.RuneCountInString(o) > 1 {
+			terms = characterPairs(terms) // one character of a word says little
+		} // (a word of one character, 券, is itself)
 	} else if words := len(stemmedWords(o)); words > 1 {
 		if len(terms) == words {
 			e.phrases = append(e.phrases, terms)
