@@ -39,8 +39,9 @@ vet: ## repository check (gofmt, no binaries or files over 1 MB) and go vet
 bench: setup ## run the benchmarks
 	$(GO) test -run XXX -bench . -benchmem ./...
 
-fuzz: ## fuzz the Debezium decoder and the cache's body and analysis decoders, 60s each
+fuzz: ## fuzz the Debezium decoder, the analysis of a text and the cache's body and analysis decoders, 60s each
 	$(GO) test -run XXX -fuzz FuzzDecode -fuzztime 60s ./cdc
+	$(GO) test -run XXX -fuzz 'FuzzAnalyze$$' -fuzztime 60s ./relevance
 	$(GO) test -run XXX -fuzz FuzzDecodeAnalysis -fuzztime 60s ./relevance
 	$(GO) test -run XXX -fuzz FuzzDecodeBody -fuzztime 60s ./store/rediscache
 

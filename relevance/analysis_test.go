@@ -262,3 +262,37 @@ func TestExpandFindsCollocations(t *testing.T) {
 		t.Errorf("a collocation starting with a stop word should bring nothing: %v", got)
 	}
 }
+
+// FuzzAnalyze: any text (ingest analyses whatever the events say) analyses
+// without panicking; each identifier is also a term, each answer type's term
+// is there at most once, and the analysis without answer types is the same
+// minus those terms.
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"Appointment on Friday 11:00", "declined due to limit reached", "12:3 1: May 2",
+		"周六班调整为周日上午 9 点", "https://a.example/1Z88AA0312,O-1/O-2", "20/05/2026 €35", "Ｄ－３００２１到了吗"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a := Analyze(s)
+		for _, id := range a.IDs {
+			if !slices.Contains(a.Terms, id) {
+				t.Fatalf("%q: identifier %q is no term of %q", s, id, a.Terms)
+			}
+		}
+		isType := func(term string) bool { return term == MoneyTerm || term == TimeTerm || term == ReasonTerm }
+		var types []string
+		for _, term := range a.Terms {
+			if isType(term) {
+				if slices.Contains(types, term) {
+					t.Fatalf("%q: %q twice", s, term)
+				}
+				types = append(types, term)
+			}
+		}
+		plain := analyze(s, false).Terms
+		rest := slices.DeleteFunc(slices.Clone(a.Terms), isType)
+		if !slices.Equal(plain, rest) {
+			t.Fatalf("%q: without answer types %q, want %q", s, plain, rest)
+		}
+	})
+}
