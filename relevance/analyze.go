@@ -106,6 +106,16 @@ func (a *Analysis) addToken(tok string) {
 				a.Terms = append(a.Terms, stem(prefix))
 			}
 			id = prefix + n
+		} else if !strings.ContainsAny(id, "@.") {
+			// Nor between the other parts of one (INV-2024-1040, inv2024-1040
+			// and INV_2024_1040 are inv20241040); an e-mail address or an
+			// amount keeps its dots.
+			id = strings.Map(func(r rune) rune {
+				if r == '-' || r == '_' || r == '/' {
+					return -1
+				}
+				return r
+			}, id)
 		}
 		a.IDs = append(a.IDs, id)
 		a.Terms = append(a.Terms, id)
