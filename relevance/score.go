@@ -150,7 +150,6 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	lex := make([]float64, len(cands))
 	var qterms []string // the question's words and their expansions, as BM25 matched them
 	asked := answerTypesAsked(q.Text, w)
-	amount := slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm })
 	if w.Lexical > 0 {
 		lq := newLexQuery(words(q.Analysis))
 		if w.Thesaurus > 0 {
@@ -225,7 +224,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
 	// threads apply to it.
-	aboutEvent := len(qids) > 0 && asksWhatAnEventSays(qterms, amount, comps, docs, cands)
+	aboutEvent := len(qids) > 0 && asksWhatAnEventSays(qterms, asked, comps, docs, cands)
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
 		inherit(rels, comps, cands, docs, w, asked)
 	}
@@ -267,15 +266,15 @@ func words(a Analysis) []string {
 }
 
 // asksWhatAnEventSays reports that a question naming an object asks what one
-// of its events says rather than where the object stands: it asks how much
-// and an event on the object states an amount ("how much does CI-5520
-// cost?"), or one of its words (or their expansions) is in a later event on
+// of its events says rather than where the object stands: it asks for an
+// answer type that an event on the object states ("how much does CI-5520
+// cost?", and the renewal states the premium), or one of its words (or their expansions) is in a later event on
 // the object and not in the first ("was O-9210 paid?" asks about the payment,
 // wherever the story has gone since). "has O-9210 arrived?" and "is RA-3301
 // still booked?" ask where it stands: nothing of theirs is in a later event,
 // or it was there from the start (the object's kind, "order", "claim", or how
 // the story began).
-func asksWhatAnEventSays(terms []string, amount bool, comps []Components, docs []doc, cands []Candidate) bool {
+func asksWhatAnEventSays(terms []string, asked []*answerType, comps []Components, docs []doc, cands []Candidate) bool {
 	var story []int // the events naming the question's identifiers, the first one first
 	for i := range docs {
 		if comps[i].Identifier > 0 {
@@ -293,8 +292,9 @@ func asksWhatAnEventSays(terms []string, amount bool, comps []Components, docs [
 			continue // a number: a part of an identifier or an amount, not a word
 		}
 		h := termHash(t)
-		if t == MoneyTerm && amount && slices.ContainsFunc(story, func(i int) bool { return docs[i].count(h) > 0 }) {
-			return true
+		if slices.ContainsFunc(asked, func(a *answerType) bool { return a.term == t }) &&
+			slices.ContainsFunc(story, func(i int) bool { return docs[i].count(h) > 0 }) {
+			return true // an event on the object states what is asked
 		}
 		if docs[story[0]].count(h) > 0 {
 			continue
