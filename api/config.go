@@ -177,11 +177,7 @@ func (c Config) WithDefaults() Config {
 // LoadThesaurus reads the files Thesaurus lists into Lexicon; an error names
 // the field, the file and the line.
 func (c *Config) LoadThesaurus() error {
-	switch {
-	case len(c.Thesaurus) == 0:
-		return nil
-	case len(c.Thesaurus) == 1 && c.Thesaurus[0] == relevance.Builtin:
-		c.Lexicon = relevance.DefaultThesaurus() // parsed once, here at start
+	if len(c.Thesaurus) == 0 {
 		return nil
 	}
 	t, err := relevance.LoadThesaurus(c.Thesaurus...)

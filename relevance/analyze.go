@@ -70,9 +70,11 @@ func analyze(text string, answers bool) Analysis {
 			i++
 		}
 	}
-	for _, at := range answerTypes {
-		if answers && at.states(rs) {
-			a.Terms = append(a.Terms, at.term)
+	if answers {
+		for _, at := range answerTypes {
+			if at.states(rs) {
+				a.Terms = append(a.Terms, at.term)
+			}
 		}
 	}
 	return a

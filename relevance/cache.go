@@ -56,8 +56,8 @@ func identify(id string) ident {
 	if n, ok := numberOf(id); ok {
 		q.num = termHash(n)
 	} else {
-		q.bare = strings.Trim(id, "0123456789") == ""
-		q.amount = strings.Trim(id, "0123456789") == "."
+		rest := strings.Trim(id, "0123456789")
+		q.bare, q.amount = rest == "", rest == "."
 	}
 	return q
 }

@@ -62,8 +62,12 @@ var DefaultThesaurus = sync.OnceValue(func() *Thesaurus {
 func (t *Thesaurus) Entries() int { return t.entries.len() }
 
 // LoadThesaurus reads thesaurus files into one (see Thesaurus for the
-// format); Builtin names the built-in one. An error names the file and line.
+// format); Builtin names the built-in one (the built-in one alone is
+// DefaultThesaurus, parsed once). An error names the file and line.
 func LoadThesaurus(paths ...string) (*Thesaurus, error) {
+	if len(paths) == 1 && paths[0] == Builtin {
+		return DefaultThesaurus(), nil
+	}
 	t := &Thesaurus{newPhraseIndex[entry]()}
 	for _, p := range paths {
 		text := builtinThesaurus
