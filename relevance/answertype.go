@@ -140,6 +140,7 @@ var (
 	// Chinese words that state a time, and what states one after a number (9 点, 20 分钟, 5 月 3 日)
 	cjkTimeWords = newCJKWords("周一", "周二", "周三", "周四", "周五", "周六", "周日", "周天", "周末", "星期", "礼拜",
 		"上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚", "今天", "明天", "后天", "昨天", "今晚", "明早", "下周", "本周", "这周")
+	timePreps      = map[string]bool{"in": true, "by": true, "until": true, "till": true, "from": true, "since": true, "before": true, "after": true, "to": true, "during": true, "mid": true, "early": true, "late": true, "of": true}
 	cjkAfterNumber = newCJKWords("点", "时", "分钟", "小时", "天", "日", "号", "月", "周")
 )
 
@@ -150,7 +151,7 @@ var (
 // Like statesMoney it looks at each token beside its neighbours, without a
 // regular expression.
 func statesTime(rs []rune) bool {
-	prevNumber, prevMonth := false, false
+	prevNumber, prevMonth, prevPrep := false, false, false
 	var buf [12]byte
 	for i := 0; i < len(rs); {
 		r := rs[i]
@@ -174,27 +175,27 @@ func statesTime(rs []rune) bool {
 			case prevMonth && parts == 1 && digits <= 4: // May 20, May 2026
 				return true
 			}
-			prevNumber, prevMonth = parts <= 2, false
+			prevNumber, prevMonth, prevPrep = parts <= 2, false, false
 			i = j
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf) // (no time word is longer, nor other than ASCII)
-			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w)) {
+			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w)) || prevPrep && in(months, w) {
 				return true
 			}
-			prevNumber, prevMonth = false, in(months, w)
+			prevNumber, prevMonth, prevPrep = false, in(months, w), in(timePreps, w)
 			i = j
 		case isCJK(r):
 			j := span(rs, i, isCJK)
 			if prevNumber && cjkAfterNumber.begin(rs[i:j]) || cjkTimeWords.in(rs[i:j]) {
 				return true
 			}
-			prevNumber, prevMonth = false, false
+			prevNumber, prevMonth, prevPrep = false, false, false
 			i = j
 		case unicode.IsSpace(r):
 			i++
 		default:
-			prevNumber, prevMonth = false, false
+			prevNumber, prevMonth, prevPrep = false, false, false
 			i++
 		}
 	}
@@ -285,7 +286,7 @@ func (c cjkWords) begin(run []rune) bool {
 const ReasonTerm = "∵"
 
 // whyWords mark a question that asks why.
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因"}
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "holding up", "held up", "taking so long", "what's the holdup", "what's the hold-up"}
 
 // reasonWords state a cause or a problem.
 // ("due" only as "due to": an invoice's due date states none; "limit" only
@@ -298,9 +299,17 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"restricted": true, "locked": true, "frozen": true, "overdue": true,
 	"delayed": true, "delay": true, "problem": true, "issue": true, "unable": true, "bounced": true,
 	"flagged": true, "suspicious": true, "incorrect": true, "wrong": true, "damaged": true, "broken": true,
-	"lost": true, "missing": true, "unsupported": true, "incompatible": true}
+	"lost": true, "missing": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
+	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
+	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
+	"strike": true, "traffic": true}
 
-var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏")
+var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
+	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病")
+
+// notAuxiliaries state a problem before "not" ("could not access", "was not
+// delivered"; not "do not reply")
+var notAuxiliaries = map[string]bool{"could": true, "can": true, "did": true, "was": true, "were": true, "has": true, "have": true, "had": true, "is": true, "are": true}
 
 // statesReason reports that the text (normalised) states a cause or a problem.
 func statesReason(rs []rune) bool {
@@ -317,7 +326,7 @@ func statesReason(rs []rune) bool {
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
-			if in(reasonWords, w) || string(w) == "due" && followedBy(rs[j:], "to") ||
+			if in(reasonWords, w) || in(notAuxiliaries, w) && followedBy(rs[j:], "not") || string(w) == "due" && followedBy(rs[j:], "to") ||
 				string(w) == "limit" && (followedBy(rs[j:], "reached") || followedBy(rs[j:], "exceeded") || followedBy(rs[j:], "hit")) {
 				return true
 			}

@@ -53,6 +53,14 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"支付失败：余额不足":                                               {why},
 		"Order O-7001 delivered to the parcel locker":             nil,
 		"Refund R-7001 approved":                                  nil,
+		"Shipping of the rewards moved to June":                   {when}, // a month after a preposition
+		"Offer valid until March":                                 {when},
+		"Marching band tickets, may sell out":                     nil,
+		"Grid approval still pending":                             {why},
+		"Technician could not access the building":                {why},
+		"Parcel was not delivered: nobody home":                   {why},
+		"Please do not reply to this e-mail":                      nil,
+		"因暴雨配送延迟":                                                 {why},
 	} {
 		var got []string
 		for _, term := range relevance.Analyze(text).Terms {
@@ -71,23 +79,25 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 func TestAnswerTypes(t *testing.T) {
 	money, when, why := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm
 	for q, want := range map[string][]string{
-		"when is the technician coming?":   {when},
-		"what time does the shop open?":    {when},
-		"which day is my class on?":        {when},
-		"how long until my parcel comes?":  {when},
-		"what's the ETA of my driver?":     {when},
-		"英语课改到什么时候了？":                      {when},
-		"我几点可以入住？":                         {when},
-		"哪天送到？":                            {when},
-		"how much does CI-5520 cost?":      {money},
-		"when will I be charged?":          {money, when},
-		"why was my card declined?":        {why},
-		"how come my order was cancelled?": {why},
-		"为什么我的卡被拒了？":                       {why},
-		"where is my refund?":              nil,
-		"is the time slot still free?":     nil,
-		"退款到了吗？":                           nil,
-		"did the parcel arrive?":           nil,
+		"when is the technician coming?":     {when},
+		"what time does the shop open?":      {when},
+		"which day is my class on?":          {when},
+		"how long until my parcel comes?":    {when},
+		"what's the ETA of my driver?":       {when},
+		"英语课改到什么时候了？":                        {when},
+		"我几点可以入住？":                           {when},
+		"哪天送到？":                              {when},
+		"how much does CI-5520 cost?":        {money},
+		"when will I be charged?":            {money, when},
+		"why was my card declined?":          {why},
+		"how come my order was cancelled?":   {why},
+		"为什么我的卡被拒了？":                         {why},
+		"我的奶茶怎么还没到？":                         {why},
+		"what's holding up my installation?": {why},
+		"where is my refund?":                nil,
+		"is the time slot still free?":       nil,
+		"退款到了吗？":                             nil,
+		"did the parcel arrive?":             nil,
 	} {
 		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
 			t.Errorf("%q asks for %q, want %q", q, got, want)
