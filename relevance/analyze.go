@@ -76,6 +76,9 @@ func analyze(text string, answers bool) Analysis {
 				a.Terms = append(a.Terms, at.term)
 			}
 		}
+		if offersHelp(text) {
+			a.Terms = append(a.Terms, OfferTerm)
+		}
 	}
 	return a
 }

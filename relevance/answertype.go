@@ -337,3 +337,20 @@ func statesReason(rs []rune) bool {
 	}
 	return false
 }
+
+// OfferTerm is the term of an event that only offers or promises help ("Let
+// me check that for you", "I can help you with orders and returns", "请稍等"):
+// a service's own chat line, which echoes the customer's words and states no
+// fact of their case.
+const OfferTerm = "☏"
+
+// offerWords mark such a line.
+var offerWords = newCueSet([]string{"let me", "i can help", "i can check", "i can look", "i'll check", "i will check",
+	"i'll look", "i will look", "we'll look", "we will look", "look into", "looking into", "anything else i can",
+	"how can i help", "how may i help", "happy to help", "glad to help", "sorry to hear", "thanks for your message",
+	"thank you for your message", "thanks for reaching out", "thank you for reaching out", "thanks for contacting",
+	"thank you for contacting", "one moment", "member of our team", "get back to you",
+	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "还有什么可以帮", "感谢您的耐心", "感谢您的咨询"})
+
+// offersHelp reports that the text only offers or promises help.
+func offersHelp(text string) bool { return offerWords.in(text) }

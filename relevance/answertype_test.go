@@ -1,9 +1,11 @@
 package relevance_test
 
 import (
+	"context"
 	"slices"
 	"testing"
 
+	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/relevance"
 )
 
@@ -160,5 +162,43 @@ func TestOnlyEventsStatingTheAnswerTypeInherit(t *testing.T) {
 	scores, comps := relevance.Score(relevance.NewQuery("what time do I leave now?", nil), cands, relevance.DefaultWeights, nil, testNow)
 	if !ranksFirst(scores, 1) || comps[2].Thread != 0 {
 		t.Errorf("the delay stating the new time should rank first, and the seat change inherit nothing: %v %+v", scores, comps)
+	}
+}
+
+// A line that only offers or promises help states no fact of the customer's
+// case, whatever its source: it echoes the question's words ("Let me check the
+// status of your return and refund"), and the refund's approval must still
+// come first for "where is my refund?" (the issue's demo) with the default
+// weights, vectors included.
+func TestALineOfferingHelpAnswersNothing(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Let me check the status of your return and refund":                  true,
+		"Chat (bot): I can help you with orders, returns and payments":       true,
+		"Thanks for your message, a member of our team will get back to you": true,
+		"请稍等，我帮您查一下退款进度":                                                     true,
+		"Refund R-7001 approved":                                             false,
+		"Customer asked to check the refund status":                          false,
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.OfferTerm); got != want {
+			t.Errorf("%q offers help: %v, want %v", text, got, want)
+		}
+	}
+	emb, _ := embed.NewLocal(384)
+	texts := []string{"Refund R-7001 for order O-7001 approved: 89.00 EUR to your card", "Return for order O-7001 received at the warehouse",
+		"Let me check the status of your return and refund", "Signed in from the mobile app"}
+	var cands []relevance.Candidate
+	for i, text := range texts {
+		v, _ := emb.Embed(context.Background(), []string{text})
+		cands = append(cands, relevance.Candidate{Source: "activity", Time: ago([]int{14, 30, 1, 3}[i]), Text: text, Embedding: v[0]})
+	}
+	q := "where is my refund?"
+	qv, _ := emb.Embed(context.Background(), []string{q})
+	w := relevance.DefaultWeights
+	if scores, _ := relevance.Score(relevance.NewQuery(q, qv[0]), cands, w, nil, testNow); !ranksFirst(scores, 0) {
+		t.Errorf("the bot's line outranks the refund's approval: %.3f", scores)
+	}
+	w.Offer = 0
+	if scores, _ := relevance.Score(relevance.NewQuery(q, qv[0]), cands, w, nil, testNow); ranksFirst(scores, 0) {
+		t.Errorf("without Offer the bot's line should come first here (the test shows nothing): %.3f", scores)
 	}
 }

@@ -86,12 +86,16 @@ type Weights struct {
 	// Sources scales the relevance of a source's events (default 1): e.g. 0.5 for
 	// the bot's own chat lines, which echo the question's words.
 	Sources map[string]float64
+	// Offer scales the relevance of an event that only offers or promises help
+	// ("Let me check the status of your refund": OfferTerm), whatever its
+	// source (0: off, as 1).
+	Offer float64
 }
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Time: 1, Reason: 1, Linked: 1, Respelled: 1, Acronym: 1}
+	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Time: 1, Reason: 1, Linked: 1, Respelled: 1, Acronym: 1, Offer: 0.5}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -99,7 +103,7 @@ type Components struct {
 	Lexical    float64 `json:"lexical"`    // BM25, normalised by the best candidate's
 	Identifier float64 `json:"identifier"` // share of the question's identifiers the event names
 	Recency    float64 `json:"recency"`    // 2^(−age/half-life)
-	Source     float64 `json:"source"`     // the source's weight
+	Source     float64 `json:"source"`     // the source's weight (times Weights.Offer for a line offering help)
 	// Thread is the relevance inherited from an earlier event on the same object.
 	Thread float64 `json:"thread"`
 	// Cosine is the raw cosine similarity (before normalising).
@@ -131,7 +135,9 @@ const (
 //	             wF · rel of the first such event: the story's first)
 //	score  = (1 − r)·max(rel, thread) + r·recency + wI·id
 //
-// where sim is the cosine to the question normalised by the best candidate's, lex
+// where source is the source's weight (Weights.Sources; times Weights.Offer for
+// a line that only offers help), sim is the cosine to the question normalised
+// by the best candidate's, lex
 // the BM25 score normalised by the best candidate's, id the share of the
 // question's identifiers the event names, recency 2^(−age/half-life), thread
 // what a later event inherits from the earlier events on the same object (only
@@ -214,6 +220,9 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		if sw, ok := w.Sources[cands[i].Source]; ok {
 			c.Source = sw
 		}
+		if w.Offer > 0 && docs[i].count(offerHash) > 0 {
+			c.Source *= w.Offer
+		}
 		if wS+wL > 0 {
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
@@ -241,6 +250,8 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	}
 	return scores, comps
 }
+
+var offerHash = termHash(OfferTerm)
 
 // words are the question's terms without its identifiers and their prefix
 // words (INV-1040's "inv"): the identifier score matches identifiers, exactly
