@@ -279,7 +279,9 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatalf("%q: identifier %q is no term of %q", s, id, a.Terms)
 			}
 		}
-		isType := func(term string) bool { return term == MoneyTerm || term == TimeTerm || term == ReasonTerm || term == OfferTerm }
+		isType := func(term string) bool {
+			return term == MoneyTerm || term == TimeTerm || term == ReasonTerm || term == OfferTerm
+		}
 		var types []string
 		for _, term := range a.Terms {
 			if isType(term) {
