@@ -124,6 +124,11 @@ func (a *Analysis) addToken(tok string) {
 		}
 		a.IDs = append(a.IDs, id)
 		a.Terms = append(a.Terms, id)
+		if whole, cents, ok := strings.Cut(id, "."); ok && strings.Trim(cents, "0") == "" && strings.Trim(whole, "0123456789") == "" {
+			// An amount without cents is also its whole number, as a question
+			// writes it ("my 300 back" for 300.00 EUR).
+			a.Terms = append(a.Terms, whole)
+		}
 		a.addListed(tok, id)
 	}
 	// The parts of a compound token are words of their own ("check-in", "2-factor").

@@ -76,13 +76,18 @@ func identities(ids []string) []ident {
 
 // names reports the event names the identifier q: the same identifier, a bare
 // number against the same number behind a prefix, or the reverse ("order 5001"
-// and O-5001); two different prefixes never match.
+// and O-5001), or against an amount without cents ("the 1200 charge" and
+// 1,200.00 EUR: the amount's whole number is a term); two different prefixes
+// never match.
 func (d *doc) names(q ident) bool {
 	if d.hasID(q.full) || q.num != 0 && d.hasID(q.num) {
 		return true
 	}
+	if !q.bare {
+		return false
+	}
 	_, ok := slices.BinarySearch(d.nums(), q.full)
-	return q.bare && ok
+	return ok || d.count(q.full) > 0
 }
 
 func newDoc(text string) doc {
@@ -213,7 +218,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 12
+const analysisVersion = 13
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -212,6 +212,29 @@ func TestIdentifiersInsideALinkOrAList(t *testing.T) {
 	}
 }
 
+// A question names an amount as people say it, without cents: "my 300 back"
+// finds the deposit of 300.00 EUR by the word, "the 1200 charge" (a number
+// long enough to be an identifier) the charge of 1,200.00 by the identifier;
+// 300.50 is no 300, and an amount names no order of the same number.
+func TestAmountsByTheirWholeNumber(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "payments", Time: ago(40), Text: "Security deposit of 300.00 EUR held on card ending 4471"},
+		{Source: "payments", Time: ago(30), Text: "Charged 1,200.00 USD for the annual plan"},
+		{Source: "payments", Time: ago(20), Text: "Payout of 300.50 EUR sent"},
+		{Source: "orders", Time: ago(10), Text: "Order O-1200 placed"},
+		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
+	}
+	for q, want := range map[string]int{"when do I get my 300 back?": 0, "did the 1200 charge go through?": 1, "what is the 300.50 for?": 2} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if !ranksFirst(scores, want) {
+			t.Errorf("%q: %q should rank first: %.3f %+v", q, cands[want].Text, scores, comps)
+		}
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("what is O-1200?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[1].Identifier != 0 {
+		t.Errorf("the charge of 1,200.00 names O-1200: %+v", comps[1])
+	}
+}
+
 // An identifier every candidate names (here the customer's e-mail address) is
 // the entity's, not one story's: nothing inherits through it.
 func TestAnIdentifierEveryEventNamesLinksNothing(t *testing.T) {
