@@ -33,7 +33,8 @@ type Analysis struct {
 }
 
 // Analyze splits text into terms and identifiers, with the terms of the
-// answer types it states (MoneyTerm, TimeTerm, ReasonTerm).
+// answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm) and
+// OfferTerm for a line that only offers help.
 func Analyze(text string) Analysis { return analyze(text, true) }
 
 // analyze is Analyze, with the answer types' terms or without them (a

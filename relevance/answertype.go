@@ -25,13 +25,62 @@ var answerTypes = []*answerType{
 	{MoneyTerm, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }},
 	{TimeTerm, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }},
 	{ReasonTerm, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }},
+	{PersonTerm, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }},
+}
+
+// PersonTerm is the term of an event that names a person by their role or
+// title ("cleaner changed from Ana to Marek", "Dr. Haines", "骑手"): the answer
+// to "who". (Names alone are not told from other words: the text is
+// analysed in lower case, and a capital starts every sentence.)
+const PersonTerm = "☺"
+
+// whoWords mark a question that asks who.
+var whoWords = []string{"who", "whom", "whose", "which person", "谁", "哪位"}
+
+// personWords name a person by a role or a title.
+var personWords = map[string]bool{"technician": true, "engineer": true, "driver": true, "courier": true, "rider": true,
+	"cleaner": true, "agent": true, "advisor": true, "adviser": true, "consultant": true, "doctor": true, "dr": true,
+	"nurse": true, "teacher": true, "tutor": true, "coach": true, "trainer": true, "instructor": true, "plumber": true,
+	"electrician": true, "mechanic": true, "installer": true, "crew": true, "staff": true, "manager": true,
+	"representative": true, "specialist": true, "guide": true, "host": true, "carer": true, "caregiver": true,
+	"therapist": true, "dentist": true, "vet": true, "lawyer": true, "broker": true, "landlord": true, "tenant": true,
+	"recipient": true, "sender": true, "neighbour": true, "neighbor": true, "colleague": true, "mr": true, "mrs": true,
+	"ms": true, "assigned": true, "invited": true, "member": true, "members": true, "user": true, "users": true,
+	"owner": true, "admin": true, "administrator": true, "postman": true, "surveyor": true,
+	"inspector": true, "adjuster": true, "assessor": true, "volunteer": true, "nanny": true, "babysitter": true}
+
+var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医生", "老师", "客服", "经理", "工程师", "专员", "顾问", "先生", "女士", "教练", "护士")
+
+// statesPerson reports that the text (normalised) names a person by a role or a title.
+func statesPerson(rs []rune) bool {
+	var buf [12]byte
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case isCJK(r):
+			j := span(rs, i, isCJK)
+			if cjkPersonWords.in(rs[i:j]) {
+				return true
+			}
+			i = j
+		case isLatin(r):
+			j := span(rs, i, isLatin)
+			if in(personWords, asciiWord(rs[i:j], &buf)) {
+				return true
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return false
 }
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
-// TimeTerm, ReasonTerm.
+// TimeTerm, ReasonTerm, PersonTerm.
 func AnswerTypes(q string) []string {
 	var out []string
-	for _, t := range answerTypesAsked(q, Weights{Amount: 1, Time: 1, Reason: 1}) {
+	for _, t := range answerTypesAsked(q, Weights{Amount: 1, Time: 1, Reason: 1, Person: 1}) {
 		out = append(out, t.term)
 	}
 	return out

@@ -13,7 +13,7 @@ import (
 // an amount of money, a time or a date, a cause or a problem; a number that is
 // none of them carries none.
 func TestTextsStateAnswerTypes(t *testing.T) {
-	money, when, why := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm
+	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
 	for text, want := range map[string][]string{
 		"Car insurance renewed, premium 612.00 EUR per year":      {money},
 		"Refund of €35 approved":                                  {money},
@@ -27,18 +27,18 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Appointment on Friday 11:00":                             {when},
 		"Delivery on 20.05.2026":                                  {when},
 		"Order O-7001 placed":                                     nil,
-		"Technician visit booked for 8:30":                        {when},
+		"Technician visit booked for 8:30":                        {when, who},
 		"Pick-up from 10am":                                       {when},
 		"Call back at 9 pm":                                       {when},
 		"Renewal due 2026-05-20":                                  {when},
 		"Tickets bought: 1 x football match, 20 May":              {when},
 		"Tariff switched from December 1":                         {when},
-		"Driver on the way, arriving in 10 minutes":               {when},
+		"Driver on the way, arriving in 10 minutes":               {when, who},
 		"Out of stock, expected back in 10 days":                  {when},
 		"Repair done within 1.5 hours":                            {when},
 		"Your parcel arrives tomorrow":                            {when},
 		"周六班调整为周日上午 9 点":                                          {when},
-		"骑手已取餐，预计 20 分钟送达":                                        {when},
+		"骑手已取餐，预计 20 分钟送达":                                        {when, who},
 		"入住时间 5 月 3 日":                                            {when},
 		"Tariff switched to Green Fix 24 months":                  nil, // a plan's length
 		"Storage add-on: plus 500 GB for 10.00 USD per month":     {money},
@@ -59,14 +59,17 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Offer valid until March":                                 {when},
 		"Marching band tickets, may sell out":                     nil,
 		"Grid approval still pending":                             {why},
-		"Technician could not access the building":                {why},
+		"Technician could not access the building":                {why, who},
 		"Parcel was not delivered: nobody home":                   {why},
 		"Please do not reply to this e-mail":                      nil,
+		"Cleaner for CL-3390 changed from Ana to Marek":           {who},
+		"Appointment with Dr. Weiss":                              {who},
+		"骑手已取餐":                                                   {who},
 		"因暴雨配送延迟":                                                 {why},
 	} {
 		var got []string
 		for _, term := range relevance.Analyze(text).Terms {
-			if term == money || term == when || term == why {
+			if term == money || term == when || term == why || term == who {
 				got = append(got, term)
 			}
 		}
@@ -79,7 +82,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 // A question's answer types: how much asks for an amount, when for a time,
 // why for a reason; others ask for none of them.
 func TestAnswerTypes(t *testing.T) {
-	money, when, why := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm
+	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
 	for q, want := range map[string][]string{
 		"when is the technician coming?":     {when},
 		"what time does the shop open?":      {when},
@@ -96,6 +99,8 @@ func TestAnswerTypes(t *testing.T) {
 		"为什么我的卡被拒了？":                         {why},
 		"我的奶茶怎么还没到？":                         {why},
 		"what's holding up my installation?": {why},
+		"who is coming to fix the boiler?":   {who},
+		"谁来送货？":                              {who},
 		"where is my refund?":                nil,
 		"is the time slot still free?":       nil,
 		"退款到了吗？":                             nil,
@@ -200,5 +205,24 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 	w.Offer = 0
 	if scores, _ := relevance.Score(relevance.NewQuery(q, qv[0]), cands, w, nil, testNow); ranksFirst(scores, 0) {
 		t.Errorf("without Offer the bot's line should come first here (the test shows nothing): %.3f", scores)
+	}
+}
+
+// A question asking who looks for the events that name a person by a role or
+// a title: of two events about tomorrow, the one naming the technician.
+func TestAWhoQuestionLooksForAPerson(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "service", Time: ago(40), Text: "Technician Omar assigned for tomorrow's visit"},
+		{Source: "orders", Time: ago(10), Text: "Delivery of the new sofa tomorrow"},
+		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
+	}
+	q := relevance.NewQuery("who is coming tomorrow?", nil)
+	w := relevance.DefaultWeights
+	if scores, _ := relevance.Score(q, cands, w, nil, testNow); !ranksFirst(scores, 0) {
+		t.Errorf("the technician should come first: %.3f", scores)
+	}
+	w.Person = 0
+	if scores, _ := relevance.Score(q, cands, w, nil, testNow); ranksFirst(scores, 0) {
+		t.Errorf("without Person the newer delivery should come first (the test shows nothing): %.3f", scores)
 	}
 }
