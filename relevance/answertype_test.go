@@ -226,3 +226,23 @@ func TestAWhoQuestionLooksForAPerson(t *testing.T) {
 		t.Errorf("without Person the newer delivery should come first (the test shows nothing): %.3f", scores)
 	}
 }
+
+// A later event on the object that states what the question asks for is the
+// story's newer word on it: for "when", the back-order's date comes before
+// the order that matched the question's words.
+func TestTheStorysNewerWordOnWhatIsAsked(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Order K-100 placed: electric kettle with temperature control"},
+		{Source: "orders", Time: ago(35), Text: "K-100 out of stock, expected back in 5 days"},
+		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
+	}
+	q := relevance.NewQuery("when does my electric kettle arrive?", nil)
+	w := relevance.DefaultWeights
+	if scores, _ := relevance.Score(q, cands, w, nil, testNow); !ranksFirst(scores, 1) {
+		t.Errorf("the back-order's date should come first: %.3f", scores)
+	}
+	w.ThreadAnswer = w.ThreadFirst
+	if scores, _ := relevance.Score(q, cands, w, nil, testNow); ranksFirst(scores, 1) {
+		t.Errorf("with ThreadFirst's share the order should come first (the test shows nothing): %.3f", scores)
+	}
+}

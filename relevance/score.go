@@ -68,6 +68,12 @@ type Weights struct {
 	// the same object inherits (0: off), ThreadFirst the share of the story's
 	// first event's (the one that introduces the object): see Score.
 	Thread, ThreadFirst float64
+	// ThreadAnswer replaces ThreadFirst when the question asks for an answer
+	// type (which a later event must state to inherit at all): such an event
+	// is the story's newer word on what is asked ("expected back in 10 days"
+	// after "Order PH-7302 placed: blood pressure monitor", for "when does the
+	// monitor come?").
+	ThreadAnswer float64
 	// Amount, Time and Reason weigh, as BM25 weighs a word, the events that
 	// state what the question asks for (AnswerTypes; 0: off): for a question
 	// asking how much, those stating an amount of money; asking when, a time
@@ -98,7 +104,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, Amount: 1, Time: 1, Reason: 1, Person: 1, Linked: 1, Respelled: 1, Acronym: 1, Offer: 0.5}
+	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Linked: 1, Respelled: 1, Acronym: 1, Offer: 0.5}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -135,7 +141,8 @@ const (
 //
 //	rel    = source · (wS·sim + wL·lex) / (wS + wL)     (wS is 0 without a question vector)
 //	thread = max(wT · rel of an earlier event sharing an identifier with it,
-//	             wF · rel of the first such event: the story's first)
+//	             wF · rel of the first such event: the story's first;
+//	             wA instead of wF when the question asks for an answer type)
 //	score  = (1 − r)·max(rel, thread) + r·recency + wI·id
 //
 // where source is the source's weight (Weights.Sources; times Weights.Offer for
@@ -396,7 +403,8 @@ func sameObject(a, b ident) bool {
 // itself ("O-7001 paid" for "was O-7001 paid?") is more likely the answer
 // than the events after it. A later event that does not state what the
 // question asks for (a time for "when", asked) inherits nothing: it cannot
-// answer it.
+// answer it; one that states it is the story's newer word on it, and inherits
+// all of the first's (wA).
 func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
@@ -446,7 +454,11 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
-					comps[j].Thread = max(comps[j].Thread, w.ThreadFirst*rels[first])
+					share := w.ThreadFirst
+					if len(asked) > 0 { // (j states each of them)
+						share = w.ThreadAnswer
+					}
+					comps[j].Thread = max(comps[j].Thread, share*rels[first])
 				}
 				if cands[j].Time.After(cands[i].Time) {
 					comps[j].Thread = max(comps[j].Thread, w.Thread*rels[i])
