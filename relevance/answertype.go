@@ -339,7 +339,8 @@ var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "w
 
 // reasonWords state a cause or a problem.
 // ("due" only as "due to": an invoice's due date states none; "limit" only
-// as "limit reached", "exceeded" or "hit": a limit raised states none)
+// as "limit reached", "exceeded" or "hit": a limit raised states none; "held"
+// only as "held for", "held at" or "held up": a deposit held states none)
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
 	"failed": true, "failure": true, "fails": true, "failing": true, "error": true, "errors": true,
 	"declined": true, "denied": true, "rejected": true, "refused": true, "blocked": true, "suspended": true,
@@ -351,7 +352,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"lost": true, "missing": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
-	"strike": true, "traffic": true}
+	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
 	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病")
@@ -375,7 +376,8 @@ func statesReason(rs []rune) bool {
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
-			if in(reasonWords, w) || in(notAuxiliaries, w) && followedBy(rs[j:], "not") || string(w) == "due" && followedBy(rs[j:], "to") ||
+			if in(reasonWords, w) || in(notAuxiliaries, w) && followedBy(rs[j:], "not") ||
+				string(w) == "held" && (followedBy(rs[j:], "for") || followedBy(rs[j:], "at") || followedBy(rs[j:], "up")) || string(w) == "due" && followedBy(rs[j:], "to") ||
 				string(w) == "limit" && (followedBy(rs[j:], "reached") || followedBy(rs[j:], "exceeded") || followedBy(rs[j:], "hit")) {
 				return true
 			}
