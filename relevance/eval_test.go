@@ -153,9 +153,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// and the answer types; since looked at: development sets) and
 	// examples/evalset-blind-3.json (written before the changes of the night of
 	// 2026-12-02; only its totals read); examples/evalset-identifiers.json
-	// (identifier questions, written that night to find what fails: a
-	// development set).
-	sets := [][]string{{"../examples/evalset.json"}, {"../examples/evalset-blind.json"}, {"../examples/evalset-blind-2.json"}, {"../examples/evalset-blind-3.json"}, {"../examples/evalset-identifiers.json"}}
+	// and examples/evalset-recency.json (identifier and recency questions,
+	// written that night to find what fails: development sets).
+	sets := [][]string{{"../examples/evalset.json"}, {"../examples/evalset-blind.json"}, {"../examples/evalset-blind-2.json"}, {"../examples/evalset-blind-3.json"}, {"../examples/evalset-identifiers.json"}, {"../examples/evalset-recency.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
 	if own {
 		sets = [][]string{strings.Split(os.Getenv("FRESHCTX_EVAL_SET"), ",")}
