@@ -51,31 +51,6 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 
 var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医生", "老师", "客服", "经理", "工程师", "专员", "顾问", "先生", "女士", "教练", "护士")
 
-// statesPerson reports that the text (normalised) names a person by a role or a title.
-func statesPerson(rs []rune) bool {
-	var buf [12]byte
-	for i := 0; i < len(rs); {
-		r := rs[i]
-		switch {
-		case isCJK(r):
-			j := span(rs, i, isCJK)
-			if cjkPersonWords.in(rs[i:j]) {
-				return true
-			}
-			i = j
-		case isLatin(r):
-			j := span(rs, i, isLatin)
-			if in(personWords, asciiWord(rs[i:j], &buf)) {
-				return true
-			}
-			i = j
-		default:
-			i++
-		}
-	}
-	return false
-}
-
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // TimeTerm, ReasonTerm, PersonTerm.
 func AnswerTypes(q string) []string {
@@ -337,10 +312,7 @@ const ReasonTerm = "∵"
 // whyWords mark a question that asks why.
 var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "holding up", "held up", "taking so long", "what's the holdup", "what's the hold-up"}
 
-// reasonWords state a cause or a problem.
-// ("due" only as "due to": an invoice's due date states none; "limit" only
-// as "limit reached", "exceeded" or "hit": a limit raised states none; "held"
-// only as "held for", "held at" or "held up": a deposit held states none)
+// reasonWords state a cause or a problem (and reasonAfter's, before another word).
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
 	"failed": true, "failure": true, "fails": true, "failing": true, "error": true, "errors": true,
 	"declined": true, "denied": true, "rejected": true, "refused": true, "blocked": true, "suspended": true,
@@ -357,28 +329,43 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
 	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病")
 
-// notAuxiliaries state a problem before "not" ("could not access", "was not
-// delivered"; not "do not reply")
-var notAuxiliaries = map[string]bool{"could": true, "can": true, "did": true, "was": true, "were": true, "has": true, "have": true, "had": true, "is": true, "are": true}
+// reasonAfter are the words that state a problem only before one of the
+// words listed for them: "due to" (an invoice's due date states none), "limit
+// reached" (a limit raised states none), "held for review" (a deposit held on a
+// card states none), "could not access" ("do not reply" states none).
+var reasonAfter = map[string][]string{"due": {"to"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up"},
+	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
+	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"}}
 
 // statesReason reports that the text (normalised) states a cause or a problem.
-func statesReason(rs []rune) bool {
+var statesReason = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
+
+// statesPerson reports that the text (normalised) names a person by a role or a title.
+var statesPerson = statedByWords{personWords, nil, cjkPersonWords}.in
+
+// statedByWords is how a text states an answer type by its words: one of
+// words, one of after's keys right before one of its words, or one of the
+// Chinese words.
+type statedByWords struct {
+	words map[string]bool
+	after map[string][]string
+	cjk   cjkWords
+}
+
+func (s statedByWords) in(rs []rune) bool {
 	var buf [12]byte
 	for i := 0; i < len(rs); {
-		r := rs[i]
-		switch {
+		switch r := rs[i]; {
 		case isCJK(r):
 			j := span(rs, i, isCJK)
-			if cjkReasonWords.in(rs[i:j]) {
+			if s.cjk.in(rs[i:j]) {
 				return true
 			}
 			i = j
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
-			if in(reasonWords, w) || in(notAuxiliaries, w) && followedBy(rs[j:], "not") ||
-				string(w) == "held" && (followedBy(rs[j:], "for") || followedBy(rs[j:], "at") || followedBy(rs[j:], "up")) || string(w) == "due" && followedBy(rs[j:], "to") ||
-				string(w) == "limit" && (followedBy(rs[j:], "reached") || followedBy(rs[j:], "exceeded") || followedBy(rs[j:], "hit")) {
+			if in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return followedBy(rs[j:], next) }) {
 				return true
 			}
 			i = j

@@ -201,13 +201,20 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 	}
 	q := "where is my refund?"
 	qv, _ := emb.Embed(context.Background(), []string{q})
+	firstOnlyWith(t, relevance.NewQuery(q, qv[0]), cands, 0, func(w *relevance.Weights) { w.Offer = 0 })
+}
+
+// firstOnlyWith checks that cands[want] ranks first for q with the default
+// weights, and not once off changes them: the test shows what the weight does.
+func firstOnlyWith(t *testing.T, q relevance.Query, cands []relevance.Candidate, want int, off func(*relevance.Weights)) {
+	t.Helper()
 	w := relevance.DefaultWeights
-	if scores, _ := relevance.Score(relevance.NewQuery(q, qv[0]), cands, w, nil, testNow); !ranksFirst(scores, 0) {
-		t.Errorf("the bot's line outranks the refund's approval: %.3f", scores)
+	if scores, _ := relevance.Score(q, cands, w, nil, testNow); !ranksFirst(scores, want) {
+		t.Errorf("%q: %q should rank first: %.3f", q.Text, cands[want].Text, scores)
 	}
-	w.Offer = 0
-	if scores, _ := relevance.Score(relevance.NewQuery(q, qv[0]), cands, w, nil, testNow); ranksFirst(scores, 0) {
-		t.Errorf("without Offer the bot's line should come first here (the test shows nothing): %.3f", scores)
+	off(&w)
+	if scores, _ := relevance.Score(q, cands, w, nil, testNow); ranksFirst(scores, want) {
+		t.Errorf("%q: %q still ranks first without the weight (the test shows nothing): %.3f", q.Text, cands[want].Text, scores)
 	}
 }
 
@@ -219,15 +226,7 @@ func TestAWhoQuestionLooksForAPerson(t *testing.T) {
 		{Source: "orders", Time: ago(10), Text: "Delivery of the new sofa tomorrow"},
 		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
 	}
-	q := relevance.NewQuery("who is coming tomorrow?", nil)
-	w := relevance.DefaultWeights
-	if scores, _ := relevance.Score(q, cands, w, nil, testNow); !ranksFirst(scores, 0) {
-		t.Errorf("the technician should come first: %.3f", scores)
-	}
-	w.Person = 0
-	if scores, _ := relevance.Score(q, cands, w, nil, testNow); ranksFirst(scores, 0) {
-		t.Errorf("without Person the newer delivery should come first (the test shows nothing): %.3f", scores)
-	}
+	firstOnlyWith(t, relevance.NewQuery("who is coming tomorrow?", nil), cands, 0, func(w *relevance.Weights) { w.Person = 0 })
 }
 
 // A later event on the object that states what the question asks for is the
@@ -239,13 +238,5 @@ func TestTheStorysNewerWordOnWhatIsAsked(t *testing.T) {
 		{Source: "orders", Time: ago(35), Text: "K-100 out of stock, expected back in 5 days"},
 		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
 	}
-	q := relevance.NewQuery("when does my electric kettle arrive?", nil)
-	w := relevance.DefaultWeights
-	if scores, _ := relevance.Score(q, cands, w, nil, testNow); !ranksFirst(scores, 1) {
-		t.Errorf("the back-order's date should come first: %.3f", scores)
-	}
-	w.ThreadAnswer = w.ThreadFirst
-	if scores, _ := relevance.Score(q, cands, w, nil, testNow); ranksFirst(scores, 1) {
-		t.Errorf("with ThreadFirst's share the order should come first (the test shows nothing): %.3f", scores)
-	}
+	firstOnlyWith(t, relevance.NewQuery("when does my electric kettle arrive?", nil), cands, 1, func(w *relevance.Weights) { w.ThreadAnswer = w.ThreadFirst })
 }
