@@ -191,6 +191,9 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 			t.Errorf("%q offers help: %v, want %v", text, got, want)
 		}
 	}
+	if q := relevance.NewQuery("can you look into my order, please?", nil); slices.Contains(q.Analysis.Terms, relevance.OfferTerm) {
+		t.Errorf("a question asking for help looks for the lines offering it: %q", q.Analysis.Terms)
+	}
 	emb, _ := embed.NewLocal(384)
 	texts := []string{"Refund R-7001 for order O-7001 approved: 89.00 EUR to your card", "Return for order O-7001 received at the warehouse",
 		"Let me check the status of your return and refund", "Signed in from the mobile app"}

@@ -34,7 +34,12 @@ type Query struct {
 
 // NewQuery analyses text; vec may be nil.
 func NewQuery(text string, vec []float32) Query {
-	return Query{Text: text, Analysis: Analyze(text), Vector: vec, Intent: RecencyIntent(text)}
+	a := Analyze(text)
+	// What a question states counts as its words ("was my card declined?" looks
+	// for the problems), but a question asking for help ("can you look into my
+	// order?") must not look for the lines that offer it.
+	a.Terms = slices.DeleteFunc(a.Terms, func(t string) bool { return t == OfferTerm })
+	return Query{Text: text, Analysis: a, Vector: vec, Intent: RecencyIntent(text)}
 }
 
 // Weights fuse the components. See Score.
