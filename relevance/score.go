@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Candidate is one event to score.
@@ -93,6 +94,10 @@ type Weights struct {
 	// Respelled weighs BM25 matches of a misspelt question word's near
 	// spellings that the candidates contain (respellings; 0: off).
 	Respelled float64
+	// CJKChar weighs a Chinese character of the question alone, against 1 for
+	// its character pairs: a pair is a word more often than a character is
+	// ("上次打车" matched "本次行程打了 5 星" by 次 and 打; 0: as 1).
+	CJKChar float64
 	// Acronym weighs, as BM25 weighs a word, the events that spell out an
 	// acronym of the question by their words' initials, or whose acronym the
 	// question spells out ("2FA", "two-factor authentication"; 0: off).
@@ -109,7 +114,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Linked: 1, Respelled: 1, Acronym: 1, Offer: 0.5}
+	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Linked: 1, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -172,7 +177,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	var qterms []string // the question's words and their expansions, as BM25 matched them
 	asked := answerTypesAsked(q.Text, w)
 	if w.Lexical > 0 {
-		lq := newLexQuery(words(q.Analysis))
+		lq := newLexQuery(words(q.Analysis), w.CJKChar)
 		if w.Thesaurus > 0 {
 			th := w.Lexicon
 			if th == nil {
@@ -504,11 +509,17 @@ type synthTerm struct {
 	phrase []string // a thesaurus phrase's terms
 }
 
-func newLexQuery(words []string) *lexQuery {
+// newLexQuery makes a clause of each of the question's words, a Chinese
+// character alone at weight char (its pairs at 1).
+func newLexQuery(words []string, char float64) *lexQuery {
 	n := len(words) + 8 // room for a few expansions without growing
 	q := &lexQuery{words: len(words), terms: make([]string, 0, n), hashes: make([]uint64, 0, n), weights: make([]float64, 0, n), of: make([]int, 0, n)}
 	for _, t := range words {
-		q.add(t, 1, -1)
+		wt := 1.0
+		if r, size := utf8.DecodeRuneInString(t); size == len(t) && isCJK(r) && char > 0 {
+			wt = char
+		}
+		q.add(t, wt, -1)
 	}
 	return q
 }
