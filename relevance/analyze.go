@@ -35,10 +35,17 @@ type Analysis struct {
 // Analyze splits text into terms and identifiers, with the terms of the
 // answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm) and
 // OfferTerm for a line that only offers help.
-func Analyze(text string) Analysis { return analyze(text, true) }
+func Analyze(text string) Analysis {
+	a := analyze(text, true)
+	if offersHelp(text) {
+		a.Terms = append(a.Terms, OfferTerm)
+	}
+	return a
+}
 
-// analyze is Analyze, with the answer types' terms or without them (a
-// thesaurus entry's words are words only).
+// analyze is Analyze without OfferTerm (a question's analysis: NewQuery), with
+// the answer types' terms or without them (a thesaurus entry's words are words
+// only).
 func analyze(text string, answers bool) Analysis {
 	var a Analysis
 	// NFKC first: full-width letters and digits, as Chinese and Japanese
@@ -76,9 +83,6 @@ func analyze(text string, answers bool) Analysis {
 			if at.states(rs) {
 				a.Terms = append(a.Terms, at.term)
 			}
-		}
-		if offersHelp(text) {
-			a.Terms = append(a.Terms, OfferTerm)
 		}
 	}
 	return a

@@ -91,8 +91,11 @@ func plainWords(s string) []string {
 
 // stemmedWords are plainWords stemmed, stop words kept (unstemmed: stemming
 // one is a cache look-up for nothing).
-func stemmedWords(s string) []string {
-	out := plainWords(s)
+func stemmedWords(s string) []string { return stemmed(plainWords(s)) }
+
+// stemmed is stemmedWords of plainWords already made (a copy).
+func stemmed(words []string) []string {
+	out := slices.Clone(words)
 	for i, w := range out {
 		if !stopWords[w] {
 			out[i] = stem(w)

@@ -31,16 +31,25 @@ type Query struct {
 	// Intent reports that the question asks for what is newest ("what did I just
 	// change?", "latest", "刚才", "最近").
 	Intent bool
+	words  []string // plainWords(Text), made once (NewQuery) for every cue and the thesaurus
 }
 
-// NewQuery analyses text; vec may be nil.
+// plain is the question's plainWords.
+func (q *Query) plain() []string {
+	if q.words == nil {
+		q.words = plainWords(q.Text)
+	}
+	return q.words
+}
+
+// NewQuery analyses text; vec may be nil. What a question states counts as its
+// words ("was my card declined?" looks for the problems), but a question asking
+// for help ("can you look into my order?") does not look for the lines that
+// offer it: its analysis has no OfferTerm.
 func NewQuery(text string, vec []float32) Query {
-	a := Analyze(text)
-	// What a question states counts as its words ("was my card declined?" looks
-	// for the problems), but a question asking for help ("can you look into my
-	// order?") must not look for the lines that offer it.
-	a.Terms = slices.DeleteFunc(a.Terms, func(t string) bool { return t == OfferTerm })
-	return Query{Text: text, Analysis: a, Vector: vec, Intent: RecencyIntent(text)}
+	q := Query{Text: text, Analysis: analyze(text, true), Vector: vec}
+	q.Intent = recencyCues.inWords(q.plain(), text) || asksLast(text)
+	return q
 }
 
 // Weights fuse the components. See Score.
@@ -175,7 +184,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	}
 	lex := make([]float64, len(cands))
 	var qterms []string // the question's words and their expansions, as BM25 matched them
-	asked := answerTypesAsked(q.Text, w)
+	asked := answerTypesAsked(q.plain(), q.Text, w)
 	if w.Lexical > 0 {
 		lq := newLexQuery(words(q.Analysis), w.CJKChar)
 		if w.Thesaurus > 0 {
@@ -183,7 +192,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			if th == nil {
 				th = DefaultThesaurus()
 			}
-			for _, m := range th.matches(q.Text) {
+			for _, m := range th.matches(q.plain(), q.Text) {
 				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })
 			}
 		}

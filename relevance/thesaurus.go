@@ -225,9 +225,9 @@ func (m match) each(f func(expansion)) {
 }
 
 // matches returns the entries that match question, in the order they do.
-func (t *Thesaurus) matches(question string) []match {
+func (t *Thesaurus) matches(words []string, question string) []match {
 	var out []match
-	t.entries.each(stemmedWords(question), question, func(e *entry, from []string) bool {
+	t.entries.each(stemmed(words), question, func(e *entry, from []string) bool {
 		out = append(out, match{e, from})
 		return true
 	})
