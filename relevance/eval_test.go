@@ -113,14 +113,14 @@ func TestRetrievalQuality(t *testing.T) {
 		split, kind, metric string
 		min                 float64
 	}{
-		{"all", "overall", "ndcg", 0.93},
-		{"tune", "overall", "ndcg", 0.93},
-		{"heldout", "overall", "ndcg", 0.91},
+		{"all", "overall", "ndcg", 0.94},
+		{"tune", "overall", "ndcg", 0.94},
+		{"heldout", "overall", "ndcg", 0.93},
 		{"all", "identifier", "mrr", 0.95},
 		{"all", "chinese", "ndcg", 0.90},
 		{"all", "recency", "ndcg", 0.97},
 		{"all", "lexical", "ndcg", 0.96},
-		{"all", "paraphrase", "ndcg", 0.86},
+		{"all", "paraphrase", "ndcg", 0.87},
 	} {
 		s := rep.Get(f.split, f.kind)
 		got := s.NDCG5
@@ -227,7 +227,7 @@ func TestRankingHoldsAmongOtherCustomersEvents(t *testing.T) {
 	for _, c := range []struct {
 		n   int
 		min float64
-	}{{10, 0.90}, {30, 0.86}} {
+	}{{10, 0.91}, {30, 0.87}} {
 		rep := evaluateCases(t, relevance.DefaultWeights, emb, withDistractors(c.n))
 		got, newest := rep.Get("all", "overall").NDCG5, rep.Newest["all"]["overall"]
 		t.Logf("%d other events per window: nDCG@5 %.3f (tune %.3f, held-back %.3f), newest-first %.3f",
@@ -293,7 +293,7 @@ func TestMisspeltQuestions(t *testing.T) {
 	for _, sp := range []string{"all", "tune", "heldout"} {
 		t.Logf("%s, one typo per question: nDCG@5 %.3f with respellings, %.3f without", sp, with.Get(sp, "overall").NDCG5, without.Get(sp, "overall").NDCG5)
 	}
-	if got, floor := with.Get("all", "overall").NDCG5, 0.89; got < floor {
+	if got, floor := with.Get("all", "overall").NDCG5, 0.90; got < floor {
 		t.Errorf("misspelt questions: nDCG@5 %.3f, below the floor %.3f", got, floor)
 	}
 	if w, wo := with.Get("tune", "overall").NDCG5, without.Get("tune", "overall").NDCG5; w < wo+0.01 {
