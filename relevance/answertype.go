@@ -45,7 +45,7 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"representative": true, "specialist": true, "guide": true, "host": true, "carer": true, "caregiver": true,
 	"therapist": true, "dentist": true, "vet": true, "lawyer": true, "broker": true, "landlord": true, "tenant": true,
 	"recipient": true, "sender": true, "neighbour": true, "neighbor": true, "colleague": true, "mr": true, "mrs": true,
-	"ms": true, "assigned": true, "invited": true, "member": true, "members": true, "user": true, "users": true,
+	"assigned": true, "invited": true, "member": true, "members": true, "user": true, "users": true,
 	"owner": true, "admin": true, "administrator": true, "postman": true, "surveyor": true,
 	"inspector": true, "adjuster": true, "assessor": true, "volunteer": true, "nanny": true, "babysitter": true}
 
