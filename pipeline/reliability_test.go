@@ -81,6 +81,17 @@ func verify(r *pipetest.Rig, t *testing.T, scenario string, l *ledger.Ledger, m 
 		if err == nil && res.Lost == 0 && res.CacheLost == 0 {
 			break
 		}
+		// A cache write that failed (Redis past its timeout on a loaded machine)
+		// leaves the cache short of events, and it must say so rather than be
+		// compared: readers then use the store (ADR 0004; scenario 10 checks
+		// that claim after an outage). The store is still checked in full.
+		if cache != nil && err == nil && res.Lost == 0 && cacheErrors(m) > 0 {
+			if _, complete, cerr := r.Cache.Recent(context.Background(), ledger.Tenant, "customer:1", time.Now().Add(-30*time.Minute), 10); cerr == nil && !complete {
+				t.Logf("%s: %d cache write(s) failed, the cache says it is incomplete: %d cache mismatches not counted", scenario, cacheErrors(m), res.CacheLost)
+				res.CacheLost = 0
+				break
+			}
+		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: %d of %d keys lost (first %v), %d cache mismatches, err %v\n%s", scenario, res.Lost, res.Keys,
 				res.LostKeys[:min(5, len(res.LostKeys))], res.CacheLost, err, pipetest.Tail(r.Logs.String(), 2000))
@@ -95,6 +106,15 @@ func verify(r *pipetest.Rig, t *testing.T, scenario string, l *ledger.Ledger, m 
 	ledger.Add(ledger.Report{Scenario: scenario, Produced: l.Records(), Stored: res.Stored,
 		Duplicates: max(0, total-l.Records()), DeadLettered: dead, Lost: res.Lost + res.CacheLost})
 	return res
+}
+
+// cacheErrors is how many cache writes failed.
+func cacheErrors(m []*pipeline.Metrics) int {
+	n := 0.0
+	for _, x := range m {
+		n += testutil.ToFloat64(x.CacheErrors)
+	}
+	return int(n)
 }
 
 // waitProcessed waits until m has processed at least n records.
