@@ -35,22 +35,17 @@ type Analysis struct {
 // Analyze splits text into terms and identifiers, with the terms of the
 // answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm) and
 // OfferTerm for a line that only offers help.
-func Analyze(text string) Analysis {
-	a := analyze(text, true)
-	if offersHelp(text) {
-		a.Terms = append(a.Terms, OfferTerm)
-	}
-	return a
-}
+func Analyze(text string) Analysis { return analyze(text, true, true) }
 
-// analyze is Analyze without OfferTerm (a question's analysis: NewQuery), with
-// the answer types' terms or without them (a thesaurus entry's words are words
-// only).
-func analyze(text string, answers bool) Analysis {
+// analyze is Analyze with the answer types' terms or without them (a
+// thesaurus entry's words are words only), and with OfferTerm or without it
+// (a question's analysis: NewQuery).
+func analyze(text string, answers, offer bool) Analysis {
 	var a Analysis
 	// NFKC first: full-width letters and digits, as Chinese and Japanese
 	// keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).
-	rs := []rune(normalise(text))
+	normalised := normalise(text)
+	rs := []rune(normalised)
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
@@ -84,6 +79,9 @@ func analyze(text string, answers bool) Analysis {
 				a.Terms = append(a.Terms, at.term)
 			}
 		}
+	}
+	if offer && offerWords.inWords(wordsOf(normalised), normalised) {
+		a.Terms = append(a.Terms, OfferTerm)
 	}
 	return a
 }

@@ -389,6 +389,3 @@ var offerWords = newCueSet([]string{"let me", "i can help", "i can check", "i ca
 	"thank you for your message", "thanks for reaching out", "thank you for reaching out", "thanks for contacting",
 	"thank you for contacting", "one moment", "member of our team", "get back to you",
 	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "还有什么可以帮", "感谢您的耐心", "感谢您的咨询"})
-
-// offersHelp reports that the text only offers or promises help.
-func offersHelp(text string) bool { return offerWords.in(text) }

@@ -83,8 +83,11 @@ func normalise(s string) string {
 // plainWords are s's words, normalised: runs of letters and digits (hyphens,
 // apostrophes and other marks split them: "what's" is "what", "s"), without
 // CJK text.
-func plainWords(s string) []string {
-	return strings.FieldsFunc(normalise(s), func(r rune) bool {
+func plainWords(s string) []string { return wordsOf(normalise(s)) }
+
+// wordsOf is plainWords of a text normalised already.
+func wordsOf(normalised string) []string {
+	return strings.FieldsFunc(normalised, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || isCJK(r)
 	})
 }

@@ -47,7 +47,7 @@ func (q *Query) plain() []string {
 // for help ("can you look into my order?") does not look for the lines that
 // offer it: its analysis has no OfferTerm.
 func NewQuery(text string, vec []float32) Query {
-	q := Query{Text: text, Analysis: analyze(text, true), Vector: vec}
+	q := Query{Text: text, Analysis: analyze(text, true, false), Vector: vec}
 	q.Intent = recencyCues.inWords(q.plain(), text) || asksLast(text)
 	return q
 }
