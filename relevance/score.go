@@ -48,7 +48,7 @@ func (q *Query) plain() []string {
 // offer it: its analysis has no OfferTerm.
 func NewQuery(text string, vec []float32) Query {
 	q := Query{Text: text, Analysis: analyze(text, true, false), Vector: vec}
-	q.Intent = recencyCues.inWords(q.plain(), text) || asksLast(text)
+	q.Intent = recencyIntent(q.plain(), text)
 	return q
 }
 
@@ -776,7 +776,10 @@ var recencyWords = []string{"just", "latest", "newest", "most recent", "recently
 var recencyCues = newCueSet(recencyWords)
 
 // RecencyIntent reports whether the question asks for what is newest.
-func RecencyIntent(q string) bool { return recencyCues.in(q) || asksLast(q) }
+func RecencyIntent(q string) bool { return recencyIntent(plainWords(q), q) }
+
+// recencyIntent is RecencyIntent with q's plainWords made already.
+func recencyIntent(words []string, q string) bool { return recencyCues.inWords(words, q) || asksLast(q) }
 
 // asksLast reports a question about the last of something ("which
 // prescription came in last?", "what was my last payment?"), but not about a
@@ -826,10 +829,8 @@ func newCueSet(cues []string) cueSet {
 	return c
 }
 
-// in reports whether the question holds one of the cues.
-func (c cueSet) in(q string) bool { return c.inWords(plainWords(q), q) }
-
-// inWords is in with the question's plainWords made already.
+// inWords reports whether the question holds one of the cues; words are its
+// plainWords.
 func (c cueSet) inWords(words []string, q string) bool {
 	found := false
 	c.each(words, q, func(*struct{}, []string) bool { found = true; return false })
