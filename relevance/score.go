@@ -779,7 +779,9 @@ var recencyCues = newCueSet(recencyWords)
 func RecencyIntent(q string) bool { return recencyIntent(plainWords(q), q) }
 
 // recencyIntent is RecencyIntent with q's plainWords made already.
-func recencyIntent(words []string, q string) bool { return recencyCues.inWords(words, q) || asksLast(q) }
+func recencyIntent(words []string, q string) bool {
+	return recencyCues.inWords(words, q) || asksLast(q)
+}
 
 // asksLast reports a question about the last of something ("which
 // prescription came in last?", "what was my last payment?"), but not about a
