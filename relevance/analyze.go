@@ -35,16 +35,16 @@ type Analysis struct {
 // Analyze splits text into terms and identifiers, with the terms of the
 // answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm) and
 // OfferTerm for a line that only offers help.
-func Analyze(text string) Analysis { return analyze(text, true, true) }
+//
+// NFKC first (normalise): full-width letters and digits, as Chinese and
+// Japanese keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).
+func Analyze(text string) Analysis { return analyze(normalise(text), true, true) }
 
-// analyze is Analyze with the answer types' terms or without them (a
-// thesaurus entry's words are words only), and with OfferTerm or without it
-// (a question's analysis: NewQuery).
-func analyze(text string, answers, offer bool) Analysis {
+// analyze is Analyze of a text normalised already, with the answer types'
+// terms or without them (a thesaurus entry's words are words only), and with
+// OfferTerm or without it (a question's analysis: NewQuery).
+func analyze(normalised string, answers, offer bool) Analysis {
 	var a Analysis
-	// NFKC first: full-width letters and digits, as Chinese and Japanese
-	// keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).
-	normalised := normalise(text)
 	rs := []rune(normalised)
 	for i := 0; i < len(rs); {
 		r := rs[i]
@@ -80,7 +80,7 @@ func analyze(text string, answers, offer bool) Analysis {
 			}
 		}
 	}
-	if offer && offerWords.inWords(wordsOf(normalised), normalised) {
+	if offer && offerWords.in(textOf(normalised)) {
 		a.Terms = append(a.Terms, OfferTerm)
 	}
 	return a

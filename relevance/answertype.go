@@ -55,18 +55,17 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 // TimeTerm, ReasonTerm, PersonTerm.
 func AnswerTypes(q string) []string {
 	var out []string
-	for _, t := range answerTypesAsked(plainWords(q), q, Weights{Amount: 1, Time: 1, Reason: 1, Person: 1}) {
+	for _, t := range answerTypesAsked(newText(q), Weights{Amount: 1, Time: 1, Reason: 1, Person: 1}) {
 		out = append(out, t.term)
 	}
 	return out
 }
 
 // answerTypesAsked are the answer types the question asks for that w weighs.
-// words are q's plainWords.
-func answerTypesAsked(words []string, q string, w Weights) []*answerType {
+func answerTypesAsked(q text, w Weights) []*answerType {
 	var out []*answerType
 	for _, t := range answerTypes {
-		if t.weight(w) > 0 && t.cues.inWords(words, q) {
+		if t.weight(w) > 0 && t.cues.in(q) {
 			out = append(out, t)
 		}
 	}

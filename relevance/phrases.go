@@ -50,8 +50,9 @@ func (p *phraseIndex[T]) len() int {
 
 // each calls f with each phrase the question holds, in order (word sequences
 // by where they start, then CJK texts), and the words it matched, until f
-// returns false. words are the question's words; text the question.
-func (p *phraseIndex[T]) each(words []string, text string, f func(v *T, matched []string) bool) {
+// returns false. q's words are tokenised as the index's owner wants them.
+func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
+	words := q.words
 	for i, w := range words {
 		for k := range p.byFirst[w] {
 			ph := &p.byFirst[w][k]
@@ -60,10 +61,9 @@ func (p *phraseIndex[T]) each(words []string, text string, f func(v *T, matched 
 			}
 		}
 	}
-	if len(p.cjk) > 0 && strings.IndexFunc(text, isCJK) >= 0 {
-		q := normalise(text)
+	if len(p.cjk) > 0 && strings.IndexFunc(q.norm, isCJK) >= 0 {
 		for k := range p.cjk {
-			if ph := &p.cjk[k]; strings.Contains(q, ph.text) && !f(&ph.v, ph.words) {
+			if ph := &p.cjk[k]; strings.Contains(q.norm, ph.text) && !f(&ph.v, ph.words) {
 				return
 			}
 		}
@@ -79,6 +79,18 @@ func normalise(s string) string {
 	}
 	return strings.ToLower(s)
 }
+
+// text is a question (or an event's text) normalised, and its words as
+// phrases and cues are looked up by: normalised once, split once.
+type text struct {
+	norm  string   // normalise(s)
+	words []string // plainWords(s)
+}
+
+func newText(s string) text { return textOf(normalise(s)) }
+
+// textOf is the text of a string normalised already.
+func textOf(normalised string) text { return text{normalised, wordsOf(normalised)} }
 
 // plainWords are s's words, normalised: runs of letters and digits (hyphens,
 // apostrophes and other marks split them: "what's" is "what", "s"), without

@@ -30,25 +30,27 @@ type Query struct {
 	Vector   []float32 // the question's embedding; nil when it could not be had
 	// Intent reports that the question asks for what is newest ("what did I just
 	// change?", "latest", "刚才", "最近").
-	Intent bool
-	words  []string // plainWords(Text), made once (NewQuery) for every cue and the thesaurus
+	Intent   bool
+	prepared *text // Text normalised and split once (NewQuery) for the analysis, every cue and the thesaurus
 }
 
-// plain is the question's plainWords.
-func (q *Query) plain() []string {
-	if q.words == nil {
-		q.words = plainWords(q.Text)
+// normalised is the question's text, made on first use.
+func (q *Query) normalised() text {
+	if q.prepared == nil {
+		t := newText(q.Text)
+		q.prepared = &t
 	}
-	return q.words
+	return *q.prepared
 }
 
-// NewQuery analyses text; vec may be nil. What a question states counts as its
+// NewQuery analyses the question; vec may be nil. What a question states counts as its
 // words ("was my card declined?" looks for the problems), but a question asking
 // for help ("can you look into my order?") does not look for the lines that
 // offer it: its analysis has no OfferTerm.
-func NewQuery(text string, vec []float32) Query {
-	q := Query{Text: text, Analysis: analyze(text, true, false), Vector: vec}
-	q.Intent = recencyIntent(q.plain(), text)
+func NewQuery(question string, vec []float32) Query {
+	q := Query{Text: question, Vector: vec}
+	t := q.normalised()
+	q.Analysis, q.Intent = analyze(t.norm, true, false), recencyIntent(t)
 	return q
 }
 
@@ -184,7 +186,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	}
 	lex := make([]float64, len(cands))
 	var qterms []string // the question's words and their expansions, as BM25 matched them
-	asked := answerTypesAsked(q.plain(), q.Text, w)
+	asked := answerTypesAsked(q.normalised(), w)
 	if w.Lexical > 0 {
 		lq := newLexQuery(words(q.Analysis), w.CJKChar)
 		if w.Thesaurus > 0 {
@@ -192,7 +194,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 			if th == nil {
 				th = DefaultThesaurus()
 			}
-			for _, m := range th.matches(q.plain(), q.Text) {
+			for _, m := range th.matches(q.normalised()) {
 				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })
 			}
 		}
@@ -776,12 +778,9 @@ var recencyWords = []string{"just", "latest", "newest", "most recent", "recently
 var recencyCues = newCueSet(recencyWords)
 
 // RecencyIntent reports whether the question asks for what is newest.
-func RecencyIntent(q string) bool { return recencyIntent(plainWords(q), q) }
+func RecencyIntent(q string) bool { return recencyIntent(newText(q)) }
 
-// recencyIntent is RecencyIntent with q's plainWords made already.
-func recencyIntent(words []string, q string) bool {
-	return recencyCues.inWords(words, q) || asksLast(q)
-}
+func recencyIntent(q text) bool { return recencyCues.in(q) || asksLast(q.norm) }
 
 // asksLast reports a question about the last of something ("which
 // prescription came in last?", "what was my last payment?"), but not about a
@@ -831,10 +830,9 @@ func newCueSet(cues []string) cueSet {
 	return c
 }
 
-// inWords reports whether the question holds one of the cues; words are its
-// plainWords.
-func (c cueSet) inWords(words []string, q string) bool {
+// in reports whether the question holds one of the cues.
+func (c cueSet) in(q text) bool {
 	found := false
-	c.each(words, q, func(*struct{}, []string) bool { found = true; return false })
+	c.each(q, func(*struct{}, []string) bool { found = true; return false })
 	return found
 }

@@ -118,7 +118,7 @@ func (t *Thesaurus) parse(name, text string) error {
 		}
 		for _, m := range lhs {
 			e := entry{}
-			terms := analyze(m, false, false).Terms
+			terms := analyze(normalise(m), false, false).Terms
 			own := map[string]bool{}
 			for _, term := range terms {
 				own[term] = true
@@ -153,7 +153,7 @@ func (t *Thesaurus) parse(name, text string) error {
 // stop word ("send back", "log on") brings nothing, since an event's analysis
 // has no stop words to match it by (it still matches in the question).
 func (e *entry) bring(o string, own map[string]bool) {
-	terms := analyze(o, false, false).Terms
+	terms := analyze(normalise(o), false, false).Terms
 	if strings.IndexFunc(o, isCJK) >= 0 {
 		if utf8.RuneCountInString(o) > 1 {
 			terms = characterPairs(terms) // one character of a word says little
@@ -224,10 +224,10 @@ func (m match) each(f func(expansion)) {
 	}
 }
 
-// matches returns the entries that match question, in the order they do.
-func (t *Thesaurus) matches(words []string, question string) []match {
+// matches returns the entries that match the question, in the order they do.
+func (t *Thesaurus) matches(q text) []match {
 	var out []match
-	t.entries.each(stemmed(words), question, func(e *entry, from []string) bool {
+	t.entries.each(text{q.norm, stemmed(q.words)}, func(e *entry, from []string) bool {
 		out = append(out, match{e, from})
 		return true
 	})
