@@ -375,14 +375,25 @@ func (s statedByWords) in(rs []rune) bool {
 	return false
 }
 
-// OfferTerm is the term of an event that only offers or promises help ("Let
-// me check that for you", "I can help you with orders and returns", "请稍等"):
-// a service's own chat line, which echoes the customer's words and states no
-// fact of their case.
+// OfferTerm is the term of an event that only offers: help ("Let me check
+// that for you", "I can help you with orders and returns", "请稍等"), as a
+// service's own chat line does, which echoes the customer's words; or goods
+// and services, as an advertisement does ("You may also like: …, tickets on
+// sale Friday", "courses now open for registration", "限时八折"), which
+// shares the words of what the customer bought. Neither states a fact of the
+// customer's case.
 const OfferTerm = "☏"
 
-// offerWords mark such a line.
-var offerWords = newCueSet([]string{"let me", "i can help", "i can check", "i can look", "i'll check", "i will check",
+// offerWords mark such a line: offers of help, then the phrases of
+// advertising (not "% off" or "coupon": "20% off applied", "coupon used" are
+// facts of an order).
+var offerWords = newCueSet([]string{
+	"you may also like", "you might also like", "recommended for you", "don't miss", "do not miss", "limited time",
+	"special offer", "exclusive offer", "on sale", "now open for", "shop now", "book now", "order now", "buy now",
+	"sign up now", "register now", "subscribe now", "upgrade now", "new arrivals", "check out our", "refer a friend",
+	"2 for 1", "two for one", "buy one get one", "last chance", "while stocks last",
+	"猜你喜欢", "为你推荐", "为您推荐", "限时", "新店开业", "新品上市", "秒杀", "满减", "抢购", "大促", "特惠",
+	"let me", "i can help", "i can check", "i can look", "i'll check", "i will check",
 	"i'll look", "i will look", "we'll look", "we will look", "look into", "looking into", "anything else i can",
 	"how can i help", "how may i help", "happy to help", "glad to help", "sorry to hear", "thanks for your message",
 	"thank you for your message", "thanks for reaching out", "thank you for reaching out", "thanks for contacting",

@@ -175,9 +175,9 @@ func TestOnlyEventsStatingTheAnswerTypeInherit(t *testing.T) {
 	}
 }
 
-// A line that only offers or promises help states no fact of the customer's
-// case, whatever its source: it echoes the question's words ("Let me check the
-// status of your return and refund"), and the refund's approval must still
+// A line that only offers or promises help, or advertises, states no fact of
+// the customer's case, whatever its source: it echoes the question's words
+// ("Let me check the status of your return and refund"), and the refund's approval must still
 // come first for "where is my refund?" (the issue's demo) with the default
 // weights, vectors included.
 func TestALineOfferingHelpAnswersNothing(t *testing.T) {
@@ -186,6 +186,10 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Chat (bot): I can help you with orders, returns and payments":       true,
 		"Thanks for your message, a member of our team will get back to you": true,
 		"请稍等，我帮您查一下退款进度":                                                     true,
+		"You may also like: Polar Echo tour, tickets on sale Friday":         true,
+		"Spring courses are now open for registration":                       true,
+		"新品上市，限时八折":                                                          true,
+		"20% off applied to order O-7001":                                    false,
 		"Refund R-7001 approved":                                             false,
 		"Customer asked to check the refund status":                          false,
 	} {
