@@ -73,7 +73,8 @@ func answerTypesAsked(q text, w Weights) []*answerType {
 }
 
 // amountWords mark a question that asks for an amount of money.
-var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges", "多少钱", "价格", "费用", "多少元", "几块", "收费"}
+var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges",
+	"total", "owe", "owed", "owing", "have to pay", "need to pay", "do i pay", "will i pay", "how expensive", "要付", "应付", "多少钱", "价格", "费用", "多少元", "几块", "收费"}
 
 // MoneyTerm is the term of an event that states an amount of money.
 const MoneyTerm = "¤"
@@ -323,7 +324,8 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"lost": true, "missing": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
-	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true}
+	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true,
+	"needs": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
 	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病")
@@ -332,7 +334,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 // words listed for them: "due to" (an invoice's due date states none), "limit
 // reached" (a limit raised states none), "held for review" (a deposit held on a
 // card states none), "could not access" ("do not reply" states none).
-var reasonAfter = map[string][]string{"due": {"to"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up"},
+var reasonAfter = map[string][]string{"due": {"to"}, "need": {"a", "an"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"}}
 
