@@ -334,7 +334,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 // words listed for them: "due to" (an invoice's due date states none), "limit
 // reached" (a limit raised states none), "held for review" (a deposit held on a
 // card states none), "could not access" ("do not reply" states none).
-var reasonAfter = map[string][]string{"due": {"to"}, "need": {"a", "an"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up"},
+var reasonAfter = map[string][]string{"due": {"to"}, "need": {"a", "an"}, "at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"}}
 
@@ -394,6 +394,7 @@ var offerWords = newCueSet([]string{
 	"special offer", "exclusive offer", "on sale", "now open for", "shop now", "book now", "order now", "buy now",
 	"sign up now", "register now", "subscribe now", "upgrade now", "new arrivals", "check out our", "refer a friend",
 	"2 for 1", "two for one", "buy one get one", "last chance", "while stocks last",
+	"rate your", "how did we do", "how was your", "leave a review", "write a review", "take our survey", "tell us what you think",
 	"猜你喜欢", "为你推荐", "为您推荐", "限时", "新店开业", "新品上市", "秒杀", "满减", "抢购", "大促", "特惠",
 	"let me", "i can help", "i can check", "i can look", "i'll check", "i will check",
 	"i'll look", "i will look", "we'll look", "we will look", "look into", "looking into", "anything else i can",

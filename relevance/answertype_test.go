@@ -194,7 +194,9 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"You may also like: Polar Echo tour, tickets on sale Friday":         true,
 		"Spring courses are now open for registration":                       true,
 		"新品上市，限时八折":                                                          true,
+		"How did we do? Rate your delivery experience":                       true,
 		"20% off applied to order O-7001":                                    false,
+		"Subscribed to the monthly newsletter":                               false,
 		"Refund R-7001 approved":                                             false,
 		"Customer asked to check the refund status":                          false,
 	} {
