@@ -56,7 +56,7 @@ func analyze(normalised string, answers, offer bool) Analysis {
 				if !cjkParticles[run[k]] {
 					a.Terms = append(a.Terms, string(run[k]))
 				}
-				if k+1 < len(run) {
+				if k+1 < len(run) && !cjkQuestionWords[[2]rune(run[k:k+2])] {
 					a.Terms = append(a.Terms, string(run[k:k+2]))
 				}
 			}
@@ -92,7 +92,15 @@ func analyze(normalised string, answers, offer bool) Analysis {
 var cjkParticles = map[rune]bool{'的': true, '了': true, '吗': true, '呢': true, '吧': true, '啊': true, '么': true,
 	'着': true, '嘛': true, '呀': true, '哦': true, '您': true, '你': true, '我': true, '他': true, '她': true,
 	'它': true, '们': true, '是': true, '在': true, '和': true, '与': true, '或': true, '被': true, '把': true,
-	'给': true, '这': true, '那': true, '也': true, '都': true, '就': true}
+	'给': true, '这': true, '那': true, '也': true, '都': true, '就': true,
+	'什': true, '怎': true, '哪': true, '谁': true} // (interrogatives: what, how, which, who)
+
+// cjkQuestionWords are the Chinese question words of two characters ("what",
+// "why", "how", "where", "how many"): no terms, as "what" and "why" are stop
+// words in English. A question's "为什么" matched the bot's "有什么可以帮您？" by 什么.
+var cjkQuestionWords = map[[2]rune]bool{{'什', '么'}: true, {'为', '什'}: true, {'怎', '么'}: true, {'哪', '里'}: true,
+	{'哪', '儿'}: true, {'多', '少'}: true, {'怎', '样'}: true, {'如', '何'}: true, {'为', '何'}: true, {'哪', '个'}: true,
+	{'哪', '些'}: true}
 
 // isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
 func isJoiner(r rune) bool {

@@ -401,4 +401,4 @@ var offerWords = newCueSet([]string{
 	"how can i help", "how may i help", "happy to help", "glad to help", "sorry to hear", "thanks for your message",
 	"thank you for your message", "thanks for reaching out", "thank you for reaching out", "thanks for contacting",
 	"thank you for contacting", "one moment", "member of our team", "get back to you",
-	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "还有什么可以帮", "感谢您的耐心", "感谢您的咨询"})
+	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "有什么可以帮", "感谢您的耐心", "感谢您的咨询"})

@@ -190,6 +190,7 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Let me check the status of your return and refund":                  true,
 		"Chat (bot): I can help you with orders, returns and payments":       true,
 		"Thanks for your message, a member of our team will get back to you": true,
+		"您好，请问有什么可以帮您？":                                                      true,
 		"请稍等，我帮您查一下退款进度":                                                     true,
 		"You may also like: Polar Echo tour, tickets on sale Friday":         true,
 		"Spring courses are now open for registration":                       true,
