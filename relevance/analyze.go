@@ -46,6 +46,8 @@ func Analyze(text string) Analysis { return analyze(normalise(text), true, true)
 func analyze(normalised string, answers, offer bool) Analysis {
 	var a Analysis
 	rs := []rune(normalised)
+	var prevWord []rune // the token before, and where it ends
+	prevEnd := -1
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
@@ -68,6 +70,10 @@ func analyze(normalised string, answers, offer bool) Analysis {
 				j++
 			}
 			a.addToken(string(rs[i:j]))
+			if id := numberedThing(rs, prevWord, prevEnd, i, j); id != "" {
+				a.IDs = append(a.IDs, id) // (its word and number are terms already)
+			}
+			prevWord, prevEnd = rs[i:j], j
 			i = j
 		default:
 			i++
@@ -292,3 +298,56 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// numberedThing is the identifier of a thing named by a word and a small
+// number ("lesson 8", "milestone 2", "pitch 14", "platform 22": lesson8): the
+// token rs[i:j] is the number, of one or two digits (a question's "order 512"
+// names O-512 by its number, as a bare number, not as order512), and word the
+// token before it, one space away. Not a quantity or a time ("2.0 km", "10
+// minutes", "Saturday 12 June", "Plus 30 GB"), nor a verb's object ("booked 2
+// rooms"). Empty when it is none.
+func numberedThing(rs, word []rune, wordEnd, i, j int) string {
+	if wordEnd < 0 || i != wordEnd+1 || rs[wordEnd] != ' ' || j-i > 2 || len(word) < 3 {
+		return ""
+	}
+	for _, r := range rs[i:j] {
+		if r < '0' || r > '9' {
+			return ""
+		}
+	}
+	for _, r := range word {
+		if r < 'a' || r > 'z' {
+			return ""
+		}
+	}
+	w := string(word)
+	if stopWords[w] || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || timeAlone[w] || months[w] ||
+		timeUnits[w] || currencyCodes[w] || quantityUnits[w] || timePreps[w] || notThings[w] {
+		return ""
+	}
+	// what follows: a unit makes the number a quantity, ":" or "." and a digit a time or an amount
+	k := j
+	if k+1 < len(rs) && (rs[k] == ':' || rs[k] == '.' || rs[k] == ',') && unicode.IsDigit(rs[k+1]) || k < len(rs) && rs[k] == '%' {
+		return ""
+	}
+	for k < len(rs) && rs[k] == ' ' {
+		k++
+	}
+	e := span(rs, k, isLatin)
+	if next := string(rs[k:e]); timeUnits[next] || months[next] || currencyCodes[next] || quantityUnits[next] {
+		return ""
+	}
+	return w + string(rs[i:j])
+}
+
+// notThings are words before a number that name no thing ("between 8 and 12").
+var notThings = map[string]bool{"between": true, "around": true, "within": true, "per": true, "every": true,
+	"approx": true, "approximately": true, "nearly": true, "almost": true, "least": true, "plus": true, "minus": true,
+	"total": true, "sum": true, "score": true, "points": true, "level": true, "age": true, "aged": true,
+	"size": true, "limit": true, "allow": true}
+
+// quantityUnits are the units after a number that make it a quantity.
+var quantityUnits = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "km": true, "m": true, "cm": true,
+	"mm": true, "kg": true, "g": true, "l": true, "ml": true, "kwh": true, "mbps": true, "mbit": true, "gbit": true,
+	"percent": true, "pct": true, "x": true, "times": true, "night": true, "nights": true, "month": true, "months": true,
+	"year": true, "years": true, "pcs": true, "items": true, "item": true, "mg": true, "mcg": true, "µg": true, "iu": true}

@@ -386,3 +386,36 @@ func TestAOneCharacterEntryBringsItself(t *testing.T) {
 		t.Errorf("the voucher should be the only lexical match: %+v", comps)
 	}
 }
+
+// A thing named by a word and a small number ("lesson 8", "milestone 2",
+// "pitch 14") is an identifier: its events tell one story, so the newer word
+// on it ("Driving lesson 8 cancelled") answers a question that only the first
+// matches by its words. A quantity, a time or an amount is none.
+func TestANumberedThingIsAnIdentifier(t *testing.T) {
+	for text, want := range map[string][]string{
+		"Driving lesson 8 cancelled by instructor, illness":         {"lesson8"},
+		"Electric hook-up added to pitch 14 for 4.00 EUR per night": {"pitch14", "4.00"},
+		"Wi-Fi password for floor 2 changed":                        {"floor2"},
+		"Ride ended: 10 minutes, 2.0 km":                            nil,
+		"Fibre installation booked for Tuesday between 8 and 12":    nil,
+		"Plan changed from Plus 30 GB to Unlimited":                 nil,
+		"Order placed: ibuprofen 400 mg":                            nil,
+		"Venue reserved: Orchard Hall, Saturday 12 June":            nil,
+		"Booked 2 rooms":   nil,
+		"Training at 9:30": nil,
+	} {
+		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
+			t.Errorf("%q: identifiers %q, want %q", text, got, want)
+		}
+	}
+	cands := []relevance.Candidate{
+		{Source: "lessons", Time: ago(57), Text: "Driving lesson 7 completed with instructor Petra: roundabouts, parking"},
+		{Source: "lessons", Time: ago(41), Text: "Driving lesson 8 booked for Friday 8:00, pickup at home"},
+		{Source: "exams", Time: ago(16), Text: "Practical exam date requested; earliest slot is 3 weeks away"},
+		{Source: "lessons", Time: ago(4), Text: "Driving lesson 8 cancelled by instructor, illness"},
+	}
+	scores, comps := relevance.Score(relevance.NewQuery("is my lesson on Friday still happening?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if !ranksFirst(scores, 3) || comps[3].Thread == 0 || comps[0].Thread != 0 {
+		t.Errorf("the cancellation of lesson 8 should inherit the booking's match and rank first, lesson 7 inherit nothing: %v %+v", scores, comps)
+	}
+}
