@@ -47,9 +47,14 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"recipient": true, "sender": true, "neighbour": true, "neighbor": true, "colleague": true, "mr": true, "mrs": true,
 	"assigned": true, "invited": true, "member": true, "members": true, "user": true, "users": true,
 	"owner": true, "admin": true, "administrator": true, "postman": true, "surveyor": true,
-	"inspector": true, "adjuster": true, "assessor": true, "volunteer": true, "nanny": true, "babysitter": true}
+	"inspector": true, "adjuster": true, "assessor": true, "volunteer": true, "nanny": true, "babysitter": true,
+	"buyer": true, "seller": true, "customer": true, "client": true, "guest": true, "visitor": true, "patient": true,
+	"passenger": true, "applicant": true, "student": true, "chef": true, "cook": true, "stylist": true, "sitter": true,
+	"receptionist": true, "pharmacist": true, "optician": true, "officer": true, "clerk": true, "examiner": true,
+	"operator": true, "supplier": true, "vendor": true, "caretaker": true, "guard": true, "waiter": true}
 
-var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医生", "老师", "客服", "经理", "工程师", "专员", "顾问", "先生", "女士", "教练", "护士")
+var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医生", "老师", "客服", "经理", "工程师", "专员", "顾问", "先生", "女士", "教练", "护士",
+	"买家", "卖家", "客户", "顾客", "乘客", "患者", "病人", "学生", "房东", "租客", "店员", "厨师", "前台")
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // TimeTerm, ReasonTerm, PersonTerm.

@@ -72,6 +72,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Allergy tablets need a prescription upload before dispatch": {why}, // a requirement holds it
 		"API key revoked by an administrator":                        {why},
 		"You need to bring your passport":                            nil, // (a question's "need to" states none)
+		"Buyer Sara asked to see the car on Sunday":                  {when, who},
 		"骑手已取餐":                                                      {who},
 		"因暴雨配送延迟":                                                    {why},
 	} {
