@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,7 +83,7 @@ func TestScoresWithEncodedAnalyses(t *testing.T) {
 // analysisVersion (caches then hold analyses a reader no longer trusts, and it
 // analyses those texts itself) and put the new fingerprint here (when only
 // the labelled set's texts changed, the fingerprint alone).
-const analysisFingerprint = "7b58ba1b5af9dc7207000236bbd3062437e315658b071aa10c4656beee326ed0"
+const analysisFingerprint = "6ddc98f13d83411c6e9ceabf11569794208730096dae8b97eae204d43d9efd18"
 
 func TestEncodedAnalysisVersion(t *testing.T) {
 	h := sha256.New()
@@ -283,18 +284,20 @@ func TestExpandFindsCollocations(t *testing.T) {
 // minus those terms.
 func FuzzAnalyze(f *testing.F) {
 	for _, s := range []string{"Appointment on Friday 11:00", "declined due to limit reached", "12:3 1: May 2",
-		"周六班调整为周日上午 9 点", "https://a.example/1Z88AA0312,O-1/O-2", "20/05/2026 €35", "Ｄ－３００２１到了吗", "Let me check that for you", "0Ms"} {
+		"周六班调整为周日上午 9 点", "https://a.example/1Z88AA0312,O-1/O-2", "20/05/2026 €35", "Ｄ－３００２１到了吗", "Let me check that for you", "0Ms", "Driving lesson 8 cancelled", "Classroom moved to room 4.12"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		a := Analyze(s)
 		for _, id := range a.IDs {
-			if !slices.Contains(a.Terms, id) {
+			// a numbered thing ("lesson 8": lesson8) is no term; its number is
+			if n := strings.TrimLeft(id, "abcdefghijklmnopqrstuvwxyz"); !slices.Contains(a.Terms, id) &&
+				!(len(n) <= 2 && len(id)-len(n) >= 3 && slices.Contains(a.Terms, n)) {
 				t.Fatalf("%q: identifier %q is no term of %q", s, id, a.Terms)
 			}
 		}
 		isType := func(term string) bool {
-			return term == MoneyTerm || term == TimeTerm || term == ReasonTerm || term == PersonTerm || term == OfferTerm
+			return term == MoneyTerm || term == TimeTerm || term == ReasonTerm || term == PersonTerm || term == PlaceTerm || term == OfferTerm
 		}
 		var types []string
 		for _, term := range a.Terms {

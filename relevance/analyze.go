@@ -41,9 +41,12 @@ type Analysis struct {
 func Analyze(text string) Analysis { return analyze(normalise(text), true, true) }
 
 // analyze is Analyze of a text normalised already, with the answer types'
-// terms or without them (a thesaurus entry's words are words only), and with
-// OfferTerm or without it (a question's analysis: NewQuery).
-func analyze(normalised string, answers, offer bool) Analysis {
+// terms or without them (a thesaurus entry's words are words only), of an
+// event or of a question (NewQuery: no OfferTerm, and only the answer types
+// a question's own words state for what it asks, as "was my card declined?"
+// looks for problems; not a place: "did someone buy the seat I was selling?"
+// asks no way).
+func analyze(normalised string, answers, event bool) Analysis {
 	var a Analysis
 	rs := []rune(normalised)
 	var prevWord []rune // the token before, and where it ends
@@ -81,12 +84,12 @@ func analyze(normalised string, answers, offer bool) Analysis {
 	}
 	if answers {
 		for _, at := range answerTypes {
-			if at.states(rs) {
+			if (event || !at.eventOnly) && at.states(rs) {
 				a.Terms = append(a.Terms, at.term)
 			}
 		}
 	}
-	if offer && offerWords.in(textOf(normalised)) {
+	if event && offerWords.in(textOf(normalised)) {
 		a.Terms = append(a.Terms, OfferTerm)
 	}
 	return a

@@ -19,14 +19,44 @@ type answerType struct {
 	cues   cueSet            // what marks a question asking for it
 	states func([]rune) bool // whether a text (normalised) states it
 	weight func(Weights) float64
+	// eventOnly: a question that states it does not look for it (its own
+	// words name it already)
+	eventOnly bool
 }
 
 var answerTypes = []*answerType{
-	{MoneyTerm, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }},
-	{TimeTerm, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }},
-	{ReasonTerm, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }},
-	{PersonTerm, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }},
+	{MoneyTerm, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }, false},
+	{TimeTerm, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }, false},
+	{ReasonTerm, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
+	{PersonTerm, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, false},
+	{PlaceTerm, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
 }
+
+// PlaceTerm is the term of an event that names a place to go to or be at
+// ("room 4.12", "platform 22", "block C row 12", "at the front desk", "3 号厅"):
+// the answer to "where do I go?", "which gate?".
+const PlaceTerm = "⌖"
+
+// whereToWords mark a question that asks where the customer is to go or be,
+// not where a thing stands ("where is my parcel?" asks for its status). Not
+// "which gate?", "which seat?": the question names the place's kind, which
+// its event names too, and the type would add the events naming another
+// kind ("which seat do I have now?" found the gate).
+var whereToWords = []string{"where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
+	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
+	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取"}
+
+// placeWords name a place to go to or be at.
+var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, "platform": true, "track": true,
+	"terminal": true, "hall": true, "floor": true, "row": true, "seat": true, "seats": true, "block": true, "desk": true,
+	"counter": true, "reception": true, "entrance": true, "door": true, "centre": true, "center": true, "office": true,
+	"branch": true, "station": true, "venue": true, "arena": true, "lobby": true, "locker": true, "pitch": true,
+	"studio": true, "address": true, "building": true, "street": true, "square": true, "shop": true}
+
+var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排")
+
+// statesPlace reports that the text (normalised) names a place.
+var statesPlace = statedByWords{placeWords, nil, cjkPlaceWords}.in
 
 // PersonTerm is the term of an event that names a person by their role or
 // title ("cleaner changed from Ana to Marek", "Dr. Haines", "骑手"): the answer
@@ -60,7 +90,7 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 // TimeTerm, ReasonTerm, PersonTerm.
 func AnswerTypes(q string) []string {
 	var out []string
-	for _, t := range answerTypesAsked(newText(q), Weights{Amount: 1, Time: 1, Reason: 1, Person: 1}) {
+	for _, t := range answerTypesAsked(newText(q), Weights{Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1}) {
 		out = append(out, t.term)
 	}
 	return out

@@ -91,7 +91,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 // A question's answer types: how much asks for an amount, when for a time,
 // why for a reason; others ask for none of them.
 func TestAnswerTypes(t *testing.T) {
-	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
+	money, when, why, who, place := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm, relevance.PlaceTerm
 	for q, want := range map[string][]string{
 		"when is the technician coming?":     {when},
 		"what time does the shop open?":      {when},
@@ -112,7 +112,11 @@ func TestAnswerTypes(t *testing.T) {
 		"what's holding up my installation?": {why},
 		"who is coming to fix the boiler?":   {who},
 		"谁来送货？":                              {who},
+		"where do I need to go for class?":   {place},
+		"where are my seats?":                {place},
+		"我该去哪上课？":                            {place},
 		"where is my refund?":                nil,
+		"which seat do I have now?":          nil,
 		"is the time slot still free?":       nil,
 		"退款到了吗？":                             nil,
 		"did the parcel arrive?":             nil,
@@ -245,6 +249,17 @@ func TestAWhoQuestionLooksForAPerson(t *testing.T) {
 		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
 	}
 	firstOnlyWith(t, relevance.NewQuery("who is coming tomorrow?", nil), cands, 0, func(w *relevance.Weights) { w.Person = 0 })
+}
+
+// A question asking where to go looks for the events that name a place: "where
+// do I need to go for class?" shares no word with "room 4.12".
+func TestAWhereToQuestionLooksForAPlace(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "classes", Time: ago(15), Text: "Classroom for Spanish B1 moved to room 4.12"},
+		{Source: "classes", Time: ago(7), Text: "Monday class on 11 May cancelled: teacher ill"},
+		{Source: "payments", Time: ago(40), Text: "Payment of 390.00 EUR for the course received"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("where do I need to go for class?", nil), cands, 0, func(w *relevance.Weights) { w.Place = 0 })
 }
 
 // A later event on the object that states what the question asks for is the
