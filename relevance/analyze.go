@@ -19,13 +19,16 @@ import (
 type Analysis struct {
 	// Terms are the lexical terms, with repeats: English words lower-cased,
 	// without stop words and stemmed (Porter2); CJK text as character unigrams
-	// (not of particles and pronouns: cjkParticles) and bigrams; identifiers as
-	// a whole and as their word parts (a bare number against a prefixed
-	// identifier is the identifier score's to match).
+	// (not of particles and pronouns: cjkParticles) and bigrams (not question
+	// words: cjkQuestionWords); identifiers as a whole and as their word parts
+	// (a bare number against a prefixed identifier is the identifier score's
+	// to match).
 	Terms []string
 	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
 	// R-7001, 1Z88AA0312), numbers of four or more digits, amounts with a decimal
-	// part (129.90), and e-mail-like tokens. Lower-cased, and a letter prefix
+	// part (129.90), e-mail-like tokens, and things named by a word and a
+	// number of one or two digits ("lesson 8": lesson8; numberedThing; no
+	// term: its word and number are terms). Lower-cased, and a letter prefix
 	// joined to its number without the separator (INV-1040, INV1040, inv_1040
 	// and INV/1040 are all inv1040: one identifier, however it is typed); then
 	// matched exactly.
@@ -33,8 +36,8 @@ type Analysis struct {
 }
 
 // Analyze splits text into terms and identifiers, with the terms of the
-// answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm) and
-// OfferTerm for a line that only offers help.
+// answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm,
+// PlaceTerm) and OfferTerm for a line that only offers help or goods.
 //
 // NFKC first (normalise): full-width letters and digits, as Chinese and
 // Japanese keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).

@@ -34,7 +34,7 @@ var answerTypes = []*answerType{
 
 // PlaceTerm is the term of an event that names a place to go to or be at
 // ("room 4.12", "platform 22", "block C row 12", "at the front desk", "3 号厅"):
-// the answer to "where do I go?", "which gate?".
+// the answer to "where do I go?", "where are my seats?".
 const PlaceTerm = "⌖"
 
 // whereToWords mark a question that asks where the customer is to go or be,
@@ -87,7 +87,7 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 	"买家", "卖家", "客户", "顾客", "乘客", "患者", "病人", "学生", "房东", "租客", "店员", "厨师", "前台")
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
-// TimeTerm, ReasonTerm, PersonTerm.
+// TimeTerm, ReasonTerm, PersonTerm, PlaceTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	for _, t := range answerTypesAsked(newText(q), Weights{Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1}) {
