@@ -344,8 +344,10 @@ func (c cjkWords) begin(run []rune) bool {
 // a question asking why is answered by what went wrong.
 const ReasonTerm = "∵"
 
-// whyWords mark a question that asks why.
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "holding up", "held up", "taking so long", "what's the holdup", "what's the hold-up"}
+// whyWords mark a question that asks why, or what holds things up ("what are
+// you waiting for?", "do you still need anything from me?": a missing
+// requirement, which statesReason counts as a problem).
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "holding up", "held up", "taking so long", "waiting for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up"}
 
 // reasonWords state a cause or a problem (and reasonAfter's, before another word).
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
