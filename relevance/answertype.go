@@ -90,8 +90,11 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 // TimeTerm, ReasonTerm, PersonTerm, PlaceTerm.
 func AnswerTypes(q string) []string {
 	var out []string
-	for _, t := range answerTypesAsked(newText(q), Weights{Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1}) {
-		out = append(out, t.term)
+	text := newText(q)
+	for _, t := range answerTypes {
+		if t.cues.in(text) {
+			out = append(out, t.term)
+		}
 	}
 	return out
 }

@@ -452,6 +452,10 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 		}
 	}
+	firstShare := w.ThreadFirst // what a later event inherits of the story's first
+	if len(asked) > 0 {
+		firstShare = w.ThreadAnswer // (an event inherits only when it states each of them)
+	}
 	var story []int // the candidates naming one identifier: the story it tells
 	for _, i := range top {
 		for k := range int(docs[i].nOwn) {
@@ -478,11 +482,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
-					share := w.ThreadFirst
-					if len(asked) > 0 { // (j states each of them)
-						share = w.ThreadAnswer
-					}
-					comps[j].Thread = max(comps[j].Thread, share*rels[first])
+					comps[j].Thread = max(comps[j].Thread, firstShare*rels[first])
 				}
 				if cands[j].Time.After(cands[i].Time) {
 					comps[j].Thread = max(comps[j].Thread, w.Thread*rels[i])
