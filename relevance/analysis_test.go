@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -314,4 +315,35 @@ func FuzzAnalyze(f *testing.F) {
 			t.Fatalf("%q: without answer types %q, want %q", s, plain, rest)
 		}
 	})
+}
+
+// Summed over the question's non-zero dimensions only, the cosine is Cosine's
+// to the bit, at every length (the tail past the last four too), and a dense
+// question is left to Cosine.
+func TestCosineOverTheNonZerosIsCosine(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 32; n <= 390; n += 17 {
+		a, b := make([]float32, n), make([]float32, n)
+		for i := range b {
+			b[i] = r.Float32() - 0.5
+		}
+		for range max(1, n/8) {
+			a[r.IntN(n)] = r.Float32() - 0.5
+		}
+		a[n-1] = 0.25 // a dimension past the last four
+		nz := nonZero(a)
+		if nz == nil {
+			t.Fatalf("length %d: a sparse vector gave no non-zeros", n)
+		}
+		if got, want := cosineAt(a, nz, b), Cosine(a, b); got != want {
+			t.Errorf("length %d: %v, want Cosine's %v", n, got, want)
+		}
+	}
+	dense := make([]float32, 384)
+	for i := range dense {
+		dense[i] = 1
+	}
+	if nonZero(dense) != nil {
+		t.Error("a dense vector: want nil (Cosine's dense loop)")
+	}
 }

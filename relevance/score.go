@@ -225,9 +225,13 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 		qterms = append(lq.terms, lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
 	}
 	var bestSim, bestLex float64
+	var qnz []int32 // the question vector's few non-zeros, when there are enough candidates to pay for finding them
+	if len(cands) >= 16 {
+		qnz = nonZero(q.Vector)
+	}
 	for i := range cands {
 		if q.Vector != nil {
-			comps[i].Cosine = Cosine(q.Vector, cands[i].Embedding)
+			comps[i].Cosine = cosineAt(q.Vector, qnz, cands[i].Embedding)
 			comps[i].Similarity = math.Max(0, comps[i].Cosine)
 			bestSim = math.Max(bestSim, comps[i].Similarity)
 		}
@@ -600,33 +604,58 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 	}
 	words := nt - len(q.synth) // the terms looked up in each doc: all but the synthetic ones
 	tab := newTermTable(q.hashes[:words])
-	tfs := make([]float64, len(docs)*nt) // per doc, each clause's frequency (at its own term's place)
+	// Each doc's non-zero clause frequencies, in clause order: a doc matches a
+	// few of the question's terms, and most none (hits[start[i]:start[i+1]]).
+	type hit struct {
+		j int32
+		f float64
+	}
+	hits := make([]hit, 0, 2*len(docs))
+	start := make([]int32, len(docs)+1)
+	row := make([]float64, nt) // one doc's frequencies per clause, zeroed again at its touched places
+	var touched []int32
 	local := make([]float64, nt)
 	total := 0
 	for i := range docs {
 		d := &docs[i]
-		row := tfs[i*nt : (i+1)*nt]
+		start[i] = int32(len(hits))
+		touched = touched[:0]
 		for k, h := range d.terms() {
 			for j := tab.find(h); j >= 0; j = tab.next[j] {
+				touched = append(touched, j)
 				row[j] = float64(d.tf(k))
 			}
 		}
 		for k, st := range q.synth {
-			row[words+k] = float64(st.tf[i])
-		}
-		for j, of := range q.of {
-			if of >= 0 && row[j] > 0 {
-				row[of] += q.weights[j] * row[j]
-				row[j] = 0
+			if st.tf[i] > 0 {
+				touched = append(touched, int32(words+k))
+				row[words+k] = float64(st.tf[i])
 			}
 		}
-		for j, f := range row {
-			if f > 0 {
-				local[j]++
+		if len(touched) > 0 {
+			// an expansion's frequency counts in the clause of the word it came
+			// from, added in clause order
+			slices.Sort(touched)
+			for _, j := range touched {
+				if of := q.of[j]; of >= 0 && row[j] > 0 {
+					row[of] += q.weights[j] * row[j]
+					row[j] = 0
+					touched = append(touched, int32(of))
+				}
+			}
+			slices.Sort(touched)
+			touched = slices.Compact(touched)
+			for _, j := range touched {
+				if row[j] > 0 {
+					local[j]++
+					hits = append(hits, hit{j, row[j]})
+				}
+				row[j] = 0
 			}
 		}
 		total += int(d.n)
 	}
+	start[len(docs)] = int32(len(hits))
 	n := float64(len(docs))
 	avg := math.Max(float64(total)/math.Max(1, n), 1)
 	idf := func(n, df float64) float64 {
@@ -653,11 +682,8 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 		}
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(docs[i].n)/avg)
 		var score float64
-		for j, f := range tfs[i*nt : (i+1)*nt] {
-			if f == 0 || q.of[j] >= 0 {
-				continue
-			}
-			score += w[j] * f * (bm25K1 + 1) / (f + norm)
+		for _, h := range hits[start[i]:start[i+1]] {
+			score += w[h.j] * h.f * (bm25K1 + 1) / (h.f + norm)
 		}
 		out[i] = score
 	}
@@ -758,7 +784,7 @@ func Cosine(a, b []float32) float64 {
 		return 0
 	}
 	// Four sums break the dependency between additions (about twice as fast
-	// as one: this is a third of scoring 500 candidates).
+	// as one). Score sums a sparse question's non-zeros only (cosineAt).
 	var s0, s1, s2, s3 float32
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
@@ -772,6 +798,47 @@ func Cosine(a, b []float32) float64 {
 		s0 += a[i] * b[i]
 	}
 	return float64((s0 + s1) + (s2 + s3))
+}
+
+// nonZero lists v's non-zero dimensions when they are at most a quarter of
+// them, else nil. The offline embedder hashes a text's few terms into its
+// dimensions: a question's vector has ~20 non-zeros of 384.
+func nonZero(v []float32) []int32 {
+	n := 0
+	for _, x := range v {
+		if x != 0 {
+			n++
+		}
+	}
+	if n > len(v)/4 {
+		return nil
+	}
+	nz := make([]int32, 0, n)
+	for i, x := range v {
+		if x != 0 {
+			nz = append(nz, int32(i))
+		}
+	}
+	return nz
+}
+
+// cosineAt is Cosine(a, b), summed only over a's non-zero dimensions nz when
+// given: the same four sums in the same order, so the same result, for a
+// twentieth of the work on the offline embedder's vectors.
+func cosineAt(a []float32, nz []int32, b []float32) float64 {
+	if nz == nil || len(a) != len(b) {
+		return Cosine(a, b)
+	}
+	var s [4]float32
+	tail := int32(len(a) &^ 3) // Cosine adds the dimensions past the last four into its first sum
+	for _, i := range nz {
+		k := i & 3
+		if i >= tail {
+			k = 0
+		}
+		s[k] += a[i] * b[i]
+	}
+	return float64((s[0] + s[1]) + (s[2] + s[3]))
 }
 
 // recencyWords mark a question about what is newest, in English and Chinese.
