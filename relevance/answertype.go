@@ -28,7 +28,7 @@ var answerTypes = []*answerType{
 	{MoneyTerm, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }, false},
 	{TimeTerm, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }, false},
 	{ReasonTerm, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
-	{PersonTerm, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, false},
+	{PersonTerm, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
 	{PlaceTerm, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
 }
 
@@ -81,7 +81,18 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"buyer": true, "seller": true, "customer": true, "client": true, "guest": true, "visitor": true, "patient": true,
 	"passenger": true, "applicant": true, "student": true, "chef": true, "cook": true, "stylist": true, "sitter": true,
 	"receptionist": true, "pharmacist": true, "optician": true, "officer": true, "clerk": true, "examiner": true,
-	"operator": true, "supplier": true, "vendor": true, "caretaker": true, "guard": true, "waiter": true}
+	"operator": true, "supplier": true, "vendor": true, "caretaker": true, "guard": true, "waiter": true,
+	"prof": true, "professor": true, "lecturer": true, "locksmith": true, "handyman": true,
+	"repairman": true, "gardener": true, "painter": true, "carpenter": true, "roofer": true, "builder": true,
+	"contractor": true, "fitter": true, "tailor": true, "barber": true, "hairdresser": true, "groomer": true,
+	"walker": true, "porter": true, "concierge": true, "host": true, "steward": true, "stewardess": true,
+	"pilot": true, "captain": true, "conductor": true, "attendant": true, "cashier": true, "florist": true,
+	"photographer": true, "translator": true, "interpreter": true, "notary": true, "accountant": true,
+	"auditor": true, "banker": true, "realtor": true, "housekeeper": true, "maid": true, "janitor": true,
+	"paramedic": true, "surgeon": true, "physician": true, "midwife": true, "optometrist": true,
+	"physiotherapist": true, "physio": true, "psychologist": true, "counsellor": true, "counselor": true,
+	"coordinator": true, "planner": true, "dispatcher": true, "mailman": true, "messenger": true,
+	"chauffeur": true, "mover": true}
 
 var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医生", "老师", "客服", "经理", "工程师", "专员", "顾问", "先生", "女士", "教练", "护士",
 	"买家", "卖家", "客户", "顾客", "乘客", "患者", "病人", "学生", "房东", "租客", "店员", "厨师", "前台")
@@ -381,8 +392,37 @@ var reasonAfter = map[string][]string{"due": {"to"}, "need": {"a", "an"}, "at": 
 // statesReason reports that the text (normalised) states a cause or a problem.
 var statesReason = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
 
-// statesPerson reports that the text (normalised) names a person by a role or a title.
-var statesPerson = statedByWords{personWords, nil, cjkPersonWords}.in
+// statesPerson reports that the text (normalised) names a person: by a role
+// or a title, as the one by whom something was done ("signed by K. Braun",
+// "collected by"), or by an e-mail address ("shared with anna.k@example.com").
+func statesPerson(rs []rune) bool { return namesPerson(rs) || namesAnAddress(rs) }
+
+var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords}.in
+
+// agentWords are a word and the word after it that name whoever did it.
+var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "collected": {"by"}, "accepted": {"by"},
+	"approved": {"by"}, "picked": {"by"}, "opened": {"by"}, "shared": {"with"}}
+
+// namesAnAddress reports an e-mail address: letters or digits, "@", then
+// letters or digits with a dot among them.
+func namesAnAddress(rs []rune) bool {
+	for i, r := range rs {
+		if r != '@' || i == 0 || !isWordRune(rs[i-1]) {
+			continue
+		}
+		j := i + 1
+		dot := false
+		for ; j < len(rs) && (isWordRune(rs[j]) || rs[j] == '.' || rs[j] == '-'); j++ {
+			dot = dot || rs[j] == '.' && j+1 < len(rs) && isWordRune(rs[j+1])
+		}
+		if dot {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // statedByWords is how a text states an answer type by its words: one of
 // words, one of after's keys right before one of its words, or one of the

@@ -74,6 +74,11 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"You need to bring your passport":                            nil, // (a question's "need to" states none)
 		"Buyer Sara asked to see the car on Sunday":                  {when, who},
 		"骑手已取餐":                                                      {who},
+		"FL-6040 delivered to reception, signed by K. Brandt":        {who}, // whoever it was done by
+		"Claim approved by the insurer":                              {who},
+		"Playlist shared with tom.b@example.org":                     {who}, // an e-mail address
+		"Tag @design in the thread":                                  nil,
+		"Locksmith Jakub on the way":                                 {who},
 		"因暴雨配送延迟":                                                    {why},
 	} {
 		var got []string
@@ -286,4 +291,23 @@ func TestAChineseCharacterAloneWeighsLess(t *testing.T) {
 		{Source: "app", Time: ago(20), Text: "已登录小程序"},
 	}
 	firstOnlyWith(t, relevance.NewQuery("上次修车花了多少钱？", nil), cands, 0, func(w *relevance.Weights) { w.CJKChar = 1 })
+}
+
+// A question that names a person without asking who ("how many users are we
+// paying for?") does not look for the events naming one, as a question naming
+// a place does not look for places: only "who" asks for a person.
+func TestOnlyWhoLooksForAPerson(t *testing.T) {
+	for q, want := range map[string]bool{
+		"how many users are we paying for?": false,
+		"is the technician still coming?":   false,
+		"who signed for the parcel?":        true,
+		"which person approved my holiday?": true,
+		"谁签收的？":                             true,
+	} {
+		got := slices.Contains(relevance.NewQuery(q, nil).Analysis.Terms, relevance.PersonTerm) ||
+			slices.Contains(relevance.AnswerTypes(q), relevance.PersonTerm)
+		if got != want {
+			t.Errorf("%q looks for a person: %v, want %v", q, got, want)
+		}
+	}
 }

@@ -77,6 +77,11 @@ type Weights struct {
 	// Senses is how many of a word's most common senses give synonyms.
 	Synonyms float64
 	Senses   int
+	// Inflected weighs BM25 matches of the question's words inflected
+	// irregularly, from WordNet's exception lists ("pay" finds "paid", "ate"
+	// finds "eat"; 0: off): the same word, which no stemmer joins, but at
+	// less than 1, as "held" brings the noun "hold" too.
+	Inflected float64
 	// Thesaurus weighs BM25 matches of the terms Lexicon brings for the
 	// question's words and phrases (0: off); Lexicon nil is DefaultThesaurus().
 	Thesaurus float64
@@ -128,7 +133,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Linked: 1, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Linked: 1, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -201,8 +206,15 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })
 			}
 		}
-		if w.Synonyms > 0 && w.Senses > 0 {
-			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, func(e expansion) { lq.bring(e, w.Synonyms, docs) })
+		if w.Synonyms > 0 && w.Senses > 0 || w.Inflected > 0 {
+			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, func(e expansion) {
+				switch {
+				case e.inflected && w.Inflected > 0:
+					lq.bring(e, w.Inflected, docs)
+				case !e.inflected && w.Synonyms > 0:
+					lq.bring(e, w.Synonyms, docs)
+				}
+			})
 		}
 		if w.Respelled > 0 {
 			for _, t := range respellings(q.Text, lq.terms, docs) {

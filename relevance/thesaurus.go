@@ -204,6 +204,9 @@ type expansion struct {
 	hash   uint64 // termHash(term), when known (0: not)
 	phrase []string
 	from   []string
+	// inflected: the question's word itself, inflected otherwise (pay ->
+	// paid): weighed as the word, not as a synonym.
+	inflected bool
 }
 
 // match is an entry that matched a question, with the question's words that

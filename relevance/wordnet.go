@@ -32,6 +32,7 @@ type wordnet struct {
 	refs   []wnRef // synset references, each lemma's most common sense first
 	data   map[byte]*os.File
 	base   map[string][]string // irregular inflection -> base forms (paid -> pay), from the *.exc files
+	infl   map[string][]string // a noun's or verb's base form -> its irregular inflections (pay -> paid)
 
 	// background: WarmUpInBackground started the load, so a question does not
 	// wait for it; loaded: the load is done (see Loading).
@@ -98,7 +99,7 @@ var posFiles = []struct{ pos, name string }{{"n", "noun"}, {"v", "verb"}, {"a", 
 
 func (w *wordnet) load() {
 	defer w.loaded.Store(true)
-	w.data, w.base = map[byte]*os.File{}, map[string][]string{}
+	w.data, w.base, w.infl = map[byte]*os.File{}, map[string][]string{}, map[string][]string{}
 	index := map[string][]wnRef{} // while loading; then packed without pointers
 	defer func() { w.pack(index) }()
 	for _, pf := range posFiles {
@@ -107,6 +108,11 @@ func (w *wordnet) load() {
 			for _, line := range strings.Split(string(b), "\n") {
 				if fs := strings.Fields(line); len(fs) >= 2 && !strings.Contains(fs[0], "_") {
 					w.base[fs[0]] = append(w.base[fs[0]], fs[1:]...)
+					if pos == "n" || pos == "v" {
+						for _, b := range fs[1:] {
+							w.infl[b] = append(w.infl[b], fs[0])
+						}
+					}
 				}
 			}
 		}
@@ -309,6 +315,17 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 		wn.once.Do(wn.load)
 		var buf [8]string
 		stems[k] = stem(w)
+		// The word itself, inflected irregularly: its base forms and theirs
+		// ("pay" finds "paid", "ate" finds "eat" and "eaten"), which no
+		// stemmer joins. They count as the word (inflected), not as synonyms.
+		for _, b := range append([]string{w}, wn.base[w]...) {
+			for _, form := range append([]string{b}, wn.infl[b]...) {
+				if t := stem(form); !have[t] && !stopWords[form] {
+					have[t] = true
+					f(expansion{term: t, from: stems[k : k+1], inflected: true})
+				}
+			}
+		}
 		for _, form := range forms(buf[:0], w) {
 			for _, t := range wn.stemmedSynonyms(form, senses) {
 				if !have[t] {
