@@ -110,6 +110,9 @@ type Weights struct {
 	// Linked is the identifier score of an event naming the question's object
 	// through another identifier (see link; 0: off).
 	Linked float64
+	// Echo is the identifier score of an event that repeats a word only the
+	// events naming the question's object use (see echo; 0: off).
+	Echo float64
 	// Respelled weighs BM25 matches of a misspelt question word's near
 	// spellings that the candidates contain (respellings; 0: off).
 	Respelled float64
@@ -133,7 +136,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Linked: 1, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -279,6 +282,9 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	}
 	if len(qids) > 0 && w.Linked > 0 {
 		link(comps, docs, qids, w.Linked)
+		if w.Echo > 0 {
+			echo(comps, docs, w.Echo)
+		}
 	}
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
@@ -415,6 +421,83 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 		}
 	}
 }
+
+// echo gives an event that names no identifier of its own, but repeats a
+// word that only the events naming the question's object use among the
+// candidates, a share of the identifier score: "Jazz Night on 15 March
+// postponed" is about "Tickets for order EV-4410: 2 x Jazz Night, 15 March"
+// when no other event says "jazz". Not a line that only offers.
+func echo(comps []Components, docs []doc, share float64) {
+	var words []uint64 // the story's words: its events' terms but identifiers, amounts and answer types
+	story := 0
+	for i := range docs {
+		if comps[i].Identifier < 1 {
+			continue
+		}
+		story++
+		d := &docs[i]
+		for _, h := range d.terms() {
+			if !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h] && !slices.Contains(words, h) {
+				words = append(words, h)
+			}
+		}
+	}
+	if story == 0 || story == len(docs) || len(words) == 0 {
+		return
+	}
+	tab := newTermTable(words)
+	others := make([]int32, len(words)) // how many events outside the story use each
+	type use struct{ doc, word int32 }
+	var uses []use // the story's words each eligible event uses
+	for i := range docs {
+		if comps[i].Identifier >= 1 {
+			continue
+		}
+		d := &docs[i]
+		eligible := comps[i].Identifier == 0 && d.count(offerHash) == 0 && !namesOwnID(d)
+		for _, h := range d.terms() {
+			if k := tab.find(h); k >= 0 {
+				others[k]++
+				if eligible {
+					uses = append(uses, use{int32(i), k})
+				}
+			}
+		}
+	}
+	for _, u := range uses {
+		if others[u.word] == 1 {
+			comps[u.doc].Identifier = share
+		}
+	}
+}
+
+// namesOwnID reports an identifier (not an amount) in the event.
+func namesOwnID(d *doc) bool {
+	for k := range int(d.nOwn) {
+		if !d.own(k).amount {
+			return true
+		}
+	}
+	return false
+}
+
+var answerTermHashes = func() []uint64 {
+	var hs []uint64
+	for _, t := range answerTypes {
+		hs = append(hs, termHash(t.term))
+	}
+	return append(hs, offerHash)
+}()
+
+var currencyHashes = func() map[uint64]bool {
+	m := map[uint64]bool{}
+	for c := range currencyCodes {
+		m[termHash(stem(c))] = true
+	}
+	return m
+}()
+
+func isAnswerTerm(h uint64) bool { return slices.Contains(answerTermHashes, h) }
 
 // statesAll reports that the event states what the question asks for: each
 // of its answer types (a time for "when", an amount for "how much").

@@ -368,6 +368,37 @@ func TestAnObjectNamedThroughAnotherIdentifier(t *testing.T) {
 	}
 }
 
+// An event that names no identifier but repeats a word only the question's
+// object's events use is about the object: "Harbour Lights moved to Sunday"
+// answers "is TK-5510 still on Friday?" when TK-5510's tickets are for
+// Harbour Lights and no other event says so. A word others use too, another
+// object's event, and an advertisement get nothing.
+func TestAnEventEchoingTheObjectIsAboutIt(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Tickets for order TK-5510: 2 x Harbour Lights concert, Friday 20:00"},
+		{Source: "orders", Time: ago(45), Text: "Tickets for order TK-5511: 1 x Stand-up evening, Saturday 21:00"},
+		{Source: "notices", Time: ago(20), Text: "Harbour Lights concert moved to Sunday 19:00, tickets stay valid"},
+		{Source: "notices", Time: ago(10), Text: "Tickets for the stand-up evening sent by e-mail"},
+		{Source: "marketing", Time: ago(3), Text: "You may also like: Harbour Lights live album, on sale now"},
+	}
+	q := "is TK-5510 still on Friday?"
+	scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[2].Identifier != relevance.DefaultWeights.Echo {
+		t.Errorf("%q: the concert's move should echo the order: %+v", q, comps[2])
+	}
+	if comps[1].Identifier != 0 || comps[3].Identifier != 0 || comps[4].Identifier != 0 {
+		t.Errorf("%q: another order, a shared word and an advertisement echo nothing: %+v", q, comps)
+	}
+	if scores[2] <= scores[1] || scores[2] <= scores[3] {
+		t.Errorf("%q: the move should rank above the other order's events: %v", q, scores)
+	}
+	w := relevance.DefaultWeights
+	w.Echo = 0
+	if _, comps := relevance.Score(relevance.NewQuery(q, nil), cands, w, nil, testNow); comps[2].Identifier != 0 {
+		t.Errorf("without Echo the move names nothing asked: %+v", comps[2])
+	}
+}
+
 // A thesaurus word of one Chinese character brings that character: 有优惠吗
 // ("any discount?") finds 送您 5 元寄件券 (a voucher) by 券.
 func TestAOneCharacterEntryBringsItself(t *testing.T) {
