@@ -85,7 +85,7 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"prof": true, "professor": true, "lecturer": true, "locksmith": true, "handyman": true,
 	"repairman": true, "gardener": true, "painter": true, "carpenter": true, "roofer": true, "builder": true,
 	"contractor": true, "fitter": true, "tailor": true, "barber": true, "hairdresser": true, "groomer": true,
-	"walker": true, "porter": true, "concierge": true, "host": true, "steward": true, "stewardess": true,
+	"walker": true, "porter": true, "concierge": true, "steward": true, "stewardess": true,
 	"pilot": true, "captain": true, "conductor": true, "attendant": true, "cashier": true, "florist": true,
 	"photographer": true, "translator": true, "interpreter": true, "notary": true, "accountant": true,
 	"auditor": true, "banker": true, "realtor": true, "housekeeper": true, "maid": true, "janitor": true,
