@@ -152,16 +152,16 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// to -blind-4.json (each written before a round of changes, its totals read
 	// as that round's honest figure; since looked at: development sets), and
 	// examples/evalset-blind-5.json and -blind-7.json (their totals read, then
-	// their misses: development sets), -blind-6.json and -blind-8.json (read
-	// once as totals, then development sets), -blind-9.json (only its totals
-	// are read);
+	// their misses: development sets), -blind-6.json, -blind-8.json and
+	// -blind-9.json (read once as totals, then development sets),
+	// -blind-10.json (only its totals are read);
 	// examples/evalset-identifiers.json
 	// and examples/evalset-recency.json (identifier and recency questions,
 	// written to find what fails: development sets). docs/evaluation.md.
 	sets := [][]string{{"../examples/evalset.json"}, {"../examples/evalset-blind.json"}, {"../examples/evalset-blind-2.json"}, {"../examples/evalset-blind-3.json"},
 		{"../examples/evalset-blind-4.json"}, {"../examples/evalset-blind-5.json"}, {"../examples/evalset-blind-6.json"},
 		{"../examples/evalset-blind-7.json"}, {"../examples/evalset-blind-8.json"},
-		{"../examples/evalset-blind-9.json"}, {"../examples/evalset-identifiers.json"}, {"../examples/evalset-recency.json"}}
+		{"../examples/evalset-blind-9.json"}, {"../examples/evalset-blind-10.json"}, {"../examples/evalset-identifiers.json"}, {"../examples/evalset-recency.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
 	if own {
 		sets = [][]string{strings.Split(os.Getenv("FRESHCTX_EVAL_SET"), ",")}
