@@ -112,7 +112,11 @@ var cjkParticles = map[rune]bool{'的': true, '了': true, '吗': true, '呢': t
 // words in English. A question's "为什么" matched the bot's "有什么可以帮您？" by 什么.
 var cjkQuestionWords = map[[2]rune]bool{{'什', '么'}: true, {'为', '什'}: true, {'怎', '么'}: true, {'哪', '里'}: true,
 	{'哪', '儿'}: true, {'多', '少'}: true, {'怎', '样'}: true, {'如', '何'}: true, {'为', '何'}: true, {'哪', '个'}: true,
-	{'哪', '些'}: true}
+	{'哪', '些'}: true,
+	// and function words, as English stop words are: can, already, whether, a, this, that, we, you, my, please, if, then
+	{'可', '以'}: true, {'已', '经'}: true, {'是', '否'}: true, {'能', '否'}: true, {'一', '下'}: true, {'一', '个'}: true,
+	{'这', '个'}: true, {'那', '个'}: true, {'我', '们'}: true, {'你', '们'}: true, {'他', '们'}: true, {'我', '的'}: true,
+	{'你', '的'}: true, {'您', '的'}: true, {'请', '问'}: true, {'如', '果'}: true, {'然', '后'}: true}
 
 // isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
 func isJoiner(r rune) bool {

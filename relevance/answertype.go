@@ -214,7 +214,7 @@ var (
 	cjkTimeWords = newCJKWords("周一", "周二", "周三", "周四", "周五", "周六", "周日", "周天", "周末", "星期", "礼拜",
 		"上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚", "今天", "明天", "后天", "昨天", "今晚", "明早", "下周", "本周", "这周")
 	timePreps      = map[string]bool{"in": true, "by": true, "until": true, "till": true, "from": true, "since": true, "before": true, "after": true, "to": true, "during": true, "mid": true, "early": true, "late": true, "of": true}
-	cjkAfterNumber = newCJKWords("点", "时", "分钟", "小时", "天", "日", "号", "月", "周")
+	cjkAfterNumber = newCJKWords("点", "时", "分钟", "小时", "天", "日", "号", "月", "周", "个小时", "个工作日", "工作日", "个星期")
 )
 
 // statesTime reports that the text (normalised: NFKC, lower case) states a

@@ -80,6 +80,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Tag @design in the thread":                                  nil,
 		"Locksmith Jakub on the way":                                 {who},
 		"因暴雨配送延迟":                                                    {why},
+		"报告预计 5 个工作日出":                                               {when}, // working days, as "5 days"
 	} {
 		var got []string
 		for _, term := range relevance.Analyze(text).Terms {
