@@ -209,6 +209,12 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Spring courses are now open for registration":                       true,
 		"新品上市，限时八折":                                                          true,
 		"How did we do? Rate your delivery experience":                       true,
+		"Join our loyalty club today":                                        true,
+		"Winter boots 40% off this week":                                     true,
+		"Free shipping on orders over 50 EUR with code SNOW":                 true,
+		"会员专享：周末立减 30 元":                                                     true,
+		"Leak allowance applied: 45.00 EUR taken off your next bill":         false, // a credit of the case
+		"Brake pads replaced free of charge under warranty":                  false,
 		"20% off applied to order O-7001":                                    false,
 		"Subscribed to the monthly newsletter":                               false,
 		"Refund R-7001 approved":                                             false,

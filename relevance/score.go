@@ -175,10 +175,13 @@ const (
 //	thread = max(wT · rel of an earlier event sharing an identifier with it,
 //	             wF · rel of the first such event: the story's first;
 //	             wA instead of wF when the question asks for an answer type)
-//	score  = (1 − r)·max(rel, thread) + r·recency + wI·id
+//	score  = (1 − r)·max(rel, thread) + source·(r·recency + wI·id)
 //
 // where source is the source's weight (Weights.Sources; times Weights.Offer for
-// a line that only offers help), sim is the cosine to the question normalised
+// a line that only offers help or goods): it scales all of an event's own
+// evidence, its newness and its identifiers as its match (an advertisement is
+// often the newest event, and its newness says nothing of the case), but not
+// what the event inherits. sim is the cosine to the question normalised
 // by the best candidate's, lex
 // the BM25 score normalised by the best candidate's, id the share of the
 // question's identifiers the event names, recency 2^(−age/half-life), thread
@@ -302,7 +305,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	}
 	for i := range cands {
 		c := &comps[i]
-		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency + w.Identifier*c.Identifier
+		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + w.Identifier*c.Identifier*c.Source
 	}
 	return scores, comps
 }

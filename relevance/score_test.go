@@ -399,6 +399,33 @@ func TestAnEventEchoingTheObjectIsAboutIt(t *testing.T) {
 	}
 }
 
+// A line that only offers help or goods counts half in all it brings: its
+// newness too (an advertisement is often the newest event, and its newness says
+// nothing of the case) and the identifiers it repeats ("Let me check order
+// O-7001 for you" is no news of O-7001).
+func TestAnOfferCountsHalfInAllItBrings(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(30), Text: "Order O-7001 delivered to the parcel locker"},
+		{Source: "marketing", Time: ago(1), Text: "Try our new gift cards, 10% off this week"},
+		{Source: "chat", Time: ago(2), Text: "Let me check order O-7001 for you"},
+	}
+	q := relevance.NewQuery("where is O-7001?", nil)
+	scores, comps := relevance.Score(q, cands, relevance.DefaultWeights, nil, testNow)
+	if comps[1].Source != relevance.DefaultWeights.Offer || comps[2].Source != relevance.DefaultWeights.Offer {
+		t.Fatalf("the advertisement and the bot's line should be offers: %+v", comps)
+	}
+	if !ranksFirst(scores, 0) {
+		t.Errorf("the delivery should rank above the newer bot line naming the order: %v", scores)
+	}
+	w := relevance.DefaultWeights
+	w.Offer = 0 // (off: as 1)
+	whole, _ := relevance.Score(q, cands, w, nil, testNow)
+	if math.Abs(scores[1]-whole[1]*relevance.DefaultWeights.Offer) > 1e-9 {
+		t.Errorf("the advertisement matches nothing: its score %v should be its whole score %v times %v",
+			scores[1], whole[1], relevance.DefaultWeights.Offer)
+	}
+}
+
 // A thesaurus word of one Chinese character brings that character: 有优惠吗
 // ("any discount?") finds 送您 5 元寄件券 (a voucher) by 券.
 func TestAOneCharacterEntryBringsItself(t *testing.T) {
