@@ -16,6 +16,7 @@ import (
 // nothing apart). No text analyses to these terms otherwise: none is a letter.
 type answerType struct {
 	term   string
+	hash   uint64            // termHash(term)
 	cues   cueSet            // what marks a question asking for it
 	states func([]rune) bool // whether a text (normalised) states it
 	weight func(Weights) float64
@@ -25,11 +26,17 @@ type answerType struct {
 }
 
 var answerTypes = []*answerType{
-	{MoneyTerm, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }, false},
-	{TimeTerm, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }, false},
-	{ReasonTerm, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
-	{PersonTerm, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
-	{PlaceTerm, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
+	{MoneyTerm, 0, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }, false},
+	{TimeTerm, 0, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }, false},
+	{ReasonTerm, 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
+	{PersonTerm, 0, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
+	{PlaceTerm, 0, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
+}
+
+func init() {
+	for _, t := range answerTypes {
+		t.hash = termHash(t.term)
+	}
 }
 
 // PlaceTerm is the term of an event that names a place to go to or be at

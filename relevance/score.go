@@ -285,9 +285,9 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	}
 	if len(qids) > 0 && w.Linked > 0 {
 		link(comps, docs, qids, w.Linked)
-		if w.Echo > 0 {
-			echo(comps, docs, w.Echo)
-		}
+	}
+	if len(qids) > 0 && w.Echo > 0 {
+		echo(comps, docs, w.Echo)
 	}
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
@@ -431,7 +431,9 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 // postponed" is about "Tickets for order EV-4410: 2 x Jazz Night, 15 March"
 // when no other event says "jazz". Not a line that only offers.
 func echo(comps []Components, docs []doc, share float64) {
-	var words []uint64 // the story's words: its events' terms but identifiers, amounts and answer types
+	// the story's words: its events' terms but identifiers, amounts and answer
+	// types (a word given twice is found at its first place: newTermTable)
+	var storyWords []uint64
 	story := 0
 	for i := range docs {
 		if comps[i].Identifier < 1 {
@@ -440,16 +442,16 @@ func echo(comps []Components, docs []doc, share float64) {
 		story++
 		d := &docs[i]
 		for _, h := range d.terms() {
-			if !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h] && !slices.Contains(words, h) {
-				words = append(words, h)
+			if !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h] {
+				storyWords = append(storyWords, h)
 			}
 		}
 	}
-	if story == 0 || story == len(docs) || len(words) == 0 {
+	if story == 0 || story == len(docs) || len(storyWords) == 0 {
 		return
 	}
-	tab := newTermTable(words)
-	others := make([]int32, len(words)) // how many events outside the story use each
+	tab := newTermTable(storyWords)
+	others := make([]int32, len(storyWords)) // how many events outside the story use each
 	type use struct{ doc, word int32 }
 	var uses []use // the story's words each eligible event uses
 	for i := range docs {
@@ -484,14 +486,6 @@ func namesOwnID(d *doc) bool {
 	return false
 }
 
-var answerTermHashes = func() []uint64 {
-	var hs []uint64
-	for _, t := range answerTypes {
-		hs = append(hs, termHash(t.term))
-	}
-	return append(hs, offerHash)
-}()
-
 var currencyHashes = func() map[uint64]bool {
 	m := map[uint64]bool{}
 	for c := range currencyCodes {
@@ -500,13 +494,16 @@ var currencyHashes = func() map[uint64]bool {
 	return m
 }()
 
-func isAnswerTerm(h uint64) bool { return slices.Contains(answerTermHashes, h) }
+// isAnswerTerm reports the term of an answer type or of an offer.
+func isAnswerTerm(h uint64) bool {
+	return h == offerHash || slices.ContainsFunc(answerTypes, func(t *answerType) bool { return t.hash == h })
+}
 
 // statesAll reports that the event states what the question asks for: each
 // of its answer types (a time for "when", an amount for "how much").
 func statesAll(d *doc, asked []*answerType) bool {
 	for _, t := range asked {
-		if d.count(termHash(t.term)) == 0 {
+		if d.count(t.hash) == 0 {
 			return false
 		}
 	}
