@@ -410,26 +410,27 @@ var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords}.in
 var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "collected": {"by"}, "accepted": {"by"},
 	"approved": {"by"}, "picked": {"by"}, "opened": {"by"}, "shared": {"with"}}
 
-// namesAnAddress reports an e-mail address: letters or digits, "@", then
-// letters or digits with a dot among them.
+// namesAnAddress reports an e-mail address: a token around an "@" that the
+// analysis takes for an e-mail-like identifier (isIdentifier).
 func namesAnAddress(rs []rune) bool {
+	inToken := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || isJoiner(r) }
 	for i, r := range rs {
-		if r != '@' || i == 0 || !isWordRune(rs[i-1]) {
+		if r != '@' {
 			continue
 		}
-		j := i + 1
-		dot := false
-		for ; j < len(rs) && (isWordRune(rs[j]) || rs[j] == '.' || rs[j] == '-'); j++ {
-			dot = dot || rs[j] == '.' && j+1 < len(rs) && isWordRune(rs[j+1])
+		j, k := i, i+1
+		for j > 0 && inToken(rs[j-1]) {
+			j--
 		}
-		if dot {
+		for k < len(rs) && inToken(rs[k]) {
+			k++
+		}
+		if tok := strings.Trim(string(rs[j:k]), "-.@_/,"); strings.Contains(tok, "@") && isIdentifier(tok) {
 			return true
 		}
 	}
 	return false
 }
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // statedByWords is how a text states an answer type by its words: one of
 // words, one of after's keys right before one of its words, or one of the
