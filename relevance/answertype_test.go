@@ -111,6 +111,8 @@ func TestAnswerTypes(t *testing.T) {
 		"when will I be charged?":             {money, when},
 		"what do I have to pay myself?":       {money},
 		"what's the total on MV-8820?":        {money},
+		"这次维修一共花了多少？":                         {money},
+		"我付了多少？":                              {money},
 		"why was my card declined?":           {why},
 		"how come my order was cancelled?":    {why},
 		"为什么我的卡被拒了？":                          {why},

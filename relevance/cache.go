@@ -39,22 +39,26 @@ func (d *doc) nums() []uint64  { o := 2*d.nTerms + d.nIDs; return d.slab[o : o+d
 // own is its k-th identifier, k < nOwn.
 func (d *doc) own(k int) ident {
 	o := int(2*d.nTerms+d.nIDs+d.nNum) + 3*k
-	return ident{full: d.slab[o], num: d.slab[o+1], bare: d.slab[o+2] == 1, amount: d.slab[o+2] == 2}
+	kind := d.slab[o+2]
+	return ident{full: d.slab[o], num: d.slab[o+1], bare: kind == 1, amount: kind == 2, family: kind &^ 3}
 }
 
 // ident is an identifier as matching needs it: its hash and, for a prefixed
-// one (O-5001), its number's; bare says it is a number alone (5001).
+// one (O-5001), its number's and its prefix's (family); bare says it is a
+// number alone (5001).
 type ident struct {
 	full, num uint64
 	bare      bool
-	amount    bool // a number with a decimal part (129.90): an amount of money
+	amount    bool   // a number with a decimal part (129.90): an amount of money
+	family    uint64 // the prefix's hash, its two low bits clear (0: none): INV-1040 and INV-1041 are one kind of thing
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
 func identify(id string) ident {
 	q := ident{full: termHash(id)}
-	if n, ok := numberOf(id); ok {
+	if prefix, n, ok := prefixed(id); ok {
 		q.num = termHash(n)
+		q.family = termHash(prefix)&^3 | 4 // never 0
 	} else {
 		rest := strings.Trim(id, "0123456789")
 		q.bare, q.amount = rest == "", rest == "."
@@ -125,7 +129,7 @@ func newDoc(text string) doc {
 	slab := make([]uint64, 0, 2*len(terms)+len(ids)+len(nums)+3*len(own))
 	slab = append(append(append(append(slab, terms...), tf...), ids...), nums...)
 	for _, q := range own {
-		kind := uint64(0)
+		kind := q.family // the low two bits say bare (1) or amount (2)
 		switch {
 		case q.bare:
 			kind = 1
@@ -218,7 +222,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 29
+const analysisVersion = 30
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

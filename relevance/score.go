@@ -61,6 +61,13 @@ type Weights struct {
 	// Identifier is added per matched identifier fraction: with 1, an event naming
 	// the question's identifier outranks every event that does not.
 	Identifier float64
+	// IdentifierAlone replaces Identifier when no event in the window names
+	// another object of the question's identifiers' kinds (INV-1041 beside
+	// INV-1040: the same prefix, another number): then every event is as
+	// likely about the one object there is, and naming it is evidence, not a
+	// verdict ("what did BR-220 cost?" is answered by "Monthly subscription
+	// 28.00 EUR charged", which names nothing; 0: as Identifier).
+	IdentifierAlone float64
 	// Recency is the share of recency in the score; RecencyIntent replaces it when
 	// the question asks for what is newest.
 	Recency       float64
@@ -135,7 +142,7 @@ type Weights struct {
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
-var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
+var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
 	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
@@ -303,9 +310,13 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	case len(qids) > 0 && !aboutEvent:
 		r = w.Status
 	}
+	wI := w.Identifier
+	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
+		wI = w.IdentifierAlone
+	}
 	for i := range cands {
 		c := &comps[i]
-		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + w.Identifier*c.Identifier*c.Source
+		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}
 	return scores, comps
 }
@@ -474,6 +485,46 @@ func echo(comps []Components, docs []doc, share float64) {
 			comps[u.doc].Identifier = share
 		}
 	}
+}
+
+// contested reports that the question's identifiers tell events apart: an
+// event names another object of one of their kinds (INV-1041 for INV-1040:
+// the same prefix, another number; for a bare number, the kind of the
+// identifiers it matches, O-5001 for "order 5001"), or one of them is of no
+// kind (an e-mail address, a plate number), which is always taken as
+// telling apart.
+func contested(qids []ident, docs []doc) bool {
+	for _, q := range qids {
+		if q.amount {
+			continue
+		}
+		var kinds [4]uint64
+		n := 0
+		if q.family != 0 {
+			kinds[0], n = q.family, 1
+		}
+		for i := range docs {
+			for k := range int(docs[i].nOwn) {
+				id := docs[i].own(k)
+				if id.family != 0 && n < len(kinds) && sameObject(q, id) && !slices.Contains(kinds[:n], id.family) {
+					kinds[n] = id.family
+					n++
+				}
+			}
+		}
+		if n == 0 {
+			return true
+		}
+		for i := range docs {
+			for k := range int(docs[i].nOwn) {
+				id := docs[i].own(k)
+				if id.family != 0 && slices.Contains(kinds[:n], id.family) && !sameObject(q, id) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // namesOwnID reports an identifier (not an amount) in the event.

@@ -477,3 +477,22 @@ func TestANumberedThingIsAnIdentifier(t *testing.T) {
 		t.Errorf("the cancellation of lesson 8 should inherit the booking's match and rank first, lesson 7 inherit nothing: %v %+v", scores, comps)
 	}
 }
+
+// An identifier alone of its kind in the window is evidence, not a verdict:
+// when nothing else names a KT-number, the event answering what the question
+// asks (the charge) ranks above the newer one that only names the object.
+// With another KT-number beside it, naming the asked one decides again.
+func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
+	alone := []relevance.Candidate{
+		{Source: "plans", Time: ago(55), Text: "Meal plan KT-318 started: 4 dinners a week"},
+		{Source: "billing", Time: ago(30), Text: "Weekly box 54.90 EUR charged to card"},
+		{Source: "plans", Time: ago(8), Text: "KT-318 skipped for the week of 3 March"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("what did KT-318 cost?", nil), alone, 1, func(w *relevance.Weights) { w.IdentifierAlone = 0 })
+
+	rivals := append(slices.Clone(alone), relevance.Candidate{Source: "plans", Time: ago(20), Text: "Meal plan KT-319 for a friend: 2 dinners a week, 31.50 EUR"})
+	scores, _ := relevance.Score(relevance.NewQuery("what did KT-318 cost?", nil), rivals, relevance.DefaultWeights, nil, testNow)
+	if min(scores[0], scores[2]) <= max(scores[1], scores[3]) {
+		t.Errorf("with KT-319 in the window, the events naming KT-318 should outrank the others: %.3f", scores)
+	}
+}
