@@ -60,7 +60,10 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	"branch": true, "station": true, "venue": true, "arena": true, "lobby": true, "locker": true, "pitch": true,
 	"studio": true, "address": true, "building": true, "street": true, "square": true, "shop": true}
 
-var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排")
+var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
+	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
+	"登机口", "检票口", "航站楼", "服务台", "窗口", "接待处", "入口", "门口", "营业厅", "分店", "支行", "分院",
+	"场馆", "会场", "体育馆", "大堂", "储物柜", "快递柜", "工作室", "街道")
 
 // statesPlace reports that the text (normalised) names a place.
 var statesPlace = statedByWords{placeWords, nil, cjkPlaceWords}.in
@@ -102,7 +105,17 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"chauffeur": true, "mover": true}
 
 var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医生", "老师", "客服", "经理", "工程师", "专员", "顾问", "先生", "女士", "教练", "护士",
-	"买家", "卖家", "客户", "顾客", "乘客", "患者", "病人", "学生", "房东", "租客", "店员", "厨师", "前台")
+	"买家", "卖家", "客户", "顾客", "乘客", "患者", "病人", "学生", "房东", "租客", "店员", "厨师", "前台",
+	// the English roles' Chinese (technician, cleaner, tutor, plumber, staff, …; "assigned": 负责, 指派)
+	"技师", "技术员", "配送员", "小哥", "保洁", "清洁工", "大夫", "医师", "教师", "家教", "助教", "培训师", "教员",
+	"水管工", "电工", "修理工", "维修工", "安装工", "工作人员", "员工", "主管", "代表", "专家", "护工", "治疗师",
+	"康复师", "理疗师", "牙医", "兽医", "律师", "经纪人", "中介", "房客", "收件人", "收货人", "寄件人", "邻居", "同事",
+	"太太", "小姐", "阿姨", "负责", "指派", "成员", "用户", "业主", "车主", "店主", "管理员", "邮递员",
+	"检查员", "质检员", "理赔员", "评估师", "定损员", "志愿者", "保姆", "客人", "住客", "访客", "申请人", "学员",
+	"造型师", "发型师", "理发师", "药师", "药剂师", "验光师", "警官", "柜员", "考官", "供应商", "商家", "保安",
+	"服务员", "教授", "讲师", "锁匠", "园丁", "油漆工", "木工", "施工队", "承包商", "裁缝", "美容师", "搬运工",
+	"乘务员", "空乘", "机长", "飞行员", "队长", "船长", "列车员", "收银员", "花艺师", "摄影师", "化妆师", "翻译",
+	"公证员", "会计", "急救员", "助产士", "咨询师", "协调员", "策划师", "调度员", "老板")
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // TimeTerm, ReasonTerm, PersonTerm, PlaceTerm.
@@ -131,7 +144,7 @@ func answerTypesAsked(q text, w Weights) []*answerType {
 // amountWords mark a question that asks for an amount of money.
 var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges",
 	"total", "owe", "owed", "owing", "have to pay", "need to pay", "do i pay", "will i pay", "how expensive", "要付", "应付", "多少钱", "价格", "费用", "多少元", "几块", "收费",
-	"花了多少", "付了多少", "花多少", "一共", "总共", "合计", "总价"}
+	"花了多少", "付了多少", "花多少", "一共", "总共", "合计", "总价", "收钱", "扣钱", "扣费", "扣款"}
 
 // MoneyTerm is the term of an event that states an amount of money.
 const MoneyTerm = "¤"
@@ -369,7 +382,7 @@ const ReasonTerm = "∵"
 // whyWords mark a question that asks why, or what holds things up ("what are
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "holding up", "held up", "taking so long", "waiting for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up"}
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "holding up", "held up", "taking so long", "waiting for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up"}
 
 // reasonWords state a cause or a problem (and reasonAfter's, before another word).
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
@@ -387,7 +400,13 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"needs": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
-	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病")
+	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
+	// the English words' Chinese (caused, declined, invalid, unavailable, outage, overdue, postponed, missing, diagnosis, revoked, …;
+	// not 需要, 必须 or 不能, which most questions asking whether one must or can say)
+	"导致", "造成", "不成功", "未成功", "出错", "报错", "被拒", "驳回", "拒付", "未通过", "不通过", "封禁", "停用", "失效",
+	"无效", "不可用", "已满", "售罄", "停电", "停水", "断网", "中断", "限制", "受限", "锁定", "逾期", "欠费", "推迟",
+	"延期", "顺延", "问题", "不了", "可疑", "有误", "不正确", "不符", "破损", "遗失", "缺少", "缺失", "不支持",
+	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销")
 
 // reasonAfter are the words that state a problem only before one of the
 // words listed for them: "due to" (an invoice's due date states none), "limit
@@ -494,4 +513,5 @@ var offerWords = newCueSet([]string{
 	"how can i help", "how may i help", "happy to help", "glad to help", "sorry to hear", "thanks for your message",
 	"thank you for your message", "thanks for reaching out", "thank you for reaching out", "thanks for contacting",
 	"thank you for contacting", "one moment", "member of our team", "get back to you",
-	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "有什么可以帮", "感谢您的耐心", "感谢您的咨询"})
+	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "有什么可以帮", "感谢您的耐心", "感谢您的咨询",
+	"还有什么需要", "还有其他需要", "会尽快", "尽快回复", "随时联系"})

@@ -81,6 +81,11 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Locksmith Jakub on the way":                                 {who},
 		"因暴雨配送延迟":                                                    {why},
 		"报告预计 5 个工作日出":                                               {when}, // working days, as "5 days"
+		// the Chinese lists are the English ones' words in Chinese
+		"签证申请被驳回：材料不符": {why},
+		"安装顺延":         {why},
+		"保洁阿姨已出发":      {who},
+		"需要我自己装吗？":     nil, // (not 需要: "do I need to …?")
 	} {
 		var got []string
 		for _, term := range relevance.Analyze(text).Terms {
