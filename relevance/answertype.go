@@ -506,6 +506,7 @@ var offerWords = newCueSet([]string{
 	"off this week", "off this weekend", "with code", "use code",
 	"promo code", "free delivery on", "free shipping on", "try our", "join our", "discover our", "explore our",
 	"registration is open", "registrations are open", "now available", "start today", "coming soon",
+	"deals", "half price", "for just", "with our",
 	"猜你喜欢", "为你推荐", "为您推荐", "限时", "新店开业", "新品上市", "秒杀", "满减", "抢购", "大促", "特惠",
 	"半价", "立减", "专享", "买一送一", "买二送一", "早鸟",
 	"let me", "i can help", "i can check", "i can look", "i'll check", "i will check",

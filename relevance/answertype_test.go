@@ -220,6 +220,10 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Winter boots 40% off this week":                                     true,
 		"Free shipping on orders over 50 EUR with code SNOW":                 true,
 		"会员专享：周末立减 30 元":                                                     true,
+		"Weekend deals on city breaks from 59 EUR":                           true,
+		"Upgrade to 5 GB for just 3 EUR more":                                true,
+		"Get fit for summer with our personal trainers":                      true,
+		"我们会尽快回复您":                                                           true,
 		"Leak allowance applied: 45.00 EUR taken off your next bill":         false, // a credit of the case
 		"Brake pads replaced free of charge under warranty":                  false,
 		"20% off applied to order O-7001":                                    false,
