@@ -491,12 +491,12 @@ func echo(comps []Components, docs []doc, share float64) {
 // event names another object of one of their kinds (INV-1041 for INV-1040:
 // the same prefix, another number; for a bare number, the kind of the
 // identifiers it matches, O-5001 for "order 5001"), or one of them is of no
-// kind (an e-mail address, a plate number), which is always taken as
-// telling apart.
+// kind (an e-mail address, a plate number, an amount), which is always taken
+// as telling apart.
 func contested(qids []ident, docs []doc) bool {
 	for _, q := range qids {
 		if q.amount {
-			continue
+			return true // (an amount is of no kind)
 		}
 		var kinds [4]uint64
 		n := 0
