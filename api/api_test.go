@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -172,7 +173,7 @@ func TestRankMatchesBruteForce(t *testing.T) {
 	q := events[0].Embedding
 	s := newTestServer(t, nil, &fakeStore{}, nil)
 	s.cfg.HalfLife = 10 * time.Minute
-	got := s.rank(events, "q", q, nil, now, RankSimilarity, 20)
+	got, _ := s.rank(events, "q", q, nil, now, RankSimilarity, 20)
 	// Brute force, written out from the documented formula.
 	best := 0.0
 	for _, e := range events {
@@ -192,7 +193,7 @@ func TestRankMatchesBruteForce(t *testing.T) {
 	// Deterministic: shuffled input, same output.
 	shuffled := append([]store.Event(nil), events...)
 	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	again := s.rank(shuffled, "q", q, nil, now, RankSimilarity, 20)
+	again, _ := s.rank(shuffled, "q", q, nil, now, RankSimilarity, 20)
 	for k := range got {
 		if got[k].Key != again[k].Key {
 			t.Fatalf("order depends on input order at %d", k)
@@ -552,6 +553,40 @@ func TestExplainComponentsAreRounded(t *testing.T) {
 			t.Logf("%s %q %+v", e.Key, e.Text, *e.Explain)
 		}
 		t.Fatalf("the case should exercise a thread (%d) and a partial identifier match (%d)", threads, partial)
+	}
+}
+
+// explain=true shows the whole computation: meta.fusion's weights with each
+// event's components give its score (to the four decimals they are rounded
+// to), and say why the shares are what they are; without explain there is no
+// fusion.
+func TestExplainGivesTheScore(t *testing.T) {
+	now := time.Now()
+	l, _ := embed.NewLocal(384)
+	s := newTestServer(t, l, &fakeStore{events: demoEvents(t, now)}, nil)
+	for _, q := range []string{"where is my refund?", "what did I just change?", "how much was the refund?"} {
+		rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {q}, "knowledge": {"false"}, "explain": {"true"}})
+		f := resp.Meta.Fusion
+		if rec.Code != http.StatusOK || f == nil || f.Lexical == 0 || f.Recency == 0 {
+			t.Fatalf("%q: status %d, meta.fusion %+v", q, rec.Code, f)
+		}
+		if f.AsksNewest != strings.Contains(q, "just") {
+			t.Errorf("%q: asks_newest %v", q, f.AsksNewest)
+		}
+		if strings.HasPrefix(q, "how much") != slices.Contains(f.Asks, "amount") {
+			t.Errorf("%q: asks %v", q, f.Asks)
+		}
+		for _, e := range resp.Events {
+			c := e.Explain
+			rel := c.Source * (f.Similarity*c.Similarity + f.Lexical*c.Lexical) / (f.Similarity + f.Lexical)
+			got := (1-f.Recency)*max(rel, c.Thread) + c.Source*(f.Recency*c.Recency+f.Identifier*c.Identifier)
+			if math.Abs(got-e.Score) > 2e-3 {
+				t.Errorf("%q, %q: explain and meta.fusion give %.4f, the score is %.4f", q, e.Text, got, e.Score)
+			}
+		}
+	}
+	if _, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"where is my refund?"}, "knowledge": {"false"}}); resp.Meta.Fusion != nil {
+		t.Errorf("meta.fusion without explain: %+v", resp.Meta.Fusion)
 	}
 }
 

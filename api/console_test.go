@@ -157,6 +157,9 @@ sources:
 			}
 		}
 	}
+	if f := b.text("#fusion"); want.Meta.Fusion == nil || !strings.Contains(f, "score = (1 − ") || !strings.Contains(f, "·identifier") {
+		t.Errorf("the fusion line is %q (meta.fusion %+v)", f, want.Meta.Fusion)
+	}
 	if prompt := b.text("#prompt"); !strings.Contains(prompt, "R-7001") {
 		t.Errorf("prompt text lacks the refund:\n%s", prompt)
 	}

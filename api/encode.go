@@ -231,6 +231,12 @@ func (m *Meta) appendJSON(b []byte) ([]byte, error) {
 	if m.KnowledgeCached {
 		b = append(b, `,"knowledge_cached":true`...)
 	}
+	if m.Fusion != nil {
+		b = append(b, `,"fusion":`...)
+		if b, err = appendReflected(b, m.Fusion); err != nil {
+			return b, err
+		}
+	}
 	return append(b, '}'), nil
 }
 

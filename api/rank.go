@@ -59,8 +59,12 @@ func (s *Server) weights() relevance.Weights {
 //   - similarity: w·rel + (1−w)·2^(−age/half-life), rel = cosine normalised by the
 //     best candidate's.
 //   - recency (or no question): 2^(−age/half-life): newest first.
-func (s *Server) rank(events []store.Event, q string, qvec []float32, stats relevance.Stats, now time.Time, mode string, k int) []Scored {
+//
+// With hybrid ranking and a question it also returns how the components were
+// fused (meta.fusion with explain=true); nil otherwise.
+func (s *Server) rank(events []store.Event, q string, qvec []float32, stats relevance.Stats, now time.Time, mode string, k int) ([]Scored, *relevance.Fusion) {
 	out := make([]Scored, len(events))
+	var fusion *relevance.Fusion
 	w := s.weights()
 	switch {
 	case mode == RankRecency || q == "":
@@ -81,7 +85,10 @@ func (s *Server) rank(events []store.Event, q string, qvec []float32, stats rele
 			cands[i] = relevance.Candidate{Source: e.Source, Time: e.Time, Text: e.Text, Embedding: e.Embedding, Analysis: e.Analysis,
 				Hash: strconv.AppendInt([]byte(e.Source+"\x00"+e.Key+"\x00"), e.Version, 36)}
 		}
-		scores, comps := relevance.Score(relevance.NewQuery(q, qvec), cands, w, stats, now)
+		scores, comps, f := relevance.ScoreFused(relevance.NewQuery(q, qvec), cands, w, stats, now)
+		if mode != RankSimilarity {
+			fusion = &f
+		}
 		for i := range events {
 			out[i] = Scored{Event: events[i], Score: scores[i], Components: &comps[i]}
 			if qvec != nil {
@@ -106,7 +113,7 @@ func (s *Server) rank(events []store.Event, q string, qvec []float32, stats rele
 	if len(out) > k {
 		out = out[:k]
 	}
-	return out
+	return out, fusion
 }
 
 // TermStatser serves BM25's corpus statistics per tenant and source (the Redis

@@ -613,6 +613,9 @@ type Meta struct {
 	// KnowledgeCached says the knowledge came from the search cache: the same
 	// search, answered since the tenant's documents last changed.
 	KnowledgeCached bool `json:"knowledge_cached,omitempty"`
+	// Fusion is how hybrid ranking fused the events' components for this
+	// question (explain=true): with an event's explain, its score.
+	Fusion *relevance.Fusion `json:"fusion,omitempty"`
 }
 
 // ContextResponse is the body of a /v1/context answer.
@@ -799,7 +802,12 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		s.degrade(&meta, "rank", "question expansion (WordNet) still loading", "no synonyms")
 	}
 	rstart := time.Now()
-	ranked := s.rank(events, p.q, qvec, stats, now, mode, p.k)
+	ranked, fusion := s.rank(events, p.q, qvec, stats, now, mode, p.k)
+	if p.explain && fusion != nil {
+		f := *fusion
+		f.Similarity, f.Lexical, f.Recency, f.Identifier = round4(f.Similarity), round4(f.Lexical), round4(f.Recency), round4(f.Identifier)
+		meta.Fusion = &f
+	}
 	timer.record("rank", rstart)
 	// The knowledge search has run beside the ranking; its hits are waited for
 	// only now.

@@ -16,6 +16,7 @@ import (
 // nothing apart). No text analyses to these terms otherwise: none is a letter.
 type answerType struct {
 	term   string
+	name   string            // as Fusion.Asks says it
 	hash   uint64            // termHash(term)
 	cues   cueSet            // what marks a question asking for it
 	states func([]rune) bool // whether a text (normalised) states it
@@ -26,11 +27,11 @@ type answerType struct {
 }
 
 var answerTypes = []*answerType{
-	{MoneyTerm, 0, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }, false},
-	{TimeTerm, 0, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }, false},
-	{ReasonTerm, 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
-	{PersonTerm, 0, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
-	{PlaceTerm, 0, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
+	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }, false},
+	{TimeTerm, "time", 0, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }, false},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
+	{PersonTerm, "person", 0, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
+	{PlaceTerm, "place", 0, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
 }
 
 func init() {

@@ -199,6 +199,35 @@ const (
 // whatever the embedder's or the corpus's scale. BM25's statistics come from
 // stats (per tenant and source); without them, from the candidates.
 func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([]float64, []Components) {
+	scores, comps, _ := ScoreFused(q, cands, w, stats, now)
+	return scores, comps
+}
+
+// Fusion is how Score fused one question's components: with an event's
+// Components,
+//
+//	rel   = source · (Similarity·similarity + Lexical·lexical) / (Similarity + Lexical)
+//	score = (1 − Recency)·max(rel, thread) + source·(Recency·recency + Identifier·identifier)
+//
+// and why the shares are what they are for this question.
+type Fusion struct {
+	Similarity float64 `json:"similarity_weight"` // wS (0 without a question vector)
+	Lexical    float64 `json:"lexical_weight"`    // wL
+	Recency    float64 `json:"recency_share"`     // r
+	Identifier float64 `json:"identifier_weight"` // wI
+	// AsksNewest: the question asks for what is newest (r is Weights.RecencyIntent).
+	AsksNewest bool `json:"asks_newest,omitempty"`
+	// AsksStatus: it names an object and asks where it stands (r is Weights.Status).
+	AsksStatus bool `json:"asks_status,omitempty"`
+	// IdentifierAlone: no other object of its identifiers' kind is in the
+	// window (wI is Weights.IdentifierAlone).
+	IdentifierAlone bool `json:"identifier_alone,omitempty"`
+	// Asks are the answer types it looks for: amount, time, reason, person, place.
+	Asks []string `json:"asks,omitempty"`
+}
+
+// ScoreFused is Score, and how it fused the components (see Fusion).
+func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([]float64, []Components, Fusion) {
 	comps := make([]Components, len(cands))
 	scores := make([]float64, len(cands))
 	docs := make([]doc, len(cands))
@@ -303,22 +332,25 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
 		inherit(rels, comps, cands, docs, w, asked)
 	}
-	r := w.Recency
+	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier}
 	switch {
 	case q.Intent:
-		r = w.RecencyIntent
+		f.Recency, f.AsksNewest = w.RecencyIntent, true
 	case len(qids) > 0 && !aboutEvent:
-		r = w.Status
+		f.Recency, f.AsksStatus = w.Status, true
 	}
-	wI := w.Identifier
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
-		wI = w.IdentifierAlone
+		f.Identifier, f.IdentifierAlone = w.IdentifierAlone, true
 	}
+	for _, t := range asked {
+		f.Asks = append(f.Asks, t.name)
+	}
+	r, wI := f.Recency, f.Identifier
 	for i := range cands {
 		c := &comps[i]
 		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}
-	return scores, comps
+	return scores, comps, f
 }
 
 var offerHash = termHash(OfferTerm)

@@ -496,3 +496,47 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 		t.Errorf("with KT-319 in the window, the events naming KT-318 should outrank the others: %.3f", scores)
 	}
 }
+
+// The fusion Score reports, with each event's components, gives its score:
+// explain=true shows a caller the whole computation, for questions of every
+// kind (what is newest, where an object stands, one alone of its kind, the
+// answer types asked).
+func TestTheFusionGivesTheScore(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Order O-7001 placed: tent, 2 sleeping bags, 189.00 EUR"},
+		{Source: "orders", Time: ago(30), Text: "Order O-7002 placed: camping stove"},
+		{Source: "shipping", Time: ago(20), Text: "O-7001 handed to the carrier, delivery on Friday"},
+		{Source: "chat", Time: ago(5), Text: "Chat (bot): Let me check that for you"},
+		{Source: "billing", Time: ago(3), Text: "Refund of 19.00 EUR approved for the stove"},
+	}
+	w := relevance.DefaultWeights
+	w.Sources = map[string]float64{"chat": 0.5}
+	for _, c := range []struct {
+		q                     string
+		newest, status, alone bool
+		asks                  []string
+	}{
+		{"where is O-7001?", false, true, false, nil},
+		{"when does my tent come?", false, false, false, []string{"time"}},
+		{"what did I just get back?", true, false, false, nil},
+		{"how much was the refund?", false, false, false, []string{"amount"}},
+	} {
+		scores, comps, f := relevance.ScoreFused(relevance.NewQuery(c.q, nil), cands, w, nil, testNow)
+		if f.AsksNewest != c.newest || f.AsksStatus != c.status || f.IdentifierAlone != c.alone || !slices.Equal(f.Asks, c.asks) {
+			t.Errorf("%q: fusion %+v, want newest %v, status %v, alone %v, asks %v", c.q, f, c.newest, c.status, c.alone, c.asks)
+		}
+		for i, k := range comps {
+			rel := k.Source * (f.Similarity*k.Similarity + f.Lexical*k.Lexical) / (f.Similarity + f.Lexical)
+			got := (1-f.Recency)*max(rel, k.Thread) + k.Source*(f.Recency*k.Recency+f.Identifier*k.Identifier)
+			if math.Abs(got-scores[i]) > 1e-12 {
+				t.Errorf("%q, %q: the fusion gives %v, Score %v", c.q, cands[i].Text, got, scores[i])
+			}
+		}
+	}
+	// KT-318 alone of its kind
+	_, _, f := relevance.ScoreFused(relevance.NewQuery("what did KT-318 cost?", nil), []relevance.Candidate{
+		{Source: "plans", Time: ago(9), Text: "Meal plan KT-318 started"}, {Source: "billing", Time: ago(3), Text: "Weekly box 54.90 EUR charged"}}, w, nil, testNow)
+	if !f.IdentifierAlone || f.Identifier != w.IdentifierAlone {
+		t.Errorf("KT-318 alone of its kind: fusion %+v", f)
+	}
+}

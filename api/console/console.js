@@ -198,6 +198,20 @@ function bars(ex) {
   }));
 }
 
+// fusion says how the parts were fused for this question (meta.fusion): the
+// shares that, with an event's parts, give its score, and why they are so.
+function fusion(f) {
+  const why = [];
+  if (f.asks_newest) why.push("asks for what is newest");
+  if (f.asks_status) why.push("asks where a named object stands");
+  if (f.identifier_alone) why.push("its identifier is alone of its kind");
+  if (f.asks && f.asks.length) why.push("looks for " + f.asks.join(", "));
+  return h("p", { class: "meta", id: "fusion" },
+    `score = (1 − ${num(f.recency_share)})·max(relevance, thread) + source·(${num(f.recency_share)}·recency + ${num(f.identifier_weight)}·identifier); ` +
+    `relevance = source·(${num(f.similarity_weight)}·similarity + ${num(f.lexical_weight)}·lexical)/${num(f.similarity_weight + f.lexical_weight)}` +
+    (why.length ? " · the question " + why.join("; ") : ""));
+}
+
 function ask(m, q) {
   const entity = h("input", { name: "entity", required: true, value: q.get("entity") || "", placeholder: "customer:42" });
   const question = h("input", { name: "q", size: 40, value: q.get("q") || "", placeholder: "where is my refund?" });
@@ -227,6 +241,7 @@ function answer(r) {
     h("p", { class: "meta" }, `${r.events.length} of ${meta.candidates} candidate events · ranking ${meta.ranking} · window ${meta.window} · served from ${meta.served_from} · ${meta.took_ms} ms · fresh through ${fmtTime(meta.fresh_through)}`),
     degraded.length ? h("p", { class: "degraded", role: "alert" }, "Degraded: " + degraded.map((d) => `${d.stage} (${d.reason})`).join("; ")) : null,
     h("h2", {}, "Ranked events"),
+    meta.fusion ? fusion(meta.fusion) : null,
     r.events.length ? h("ol", { class: "ranked", id: "ranked" }, r.events.map((e) => h("li", { "data-id": e.id },
       h("div", { class: "event-text" }, e.text),
       h("div", { class: "meta" }, `score ${num(e.score)} · ${e.source} · ${fmtTime(e.time)} · `, h("code", {}, provenance(e.provenance))),
