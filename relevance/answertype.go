@@ -32,6 +32,57 @@ var answerTypes = []*answerType{
 	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
 	{PersonTerm, "person", 0, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
+	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), statesInstruction, func(w Weights) float64 { return w.Instruction }, true},
+}
+
+const InstructionTerm = "☞"
+
+var instructionCues = []string{"need to bring", "need to take", "should i bring", "should i take", "do i bring", "do i take",
+	"what to bring", "what to take", "take with me", "bring with me", "do i need anything", "need to do", "have to do", "should i do",
+	"any rules", "prepare", "准备什么", "带什么", "需要带", "要带", "注意事项",
+	"要做什么", "需要做什么", "该做什么"}
+
+var imperativeVerbs = map[string]bool{"bring": true, "take": true, "wear": true, "keep": true, "arrive": true, "remember": true,
+	"avoid": true, "pack": true, "prepare": true, "present": true, "show": true, "print": true, "fill": true, "upload": true,
+	"call": true, "don't": true, "dont": true, "do": true, "make": true, "be": true, "please": true, "note": true, "leave": true,
+	"allow": true, "charge": true, "clear": true, "empty": true, "drink": true, "eat": true, "stop": true, "apply": true}
+
+var instructionWords = map[string]bool{"must": true, "mustn": true}
+
+var cjkInstructionStart = newCJKWords("请勿", "请携带", "请带", "请提前", "请在", "请到", "请按时", "务必", "不要", "禁止", "须", "记得", "请穿", "请保持")
+
+// statesInstruction reports a text that tells the customer what to do: a
+// clause that begins with a verb ("Bring your passport", "Please bring …",
+// "Don't forget …"), "must", or a Chinese request (请勿, 务必, 不要, …).
+func statesInstruction(rs []rune) bool {
+	var buf [12]byte
+	start := true // at a clause's start
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case isCJK(r):
+			j := span(rs, i, isCJK)
+			if cjkInstructionStart.in(rs[i:j]) {
+				return true
+			}
+			start = false
+			i = j
+		case isLatin(r):
+			j := span(rs, i, isLatin)
+			w := string(asciiWord(rs[i:j], &buf))
+			if instructionWords[w] || start && imperativeVerbs[w] {
+				return true
+			}
+			start = false
+			i = j
+		default:
+			if strings.ContainsRune(".:;!?-–()", r) {
+				start = true
+			}
+			i++
+		}
+	}
+	return false
 }
 
 func init() {

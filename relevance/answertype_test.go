@@ -102,7 +102,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 // A question's answer types: how much asks for an amount, when for a time,
 // why for a reason; others ask for none of them.
 func TestAnswerTypes(t *testing.T) {
-	money, when, why, who, place := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm, relevance.PlaceTerm
+	money, when, why, who, place, instr := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm, relevance.PlaceTerm, relevance.InstructionTerm
 	for q, want := range map[string][]string{
 		"when is the technician coming?":      {when},
 		"what time does the shop open?":       {when},
@@ -130,6 +130,10 @@ func TestAnswerTypes(t *testing.T) {
 		"where do I need to go for class?":    {place},
 		"where are my seats?":                 {place},
 		"我该去哪上课？":                             {place},
+		"what do I need to take with me?":     {instr},
+		"what should I bring on the day?":     {instr},
+		"考试要带什么？":                             {instr},
+		"when do I have to be there?":         {when},
 		"where is my refund?":                 nil,
 		"which seat do I have now?":           nil,
 		"is the time slot still free?":        nil,
@@ -326,6 +330,31 @@ func TestOnlyWhoLooksForAPerson(t *testing.T) {
 			slices.Contains(relevance.AnswerTypes(q), relevance.PersonTerm)
 		if got != want {
 			t.Errorf("%q looks for a person: %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A question asking what to bring or do looks for the events that tell the
+// customer what to do: "what do I need to take to the course?" shares
+// no word with "Please bring a swimming cap and goggles".
+func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "courses", Time: ago(40), Text: "Please bring a swimming cap and goggles"},
+		{Source: "courses", Time: ago(50), Text: "Swimming course for beginners booked: first lesson on Monday 18:00"},
+		{Source: "payments", Time: ago(10), Text: "Course fee 60.00 EUR received"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("what do I need to take to the course?", nil), cands, 0, func(w *relevance.Weights) { w.Instruction = 0 })
+	for text, want := range map[string]bool{
+		"Bring your passport and a pen, phones must stay in the lockers": true,
+		"Chat (agent): Please bring your cycling shoes":                  true,
+		"Battery must be charged fully before the first ride":            true,
+		"拔牙前请勿空腹":                                                        true,
+		"Passport copy received":                                         false,
+		"Take-away order T-12 ready":                                     true, // (a clause that begins with a verb: the rule's price)
+		"Order ready for pick-up":                                        false,
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.InstructionTerm); got != want {
+			t.Errorf("%q tells what to do: %v, want %v", text, got, want)
 		}
 	}
 }

@@ -111,6 +111,10 @@ type Weights struct {
 	// Person weighs the events that name a person by a role or a title
 	// ("cleaner", "Dr.", "骑手") for a question asking who (0: off).
 	Person float64
+	// Instruction weighs the events that tell the customer what to do
+	// ("Bring your passport", "Please bring your cycling shoes", "must",
+	// "请勿进食") for a question asking what to bring or do (0: off).
+	Instruction float64
 	// Place weighs the events that name a place ("room 4.12", "platform 22",
 	// "at the front desk") for a question asking where to go or be (0: off).
 	Place float64
@@ -143,7 +147,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -222,7 +226,8 @@ type Fusion struct {
 	// IdentifierAlone: no other object of its identifiers' kind is in the
 	// window (wI is Weights.IdentifierAlone).
 	IdentifierAlone bool `json:"identifier_alone,omitempty"`
-	// Asks are the answer types it looks for: amount, time, reason, person, place.
+	// Asks are the answer types it looks for: amount, time, reason, person,
+	// place, instruction.
 	Asks []string `json:"asks,omitempty"`
 }
 
