@@ -337,7 +337,7 @@ func FuzzAnalyze(f *testing.F) {
 			}
 		}
 		isType := func(term string) bool {
-			return term == MoneyTerm || term == TimeTerm || term == ReasonTerm || term == PersonTerm || term == PlaceTerm || term == OfferTerm
+			return term == OfferTerm || slices.ContainsFunc(answerTypes, func(t *answerType) bool { return t.term == term })
 		}
 		var types []string
 		for _, term := range a.Terms {
