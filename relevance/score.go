@@ -197,9 +197,12 @@ const (
 // the BM25 score normalised by the best candidate's, id the share of the
 // question's identifiers the event names, recency 2^(−age/half-life), thread
 // what a later event inherits from the earlier events on the same object (only
-// the stories of the three most relevant events are followed), and r is
+// the stories of the three most relevant events are followed), r is
 // Weights.Recency, or Weights.RecencyIntent when the question asks for what is
-// newest. Normalising by the best candidate makes the components comparable
+// newest (Weights.Status when it names an object and asks where it stands),
+// and wI is Weights.Identifier, or Weights.IdentifierAlone when no other object
+// of the question's identifiers' kind is in the window (contested); Fusion
+// reports them. Normalising by the best candidate makes the components comparable
 // whatever the embedder's or the corpus's scale. BM25's statistics come from
 // stats (per tenant and source); without them, from the candidates.
 func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([]float64, []Components) {
