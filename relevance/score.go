@@ -115,6 +115,12 @@ type Weights struct {
 	// ("Bring your passport", "Please bring your cycling shoes", "must",
 	// "请勿进食") for a question asking what to bring or do (0: off).
 	Instruction float64
+	// Description weighs, as BM25 weighs a word, the event that introduces the
+	// question's object (the first of the window to name its identifier) for a
+	// question asking what the object is or holds ("what's in WB-118?", "what
+	// was INC-2291 about?"; 0: off). Less than an answer type's 1: "what is the
+	// reminder for INV-1041 about?" asks about a later event.
+	Description float64
 	// Place weighs the events that name a place ("room 4.12", "platform 22",
 	// "at the front desk") for a question asking where to go or be (0: off).
 	Place float64
@@ -147,7 +153,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -230,7 +236,8 @@ type Fusion struct {
 	// window (wI is Weights.IdentifierAlone).
 	IdentifierAlone bool `json:"identifier_alone,omitempty"`
 	// Asks are the answer types it looks for: amount, time, reason, person,
-	// place, instruction.
+	// place, instruction; description for a question asking what its object
+	// is or holds (Weights.Description).
 	Asks []string `json:"asks,omitempty"`
 }
 
@@ -244,6 +251,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	lex := make([]float64, len(cands))
 	var qterms []string // the question's words and their expansions, as BM25 matched them
+	describes := false  // the question asks what its object is or holds (DescriptionTerm)
 	asked := answerTypesAsked(q.normalised(), w)
 	if w.Lexical > 0 {
 		lq := newLexQuery(words(q.Analysis), w.CJKChar)
@@ -281,6 +289,15 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// of the question or the reverse
 			if acr := acronymMatches(q.Text, cands, docs); acr != nil {
 				lq.synth = append(lq.synth, synthTerm{term: AcronymTerm, weight: w.Acronym, of: -1, tf: acr})
+			}
+		}
+		if w.Description > 0 && len(q.Analysis.IDs) > 0 && asksDescription(q.normalised()) {
+			// DescriptionTerm's frequency: 1 for the event introducing the object
+			if intro := introOf(identities(q.Analysis.IDs), cands, docs); intro >= 0 {
+				tf := make([]int32, len(docs))
+				tf[intro] = 1
+				lq.synth = append(lq.synth, synthTerm{term: DescriptionTerm, weight: w.Description, of: -1, tf: tf})
+				describes = true
 			}
 		}
 		lex = bm25(lq.done(), cands, docs, stats, w.CorpusIDF)
@@ -336,7 +353,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
 	// threads apply to it.
-	aboutEvent := len(qids) > 0 && asksWhatAnEventSays(qterms, asked, comps, docs, cands)
+	aboutEvent := len(qids) > 0 && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
 		inherit(rels, comps, cands, docs, w, asked)
 	}
@@ -352,6 +369,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	for _, t := range asked {
 		f.Asks = append(f.Asks, t.name)
+	}
+	if describes {
+		f.Asks = append(f.Asks, "description")
 	}
 	r, wI := f.Recency, f.Identifier
 	for i := range cands {
@@ -565,6 +585,36 @@ func contested(qids []ident, docs []doc) bool {
 		}
 	}
 	return false
+}
+
+// DescriptionTerm is BM25's clause for the event that introduces the
+// question's object, when the question asks what the object is or holds:
+// "Box WB-118 shipped: 3 Rioja, 3 Grüner Veltliner" answers "what's in
+// WB-118?", however far its story has gone since ("WB-118 waiting at the post
+// office"). Such a question asks what one of the object's events says, not
+// where the object stands: no status share, no threads.
+const DescriptionTerm = "§"
+
+// descriptionCues mark a question asking what its object is or holds; so
+// does one that ends in "about" ("what was INC-2291 about?"; not "what about
+// my order?").
+var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in", "what's on", "what is on", "what was on",
+	"contain", "contains", "included in", "里面有什么", "包括什么", "什么内容"})
+
+func asksDescription(q text) bool {
+	return descriptionCues.in(q) || len(q.words) > 2 && q.words[len(q.words)-1] == "about"
+}
+
+// introOf is the candidate that introduces the question's object: the first
+// of the window to name one of its identifiers (-1: none does).
+func introOf(qids []ident, cands []Candidate, docs []doc) int {
+	intro := -1
+	for i := range docs {
+		if idMatch(qids, &docs[i]) > 0 && (intro < 0 || cands[i].Time.Before(cands[intro].Time)) {
+			intro = i
+		}
+	}
+	return intro
 }
 
 // namesOwnID reports an identifier (not an amount) in the event.
