@@ -61,12 +61,12 @@ type Weights struct {
 	// Identifier is added per matched identifier fraction: with 1, an event naming
 	// the question's identifier outranks every event that does not.
 	Identifier float64
-	// IdentifierAlone replaces Identifier when no event in the window names
-	// another object of the question's identifiers' kinds (INV-1041 beside
-	// INV-1040: the same prefix, another number): then every event is as
-	// likely about the one object there is, and naming it is evidence, not a
-	// verdict ("what did BR-220 cost?" is answered by "Monthly subscription
-	// 28.00 EUR charged", which names nothing; 0: as Identifier).
+	// IdentifierAlone is the share of Identifier that counts when no event in
+	// the window names another object of the question's identifiers' kinds
+	// (INV-1041 beside INV-1040: the same prefix, another number): then every
+	// event is as likely about the one object there is, and naming it is
+	// evidence, not a verdict ("what did BR-220 cost?" is answered by "Monthly
+	// subscription 28.00 EUR charged", which names nothing; 0: all of it).
 	IdentifierAlone float64
 	// Recency is the share of recency in the score; RecencyIntent replaces it when
 	// the question asks for what is newest.
@@ -206,9 +206,9 @@ const (
 // the stories of the three most relevant events are followed), r is
 // Weights.Recency, or Weights.RecencyIntent when the question asks for what is
 // newest (Weights.Status when it names an object and asks where it stands),
-// and wI is Weights.Identifier, or Weights.IdentifierAlone when no other object
-// of the question's identifiers' kind is in the window (contested); Fusion
-// reports them. Normalising by the best candidate makes the components comparable
+// and wI is Weights.Identifier, times Weights.IdentifierAlone when no other
+// object of the question's identifiers' kind is in the window (contested);
+// Fusion reports them. Normalising by the best candidate makes the components comparable
 // whatever the embedder's or the corpus's scale. BM25's statistics come from
 // stats (per tenant and source); without them, from the candidates.
 func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([]float64, []Components) {
@@ -233,7 +233,7 @@ type Fusion struct {
 	// AsksStatus: it names an object and asks where it stands (r is Weights.Status).
 	AsksStatus bool `json:"asks_status,omitempty"`
 	// IdentifierAlone: no other object of its identifiers' kind is in the
-	// window (wI is Weights.IdentifierAlone).
+	// window (wI is Weights.IdentifierAlone of Weights.Identifier).
 	IdentifierAlone bool `json:"identifier_alone,omitempty"`
 	// Asks are the answer types it looks for: amount, time, reason, person,
 	// place, instruction; description for a question asking what its object
@@ -365,7 +365,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		f.Recency, f.AsksStatus = w.Status, true
 	}
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
-		f.Identifier, f.IdentifierAlone = w.IdentifierAlone, true
+		f.Identifier, f.IdentifierAlone = w.Identifier*w.IdentifierAlone, true
 	}
 	for _, t := range asked {
 		f.Asks = append(f.Asks, t.name)

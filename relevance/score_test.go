@@ -536,7 +536,14 @@ func TestTheFusionGivesTheScore(t *testing.T) {
 	// KT-318 alone of its kind
 	_, _, f := relevance.ScoreFused(relevance.NewQuery("what did KT-318 cost?", nil), []relevance.Candidate{
 		{Source: "plans", Time: ago(9), Text: "Meal plan KT-318 started"}, {Source: "billing", Time: ago(3), Text: "Weekly box 54.90 EUR charged"}}, w, nil, testNow)
-	if !f.IdentifierAlone || f.Identifier != w.IdentifierAlone {
+	if !f.IdentifierAlone || f.Identifier != w.IdentifierAlone*w.Identifier {
 		t.Errorf("KT-318 alone of its kind: fusion %+v", f)
+	}
+	// A ranking without identifiers (ranking=similarity, recency alone) has
+	// none for an identifier alone of its kind either.
+	w.Identifier = 0
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what did KT-318 cost?", nil), []relevance.Candidate{
+		{Source: "plans", Time: ago(9), Text: "Meal plan KT-318 started"}}, w, nil, testNow); f.Identifier != 0 {
+		t.Errorf("with Identifier 0, wI is %v", f.Identifier)
 	}
 }
