@@ -37,7 +37,8 @@ type Analysis struct {
 
 // Analyze splits text into terms and identifiers, with the terms of the
 // answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm,
-// PlaceTerm) and OfferTerm for a line that only offers help or goods.
+// PlaceTerm, InstructionTerm) and OfferTerm for a line that only offers help
+// or goods.
 //
 // NFKC first (normalise): full-width letters and digits, as Chinese and
 // Japanese keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).

@@ -35,20 +35,29 @@ var answerTypes = []*answerType{
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), statesInstruction, func(w Weights) float64 { return w.Instruction }, true},
 }
 
+// InstructionTerm is the term of an event that tells the customer what to do
+// ("Bring your passport and a pen", "Please bring your cycling shoes", "must",
+// "请勿进食"): the answer to "what do I need to take with me?".
 const InstructionTerm = "☞"
+
+// instructionCues mark a question that asks what to bring or do.
 
 var instructionCues = []string{"need to bring", "need to take", "should i bring", "should i take", "do i bring", "do i take",
 	"what to bring", "what to take", "take with me", "bring with me", "do i need anything", "need to do", "have to do", "should i do",
 	"any rules", "prepare", "准备什么", "带什么", "需要带", "要带", "注意事项",
 	"要做什么", "需要做什么", "该做什么"}
 
+// imperativeVerbs begin a clause that tells what to do ("don": don't, as
+// words stop at an apostrophe; "please" before any verb).
 var imperativeVerbs = map[string]bool{"bring": true, "take": true, "wear": true, "keep": true, "arrive": true, "remember": true,
 	"avoid": true, "pack": true, "prepare": true, "present": true, "show": true, "print": true, "fill": true, "upload": true,
-	"call": true, "don't": true, "dont": true, "do": true, "make": true, "be": true, "please": true, "note": true, "leave": true,
+	"call": true, "don": true, "dont": true, "do": true, "make": true, "be": true, "please": true, "note": true, "leave": true,
 	"allow": true, "charge": true, "clear": true, "empty": true, "drink": true, "eat": true, "stop": true, "apply": true}
 
+// instructionWords tell what to do wherever they stand.
 var instructionWords = map[string]bool{"must": true, "mustn": true}
 
+// cjkInstructionStart are Chinese requests (请勿, 务必, 不要, …).
 var cjkInstructionStart = newCJKWords("请勿", "请携带", "请带", "请提前", "请在", "请到", "请按时", "务必", "不要", "禁止", "须", "记得", "请穿", "请保持")
 
 // statesInstruction reports a text that tells the customer what to do: a
@@ -170,7 +179,7 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 	"公证员", "会计", "急救员", "助产士", "咨询师", "协调员", "策划师", "调度员", "老板")
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
-// TimeTerm, ReasonTerm, PersonTerm, PlaceTerm.
+// TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := newText(q)

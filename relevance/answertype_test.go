@@ -349,6 +349,7 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 		"Chat (agent): Please bring your cycling shoes":                  true,
 		"Battery must be charged fully before the first ride":            true,
 		"拔牙前请勿空腹":                                                        true,
+		"Don't forget your swimming cap":                                 true,
 		"Passport copy received":                                         false,
 		"Take-away order T-12 ready":                                     true, // (a clause that begins with a verb: the rule's price)
 		"Order ready for pick-up":                                        false,

@@ -250,6 +250,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		docs[i] = analysisOf(&cands[i])
 	}
 	lex := make([]float64, len(cands))
+	qids := identities(q.Analysis.IDs)
 	var qterms []string // the question's words and their expansions, as BM25 matched them
 	describes := false  // the question asks what its object is or holds (DescriptionTerm)
 	asked := answerTypesAsked(q.normalised(), w)
@@ -291,9 +292,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				lq.synth = append(lq.synth, synthTerm{term: AcronymTerm, weight: w.Acronym, of: -1, tf: acr})
 			}
 		}
-		if w.Description > 0 && len(q.Analysis.IDs) > 0 && asksDescription(q.normalised()) {
+		if w.Description > 0 && len(qids) > 0 && asksDescription(q.normalised()) {
 			// DescriptionTerm's frequency: 1 for the event introducing the object
-			if intro := introOf(identities(q.Analysis.IDs), cands, docs); intro >= 0 {
+			if intro := introOf(qids, cands, docs); intro >= 0 {
 				tf := make([]int32, len(docs))
 				tf[intro] = 1
 				lq.synth = append(lq.synth, synthTerm{term: DescriptionTerm, weight: w.Description, of: -1, tf: tf})
@@ -321,7 +322,6 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if q.Vector == nil {
 		wS = 0
 	}
-	qids := identities(q.Analysis.IDs)
 	rels := make([]float64, len(cands))
 	for i := range cands {
 		c := &comps[i]
