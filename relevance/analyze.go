@@ -93,7 +93,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 			}
 		}
 	}
-	if event && offerWords.in(textOf(normalised)) {
+	if event && offers(textOf(normalised)) {
 		a.Terms = append(a.Terms, OfferTerm)
 	}
 	return a

@@ -443,7 +443,8 @@ const ReasonTerm = "∵"
 // whyWords mark a question that asks why, or what holds things up ("what are
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "holding up", "held up", "taking so long", "waiting for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up"}
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "holding up", "held up", "taking so long", "waiting for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
+	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for", "did they find", "did you find", "did the doctor find"}
 
 // reasonWords state a cause or a problem (and reasonAfter's, before another word).
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
@@ -458,7 +459,11 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
 	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true,
-	"needs": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true}
+	"needs": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
+	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
+	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true,
+	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
+	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
 	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
@@ -567,7 +572,8 @@ var offerWords = newCueSet([]string{
 	"off this week", "off this weekend", "with code", "use code",
 	"promo code", "free delivery on", "free shipping on", "try our", "join our", "discover our", "explore our",
 	"registration is open", "registrations are open", "now available", "start today", "coming soon",
-	"deals", "half price", "for just", "with our",
+	"deals", "half price", "for just", "with our", "as a gift", "perfect gift", "gift a", "try it", "try them", "try the new",
+	"for members", "members get", "save up to", "包邮", "送您", "邀请好友", "推荐好友",
 	"猜你喜欢", "为你推荐", "为您推荐", "限时", "新店开业", "新品上市", "秒杀", "满减", "抢购", "大促", "特惠",
 	"半价", "立减", "专享", "买一送一", "买二送一", "早鸟",
 	"let me", "i can help", "i can check", "i can look", "i'll check", "i will check",
@@ -577,3 +583,86 @@ var offerWords = newCueSet([]string{
 	"thank you for contacting", "one moment", "member of our team", "get back to you",
 	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "有什么可以帮", "感谢您的耐心", "感谢您的咨询",
 	"还有什么需要", "还有其他需要", "会尽快", "尽快回复", "随时联系"})
+
+// offers reports a line that only offers: one of offerWords, or advertising
+// by its shape (advertises).
+func offers(t text) bool { return offerWords.in(t) || advertises(t) }
+
+// advertises reports the shapes of a price or a discount held out rather than
+// charged: "up to 30% off", "20% off until Sunday" (not "20% off applied"), a
+// price from or only so much that ends the line or is per something ("from
+// 79 EUR", "from 6.99 EUR a month"; not "from 30 EUR to 35 EUR"),
+// something free for getting or trying ("get the 4th free", "first visit
+// free"), a line announcing what is new or offered ("New: …", "Offer: …"),
+// and a Chinese discount
+// ("9 折", "八折").
+func advertises(t text) bool {
+	w := t.words
+	at := func(i int) string {
+		if i < len(w) {
+			return w[i]
+		}
+		return ""
+	}
+	// after returns the index after a number at i (its decimals, "499.00",
+	// are a word of their own; "20%" or "20 percent"), or -1
+	after := func(i int) int {
+		if !isNumber(at(i)) {
+			return -1
+		}
+		if isNumber(at(i + 1)) {
+			i++
+		}
+		if at(i+1) == "percent" {
+			i++
+		}
+		return i + 1
+	}
+	for i, x := range w {
+		switch {
+		case x == "up" && at(i+1) == "to" && after(i+2) > 0 && at(after(i+2)) == "off":
+			return true
+		case after(i) > 0 && at(after(i)) == "off" && discountEnds[at(after(i)+1)]:
+			return true
+		case (x == "from" || x == "only") && after(i+1) > 0 && currencyCodes[at(after(i+1))] && priceEnds[at(after(i+1)+1)],
+			(x == "from" || x == "only") && currencyCodes[at(i+1)] && after(i+2) > 0 && priceEnds[at(after(i+2))]:
+			return true
+		case x == "free" && i > 0 && slices.ContainsFunc(w[max(0, i-3):i], func(v string) bool { return v == "get" || v == "first" }):
+			return true
+		}
+	}
+	if strings.HasPrefix(t.norm, "new:") || strings.HasPrefix(t.norm, "new!") || strings.HasPrefix(t.norm, "offer:") {
+		return true
+	}
+	rs := []rune(t.norm)
+	for i, r := range rs {
+		if r == '折' && i > 0 {
+			p := rs[i-1]
+			if p == ' ' && i > 1 {
+				p = rs[i-2]
+			}
+			if unicode.IsDigit(p) || strings.ContainsRune("一二三四五六七八九", p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// discountEnds are the words after "N% off" that hold the discount out
+// ("until Sunday", "your next order", "all shoes"), not apply it.
+var discountEnds = map[string]bool{"until": true, "till": true, "for": true, "all": true, "everything": true,
+	"your": true, "selected": true, "when": true, "if": true, "today": true, "now": true, "through": true, "ends": true}
+
+// priceEnds are the words after a price held out ("" for the line's end).
+var priceEnds = map[string]bool{"": true, "a": true, "per": true, "each": true, "only": true, "for": true, "with": true}
+
+func isNumber(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+}
+
+// dealWords mark a question that asks for deals ("any discounts for me?",
+// "有优惠吗？"): advertising answers it, so offers keep their weight.
+var dealWords = newCueSet([]string{"discount", "discounts", "deal", "deals", "promotion", "promotions", "promo",
+	"coupon", "coupons", "sale", "sales", "special offer", "special offers", "cheaper",
+	"优惠", "折扣", "打折", "促销", "活动", "券"})

@@ -65,6 +65,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Transfer TR-100482 held for review":                         {why},
 		"Security deposit held on card ending 4471":                  nil,
 		"Diagnosis: display cable replaced under warranty":           {why},
+		"MOT result: FAIL - worn front brake pads":                   {why}, // a fault found
+		"Advisory: slight corrosion on rear subframe":                {why},
 		"Cleaner for CL-3390 changed from Ana to Marek":              {who},
 		"Appointment with Dr. Weiss":                                 {who},
 		"API response time above 800 ms":                             nil,   // ms: milliseconds, not a title
@@ -125,6 +127,8 @@ func TestAnswerTypes(t *testing.T) {
 		"what's holding up my installation?":  {why},
 		"do you still need anything from me?": {why}, // a missing requirement holds things up
 		"what are you waiting for?":           {why},
+		"what else needs fixing on the bike?": {why}, // a fault found
+		"anything I should keep an eye on?":   {why},
 		"who is coming to fix the boiler?":    {who},
 		"谁来送货？":                               {who},
 		"where do I need to go for class?":    {place},
@@ -228,6 +232,18 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Upgrade to 5 GB for just 3 EUR more":                                true,
 		"Get fit for summer with our personal trainers":                      true,
 		"我们会尽快回复您":                                                           true,
+		"Complete your setup: monitors up to 30% off":                        true, // a discount held out
+		"Spring service 20% off until Sunday":                                true,
+		"Sunglasses with your prescription from 79 EUR":                      true, // a price from so much
+		"Upgrade to a suite from 499.00 EUR":                                 true,
+		"Hire 3 tools, get the 4th free this weekend":                        true,
+		"New: cat visits in your area, first visit free":                     true,
+		"Gift a piano lesson to a friend":                                    true,
+		"加购相册升级，立享八折":                                                        true,
+		"邀请好友办卡，双方各得 1 个月":                                                   true,
+		"Monthly fee changed from 30 EUR to 35 EUR":                          false, // a price changed
+		"Refund from 20.00 EUR approved":                                     false,
+		"Visit moved from 14 March to 21 March":                              false,
 		"Leak allowance applied: 45.00 EUR taken off your next bill":         false, // a credit of the case
 		"Brake pads replaced free of charge under warranty":                  false,
 		"20% off applied to order O-7001":                                    false,

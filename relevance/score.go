@@ -153,7 +153,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.5, CJKChar: 0.3}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -237,7 +237,8 @@ type Fusion struct {
 	IdentifierAlone bool `json:"identifier_alone,omitempty"`
 	// Asks are the answer types it looks for: amount, time, reason, person,
 	// place, instruction; description for a question asking what its object
-	// is or holds (Weights.Description).
+	// is or holds (Weights.Description); deals for one asking for discounts or
+	// promotions (lines that only offer keep their whole weight).
 	Asks []string `json:"asks,omitempty"`
 }
 
@@ -254,6 +255,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var qterms []string // the question's words and their expansions, as BM25 matched them
 	describes := false  // the question asks what its object is or holds (DescriptionTerm)
 	asked := answerTypesAsked(q.normalised(), w)
+	offer := w.Offer // the scale of a line that only offers
+	if dealWords.in(q.normalised()) {
+		offer = 0
+	}
 	if w.Lexical > 0 {
 		lq := newLexQuery(words(q.Analysis), w.CJKChar)
 		if w.Thesaurus > 0 {
@@ -337,8 +342,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if sw, ok := w.Sources[cands[i].Source]; ok {
 			c.Source = sw
 		}
-		if w.Offer > 0 && docs[i].count(offerHash) > 0 {
-			c.Source *= w.Offer
+		if offer > 0 && docs[i].count(offerHash) > 0 {
+			c.Source *= offer
 		}
 		if wS+wL > 0 {
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
@@ -372,6 +377,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	if describes {
 		f.Asks = append(f.Asks, "description")
+	}
+	if offer != w.Offer {
+		f.Asks = append(f.Asks, "deals")
 	}
 	r, wI := f.Recency, f.Identifier
 	for i := range cands {

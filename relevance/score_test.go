@@ -399,11 +399,12 @@ func TestAnEventEchoingTheObjectIsAboutIt(t *testing.T) {
 	}
 }
 
-// A line that only offers help or goods counts half in all it brings: its
+// A line that only offers help or goods counts a fifth in all it brings: its
 // newness too (an advertisement is often the newest event, and its newness says
 // nothing of the case) and the identifiers it repeats ("Let me check order
-// O-7001 for you" is no news of O-7001).
-func TestAnOfferCountsHalfInAllItBrings(t *testing.T) {
+// O-7001 for you" is no news of O-7001). But a question asking for deals is
+// answered by the advertisement.
+func TestAnOfferCountsLittleInAllItBrings(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "orders", Time: ago(30), Text: "Order O-7001 delivered to the parcel locker"},
 		{Source: "marketing", Time: ago(1), Text: "Try our new gift cards, 10% off this week"},
@@ -423,6 +424,12 @@ func TestAnOfferCountsHalfInAllItBrings(t *testing.T) {
 	if math.Abs(scores[1]-whole[1]*relevance.DefaultWeights.Offer) > 1e-9 {
 		t.Errorf("the advertisement matches nothing: its score %v should be its whole score %v times %v",
 			scores[1], whole[1], relevance.DefaultWeights.Offer)
+	}
+	for _, q := range []string{"any discounts on gift cards?", "有优惠吗？"} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if comps[1].Source != 1 || !ranksFirst(scores, 1) {
+			t.Errorf("%q asks for deals: the advertisement should count whole and rank first: %v %+v", q, scores, comps)
+		}
 	}
 }
 
