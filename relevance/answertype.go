@@ -33,6 +33,83 @@ var answerTypes = []*answerType{
 	{PersonTerm, "person", 0, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), statesInstruction, func(w Weights) float64 { return w.Instruction }, true},
+	{CountTerm, "count", 0, newCueSet(countCues), statesCount, func(w Weights) float64 { return w.Count }, true},
+}
+
+// CountTerm is the term of an event that states how many of something ("80
+// guests", "Crew of 3 movers", "2 x Jazz Night", "two lavender plants", "3 名
+// 师傅"): the answer to "how many people are coming?".
+const CountTerm = "#"
+
+// countCues mark a question that asks how many (not "几点": what time).
+var countCues = []string{"how many", "number of", "多少个", "几个", "几位", "几人", "多少人", "几名", "多少名", "几张", "多少张",
+	"几件", "多少件", "几箱", "几份", "几台", "几辆", "几间", "几只", "几盒", "几袋"}
+
+// numberWords are the counts written as words.
+var numberWords = map[string]bool{"two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
+	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "dozen": true}
+
+// countLabels are the words a number after them labels rather than counts
+// ("lesson 7", "row 12", "platform 22").
+var countLabels = map[string]bool{"lesson": true, "session": true, "visit": true, "room": true, "seat": true, "row": true,
+	"block": true, "platform": true, "gate": true, "terminal": true, "class": true, "chapter": true, "level": true,
+	"step": true, "module": true, "part": true, "day": true, "week": true, "floor": true, "unit": true, "station": true,
+	"box": true, "locker": true, "door": true, "track": true, "stage": true, "round": true, "version": true, "no": true,
+	"number": true, "phase": true, "milestone": true, "test": true, "attempt": true, "episode": true, "season": true,
+	"lane": true, "zone": true, "hall": true, "court": true, "bay": true, "desk": true, "table": true, "window": true,
+	"counter": true, "line": true, "bus": true, "route": true, "car": true, "coach": true, "group": true, "team": true,
+	"ward": true, "bed": true, "page": true, "year": true, "grade": true, "tier": true, "plan": true}
+
+// cjkMeasures are the Chinese measure words that make a number before them a
+// count (not 元, 天, 点: money and time).
+const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对本"
+
+// statesCount reports that the text (normalised) states how many of
+// something: a number alone (or a number word) that no label word precedes,
+// before a word that is no unit of time, money or measure ("80 guests", "2 x
+// …"), a count changed ("from 60 to 72"), or a number before a Chinese
+// measure word.
+func statesCount(rs []rune) bool {
+	fields := strings.Fields(string(rs))
+	for i, tok := range fields {
+		if i+1 >= len(fields) || !(isNumber(tok) && len(tok) <= 4 || numberWords[tok]) {
+			continue
+		}
+		if i > 0 && countLabels[strings.Trim(fields[i-1], "(\"'#")] {
+			continue
+		}
+		next := fields[i+1]
+		if next == "to" && i+2 < len(fields) && isNumber(strings.TrimRight(fields[i+2], ",.;")) {
+			// a count changed: "from 60 to 72", "from 25 to 30, prorated"; not
+			// "14 to 21 March", "9 to 12 am"
+			after := ""
+			if i+3 < len(fields) {
+				after = strings.TrimRight(fields[i+3], ",.;")
+			}
+			if !timeUnits[after] && !months[after] && !currencyCodes[after] && !quantityUnits[after] {
+				return true
+			}
+		}
+		if strings.IndexFunc(next, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
+			continue // "12," ends a label; "18:30", "3.20" are no count
+		}
+		if next == "x" || len(next) >= 3 && !stopWords[next] && !timeUnits[next] && !months[next] && !currencyCodes[next] &&
+			!quantityUnits[next] && !timeAlone[next] && strings.IndexFunc(next, isCJK) < 0 {
+			return true
+		}
+	}
+	for i, r := range rs {
+		if i > 0 && strings.ContainsRune(cjkMeasures, r) {
+			p := rs[i-1]
+			if p == ' ' && i > 1 {
+				p = rs[i-2]
+			}
+			if unicode.IsDigit(p) || strings.ContainsRune("一二两三四五六七八九十", p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // InstructionTerm is the term of an event that tells the customer what to do

@@ -391,3 +391,43 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 		}
 	}
 }
+
+// A question asking how many looks for the events that state a count: "how
+// many people are coming?" shares no word with "Crew of 3 movers assigned",
+// and a count that changed ("from 60 to 72") states one too.
+func TestAHowManyQuestionLooksForACount(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(30), Text: "Crew of 3 movers assigned, arrival 7:30"},
+		{Source: "bookings", Time: ago(50), Text: "Move booked for Saturday 8:00: 2-bedroom flat to Elm Road"},
+		{Source: "payments", Time: ago(10), Text: "Deposit 120.00 EUR received"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("how many people are coming on moving day?", nil), cands, 0, func(w *relevance.Weights) { w.Count = 0 })
+	for text, want := range map[string]bool{
+		"Event confirmed: buffet lunch for 60 guests":        true,
+		"Guest count changed from 60 to 72":                  true,
+		"Seats increased from 25 to 30, prorated":            true,
+		"Tickets: 2 x Jazz Night":                            true,
+		"Order placed: olive tree and two lavender plants":   true,
+		"搬运师傅 3 名，队长刘师傅":                                     true,
+		"Lesson 7 completed with instructor Petra":           false, // a number that labels
+		"Block C, Row 12, Seat 8":                            false,
+		"Appointment moved from 14 to 21 March":              false, // dates
+		"Charged 18.47 EUR for 34.2 kWh":                     false, // money and a measure
+		"Pick-up window 9 to 12 am":                          false,
+		"Delivery expected in 3 days":                        false,
+		"Visit booked for Tuesday 10:30, technician Priya":   false,
+		"Parcel 00340434 out for delivery":                   false, // an identifier
+		"Ride ended: 13 minutes, 3.1 km, 4.15 EUR":           false,
+		"Order for 500 Mbit fibre placed, contract K-9902":   false,
+		"Refund of 40.00 EUR issued to PayPal, case CP-1207": false,
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
+			t.Errorf("%q states a count: %v, want %v", text, got, want)
+		}
+	}
+	for q, want := range map[string]bool{"how many people are coming?": true, "几个人来？": true, "几点到？": false, "how much is it?": false} {
+		if got := slices.Contains(relevance.AnswerTypes(q), relevance.CountTerm); got != want {
+			t.Errorf("%q asks how many: %v, want %v", q, got, want)
+		}
+	}
+}
