@@ -96,6 +96,9 @@ func analyze(normalised string, answers, event bool) Analysis {
 	if event && offers(textOf(normalised)) {
 		a.Terms = append(a.Terms, OfferTerm)
 	}
+	if event && asksSomething(normalised) {
+		a.Terms = append(a.Terms, QuestionTerm)
+	}
 	return a
 }
 

@@ -743,3 +743,20 @@ func isNumber(s string) bool {
 var dealWords = newCueSet([]string{"discount", "discounts", "deal", "deals", "promotion", "promotions", "promo",
 	"coupon", "coupons", "sale", "sales", "special offer", "special offers", "cheaper",
 	"优惠", "折扣", "打折", "促销", "活动", "券"})
+
+// QuestionTerm is the term of an event that asks rather than states: a
+// customer's question in a chat ("Chat (customer): can I use the school car
+// for my test?", "用户：可以带孩子一起去吗？"), which repeats the words of a
+// question about the same thing while the reply after it answers it.
+const QuestionTerm = "?"
+
+// asksSomething reports a text (normalised) that ends with a question mark.
+func asksSomething(normalised string) bool {
+	t := strings.TrimRight(normalised, " \t\r\n\"'”)）)")
+	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
+}
+
+// askWords mark a question about what someone asked ("what did the guests
+// ask?", "他问了什么？"): the lines that ask answer it, so they keep their weight.
+var askWords = newCueSet([]string{"ask", "asked", "asking", "question", "questions", "enquiry", "enquiries", "inquiry",
+	"问了", "问什么", "问题是", "咨询了", "咨询什么"})

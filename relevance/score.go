@@ -154,7 +154,9 @@ type Weights struct {
 	Sources map[string]float64
 	// Offer scales the relevance of an event that only offers or promises help
 	// ("Let me check the status of your refund": OfferTerm), whatever its
-	// source (0: off, as 1).
+	// source (0: off, as 1), unless the question asks for deals; and of an
+	// event that only asks (a customer's question in a chat: QuestionTerm),
+	// unless the question asks what someone asked.
 	Offer float64
 }
 
@@ -267,6 +269,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if dealWords.in(q.normalised()) {
 		offer = 0
 	}
+	asking := w.Offer // the scale of a line that asks (QuestionTerm): as one that offers
+	if askWords.in(q.normalised()) {
+		asking = 0
+	}
 	if w.Lexical > 0 {
 		var kin []string // the terms Weights.Kin brought
 		lq := newLexQuery(words(q.Analysis), w.CJKChar)
@@ -363,6 +369,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if offer > 0 && docs[i].count(offerHash) > 0 {
 			c.Source *= offer
 		}
+		if asking > 0 && docs[i].count(questionHash) > 0 {
+			c.Source *= asking
+		}
 		if wS+wL > 0 {
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
@@ -407,7 +416,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	return scores, comps, f
 }
 
-var offerHash = termHash(OfferTerm)
+var offerHash, questionHash = termHash(OfferTerm), termHash(QuestionTerm)
 
 // words are the question's terms without its identifiers and their prefix
 // words (INV-1040's "inv"): the identifier score matches identifiers, exactly
@@ -663,7 +672,7 @@ var currencyHashes = func() map[uint64]bool {
 
 // isAnswerTerm reports the term of an answer type or of an offer.
 func isAnswerTerm(h uint64) bool {
-	return h == offerHash || slices.ContainsFunc(answerTypes, func(t *answerType) bool { return t.hash == h })
+	return h == offerHash || h == questionHash || slices.ContainsFunc(answerTypes, func(t *answerType) bool { return t.hash == h })
 }
 
 // statesAll reports that the event states what the question asks for: each

@@ -554,3 +554,30 @@ func TestTheFusionGivesTheScore(t *testing.T) {
 		t.Errorf("with Identifier 0, wI is %v", f.Identifier)
 	}
 }
+
+// A line that only asks (a customer's question in a chat) counts as little
+// as one that only offers: it repeats the words of a question about the same
+// thing, and the reply after it answers. A question about what someone asked
+// is answered by it.
+func TestALineThatAsksCountsLittle(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "chat", Time: ago(18), Text: "Chat (customer): can I add a mattress to the pick-up?"},
+		{Source: "chat", Time: ago(17), Text: "Chat (agent): Yes, the mattress is added to BW-906 for 10.00 EUR"},
+		{Source: "orders", Time: ago(40), Text: "Bulky waste pick-up BW-906 booked: sofa and two chairs, Tuesday"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("can the mattress go too?", nil), cands, 1, func(w *relevance.Weights) { w.Offer = 0 })
+	for text, want := range map[string]bool{
+		"Chat (customer): can I add a mattress to the pick-up?":            true,
+		"用户：可以带孩子一起去吗？":                                                    true,
+		"Customer asked whether the mattress can go too":                   false, // it states that someone asked
+		"Chat (agent): Yes, the mattress is added to BW-906 for 10.00 EUR": false,
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.QuestionTerm); got != want {
+			t.Errorf("%q only asks: %v, want %v", text, got, want)
+		}
+	}
+	scores, comps := relevance.Score(relevance.NewQuery("what did the customer ask about the pick-up?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[0].Source != 1 || !ranksFirst(scores, 0) {
+		t.Errorf("a question about what was asked should find the line that asks: %v %+v", scores, comps)
+	}
+}
