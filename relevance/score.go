@@ -248,7 +248,8 @@ type Fusion struct {
 	// Asks are the answer types it looks for: amount, time, reason, person,
 	// place, instruction, count; description for a question asking what its object
 	// is or holds (Weights.Description); deals for one asking for discounts or
-	// promotions (lines that only offer keep their whole weight).
+	// promotions (lines that only offer keep their whole weight); asked for
+	// one asking what someone asked (lines that only ask keep theirs).
 	Asks []string `json:"asks,omitempty"`
 }
 
@@ -407,6 +408,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	if offer != w.Offer {
 		f.Asks = append(f.Asks, "deals")
+	}
+	if asking != w.Offer {
+		f.Asks = append(f.Asks, "asked")
 	}
 	r, wI := f.Recency, f.Identifier
 	for i := range cands {
