@@ -177,7 +177,7 @@ func TestExpandInflectsIrregularly(t *testing.T) {
 		"did the children get there?": {"child"},
 	} {
 		inflected := map[string]bool{}
-		synonymsOf(q, Analyze(q).Terms, 1, false, func(e expansion) {
+		synonymsOf(q, Analyze(q).Terms, 1, func(e expansion) {
 			if e.inflected {
 				inflected[e.term] = true
 			}

@@ -89,11 +89,6 @@ type Weights struct {
 	// finds "eat"; 0: off): the same word, which no stemmer joins, but at
 	// less than 1, as "held" brings the noun "hold" too.
 	Inflected float64
-	// Kin weighs the words of the concepts right above and below a question
-	// word's (WordNet's hypernyms and hyponyms of its most common sense as a
-	// noun: "animals" finds "pets", "visitor" finds "guest"), as Synonyms
-	// weighs synonyms.
-	Kin float64
 	// Thesaurus weighs BM25 matches of the terms Lexicon brings for the
 	// question's words and phrases (0: off); Lexicon nil is DefaultThesaurus().
 	Thesaurus float64
@@ -163,7 +158,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Kin: 0.1, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -275,7 +270,6 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		asking = 0
 	}
 	if w.Lexical > 0 {
-		var kin []string // the terms Weights.Kin brought
 		lq := newLexQuery(words(q.Analysis), w.CJKChar)
 		if w.Thesaurus > 0 {
 			th := w.Lexicon
@@ -286,15 +280,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })
 			}
 		}
-		if w.Synonyms > 0 && w.Senses > 0 || w.Inflected > 0 || w.Kin > 0 {
-			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, w.Kin > 0, func(e expansion) {
+		if w.Synonyms > 0 && w.Senses > 0 || w.Inflected > 0 {
+			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, func(e expansion) {
 				switch {
 				case e.inflected && w.Inflected > 0:
 					lq.bring(e, w.Inflected, docs)
-				case e.kin && w.Kin > 0:
-					lq.bring(e, w.Kin, docs)
-					kin = append(kin, e.term)
-				case !e.inflected && !e.kin && w.Synonyms > 0:
+				case !e.inflected && w.Synonyms > 0:
 					lq.bring(e, w.Synonyms, docs)
 				}
 			})
@@ -326,13 +317,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 		lex = bm25(lq.done(), cands, docs, stats, w.CorpusIDF)
-		// asksWhatAnEventSays looks at the phrases' words, not at the kin's (a
-		// word of a concept above or below one of the question's is too loose
-		// to say which event it asks about)
-		qterms = append(lq.terms, lq.phraseWords...)
-		if len(kin) > 0 {
-			qterms = slices.DeleteFunc(slices.Concat(lq.terms, lq.phraseWords), func(t string) bool { return slices.Contains(kin, t) })
-		}
+		qterms = append(lq.terms, lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
 	}
 	var bestSim, bestLex float64
 	var qnz []int32 // the question vector's few non-zeros, when there are enough candidates to pay for finding them

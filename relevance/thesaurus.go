@@ -207,10 +207,6 @@ type expansion struct {
 	// inflected: the question's word itself, inflected otherwise (pay ->
 	// paid): weighed as the word, not as a synonym.
 	inflected bool
-	// kin: a word of the concept just above or below the word's (WordNet's
-	// hypernyms and hyponyms: animal -> pet, photo -> picture), weighed as
-	// Weights.Kin.
-	kin bool
 }
 
 // match is an entry that matched a question, with the question's words that

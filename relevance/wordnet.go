@@ -38,14 +38,7 @@ type wordnet struct {
 	// wait for it; loaded: the load is done (see Loading).
 	background, loaded atomic.Bool
 
-	expansions *lru.Cache[string, []string]  // stemmed synonyms by word and senses
-	kins       *lru.Cache[string, []kinTerm] // stemmed kin by word
-}
-
-// kinTerm is a stemmed kin word and its termHash.
-type kinTerm struct {
-	term string
-	hash uint64
+	expansions *lru.Cache[string, []string] // stemmed synonyms by word and senses
 }
 
 // wordCacheEntries bounds the per-word cache of expansions (twice this at most).
@@ -78,38 +71,13 @@ func (w *wordnet) stemmedSynonyms(word string, senses int) []string {
 	})
 }
 
-// stemmedKin is kin, stemmed and without stop words, hashed, cached per word.
-func (w *wordnet) stemmedKin(word string) []kinTerm {
-	return w.kins.Get(word, func() []kinTerm {
-		var out []kinTerm
-		for _, s := range w.kin(word) {
-			if len(s) >= 3 && !stopWords[s] {
-				t := english.Stem(s, false)
-				if !slices.ContainsFunc(out, func(k kinTerm) bool { return k.term == t }) {
-					out = append(out, kinTerm{t, termHash(t)})
-				}
-			}
-		}
-		return out
-	})
-}
-
 type wnRef struct {
 	offset int64
 	pos    byte // n, v, a or r
 }
 
 // wnLemma is a lemma's place in the arena and its references.
-type wnLemma struct {
-	at, n, refs, nrefs uint32
-	tagged             bool // a sense of it is tagged in WordNet's corpus (a word in use, not "moolah")
-}
-
-// inUse reports that a sense of the lemma is tagged in WordNet's corpus.
-func (w *wordnet) inUse(word string) bool {
-	i, ok := w.ids[termHash(word)]
-	return ok && w.lemmas[i].tagged && string(w.arena[w.lemmas[i].at:w.lemmas[i].at+w.lemmas[i].n]) == word
-}
+type wnLemma struct{ at, n, refs, nrefs uint32 }
 
 // lookup returns word's synset references (nil when WordNet has no such lemma).
 func (w *wordnet) lookup(word string) []wnRef {
@@ -124,7 +92,7 @@ func (w *wordnet) lookup(word string) []wnRef {
 	return w.refs[l.refs : l.refs+l.nrefs]
 }
 
-var wn = wordnet{expansions: lru.New[string, []string](wordCacheEntries), kins: lru.New[string, []kinTerm](wordCacheEntries)}
+var wn = wordnet{expansions: lru.New[string, []string](wordCacheEntries)}
 
 // posFiles names each part of speech's files, in the order they are read.
 var posFiles = []struct{ pos, name string }{{"n", "noun"}, {"v", "verb"}, {"a", "adj"}, {"r", "adv"}}
@@ -133,8 +101,7 @@ func (w *wordnet) load() {
 	defer w.loaded.Store(true)
 	w.data, w.base, w.infl = map[byte]*os.File{}, map[string][]string{}, map[string][]string{}
 	index := map[string][]wnRef{} // while loading; then packed without pointers
-	tagged := map[string]bool{}
-	defer func() { w.pack(index, tagged) }()
+	defer func() { w.pack(index) }()
 	for _, pf := range posFiles {
 		pos, name := pf.pos, pf.name
 		if b, err := os.ReadFile(filepath.Join(WordNetDir, name+".exc")); err == nil {
@@ -167,9 +134,6 @@ func (w *wordnet) load() {
 			senses, _ := strconv.Atoi(fs[2])
 			ptrs, _ := strconv.Atoi(fs[3])
 			first := 4 + ptrs + 2
-			if n, _ := strconv.Atoi(fs[4+ptrs+1]); n > 0 && len(fs) > 4+ptrs+1 {
-				tagged[fs[0]] = true
-			}
 			for i := first; i < len(fs) && i < first+senses; i++ {
 				off, err := strconv.ParseInt(fs[i], 10, 64)
 				if err == nil {
@@ -188,7 +152,7 @@ func (w *wordnet) load() {
 
 // pack turns the loading index into the pointer-free one, lemmas in sorted
 // order (so that a hash collision always keeps the same lemma).
-func (w *wordnet) pack(index map[string][]wnRef, tagged map[string]bool) {
+func (w *wordnet) pack(index map[string][]wnRef) {
 	words := make([]string, 0, len(index))
 	size, nrefs := 0, 0
 	for word, refs := range index {
@@ -207,7 +171,7 @@ func (w *wordnet) pack(index map[string][]wnRef, tagged map[string]bool) {
 			continue
 		}
 		w.ids[h] = uint32(len(w.lemmas))
-		w.lemmas = append(w.lemmas, wnLemma{at: uint32(len(w.arena)), n: uint32(len(word)), refs: uint32(len(w.refs)), nrefs: uint32(len(index[word])), tagged: tagged[word]})
+		w.lemmas = append(w.lemmas, wnLemma{at: uint32(len(w.arena)), n: uint32(len(word)), refs: uint32(len(w.refs)), nrefs: uint32(len(index[word]))})
 		w.arena = append(w.arena, word...)
 		w.refs = append(w.refs, index[word]...)
 	}
@@ -275,57 +239,6 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 	return out
 }
 
-// kin returns the words of the concepts right above and below the word's most
-// common sense as a noun (WordNet's hypernyms and hyponyms: "animal" finds
-// "pet", "visitor" finds "guest", "money" finds "refund"): a question's
-// general word finds an event's specific one, and the reverse. Multi-word
-// lemmas are left out, as in synonyms, and words no sense of which is tagged
-// in WordNet's corpus ("moolah" for money, "adrenarche" for start).
-func (w *wordnet) kin(word string) []string {
-	w.once.Do(w.load)
-	var out []string
-	for _, r := range w.lookup(word) {
-		if r.pos != 'n' {
-			continue
-		}
-		fs := w.synset(r.pos, r.offset)
-		if len(fs) < 4 {
-			return nil
-		}
-		cnt, err := strconv.ParseInt(fs[3], 16, 32)
-		if err != nil {
-			return nil
-		}
-		p := 4 + 2*int(cnt)
-		if p >= len(fs) {
-			return nil
-		}
-		pcnt, _ := strconv.Atoi(fs[p])
-		for i := 0; i < pcnt && p+4+4*i < len(fs); i++ {
-			sym, off, pos, st := fs[p+1+4*i], fs[p+2+4*i], fs[p+3+4*i], fs[p+4+4*i]
-			if sym != "@" && sym != "~" || st != "0000" || pos != "n" {
-				continue // (semantic pointers only: the whole synset's)
-			}
-			o, err := strconv.ParseInt(off, 10, 64)
-			if err != nil {
-				continue
-			}
-			target := w.synset('n', o)
-			if len(target) < 4 {
-				continue
-			}
-			c, _ := strconv.ParseInt(target[3], 16, 32)
-			for j := 0; j < int(c) && 4+2*j < len(target); j++ {
-				if lemma := lemmaOf(target[4+2*j]); !strings.Contains(lemma, "_") && w.inUse(lemma) {
-					out = append(out, lemma)
-				}
-			}
-		}
-		return out // the most common sense only
-	}
-	return out
-}
-
 // synset is the fields of the synset line at offset in pos's data file (nil
 // without the file).
 func (w *wordnet) synset(pos byte, offset int64) []string {
@@ -379,13 +292,13 @@ func forms(out []string, w string) []string {
 // evidence for a paraphrase that shares no word with the event it asks about.
 func Expand(question string, senses int) []string {
 	var out []string
-	synonymsOf(question, Analyze(question).Terms, senses, false, func(e expansion) { out = append(out, e.term) })
+	synonymsOf(question, Analyze(question).Terms, senses, func(e expansion) { out = append(out, e.term) })
 	return out
 }
 
 // synonymsOf calls f with each of Expand's synonyms and the word it came from;
 // terms are the question's (its analysis).
-func synonymsOf(question string, terms []string, senses int, kin bool, f func(expansion)) {
+func synonymsOf(question string, terms []string, senses int, f func(expansion)) {
 	if Loading() {
 		return
 	}
@@ -423,23 +336,6 @@ func synonymsOf(question string, terms []string, senses int, kin bool, f func(ex
 		}
 	}
 	collocationsOf(words, stems, senses, have, f)
-	if !kin {
-		return
-	}
-	// kin last: a word a synonym or a collocation brings is theirs
-	for k, w := range words {
-		if stems[k] == "" {
-			continue
-		}
-		var buf [8]string
-		for _, form := range forms(buf[:0], w) {
-			for _, t := range wn.stemmedKin(form) {
-				if !have[t.term] { // (the same kin twice: bring keeps the first)
-					f(expansion{term: t.term, hash: t.hash, from: stems[k : k+1], kin: true})
-				}
-			}
-		}
-	}
 }
 
 // objects may stand between a verb and its particle ("put it together").
