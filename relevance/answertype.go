@@ -750,10 +750,21 @@ var dealWords = newCueSet([]string{"discount", "discounts", "deal", "deals", "pr
 // question about the same thing while the reply after it answers it.
 const QuestionTerm = "?"
 
-// asksSomething reports a text (normalised) that ends with a question mark.
+// asksSomething reports a text (normalised) that only asks: after a
+// speaker's label ("Chat (customer):", "用户："), one sentence ending with a
+// question mark. A text that states something first ("Support ticket T-9001
+// [pending] Refund not received: I sent the shoes back on Monday. When do I
+// get my money back?") states a fact of the case.
 func asksSomething(normalised string) bool {
 	t := strings.TrimRight(normalised, " \t\r\n\"'”)）)")
-	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
+	if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "？") {
+		return false
+	}
+	if i := strings.IndexAny(t, ":："); i >= 0 {
+		t = t[i+1:]
+	}
+	t = strings.TrimRight(t, "?？ ")
+	return !strings.ContainsAny(t, "。！？:：") && !strings.Contains(t, ". ") && !strings.Contains(t, "! ") && !strings.Contains(t, "? ")
 }
 
 // askWords mark a question about what someone asked ("what did the guests
