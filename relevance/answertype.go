@@ -521,7 +521,8 @@ const ReasonTerm = "∵"
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
 var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "holding up", "held up", "taking so long", "waiting for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
-	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for", "did they find", "did you find", "did the doctor find"}
+	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for", "did they find", "did you find", "did the doctor find",
+	"毛病", "哪里坏", "坏了"}
 
 // reasonWords state a cause or a problem (and reasonAfter's, before another word).
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
@@ -549,6 +550,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"导致", "造成", "不成功", "未成功", "出错", "报错", "被拒", "驳回", "拒付", "未通过", "不通过", "封禁", "停用", "失效",
 	"无效", "不可用", "已满", "售罄", "停电", "停水", "断网", "中断", "限制", "受限", "锁定", "逾期", "欠费", "推迟",
 	"延期", "顺延", "问题", "不了", "可疑", "有误", "不正确", "不符", "破损", "遗失", "缺少", "缺失", "不支持",
+	// the faults and findings' Chinese (leak, worn, stuck, cracked, rust, infection, fever, overheating, slow)
+	"漏水", "渗水", "磨损", "老化", "堵塞", "卡住", "裂", "生锈", "发炎", "感染", "发烧", "过热", "变慢",
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销")
 
 // reasonAfter are the words that state a problem only before one of the

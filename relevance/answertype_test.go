@@ -86,6 +86,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		// the Chinese lists are the English ones' words in Chinese
 		"签证申请被驳回：材料不符": {why},
 		"安装顺延":         {why},
+		"检查发现门封条老化漏水":  {why}, // a fault found
 		"保洁阿姨已出发":      {who},
 		"需要我自己装吗？":     nil, // (not 需要: "do I need to …?")
 	} {

@@ -487,8 +487,11 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 		for k := range int(docs[i].nOwn) {
 			id := docs[i].own(k)
 			if id.amount || len(via) == 64 || slices.Contains(via, id) ||
-				slices.ContainsFunc(qids, func(q ident) bool { return sameObject(q, id) }) {
-				continue // (the same amount is no link: two things may cost the same)
+				slices.ContainsFunc(qids, func(q ident) bool { return sameObject(q, id) || q.family != 0 && q.family == id.family }) {
+				// (the same amount is no link: two things may cost the same;
+				// nor another object of the asked one's kind: "Paid 184.00 EUR
+				// for PR-5501 and PR-5502" does not make PR-5501's events PR-5502's)
+				continue
 			}
 			via = append(via, id)
 		}

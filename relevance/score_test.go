@@ -254,6 +254,26 @@ func TestAnIdentifierEveryEventNamesLinksNothing(t *testing.T) {
 	}
 }
 
+// An event naming the asked object beside another object of its kind (one
+// payment for two orders) links nothing: PR-5501's events are no news of
+// PR-5502. An object of another kind beside it (the order's refund) is linked.
+func TestAnObjectOfTheAskedKindIsNoLink(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(57), Text: "Print order PR-5502: 50 A2 posters, glossy"},
+		{Source: "payments", Time: ago(56), Text: "Paid 184.00 EUR for PR-5501 and PR-5502"},
+		{Source: "shipping", Time: ago(5), Text: "PR-5501 shipped with UPS"},
+		{Source: "refunds", Time: ago(30), Text: "Refund R-7701 for PR-5502 approved"},
+		{Source: "refunds", Time: ago(20), Text: "R-7701 paid out to your card"},
+	}
+	_, comps := relevance.Score(relevance.NewQuery("where is PR-5502?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[2].Identifier != 0 {
+		t.Errorf("the other order's shipment counts as PR-5502's: %+v", comps[2])
+	}
+	if comps[4].Identifier == 0 {
+		t.Errorf("the refund of PR-5502 should be linked to it: %+v", comps[4])
+	}
+}
+
 // Cosine sums in four lanes; it equals the plain dot product at every length.
 func TestCosineEqualsTheDotProduct(t *testing.T) {
 	for n := range 11 {
