@@ -160,7 +160,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// stop's changes; only their totals are read), -blind-14.json (written
 	// after them, read once; the three read since: development sets),
 	// -blind-15.json (written before the 2026-12-03 stop's changes, its totals
-	// read after each round), -blind-16.json (written mid-stop, read once);
+	// read after each round), -blind-16.json (written mid-stop, read at its
+	// end, then its misses: a development set), -blind-17.json (written after
+	// the stop's third round, read once);
 	// examples/evalset-identifiers.json
 	// and examples/evalset-recency.json (identifier and recency questions,
 	// written to find what fails: development sets). docs/evaluation.md.
@@ -170,7 +172,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-9.json"}, {"../examples/evalset-blind-10.json"},
 		{"../examples/evalset-blind-11.json"}, {"../examples/evalset-blind-12.json"},
 		{"../examples/evalset-blind-13.json"}, {"../examples/evalset-blind-14.json"}, {"../examples/evalset-blind-15.json"},
-		{"../examples/evalset-blind-16.json"}, {"../examples/evalset-identifiers.json"}, {"../examples/evalset-recency.json"}}
+		{"../examples/evalset-blind-16.json"}, {"../examples/evalset-blind-17.json"}, {"../examples/evalset-identifiers.json"}, {"../examples/evalset-recency.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
 	if own {
 		sets = [][]string{strings.Split(os.Getenv("FRESHCTX_EVAL_SET"), ",")}
