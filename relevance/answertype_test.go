@@ -67,6 +67,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Diagnosis: display cable replaced under warranty":           {why},
 		"MOT result: FAIL - worn front brake pads":                   {why}, // a fault found
 		"Advisory: slight corrosion on rear subframe":                {why},
+		"RX-3121 on hold: the prescription scan is unreadable":       {why},
+		"Turn on the hold music":                                     nil,
 		"Cleaner for CL-3390 changed from Ana to Marek":              {who},
 		"Appointment with Dr. Weiss":                                 {who},
 		"API response time above 800 ms":                             nil,   // ms: milliseconds, not a title
