@@ -768,7 +768,8 @@ func asksSomething(normalised string) bool {
 		t = t[i+1:]
 	}
 	t = strings.TrimRight(t, "?？ ")
-	return !strings.ContainsAny(t, "。！？:：") && !strings.Contains(t, ". ") && !strings.Contains(t, "! ") && !strings.Contains(t, "? ")
+	return !strings.ContainsAny(t, "。！？：") && !strings.Contains(t, ": ") && !strings.Contains(t, ". ") &&
+		!strings.Contains(t, "! ") && !strings.Contains(t, "? ") // (not "10:30" or "3.5")
 }
 
 // askWords mark a question about what someone asked ("what did the guests

@@ -588,6 +588,7 @@ func TestALineThatAsksCountsLittle(t *testing.T) {
 	firstOnlyWith(t, relevance.NewQuery("can the mattress go too?", nil), cands, 1, func(w *relevance.Weights) { w.Offer = 0 })
 	for text, want := range map[string]bool{
 		"Chat (customer): can I add a mattress to the pick-up?":                                                              true,
+		"Chat (customer): can the technician come at 10:30?":                                                                 true, // a time is no second sentence
 		"用户：可以带孩子一起去吗？":                                                                                                      true,
 		"Customer asked whether the mattress can go too":                                                                     false, // it states that someone asked
 		"Support ticket T-9001 [pending] Refund not received: I sent the shoes back on Monday. When do I get my money back?": false, // a fact first
