@@ -37,8 +37,8 @@ type Analysis struct {
 
 // Analyze splits text into terms and identifiers, with the terms of the
 // answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm,
-// PlaceTerm, InstructionTerm) and OfferTerm for a line that only offers help
-// or goods.
+// PlaceTerm, InstructionTerm, CountTerm), OfferTerm for a line that only
+// offers help or goods and QuestionTerm for one that only asks.
 //
 // NFKC first (normalise): full-width letters and digits, as Chinese and
 // Japanese keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).

@@ -99,17 +99,20 @@ func statesCount(rs []rune) bool {
 		}
 	}
 	for i, r := range rs {
-		if i > 0 && strings.ContainsRune(cjkMeasures, r) {
-			p := rs[i-1]
-			if p == ' ' && i > 1 {
-				p = rs[i-2]
-			}
-			if unicode.IsDigit(p) || strings.ContainsRune("一二两三四五六七八九十", p) {
-				return true
-			}
+		if strings.ContainsRune(cjkMeasures, r) && numeralBefore(rs, i) {
+			return true
 		}
 	}
 	return false
+}
+
+// numeralBefore reports a digit or a Chinese numeral right before rs[i] (a
+// space between allowed): "3 名", "两份", "八折", "9 折".
+func numeralBefore(rs []rune, i int) bool {
+	if i > 1 && rs[i-1] == ' ' {
+		i--
+	}
+	return i > 0 && (unicode.IsDigit(rs[i-1]) || strings.ContainsRune("一二两三四五六七八九十", rs[i-1]))
 }
 
 // InstructionTerm is the term of an event that tells the customer what to do
@@ -118,7 +121,6 @@ func statesCount(rs []rune) bool {
 const InstructionTerm = "☞"
 
 // instructionCues mark a question that asks what to bring or do.
-
 var instructionCues = []string{"need to bring", "need to take", "should i bring", "should i take", "do i bring", "do i take",
 	"what to bring", "what to take", "take with me", "bring with me", "do i need anything", "need to do", "have to do", "should i do",
 	"any rules", "prepare", "准备什么", "带什么", "需要带", "要带", "注意事项",
@@ -256,7 +258,7 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 	"公证员", "会计", "急救员", "助产士", "咨询师", "协调员", "策划师", "调度员", "老板")
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
-// TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm.
+// TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm, CountTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := newText(q)
@@ -675,8 +677,7 @@ func offers(t text) bool { return offerWords.in(t) || advertises(t) }
 // 79 EUR", "from 6.99 EUR a month"; not "from 30 EUR to 35 EUR"),
 // something free for getting or trying ("get the 4th free", "first visit
 // free"), a line announcing what is new or offered ("New: …", "Offer: …"),
-// and a Chinese discount
-// ("9 折", "八折").
+// and a Chinese discount ("9 折", "八折").
 func advertises(t text) bool {
 	w := t.words
 	at := func(i int) string {
@@ -717,14 +718,8 @@ func advertises(t text) bool {
 	}
 	rs := []rune(t.norm)
 	for i, r := range rs {
-		if r == '折' && i > 0 {
-			p := rs[i-1]
-			if p == ' ' && i > 1 {
-				p = rs[i-2]
-			}
-			if unicode.IsDigit(p) || strings.ContainsRune("一二三四五六七八九", p) {
-				return true
-			}
+		if r == '折' && numeralBefore(rs, i) {
+			return true
 		}
 	}
 	return false
@@ -743,10 +738,12 @@ func isNumber(s string) bool {
 }
 
 // dealWords mark a question that asks for deals ("any discounts for me?",
-// "有优惠吗？"): advertising answers it, so offers keep their weight.
+// "有优惠吗？"): advertising answers it, so offers keep their weight. Not
+// "sale" or 活动: "did my sale go through?" and "活动几点开始？" ask about the
+// customer's own sale and event.
 var dealWords = newCueSet([]string{"discount", "discounts", "deal", "deals", "promotion", "promotions", "promo",
-	"coupon", "coupons", "sale", "sales", "special offer", "special offers", "cheaper",
-	"优惠", "折扣", "打折", "促销", "活动", "券"})
+	"coupon", "coupons", "on sale", "special offer", "special offers", "cheaper",
+	"优惠", "折扣", "打折", "促销", "券"})
 
 // QuestionTerm is the term of an event that asks rather than states: a
 // customer's question in a chat ("Chat (customer): can I use the school car

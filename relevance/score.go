@@ -662,7 +662,8 @@ var currencyHashes = func() map[uint64]bool {
 	return m
 }()
 
-// isAnswerTerm reports the term of an answer type or of an offer.
+// isAnswerTerm reports the term of an answer type, of an offer or of a line
+// that only asks: none says what an event is about.
 func isAnswerTerm(h uint64) bool {
 	return h == offerHash || h == questionHash || slices.ContainsFunc(answerTypes, func(t *answerType) bool { return t.hash == h })
 }

@@ -445,6 +445,9 @@ func TestAnOfferCountsLittleInAllItBrings(t *testing.T) {
 		t.Errorf("the advertisement matches nothing: its score %v should be its whole score %v times %v",
 			scores[1], whole[1], relevance.DefaultWeights.Offer)
 	}
+	if _, comps := relevance.Score(relevance.NewQuery("did my sale of O-7001 go through?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[1].Source != relevance.DefaultWeights.Offer {
+		t.Errorf("the customer's own sale is no question for deals: %+v", comps[1])
+	}
 	for _, q := range []string{"any discounts on gift cards?", "有优惠吗？"} {
 		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
 		if comps[1].Source != 1 || !ranksFirst(scores, 1) {
