@@ -1008,7 +1008,9 @@ func slot(h uint64) uint64 { return h ^ h>>29 }
 // Recency is 2^(−age/halfLife): 1 now, ½ at one half-life (an event from the
 // future counts as now).
 func Recency(now, t time.Time, halfLife time.Duration) float64 {
-	return math.Exp2(-max(now.Sub(t), 0).Seconds() / halfLife.Seconds())
+	// e^(−ln2·age/halfLife): math.Exp has an assembly version where
+	// math.Exp2 has none, a tenth of the ranking's time at 500 candidates
+	return math.Exp(-math.Ln2 * max(now.Sub(t), 0).Seconds() / halfLife.Seconds())
 }
 
 // UniqueTerms are text's analysed terms, each once, in order.
