@@ -366,7 +366,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		link(comps, docs, qids, w.Linked)
 	}
 	if len(qids) > 0 && w.Echo > 0 {
-		echo(comps, docs, w.Echo)
+		echo(comps, docs, cands, rels, w.Echo)
 	}
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
@@ -528,7 +528,7 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 // candidates, a share of the identifier score: "Jazz Night on 15 March
 // postponed" is about "Tickets for order EV-4410: 2 x Jazz Night, 15 March"
 // when no other event says "jazz". Not a line that only offers.
-func echo(comps []Components, docs []doc, share float64) {
+func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, share float64) {
 	// the story's words: its events' terms but identifiers, amounts and answer
 	// types (a word given twice is found at its first place: newTermTable)
 	var storyWords []uint64
@@ -567,9 +567,64 @@ func echo(comps []Components, docs []doc, share float64) {
 			}
 		}
 	}
+	// the most relevant few events using a story word that other events use
+	// too (as inherit, a bound on the cost: O(n) per request)
+	const followed = 3
+	shared := make([]int32, 0, followed+1)
 	for _, u := range uses {
 		if others[u.word] == 1 {
 			comps[u.doc].Identifier = share
+			continue
+		}
+		j := u.doc
+		if slices.Contains(shared, j) {
+			continue
+		}
+		k := len(shared)
+		for k > 0 && rels[shared[k-1]] < rels[j] {
+			k--
+		}
+		if k < followed {
+			shared = append(shared, 0)
+			copy(shared[k+1:], shared[k:])
+			shared[k] = j
+			shared = shared[:min(len(shared), followed)]
+		}
+	}
+	// An event whose story words other events use too belongs to the story
+	// its words come from (of the most relevant few such events): of the
+	// earlier events naming an identifier, the one using most of those words,
+	// the latest of equals (a ride ends after its own start).
+	// "Ride ended: 13 minutes, 4.15 EUR" comes after "Ride started: scooter
+	// SC-7741" and before "Ride started: scooter SC-7790": it is SC-7741's ride.
+	var words []uint64
+	for _, j := range shared {
+		if comps[j].Identifier > 0 {
+			continue
+		}
+		words = words[:0]
+		for _, u := range uses {
+			if u.doc == j {
+				words = append(words, storyWords[u.word])
+			}
+		}
+		from, most := -1, 0
+		for i := range docs {
+			if !cands[i].Time.Before(cands[j].Time) || !namesOwnID(&docs[i]) {
+				continue
+			}
+			n := 0
+			for _, h := range words {
+				if docs[i].count(h) > 0 {
+					n++
+				}
+			}
+			if n > most || n == most && n > 0 && cands[i].Time.After(cands[from].Time) {
+				from, most = i, n
+			}
+		}
+		if from >= 0 && comps[from].Identifier >= 1 {
+			comps[j].Identifier = share
 		}
 	}
 }

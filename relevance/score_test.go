@@ -419,6 +419,35 @@ func TestAnEventEchoingTheObjectIsAboutIt(t *testing.T) {
 	}
 }
 
+// An event whose story words other objects' events use too belongs to the
+// earlier object using most of them: "Ride ended" after SC-7741's start and
+// before SC-7790's is SC-7741's ride; the one after both starts, using as
+// many of either's words, is the later one's.
+func TestAnEventBelongsToTheStoryItsWordsComeFrom(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "rides", Time: ago(49), Text: "Ride started: scooter SC-7741 at Central Station"},
+		{Source: "rides", Time: ago(36), Text: "Ride ended: 13 minutes, 3.1 km, 4.15 EUR"},
+		{Source: "rides", Time: ago(27), Text: "Ride started: scooter SC-7790 at Harbour Square"},
+		{Source: "rides", Time: ago(17), Text: "Ride ended: 10 minutes, 2.0 km, 3.20 EUR"},
+		{Source: "wallet", Time: ago(8), Text: "Wallet topped up with 20.00 EUR"},
+	}
+	q := "how much did the ride on SC-7741 cost?"
+	scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[1].Identifier != relevance.DefaultWeights.Echo {
+		t.Errorf("%q: the ride's end after SC-7741's start is its ride: %+v", q, comps[1])
+	}
+	if comps[3].Identifier != 0 || comps[4].Identifier != 0 {
+		t.Errorf("%q: the other ride's end and the top-up are not SC-7741's: %+v", q, comps)
+	}
+	if scores[1] <= scores[3] {
+		t.Errorf("%q: SC-7741's end should rank above SC-7790's: %v", q, scores)
+	}
+	// the later ride's end uses as many of both starts' words: the later's
+	if _, comps := relevance.Score(relevance.NewQuery("how much did the ride on SC-7790 cost?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[3].Identifier != relevance.DefaultWeights.Echo || comps[1].Identifier != 0 {
+		t.Errorf("SC-7790's ride ended last, SC-7741's before it started: %+v", comps)
+	}
+}
+
 // A line that only offers help or goods counts a fifth in all it brings: its
 // newness too (an advertisement is often the newest event, and its newness says
 // nothing of the case) and the identifiers it repeats ("Let me check order
@@ -511,7 +540,8 @@ func TestANumberedThingIsAnIdentifier(t *testing.T) {
 // An identifier alone of its kind in the window is evidence, not a verdict:
 // when nothing else names a KT-number, the event answering what the question
 // asks (the charge) ranks above the newer one that only names the object.
-// With another KT-number beside it, naming the asked one decides again.
+// With another KT-number beside it, naming the asked one decides again
+// between the two plans' events.
 func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 	alone := []relevance.Candidate{
 		{Source: "plans", Time: ago(55), Text: "Meal plan KT-318 started: 4 dinners a week"},
@@ -521,9 +551,15 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 	firstOnlyWith(t, relevance.NewQuery("what did KT-318 cost?", nil), alone, 1, func(w *relevance.Weights) { w.IdentifierAlone = 0 })
 
 	rivals := append(slices.Clone(alone), relevance.Candidate{Source: "plans", Time: ago(20), Text: "Meal plan KT-319 for a friend: 2 dinners a week, 31.50 EUR"})
-	scores, _ := relevance.Score(relevance.NewQuery("what did KT-318 cost?", nil), rivals, relevance.DefaultWeights, nil, testNow)
-	if min(scores[0], scores[2]) <= max(scores[1], scores[3]) {
-		t.Errorf("with KT-319 in the window, the events naming KT-318 should outrank the others: %.3f", scores)
+	scores, comps := relevance.Score(relevance.NewQuery("what did KT-318 cost?", nil), rivals, relevance.DefaultWeights, nil, testNow)
+	if min(scores[0], scores[2]) <= scores[3] {
+		t.Errorf("with KT-319 in the window, the events naming KT-318 should outrank KT-319's: %.3f", scores)
+	}
+	// the charge came after KT-318's start and before KT-319's: KT-318's
+	// story (TestAnEventBelongsToTheStoryItsWordsComeFrom), and it answers
+	// the cost: above the plan's start and KT-319's plan
+	if comps[1].Identifier != relevance.DefaultWeights.Echo || scores[1] <= max(scores[0], scores[3]) {
+		t.Errorf("the weekly charge before KT-319 existed is KT-318's and answers its cost: %.3f %+v", scores, comps[1])
 	}
 }
 
