@@ -318,6 +318,28 @@ func TestExpandFindsCollocations(t *testing.T) {
 	}
 }
 
+// A question whether something is so also looks for what says it is not: an
+// adjective's WordNet antonyms ("available" → "unavailable"), in a question
+// opening with an auxiliary only.
+func TestAYesNoQuestionLooksForTheOpposite(t *testing.T) {
+	if _, err := os.Stat(WordNetDir); err != nil {
+		t.Skip("WordNet is not installed (make setup installs it)")
+	}
+	for q, want := range map[string]string{
+		"is the blue sofa available?":  "unavailable",
+		"was the invoice paid?":        "unpaid",
+		"is my application complete?":  "incomplete",
+		"are the shops open tomorrow?": "shut",
+	} {
+		if got := Expand(q, 1); !slices.Contains(got, english.Stem(want, false)) {
+			t.Errorf("%q expands to %v, want %q among them", q, got, english.Stem(want, false))
+		}
+	}
+	if got := Expand("when will the blue sofa be available?", 1); slices.Contains(got, english.Stem("unavailable", false)) {
+		t.Errorf("a question asking when brings no antonym: %v", got)
+	}
+}
+
 // FuzzAnalyze: any text (ingest analyses whatever the events say) analyses
 // without panicking; each identifier is also a term, each answer type's term
 // is there at most once, and the analysis without answer types is the same

@@ -71,6 +71,19 @@ func (w *wordnet) stemmedSynonyms(word string, senses int) []string {
 	})
 }
 
+// stemmedAntonyms is antonyms, stemmed and without stop words, cached per word.
+func (w *wordnet) stemmedAntonyms(word string) []string {
+	return w.expansions.Get(word+"/!", func() []string {
+		var out []string
+		for _, a := range w.antonyms(word) {
+			if !stopWords[a] {
+				out = append(out, english.Stem(a, false))
+			}
+		}
+		return out
+	})
+}
+
 type wnRef struct {
 	offset int64
 	pos    byte // n, v, a or r
@@ -198,41 +211,70 @@ func (w *wordnet) synonyms(word string, senses int) []string {
 		if err != nil {
 			continue
 		}
-		self := 0 // the word's number in the synset, for its lexical pointers
 		for i := 0; i < int(cnt) && 4+2*i < len(fs); i++ {
-			lemma := lemmaOf(fs[4+2*i])
-			if lemma == word {
-				self = i + 1
-			}
-			if !strings.Contains(lemma, "_") {
+			if lemma := lemmaOf(fs[4+2*i]); !strings.Contains(lemma, "_") {
 				out = append(out, lemma)
 			}
 		}
 		// Derivationally related forms of the word itself ("+" pointers: pay ->
 		// payment, deliver -> delivery): the same meaning as another part of speech.
-		p := 4 + 2*int(cnt)
-		if p >= len(fs) || self == 0 {
+		out = append(out, w.pointed(fs, word, "+")...)
+	}
+	return out
+}
+
+// antonyms returns the direct antonyms of word's most common adjective sense
+// ("open" → "shut", "available" → "unavailable", "paid" → "unpaid"): its
+// lexical "!" pointers. Multi-word lemmas are left out.
+func (w *wordnet) antonyms(word string) []string {
+	w.once.Do(w.load)
+	for _, r := range w.lookup(word) {
+		if r.pos == 'a' {
+			return w.pointed(w.synset(r.pos, r.offset), word, "!")
+		}
+	}
+	return nil
+}
+
+// pointed returns the single-word lemmas that word's lexical pointers of
+// symbol sym lead to from the synset of fields fs (a data file's line).
+func (w *wordnet) pointed(fs []string, word, sym string) []string {
+	if len(fs) < 4 {
+		return nil
+	}
+	cnt, err := strconv.ParseInt(fs[3], 16, 32)
+	if err != nil {
+		return nil
+	}
+	self := 0 // the word's number in the synset
+	for i := 0; i < int(cnt) && 4+2*i < len(fs); i++ {
+		if lemmaOf(fs[4+2*i]) == word {
+			self = i + 1
+		}
+	}
+	p := 4 + 2*int(cnt)
+	if p >= len(fs) || self == 0 {
+		return nil
+	}
+	var out []string
+	pcnt, _ := strconv.Atoi(fs[p])
+	for i := 0; i < pcnt && p+4+4*i < len(fs); i++ {
+		s, off, pos, st := fs[p+1+4*i], fs[p+2+4*i], fs[p+3+4*i], fs[p+4+4*i]
+		src, _ := strconv.ParseInt(st[:2], 16, 32)
+		tgt, _ := strconv.ParseInt(st[2:], 16, 32)
+		if s != sym || int(src) != self || tgt == 0 {
 			continue
 		}
-		pcnt, _ := strconv.Atoi(fs[p])
-		for i := 0; i < pcnt && p+4+4*i < len(fs); i++ {
-			sym, off, pos, st := fs[p+1+4*i], fs[p+2+4*i], fs[p+3+4*i], fs[p+4+4*i]
-			src, _ := strconv.ParseInt(st[:2], 16, 32)
-			tgt, _ := strconv.ParseInt(st[2:], 16, 32)
-			if sym != "+" || int(src) != self || tgt == 0 {
-				continue
-			}
-			o, err := strconv.ParseInt(off, 10, 64)
-			if err != nil {
-				continue
-			}
-			if pos == "s" {
-				pos = "a"
-			}
-			if target := w.synset(pos[0], o); 4+2*(tgt-1) < int64(len(target)) {
-				if lemma := lemmaOf(target[4+2*(tgt-1)]); !strings.Contains(lemma, "_") {
-					out = append(out, lemma)
-				}
+		o, err := strconv.ParseInt(off, 10, 64)
+		if err != nil {
+			continue
+		}
+		if pos == "s" {
+			pos = "a"
+		}
+		if target := w.synset(pos[0], o); 4+2*(tgt-1) < int64(len(target)) {
+			if lemma := lemmaOf(target[4+2*(tgt-1)]); !strings.Contains(lemma, "_") {
+				out = append(out, lemma)
 			}
 		}
 	}
@@ -307,7 +349,8 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 		have[t] = true
 	}
 	words := strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !('a' <= r && r <= 'z') && r != '-' })
-	stems := make([]string, len(words)) // each synonym's from: one word of it
+	stems := make([]string, len(words))              // each synonym's from: one word of it
+	yesNo := len(words) > 0 && auxiliaries[words[0]] // a question whether something is so
 	for k, w := range words {
 		if len(w) < 3 || stopWords[w] {
 			continue
@@ -334,9 +377,25 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 				}
 			}
 		}
+		if yesNo {
+			// whether it is so is answered by what says it is not: "is the
+			// room available?" by "room unavailable", "is the shop open?" by
+			// "shop shut today"
+			for _, t := range wn.stemmedAntonyms(w) {
+				if !have[t] {
+					have[t] = true
+					f(expansion{term: t, from: stems[k : k+1]})
+				}
+			}
+		}
 	}
 	collocationsOf(words, stems, senses, have, f)
 }
+
+// auxiliaries open a question whether something is so ("is it open?", "did
+// it work?").
+var auxiliaries = map[string]bool{"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true, "do": true,
+	"has": true, "have": true, "had": true, "will": true, "can": true, "could": true, "should": true}
 
 // objects may stand between a verb and its particle ("put it together").
 var objects = map[string]bool{"it": true, "them": true, "this": true, "that": true, "me": true, "us": true, "him": true, "her": true}
