@@ -7,6 +7,7 @@
 package relevance
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -68,6 +69,13 @@ func analyze(normalised string, answers, event bool) Analysis {
 				if k+1 < len(run) && !cjkQuestionWords[[2]rune(run[k:k+2])] {
 					a.Terms = append(a.Terms, string(run[k:k+2]))
 				}
+				// an ordinal's number as the digits an event prints ("第一讲"
+				// is "第 1 讲", "第二期" "第 2 期")
+				if run[k] == '第' && k+1 < len(run) {
+					if n := strings.IndexRune(cjkDigits, run[k+1]); n >= 0 {
+						a.Terms = append(a.Terms, strconv.Itoa(n/3+1))
+					}
+				}
 			}
 			i = j
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -101,6 +109,9 @@ func analyze(normalised string, answers, event bool) Analysis {
 	}
 	return a
 }
+
+// cjkDigits are the Chinese numerals one to ten, in order (three bytes each).
+const cjkDigits = "一二三四五六七八九十"
 
 // cjkParticles are Chinese characters that alone say nothing of what a text
 // is about (grammatical particles and pronouns): they are no terms alone, only
