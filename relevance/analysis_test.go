@@ -295,6 +295,14 @@ func TestNoTermOfAChineseQuestionWord(t *testing.T) {
 	if !slices.Contains(terms, "进场") {
 		t.Errorf("terms %q: want 进场", terms)
 	}
+	// An ordinal's numeral is also its number, as an event prints it: "第一讲"
+	// and "第 1 讲" share "1"; 一 elsewhere is no number ("一起").
+	if terms := Analyze("第一讲在哪里看？").Terms; !slices.Contains(terms, "1") {
+		t.Errorf("terms %q: want 1 for 第一", terms)
+	}
+	if terms := Analyze("我们一起去").Terms; slices.Contains(terms, "1") {
+		t.Errorf("terms %q: 一起 holds no number", terms)
+	}
 }
 
 // A question's two-word collocations bring their WordNet synonyms, with an
