@@ -257,6 +257,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		docs[i] = analysisOf(&cands[i])
 	}
 	lex := make([]float64, len(cands))
+	var clauses []uint64 // which of the question's first 64 BM25 clauses each candidate matches
 	qids := identities(q.Analysis.IDs)
 	var qterms []string // the question's words and their expansions, as BM25 matched them
 	describes := false  // the question asks what its object is or holds (DescriptionTerm)
@@ -316,7 +317,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				describes = true
 			}
 		}
-		lex = bm25(lq.done(), cands, docs, stats, w.CorpusIDF)
+		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF)
 		qterms = append(lq.terms, lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
 	}
 	var bestSim, bestLex float64
@@ -373,7 +374,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// threads apply to it.
 	aboutEvent := len(qids) > 0 && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
-		inherit(rels, comps, cands, docs, w, asked)
+		inherit(rels, comps, cands, docs, w, asked, clauses)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier}
 	switch {
@@ -751,8 +752,11 @@ func sameObject(a, b ident) bool {
 // than the events after it. A later event that does not state what the
 // question asks for (a time for "when", asked) inherits nothing: it cannot
 // answer it; one that states it is the story's newer word on it, and inherits
-// all of the first's (wA).
-func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType) {
+// all of the first's (wA). So does one that matches a word of the question
+// (one of its BM25 clauses, clauses) that the first does not: for "热水器修好了吗？"
+// the first says 热水器 and "BX-771 已修好" the 修好 asked about; together they
+// are the story's answer, and the newer tells where it stands.
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType, clauses []uint64) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
 	// little to pass on.
@@ -805,7 +809,11 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
-					comps[j].Thread = max(comps[j].Thread, firstShare*rels[first])
+					share := firstShare
+					if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
+						share = w.ThreadAnswer
+					}
+					comps[j].Thread = max(comps[j].Thread, share*rels[first])
 				}
 				if cands[j].Time.After(cands[i].Time) {
 					comps[j].Thread = max(comps[j].Thread, w.Thread*rels[i])
@@ -914,12 +922,13 @@ func (q *lexQuery) done() *lexQuery {
 // views: the candidates' own (what tells this entity's events apart) and,
 // where known, the tenant's source statistics (what is rare in what the
 // source writes), by corpus share.
-func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float64) []float64 {
+func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float64) ([]float64, []uint64) {
 	out := make([]float64, len(cands))
+	clauses := make([]uint64, len(cands))
 	terms := q.terms
 	nt := len(terms)
 	if nt == 0 {
-		return out
+		return out, clauses
 	}
 	words := nt - len(q.synth) // the terms looked up in each doc: all but the synthetic ones
 	tab := newTermTable(q.hashes[:words])
@@ -1003,10 +1012,13 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 		var score float64
 		for _, h := range hits[start[i]:start[i+1]] {
 			score += w[h.j] * h.f * (bm25K1 + 1) / (h.f + norm)
+			if h.j < 64 {
+				clauses[i] |= 1 << h.j
+			}
 		}
 		out[i] = score
 	}
-	return out
+	return out, clauses
 }
 
 // termTable finds the question's terms by hash: each doc's few terms are

@@ -51,6 +51,34 @@ func TestLaterEventsOnTheSameObjectInheritRelevance(t *testing.T) {
 	}
 }
 
+// A later event of the story that matches a word of the question the first
+// does not inherits all of the first's relevance (ThreadAnswer): the first
+// names what is asked about, the later one what is asked of it, and the newer
+// tells where it stands. One that adds nothing inherits ThreadFirst.
+func TestALaterEventAddingTheAskedWordInheritsAll(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "repairs", Time: ago(50), Text: "Repair request RQ-88: washing machine leaking"},
+		{Source: "repairs", Time: ago(30), Text: "RQ-88 technician visit booked for Friday"},
+		{Source: "repairs", Time: ago(10), Text: "RQ-88 done: pump replaced, working again"},
+		{Source: "rent", Time: ago(5), Text: "Rent for June received"},
+	}
+	q := relevance.NewQuery("is the washing machine working again?", nil)
+	w := relevance.DefaultWeights
+	scores, comps := relevance.Score(q, cands, w, nil, testNow)
+	if comps[0].Lexical != 1 {
+		t.Fatalf("the request should be the best lexical match, got %+v", comps[0])
+	}
+	if got, want := comps[2].Thread, w.ThreadAnswer; math.Abs(got-want) > 1e-9 {
+		t.Errorf("the repair inherits %.3f, want %.3f (all of the request's relevance)", got, want)
+	}
+	if got, want := comps[1].Thread, w.ThreadFirst; math.Abs(got-want) > 1e-9 {
+		t.Errorf("the visit, adding no word, inherits %.3f, want %.3f", got, want)
+	}
+	if !ranksFirst(scores, 2) {
+		t.Errorf("the repair should rank first: %.3f", scores)
+	}
+}
+
 // The story's first event (the one that introduces the object) passes on
 // ThreadFirst of its relevance, any other earlier event Thread: an event that
 // matches the question by itself is more likely its answer than the events
