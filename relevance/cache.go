@@ -49,7 +49,7 @@ func (d *doc) own(k int) ident {
 type ident struct {
 	full, num uint64
 	bare      bool
-	amount    bool   // a number with a decimal part (129.90): an amount of money
+	amount    bool   // a number with a decimal part (129.90): an amount of money; or a dotted number (4.2.1): a version, an address
 	family    uint64 // the prefix's hash, its two low bits clear (0: none): INV-1040 and INV-1041 are one kind of thing
 }
 
@@ -61,7 +61,9 @@ func identify(id string) ident {
 		q.family = termHash(prefix)&^3 | 4 // never 0
 	} else {
 		rest := strings.Trim(id, "0123456789")
-		q.bare, q.amount = rest == "", rest == "."
+		// an amount (129.90), or a dotted number (4.2.1, 192.168.1.20: a
+		// version, an address), which two objects may share as they may a price
+		q.bare, q.amount = rest == "", rest == "." || strings.Count(rest, ".") >= 2 && strings.Trim(rest, "0123456789.") == ""
 	}
 	return q
 }
@@ -222,7 +224,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 43
+const analysisVersion = 44
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -302,6 +302,23 @@ func TestAnObjectOfTheAskedKindIsNoLink(t *testing.T) {
 	}
 }
 
+// A dotted number (a version, an address) links nothing, as an amount does
+// not: two devices may run the same firmware. It still names itself.
+func TestAVersionIsNoLink(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "firmware", Time: ago(44), Text: "Firmware 4.2.1 installed on TH-31"},
+		{Source: "firmware", Time: ago(43), Text: "Firmware update 4.2.1 failed on TH-32: download interrupted"},
+		{Source: "alerts", Time: ago(30), Text: "TH-32 offline for more than 15 minutes"},
+	}
+	_, comps := relevance.Score(relevance.NewQuery("is TH-32 on the new firmware?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[0].Identifier != 0 {
+		t.Errorf("TH-31's update counts as TH-32's through the version: %+v", comps[0])
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("who has 4.2.1?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[0].Identifier != 1 || comps[1].Identifier != 1 {
+		t.Errorf("the version names itself: %+v", comps)
+	}
+}
+
 // Cosine sums in four lanes; it equals the plain dot product at every length.
 func TestCosineEqualsTheDotProduct(t *testing.T) {
 	for n := range 11 {
