@@ -544,7 +544,9 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true,
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
 	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
-	"unreadable": true, "illegible": true, "blurry": true, "incomplete": true}
+	"unreadable": true, "illegible": true, "blurry": true, "incomplete": true,
+	// a service or device stopped (as 暂停, 断网 are)
+	"paused": true, "disconnected": true, "noisy": true, "dripping": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
 	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
