@@ -553,12 +553,21 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 	others := make([]int32, len(storyWords)) // how many events outside the story use each
 	type use struct{ doc, word int32 }
 	var uses []use // the story's words each eligible event uses
+	type event struct {
+		i int32
+		t int64 // its time, Unix nanoseconds
+	}
+	var named []event // the events naming an identifier of their own
 	for i := range docs {
+		own := namesOwnID(&docs[i])
+		if own {
+			named = append(named, event{int32(i), cands[i].Time.UnixNano()})
+		}
 		if comps[i].Identifier >= 1 {
 			continue
 		}
 		d := &docs[i]
-		eligible := comps[i].Identifier == 0 && d.count(offerHash) == 0 && !namesOwnID(d)
+		eligible := comps[i].Identifier == 0 && !own && d.count(offerHash) == 0
 		for _, h := range d.terms() {
 			if k := tab.find(h); k >= 0 {
 				others[k]++
@@ -570,7 +579,7 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 	}
 	// the most relevant few events using a story word that other events use
 	// too (as inherit, a bound on the cost: O(n) per request)
-	const followed = 3
+	const followed = 2
 	shared := make([]int32, 0, followed+1)
 	for _, u := range uses {
 		if others[u.word] == 1 {
@@ -609,19 +618,20 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 				words = append(words, storyWords[u.word])
 			}
 		}
-		from, most := -1, 0
-		for i := range docs {
-			if !cands[i].Time.Before(cands[j].Time) || !namesOwnID(&docs[i]) {
+		from, most, at := -1, 0, int64(0)
+		tj := cands[j].Time.UnixNano()
+		for _, e := range named {
+			if e.t >= tj {
 				continue
 			}
 			n := 0
 			for _, h := range words {
-				if docs[i].count(h) > 0 {
+				if docs[e.i].count(h) > 0 {
 					n++
 				}
 			}
-			if n > most || n == most && n > 0 && cands[i].Time.After(cands[from].Time) {
-				from, most = i, n
+			if n > most || n == most && n > 0 && e.t > at {
+				from, most, at = int(e.i), n, e.t
 			}
 		}
 		if from >= 0 && comps[from].Identifier >= 1 {

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -246,13 +245,17 @@ func phraseMatches(phrase []string, docs []doc) []int32 {
 		hs = append(hs, termHash(t))
 	}
 	var tf []int32
+docs:
 	for i := range docs {
-		if !slices.ContainsFunc(hs, func(h uint64) bool { return docs[i].count(h) == 0 }) {
-			if tf == nil {
-				tf = make([]int32, len(docs))
+		for _, h := range hs {
+			if docs[i].count(h) == 0 {
+				continue docs
 			}
-			tf[i] = 1
 		}
+		if tf == nil {
+			tf = make([]int32, len(docs))
+		}
+		tf[i] = 1
 	}
 	return tf
 }
