@@ -209,8 +209,7 @@ func TestRespellings(t *testing.T) {
 	}
 	var docs []doc
 	for _, text := range []string{"Refund R-7001 approved", "Order O-5001 delivered to the parcel shop", "Password changed", "Bitcoin withdrawal on hold"} {
-		c := Candidate{Text: text}
-		docs = append(docs, analysisOf(&c))
+		docs = append(docs, newDoc(text))
 	}
 	for q, want := range map[string]string{
 		"where is my refnud?":                  "refund",   // swapped

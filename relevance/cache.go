@@ -270,20 +270,29 @@ func decodeAnalysis(b []byte) (doc, bool) {
 // holds no pointer.
 var analysisSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-// analysisOf is c's analysis: the encoded one it carries, or its text's,
-// cached under its hash (empty: not cached).
-func analysisOf(c *Candidate) doc {
-	if d, ok := decodeAnalysis(c.Analysis); ok {
-		return d
+// analysesOf sets docs[i] to cands[i]'s analysis: the encoded one it carries,
+// or its text's, cached under its hash (none: not cached); the cached ones are
+// looked up together (one lock for the window, not one per event).
+func analysesOf(cands []Candidate, docs []doc) {
+	var keys [][2]uint64
+	var at []int // the candidates whose analysis is looked up, in keys' order
+	for i := range cands {
+		c := &cands[i]
+		if d, ok := decodeAnalysis(c.Analysis); ok {
+			docs[i] = d
+		} else if len(c.Hash) == 0 {
+			docs[i] = newDoc(c.Text)
+		} else {
+			keys = append(keys, [2]uint64{maphash.Bytes(analysisSeeds[0], c.Hash), maphash.Bytes(analysisSeeds[1], c.Hash)})
+			at = append(at, i)
+		}
 	}
-	return analyzed(c.Hash, c.Text)
-}
-
-// analyzed is text's analysis, cached under hash (empty: not cached).
-func analyzed(hash []byte, text string) doc {
-	if len(hash) == 0 {
-		return newDoc(text)
+	if len(keys) == 0 {
+		return
 	}
-	key := [2]uint64{maphash.Bytes(analysisSeeds[0], hash), maphash.Bytes(analysisSeeds[1], hash)}
-	return analyses.Get(key, func() doc { return newDoc(text) })
+	found := make([]doc, len(keys))
+	analyses.GetMany(keys, found, func(k int) doc { return newDoc(cands[at[k]].Text) })
+	for k, i := range at {
+		docs[i] = found[k]
+	}
 }

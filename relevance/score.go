@@ -253,9 +253,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	comps := make([]Components, len(cands))
 	scores := make([]float64, len(cands))
 	docs := make([]doc, len(cands))
-	for i := range cands {
-		docs[i] = analysisOf(&cands[i])
-	}
+	analysesOf(cands, docs)
 	lex := make([]float64, len(cands))
 	var clauses []uint64 // which of the question's first 64 BM25 clauses each candidate matches
 	qids := identities(q.Analysis.IDs)

@@ -29,3 +29,20 @@ func TestGenerations(t *testing.T) {
 		t.Error("1 was never hit again and must be gone")
 	}
 }
+
+// GetMany gives what Get gives for each key, computing only the absent ones,
+// and caches them.
+func TestGetMany(t *testing.T) {
+	c := New[[2]uint64, int](8)
+	c.Put([2]uint64{1, 1}, 10)
+	keys := [][2]uint64{{1, 1}, {2, 2}, {3, 3}}
+	out := make([]int, len(keys))
+	var made []int
+	c.GetMany(keys, out, func(i int) int { made = append(made, i); return int(keys[i][0]) * 10 })
+	if out[0] != 10 || out[1] != 20 || out[2] != 30 || len(made) != 2 || made[0] != 1 || made[1] != 2 {
+		t.Fatalf("values %v, computed %v: want [10 20 30], computed for 1 and 2", out, made)
+	}
+	if v, ok := c.Lookup([2]uint64{3, 3}); !ok || v != 30 {
+		t.Errorf("a computed value should be cached: %d, %v", v, ok)
+	}
+}
