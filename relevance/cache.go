@@ -290,6 +290,10 @@ func analysesOf(cands []Candidate, docs []doc) {
 	if len(keys) == 0 {
 		return
 	}
+	if len(keys) == len(cands) { // all of them (events read from the stores)
+		analyses.GetMany(keys, docs, func(i int) doc { return newDoc(cands[i].Text) })
+		return
+	}
 	found := make([]doc, len(keys))
 	analyses.GetMany(keys, found, func(k int) doc { return newDoc(cands[at[k]].Text) })
 	for k, i := range at {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -252,9 +253,11 @@ type Fusion struct {
 func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([]float64, []Components, Fusion) {
 	comps := make([]Components, len(cands))
 	scores := make([]float64, len(cands))
-	docs := make([]doc, len(cands))
+	sc := scratches.Get().(*scratch)
+	defer sc.done()
+	docs := grow(&sc.docs, len(cands))
 	analysesOf(cands, docs)
-	lex := make([]float64, len(cands))
+	lex := grow(&sc.lex, len(cands))
 	var clauses []uint64 // which of the question's first 64 BM25 clauses each candidate matches
 	qids := identities(q.Analysis.IDs)
 	var qterms []string // the question's words and their expansions, as BM25 matched them
@@ -315,7 +318,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				describes = true
 			}
 		}
-		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF)
+		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
 		qterms = append(lq.terms, lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
 	}
 	var bestSim, bestLex float64
@@ -336,7 +339,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if q.Vector == nil {
 		wS = 0
 	}
-	rels := make([]float64, len(cands))
+	rels := grow(&sc.rels, len(cands))
 	for i := range cands {
 		c := &comps[i]
 		if bestSim > 0 {
@@ -930,9 +933,9 @@ func (q *lexQuery) done() *lexQuery {
 // views: the candidates' own (what tells this entity's events apart) and,
 // where known, the tenant's source statistics (what is rare in what the
 // source writes), by corpus share.
-func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float64) ([]float64, []uint64) {
-	out := make([]float64, len(cands))
-	clauses := make([]uint64, len(cands))
+func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float64, sc *scratch) ([]float64, []uint64) {
+	out := grow(&sc.out, len(cands))
+	clauses := grow(&sc.clauses, len(cands))
 	terms := q.terms
 	nt := len(terms)
 	if nt == 0 {
@@ -942,12 +945,9 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 	tab := newTermTable(q.hashes[:words])
 	// Each doc's non-zero clause frequencies, in clause order: a doc matches a
 	// few of the question's terms, and most none (hits[start[i]:start[i+1]]).
-	type hit struct {
-		j int32
-		f float64
-	}
-	hits := make([]hit, 0, 2*len(docs))
-	start := make([]int32, len(docs)+1)
+	hits := sc.hits[:0]
+	defer func() { sc.hits = hits[:0] }() // (grown by append: kept for the next)
+	start := grow(&sc.start, len(docs)+1)
 	row := make([]float64, nt) // one doc's frequencies per clause, zeroed again at its touched places
 	var touched []int32
 	local := make([]float64, nt)
@@ -1027,6 +1027,42 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 		out[i] = score
 	}
 	return out, clauses
+}
+
+// hit is a doc's frequency of BM25 clause j.
+type hit struct {
+	j int32
+	f float64
+}
+
+// scratch holds a ranking's working slices from one request to the next
+// (scratches): at 500 candidates they were half of what it allocated.
+type scratch struct {
+	docs           []doc
+	lex, rels, out []float64
+	clauses        []uint64
+	hits           []hit
+	start          []int32
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// done returns sc to the pool, without the analyses it points to (a window's
+// encoded analyses are views of the bytes it was read in).
+func (sc *scratch) done() {
+	clear(sc.docs)
+	scratches.Put(sc)
+}
+
+// grow sets *s to n zero elements, in its own array when it is large enough.
+func grow[T any](s *[]T, n int) []T {
+	if cap(*s) < n {
+		*s = make([]T, n)
+	} else {
+		*s = (*s)[:n]
+		clear(*s)
+	}
+	return *s
 }
 
 // termTable finds the question's terms by hash: each doc's few terms are
