@@ -27,7 +27,7 @@ type answerType struct {
 }
 
 var answerTypes = []*answerType{
-	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesMoney, func(w Weights) float64 { return w.Amount }, false},
+	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false},
 	{TimeTerm, "time", 0, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }, false},
 	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
 	{PersonTerm, "person", 0, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
@@ -294,6 +294,19 @@ var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf"
 	"jpy": true, "cad": true, "aud": true, "sek": true, "nok": true, "dkk": true, "pln": true, "inr": true,
 	"hkd": true, "sgd": true, "euro": true, "euros": true, "dollar": true, "dollars": true, "pound": true,
 	"pounds": true, "yuan": true}
+
+// statesAmount reports that the text states an amount of money, or that
+// there is none to pay ("not charged to you", "free of charge", 免费): "will
+// I have to pay for the scratch?" is answered by "reviewed: pre-existing, not
+// charged to you".
+func statesAmount(rs []rune) bool {
+	return statesMoney(rs) || nothingToPay.in(textOf(string(rs)))
+}
+
+// nothingToPay say that an amount is none. Not "free" nor 免费 alone: an
+// advertisement says them more often ("夏季空调检测免费").
+var nothingToPay = newCueSet([]string{"free of charge", "no charge", "not charged", "no cost", "at no cost", "no extra cost",
+	"waived", "no fee", "不收费", "免单", "不收取"})
 
 // statesMoney reports that the text states an amount of money: a number with a
 // currency sign or word right before or after it (€35, 612.00 EUR, 15 元), or

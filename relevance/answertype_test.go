@@ -21,6 +21,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"退款 15 元已批准":                                                 {money},
 		"Invoice paid: USD 49":                                       {money},
 		"Balance 1,250.00":                                           {money},
+		"Scratch pre-existing, not charged to you":                   {money}, // nothing to pay answers how much
+		"维修费用不收费":                                                    {money},
 		"Loan approved at 5.9 percent APR":                           nil,
 		"Webhook deliveries failing with HTTP 502":                   {why},
 		"90 percent of the monthly 20 GB used":                       nil,
