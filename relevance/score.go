@@ -587,19 +587,8 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 			comps[u.doc].Identifier = share
 			continue
 		}
-		j := u.doc
-		if slices.Contains(shared, j) {
-			continue
-		}
-		k := len(shared)
-		for k > 0 && rels[shared[k-1]] < rels[j] {
-			k--
-		}
-		if k < followed {
-			shared = append(shared, 0)
-			copy(shared[k+1:], shared[k:])
-			shared[k] = j
-			shared = shared[:min(len(shared), followed)]
+		if !slices.Contains(shared, u.doc) {
+			shared = keepTop(shared, u.doc, rels, followed)
 		}
 	}
 	// An event whose story words other events use too belongs to the story
@@ -774,20 +763,8 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	const followed = 3
 	top := make([]int, 0, followed+1)
 	for i := range rels {
-		if rels[i] <= 0 {
-			continue
-		}
-		k := len(top)
-		for k > 0 && rels[top[k-1]] < rels[i] {
-			k--
-		}
-		if k < followed {
-			top = append(top, 0)
-			copy(top[k+1:], top[k:])
-			top[k] = i
-			if len(top) > followed {
-				top = top[:followed]
-			}
+		if rels[i] > 0 {
+			top = keepTop(top, i, rels, followed)
 		}
 	}
 	firstShare := w.ThreadFirst // what a later event inherits of the story's first
@@ -832,6 +809,22 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 		}
 	}
+}
+
+// keepTop inserts candidate i into top, the at most n most relevant so far
+// (by rels, the most relevant first; an equal one after those before it).
+func keepTop[T int | int32](top []T, i T, rels []float64, n int) []T {
+	k := len(top)
+	for k > 0 && rels[top[k-1]] < rels[i] {
+		k--
+	}
+	if k >= n {
+		return top
+	}
+	top = append(top, 0)
+	copy(top[k+1:], top[k:])
+	top[k] = i
+	return top[:min(len(top), n)]
 }
 
 // lexQuery is BM25's query: the question's words, each a clause of its own,
