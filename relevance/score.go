@@ -529,7 +529,9 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 // word that only the events naming the question's object use among the
 // candidates, a share of the identifier score: "Jazz Night on 15 March
 // postponed" is about "Tickets for order EV-4410: 2 x Jazz Night, 15 March"
-// when no other event says "jazz". Not a line that only offers.
+// when no other event says "jazz". Not a line that only offers. When other
+// events use the word too, the event belongs to the story its words come from
+// (the earlier event naming an identifier that uses most of them).
 func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, share float64) {
 	// the story's words: its events' terms but identifiers, amounts and answer
 	// types (a word given twice is found at its first place: newTermTable)
@@ -1043,7 +1045,7 @@ var scratches = sync.Pool{New: func() any { return new(scratch) }}
 // done returns sc to the pool, without the analyses it points to (a window's
 // encoded analyses are views of the bytes it was read in).
 func (sc *scratch) done() {
-	clear(sc.docs)
+	clear(sc.docs[:cap(sc.docs)]) // (a larger window's before this one too)
 	scratches.Put(sc)
 }
 
@@ -1113,7 +1115,7 @@ func slot(h uint64) uint64 { return h ^ h>>29 }
 // future counts as now).
 func Recency(now, t time.Time, halfLife time.Duration) float64 {
 	// e^(−ln2·age/halfLife): math.Exp has an assembly version where
-	// math.Exp2 has none, a tenth of the ranking's time at 500 candidates
+	// math.Exp2 has none (19 against 35 ns a call, once per candidate)
 	return math.Exp(-math.Ln2 * max(now.Sub(t), 0).Seconds() / halfLife.Seconds())
 }
 
