@@ -586,7 +586,30 @@ var statesReason = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
 // statesPerson reports that the text (normalised) names a person: by a role
 // or a title, as the one by whom something was done ("signed by K. Braun",
 // "collected by"), or by an e-mail address ("shared with anna.k@example.com").
-func statesPerson(rs []rune) bool { return namesPerson(rs) || namesAnAddress(rs) }
+// A chat line's speaker is no answer to "who": its label ("Chat (staff):",
+// "客服：") is left out.
+func statesPerson(rs []rune) bool {
+	rs = withoutSpeaker(rs)
+	return namesPerson(rs) || namesAnAddress(rs)
+}
+
+// withoutSpeaker is the text after a chat line's speaker label: "Chat (…):"
+// or a speaker's word and a colon ("Agent:", "客服：").
+func withoutSpeaker(rs []rune) []rune {
+	i := slices.IndexFunc(rs, func(r rune) bool { return r == ':' || r == '：' })
+	if i < 0 || i > 24 {
+		return rs
+	}
+	label := strings.ToLower(strings.TrimSpace(string(rs[:i])))
+	if strings.HasPrefix(label, "chat (") && strings.HasSuffix(label, ")") || speakers[label] {
+		return rs[i+1:]
+	}
+	return rs
+}
+
+// speakers are the labels of who says a chat line.
+var speakers = map[string]bool{"customer": true, "agent": true, "bot": true, "staff": true, "support": true, "assistant": true,
+	"operator": true, "user": true, "客服": true, "用户": true, "客户": true, "顾客": true, "商家": true, "助手": true, "机器人": true}
 
 var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords}.in
 

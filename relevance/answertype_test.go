@@ -22,6 +22,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Invoice paid: USD 49":                                       {money},
 		"Balance 1,250.00":                                           {money},
 		"Scratch pre-existing, not charged to you":                   {money}, // nothing to pay answers how much
+		"Chat (staff): Yes, fitting costs 25 EUR":                    {money}, // a chat line's speaker answers no "who"
+		"客服：补牙一般会打麻药":                                                nil,
 		"维修费用不收费":                                                    {money},
 		"Loan approved at 5.9 percent APR":                           nil,
 		"Webhook deliveries failing with HTTP 502":                   {why},
