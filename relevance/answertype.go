@@ -215,7 +215,9 @@ var statesPlace = statedByWords{placeWords, nil, cjkPlaceWords}.in
 const PersonTerm = "☺"
 
 // whoWords mark a question that asks who.
-var whoWords = []string{"who", "whom", "whose", "which person", "谁", "哪位"}
+var whoWords = []string{"who", "whom", "whose", "which person", "谁", "哪位",
+	// how many people: a count of people, whom a role names ("6 名师傅", "Crew of 3 movers")
+	"how many people", "how many persons", "几个人", "多少人", "几人", "几位", "几名"}
 
 // personWords name a person by a role or a title.
 var personWords = map[string]bool{"technician": true, "engineer": true, "driver": true, "courier": true, "rider": true,
@@ -296,7 +298,7 @@ var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf"
 	"pounds": true, "yuan": true}
 
 // statesAmount reports that the text states an amount of money, or that
-// there is none to pay ("not charged to you", "free of charge", 免费): "will
+// there is none to pay ("not charged to you", "free of charge", 不收费): "will
 // I have to pay for the scratch?" is answered by "reviewed: pre-existing, not
 // charged to you".
 func statesAmount(rs []rune) bool {

@@ -401,14 +401,18 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 
 // A question asking how many looks for the events that state a count: "how
 // many people are coming?" shares no word with "Crew of 3 movers assigned",
-// and a count that changed ("from 60 to 72") states one too.
+// and a count that changed ("from 60 to 72") states one too. How many people
+// asks for a person too (the movers are named by their role).
 func TestAHowManyQuestionLooksForACount(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "bookings", Time: ago(30), Text: "Crew of 3 movers assigned, arrival 7:30"},
 		{Source: "bookings", Time: ago(50), Text: "Move booked for Saturday 8:00: 2-bedroom flat to Elm Road"},
 		{Source: "payments", Time: ago(10), Text: "Deposit 120.00 EUR received"},
 	}
-	firstOnlyWith(t, relevance.NewQuery("how many people are coming on moving day?", nil), cands, 0, func(w *relevance.Weights) { w.Count = 0 })
+	firstOnlyWith(t, relevance.NewQuery("how many people are coming on moving day?", nil), cands, 0, func(w *relevance.Weights) { w.Count, w.Person = 0, 0 })
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("how many people are coming on moving day?", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "count") || !slices.Contains(f.Asks, "person") {
+		t.Errorf("how many people: fusion asks %v, want count and person", f.Asks)
+	}
 	for text, want := range map[string]bool{
 		"Event confirmed: buffet lunch for 60 guests":        true,
 		"Guest count changed from 60 to 72":                  true,
