@@ -595,15 +595,16 @@ func statesPerson(rs []rune) bool {
 	return namesPerson(rs) || namesAnAddress(rs)
 }
 
-// withoutSpeaker is the text after a chat line's speaker label: "Chat (…):"
-// or a speaker's word and a colon ("Agent:", "客服：").
+// withoutSpeaker is the text after a chat line's speaker label, if it has
+// one: a short label naming the speaker in brackets ("Chat (customer):",
+// "WhatsApp (agent):"), or a speaker's word ("Agent:", "客服："), and a colon.
 func withoutSpeaker(rs []rune) []rune {
 	i := slices.IndexFunc(rs, func(r rune) bool { return r == ':' || r == '：' })
 	if i < 0 || i > 24 {
 		return rs
 	}
 	label := strings.ToLower(strings.TrimSpace(string(rs[:i])))
-	if strings.HasPrefix(label, "chat (") && strings.HasSuffix(label, ")") || speakers[label] {
+	if strings.HasSuffix(label, ")") && strings.Contains(label, "(") || speakers[label] {
 		return rs[i+1:]
 	}
 	return rs
@@ -792,8 +793,8 @@ var dealWords = newCueSet([]string{"discount", "discounts", "deal", "deals", "pr
 const QuestionTerm = "?"
 
 // asksSomething reports a text (normalised) that only asks: after a
-// speaker's label ("Chat (customer):", "用户："), one sentence ending with a
-// question mark. A text that states something first ("Support ticket T-9001
+// speaker's label if any (withoutSpeaker: "Chat (customer):", "用户："), one
+// sentence ending with a question mark. A text that states something first ("Support ticket T-9001
 // [pending] Refund not received: I sent the shoes back on Monday. When do I
 // get my money back?") states a fact of the case.
 func asksSomething(normalised string) bool {
@@ -801,9 +802,7 @@ func asksSomething(normalised string) bool {
 	if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "？") {
 		return false
 	}
-	if i := strings.IndexAny(t, ":："); i >= 0 {
-		t = t[i+1:]
-	}
+	t = string(withoutSpeaker([]rune(t)))
 	t = strings.TrimRight(t, "?？ ")
 	return !strings.ContainsAny(t, "。！？：") && !strings.Contains(t, ": ") && !strings.Contains(t, ". ") &&
 		!strings.Contains(t, "! ") && !strings.Contains(t, "? ") // (not "10:30" or "3.5")
