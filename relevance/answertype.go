@@ -112,7 +112,7 @@ func numeralBefore(rs []rune, i int) bool {
 	if i > 1 && rs[i-1] == ' ' {
 		i--
 	}
-	return i > 0 && (unicode.IsDigit(rs[i-1]) || strings.ContainsRune("一二两三四五六七八九十", rs[i-1]))
+	return i > 0 && (unicode.IsDigit(rs[i-1]) || rs[i-1] == '两' || strings.ContainsRune(cjkDigits, rs[i-1]))
 }
 
 // InstructionTerm is the term of an event that tells the customer what to do

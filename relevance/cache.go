@@ -287,16 +287,5 @@ func analysesOf(cands []Candidate, docs []doc) {
 			at = append(at, i)
 		}
 	}
-	if len(keys) == 0 {
-		return
-	}
-	if len(keys) == len(cands) { // all of them (events read from the stores)
-		analyses.GetMany(keys, docs, func(i int) doc { return newDoc(cands[i].Text) })
-		return
-	}
-	found := make([]doc, len(keys))
-	analyses.GetMany(keys, found, func(k int) doc { return newDoc(cands[at[k]].Text) })
-	for k, i := range at {
-		docs[i] = found[k]
-	}
+	analyses.GetMany(keys, func(k int, d doc) { docs[at[k]] = d }, func(k int) doc { return newDoc(cands[at[k]].Text) })
 }

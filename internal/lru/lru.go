@@ -30,34 +30,29 @@ func (c *Cache[K, V]) Get(k K, make func() V) V {
 	return v
 }
 
-// GetMany is Get for several keys under one lock: out[i] becomes keys[i]'s
-// value, the absent ones computed with make(i) outside the lock. A request
-// ranking hundreds of events takes the lock twice, not hundreds of times.
-func (c *Cache[K, V]) GetMany(keys []K, out []V, make func(i int) V) {
+// GetMany is Get for several keys under one lock: set(i, v) receives
+// keys[i]'s value, the absent ones computed with make(i) outside the lock. A
+// request ranking hundreds of events takes the lock twice, not hundreds of
+// times.
+func (c *Cache[K, V]) GetMany(keys []K, set func(i int, v V), make func(i int) V) {
 	var missing []int
 	c.mu.Lock()
 	for i, k := range keys {
 		if v, ok := c.cur[k]; ok {
-			out[i] = v
+			set(i, v)
 		} else if v, ok := c.prev[k]; ok {
 			c.put(k, v)
-			out[i] = v
+			set(i, v)
 		} else {
 			missing = append(missing, i)
 		}
 	}
 	c.mu.Unlock()
-	if len(missing) == 0 {
-		return
-	}
 	for _, i := range missing {
-		out[i] = make(i)
+		v := make(i)
+		set(i, v)
+		c.Put(keys[i], v)
 	}
-	c.mu.Lock()
-	for _, i := range missing {
-		c.put(keys[i], out[i])
-	}
-	c.mu.Unlock()
 }
 
 // Lookup returns k's value, if cached.

@@ -38,7 +38,7 @@ func TestGetMany(t *testing.T) {
 	keys := [][2]uint64{{1, 1}, {2, 2}, {3, 3}}
 	out := make([]int, len(keys))
 	var made []int
-	c.GetMany(keys, out, func(i int) int { made = append(made, i); return int(keys[i][0]) * 10 })
+	c.GetMany(keys, func(i, v int) { out[i] = v }, func(i int) int { made = append(made, i); return int(keys[i][0]) * 10 })
 	if out[0] != 10 || out[1] != 20 || out[2] != 30 || len(made) != 2 || made[0] != 1 || made[1] != 2 {
 		t.Fatalf("values %v, computed %v: want [10 20 30], computed for 1 and 2", out, made)
 	}
