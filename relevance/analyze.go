@@ -94,14 +94,18 @@ func analyze(normalised string, answers, event bool) Analysis {
 			i++
 		}
 	}
+	var t text // the text as words, made once for what reads them
+	if answers || event {
+		t = textOf(normalised)
+	}
 	if answers {
 		for _, at := range answerTypes {
-			if (event || !at.eventOnly) && at.states(rs) {
+			if (event || !at.eventOnly) && at.states(rs, t) {
 				a.Terms = append(a.Terms, at.term)
 			}
 		}
 	}
-	if event && offers(textOf(normalised)) {
+	if event && offers(t) {
 		a.Terms = append(a.Terms, OfferTerm)
 	}
 	if event && asksSomething(normalised) {

@@ -16,10 +16,10 @@ import (
 // nothing apart). No text analyses to these terms otherwise: none is a letter.
 type answerType struct {
 	term   string
-	name   string            // as Fusion.Asks says it
-	hash   uint64            // termHash(term)
-	cues   cueSet            // what marks a question asking for it
-	states func([]rune) bool // whether a text (normalised) states it
+	name   string                  // as Fusion.Asks says it
+	hash   uint64                  // termHash(term)
+	cues   cueSet                  // what marks a question asking for it
+	states func([]rune, text) bool // whether a text (normalised; and as words) states it
 	weight func(Weights) float64
 	// eventOnly: a question that states it does not look for it (its own
 	// words name it already)
@@ -28,12 +28,17 @@ type answerType struct {
 
 var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false},
-	{TimeTerm, "time", 0, newCueSet(timeWords), statesTime, func(w Weights) float64 { return w.Time }, false},
-	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false},
-	{PersonTerm, "person", 0, newCueSet(whoWords), statesPerson, func(w Weights) float64 { return w.Person }, true},
-	{PlaceTerm, "place", 0, newCueSet(whereToWords), statesPlace, func(w Weights) float64 { return w.Place }, true},
-	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), statesInstruction, func(w Weights) float64 { return w.Instruction }, true},
-	{CountTerm, "count", 0, newCueSet(countCues), statesCount, func(w Weights) float64 { return w.Count }, true},
+	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false},
+	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true},
+	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true},
+	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true},
+	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true},
+}
+
+// byRunes is a states function that looks at the text's runes only.
+func byRunes(f func([]rune) bool) func([]rune, text) bool {
+	return func(rs []rune, _ text) bool { return f(rs) }
 }
 
 // CountTerm is the term of an event that states how many of something ("80
@@ -301,8 +306,8 @@ var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf"
 // there is none to pay ("not charged to you", "free of charge", 不收费): "will
 // I have to pay for the scratch?" is answered by "reviewed: pre-existing, not
 // charged to you".
-func statesAmount(rs []rune) bool {
-	return statesMoney(rs) || nothingToPay.in(textOf(string(rs)))
+func statesAmount(rs []rune, t text) bool {
+	return statesMoney(rs) || nothingToPay.in(t)
 }
 
 // nothingToPay say that an amount is none. Not "free" nor 免费 alone: an
