@@ -270,18 +270,36 @@ func AnswerTypes(q string) []string {
 	var out []string
 	text := newText(q)
 	for _, t := range answerTypes {
-		if t.cues.in(text) {
+		if t.asked(text) {
 			out = append(out, t.term)
 		}
 	}
 	return out
 }
 
+// asked reports that the question asks for it. A time's cue inside a place's
+// number is none: "我在几号厅？" asks which hall (as "5 号厅" states no date).
+func (t *answerType) asked(q text) bool {
+	if !t.cues.in(q) {
+		return false
+	}
+	if t.term != TimeTerm || !strings.Contains(q.norm, "几号") {
+		return true
+	}
+	rs := []rune(q.norm)
+	for k := 0; k+1 < len(rs); k++ {
+		if rs[k] == '几' && rs[k+1] == '号' && cjkPlaceWords.begin(rs[k+1:]) {
+			rs[k], rs[k+1] = ' ', ' '
+		}
+	}
+	return t.cues.in(textOf(string(rs)))
+}
+
 // answerTypesAsked are the answer types the question asks for that w weighs.
 func answerTypesAsked(q text, w Weights) []*answerType {
 	var out []*answerType
 	for _, t := range answerTypes {
-		if t.weight(w) > 0 && t.cues.in(q) {
+		if t.weight(w) > 0 && t.asked(q) {
 			out = append(out, t)
 		}
 	}
@@ -441,7 +459,7 @@ func statesTime(rs []rune) bool {
 			i = j
 		case isCJK(r):
 			j := span(rs, i, isCJK)
-			if prevNumber && cjkAfterNumber.begin(rs[i:j]) || cjkTimeWords.in(rs[i:j]) {
+			if prevNumber && cjkAfterNumber.begin(rs[i:j]) && !cjkPlaceWords.begin(rs[i:j]) || cjkTimeWords.in(rs[i:j]) { // (5 号厅: a hall)
 				return true
 			}
 			prevNumber, prevMonth, prevPrep = false, false, false

@@ -90,11 +90,13 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"因暴雨配送延迟":                                                    {why},
 		"报告预计 5 个工作日出":                                               {when}, // working days, as "5 days"
 		// the Chinese lists are the English ones' words in Chinese
-		"签证申请被驳回：材料不符": {why},
-		"安装顺延":         {why},
-		"检查发现门封条老化漏水":  {why}, // a fault found
-		"保洁阿姨已出发":      {who},
-		"需要我自己装吗？":     nil, // (not 需要: "do I need to …?")
+		"签证申请被驳回：材料不符":   {why},
+		"安装顺延":           {why},
+		"检查发现门封条老化漏水":    {why}, // a fault found
+		"保洁阿姨已出发":        {who},
+		"场次改至 5 号厅，座位不变": nil, // a hall's number is no date (5 号: the 5th)
+		"5 号上午 10 点":     {when},
+		"需要我自己装吗？":       nil, // (not 需要: "do I need to …?")
 	} {
 		var got []string
 		for _, term := range relevance.Analyze(text).Terms {
@@ -121,6 +123,8 @@ func TestAnswerTypes(t *testing.T) {
 		"英语课改到什么时候了？":                         {when},
 		"我几点可以入住？":                            {when},
 		"哪天送到？":                               {when},
+		"几号送到？":                               {when},
+		"我在几号厅？":                              nil, // which hall: no date
 		"how much does CI-5520 cost?":         {money},
 		"when will I be charged?":             {money, when},
 		"what do I have to pay myself?":       {money},
@@ -312,6 +316,24 @@ func TestAWhereToQuestionLooksForAPlace(t *testing.T) {
 		{Source: "payments", Time: ago(40), Text: "Payment of 390.00 EUR for the course received"},
 	}
 	firstOnlyWith(t, relevance.NewQuery("where do I need to go for class?", nil), cands, 0, func(w *relevance.Weights) { w.Place = 0 })
+}
+
+// Where no identifier tells a story, a later event that says it changes what
+// the most relevant one said, shares a word with it and states what is asked
+// is the newer word on it: the visit moved, not the visit booked. One that
+// changes nothing ("Visit feedback requested") inherits nothing.
+func TestAChangeSupersedesWithoutAnIdentifier(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "service", Time: ago(50), Text: "Boiler service visit booked: Tuesday 8:00 to 12:00"},
+		{Source: "service", Time: ago(20), Text: "Visit moved to Wednesday 13:00 to 17:00"},
+		{Source: "service", Time: ago(10), Text: "Visit feedback requested by Wednesday 18:00"},
+		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
+	}
+	q := relevance.NewQuery("when is the boiler service?", nil)
+	firstOnlyWith(t, q, cands, 1, func(w *relevance.Weights) { w.ThreadAnswer = 0 })
+	if _, comps := relevance.Score(q, cands, relevance.DefaultWeights, nil, testNow); comps[2].Thread != 0 {
+		t.Errorf("an event that changes nothing inherited %.3f", comps[2].Thread)
+	}
 }
 
 // A later event on the object that states what the question asks for is the

@@ -811,7 +811,42 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 		}
 	}
+	if len(asked) > 0 && len(top) > 0 {
+		supersede(top[0], rels, comps, cands, docs, w, asked)
+	}
 }
+
+// supersede lets a later event change what the most relevant one (i) says
+// where no identifier tells their story: one that shares a word with it,
+// says it changes something ("moved", "改到") and states what the question
+// asks is its newer word, and inherits all of i's match (wA). For "when is
+// Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
+// "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
+// the same for a story an identifier tells, with or without such a word.)
+func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType) {
+	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAll(&docs[i], asked) {
+		return
+	}
+	for j := range docs {
+		d := &docs[j]
+		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAll(d, asked) ||
+			!slices.ContainsFunc(changeHashes, func(h uint64) bool { return d.count(h) > 0 }) {
+			continue
+		}
+		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return !isAnswerTerm(h) && !currencyHashes[h] && docs[i].count(h) > 0 }) {
+			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
+		}
+	}
+}
+
+// changeHashes are the terms of words saying that something changed.
+var changeHashes = func() (hs []uint64) {
+	for _, w := range []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead",
+		"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期"} {
+		hs = append(hs, termHash(stem(w))) // (a Chinese word's pair is its term)
+	}
+	return hs
+}()
 
 // keepTop inserts candidate i into top, the at most n most relevant so far
 // (by rels, the most relevant first; an equal one after those before it).
