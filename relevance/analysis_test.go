@@ -155,6 +155,7 @@ func TestExpandReducesRegularForms(t *testing.T) {
 		"why are my calls being throttled?": "limit",    // throttle: restrict, limit
 		"where are my deliveries?":          "bringing", // delivery: bringing
 		"was the match postponed?":          "defer",    // postpone: defer
+		"how many kilometres am I allowed?": "km",       // a unit's abbreviation, though two letters
 	} {
 		if got := Expand(q, 1); !slices.Contains(got, english.Stem(want, false)) {
 			t.Errorf("%q expands to %v, want %q among them", q, got, english.Stem(want, false))

@@ -63,7 +63,9 @@ func (w *wordnet) stemmedSynonyms(word string, senses int) []string {
 	return w.expansions.Get(word+"/"+strconv.Itoa(senses), func() []string {
 		var out []string
 		for _, s := range w.synonyms(word, senses) {
-			if len(s) >= 3 && !stopWords[s] {
+			// (a lemma of two letters only when it is a unit: "kilometre" finds
+			// "km", not "ca" for "calcium" nor "ad" for "advertisement")
+			if (len(s) >= 3 || quantityUnits[s]) && !stopWords[s] {
 				out = append(out, english.Stem(s, false))
 			}
 		}
