@@ -577,7 +577,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
 	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true,
-	"needs": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
+	"needs": true, "needed": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
 	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
 	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true,
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,

@@ -90,13 +90,14 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"因暴雨配送延迟":                                                    {why},
 		"报告预计 5 个工作日出":                                               {when}, // working days, as "5 days"
 		// the Chinese lists are the English ones' words in Chinese
-		"签证申请被驳回：材料不符":   {why},
-		"安装顺延":           {why},
-		"检查发现门封条老化漏水":    {why}, // a fault found
-		"保洁阿姨已出发":        {who},
-		"场次改至 5 号厅，座位不变": nil, // a hall's number is no date (5 号: the 5th)
-		"5 号上午 10 点":     {when},
-		"需要我自己装吗？":       nil, // (not 需要: "do I need to …?")
+		"签证申请被驳回：材料不符":                                     {why},
+		"安装顺延":                                             {why},
+		"检查发现门封条老化漏水":                                      {why}, // a fault found
+		"保洁阿姨已出发":                                          {who},
+		"One socket circuit has no earth, rewiring needed": {why}, // a finding (as "needs")
+		"场次改至 5 号厅，座位不变":                                   nil,   // a hall's number is no date (5 号: the 5th)
+		"5 号上午 10 点":                                       {when},
+		"需要我自己装吗？":                                         nil, // (not 需要: "do I need to …?")
 	} {
 		var got []string
 		for _, term := range relevance.Analyze(text).Terms {
