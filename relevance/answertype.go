@@ -601,7 +601,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit
 // reached" (a limit raised states none), "held for review" (a deposit held on a
 // card states none), "could not access" ("do not reply" states none).
-var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a", "an"}, "at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up"},
+var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a", "an"}, "at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up", "by"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"}}
 
@@ -741,7 +741,7 @@ func offers(t text) bool { return offerWords.in(t) || advertises(t) }
 // 79 EUR", "from 6.99 EUR a month"; not "from 30 EUR to 35 EUR"),
 // something free for getting or trying ("get the 4th free", "first visit
 // free"), a line announcing what is new or offered ("New: …", "Offer: …"),
-// and a Chinese discount ("9 折", "八折").
+// and a Chinese discount ("9 折", "八折") or reward ("满 3 次送 5 元券").
 func advertises(t text) bool {
 	w := t.words
 	at := func(i int) string {
@@ -782,11 +782,33 @@ func advertises(t text) bool {
 	}
 	rs := []rune(t.norm)
 	for i, r := range rs {
-		if r == '折' && numeralBefore(rs, i) {
+		if r == '折' && numeralBefore(rs, i) || r == '满' && timesThenGet(rs[i+1:]) {
 			return true
 		}
 	}
 	return false
+}
+
+// timesThenGet reports the rest of a Chinese reward held out for doing
+// something so many times, after 满: a number, 次 or 单, then 送, 返 or 减
+// ("满 3 次送 5 元券", "满 5 单返 10 元"). Not a coupon's own name ("满 50 减 10":
+// a coupon issued or used is a fact of the case).
+func timesThenGet(rs []rune) bool {
+	k := 0
+	for k < len(rs) && rs[k] == ' ' {
+		k++
+	}
+	n := k
+	for n < len(rs) && (unicode.IsDigit(rs[n]) || strings.ContainsRune(cjkDigits, rs[n]) || rs[n] == '两') {
+		n++
+	}
+	for n < len(rs) && rs[n] == ' ' {
+		n++
+	}
+	if n == k || n+1 >= len(rs) || rs[n] != '次' && rs[n] != '单' {
+		return false
+	}
+	return rs[n+1] == '送' || rs[n+1] == '返' || rs[n+1] == '减'
 }
 
 // discountEnds are the words after "N% off" that hold the discount out

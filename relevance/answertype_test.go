@@ -95,6 +95,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"检查发现门封条老化漏水":                                      {why}, // a fault found
 		"保洁阿姨已出发":                                          {who},
 		"One socket circuit has no earth, rewiring needed": {why}, // a finding (as "needs")
+		"PF-S-4410 is held by customs at destination":      {why}, // held by: a hold-up
 		"场次改至 5 号厅，座位不变":                                   nil,   // a hall's number is no date (5 号: the 5th)
 		"5 号上午 10 点":                                       {when},
 		"需要我自己装吗？":                                         nil, // (not 需要: "do I need to …?")
@@ -262,6 +263,9 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Subscribed to the monthly newsletter":                               false,
 		"Refund R-7001 approved":                                             false,
 		"Customer asked to check the refund status":                          false,
+		"寄件满 3 次送 5 元券":                                                      true,  // a reward held out for so many shipments
+		"会员优惠券已发放：满 50 减 10":                                                 false, // a coupon issued: a fact of the case
+		"已使用满 100 减 20 优惠券，实付 136 元":                                         false,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.OfferTerm); got != want {
 			t.Errorf("%q offers help: %v, want %v", text, got, want)
