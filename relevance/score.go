@@ -533,8 +533,8 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 // events use the word too, the event belongs to the story its words come from
 // (the earlier event naming an identifier that uses most of them).
 func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, share float64) {
-	// the story's words: its events' terms but identifiers, amounts and answer
-	// types (a word given twice is found at its first place: newTermTable)
+	// the story's words: its events' storyWords (a word given twice is found
+	// at its first place: newTermTable)
 	var storyWords []uint64
 	story := 0
 	for i := range docs {
@@ -544,7 +544,7 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 		story++
 		d := &docs[i]
 		for _, h := range d.terms() {
-			if !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h] {
+			if d.storyWord(h) {
 				storyWords = append(storyWords, h)
 			}
 		}
@@ -720,6 +720,14 @@ var currencyHashes = func() map[uint64]bool {
 	return m
 }()
 
+// storyWord reports that the term h of d says what d is about, so that two
+// events sharing it may tell one story: not an identifier or an amount (an
+// identifier tells a story by itself; two prices may be equal), a currency or
+// the term of an answer type, an offer or a question.
+func (d *doc) storyWord(h uint64) bool {
+	return !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h]
+}
+
 // isAnswerTerm reports the term of an answer type, of an offer or of a line
 // that only asks: none says what an event is about.
 func isAnswerTerm(h uint64) bool {
@@ -833,7 +841,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 			!slices.ContainsFunc(changeHashes, func(h uint64) bool { return d.count(h) > 0 }) {
 			continue
 		}
-		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return !isAnswerTerm(h) && !currencyHashes[h] && docs[i].count(h) > 0 }) {
+		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 }) {
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
 		}
 	}
