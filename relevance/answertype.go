@@ -117,7 +117,12 @@ func numeralBefore(rs []rune, i int) bool {
 	if i > 1 && rs[i-1] == ' ' {
 		i--
 	}
-	return i > 0 && (unicode.IsDigit(rs[i-1]) || rs[i-1] == '两' || strings.ContainsRune(cjkDigits, rs[i-1]))
+	return i > 0 && isNumeral(rs[i-1])
+}
+
+// isNumeral reports a digit or a Chinese numeral (一 to 十, 两).
+func isNumeral(r rune) bool {
+	return unicode.IsDigit(r) || r == '两' || strings.ContainsRune(cjkDigits, r)
 }
 
 // InstructionTerm is the term of an event that tells the customer what to do
@@ -799,7 +804,7 @@ func timesThenGet(rs []rune) bool {
 		k++
 	}
 	n := k
-	for n < len(rs) && (unicode.IsDigit(rs[n]) || strings.ContainsRune(cjkDigits, rs[n]) || rs[n] == '两') {
+	for n < len(rs) && isNumeral(rs[n]) {
 		n++
 	}
 	for n < len(rs) && rs[n] == ' ' {
