@@ -171,7 +171,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-21.json (written before the night stop's changes, its totals read,
 	// then its misses: development), -blind-22.json (written mid-stop, its
 	// totals read), -blind-23.json (the mix of kinds, written at the
-	// stop's end, read once);
+	// stop's end, read once, then as a before/after total), -blind-24.json
+	// (written before the morning stop's changes, its totals read);
 	// examples/evalset-identifiers.json
 	// and examples/evalset-recency.json (identifier and recency questions,
 	// written to find what fails: development sets). docs/evaluation.md.
@@ -183,7 +184,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-13.json"}, {"../examples/evalset-blind-14.json"}, {"../examples/evalset-blind-15.json"},
 		{"../examples/evalset-blind-16.json"}, {"../examples/evalset-blind-17.json"}, {"../examples/evalset-blind-18.json"},
 		{"../examples/evalset-blind-19.json"}, {"../examples/evalset-blind-20.json"}, {"../examples/evalset-blind-21.json"},
-		{"../examples/evalset-blind-22.json"}, {"../examples/evalset-blind-23.json"},
+		{"../examples/evalset-blind-22.json"}, {"../examples/evalset-blind-23.json"}, {"../examples/evalset-blind-24.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
