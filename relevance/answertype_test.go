@@ -394,6 +394,13 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 		{Source: "payments", Time: ago(10), Text: "Course fee 60.00 EUR received"},
 	}
 	firstOnlyWith(t, relevance.NewQuery("what do I need to take to the course?", nil), cands, 0, func(w *relevance.Weights) { w.Instruction = 0 })
+	// what to send is asked as what to do: "Please upload …" tells it
+	papers := []relevance.Candidate{
+		{Source: "jobs", Time: ago(8), Text: "Interview booked for Thursday 10:00"},
+		{Source: "jobs", Time: ago(30), Text: "Please upload references before the interview"},
+		{Source: "jobs", Time: ago(50), Text: "Application submitted: Backend Engineer, Berlin"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("what do I still have to send?", nil), papers, 1, func(w *relevance.Weights) { w.Instruction = 0 })
 	for text, want := range map[string]bool{
 		"Bring your passport and a pen, phones must stay in the lockers": true,
 		"Chat (agent): Please bring your cycling shoes":                  true,

@@ -173,9 +173,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// totals read), -blind-23.json (the mix of kinds, written at the
 	// stop's end, read once, then as a before/after total), -blind-24.json
 	// (written before the morning stop's changes, its totals read);
-	// examples/evalset-identifiers.json
-	// and examples/evalset-recency.json (identifier and recency questions,
-	// written to find what fails: development sets). docs/evaluation.md.
+	// examples/evalset-identifiers.json,
+	// examples/evalset-recency.json and examples/evalset-lookalike.json
+	// (identifier, recency and look-alike questions, written to find what
+	// fails: development sets). docs/evaluation.md.
 	sets := [][]string{{"../examples/evalset.json"}, {"../examples/evalset-blind.json"}, {"../examples/evalset-blind-2.json"}, {"../examples/evalset-blind-3.json"},
 		{"../examples/evalset-blind-4.json"}, {"../examples/evalset-blind-5.json"}, {"../examples/evalset-blind-6.json"},
 		{"../examples/evalset-blind-7.json"}, {"../examples/evalset-blind-8.json"},
@@ -186,7 +187,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-19.json"}, {"../examples/evalset-blind-20.json"}, {"../examples/evalset-blind-21.json"},
 		{"../examples/evalset-blind-22.json"}, {"../examples/evalset-blind-23.json"}, {"../examples/evalset-blind-24.json"},
 		{"../examples/evalset-identifiers.json"},
-		{"../examples/evalset-recency.json"}}
+		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
 	if own {
 		sets = [][]string{strings.Split(os.Getenv("FRESHCTX_EVAL_SET"), ",")}

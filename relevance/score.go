@@ -375,7 +375,15 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// threads apply to it.
 	aboutEvent := len(qids) > 0 && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
-		inherit(rels, comps, cands, docs, w, asked, clauses)
+		// the clauses of the thing a "what …"/"which …" question asks for (one
+		// naming its object asks where that stands: a later event supersedes
+		// without naming the thing, "GM-330 upgraded to Premium" for "what plan
+		// is GM-330 on?")
+		var noun uint64
+		if len(asked) == 0 && len(qids) == 0 && w.Lexical > 0 {
+			noun = askedNoun(q.normalised().words, qterms)
+		}
+		inherit(rels, comps, cands, docs, w, asked, clauses, noun)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier}
 	switch {
@@ -766,7 +774,7 @@ func sameObject(a, b ident) bool {
 // (one of its BM25 clauses, clauses) that the first does not: for "热水器修好了吗？"
 // the first says 热水器 and "BX-771 已修好" the 修好 asked about; together they
 // are the story's answer, and the newer tells where it stands.
-func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType, clauses []uint64) {
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType, clauses []uint64, noun uint64) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
 	// little to pass on.
@@ -803,7 +811,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 			}
 			for _, j := range story {
-				if !statesAll(&docs[j], asked) {
+				if !statesAll(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) {
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
@@ -845,6 +853,70 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
 		}
 	}
+}
+
+// askedNoun is the clauses (bits of the question's first 64 words, terms)
+// of the thing a question asks for by naming it after "what" or "which":
+// "what seat do I have going back?", "which gate for the outbound flight?".
+// An event on the same object that does not name it cannot say which one it
+// is, so it inherits nothing (as for an answer type asked). The noun is one or
+// two words WordNet knows as a noun, before an auxiliary, a pronoun or a
+// preposition ("what happened to …" names none: "happened" is no noun).
+func askedNoun(words, terms []string) uint64 {
+	for k, w := range words {
+		if w != "what" && w != "which" {
+			continue
+		}
+		n := k + 1
+		if n+1 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
+			n += 2
+		}
+		var bits uint64
+		for m := n; m < len(words) && m < n+3; m++ {
+			if nounFollowers[words[m]] {
+				if m > n {
+					return bits
+				}
+				break
+			}
+			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !knowsAsNoun(words[m]) {
+				break
+			}
+			j := slices.Index(terms, stem(words[m]))
+			if j < 0 || j >= 64 {
+				break
+			}
+			bits |= 1 << j
+		}
+	}
+	return 0
+}
+
+// nounFollowers end the noun a "what …" question asks for.
+var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true,
+	"do": true, "has": true, "have": true, "had": true, "will": true, "would": true, "can": true, "could": true, "should": true,
+	"i": true, "we": true, "you": true, "they": true, "my": true, "for": true, "on": true, "in": true, "at": true, "of": true,
+	"to": true, "from": true, "with": true}
+
+// knowsAsNoun reports whether WordNet has a noun sense of word (or of its
+// base form); yes when WordNet is loading or missing.
+func knowsAsNoun(word string) bool {
+	if Loading() {
+		return true
+	}
+	wn.once.Do(wn.load)
+	if len(wn.lemmas) == 0 {
+		return true
+	}
+	var buf [8]string
+	for _, f := range append(forms(buf[:0], word), word) {
+		for _, r := range wn.lookup(f) {
+			if r.pos == 'n' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // changeHashes are the terms of words saying that something changed.

@@ -79,6 +79,43 @@ func TestALaterEventAddingTheAskedWordInheritsAll(t *testing.T) {
 	}
 }
 
+// A question asking for a thing by name ("what seat …", "which gate …")
+// without naming its object: a later event on the object that does not name
+// the thing cannot say which one it is, and inherits nothing; one that names
+// it does. A question that names the object asks where it stands, and the
+// later events inherit as ever ("GM-330 upgraded to Premium" for "what plan
+// is GM-330 on?").
+func TestAnEventNotNamingTheAskedThingInheritsNothing(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(58), Text: "Flight LH 2034 Munich to Paris on 4 May 07:05 booked, seat 12A"},
+		{Source: "bookings", Time: ago(57), Text: "Flight LH 2039 Paris to Munich on 7 May 19:40 booked, seat 20F"},
+		{Source: "ops", Time: ago(26), Text: "LH 2039 on 7 May delayed by 90 minutes"},
+		{Source: "bookings", Time: ago(4), Text: "Extra bag added to LH 2039: 23 kg, 45 EUR"},
+		{Source: "ops", Time: ago(3), Text: "LH 2039 seat changed to 21C"},
+	}
+	scores, comps := relevance.Score(relevance.NewQuery("what seat do I have going back to Munich?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[2].Thread != 0 || comps[3].Thread != 0 {
+		t.Errorf("the delay and the bag, naming no seat, inherit: %+v, %+v", comps[2], comps[3])
+	}
+	if comps[4].Thread == 0 {
+		t.Errorf("the seat change inherits nothing: %+v", comps[4])
+	}
+	if scores[2] > scores[1] || scores[3] > scores[1] {
+		t.Errorf("the delay or the bag outranks the booking that names the seat: %.3f", scores)
+	}
+	// "what happened to …" names no thing: every later event inherits
+	if _, comps := relevance.Score(relevance.NewQuery("what happened to my flight back to Munich?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[2].Thread == 0 {
+		t.Errorf("the delay inherits nothing for what happened: %+v", comps[2])
+	}
+	plan := []relevance.Candidate{
+		{Source: "membership", Time: ago(57), Text: "Membership GM-330 started: Basic plan, 24.90 EUR per month"},
+		{Source: "membership", Time: ago(19), Text: "GM-330 upgraded to Premium from next month"},
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("what plan is GM-330 on?", nil), plan, relevance.DefaultWeights, nil, testNow); comps[1].Thread == 0 {
+		t.Errorf("the upgrade inherits nothing for a question naming the membership: %+v", comps[1])
+	}
+}
+
 // The story's first event (the one that introduces the object) passes on
 // ThreadFirst of its relevance, any other earlier event Thread: an event that
 // matches the question by itself is more likely its answer than the events
