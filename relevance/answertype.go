@@ -142,7 +142,8 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 var imperativeVerbs = map[string]bool{"bring": true, "take": true, "wear": true, "keep": true, "arrive": true, "remember": true,
 	"avoid": true, "pack": true, "prepare": true, "present": true, "show": true, "print": true, "fill": true, "upload": true,
 	"call": true, "don": true, "dont": true, "do": true, "make": true, "be": true, "please": true, "note": true, "leave": true,
-	"allow": true, "charge": true, "clear": true, "empty": true, "drink": true, "eat": true, "stop": true, "apply": true}
+	"allow": true, "charge": true, "clear": true, "empty": true, "drink": true, "eat": true, "stop": true, "apply": true,
+	"collect": true, "send": true, "reply": true, "confirm": true, "contact": true}
 
 // instructionWords tell what to do wherever they stand.
 var instructionWords = map[string]bool{"must": true, "mustn": true}
@@ -315,7 +316,7 @@ func answerTypesAsked(q text, w Weights) []*answerType {
 // amountWords mark a question that asks for an amount of money.
 var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges",
 	"total", "owe", "owed", "owing", "have to pay", "need to pay", "do i pay", "will i pay", "how expensive", "要付", "应付", "多少钱", "价格", "费用", "多少元", "几块", "收费",
-	"花了多少", "付了多少", "花多少", "一共", "总共", "合计", "总价", "收钱", "扣钱", "扣费", "扣款"}
+	"花了多少", "付了多少", "花多少", "退了多少", "退多少", "赔了多少", "赔多少", "补了多少", "交了多少", "返了多少", "一共", "总共", "合计", "总价", "收钱", "扣钱", "扣费", "扣款"}
 
 // MoneyTerm is the term of an event that states an amount of money.
 const MoneyTerm = "¤"

@@ -133,6 +133,7 @@ func TestAnswerTypes(t *testing.T) {
 		"what's the total on MV-8820?":        {money},
 		"这次维修一共花了多少？":                         {money},
 		"我付了多少？":                              {money},
+		"去机场那趟退了多少？":                          {money},
 		"why was my card declined?":           {why},
 		"how come my order was cancelled?":    {why},
 		"为什么我的卡被拒了？":                          {why},
@@ -410,6 +411,8 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 		"Passport copy received":                                         false,
 		"Take-away order T-12 ready":                                     true, // (a clause that begins with a verb: the rule's price)
 		"Order ready for pick-up":                                        false,
+		"Parcel 3S-88145: collect by Friday at Kiosk Nord, bring ID":     true,
+		"Collection point changed to Kiosk Nord":                         false,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.InstructionTerm); got != want {
 			t.Errorf("%q tells what to do: %v, want %v", text, got, want)
