@@ -591,7 +591,10 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
 	"unreadable": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a service or device stopped (as 暂停, 断网 are)
-	"paused": true, "disconnected": true, "noisy": true, "dripping": true}
+	"paused": true, "disconnected": true, "noisy": true, "dripping": true,
+	// what an inspection finds ("Tom noticed moss in the back lawn", "battery also swollen")
+	"detected": true, "noticed": true, "spotted": true, "swollen": true, "rotten": true, "damp": true, "scratch": true,
+	"scratched": true, "scratches": true, "dent": true, "dented": true, "stain": true, "stains": true, "stained": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
 	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
@@ -602,13 +605,15 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"延期", "顺延", "问题", "不了", "可疑", "有误", "不正确", "不符", "破损", "遗失", "缺少", "缺失", "不支持",
 	// the faults and findings' Chinese (leak, worn, stuck, cracked, rust, infection, fever, overheating, slow)
 	"漏水", "渗水", "磨损", "老化", "堵塞", "卡住", "裂", "生锈", "发炎", "感染", "发烧", "过热", "变慢",
-	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销")
+	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
+	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
+	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮")
 
 // reasonAfter are the words that state a problem only before one of the
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit
 // reached" (a limit raised states none), "held for review" (a deposit held on a
 // card states none), "could not access" ("do not reply" states none).
-var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a", "an"}, "at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up", "by"},
+var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a", "an"}, "at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "held": {"for", "at", "up", "by"}, "signs": {"of"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"}}
 

@@ -21,8 +21,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"退款 15 元已批准":                                                 {money},
 		"Invoice paid: USD 49":                                       {money},
 		"Balance 1,250.00":                                           {money},
-		"Scratch pre-existing, not charged to you":                   {money}, // nothing to pay answers how much
-		"Chat (staff): Yes, fitting costs 25 EUR":                    {money}, // a chat line's speaker answers no "who"
+		"Scratch pre-existing, not charged to you":                   {money, why}, // nothing to pay answers how much; a scratch is a finding
+		"Chat (staff): Yes, fitting costs 25 EUR":                    {money},      // a chat line's speaker answers no "who"
 		"客服：补牙一般会打麻药":                                                nil,
 		"维修费用不收费":                                                    {money},
 		"Loan approved at 5.9 percent APR":                           nil,
@@ -96,7 +96,10 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"保洁阿姨已出发":                                          {who},
 		"One socket circuit has no earth, rewiring needed": {why}, // a finding (as "needs")
 		"PF-S-4410 is held by customs at destination":      {why}, // held by: a hold-up
-		"场次改至 5 号厅，座位不变":                                   nil,   // a hall's number is no date (5 号: the 5th)
+		"Report for PC-5130: signs of mice in the loft":    {why}, // a finding
+		"Tom noticed moss in the back lawn":                {why},
+		"电池鼓包，建议更换":                                        {why},
+		"场次改至 5 号厅，座位不变":                                   nil, // a hall's number is no date (5 号: the 5th)
 		"5 号上午 10 点":                                       {when},
 		"需要我自己装吗？":                                         nil, // (not 需要: "do I need to …?")
 	} {
@@ -137,6 +140,7 @@ func TestAnswerTypes(t *testing.T) {
 		"why was my card declined?":           {why},
 		"how come my order was cancelled?":    {why},
 		"为什么我的卡被拒了？":                          {why},
+		"what did they find in my house?":     {why},
 		"我的奶茶怎么还没到？":                          {why},
 		"what's holding up my installation?":  {why},
 		"do you still need anything from me?": {why}, // a missing requirement holds things up
