@@ -239,7 +239,9 @@ type Fusion struct {
 	// AsksStatus: it names an object and asks where it stands (r is Weights.Status).
 	AsksStatus bool `json:"asks_status,omitempty"`
 	// IdentifierAlone: no other object of its identifiers' kind is in the
-	// window (wI is Weights.IdentifierAlone of Weights.Identifier).
+	// window (wI is Weights.IdentifierAlone of Weights.Identifier; 0 when the
+	// question asks only what is newest on it: "what is the latest on
+	// CV-33019?" is then "what is the latest?").
 	IdentifierAlone bool `json:"identifier_alone,omitempty"`
 	// Asks are the answer types it looks for: amount, time, reason, person,
 	// place, instruction, count; description for a question asking what its object
@@ -394,6 +396,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
 		f.Identifier, f.IdentifierAlone = w.Identifier*w.IdentifierAlone, true
+		if f.AsksNewest && !slices.ContainsFunc(words(q.Analysis), func(t string) bool { return !newsStems[t] }) {
+			// "what is the latest on CV-33019?" and nothing else in the window
+			// of its kind: the window is the object's story, and its newest
+			// event the answer whether it names the object or not
+			f.Identifier = 0
+		}
 	}
 	for _, t := range asked {
 		f.Asks = append(f.Asks, t.name)
@@ -414,6 +422,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	return scores, comps, f
 }
+
+// newsStems are the words of a question that asks only for what is new
+// ("what is the latest on …?", "any update on …?", "… 最新进展？").
+var newsStems = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"just", "latest", "newest", "recent", "recently", "lately", "current", "currently", "now", "update",
+		"updates", "news", "new", "anything", "status", "最新", "进展", "现在", "目前", "最近"} {
+		m[stem(w)] = true
+	}
+	return m
+}()
 
 var offerHash, questionHash = termHash(OfferTerm), termHash(QuestionTerm)
 

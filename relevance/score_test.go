@@ -645,6 +645,28 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 	}
 }
 
+// A question asking only what is newest on an object alone of its kind
+// ("what is the latest on CV-33019?") asks what is newest in its story: the
+// newest event answers it whether it names the object or not.
+func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "legal", Time: ago(59), Text: "Matter CV-33019 opened: purchase of 7 Mill Lane"},
+		{Source: "billing", Time: ago(44), Text: "Payment on account 300.00 GBP received for CV-33019"},
+		{Source: "legal", Time: ago(9), Text: "Seller's solicitor has not yet answered our enquiries"},
+		{Source: "legal", Time: ago(1), Text: "Target exchange date moved to 20 June"},
+	}
+	for _, q := range []string{"what is the latest on CV-33019?", "any update on CV-33019?"} {
+		scores, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if !f.IdentifierAlone || f.Identifier != 0 || !ranksFirst(scores, 3) {
+			t.Errorf("%q: the newest event should rank first, naming the matter weigh nothing: %.3f %+v", q, scores, f)
+		}
+	}
+	// a question asking something of it keeps the identifier's weight
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what is the latest payment on CV-33019?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Identifier == 0 {
+		t.Errorf("naming the matter weighs nothing for a question about its payment: %+v", f)
+	}
+}
+
 // The fusion Score reports, with each event's components, gives its score:
 // explain=true shows a caller the whole computation, for questions of every
 // kind (what is newest, where an object stands, one alone of its kind, the
