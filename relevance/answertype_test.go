@@ -98,6 +98,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"PF-S-4410 is held by customs at destination":      {why}, // held by: a hold-up
 		"Report for PC-5130: signs of mice in the loft":    {why}, // a finding
 		"Tom noticed moss in the back lawn":                {why},
+		"改派张姐上门":                                           {who}, // a surname and 姐
+		"Alarm disarmed by Alex":                           {who},
+		"Invoice paid by card":                             nil,
 		"电池鼓包，建议更换":                                        {why},
 		"场次改至 5 号厅，座位不变":                                   nil, // a hall's number is no date (5 号: the 5th)
 		"5 号上午 10 点":                                       {when},

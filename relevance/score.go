@@ -166,8 +166,11 @@ type Components struct {
 	Similarity float64 `json:"similarity"` // cosine, normalised by the best candidate's
 	Lexical    float64 `json:"lexical"`    // BM25, normalised by the best candidate's
 	Identifier float64 `json:"identifier"` // share of the question's identifiers the event names
-	Recency    float64 `json:"recency"`    // 2^(−age/half-life)
-	Source     float64 `json:"source"`     // the source's weight (times Weights.Offer for a line offering help)
+	// Recency is 2^(−age/half-life); 0 for an event that does not state what
+	// a question asking for the newest asks (a time for "when is it now?"):
+	// such an event cannot be its newest answer.
+	Recency float64 `json:"recency"`
+	Source  float64 `json:"source"` // the source's weight (times Weights.Offer for a line offering help)
 	// Thread is the relevance inherited from an earlier event on the same object.
 	Thread float64 `json:"thread"`
 	// Cosine is the raw cosine similarity (before normalising).
@@ -418,6 +421,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	r, wI := f.Recency, f.Identifier
 	for i := range cands {
 		c := &comps[i]
+		if f.AsksNewest && len(asked) > 0 && !statesAll(&docs[i], asked) {
+			c.Recency = 0 // (as it inherits nothing: inherit)
+		}
 		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}
 	return scores, comps, f

@@ -667,6 +667,22 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 	}
 }
 
+// A question asking for the newest of something it names the kind of ("how
+// many people is the booking for now?") finds the newest event that states
+// one: a newer event stating none (a site visit booked) cannot be its answer,
+// and its newness counts for nothing.
+func TestTheNewestThatStatesWhatIsAsked(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "venue", Time: ago(59), Text: "Hall booking EH-2024 confirmed: garden room, 14 June, 60 guests"},
+		{Source: "venue", Time: ago(25), Text: "Guest count changed from 60 to 75"},
+		{Source: "venue", Time: ago(3), Text: "Site visit booked for Saturday 11:00"},
+	}
+	scores, comps, f := relevance.ScoreFused(relevance.NewQuery("how many guests is the booking for now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if !f.AsksNewest || comps[2].Recency != 0 || comps[1].Recency == 0 || !ranksFirst(scores, 1) {
+		t.Errorf("the changed count should rank first, the site visit's newness count nothing: %.3f %+v", scores, comps)
+	}
+}
+
 // The fusion Score reports, with each event's components, gives its score:
 // explain=true shows a caller the whole computation, for questions of every
 // kind (what is newest, where an object stands, one alone of its kind, the
