@@ -627,7 +627,7 @@ var statesReason = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
 // "客服：") is left out.
 func statesPerson(rs []rune) bool {
 	rs = withoutSpeaker(rs)
-	return namesPerson(rs) || namesAnAddress(rs) || namesChinesePerson(rs)
+	return namesPerson(rs) || namesAnAddress(rs)
 }
 
 // withoutSpeaker is the text after a chat line's speaker label, if it has
@@ -660,25 +660,6 @@ var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "coll
 	"requested": {"by"}, "submitted": {"by"}, "reported": {"by"}, "handled": {"by"}, "inspected": {"by"},
 	"checked": {"by"}, "reviewed": {"by"}, "confirmed": {"by"}, "booked": {"by"}, "created": {"by"}, "added": {"by"},
 	"removed": {"by"}, "issued": {"by"}, "unlocked": {"by"}, "locked": {"by"}}
-
-// namesChinesePerson reports a person named as Chinese speakers name the
-// people who come to do a job: a common surname before 姐, 哥, 姨, 叔, 工 or 总
-// (张姐, 王工), or after 小 or 老 (小林, 老张).
-func namesChinesePerson(rs []rune) bool {
-	for i, r := range rs {
-		if !strings.ContainsRune(surnames, r) {
-			continue
-		}
-		if i+1 < len(rs) && strings.ContainsRune("姐哥姨叔工总", rs[i+1]) || i > 0 && (rs[i-1] == '小' || rs[i-1] == '老') {
-			return true
-		}
-	}
-	return false
-}
-
-// surnames are the commonest Chinese surnames, less those that are also
-// everyday words before 工, 总 or after 老 (高, 方, 金, 钱, 万, 马, …: "老方法", "钱总额").
-const surnames = "王李张刘陈杨黄赵吴周徐孙朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范廖贾夏韦付邹孟熊秦邱尹薛闫雷侯史陶黎贺顾毛郝龚邵覃戴莫孔汤"
 
 // namesAnAddress reports an e-mail address: a token around an "@" that the
 // analysis takes for an e-mail-like identifier (isIdentifier).
