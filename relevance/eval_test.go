@@ -172,7 +172,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// then its misses: development), -blind-22.json (written mid-stop, its
 	// totals read), -blind-23.json (the mix of kinds, written at the
 	// stop's end, read once, then as a before/after total), -blind-24.json
-	// (written before the morning stop's changes, its totals read);
+	// (written before the morning stop's changes, its totals read),
+	// -blind-25.json (written mid-stop, read at its end);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json and examples/evalset-lookalike.json
 	// (identifier, recency and look-alike questions, written to find what
@@ -185,7 +186,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-13.json"}, {"../examples/evalset-blind-14.json"}, {"../examples/evalset-blind-15.json"},
 		{"../examples/evalset-blind-16.json"}, {"../examples/evalset-blind-17.json"}, {"../examples/evalset-blind-18.json"},
 		{"../examples/evalset-blind-19.json"}, {"../examples/evalset-blind-20.json"}, {"../examples/evalset-blind-21.json"},
-		{"../examples/evalset-blind-22.json"}, {"../examples/evalset-blind-23.json"}, {"../examples/evalset-blind-24.json"},
+		{"../examples/evalset-blind-22.json"}, {"../examples/evalset-blind-23.json"}, {"../examples/evalset-blind-24.json"}, {"../examples/evalset-blind-25.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
