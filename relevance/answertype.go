@@ -287,7 +287,7 @@ func AnswerTypes(q string) []string {
 // asked reports that the question asks for it. A time's cue inside a place's
 // number is none: "我在几号厅？" asks which hall (as "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
-	if !t.cues.in(q) {
+	if !t.cues.in(q) && !(t.term == ReasonTerm && asksFinding(q.words)) {
 		return false
 	}
 	if t.term != TimeTerm || !strings.Contains(q.norm, "几号") {
@@ -568,8 +568,28 @@ const ReasonTerm = "∵"
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
 var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "holding up", "held up", "taking so long", "waiting for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
-	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for", "did they find", "did you find", "did the doctor find",
+	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for",
 	"毛病", "哪里坏", "坏了"}
+
+// asksFinding reports a question asking what someone found ("what did Marco
+// find?", "did they find anything else?", "what did the vet notice?"): one
+// of findWords within three words after "did". What is found is a problem
+// (statesReason's findings), as for "what's wrong with …".
+func asksFinding(words []string) bool {
+	for i, w := range words {
+		if !findWords[w] {
+			continue
+		}
+		for j := max(0, i-3); j < i; j++ {
+			if words[j] == "did" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var findWords = map[string]bool{"find": true, "discover": true, "notice": true, "spot": true, "detect": true}
 
 // reasonWords state a cause or a problem (and reasonAfter's, before another word).
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,

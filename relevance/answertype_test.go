@@ -143,6 +143,9 @@ func TestAnswerTypes(t *testing.T) {
 		"how come my order was cancelled?":    {why},
 		"为什么我的卡被拒了？":                          {why},
 		"what did they find in my house?":     {why},
+		"what did Marco find?":                {why},
+		"did the vet notice anything?":        {why},
+		"can you find my order?":              nil,
 		"我的奶茶怎么还没到？":                          {why},
 		"what's holding up my installation?":  {why},
 		"do you still need anything from me?": {why}, // a missing requirement holds things up
