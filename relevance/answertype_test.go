@@ -98,6 +98,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"PF-S-4410 is held by customs at destination":      {why}, // held by: a hold-up
 		"Report for PC-5130: signs of mice in the loft":    {why}, // a finding
 		"Tom noticed moss in the back lawn":                {why},
+		"X-ray: small fracture in the left front paw":      {why},
 		"Alarm disarmed by Alex":                           {who},
 		"Invoice paid by card":                             nil,
 		"电池鼓包，建议更换":                                        {why},

@@ -175,9 +175,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// (written before the morning stop's changes, its totals read),
 	// -blind-25.json (written mid-stop, read at its end);
 	// examples/evalset-identifiers.json,
-	// examples/evalset-recency.json and examples/evalset-lookalike.json
-	// (identifier, recency and look-alike questions, written to find what
-	// fails: development sets). docs/evaluation.md.
+	// examples/evalset-recency.json, examples/evalset-lookalike.json and
+	// examples/evalset-multi.json (identifier, recency, look-alike and
+	// two-event questions, written to find what fails: development sets).
+	// docs/evaluation.md.
 	sets := [][]string{{"../examples/evalset.json"}, {"../examples/evalset-blind.json"}, {"../examples/evalset-blind-2.json"}, {"../examples/evalset-blind-3.json"},
 		{"../examples/evalset-blind-4.json"}, {"../examples/evalset-blind-5.json"}, {"../examples/evalset-blind-6.json"},
 		{"../examples/evalset-blind-7.json"}, {"../examples/evalset-blind-8.json"},
@@ -188,7 +189,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-19.json"}, {"../examples/evalset-blind-20.json"}, {"../examples/evalset-blind-21.json"},
 		{"../examples/evalset-blind-22.json"}, {"../examples/evalset-blind-23.json"}, {"../examples/evalset-blind-24.json"}, {"../examples/evalset-blind-25.json"},
 		{"../examples/evalset-identifiers.json"},
-		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}}
+		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
 	if own {
 		sets = [][]string{strings.Split(os.Getenv("FRESHCTX_EVAL_SET"), ",")}
