@@ -188,7 +188,7 @@ func infoField(info, name string) string {
 
 // restartNode starts the killed node again the way scripts/setup.sh starts it
 // (its nodes.conf keeps its identity) and waits until the cluster sees all six
-// nodes up.
+// nodes up and the node has synced as a replica.
 func restartNode(t *testing.T, cc *redis.ClusterClient, dir, port string) {
 	cmd := exec.Command("redis-server", "--bind", "127.0.0.1", "--port", port, "--cluster-enabled", "yes",
 		"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no",
@@ -210,5 +210,14 @@ func restartNode(t *testing.T, cc *redis.ClusterClient, dir, port string) {
 			}
 		}
 		return up == 6
+	})
+	// and until it has synced with its new master, so that the tests after
+	// this one find every replica serving reads
+	node := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + port})
+	defer node.Close()
+	testenv.Eventually(t, "the restarted node to sync with its master", 60*time.Second, func() bool {
+		info, err := node.Info(context.Background(), "replication").Result()
+		return err == nil && infoField(info, "role") == "slave" && infoField(info, "master_link_status") == "up" &&
+			infoField(info, "master_sync_in_progress") == "0"
 	})
 }
