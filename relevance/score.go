@@ -399,7 +399,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
 		f.Identifier, f.IdentifierAlone = w.Identifier*w.IdentifierAlone, true
-		if f.AsksNewest && !slices.ContainsFunc(words(q.Analysis), func(t string) bool { return !newsStems[t] }) {
+		if f.AsksNewest && !slices.ContainsFunc(words(q.Analysis), func(t string) bool { return !newsWord(t) }) {
 			// "what is the latest on CV-33019?" and nothing else in the window
 			// of its kind: the window is the object's story, and its newest
 			// event the answer whether it names the object or not
@@ -429,16 +429,28 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	return scores, comps, f
 }
 
-// newsStems are the words of a question that asks only for what is new
-// ("what is the latest on …?", "any update on …?", "… 最新进展？").
+// newsWord reports a word of a question that asks only for what is new
+// ("what is the latest on …?", "any update on …?", "… 最新进展？"): one of
+// newsStems, or Chinese characters all of which are news words' (the
+// analysis's characters and pairs of 最新进展: 最, 新进, …).
+func newsWord(t string) bool {
+	if newsStems[t] {
+		return true
+	}
+	return strings.IndexFunc(t, isCJK) >= 0 && !strings.ContainsFunc(t, func(r rune) bool { return !strings.ContainsRune(newsCJK, r) })
+}
+
 var newsStems = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range []string{"just", "latest", "newest", "recent", "recently", "lately", "current", "currently", "now", "update",
-		"updates", "news", "new", "anything", "status", "最新", "进展", "现在", "目前", "最近"} {
+		"updates", "news", "new", "anything", "status"} {
 		m[stem(w)] = true
 	}
 	return m
 }()
+
+// newsCJK are the characters of the Chinese news words: 最新, 进展, 现在, 目前, 最近.
+const newsCJK = "最新进展现在目前近"
 
 var offerHash, questionHash = termHash(OfferTerm), termHash(QuestionTerm)
 

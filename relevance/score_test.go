@@ -655,7 +655,7 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 		{Source: "legal", Time: ago(9), Text: "Seller's solicitor has not yet answered our enquiries"},
 		{Source: "legal", Time: ago(1), Text: "Target exchange date moved to 20 June"},
 	}
-	for _, q := range []string{"what is the latest on CV-33019?", "any update on CV-33019?"} {
+	for _, q := range []string{"what is the latest on CV-33019?", "any update on CV-33019?", "CV-33019 最新进展？"} {
 		scores, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
 		if !f.IdentifierAlone || f.Identifier != 0 || !ranksFirst(scores, 3) {
 			t.Errorf("%q: the newest event should rank first, naming the matter weigh nothing: %.3f %+v", q, scores, f)
