@@ -205,6 +205,29 @@ var whereToWords = []string{"where do i", "where should i", "where must i", "whe
 	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
 	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取"}
 
+// asksWhereItHappens reports "where is my meeting?", "where's the boxing
+// class?": "where" and, within the next four words, something that happens
+// at a place (happenings), not a thing whose whereabouts are its status
+// ("where is my parcel?").
+func asksWhereItHappens(words []string) bool {
+	for i, w := range words {
+		if w != "where" {
+			continue
+		}
+		for _, x := range words[i+1 : min(len(words), i+5)] {
+			if happenings[x] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var happenings = map[string]bool{"class": true, "lesson": true, "session": true, "meeting": true, "appointment": true,
+	"exam": true, "interview": true, "course": true, "event": true, "concert": true, "show": true, "party": true,
+	"wedding": true, "ceremony": true, "training": true, "workshop": true, "match": true, "game": true,
+	"consultation": true, "checkup": true, "treatment": true, "tour": true, "viewing": true, "screening": true}
+
 // placeWords name a place to go to or be at.
 var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, "platform": true, "track": true,
 	"terminal": true, "hall": true, "floor": true, "row": true, "seat": true, "seats": true, "block": true, "desk": true,
@@ -287,7 +310,7 @@ func AnswerTypes(q string) []string {
 // asked reports that the question asks for it. A time's cue inside a place's
 // number is none: "我在几号厅？" asks which hall (as "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
-	if !t.cues.in(q) && !(t.term == ReasonTerm && asksFinding(q.words)) {
+	if !t.cues.in(q) && !(t.term == ReasonTerm && asksFinding(q.words)) && !(t.term == PlaceTerm && asksWhereItHappens(q.words)) {
 		return false
 	}
 	if t.term != TimeTerm || !strings.Contains(q.norm, "几号") {

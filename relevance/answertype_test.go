@@ -159,6 +159,9 @@ func TestAnswerTypes(t *testing.T) {
 		"谁来送货？":                               {who},
 		"where do I need to go for class?":    {place},
 		"where are my seats?":                 {place},
+		"where is the boxing class?":          {place}, // something that happens somewhere
+		"where's my meeting with the lawyer?": {place},
+		"where is my parcel?":                 nil, // its whereabouts: its status
 		"我该去哪上课？":                             {place},
 		"what do I need to take with me?":     {instr},
 		"what should I bring on the day?":     {instr},
