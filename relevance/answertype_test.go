@@ -139,6 +139,7 @@ func TestAnswerTypes(t *testing.T) {
 		"when will I be charged?":             {money, when},
 		"what do I have to pay myself?":       {money},
 		"what's the total on MV-8820?":        {money},
+		"why was it so expensive?":            {money, why},
 		"这次维修一共花了多少？":                         {money},
 		"我付了多少？":                              {money},
 		"去机场那趟退了多少？":                          {money},
