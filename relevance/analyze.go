@@ -85,6 +85,11 @@ func analyze(normalised string, answers, event bool) Analysis {
 				j++
 			}
 			a.addToken(string(rs[i:j]))
+			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
+			// 1", "on the 6th" the 6th); not "at first"
+			if n, ok := ordinals[string(rs[i:j])]; ok && string(prevWord) != "at" {
+				a.Terms = append(a.Terms, n)
+			}
 			if id := numberedThing(rs, prevWord, prevEnd, i, j); id != "" {
 				a.IDs = append(a.IDs, id) // (its word and number are terms already)
 			}
@@ -113,6 +118,11 @@ func analyze(normalised string, answers, event bool) Analysis {
 	}
 	return a
 }
+
+// ordinals are the English ordinals' numbers.
+var ordinals = map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+	"seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4",
+	"5th": "5", "6th": "6", "7th": "7", "8th": "8", "9th": "9", "10th": "10"}
 
 // cjkDigits are the Chinese numerals one to ten, in order (three bytes each).
 const cjkDigits = "一二三四五六七八九十"
