@@ -2,6 +2,7 @@ package relevance
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -268,6 +269,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var qterms []string // the question's words and their expansions, as BM25 matched them
 	describes := false  // the question asks what its object is or holds (DescriptionTerm)
 	asked := answerTypesAsked(q.normalised(), w)
+	byClause := askedByClause(q.normalised(), asked)
 	offer := w.Offer // the scale of a line that only offers
 	if dealWords.in(q.normalised()) {
 		offer = 0
@@ -388,7 +390,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if len(asked) == 0 && len(qids) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
-		inherit(rels, comps, cands, docs, w, asked, clauses, noun)
+		inherit(rels, comps, cands, docs, w, byClause, clauses, noun)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier}
 	switch {
@@ -421,7 +423,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	r, wI := f.Recency, f.Identifier
 	for i := range cands {
 		c := &comps[i]
-		if f.AsksNewest && len(asked) > 0 && !statesAll(&docs[i], asked) {
+		if f.AsksNewest && len(asked) > 0 && !statesAsked(&docs[i], byClause) {
 			c.Recency = 0 // (as it inherits nothing: inherit)
 		}
 		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
@@ -790,6 +792,50 @@ func statesAll(d *doc, asked []*answerType) bool {
 	return true
 }
 
+// statesAsked reports that the event states everything one of the
+// question's clauses asks for (askedByClause): "when will I be charged?" asks
+// an amount and a time at once; "how many seats do we have and what do we
+// pay now?" a count in one clause and an amount in the other, and an event
+// stating either answers a part.
+func statesAsked(d *doc, byClause [][]*answerType) bool {
+	return len(byClause) == 0 || slices.ContainsFunc(byClause, func(asked []*answerType) bool { return statesAll(d, asked) })
+}
+
+// askedByClause are the answer types asked, by the question's clauses (its
+// parts between commas, semicolons, question marks and "and") when two or
+// more of them ask for some; else all of them as one clause.
+func askedByClause(q text, asked []*answerType) [][]*answerType {
+	if len(asked) == 0 {
+		return nil
+	}
+	if len(asked) == 1 {
+		return [][]*answerType{asked}
+	}
+	var byClause [][]*answerType
+	seen := 0
+	for _, part := range clauseBreaks.Split(q.norm, -1) {
+		pt := textOf(part)
+		var in []*answerType
+		for k, t := range asked {
+			if t.asked(pt) {
+				in = append(in, t)
+				seen |= 1 << k
+			}
+		}
+		if len(in) > 0 {
+			byClause = append(byClause, in)
+		}
+	}
+	if len(byClause) < 2 || seen != 1<<len(asked)-1 {
+		return [][]*answerType{asked} // one clause, or a cue across two
+	}
+	return byClause
+}
+
+// clauseBreaks split a question into its clauses (the text is normalised:
+// "，" and "？" are "," and "?").
+var clauseBreaks = regexp.MustCompile(`[,;?]|\band\b|然后|还有|另外`)
+
 // sameObject reports that two identifiers name one object: the same one, or
 // a bare number and the same number behind a prefix.
 func sameObject(a, b ident) bool {
@@ -811,7 +857,7 @@ func sameObject(a, b ident) bool {
 // (one of its BM25 clauses, clauses) that the first does not: for "热水器修好了吗？"
 // the first says 热水器 and "BX-771 已修好" the 修好 asked about; together they
 // are the story's answer, and the newer tells where it stands.
-func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType, clauses []uint64, noun uint64) {
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
 	// little to pass on.
@@ -848,7 +894,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 			}
 			for _, j := range story {
-				if !statesAll(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) {
+				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) {
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
@@ -876,13 +922,13 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
 // "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
 // the same for a story an identifier tells, with or without such a word.)
-func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked []*answerType) {
-	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAll(&docs[i], asked) {
+func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType) {
+	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) {
 		return
 	}
 	for j := range docs {
 		d := &docs[j]
-		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAll(d, asked) ||
+		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
 			!slices.ContainsFunc(changeHashes, func(h uint64) bool { return d.count(h) > 0 }) {
 			continue
 		}

@@ -683,6 +683,30 @@ func TestTheNewestThatStatesWhatIsAsked(t *testing.T) {
 	}
 }
 
+// A question joining two asks each clause's answer types apart: for "how
+// many seats do we have and what do we pay now?", the newest event stating a
+// count and the newest stating an amount each answer a part, where one
+// clause asking both ("when will I be charged?") needs an event stating both.
+func TestEachClauseAsksItsOwn(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "billing", Time: ago(58), Text: "Plan Team: 10 seats, 120.00 USD per month"},
+		{Source: "admin", Time: ago(30), Text: "2 seats removed: 11 seats"},
+		{Source: "billing", Time: ago(10), Text: "Invoice INV-30221: 132.00 USD for December"},
+	}
+	_, comps, f := relevance.ScoreFused(relevance.NewQuery("how many seats do we have and what do we pay now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if !f.AsksNewest || comps[1].Recency == 0 || comps[2].Recency == 0 {
+		t.Errorf("the count and the amount should each count as newest: %+v %+v", f, comps)
+	}
+	_, comps, _ = relevance.ScoreFused(relevance.NewQuery("how many seats, and when do we pay now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[1].Recency == 0 {
+		t.Errorf("the count answers the first clause: %+v", comps)
+	}
+	_, comps, _ = relevance.ScoreFused(relevance.NewQuery("how much will we be charged now, and when?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[1].Recency != 0 {
+		t.Errorf("a count answers neither clause: %+v", comps)
+	}
+}
+
 // The fusion Score reports, with each event's components, gives its score:
 // explain=true shows a caller the whole computation, for questions of every
 // kind (what is newest, where an object stands, one alone of its kind, the
