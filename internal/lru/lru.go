@@ -31,10 +31,10 @@ func (c *Cache[K, V]) Get(k K, make func() V) V {
 }
 
 // GetMany is Get for several keys under one lock: set(i, v) receives
-// keys[i]'s value, the absent ones computed with make(i) outside the lock. A
-// request ranking hundreds of events takes the lock twice, not hundreds of
-// times.
-func (c *Cache[K, V]) GetMany(keys []K, set func(i int, v V), make func(i int) V) {
+// keys[i]'s value, the absent ones computed with compute(i) outside the lock
+// and cached under one more. A request ranking hundreds of events takes the
+// lock twice, not hundreds of times.
+func (c *Cache[K, V]) GetMany(keys []K, set func(i int, v V), compute func(i int) V) {
 	var missing []int
 	c.mu.Lock()
 	for i, k := range keys {
@@ -48,11 +48,19 @@ func (c *Cache[K, V]) GetMany(keys []K, set func(i int, v V), make func(i int) V
 		}
 	}
 	c.mu.Unlock()
-	for _, i := range missing {
-		v := make(i)
-		set(i, v)
-		c.Put(keys[i], v)
+	if len(missing) == 0 {
+		return
 	}
+	made := make([]V, len(missing))
+	for k, i := range missing {
+		made[k] = compute(i)
+		set(i, made[k])
+	}
+	c.mu.Lock()
+	for k, i := range missing {
+		c.put(keys[i], made[k])
+	}
+	c.mu.Unlock()
 }
 
 // Lookup returns k's value, if cached.
