@@ -24,16 +24,36 @@ type answerType struct {
 	// eventOnly: a question that states it does not look for it (its own
 	// words name it already)
 	eventOnly bool
+	gap       gapCue // a cue in two words apart ("what did Marco find?"), if any
+}
+
+// gapCue marks a question by a word (first) and, within the next few words,
+// one of then: "did … find" asks for a finding, "where … class" for a place.
+// A phrase cue would need each word between ("did they find", "did the
+// doctor find", …).
+type gapCue struct {
+	first  string
+	then   map[string]bool
+	within int
+}
+
+func (g gapCue) in(words []string) bool {
+	for i, w := range words {
+		if g.first != "" && w == g.first && slices.ContainsFunc(words[i+1:min(len(words), i+1+g.within)], func(x string) bool { return g.then[x] }) {
+			return true
+		}
+	}
+	return false
 }
 
 var answerTypes = []*answerType{
-	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false},
-	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false},
-	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false},
-	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true},
-	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true},
-	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true},
-	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true},
+	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}},
+	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3}},
+	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}},
+	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4}},
+	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}},
+	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}},
 }
 
 // byRunes is a states function that looks at the text's runes only.
@@ -205,24 +225,9 @@ var whereToWords = []string{"where do i", "where should i", "where must i", "whe
 	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
 	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取"}
 
-// asksWhereItHappens reports "where is my meeting?", "where's the boxing
-// class?": "where" and, within the next four words, something that happens
-// at a place (happenings), not a thing whose whereabouts are its status
-// ("where is my parcel?").
-func asksWhereItHappens(words []string) bool {
-	for i, w := range words {
-		if w != "where" {
-			continue
-		}
-		for _, x := range words[i+1 : min(len(words), i+5)] {
-			if happenings[x] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
+// happenings are what happens at a place: "where" before one of them asks
+// for the place ("where is my meeting?", "where's the boxing class?"), where
+// "where is my parcel?" asks where a thing stands (its status).
 var happenings = map[string]bool{"class": true, "lesson": true, "session": true, "meeting": true, "appointment": true,
 	"exam": true, "interview": true, "course": true, "event": true, "concert": true, "show": true, "party": true,
 	"wedding": true, "ceremony": true, "training": true, "workshop": true, "match": true, "game": true,
@@ -310,7 +315,7 @@ func AnswerTypes(q string) []string {
 // asked reports that the question asks for it. A time's cue inside a place's
 // number is none: "我在几号厅？" asks which hall (as "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
-	if !t.cues.in(q) && !(t.term == ReasonTerm && asksFinding(q.words)) && !(t.term == PlaceTerm && asksWhereItHappens(q.words)) {
+	if !t.cues.in(q) && !t.gap.in(q.words) {
 		return false
 	}
 	if t.term != TimeTerm || !strings.Contains(q.norm, "几号") {
@@ -594,24 +599,9 @@ var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "w
 	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for",
 	"毛病", "哪里坏", "坏了"}
 
-// asksFinding reports a question asking what someone found ("what did Marco
-// find?", "did they find anything else?", "what did the vet notice?"): one
-// of findWords within three words after "did". What is found is a problem
-// (statesReason's findings), as for "what's wrong with …".
-func asksFinding(words []string) bool {
-	for i, w := range words {
-		if !findWords[w] {
-			continue
-		}
-		for j := max(0, i-3); j < i; j++ {
-			if words[j] == "did" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
+// findWords, within three words after "did", ask what someone found ("what
+// did Marco find?", "did the vet notice anything?"): a problem, as for
+// "what's wrong with …" (statesReason's findings).
 var findWords = map[string]bool{"find": true, "discover": true, "notice": true, "spot": true, "detect": true}
 
 // reasonWords state a cause or a problem (and reasonAfter's, before another word).
