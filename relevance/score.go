@@ -962,7 +962,7 @@ func askedNoun(words, terms []string) uint64 {
 				}
 				break
 			}
-			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !knowsAsNoun(words[m]) {
+			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !knowsAs(words[m], 'n') {
 				break
 			}
 			j := slices.Index(terms, stem(words[m]))
@@ -980,27 +980,6 @@ var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were"
 	"do": true, "has": true, "have": true, "had": true, "will": true, "would": true, "can": true, "could": true, "should": true,
 	"i": true, "we": true, "you": true, "they": true, "my": true, "for": true, "on": true, "in": true, "at": true, "of": true,
 	"to": true, "from": true, "with": true}
-
-// knowsAsNoun reports whether WordNet has a noun sense of word (or of its
-// base form); yes when WordNet is loading or missing.
-func knowsAsNoun(word string) bool {
-	if Loading() {
-		return true
-	}
-	wn.once.Do(wn.load)
-	if len(wn.lemmas) == 0 {
-		return true
-	}
-	var buf [8]string
-	for _, f := range append(forms(buf[:0], word), word) {
-		for _, r := range wn.lookup(f) {
-			if r.pos == 'n' {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // changeHashes are the terms of words saying that something changed.
 var changeHashes = func() (hs []uint64) {

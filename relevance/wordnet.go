@@ -442,14 +442,19 @@ func collocationsOf(words, stems []string, senses int, have map[string]bool, f f
 // looks words up; an irregular inflection is known by being listed). It says
 // yes while WordNet is loading and when it is missing, so that nothing is
 // taken for a misspelling then.
-func knows(word string) bool {
+func knows(word string) bool { return knowsAs(word, 0) }
+
+// knowsAs is knows for one part of speech (n, v, a or r; 0: any).
+func knowsAs(word string, pos byte) bool {
 	if Loading() {
 		return true
 	}
 	wn.once.Do(wn.load)
-	if len(wn.lemmas) == 0 || len(wn.base[word]) > 0 || wn.lookup(word) != nil {
+	if len(wn.lemmas) == 0 || pos == 0 && (len(wn.base[word]) > 0 || wn.lookup(word) != nil) {
 		return true // (the last: most words, without building their forms)
 	}
 	var buf [8]string
-	return slices.ContainsFunc(forms(buf[:0], word), func(f string) bool { return wn.lookup(f) != nil })
+	return slices.ContainsFunc(forms(buf[:0], word), func(f string) bool {
+		return slices.ContainsFunc(wn.lookup(f), func(r wnRef) bool { return pos == 0 || r.pos == pos })
+	})
 }
