@@ -423,7 +423,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	r, wI := f.Recency, f.Identifier
 	for i := range cands {
 		c := &comps[i]
-		if f.AsksNewest && len(asked) > 0 && !statesAsked(&docs[i], byClause) {
+		if f.AsksNewest && !statesAsked(&docs[i], byClause) {
 			c.Recency = 0 // (as it inherits nothing: inherit)
 		}
 		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
