@@ -209,6 +209,7 @@ func TestDegradationLadder(t *testing.T) {
 
 	t.Run("late embedding ranks by words, identifiers and recency", func(t *testing.T) {
 		s := newTestServer(t, slowEmbedder{l, time.Second}, &fakeStore{events: events}, nil)
+		relevance.LoadLexicons() // what contextapi loads at start (WarmUpInBackground), not this answer's time
 		start := time.Now()
 		rec, resp := get(t, s, q)
 		if rec.Code != http.StatusOK || resp.Meta.Ranking != "hybrid-lexical" || len(resp.Meta.Degraded) != 1 || resp.Meta.Degraded[0].Stage != "embed" ||

@@ -303,8 +303,9 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) error {
 	}
 	if relevance.Loading() {
 		// Ready once question expansion is loaded (about a second after start):
-		// until then answers rank without synonyms (meta.degraded says so).
-		checks["wordnet"] = "loading"
+		// until then answers rank without synonyms and translations
+		// (meta.degraded says so).
+		checks["lexicons"] = "loading (WordNet, CC-CEDICT)"
 		status = http.StatusServiceUnavailable
 	}
 	if s.cache != nil {
@@ -799,7 +800,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	}
 	if mode == RankHybrid && p.q != "" && relevance.Loading() {
 		// The first second after start: the question is not expanded rather than wait.
-		s.degrade(&meta, "rank", "question expansion (WordNet) still loading", "no synonyms")
+		s.degrade(&meta, "rank", "question expansion (WordNet, CC-CEDICT) still loading", "no synonyms")
 	}
 	rstart := time.Now()
 	ranked, fusion := s.rank(events, p.q, qvec, stats, now, mode, p.k)

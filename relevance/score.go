@@ -95,6 +95,11 @@ type Weights struct {
 	// question's words and phrases (0: off); Lexicon nil is DefaultThesaurus().
 	Thesaurus float64
 	Lexicon   *Thesaurus
+	// Bilingual weighs BM25 matches of the question's words' translations
+	// into the other language, English or Chinese, from CC-CEDICT
+	// (CEDICTFile; 0: off): an English question over Chinese events, or the
+	// reverse.
+	Bilingual float64
 	// Thread is the share of an earlier event's relevance that a later event on
 	// the same object inherits (0: off), ThreadFirst the share of the story's
 	// first event's (the one that introduces the object): see Score.
@@ -160,7 +165,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -288,6 +293,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			for _, m := range th.matches(q.normalised()) {
 				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })
 			}
+		}
+		if w.Bilingual > 0 {
+			translationsOf(q.normalised(), q.Analysis.Terms, func(e expansion) { lq.bring(e, w.Bilingual, docs) })
 		}
 		if w.Synonyms > 0 && w.Senses > 0 || w.Inflected > 0 {
 			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, func(e expansion) {

@@ -2,6 +2,7 @@ package relevance_test
 
 import (
 	"math"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -785,5 +786,36 @@ func TestALineThatAsksCountsLittle(t *testing.T) {
 	scores, comps := relevance.Score(relevance.NewQuery("what did the customer ask about the pick-up?", nil), cands, relevance.DefaultWeights, nil, testNow)
 	if comps[0].Source != 1 || !ranksFirst(scores, 0) {
 		t.Errorf("a question about what was asked should find the line that asks: %v %+v", scores, comps)
+	}
+}
+
+// An English question finds the Chinese event that names what it asks about,
+// and a Chinese question the English one, through CC-CEDICT's translations
+// (Weights.Bilingual).
+func TestAQuestionFindsTheOtherLanguagesWords(t *testing.T) {
+	if _, err := os.Stat(relevance.CEDICTFile); err != nil {
+		t.Skip("CC-CEDICT is not installed (make setup installs it)")
+	}
+	for _, c := range []struct {
+		q     string
+		cands []string
+		want  int
+	}{
+		{"how much did the clothes cost to send?", []string{"寄件订单 KD-102：衣服两件，26 元", "寄件订单 KD-101：文件一份，12 元", "KD-101 已签收"}, 0},
+		{"会议室还订着吗？", []string{"Meeting room Harbour booked Friday 10:00", "Desk 14 booked for Monday", "Invoice for November paid"}, 0},
+	} {
+		var cands []relevance.Candidate
+		for i, text := range c.cands {
+			cands = append(cands, relevance.Candidate{Source: "s", Time: ago(30 - 10*i), Text: text})
+		}
+		q := relevance.NewQuery(c.q, nil)
+		w := relevance.DefaultWeights
+		if scores, _ := relevance.Score(q, cands, w, nil, testNow); !ranksFirst(scores, c.want) {
+			t.Errorf("%q: %q should rank first, scores %.3f", c.q, c.cands[c.want], scores)
+		}
+		w.Bilingual = 0
+		if scores, _ := relevance.Score(q, cands, w, nil, testNow); ranksFirst(scores, c.want) {
+			t.Errorf("%q: without translations %q ranks first all the same (scores %.3f): the test shows nothing", c.q, c.cands[c.want], scores)
+		}
 	}
 }

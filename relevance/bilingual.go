@@ -1,0 +1,300 @@
+package relevance
+
+import (
+	"bufio"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/freshctx/freshctx/internal/lru"
+)
+
+// CEDICTFile is CC-CEDICT, the Chinese-English dictionary, in its own text
+// format ("取消 取消 [qu3 xiao1] /to cancel; to call off/"): make setup puts
+// it here. It bridges the two languages: an English question's words bring
+// the Chinese words that translate them ("clothes" finds "衣服一箱"), a
+// Chinese question's words their English glosses ("会议室" finds "Meeting
+// room Borealis booked"). Without the file, the bridge is off.
+var CEDICTFile = "/usr/local/share/freshctx/cedict_ts.u8"
+
+// maxTranslations bounds an English word's translations: a word with more
+// ("go": 32 words, "pay": 27) means too many things for any of them to be
+// evidence, and brings none.
+const maxTranslations = 16
+
+// dictionary maps an English word or two-word phrase (stemmed, as a
+// question's words are) to the Chinese words of two to four characters whose
+// glosses say just it, and each such Chinese word to those glosses. Single
+// characters are left out: one stands for too many things. Like WordNet's
+// index it is held without pointers (one map from a key's hash to its list,
+// the texts in one arena), so the garbage collector never scans it.
+type dictionary struct {
+	once   sync.Once
+	loaded atomic.Bool
+	keys   map[uint64]uint32 // termHash of a key -> index in lists
+	lists  []uint32          // a key's list: lists[k] is its start in refs, lists[k+1] its end
+	refs   []uint32          // index in texts
+	texts  []uint32          // a text's start in arena; texts[i+1] its end
+	arena  []byte
+
+	brings *lru.Cache[string, []expansion] // what a key's translations bring, by key
+}
+
+var dict = dictionary{brings: lru.New[string, []expansion](wordCacheEntries)}
+
+// glossNoise marks a gloss that is no translation (a surname, a variant, a
+// classifier, a note on usage or a name), lower-cased.
+var glossNoise = []string{"surname", "variant of", "see ", "cl:", "abbr.", "used in", "classifier", "(tw)", "pr.", "old name", "slang",
+	"archaic", "dialect", "place name", "name of", "province", "county", "district", "capital of", "radical", "korean", "japanese"}
+
+// glossFiller are words a gloss has that a question's words are not matched
+// on ("to cancel", "sb's", "sth").
+var glossFiller = map[string]bool{"sb": true, "sth": true, "sb's": true, "sth's": true, "one's": true, "oneself": true, "etc": true, "someone": true, "something": true}
+
+func (d *dictionary) load() {
+	defer d.loaded.Store(true)
+	f, err := os.Open(CEDICTFile)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	toZH := map[string][]string{} // English key -> Chinese words
+	toEN := map[string][]string{} // Chinese word -> English glosses
+	var order []string            // keys in the order met, for a stable packing
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		fs := strings.SplitN(line, " ", 3)
+		if len(fs) < 3 {
+			continue
+		}
+		zh := fs[1]
+		if n := utf8.RuneCountInString(zh); n < 2 || n > 4 || strings.IndexFunc(zh, func(r rune) bool { return !isCJK(r) }) >= 0 {
+			continue
+		}
+		_, glosses, ok := strings.Cut(fs[2], "/")
+		if !ok {
+			continue
+		}
+		for _, g := range strings.FieldsFunc(glosses, func(r rune) bool { return r == '/' || r == ';' }) {
+			key, gloss := glossKey(g)
+			if key == "" {
+				continue
+			}
+			if _, ok := toZH[key]; !ok {
+				order = append(order, key)
+			}
+			if !contains(toZH[key], zh) {
+				toZH[key] = append(toZH[key], zh)
+			}
+			if _, ok := toEN[zh]; !ok {
+				order = append(order, zh)
+			}
+			if !contains(toEN[zh], gloss) {
+				toEN[zh] = append(toEN[zh], gloss)
+			}
+		}
+	}
+	d.pack(order, toZH, toEN)
+}
+
+// glossKey is a gloss's key (its words stemmed, without filler, one or two
+// of them) and the gloss as a question's expansion brings it ("to call off"
+// -> "call off"); "" when it is no short translation.
+func glossKey(g string) (key, gloss string) {
+	g = strings.ToLower(g)
+	for _, n := range glossNoise {
+		if strings.Contains(g, n) {
+			return "", ""
+		}
+	}
+	for { // without what is in brackets: "(cooked) rice" is rice
+		i := strings.IndexByte(g, '(')
+		j := strings.IndexByte(g, ')')
+		if i < 0 || j < i {
+			break
+		}
+		g = g[:i] + " " + g[j+1:]
+	}
+	var ws []string
+	for _, w := range strings.Fields(strings.ToLower(g)) {
+		if len(ws) == 0 && (w == "to" || w == "a" || w == "an" || w == "the") || glossFiller[w] {
+			continue
+		}
+		if stopWords[w] {
+			return "", "" // "down payment" is no payment, "go through with" no going
+		}
+		if strings.IndexFunc(w, func(r rune) bool { return !('a' <= r && r <= 'z') && r != '-' && r != '\'' }) >= 0 {
+			return "", "" // a number, a letter of another script, a symbol
+		}
+		ws = append(ws, w)
+	}
+	var content []string
+	for _, w := range ws {
+		content = append(content, stem(w))
+	}
+	if len(content) == 0 || len(content) > 2 {
+		return "", ""
+	}
+	return strings.Join(content, " "), strings.Join(ws, " ")
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// pack turns the loading maps into the pointer-free index; an English key
+// with more than maxTranslations is left out.
+func (d *dictionary) pack(order []string, toZH, toEN map[string][]string) {
+	d.keys = make(map[uint64]uint32, len(order))
+	textIndex := map[string]uint32{}
+	text := func(s string) uint32 {
+		if i, ok := textIndex[s]; ok {
+			return i
+		}
+		i := uint32(len(d.texts))
+		textIndex[s] = i
+		d.texts = append(d.texts, uint32(len(d.arena)))
+		d.arena = append(d.arena, s...)
+		return i
+	}
+	for _, k := range order {
+		list, ok := toZH[k]
+		if !ok {
+			list = toEN[k]
+		}
+		if len(list) == 0 || len(list) > maxTranslations && toEN[k] == nil {
+			continue
+		}
+		h := termHash(k)
+		if _, dup := d.keys[h]; dup {
+			continue
+		}
+		d.keys[h] = uint32(len(d.lists))
+		d.lists = append(d.lists, uint32(len(d.refs)))
+		for _, s := range list {
+			d.refs = append(d.refs, text(s))
+		}
+	}
+	d.lists = append(d.lists, uint32(len(d.refs)))
+	d.texts = append(d.texts, uint32(len(d.arena)))
+}
+
+// brought is what the translations of key (a stemmed English key or a
+// Chinese word) bring, as a question's expansions without their from: the
+// character pairs of Chinese words (a word of two characters is its pair),
+// the stems of English glosses (a gloss of two content words as a phrase).
+// Cached per key.
+func (d *dictionary) brought(key string) []expansion {
+	k, ok := d.keys[termHash(key)]
+	if !ok {
+		return nil
+	}
+	return d.brings.Get(key, func() []expansion {
+		var e entry
+		own := map[string]bool{}
+		for _, r := range d.refs[d.lists[k]:d.lists[k+1]] {
+			e.bring(string(d.arena[d.texts[r]:d.texts[r+1]]), own)
+		}
+		out := make([]expansion, 0, len(e.expands)+len(e.phrases))
+		for _, t := range e.expands {
+			out = append(out, expansion{term: t, hash: termHash(t)})
+		}
+		for _, p := range e.phrases {
+			out = append(out, expansion{phrase: p})
+		}
+		return out
+	})
+}
+
+// translationsOf calls f with what the dictionary brings for the question:
+// for its English words and pairs of words, the character pairs of the
+// Chinese words that translate them (a word of two characters is its pair);
+// for the Chinese words its text holds, their glosses' words (a gloss of two
+// content words as a phrase: both or none). terms are the question's
+// analysis's.
+func translationsOf(q text, terms []string, f func(expansion)) {
+	if dict.background() {
+		return
+	}
+	dict.once.Do(dict.load)
+	if len(dict.keys) == 0 {
+		return
+	}
+	bring := func(key string, from []string) {
+		for _, e := range dict.brought(key) {
+			if e.phrase == nil && slices.Contains(terms, e.term) {
+				continue // the question's own word
+			}
+			e.from = from
+			f(e)
+		}
+	}
+	// the question's English words, stemmed, stop words out; a word alone
+	// brings its translations only when it names a thing (WordNet knows it as
+	// a noun: "clothes", "payment", not "through" or "late"), a pair of words
+	// always ("meeting room", "go through")
+	var content []string
+	var noun []bool
+	for _, w := range wordsOf(q.norm) {
+		if r, _ := utf8.DecodeRuneInString(w); !isCJK(r) && !stopWords[w] && len(w) > 1 {
+			content = append(content, stem(w))
+			noun = append(noun, knowsAs(w, 'n'))
+		}
+	}
+	for i, s := range content {
+		if noun[i] {
+			bring(s, content[i:i+1])
+		}
+		if i+1 < len(content) {
+			bring(s+" "+content[i+1], content[i:i+2])
+		}
+	}
+	for _, run := range cjkRuns(q.norm) {
+		for i := range run {
+			for n := 4; n >= 2; n-- {
+				if i+n > len(run) {
+					continue
+				}
+				// from: the word's first pair, a term of the question
+				bring(string(run[i:i+n]), []string{string(run[i : i+2])})
+			}
+		}
+	}
+}
+
+// cjkRuns are the runs of CJK characters in s.
+func cjkRuns(s string) [][]rune {
+	var out [][]rune
+	var run []rune
+	for _, r := range s {
+		if isCJK(r) {
+			run = append(run, r)
+			continue
+		}
+		if len(run) > 1 {
+			out = append(out, run)
+		}
+		run = nil
+	}
+	if len(run) > 1 {
+		out = append(out, run)
+	}
+	return out
+}
+
+// background reports that WarmUpInBackground's load of the dictionary is
+// still under way.
+func (d *dictionary) background() bool { return wn.background.Load() && !d.loaded.Load() }
