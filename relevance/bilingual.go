@@ -206,7 +206,11 @@ func (d *dictionary) brought(key string) []expansion {
 		var e entry
 		own := map[string]bool{}
 		for _, r := range d.refs[d.lists[k]:d.lists[k+1]] {
-			e.bring(string(d.arena[d.texts[r]:d.texts[r+1]]), own)
+			t := string(d.arena[d.texts[r]:d.texts[r+1]])
+			if !strings.Contains(t, " ") && t[0] < utf8.RuneSelf && !knowsAs(t, 'n') && !knowsAs(t, 'v') && !knowsAs(t, 'a') {
+				continue // an English gloss that is only an adverb ("already", "together", "anything")
+			}
+			e.bring(t, own)
 		}
 		out := make([]expansion, 0, len(e.expands)+len(e.phrases))
 		for _, t := range e.expands {
@@ -268,8 +272,11 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 				if i+n > len(run) {
 					continue
 				}
-				// from: the word's first pair, a term of the question
-				bring(string(run[i:i+n]), []string{string(run[i : i+2])})
+				// from: the word's first pair, which must be a term of the
+				// question: not a question or function word ("多少", "已经")
+				if first := string(run[i : i+2]); slices.Contains(terms, first) {
+					bring(string(run[i:i+n]), []string{first})
+				}
 			}
 		}
 	}

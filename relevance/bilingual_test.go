@@ -57,8 +57,11 @@ func TestTranslations(t *testing.T) {
 	if terms, _ := brought("is the meeting room free?"); !slices.Contains(terms, "会议") || !slices.Contains(terms, "议室") {
 		t.Errorf("meeting room brought %v, want 会议室's pairs", terms)
 	}
-	if terms, phrases := brought("退款到了吗？"); !slices.Contains(terms, "refund") {
-		t.Errorf("退款 brought %v %v, want refund", terms, phrases)
+	if terms, phrases := brought("已经退款了吗？"); !slices.Contains(terms, "refund") || slices.Contains(terms, "alreadi") {
+		t.Errorf("已经退款 brought %v %v, want refund and not already (an adverb)", terms, phrases)
+	}
+	if terms, _ := brought("这期账单多少钱？"); slices.Contains(terms, "number") || slices.Contains(terms, "amount") {
+		t.Errorf("多少 is a question word, brought %v", terms)
 	}
 	if _, phrases := brought("会议室订好了吗？"); !slices.ContainsFunc(phrases, func(p []string) bool { return slices.Equal(p, []string{"meet", "room"}) }) {
 		t.Errorf("会议室 brought %v, want the phrase meeting room", phrases)
