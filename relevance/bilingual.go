@@ -267,39 +267,82 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 		}
 	}
 	for _, run := range cjkRuns(q.norm) {
-		for i := range run {
-			for n := 4; n >= 2; n-- {
-				if i+n > len(run) {
-					continue
-				}
-				// from: the word's first pair, which must be a term of the
-				// question: not a question or function word ("多少", "已经")
-				if first := string(run[i : i+2]); slices.Contains(terms, first) {
-					bring(string(run[i:i+n]), []string{first})
-				}
+		at := run.at
+		for i := 0; i+2 < len(at); i++ {
+			// from: the word's first pair, which must be a term of the
+			// question: not a question or function word ("多少", "已经")
+			first := run.text[at[i]:at[i+2]]
+			if !slices.Contains(terms, first) {
+				continue
+			}
+			from := []string{first}
+			for n := min(4, len(at)-1-i); n >= 2; n-- {
+				bring(run.text[at[i]:at[i+n]], from)
 			}
 		}
 	}
 }
 
-// cjkRuns are the runs of CJK characters in s.
-func cjkRuns(s string) [][]rune {
-	var out [][]rune
-	var run []rune
-	for _, r := range s {
-		if isCJK(r) {
-			run = append(run, r)
+// cjkRun is a run of CJK characters: its text and where each of its
+// characters begins in it (and, last, its length).
+type cjkRun struct {
+	text string
+	at   []int
+}
+
+// cjkRuns are the runs of two CJK characters or more in s.
+func cjkRuns(s string) []cjkRun {
+	var out []cjkRun
+	start, at := -1, []int(nil)
+	end := func(i int) {
+		if len(at) > 1 {
+			for k := range at {
+				at[k] -= start
+			}
+			out = append(out, cjkRun{s[start:i], append(at, i-start)})
+		}
+		start, at = -1, nil
+	}
+	for i, r := range s {
+		if !isCJK(r) {
+			end(i)
 			continue
 		}
-		if len(run) > 1 {
-			out = append(out, run)
+		if start < 0 {
+			start = i
 		}
-		run = nil
+		at = append(at, i)
 	}
-	if len(run) > 1 {
-		out = append(out, run)
-	}
+	end(len(s))
 	return out
+}
+
+// crossesLanguages reports that some candidate is written in the language the
+// question is not: a CJK character for an English question, a lower-case
+// Latin letter (a word, not an identifier's capitals) for a Chinese one. Only
+// then can a translation match anything.
+func crossesLanguages(question string, cands []Candidate) bool {
+	chinese := strings.IndexFunc(question, isCJK) >= 0
+	for i := range cands {
+		if chinese && strings.IndexFunc(cands[i].Text, func(r rune) bool { return 'a' <= r && r <= 'z' }) >= 0 ||
+			!chinese && hasCJK(cands[i].Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCJK reports a CJK character in s, looking at the bytes that can begin
+// one (a CJK character takes three bytes or more in UTF-8) before decoding.
+func hasCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xe1 {
+			if r, _ := utf8.DecodeRuneInString(s[i:]); isCJK(r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // background reports that WarmUpInBackground's load of the dictionary is
