@@ -247,15 +247,15 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 		}
 	}
 	// the question's English words, stemmed, stop words out; a word alone
-	// brings its translations only when it names a thing (WordNet knows it as
-	// a noun: "clothes", "payment", not "through" or "late"), a pair of words
-	// always ("meeting room", "go through")
+	// brings its translations only when it names a thing or an act (WordNet
+	// knows it as a noun or a verb: "clothes", "delivered", not "through" or
+	// "late"), a pair of words always ("meeting room", "go through")
 	var content []string
-	var noun []bool
+	var noun []bool // (or verb)
 	for _, w := range wordsOf(q.norm) {
 		if r, _ := utf8.DecodeRuneInString(w); !isCJK(r) && !stopWords[w] && len(w) > 1 {
 			content = append(content, stem(w))
-			noun = append(noun, knowsAs(w, 'n'))
+			noun = append(noun, knowsAs(w, 'n') || knowsAs(w, 'v'))
 		}
 	}
 	for i, s := range content {

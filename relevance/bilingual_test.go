@@ -33,10 +33,10 @@ func TestGlossKeys(t *testing.T) {
 	}
 }
 
-// An English question's nouns and pairs of words bring the character pairs of
+// An English question's nouns, verbs and pairs of words bring the character pairs of
 // their translations; a Chinese question's words their glosses. A word that
-// names no thing ("late", "through") brings nothing alone, nor does one with
-// more than maxTranslations ("pay").
+// names no thing nor act ("late", "through") brings nothing alone, nor does
+// one with more than maxTranslations ("pay").
 func TestTranslations(t *testing.T) {
 	if _, err := os.Stat(CEDICTFile); err != nil {
 		t.Skip("CC-CEDICT is not installed (make setup installs it)")

@@ -803,6 +803,7 @@ func TestAQuestionFindsTheOtherLanguagesWords(t *testing.T) {
 	}{
 		{"how much did the clothes cost to send?", []string{"寄件订单 KD-102：衣服两件，26 元", "寄件订单 KD-101：文件一份，12 元", "KD-101 已签收"}, 0},
 		{"会议室还订着吗？", []string{"Meeting room Harbour booked Friday 10:00", "Desk 14 booked for Monday", "Invoice for November paid"}, 0},
+		{"will the membership expire soon?", []string{"会员卡 6 月 30 日到期", "会员卡已激活", "会员卡已绑定手机"}, 0}, // (a verb)
 	} {
 		var cands []relevance.Candidate
 		for i, text := range c.cands {
