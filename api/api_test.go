@@ -577,6 +577,9 @@ func TestExplainGivesTheScore(t *testing.T) {
 		if strings.HasPrefix(q, "how much") != slices.Contains(f.Asks, "amount") {
 			t.Errorf("%q: asks %v", q, f.Asks)
 		}
+		if strings.Contains(q, "refund") && !slices.Contains(f.Expanded, "reimburs") {
+			t.Errorf("%q: expanded %v, want the thesaurus's reimbursement (stemmed) among them", q, f.Expanded)
+		}
 		for _, e := range resp.Events {
 			c := e.Explain
 			rel := c.Source * (f.Similarity*c.Similarity + f.Lexical*c.Lexical) / (f.Similarity + f.Lexical)

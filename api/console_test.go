@@ -157,7 +157,8 @@ sources:
 			}
 		}
 	}
-	if f := b.text("#fusion"); want.Meta.Fusion == nil || !strings.Contains(f, "score = (1 − ") || !strings.Contains(f, "·identifier") {
+	if f := b.text("#fusion"); want.Meta.Fusion == nil || !strings.Contains(f, "score = (1 − ") || !strings.Contains(f, "·identifier") ||
+		len(want.Meta.Fusion.Expanded) == 0 || !strings.Contains(f, "also matches "+want.Meta.Fusion.Expanded[0]) {
 		t.Errorf("the fusion line is %q (meta.fusion %+v)", f, want.Meta.Fusion)
 	}
 	if prompt := b.text("#prompt"); !strings.Contains(prompt, "R-7001") {

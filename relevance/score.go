@@ -258,6 +258,11 @@ type Fusion struct {
 	// promotions (lines that only offer keep their whole weight); asked for
 	// one asking what someone asked (lines that only ask keep theirs).
 	Asks []string `json:"asks,omitempty"`
+	// Expanded are what the question's words brought into BM25 besides
+	// themselves, as it matched them (stems, Chinese character pairs, phrases
+	// with their words): irregular inflections, WordNet's synonyms, the
+	// thesaurus's terms, CC-CEDICT's translations, respellings.
+	Expanded []string `json:"expanded,omitempty"`
 }
 
 // ScoreFused is Score, and how it fused the components (see Fusion).
@@ -271,8 +276,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	lex := grow(&sc.lex, len(cands))
 	var clauses []uint64 // which of the question's first 64 BM25 clauses each candidate matches
 	qids := identities(q.Analysis.IDs)
-	var qterms []string // the question's words and their expansions, as BM25 matched them
-	describes := false  // the question asks what its object is or holds (DescriptionTerm)
+	var qterms []string   // the question's words and their expansions, as BM25 matched them
+	var expanded []string // (Fusion.Expanded)
+	describes := false    // the question asks what its object is or holds (DescriptionTerm)
 	asked := answerTypesAsked(q.normalised(), w)
 	byClause := askedByClause(q.normalised(), asked)
 	offer := w.Offer // the scale of a line that only offers
@@ -334,6 +340,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
+		expanded = lq.expanded()
 		qterms = append(lq.terms, lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
 	}
 	var bestSim, bestLex float64
@@ -400,7 +407,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun)
 	}
-	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier}
+	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded}
 	switch {
 	case q.Intent:
 		f.Recency, f.AsksNewest = w.RecencyIntent, true
@@ -1099,6 +1106,23 @@ func (q *lexQuery) bring(e expansion, weight float64, docs []doc) {
 		q.phraseWords = append(q.phraseWords, e.phrase...)
 		q.synth = append(q.synth, synthTerm{term: PhraseTerm, weight: weight, of: of, tf: tf, phrase: e.phrase})
 	}
+}
+
+// expanded are the terms and phrases the query holds besides the question's
+// own words, its answer types and the synthetic terms (see Fusion.Expanded).
+func (q *lexQuery) expanded() []string {
+	out := make([]string, 0, len(q.terms)-q.words+len(q.synth))
+	for j := q.words; j < len(q.terms); j++ {
+		if t := q.terms[j]; !isAnswerTerm(q.hashes[j]) && t != PhraseTerm && t != AcronymTerm && t != DescriptionTerm {
+			out = append(out, t)
+		}
+	}
+	for _, st := range q.synth {
+		if st.phrase != nil {
+			out = append(out, strings.Join(st.phrase, " "))
+		}
+	}
+	return out
 }
 
 // done returns the query with its synthetic terms last.

@@ -206,6 +206,10 @@ function fusion(f) {
   if (f.asks_status) why.push("asks where a named object stands");
   if (f.identifier_alone) why.push("its identifier is alone of its kind");
   if (f.asks && f.asks.length) why.push("looks for " + f.asks.join(", "));
+  if (f.expanded && f.expanded.length) {
+    const more = f.expanded.length > 12 ? ` … (${f.expanded.length - 12} more)` : "";
+    why.push("also matches " + f.expanded.slice(0, 12).join(", ") + more);
+  }
   return h("p", { class: "meta", id: "fusion" },
     `score = (1 − ${num(f.recency_share)})·max(relevance, thread) + source·(${num(f.recency_share)}·recency + ${num(f.identifier_weight)}·identifier); ` +
     `relevance = source·(${num(f.similarity_weight)}·similarity + ${num(f.lexical_weight)}·lexical)/${num(f.similarity_weight + f.lexical_weight)}` +
