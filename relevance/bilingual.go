@@ -252,8 +252,11 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 	// "late"), a pair of words always ("meeting room", "go through")
 	var content []string
 	var noun []bool // (or verb)
-	for _, w := range wordsOf(q.norm) {
-		if r, _ := utf8.DecodeRuneInString(w); !isCJK(r) && !stopWords[w] && len(w) > 1 {
+	words := wordsOf(q.norm)
+	for k, w := range words {
+		// (not "much" of "how much", "long" of "how long": the question's
+		// cue, not its subject)
+		if r, _ := utf8.DecodeRuneInString(w); !isCJK(r) && !stopWords[w] && len(w) > 1 && (k == 0 || words[k-1] != "how") {
 			content = append(content, stem(w))
 			noun = append(noun, knowsAs(w, 'n') || knowsAs(w, 'v'))
 		}

@@ -66,7 +66,7 @@ func TestTranslations(t *testing.T) {
 	if _, phrases := brought("会议室订好了吗？"); !slices.ContainsFunc(phrases, func(p []string) bool { return slices.Equal(p, []string{"meet", "room"}) }) {
 		t.Errorf("会议室 brought %v, want the phrase meeting room", phrases)
 	}
-	for _, q := range []string{"am I late?", "is it through?", "what do I pay?"} {
+	for _, q := range []string{"am I late?", "is it through?", "what do I pay?", "how much?", "how long?"} {
 		if terms, phrases := brought(q); len(terms)+len(phrases) > 0 {
 			t.Errorf("%q brought %v %v, want nothing", q, terms, phrases)
 		}
