@@ -126,7 +126,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 	if w, ok := vs.(api.KnowledgeWatcher); ok && *cfg.API.KnowledgeCache > 0 && !st.HasReadReplica() {
 		opts = append(opts, api.WithKnowledgeCache(ctx, w, *cfg.API.KnowledgeCache))
 	}
-	relevance.WarmUpInBackground() // WordNet for question expansion: /readyz waits for it, questions do not
+	relevance.WarmUpInBackground() // WordNet and CC-CEDICT for question expansion: /readyz waits for them, questions do not
 	if th := cfg.API.Lexicon; th != nil {
 		log.Info("thesaurus loaded", "files", cfg.API.Thesaurus, "entries", th.Entries())
 	} else {
