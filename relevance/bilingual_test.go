@@ -41,6 +41,10 @@ func TestTranslations(t *testing.T) {
 	if _, err := os.Stat(CEDICTFile); err != nil {
 		t.Skip("CC-CEDICT is not installed (make setup installs it)")
 	}
+	LoadLexicons()
+	if _, words := Lexicons(); words < 100_000 {
+		t.Errorf("CC-CEDICT gave %d words to translate, want some 117,000", words)
+	}
 	brought := func(q string) (terms []string, phrases [][]string) {
 		translationsOf(newText(q), Analyze(q).Terms, func(e expansion) {
 			if e.phrase != nil {

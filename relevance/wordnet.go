@@ -55,6 +55,19 @@ func WarmUpInBackground() {
 	go LoadLexicons()
 }
 
+// Lexicons reports what question expansion holds once loaded: WordNet's
+// lemmas and the CC-CEDICT keys (English words and Chinese words) it
+// translates; 0 for one that is missing (or not loaded yet).
+func Lexicons() (wordnetLemmas, cedictWords int) {
+	if wn.loaded.Load() {
+		wordnetLemmas = len(wn.lemmas)
+	}
+	if dict.loaded.Load() {
+		cedictWords = len(dict.keys)
+	}
+	return wordnetLemmas, cedictWords
+}
+
 // LoadLexicons loads WordNet and CC-CEDICT now, if they are not loaded yet,
 // and returns when they are: what the first question would otherwise wait
 // for without WarmUpInBackground.

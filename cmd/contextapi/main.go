@@ -127,6 +127,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, _, stde
 		opts = append(opts, api.WithKnowledgeCache(ctx, w, *cfg.API.KnowledgeCache))
 	}
 	relevance.WarmUpInBackground() // WordNet and CC-CEDICT for question expansion: /readyz waits for them, questions do not
+	go func() {
+		relevance.LoadLexicons() // (returns when the background load is done)
+		lemmas, words := relevance.Lexicons()
+		if lemmas == 0 {
+			log.Warn("WordNet not found: questions are not expanded with synonyms (make setup installs wordnet-base)", "dir", relevance.WordNetDir)
+		}
+		if words == 0 {
+			log.Warn("CC-CEDICT not found: no translations between English and Chinese (make setup fetches it)", "file", relevance.CEDICTFile)
+		}
+		log.Info("question expansion loaded", "wordnet_lemmas", lemmas, "cedict_words", words)
+	}()
 	if th := cfg.API.Lexicon; th != nil {
 		log.Info("thesaurus loaded", "files", cfg.API.Thesaurus, "entries", th.Entries())
 	} else {
