@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -120,6 +121,7 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		total += len(c.Questions)
 	}
 	asked, lastProgress := 0, time.Now()
+	degraded := map[string]int{} // answers degraded, by stage and fallback: the figures are not the full ranking's
 	for _, c := range cases {
 		for _, q := range c.Questions {
 			if asked++; time.Since(lastProgress) >= 5*time.Second {
@@ -146,6 +148,9 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				ranked = append(ranked, id)
 			}
 			rep.Add(c, q, ranked, rng)
+			for _, d := range last.Meta.Degraded {
+				degraded[d.Stage+": "+d.Fallback]++
+			}
 			if n := evalset.NDCG(ranked, q.Rel, 5); n < *misses {
 				printMiss(stdout, c, q, n, prefix, last)
 			}
@@ -153,6 +158,14 @@ func eval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	md := fmt.Sprintf("Retrieval quality through the API (%s, set %s, %d questions, k=5, window %dm, ranking %s):\n%s",
 		*apiURL, orDefault(*set, "built-in"), rep.Questions, evalset.Window, orDefault(*ranking, "server default"), rep.Markdown())
+	if len(degraded) > 0 {
+		var ds []string
+		for d, n := range degraded {
+			ds = append(ds, fmt.Sprintf("%d × %s", n, d))
+		}
+		sort.Strings(ds)
+		md += fmt.Sprintf("\nDegraded answers (ranked without a part; the figures above are not the full ranking's): %s\n", strings.Join(ds, "; "))
+	}
 	fmt.Fprint(stdout, md)
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
