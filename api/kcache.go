@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
 	"github.com/freshctx/freshctx/internal/lru"
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -113,6 +115,12 @@ func (c *knowledgeCache) listen(on bool, err error) {
 // reports an answer from it. q's vector comes from vector, called only when the
 // store is searched (a cache hit needs no embedding).
 func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vector func() ([]float32, error)) (hits []store.Hit, info store.SearchInfo, cached bool, err error) {
+	// A Chinese question's words also look for their English glosses (CC-CEDICT)
+	// in the full-text side: "退款多久到账？" finds an English article on
+	// refunds, which neither its characters nor the offline embedder reach.
+	if gs := relevance.Glosses(q.Text); len(gs) > 0 {
+		q.Text += " " + strings.Join(gs, " ")
+	}
 	// Read-your-writes requests (after=, fresh_through=) read the store: a
 	// write's notice may trail its commit by a moment.
 	useCache := s.kcache != nil && !store.NeedsPrimary(ctx)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +19,7 @@ import (
 	"github.com/freshctx/freshctx/api"
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/testenv"
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/store"
 	"github.com/freshctx/freshctx/store/pgstore"
 )
@@ -198,5 +201,51 @@ func TestKnowledgeSearchIsSharedAndOutlivesItsRequest(t *testing.T) {
 	}
 	if r, err := search(5000, q); err != nil || !r.Meta.Cached {
 		t.Fatalf("after the shared search the answer is not cached: %+v %v", r, err)
+	}
+}
+
+// A Chinese question finds an English article through its words' English
+// glosses (CC-CEDICT) in the full-text side of the search, among articles
+// the offline embedder cannot tell apart for it (no word is shared).
+func TestAChineseQuestionFindsAnEnglishArticle(t *testing.T) {
+	if _, err := os.Stat(relevance.CEDICTFile); err != nil {
+		t.Skip("CC-CEDICT is not installed (make setup installs it)")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, emb := knowledgeStore(ctx, t)
+	tenant := testenv.Name("zh")
+	articles := []string{"Refunds reach your card within 5 business days of approval.",
+		"Delivery takes 2-4 days; tracking is sent by e-mail.", "Reset your password from the sign-in page.",
+		"Exchange an item for another size within 30 days.", "Invoices can be downloaded from your account.",
+		"Gift cards never expire and can be combined.", "Our stores open at 9:00 on weekdays.",
+		"Loyalty points are added after each purchase.", "Cancel an order before it ships at no cost.",
+		"Warranty covers manufacturing defects for 2 years."}
+	var docs []store.Document
+	for i, text := range articles {
+		v, _ := emb.Embed(ctx, []string{text})
+		key := strconv.Itoa(i)
+		docs = append(docs, store.Document{Source: "kb", Key: key, DocID: "KB-" + key, Tenant: tenant, Title: text[:12], TextHash: []byte(text),
+			Version: 1, Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v[0]}}})
+	}
+	if _, err := st.ApplyDocuments(ctx, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	relevance.LoadLexicons()
+	cfg := api.Config{Tenant: tenant, Auth: api.Auth{Mode: api.AuthNone}, Budget: 10 * time.Second}.WithDefaults()
+	srv := httptest.NewServer(api.New(cfg, emb, st, nil, nil, nil))
+	defer srv.Close()
+	b, _ := json.Marshal(map[string]any{"q": "退款多久到账？", "k": 1})
+	res, err := http.Post(srv.URL+"/v1/search", "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out api.SearchResponse
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || len(out.Documents) != 1 {
+		t.Fatalf("search: %v %+v", err, out)
+	}
+	if !strings.Contains(out.Documents[0].Text, "Refunds") {
+		t.Errorf("退款多久到账？ found %q, want the article on refunds", out.Documents[0].Text)
 	}
 }

@@ -206,11 +206,9 @@ func (d *dictionary) brought(key string) []expansion {
 		var e entry
 		own := map[string]bool{}
 		for _, r := range d.refs[d.lists[k]:d.lists[k+1]] {
-			t := string(d.arena[d.texts[r]:d.texts[r+1]])
-			if !strings.Contains(t, " ") && t[0] < utf8.RuneSelf && !knowsAs(t, 'n') && !knowsAs(t, 'v') && !knowsAs(t, 'a') {
-				continue // an English gloss that is only an adverb ("already", "together", "anything")
+			if t := string(d.arena[d.texts[r]:d.texts[r+1]]); !adverbOnly(t) {
+				e.bring(t, own)
 			}
-			e.bring(t, own)
 		}
 		out := make([]expansion, 0, len(e.expands)+len(e.phrases))
 		for _, t := range e.expands {
@@ -269,21 +267,58 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 			bring(s+" "+content[i+1], content[i:i+2])
 		}
 	}
+	chineseWords(q, terms, func(word string, from []string) { bring(word, from) })
+}
+
+// chineseWords calls f with each text of two to four CJK characters in the
+// question that may be a dictionary word, and its first pair as the question's
+// term it came from (for BM25's clause), which must be a term of the question:
+// not a question or function word ("多少", "已经").
+func chineseWords(q text, terms []string, f func(word string, from []string)) {
 	for _, run := range cjkRuns(q.norm) {
 		at := run.at
 		for i := 0; i+2 < len(at); i++ {
-			// from: the word's first pair, which must be a term of the
-			// question: not a question or function word ("多少", "已经")
 			first := run.text[at[i]:at[i+2]]
 			if !slices.Contains(terms, first) {
 				continue
 			}
 			from := []string{first}
 			for n := min(4, len(at)-1-i); n >= 2; n-- {
-				bring(run.text[at[i]:at[i+n]], from)
+				f(run.text[at[i]:at[i+n]], from)
 			}
 		}
 	}
+}
+
+// adverbOnly reports an English gloss of one word that WordNet knows only as
+// an adverb ("already", "together", "anything"): it says nothing an event or
+// an article is about.
+func adverbOnly(gloss string) bool {
+	return !strings.Contains(gloss, " ") && gloss[0] < utf8.RuneSelf && !knowsAs(gloss, 'n') && !knowsAs(gloss, 'v') && !knowsAs(gloss, 'a')
+}
+
+// Glosses are the English glosses of the Chinese words of a question, as the
+// dictionary writes them ("refund", "meeting room"; see translationsOf): what
+// a full-text search over English text can also look for. Nil for a question
+// without Chinese, and without the dictionary (or while it loads).
+func Glosses(question string) []string {
+	if strings.IndexFunc(question, isCJK) < 0 || dict.background() {
+		return nil
+	}
+	dict.once.Do(dict.load)
+	var out []string
+	chineseWords(newText(question), Analyze(question).Terms, func(word string, _ []string) {
+		k, ok := dict.keys[termHash(word)]
+		if !ok {
+			return
+		}
+		for _, r := range dict.refs[dict.lists[k]:dict.lists[k+1]] {
+			if g := string(dict.arena[dict.texts[r]:dict.texts[r+1]]); !adverbOnly(g) && !slices.Contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	})
+	return out
 }
 
 // cjkRun is a run of CJK characters: its text and where each of its
