@@ -69,17 +69,7 @@ func TestKnowledgeCacheFollowsDocumentWrites(t *testing.T) {
 	defer srv.Close()
 	search := func() api.SearchResponse {
 		t.Helper()
-		b, _ := json.Marshal(map[string]any{"q": "how long do refunds take?", "k": 1})
-		res, err := http.Post(srv.URL+"/v1/search", "application/json", bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var out api.SearchResponse
-		if err := json.NewDecoder(res.Body).Decode(&out); err != nil || len(out.Documents) != 1 {
-			t.Fatalf("search: %v %+v", err, out)
-		}
-		return out
+		return searchOne(t, srv.URL, "how long do refunds take?")
 	}
 	testenv.Eventually(t, "a repeated search to come from the cache", 30*time.Second, func() bool { return search().Meta.Cached }, nil)
 	if got := search(); !got.Meta.Cached || !strings.Contains(got.Documents[0].Text, "5 business days") {
@@ -235,17 +225,23 @@ func TestAChineseQuestionFindsAnEnglishArticle(t *testing.T) {
 	cfg := api.Config{Tenant: tenant, Auth: api.Auth{Mode: api.AuthNone}, Budget: 10 * time.Second}.WithDefaults()
 	srv := httptest.NewServer(api.New(cfg, emb, st, nil, nil, nil))
 	defer srv.Close()
-	b, _ := json.Marshal(map[string]any{"q": "退款多久到账？", "k": 1})
-	res, err := http.Post(srv.URL+"/v1/search", "application/json", bytes.NewReader(b))
+	if out := searchOne(t, srv.URL, "退款多久到账？"); !strings.Contains(out.Documents[0].Text, "Refunds") {
+		t.Errorf("退款多久到账？ found %q, want the article on refunds", out.Documents[0].Text)
+	}
+}
+
+// searchOne asks the API at base for the one best knowledge chunk for q.
+func searchOne(t *testing.T, base, q string) api.SearchResponse {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"q": q, "k": 1})
+	res, err := http.Post(base+"/v1/search", "application/json", bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	var out api.SearchResponse
 	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || len(out.Documents) != 1 {
-		t.Fatalf("search: %v %+v", err, out)
+		t.Fatalf("search %q: %v %+v", q, err, out)
 	}
-	if !strings.Contains(out.Documents[0].Text, "Refunds") {
-		t.Errorf("退款多久到账？ found %q, want the article on refunds", out.Documents[0].Text)
-	}
+	return out
 }

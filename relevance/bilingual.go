@@ -91,13 +91,13 @@ func (d *dictionary) load() {
 			if _, ok := toZH[key]; !ok {
 				order = append(order, key)
 			}
-			if !contains(toZH[key], zh) {
+			if !slices.Contains(toZH[key], zh) {
 				toZH[key] = append(toZH[key], zh)
 			}
 			if _, ok := toEN[zh]; !ok {
 				order = append(order, zh)
 			}
-			if !contains(toEN[zh], gloss) {
+			if !slices.Contains(toEN[zh], gloss) {
 				toEN[zh] = append(toEN[zh], gloss)
 			}
 		}
@@ -106,8 +106,8 @@ func (d *dictionary) load() {
 }
 
 // glossKey is a gloss's key (its words stemmed, without filler, one or two
-// of them) and the gloss as a question's expansion brings it ("to call off"
-// -> "call off"); "" when it is no short translation.
+// of them) and the gloss as a question's expansion brings it ("to cancel" ->
+// "cancel"); "" when it is no short translation.
 func glossKey(g string) (key, gloss string) {
 	g = strings.ToLower(g)
 	for _, n := range glossNoise {
@@ -124,7 +124,7 @@ func glossKey(g string) (key, gloss string) {
 		g = g[:i] + " " + g[j+1:]
 	}
 	var ws []string
-	for _, w := range strings.Fields(strings.ToLower(g)) {
+	for _, w := range strings.Fields(g) {
 		if len(ws) == 0 && (w == "to" || w == "a" || w == "an" || w == "the") || glossFiller[w] {
 			continue
 		}
@@ -144,15 +144,6 @@ func glossKey(g string) (key, gloss string) {
 		return "", ""
 	}
 	return strings.Join(content, " "), strings.Join(ws, " ")
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // pack turns the loading maps into the pointer-free index; an English key
