@@ -21,8 +21,9 @@ import (
 var CEDICTFile = "/usr/local/share/freshctx/cedict_ts.u8"
 
 // maxTranslations bounds an English word's translations: a word with more
-// ("go": 32 words, "pay": 27) means too many things for any of them to be
-// evidence, and brings none.
+// ("order", "pay": dozens) means too many things for each of them to be
+// evidence, and brings only those that mean nothing else (订单, not 命令, "a
+// command"; load), or none if they are still too many.
 const maxTranslations = 16
 
 // dictionary maps an English word or two-word phrase (stemmed, as a
@@ -61,9 +62,10 @@ func (d *dictionary) load() {
 		return
 	}
 	defer f.Close()
-	toZH := map[string][]string{} // English key -> Chinese words
-	toEN := map[string][]string{} // Chinese word -> English glosses
-	var order []string            // keys in the order met, for a stable packing
+	toZH := map[string][]string{}   // English key -> Chinese words
+	toEN := map[string][]string{}   // Chinese word -> English glosses
+	keysOf := map[string][]string{} // Chinese word -> the keys of its glosses
+	var order []string              // keys in the order met, for a stable packing
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -100,6 +102,17 @@ func (d *dictionary) load() {
 			if !slices.Contains(toEN[zh], gloss) {
 				toEN[zh] = append(toEN[zh], gloss)
 			}
+			if !slices.Contains(keysOf[zh], key) {
+				keysOf[zh] = append(keysOf[zh], key)
+			}
+		}
+	}
+	// A word with more than maxTranslations keeps the ones that mean only it
+	// (every gloss of theirs is it: 订单 "(purchase) order", not 命令 "order;
+	// command"), if those are few enough.
+	for k, zhs := range toZH {
+		if len(zhs) > maxTranslations {
+			toZH[k] = slices.DeleteFunc(slices.Clone(zhs), func(zh string) bool { return len(keysOf[zh]) != 1 })
 		}
 	}
 	d.pack(order, toZH, toEN)
