@@ -61,7 +61,7 @@ type stamp struct{ epoch, gen uint64 }
 
 func kcKey(q store.SearchQuery) string {
 	f, _ := json.Marshal(q.Filter) // map keys are sorted: one key per filter
-	return q.Tenant + "\x00" + strconv.Itoa(q.K) + "\x00" + string(f) + "\x00" + q.Text
+	return q.Tenant + "\x00" + strconv.Itoa(q.K) + "\x00" + string(f) + "\x00" + q.Text + "\x00" + strings.Join(q.Also, " ")
 }
 
 func (c *knowledgeCache) now(tenant string) (stamp, bool) {
@@ -118,9 +118,7 @@ func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vecto
 	// A Chinese question's words also look for their English glosses (CC-CEDICT)
 	// in the full-text side: "退款多久到账？" finds an English article on
 	// refunds, which neither its characters nor the offline embedder reach.
-	if gs := relevance.Glosses(q.Text); len(gs) > 0 {
-		q.Text += " " + strings.Join(gs, " ")
-	}
+	q.Also = relevance.Glosses(q.Text)
 	// Read-your-writes requests (after=, fresh_through=) read the store: a
 	// write's notice may trail its commit by a moment.
 	useCache := s.kcache != nil && !store.NeedsPrimary(ctx)

@@ -206,6 +206,10 @@ type SearchQuery struct {
 	// Text is the question as words: stores with full-text search fuse it with
 	// the vector search (hybrid); empty: vector search alone.
 	Text string
+	// Also are other words for the question's (its Chinese words' English
+	// glosses): a chunk holding one may be found and ranks higher, but they
+	// never stand in for the question's own words.
+	Also []string
 	K    int
 	// Filter keeps chunks whose attributes contain every given key and value.
 	Filter map[string]any

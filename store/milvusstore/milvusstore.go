@@ -780,7 +780,9 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		// vectors come back so each hit's score is its cosine, as in pgstore.
 		info.Mode = "hybrid"
 		dense := milvusclient.NewAnnRequest("embedding", q.K, entity.FloatVector(q.Vector)).WithFilter(filter)
-		sparse := milvusclient.NewAnnRequest(sparseField, q.K, entity.Text(q.Text)).WithFilter(filter)
+		// (the question's other words count in BM25 as its own: a dot product
+		// over the words a chunk holds, which nothing they lack can empty)
+		sparse := milvusclient.NewAnnRequest(sparseField, q.K, entity.Text(strings.Join(append([]string{q.Text}, q.Also...), " "))).WithFilter(filter)
 		for k, v := range params {
 			dense, sparse = dense.WithTemplateParam(k, v), sparse.WithTemplateParam(k, v)
 		}

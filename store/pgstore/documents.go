@@ -228,30 +228,37 @@ func (s *Store) HasReadReplica() bool { return s.read != nil }
 // size; higher is slower and more exact.
 const EfSearchDefault = 200
 
-// ftsQuery are the full-text side's two tsqueries for the question {text}:
-// sel selects the chunks (any of the question's words that are not among the
-// {common} lexemes; all of its words when every one is), rank ranks them (any
-// of its words). CJK text counts by its character bigrams, as the chunks' tsv
-// does.
+// ftsQuery are the full-text side's two tsqueries for the question {text}
+// and its other words {also} (SearchQuery.Also): sel selects the chunks (any
+// of the question's words that are not among the {common} lexemes; all of
+// its words when every one is; and, either way, any of the other words that
+// are not common), rank ranks them (any of its words and the other words).
+// The other words never empty the selection: translations that a corpus of
+// one language does not hold leave its question's common words in charge.
+// CJK text counts by its character bigrams, as the chunks' tsv does.
 const ftsQuery = `
 		words AS (SELECT array(SELECT lexeme FROM unnest(to_tsvector('english', {text}))
-		                       UNION SELECT lexeme FROM unnest(to_tsvector('simple', freshctx_cjk_bigrams({text})))) AS lx),
+		                       UNION SELECT lexeme FROM unnest(to_tsvector('simple', freshctx_cjk_bigrams({text})))) AS lx,
+		                 array(SELECT lexeme FROM unnest(to_tsvector('english', {also}))
+		                       UNION SELECT lexeme FROM unnest(to_tsvector('simple', freshctx_cjk_bigrams({also})))) AS alt),
 		common AS (SELECT {common}::text[] AS lx),
-		query AS MATERIALIZED (SELECT CASE WHEN cardinality(rare) > 0 THEN array_to_string(rare, ' | ')
-		                                   ELSE array_to_string(every, ' & ') END::tsquery AS sel,
-		                              array_to_string(every, ' | ')::tsquery AS rank
+		query AS MATERIALIZED (SELECT CASE WHEN cardinality(rare) > 0 THEN array_to_string(rare || alt, ' | ')
+		                                   WHEN cardinality(every) = 0 OR cardinality(alt) = 0 THEN array_to_string(every || alt, ' & ')
+		                                   ELSE '(' || array_to_string(every, ' & ') || ') | ' || array_to_string(alt, ' | ') END::tsquery AS sel,
+		                              array_to_string(every || alt, ' | ')::tsquery AS rank
 		          FROM (SELECT array(SELECT quote_literal(l) FROM unnest(words.lx) l WHERE l <> ALL (common.lx)) AS rare,
-		                       array(SELECT quote_literal(l) FROM unnest(words.lx) l) AS every
+		                       array(SELECT quote_literal(l) FROM unnest(words.lx) l) AS every,
+		                       array(SELECT quote_literal(l) FROM unnest(words.alt) l WHERE l <> ALL (words.lx) AND l <> ALL (common.lx)) AS alt
 		                FROM words, common) t)`
 
 // ftsQueryCTE is ftsQuery with its placeholders replaced by parameters.
-func ftsQueryCTE(text, common string) string {
-	return strings.NewReplacer("{text}", text, "{common}", common).Replace(ftsQuery)
+func ftsQueryCTE(text, also, common string) string {
+	return strings.NewReplacer("{text}", text, "{also}", also, "{common}", common).Replace(ftsQuery)
 }
 
 // searchFTSQuery is ftsQuery as Search's hybrid query passes it the question
-// ($5) and the common lexemes ($6).
-var searchFTSQuery = ftsQueryCTE("$5", "$6")
+// ($5), the common lexemes ($6) and the other words ($7).
+var searchFTSQuery = ftsQueryCTE("$5", "$7", "$6")
 
 // commonLexemesSQL lists the lexemes in more than $1 of the chunks, from the
 // planner's statistics of the tsv column (most_common_elems; empty before the
@@ -390,7 +397,7 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		SELECT `+cols("c")+`, 1 - (c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`))
 		FROM fused f JOIN document_chunks c USING (source, key, chunk) JOIN documents d USING (source, key)
 		ORDER BY f.rrf DESC, c.source, c.doc_id, c.chunk
-		LIMIT $4`, pgx.QueryExecModeExec, q.Tenant, vec, string(filter), q.K, q.Text, s.commonLexemes(ctx))
+		LIMIT $4`, pgx.QueryExecModeExec, q.Tenant, vec, string(filter), q.K, q.Text, s.commonLexemes(ctx), strings.Join(q.Also, " "))
 	}
 	if err != nil {
 		return nil, info, fmt.Errorf("searching knowledge: %w", err)

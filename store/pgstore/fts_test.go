@@ -27,11 +27,11 @@ func TestFullTextQueryLeavesCommonWordsOutOfTheSelection(t *testing.T) {
 	if _, err := s.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	query := func(text string) (sel, rank string) {
+	query := func(text string, also ...string) (sel, rank string) {
 		t.Helper()
 		s.common.at = time.Time{} // read the statistics again
-		if err := s.pool.QueryRow(ctx, `WITH `+ftsQueryCTE("$1", "$2")+` SELECT sel::text, rank::text FROM query`,
-			text, s.commonLexemes(ctx)).Scan(&sel, &rank); err != nil {
+		if err := s.pool.QueryRow(ctx, `WITH `+ftsQueryCTE("$1", "$3", "$2")+` SELECT sel::text, rank::text FROM query`,
+			text, s.commonLexemes(ctx), strings.Join(also, " ")).Scan(&sel, &rank); err != nil {
 			t.Fatal(err)
 		}
 		return sel, rank
@@ -64,13 +64,18 @@ func TestFullTextQueryLeavesCommonWordsOutOfTheSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		text, sel, op, rank string
+		text, also, sel, op, rank string
 	}{
-		{"account refund E4711", "e4711", "", "account e4711 refund"}, // the rare word alone selects
-		{"account refund", "account refund", "&", "account refund"},   // all common: all of them
-		{"E4711 退款", "e4711 退款", "|", "e4711 退款"},                     // CJK by its bigrams; not in the chunks, so rare
+		{"account refund E4711", "", "e4711", "", "account e4711 refund"}, // the rare word alone selects
+		{"account refund", "", "account refund", "&", "account refund"},   // all common: all of them
+		{"E4711 退款", "", "e4711 退款", "|", "e4711 退款"},                     // CJK by its bigrams; not in the chunks, so rare
+		// other words (translations) select too, but never stand in for the
+		// question's own: all common, these still select all together; a
+		// common other word ("history", "refund") is left out as a common word is
+		{"account refund", "返还 history", "account refund 返还", "&", "account refund 返还"},
+		{"退款 E4711", "refund", "e4711 退款", "|", "e4711 退款"},
 	} {
-		sel, rank := query(c.text)
+		sel, rank := query(c.text, c.also)
 		if strings.Join(lexemes(sel), " ") != c.sel || c.op != "" && !strings.Contains(sel, c.op) {
 			t.Errorf("%q: selection %s, want %s joined by %q", c.text, sel, c.sel, c.op)
 		}

@@ -415,7 +415,8 @@ func dataContract(t *testing.T, s Store) {
 // RunHybrid checks a store whose knowledge search fuses full text with vectors:
 // a question naming an article's exact term (an error code) finds the chunk that
 // names it first, though another chunk's vector is nearer; without text the
-// vector order stands; other tenants stay invisible.
+// vector order stands; other tenants stay invisible; the question's other
+// words (SearchQuery.Also) find what they name.
 func RunHybrid(t *testing.T, open func(t *testing.T) Store) {
 	s := open(t)
 	var docs []store.Document
@@ -453,6 +454,15 @@ func RunHybrid(t *testing.T, open func(t *testing.T) Store) {
 	hits = search(t, s, store.SearchQuery{Tenant: "acme", Vector: vec(0), K: 3})
 	if len(hits) != 3 || hits[0].DocID != "KB-h0" || hits[1].DocID != "KB-code" {
 		t.Fatalf("without text, vector order (h0, then the code): %+v", hits)
+	}
+	// The question's other words (a Chinese question's English glosses) find
+	// the chunk that holds them, which none of its own words do.
+	hits, _, err = s.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: vec(0), Text: "终端断开连接怎么办？", Also: []string{"terminal", "connection"}, K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].DocID != "KB-code" {
+		t.Fatalf("a Chinese question with the glosses terminal, connection: %+v; want KB-code first", hits)
 	}
 }
 
