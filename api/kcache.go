@@ -115,10 +115,11 @@ func (c *knowledgeCache) listen(on bool, err error) {
 // reports an answer from it. q's vector comes from vector, called only when the
 // store is searched (a cache hit needs no embedding).
 func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vector func() ([]float32, error)) (hits []store.Hit, info store.SearchInfo, cached bool, err error) {
-	// A Chinese question's words also look for their English glosses (CC-CEDICT)
-	// in the full-text side: "退款多久到账？" finds an English article on
-	// refunds, which neither its characters nor the offline embedder reach.
-	q.Also = relevance.Glosses(q.Text)
+	// The question's words also look for their translations (CC-CEDICT) in the
+	// full-text side: "退款多久到账？" finds an English article on refunds,
+	// "how long does a refund take?" a Chinese one on 退款, which neither
+	// their words nor the offline embedder reach.
+	q.Also = relevance.Translations(q.Text)
 	// Read-your-writes requests (after=, fresh_through=) read the store: a
 	// write's notice may trail its commit by a moment.
 	useCache := s.kcache != nil && !store.NeedsPrimary(ctx)

@@ -194,39 +194,49 @@ func TestKnowledgeSearchIsSharedAndOutlivesItsRequest(t *testing.T) {
 	}
 }
 
-// A Chinese question finds an English article through its words' English
-// glosses (CC-CEDICT) in the full-text side of the search, among articles
-// the offline embedder cannot tell apart for it (no word is shared).
-func TestAChineseQuestionFindsAnEnglishArticle(t *testing.T) {
+// A question finds an article written in the other language through its
+// words' translations (CC-CEDICT) in the full-text side of the search, among
+// articles the offline embedder cannot tell apart for it (no word is shared):
+// a Chinese question an English article, an English question a Chinese one.
+func TestAQuestionFindsAnArticleInTheOtherLanguage(t *testing.T) {
 	if _, err := os.Stat(relevance.CEDICTFile); err != nil {
 		t.Skip("CC-CEDICT is not installed (make setup installs it)")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	st, emb := knowledgeStore(ctx, t)
-	tenant := testenv.Name("zh")
-	articles := []string{"Refunds reach your card within 5 business days of approval.",
-		"Delivery takes 2-4 days; tracking is sent by e-mail.", "Reset your password from the sign-in page.",
-		"Exchange an item for another size within 30 days.", "Invoices can be downloaded from your account.",
-		"Gift cards never expire and can be combined.", "Our stores open at 9:00 on weekdays.",
-		"Loyalty points are added after each purchase.", "Cancel an order before it ships at no cost.",
-		"Warranty covers manufacturing defects for 2 years."}
-	var docs []store.Document
-	for i, text := range articles {
-		v, _ := emb.Embed(ctx, []string{text})
-		key := strconv.Itoa(i)
-		docs = append(docs, store.Document{Source: "kb", Key: key, DocID: "KB-" + key, Tenant: tenant, Title: text[:12], TextHash: []byte(text),
-			Version: 1, Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v[0]}}})
-	}
-	if _, err := st.ApplyDocuments(ctx, docs, nil); err != nil {
-		t.Fatal(err)
-	}
 	relevance.LoadLexicons()
-	cfg := api.Config{Tenant: tenant, Auth: api.Auth{Mode: api.AuthNone}, Budget: 10 * time.Second}.WithDefaults()
-	srv := httptest.NewServer(api.New(cfg, emb, st, nil, nil, nil))
-	defer srv.Close()
-	if out := searchOne(t, srv.URL, "退款多久到账？"); !strings.Contains(out.Documents[0].Text, "Refunds") {
-		t.Errorf("退款多久到账？ found %q, want the article on refunds", out.Documents[0].Text)
+	for _, c := range []struct {
+		q, want  string
+		articles []string
+	}{
+		{"退款多久到账？", "Refunds", []string{"Refunds reach your card within 5 business days of approval.",
+			"Delivery takes 2-4 days; tracking is sent by e-mail.", "Reset your password from the sign-in page.",
+			"Exchange an item for another size within 30 days.", "Invoices can be downloaded from your account.",
+			"Gift cards never expire and can be combined.", "Our stores open at 9:00 on weekdays.",
+			"Loyalty points are added after each purchase.", "Cancel an order before it ships at no cost.",
+			"Warranty covers manufacturing defects for 2 years."}},
+		{"how long does a refund take?", "退款", []string{"退款在审核通过后 5 个工作日内到账。", "快递一般 2-4 天送达，发货后短信通知单号。",
+			"忘记密码可在登录页重置。", "30 天内可换尺码。", "发票可在账户中下载。", "礼品卡永久有效，可叠加使用。",
+			"门店工作日 9 点营业。", "每次购物后自动累积积分。", "发货前可免费取消订单。", "保修期两年，涵盖制造缺陷。"}},
+	} {
+		tenant := testenv.Name("xl")
+		var docs []store.Document
+		for i, text := range c.articles {
+			v, _ := emb.Embed(ctx, []string{text})
+			key := strconv.Itoa(i)
+			docs = append(docs, store.Document{Source: "kb", Key: key, DocID: "KB-" + key, Tenant: tenant, Title: "Help " + key, TextHash: []byte(text),
+				Version: 1, Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v[0]}}})
+		}
+		if _, err := st.ApplyDocuments(ctx, docs, nil); err != nil {
+			t.Fatal(err)
+		}
+		cfg := api.Config{Tenant: tenant, Auth: api.Auth{Mode: api.AuthNone}, Budget: 10 * time.Second}.WithDefaults()
+		srv := httptest.NewServer(api.New(cfg, emb, st, nil, nil, nil))
+		if out := searchOne(t, srv.URL, c.q); !strings.Contains(out.Documents[0].Text, c.want) {
+			t.Errorf("%s found %q, want the article on refunds", c.q, out.Documents[0].Text)
+		}
+		srv.Close()
 	}
 }
 

@@ -41,10 +41,11 @@ type dictionary struct {
 	texts  []uint32          // a text's start in arena; texts[i+1] its end
 	arena  []byte
 
-	brings *lru.Cache[string, []expansion] // what a key's translations bring, by key
+	brings       *lru.Cache[string, []expansion] // what a key's translations bring, by key
+	translations *lru.Cache[string, []string]    // Translations, by question
 }
 
-var dict = dictionary{brings: lru.New[string, []expansion](wordCacheEntries)}
+var dict = dictionary{brings: lru.New[string, []expansion](wordCacheEntries), translations: lru.New[string, []string](wordCacheEntries)}
 
 // glossNoise marks a gloss that is no translation (a surname, a variant, a
 // classifier, a note on usage or a name), lower-cased.
@@ -248,16 +249,22 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 			f(e)
 		}
 	}
-	// the question's English words, stemmed, stop words out; a word alone
-	// brings its translations only when it names a thing or an act (WordNet
-	// knows it as a noun or a verb: "clothes", "delivered", not "through" or
-	// "late"), a pair of words always ("meeting room", "go through")
+	englishKeys(q, bring)
+	chineseWords(q, terms, func(word string, from []string) { bring(word, from) })
+}
+
+// englishKeys calls f with each key of the question's English words that may
+// be in the dictionary, and the stemmed words it came from: the question's
+// words, stemmed, stop words out; a word alone only when it names a thing or
+// an act (WordNet knows it as a noun or a verb: "clothes", "delivered", not
+// "through" or "late") and is not the word after "how" ("much", "long": the
+// question's cue, not its subject), a pair of words always ("meeting room",
+// "go through").
+func englishKeys(q text, f func(key string, from []string)) {
 	var content []string
 	var noun []bool // (or verb)
 	words := wordsOf(q.norm)
 	for k, w := range words {
-		// (not "much" of "how much", "long" of "how long": the question's
-		// cue, not its subject)
 		if r, _ := utf8.DecodeRuneInString(w); !isCJK(r) && !stopWords[w] && len(w) > 1 && (k == 0 || words[k-1] != "how") {
 			content = append(content, stem(w))
 			noun = append(noun, knowsAs(w, 'n') || knowsAs(w, 'v'))
@@ -265,13 +272,12 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 	}
 	for i, s := range content {
 		if noun[i] {
-			bring(s, content[i:i+1])
+			f(s, content[i:i+1])
 		}
 		if i+1 < len(content) {
-			bring(s+" "+content[i+1], content[i:i+2])
+			f(s+" "+content[i+1], content[i:i+2])
 		}
 	}
-	chineseWords(q, terms, func(word string, from []string) { bring(word, from) })
 }
 
 // chineseWords calls f with each text of two to four CJK characters in the
@@ -301,27 +307,38 @@ func adverbOnly(gloss string) bool {
 	return !strings.Contains(gloss, " ") && gloss[0] < utf8.RuneSelf && !knowsAs(gloss, 'n') && !knowsAs(gloss, 'v') && !knowsAs(gloss, 'a')
 }
 
-// Glosses are the English glosses of the Chinese words of a question, as the
-// dictionary writes them ("refund", "meeting room"; see translationsOf): what
-// a full-text search over English text can also look for. Nil for a question
-// without Chinese, and without the dictionary (or while it loads).
-func Glosses(question string) []string {
-	if strings.IndexFunc(question, isCJK) < 0 || dict.background() {
+// Translations are the question's words in the other language, as the
+// dictionary writes them: for a Chinese question its words' English glosses
+// ("refund", "meeting room"), for an English one the Chinese words that
+// translate its words (see translationsOf): what a full-text search can also
+// look for. Nil without the dictionary (or while it loads). Cached per
+// question: a knowledge search asks for them before its own cache.
+func Translations(question string) []string {
+	if dict.background() {
 		return nil
 	}
 	dict.once.Do(dict.load)
+	return dict.translations.Get(question, func() []string { return translations(question) })
+}
+
+func translations(question string) []string {
 	var out []string
-	chineseWords(newText(question), Analyze(question).Terms, func(word string, _ []string) {
-		k, ok := dict.keys[termHash(word)]
+	add := func(key string, _ []string) {
+		k, ok := dict.keys[termHash(key)]
 		if !ok {
 			return
 		}
 		for _, r := range dict.refs[dict.lists[k]:dict.lists[k+1]] {
-			if g := string(dict.arena[dict.texts[r]:dict.texts[r+1]]); !adverbOnly(g) && !slices.Contains(out, g) {
-				out = append(out, g)
+			if t := string(dict.arena[dict.texts[r]:dict.texts[r+1]]); !adverbOnly(t) && !slices.Contains(out, t) {
+				out = append(out, t)
 			}
 		}
-	})
+	}
+	q := newText(question)
+	englishKeys(q, add)
+	if strings.IndexFunc(question, isCJK) >= 0 {
+		chineseWords(q, Analyze(question).Terms, add)
+	}
 	return out
 }
 

@@ -73,6 +73,12 @@ func TestTranslations(t *testing.T) {
 	if _, phrases := brought("会议室订好了吗？"); !slices.ContainsFunc(phrases, func(p []string) bool { return slices.Equal(p, []string{"meet", "room"}) }) {
 		t.Errorf("会议室 brought %v, want the phrase meeting room", phrases)
 	}
+	if got := Translations("how long does a refund take?"); !slices.Contains(got, "退款") {
+		t.Errorf("Translations of an English question: %v, want 退款 among them", got)
+	}
+	if got := Translations("退款多久到账？"); !slices.Contains(got, "refund") || slices.Contains(got, "number") {
+		t.Errorf("Translations of a Chinese question: %v, want refund among them (and nothing of 多少)", got)
+	}
 	for _, q := range []string{"am I late?", "is it through?", "how much?", "how long?"} {
 		if terms, phrases := brought(q); len(terms)+len(phrases) > 0 {
 			t.Errorf("%q brought %v %v, want nothing", q, terms, phrases)
