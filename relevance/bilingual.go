@@ -311,13 +311,15 @@ func adverbOnly(gloss string) bool {
 // dictionary writes them: for a Chinese question its words' English glosses
 // ("refund", "meeting room"), for an English one the Chinese words that
 // translate its words (see translationsOf): what a full-text search can also
-// look for. Nil without the dictionary (or while it loads). Cached per
-// question: a knowledge search asks for them before its own cache.
+// look for. Nil without the dictionary, and until it is loaded: a knowledge
+// search asks for them on every request, English or Chinese, and never waits
+// for the load (WarmUpInBackground or LoadLexicons does it; ranking, where a
+// window crosses languages, loads it on first use as it does WordNet). Cached
+// per question: a knowledge search asks before its own cache.
 func Translations(question string) []string {
-	if dict.background() {
+	if !dict.loaded.Load() {
 		return nil
 	}
-	dict.once.Do(dict.load)
 	return dict.translations.Get(question, func() []string { return translations(question) })
 }
 
