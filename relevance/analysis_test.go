@@ -34,6 +34,20 @@ func texts(t *testing.T) []string {
 	return append(out, "", "INV-1040 inv1040 129,90 € Ｄ－３００２１ ana.lee@example.com")
 }
 
+// A text's scripts: a CJK character, a lower-case Latin letter (a word; an
+// identifier's capitals are none), both or neither.
+func TestScriptsOf(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want uint8
+	}{{"Refund approved", scriptLatin}, {"退款已到账", scriptCJK}, {"订单 FD-3301 已送达", scriptCJK},
+		{"iPad Air 已发货", scriptCJK | scriptLatin}, {"INV-1040 129.90 EUR", 0}, {"", 0}} {
+		if got := scriptsOf(c.text); got != c.want {
+			t.Errorf("scriptsOf(%q) = %b, want %b", c.text, got, c.want)
+		}
+	}
+}
+
 // An encoded analysis decodes to what analysing the text gives, read in place
 // or (misaligned) copied; a truncated one or one of another version is refused.
 func TestEncodedAnalysisRoundTrip(t *testing.T) {
@@ -43,7 +57,7 @@ func TestEncodedAnalysisRoundTrip(t *testing.T) {
 		for _, b := range [][]byte{enc, append([]byte{0}, enc...)[1:]} {
 			got, ok := decodeAnalysis(b)
 			if !ok || got.nTerms != want.nTerms || got.nIDs != want.nIDs || got.nNum != want.nNum || got.nOwn != want.nOwn ||
-				got.n != want.n || !slices.Equal(got.slab, want.slab) {
+				got.n != want.n || got.scripts != want.scripts || !slices.Equal(got.slab, want.slab) {
 				t.Fatalf("%q: decoded %+v (%v), want %+v", text, got, ok, want)
 			}
 		}
@@ -84,7 +98,7 @@ func TestScoresWithEncodedAnalyses(t *testing.T) {
 // analysisVersion (caches then hold analyses a reader no longer trusts, and it
 // analyses those texts itself) and put the new fingerprint here (when only
 // the labelled set's texts changed, the fingerprint alone).
-const analysisFingerprint = "59d837c63982af9eafa47ec04b8bfe8ecff4ba42951fccf46c25cd5765613d62"
+const analysisFingerprint = "d467099bf03243049bd17410296a90c653e85f7222aa090004f5dc56198af716"
 
 func TestEncodedAnalysisVersion(t *testing.T) {
 	h := sha256.New()

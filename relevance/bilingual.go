@@ -380,30 +380,14 @@ func cjkRuns(s string) []cjkRun {
 
 // crossesLanguages reports that some candidate is written in the language the
 // question is not: a CJK character for an English question, a lower-case
-// Latin letter (a word, not an identifier's capitals) for a Chinese one. Only
-// then can a translation match anything.
-func crossesLanguages(question string, cands []Candidate) bool {
-	chinese := strings.IndexFunc(question, isCJK) >= 0
-	for i := range cands {
-		if chinese && strings.IndexFunc(cands[i].Text, func(r rune) bool { return 'a' <= r && r <= 'z' }) >= 0 ||
-			!chinese && hasCJK(cands[i].Text) {
-			return true
-		}
+// Latin letter (a word, not an identifier's capitals) for a Chinese one (the
+// analyses' scripts). Only then can a translation match anything.
+func crossesLanguages(question string, docs []doc) bool {
+	other := uint8(scriptCJK)
+	if strings.IndexFunc(question, isCJK) >= 0 {
+		other = scriptLatin
 	}
-	return false
-}
-
-// hasCJK reports a CJK character in s, looking at the bytes that can begin
-// one (a CJK character takes three bytes or more in UTF-8) before decoding.
-func hasCJK(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0xe1 {
-			if r, _ := utf8.DecodeRuneInString(s[i:]); isCJK(r) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(docs, func(d doc) bool { return d.scripts&other != 0 })
 }
 
 // background reports that WarmUpInBackground's load of the dictionary is

@@ -29,6 +29,32 @@ type doc struct {
 	nTerms, nIDs, nNum int32
 	nOwn               int32
 	n                  int32 // terms, with repeats
+	scripts            uint8 // the scripts its text is written in (scriptsOf)
+}
+
+// The scripts of a text, as doc.scripts has them: what the bridge between
+// English and Chinese needs to know of an event (crossesLanguages), found
+// once when it is analysed rather than in every question's window.
+const (
+	scriptCJK   = 1 << iota // a CJK character
+	scriptLatin             // a lower-case Latin letter: a word (an identifier's capitals are none)
+)
+
+// scriptsOf are the scripts text is written in.
+func scriptsOf(text string) uint8 {
+	var s uint8
+	for _, r := range text {
+		switch {
+		case 'a' <= r && r <= 'z':
+			s |= scriptLatin
+		case isCJK(r):
+			s |= scriptCJK
+		}
+		if s == scriptCJK|scriptLatin {
+			break
+		}
+	}
+	return s
 }
 
 func (d *doc) terms() []uint64 { return d.slab[:d.nTerms] }
@@ -140,7 +166,8 @@ func newDoc(text string) doc {
 		}
 		slab = append(slab, q.full, q.num, kind)
 	}
-	return doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms))}
+	return doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
+		scripts: scriptsOf(text)}
 }
 
 // prefixed splits a prefixed identifier into its letter prefix, without the
@@ -224,13 +251,14 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 58
+const analysisVersion = 59
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not
 // analysed again on every read (with ~10 candidates per request and more
 // distinct texts than the analysis cache holds, analysing was a fifth of the
-// API's CPU). Little-endian 64-bit words: two of header, then the slab. Nil
+// API's CPU). Little-endian 64-bit words: two of header (the counts, the
+// version, the scripts), then the slab. Nil
 // when the text has too many terms to encode (the reader then analyses it).
 func EncodeAnalysis(text string) []byte {
 	d := newDoc(text)
@@ -241,7 +269,7 @@ func EncodeAnalysis(text string) []byte {
 	}
 	b := make([]byte, 8*(2+len(d.slab)))
 	binary.LittleEndian.PutUint64(b, analysisVersion<<48|uint64(d.nTerms)<<32|uint64(d.nIDs)<<16|uint64(d.nNum))
-	binary.LittleEndian.PutUint64(b[8:], uint64(d.nOwn)<<48|uint64(uint32(d.n)))
+	binary.LittleEndian.PutUint64(b[8:], uint64(d.nOwn)<<48|uint64(d.scripts)<<32|uint64(uint32(d.n)))
 	for i, w := range d.slab {
 		binary.LittleEndian.PutUint64(b[16+8*i:], w)
 	}
@@ -257,7 +285,7 @@ func decodeAnalysis(b []byte) (doc, bool) {
 	}
 	h0, h1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
 	d := doc{nTerms: int32(h0 >> 32 & 0xffff), nIDs: int32(h0 >> 16 & 0xffff), nNum: int32(h0 & 0xffff),
-		nOwn: int32(h1 >> 48), n: int32(uint32(h1))}
+		nOwn: int32(h1 >> 48), n: int32(uint32(h1)), scripts: uint8(h1 >> 32)}
 	words := len(b)/8 - 2
 	if h0>>48 != analysisVersion || d.n < 0 || int(2*d.nTerms+d.nIDs+d.nNum+3*d.nOwn) != words {
 		return doc{}, false

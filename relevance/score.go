@@ -300,7 +300,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })
 			}
 		}
-		if w.Bilingual > 0 && crossesLanguages(q.Text, cands) {
+		if w.Bilingual > 0 && crossesLanguages(q.Text, docs) {
 			translationsOf(q.normalised(), q.Analysis.Terms, func(e expansion) { lq.bring(e, w.Bilingual, docs) })
 		}
 		if w.Synonyms > 0 && w.Senses > 0 || w.Inflected > 0 {
