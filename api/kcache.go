@@ -59,6 +59,9 @@ type kcEntry struct {
 // the epoch when it started.
 type stamp struct{ epoch, gen uint64 }
 
+// kcKey is a search's key in the cache. q.Also follows from q.Text, but not
+// before the dictionary is loaded: a search made without translations in the
+// first second is not the answer after it.
 func kcKey(q store.SearchQuery) string {
 	f, _ := json.Marshal(q.Filter) // map keys are sorted: one key per filter
 	return q.Tenant + "\x00" + strconv.Itoa(q.K) + "\x00" + string(f) + "\x00" + q.Text + "\x00" + strings.Join(q.Also, " ")

@@ -113,7 +113,10 @@ func (d *dictionary) load() {
 	// command"), if those are few enough.
 	for k, zhs := range toZH {
 		if len(zhs) > maxTranslations {
-			toZH[k] = slices.DeleteFunc(slices.Clone(zhs), func(zh string) bool { return len(keysOf[zh]) != 1 })
+			if zhs = slices.DeleteFunc(zhs, func(zh string) bool { return len(keysOf[zh]) != 1 }); len(zhs) > maxTranslations {
+				zhs = nil
+			}
+			toZH[k] = zhs
 		}
 	}
 	d.pack(order, toZH, toEN)
@@ -160,8 +163,8 @@ func glossKey(g string) (key, gloss string) {
 	return strings.Join(content, " "), strings.Join(ws, " ")
 }
 
-// pack turns the loading maps into the pointer-free index; an English key
-// with more than maxTranslations is left out.
+// pack turns the loading maps into the pointer-free index (a key with no
+// translation left out).
 func (d *dictionary) pack(order []string, toZH, toEN map[string][]string) {
 	d.keys = make(map[uint64]uint32, len(order))
 	textIndex := map[string]uint32{}
@@ -180,7 +183,7 @@ func (d *dictionary) pack(order []string, toZH, toEN map[string][]string) {
 		if !ok {
 			list = toEN[k]
 		}
-		if len(list) == 0 || len(list) > maxTranslations && toEN[k] == nil {
+		if len(list) == 0 {
 			continue
 		}
 		h := termHash(k)
@@ -197,6 +200,17 @@ func (d *dictionary) pack(order []string, toZH, toEN map[string][]string) {
 	d.texts = append(d.texts, uint32(len(d.arena)))
 }
 
+// each calls f with each translation of the key at index k in lists, but a
+// gloss that is only an adverb ("already", "together", "anything"): it says
+// nothing an event or an article is about.
+func (d *dictionary) each(k uint32, f func(string)) {
+	for _, r := range d.refs[d.lists[k]:d.lists[k+1]] {
+		if t := string(d.arena[d.texts[r]:d.texts[r+1]]); !adverbOnly(t) {
+			f(t)
+		}
+	}
+}
+
 // brought is what the translations of key (a stemmed English key or a
 // Chinese word) bring, as a question's expansions without their from: the
 // character pairs of Chinese words (a word of two characters is its pair),
@@ -210,11 +224,7 @@ func (d *dictionary) brought(key string) []expansion {
 	return d.brings.Get(key, func() []expansion {
 		var e entry
 		own := map[string]bool{}
-		for _, r := range d.refs[d.lists[k]:d.lists[k+1]] {
-			if t := string(d.arena[d.texts[r]:d.texts[r+1]]); !adverbOnly(t) {
-				e.bring(t, own)
-			}
-		}
+		d.each(k, func(t string) { e.bring(t, own) })
 		out := make([]expansion, 0, len(e.expands)+len(e.phrases))
 		for _, t := range e.expands {
 			out = append(out, expansion{term: t, hash: termHash(t)})
@@ -301,8 +311,7 @@ func chineseWords(q text, terms []string, f func(word string, from []string)) {
 }
 
 // adverbOnly reports an English gloss of one word that WordNet knows only as
-// an adverb ("already", "together", "anything"): it says nothing an event or
-// an article is about.
+// an adverb.
 func adverbOnly(gloss string) bool {
 	return !strings.Contains(gloss, " ") && gloss[0] < utf8.RuneSelf && !knowsAs(gloss, 'n') && !knowsAs(gloss, 'v') && !knowsAs(gloss, 'a')
 }
@@ -326,14 +335,12 @@ func Translations(question string) []string {
 func translations(question string) []string {
 	var out []string
 	add := func(key string, _ []string) {
-		k, ok := dict.keys[termHash(key)]
-		if !ok {
-			return
-		}
-		for _, r := range dict.refs[dict.lists[k]:dict.lists[k+1]] {
-			if t := string(dict.arena[dict.texts[r]:dict.texts[r+1]]); !adverbOnly(t) && !slices.Contains(out, t) {
-				out = append(out, t)
-			}
+		if k, ok := dict.keys[termHash(key)]; ok {
+			dict.each(k, func(t string) {
+				if !slices.Contains(out, t) {
+					out = append(out, t)
+				}
+			})
 		}
 	}
 	q := newText(question)
