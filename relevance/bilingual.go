@@ -243,7 +243,7 @@ func (d *dictionary) brought(key string) []expansion {
 // content words as a phrase: both or none). terms are the question's
 // analysis's.
 func translationsOf(q text, terms []string, f func(expansion)) {
-	if dict.background() {
+	if Loading() { // (WarmUpInBackground loads the dictionary after WordNet)
 		return
 	}
 	dict.once.Do(dict.load)
@@ -396,7 +396,3 @@ func crossesLanguages(question string, docs []doc) bool {
 	}
 	return slices.ContainsFunc(docs, func(d doc) bool { return d.scripts&other != 0 })
 }
-
-// background reports that WarmUpInBackground's load of the dictionary is
-// still under way.
-func (d *dictionary) background() bool { return wn.background.Load() && !d.loaded.Load() }
