@@ -31,6 +31,11 @@ type Config struct {
 	Provider string `yaml:"provider"`
 	// Dims is the vector size the model returns. Default 384. Checked at start.
 	Dims int `yaml:"dims"`
+	// WordVectors (local only) is a file of word vectors in GloVe's text format
+	// whose words' vectors end each vector (NewLocalWith): default
+	// DefaultWordVectors, which `make setup` installs; none for the hashed
+	// words alone (the local embedder before 2026-12-03, local-hash-v1-384).
+	WordVectors string `yaml:"word_vectors"`
 	// BaseURL of the provider: for openai it ends in /v1 (https://api.openai.com/v1,
 	// http://localhost:8000/v1 for vLLM, http://localhost:11434/v1 for Ollama's
 	// OpenAI route); for ollama http://localhost:11434; for tei http://localhost:8080.
@@ -70,6 +75,13 @@ type Config struct {
 	BreakerFailures int `yaml:"breaker_failures"`
 	// BreakerCooldown is how long the breaker stays open before one probe. Default 10s.
 	BreakerCooldown time.Duration `yaml:"breaker_cooldown"`
+}
+
+func (c Config) wordVectorsPath() string {
+	if c.WordVectors == "" {
+		return DefaultWordVectors
+	}
+	return c.WordVectors
 }
 
 // WithDefaults fills unset fields.
@@ -125,6 +137,9 @@ func (c Config) Validate() error {
 		}
 		return nil
 	case ProviderOpenAI, ProviderOllama, ProviderTEI:
+		if c.WordVectors != "" {
+			return fmt.Errorf("word_vectors: only for provider local, not %s", c.Provider)
+		}
 	default:
 		return fmt.Errorf("provider: %q is not one of local, openai, ollama, tei", c.Provider)
 	}

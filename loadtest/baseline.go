@@ -60,7 +60,7 @@ func baseline(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Embed(context.Context, []string) ([][]float32, error)
 	}
 	if cfg.Embedder.Provider == embed.ProviderLocal {
-		if emb, err = embed.NewLocal(cfg.Embedder.Dims); err != nil {
+		if emb, err = embed.NewLocalFromConfig(cfg.Embedder); err != nil {
 			return err
 		}
 	} else {

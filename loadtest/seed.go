@@ -64,7 +64,7 @@ func seed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if _, err := st.Migrate(ctx); err != nil {
 		return err
 	}
-	emb, err := embed.NewLocal(cfg.Embedder.Dims)
+	emb, err := embed.NewLocalFromConfig(cfg.Embedder)
 	if err != nil {
 		return err
 	}

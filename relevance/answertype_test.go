@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/relevance"
 )
 
@@ -291,7 +291,7 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 	if q := relevance.NewQuery("can you look into my order, please?", nil); slices.Contains(q.Analysis.Terms, relevance.OfferTerm) {
 		t.Errorf("a question asking for help looks for the lines offering it: %q", q.Analysis.Terms)
 	}
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(t, 384)
 	texts := []string{"Refund R-7001 for order O-7001 approved: 89.00 EUR to your card", "Return for order O-7001 received at the warehouse",
 		"Let me check the status of your return and refund", "Signed in from the mobile app"}
 	var cands []relevance.Candidate

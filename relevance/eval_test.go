@@ -20,7 +20,7 @@ import (
 // evaluate ranks every labelled question with w over its case's in-window events
 // (as the store would hand them over), with the offline embedder.
 func evaluate(t testing.TB, w relevance.Weights) *evalset.Report {
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(t, 384)
 	return evaluateWith(t, w, emb)
 }
 
@@ -211,7 +211,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		for _, w := range warnings {
 			t.Log(w)
 		}
-		emb, _ := embed.NewLocal(384)
+		emb := testenv.LocalEmbedder(t, 384)
 		rep := evaluateSet(t, relevance.DefaultWeights, emb, cases)
 		t.Logf("%s:%s", strings.Join(paths, ","), rep.Markdown())
 		got, newest, random := rep.Get("all", "overall").NDCG5, rep.Newest["all"]["overall"], rep.Random["all"]["overall"]
@@ -266,7 +266,7 @@ func withDistractors(n int) func([]evalset.Case) []evalset.Case {
 // answers), nDCG@5 stays near the quiet set's and far above newest-first,
 // which the noise buries (BENCHMARKS.md, Retrieval quality).
 func TestRankingHoldsAmongOtherCustomersEvents(t *testing.T) {
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(t, 384)
 	for _, c := range []struct {
 		n   int
 		min float64
@@ -328,7 +328,7 @@ func misspell(cases []evalset.Case) []evalset.Case {
 // spellings that the window's events contain). The clean set is unchanged by
 // them (TestRetrievalQuality's floors).
 func TestMisspeltQuestions(t *testing.T) {
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(t, 384)
 	off := relevance.DefaultWeights
 	off.Respelled = 0
 	with := evaluateCases(t, relevance.DefaultWeights, emb, misspell)
@@ -363,7 +363,7 @@ func BenchmarkScore500Misspelt(b *testing.B) {
 // per-question costs (analysing, expanding) rather than the per-candidate ones.
 func BenchmarkScoreSmallWindow(b *testing.B) {
 	now := time.Now()
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(b, 384)
 	texts := []string{"Refund R-7001 for order O-5001 approved: 129.90 EUR", "Parcel for order O-5001 handed to the carrier", "Chat (customer): hello"}
 	var cands []relevance.Candidate
 	for _, t := range texts {
@@ -403,7 +403,7 @@ func BenchmarkScore500Cached(b *testing.B) {
 func benchmarkScore500(b *testing.B, question string) { benchmarkScore500With(b, question, false) }
 
 func benchmarkScore500With(b *testing.B, question string, encoded bool) {
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(b, 384)
 	now := time.Now()
 	cases, _ := evalset.Load()
 	var cands []relevance.Candidate
@@ -523,7 +523,7 @@ func TestTheBridgeHelpsAcrossLanguages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(t, 384)
 	off := relevance.DefaultWeights
 	off.Bilingual = 0
 	with, without := evaluateSet(t, relevance.DefaultWeights, emb, cross).Get("all", "overall").NDCG5, evaluateSet(t, off, emb, cross).Get("all", "overall").NDCG5

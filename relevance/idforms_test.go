@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/evalset"
+	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/relevance"
 )
 
@@ -53,7 +53,7 @@ func TestIdentifiersByTheirNumberAlone(t *testing.T) {
 			return out
 		}
 	}
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(t, 384)
 	asWritten := evaluateCases(t, relevance.DefaultWeights, emb, only(nil)).Get("all", "identifier")
 	byNumber := evaluateCases(t, relevance.DefaultWeights, emb, only(func(id string) string { return prefixed.FindStringSubmatch(id)[3] })).Get("all", "identifier")
 	respelled := evaluateCases(t, relevance.DefaultWeights, emb, only(respell)).Get("all", "identifier")

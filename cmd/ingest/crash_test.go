@@ -123,7 +123,7 @@ func newProcEnv(t *testing.T, topic string, partitions int32, dims int, consumer
 kafka: {brokers: %q, group: %q, consumer_properties: %s}
 postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q, max_per_entity: 100000}
-embedder: {dims: %d}
+embedder: {dims: %d, word_vectors: none}
 pipeline: %s
 api: {auth: {mode: none}}
 sources:

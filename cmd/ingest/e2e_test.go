@@ -179,7 +179,10 @@ schema_registry: {url: %q}
 	t.Cleanup(h.store.Close)
 	h.cache = rediscache.MustNew(h.cfg.Redis)
 	t.Cleanup(func() { h.cache.Close() })
-	emb, _ := embed.NewLocal(h.cfg.Embedder.Dims)
+	emb, err := embed.NewLocalFromConfig(h.cfg.Embedder)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h.api = httptest.NewServer(api.New(h.cfg.API, emb, h.store, h.cache, nil, nil))
 	t.Cleanup(h.api.Close)
 	h.start()

@@ -32,7 +32,10 @@ func TestReadYourWritesThroughTheBroker(t *testing.T) {
 	h := newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	emb, _ := embed.NewLocal(256)
+	emb, err := embed.NewLocalFromConfig(h.cfg.Embedder)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(api.New(h.cfg.API, emb, h.store, h.cache, nil, nil,
 		api.WithFreshness([]string{ticketsTopic, chatTopic}, h.cache, h.cache.WatchWatermarks(ctx))))
 	defer srv.Close()

@@ -55,7 +55,7 @@ postgres: {dsn: %q}
 store: %s
 milvus: {addr: %q, prefix: lean}
 redis: {addr: "127.0.0.1:1"}
-embedder: {dims: 32}
+embedder: {dims: 32, word_vectors: none}
 api: {auth: {mode: none}}
 sources:
   - {name: tickets, topic: t, format: debezium, tenant: acme, entity: "customer:{{.customer_id}}", text: "{{.subject}}"}

@@ -40,7 +40,7 @@ postgres: {dsn: %q}
 store: milvus
 milvus: {addr: %q, prefix: fc}
 redis: {addr: %q, key_prefix: %q}
-embedder: {dims: 32}
+embedder: {dims: 32, word_vectors: none}
 api: {auth: {mode: none}, tenant: acme, budget: 5s}  # generous: tests must hold on a loaded machine
 sources:
   - {name: tickets, topic: %s, format: debezium, tenant: "{{.tenant_id}}", entity: "customer:{{.customer_id}}", time: updated_at,

@@ -84,7 +84,7 @@ func TestSessionMemoryEndToEnd(t *testing.T) {
 kafka: {brokers: %q, group: %q, consumer_properties: {auto.commit.interval.ms: "100"}}
 postgres: {dsn: %q}
 redis: {addr: %q, key_prefix: %q}
-embedder: {dims: 64}
+embedder: {dims: 64, word_vectors: none}
 api: {auth: {mode: none}, tenant: acme, budget: 5s}  # generous: tests must hold on a loaded machine
 sources:
   - {name: turns, topic: %s, format: json, key: "{{.message_id}}", tenant: "{{.tenant}}", entity: "session:{{.session_id}}",

@@ -93,7 +93,10 @@ func Start(t testing.TB, partitions int32, topics []string, sections string) *St
 	if err := s.Cache.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	emb, _ := embed.NewLocal(cfg.Embedder.Dims)
+	emb, err := embed.NewLocalFromConfig(cfg.Embedder)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.emb = emb
 	s.Metrics = pipeline.NewMetrics(prometheus.NewRegistry())
 	log := slog.New(slog.NewTextHandler(s.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

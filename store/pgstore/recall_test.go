@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/freshctx/freshctx/embed"
+	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -54,7 +54,8 @@ func (c *corpus) text(topic, words int, topical float64) string {
 }
 
 // TestKnowledgeRecall measures recall@10 of the HNSW knowledge search against exact
-// search, on 100,000 chunks embedded by the local embedder (384 dimensions).
+// search, on 100,000 chunks embedded by the local embedder as configured by default
+// (384 dimensions, with word vectors).
 func TestKnowledgeRecall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads 100,000 chunks")
@@ -62,7 +63,7 @@ func TestKnowledgeRecall(t *testing.T) {
 	const chunks, perDoc, queries, k = 100000, 10, 200, 10
 	st := newStore(t)
 	ctx := context.Background()
-	emb, _ := embed.NewLocal(384)
+	emb := testenv.LocalEmbedder(t, 384)
 	cor := newCorpus(42, 1000, 40, 3000)
 	start := time.Now()
 	for d := 0; d < chunks/perDoc; d += 100 {

@@ -94,7 +94,7 @@ func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, lo
 		return nil, nil, nil, fmt.Errorf("database schema is not up to date (pending: %s): run `ingest migrate -config FILE` first", strings.Join(pending, ", "))
 	}
 	if cfg.Embedder.Provider == embed.ProviderLocal {
-		if emb, err = embed.NewLocal(cfg.Embedder.Dims); err != nil {
+		if emb, err = embed.NewLocalFromConfig(cfg.Embedder); err != nil {
 			return nil, nil, nil, fmt.Errorf("embedder: %w", err)
 		}
 	} else {

@@ -1,0 +1,203 @@
+package embed
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"sync"
+)
+
+// DefaultWordVectors is where `make setup` puts the local embedder's word
+// vectors: GloVe (Wikipedia and Gigaword 2014, 100 dimensions; Public Domain
+// Dedication and License), its 50,000 most frequent lower-case words.
+const DefaultWordVectors = "/usr/local/share/freshctx/glove-50k-100d.txt"
+
+// WordVectorsNone turns the local embedder's word vectors off (embedder.word_vectors).
+const WordVectorsNone = "none"
+
+// WordVectors map English words to distributional vectors: words used in like
+// contexts ("refund", "reimbursement"; "electricity", "power") lie near each
+// other. They are read from GloVe's text format (a word and its numbers on
+// each line; a fastText .vec header line is skipped), the most frequent word
+// first: a word's line number stands for its frequency (see Local). Each
+// vector is kept as bytes with a scale of its own, ~104 bytes a word.
+type WordVectors struct {
+	dims  int
+	index map[string]int32
+	q     []int8    // len(index)*dims
+	scale []float32 // per word
+	id    string    // the file's CRC-32, in hex
+}
+
+// Dims is the vectors' size.
+func (wv *WordVectors) Dims() int { return wv.dims }
+
+// Len is how many words have vectors.
+func (wv *WordVectors) Len() int { return len(wv.index) }
+
+// ID names the vectors by their content: a model name holds it, so that vectors
+// made with other word vectors are never compared with these.
+func (wv *WordVectors) ID() string { return wv.id }
+
+// rank is a word's line in the file (its frequency rank), -1 if absent.
+func (wv *WordVectors) rank(w string) int32 {
+	if r, ok := wv.index[w]; ok {
+		return r
+	}
+	return -1
+}
+
+// addTo adds weight times the unit vector of the word of rank r to v.
+func (wv *WordVectors) addTo(v []float64, r int32, weight float64) {
+	s := weight * float64(wv.scale[r])
+	q := wv.q[int(r)*wv.dims : int(r+1)*wv.dims]
+	for i := range v {
+		v[i] += s * float64(q[i])
+	}
+}
+
+var loadedVectors sync.Map // path -> *wordVectorsLoad
+
+type wordVectorsLoad struct {
+	once sync.Once
+	wv   *WordVectors
+	err  error
+}
+
+// LoadWordVectors reads the word vectors at path, once per process: later
+// calls return the same vectors (or error). An error names the file and line.
+func LoadWordVectors(path string) (*WordVectors, error) {
+	l, _ := loadedVectors.LoadOrStore(path, &wordVectorsLoad{})
+	ld := l.(*wordVectorsLoad)
+	ld.once.Do(func() { ld.wv, ld.err = readWordVectors(path) })
+	return ld.wv, ld.err
+}
+
+func readWordVectors(path string) (*WordVectors, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := crc32.NewIEEE()
+	sc := bufio.NewScanner(io.TeeReader(f, h))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	wv := &WordVectors{index: make(map[string]int32, 50000)}
+	var x []float64
+	for line := 1; sc.Scan(); line++ {
+		word, nums, _ := bytes.Cut(bytes.TrimRight(sc.Bytes(), "\r"), []byte{' '})
+		if len(word) == 0 {
+			continue
+		}
+		if line == 1 && bytes.IndexByte(bytes.TrimSpace(nums), ' ') < 0 { // fastText's "count dims"
+			continue
+		}
+		if wv.dims == 0 {
+			wv.dims = bytes.Count(bytes.TrimSpace(nums), []byte{' '}) + 1
+			x = make([]float64, wv.dims)
+			wv.q = make([]int8, 0, 50000*wv.dims)
+		}
+		n, err := parseFloats(x, nums)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		if n != wv.dims {
+			return nil, fmt.Errorf("%s:%d: %d numbers, the first line has %d", path, line, n, wv.dims)
+		}
+		var norm, peak float64
+		for _, xi := range x {
+			norm += xi * xi
+			peak = math.Max(peak, math.Abs(xi))
+		}
+		if _, dup := wv.index[string(word)]; !dup && norm > 0 {
+			wv.index[string(word)] = int32(len(wv.scale))
+			// unit length, in bytes: x/|x| ≈ q*scale
+			wv.scale = append(wv.scale, float32(peak/127/math.Sqrt(norm)))
+			for _, xi := range x {
+				wv.q = append(wv.q, int8(math.Round(xi/peak*127)))
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(wv.index) == 0 {
+		return nil, fmt.Errorf("%s: no word vectors", path)
+	}
+	wv.id = fmt.Sprintf("%08x", h.Sum32())
+	return wv, nil
+}
+
+// parseFloats reads the space-separated numbers of b into x (at most len(x)+1
+// of them counted) and returns how many there were. Plain decimals ("-0.1234")
+// are read directly, as strconv would read them to float32 precision; others
+// ("1e-05") through strconv.
+func parseFloats(x []float64, b []byte) (int, error) {
+	n := 0
+	for len(b) > 0 {
+		if b[0] == ' ' {
+			b = b[1:]
+			continue
+		}
+		end := bytes.IndexByte(b, ' ')
+		if end < 0 {
+			end = len(b)
+		}
+		tok := b[:end]
+		b = b[end:]
+		if n >= len(x) {
+			n++
+			continue
+		}
+		v, ok := plainDecimal(tok)
+		if !ok {
+			f, err := strconv.ParseFloat(string(tok), 64)
+			if err != nil {
+				return n, err
+			}
+			v = f
+		}
+		x[n] = v
+		n++
+	}
+	return n, nil
+}
+
+// plainDecimal reads [-]digits[.digits] of up to 18 digits.
+func plainDecimal(t []byte) (float64, bool) {
+	neg := len(t) > 0 && t[0] == '-'
+	if neg {
+		t = t[1:]
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for _, c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 18 {
+		return 0, false
+	}
+	v := float64(m) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+var pow10 = [19]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
