@@ -72,6 +72,10 @@ func TestNewLocalValidates(t *testing.T) {
 
 func BenchmarkLocalEmbed(b *testing.B) {
 	l, _ := NewLocal(LocalDimsDefault)
+	benchmarkLocalEmbed(b, l)
+}
+
+func benchmarkLocalEmbed(b *testing.B, l *Local) {
 	texts := make([]string, 64)
 	for i := range texts {
 		texts[i] = "Ticket 4711 [open] Refund not received: I returned the shoes two weeks ago and still have no refund."

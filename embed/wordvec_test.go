@@ -131,3 +131,13 @@ func TestNewLocalFromConfig(t *testing.T) {
 		t.Errorf("word vectors with a provider: %v", err)
 	}
 }
+
+// BenchmarkLocalEmbedWordVectors is BenchmarkLocalEmbed's text with the word
+// vectors make setup installs (skipped without them).
+func BenchmarkLocalEmbedWordVectors(b *testing.B) {
+	l, err := NewLocalFromConfig(Config{Provider: ProviderLocal, Dims: LocalDimsDefault})
+	if err != nil {
+		b.Skip(err)
+	}
+	benchmarkLocalEmbed(b, l)
+}
