@@ -25,13 +25,11 @@ DEMO_PREFIX=$(sed -n 's/^ *key_prefix: *\([^ ]*\).*/\1/p' "$CONFIG" | head -1)
 held=$(psql "$DEMO_DSN" -qAt -c "SELECT value FROM freshctx_settings WHERE name = 'embedding'" 2>/dev/null || true)
 if [ -n "$held" ] && [[ "$held" != local-hash-v1-*-wordvec-* ]]; then
   echo "demo: the database holds vectors of $held, an earlier embedder's: starting the demo afresh"
-  # its tables and functions in schema public, not the vector extension there
-  psql "$DEMO_DSN" -qAt -v ON_ERROR_STOP=1 -c "DO \$\$DECLARE r record; BEGIN
-    FOR r IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP
-      EXECUTE format('DROP TABLE public.%I CASCADE', r.tablename); END LOOP;
-    FOR r IN SELECT p.oid::regprocedure AS f FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-      WHERE n.nspname = 'public' AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e') LOOP
-      EXECUTE 'DROP FUNCTION ' || r.f::text || ' CASCADE'; END LOOP; END\$\$"
+  # its tables in schema public, in one statement and without CASCADE: nothing
+  # else (the vector extension there, other schemas) is touched
+  psql "$DEMO_DSN" -qAt -v ON_ERROR_STOP=1 -c "DO \$\$DECLARE t text; BEGIN
+    SELECT string_agg(format('public.%I', tablename), ', ') INTO t FROM pg_tables WHERE schemaname = 'public';
+    IF t IS NOT NULL THEN EXECUTE 'DROP TABLE ' || t; END IF; END\$\$"
   redis-cli --scan --pattern "${DEMO_PREFIX:-fc}:*" | xargs -r -n 500 redis-cli del >/dev/null
 fi
 
