@@ -68,6 +68,9 @@ func NewLocalFromConfig(cfg Config) (*Local, error) {
 	if err != nil {
 		return nil, fmt.Errorf("word_vectors: %w (make setup installs %s; word_vectors: none embeds the hashed words alone)", err, DefaultWordVectors)
 	}
+	if cfg.Dims-wv.Dims() < 64 {
+		return nil, fmt.Errorf("dims: %d leaves fewer than 64 dimensions beside the %d of word_vectors: %d at least, or word_vectors: none", cfg.Dims, wv.Dims(), wv.Dims()+64)
+	}
 	return NewLocalWith(cfg.Dims, wv)
 }
 

@@ -127,6 +127,10 @@ func TestNewLocalFromConfig(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "word_vectors: open ") || !strings.Contains(err.Error(), "word_vectors: none") {
 		t.Errorf("missing file: %v", err)
 	}
+	small := writeVectors(t, false, toyVectors...)
+	if _, err := NewLocalFromConfig(Config{Provider: ProviderLocal, Dims: 67, WordVectors: small}); err == nil || err.Error() != "dims: 67 leaves fewer than 64 dimensions beside the 4 of word_vectors: 68 at least, or word_vectors: none" {
+		t.Errorf("too few dims: %v", err)
+	}
 	if err := (Config{Provider: ProviderOllama, BaseURL: "http://x", Model: "m", Dims: 8, WordVectors: "v.txt"}).WithDefaults().Validate(); err == nil || !strings.HasPrefix(err.Error(), "word_vectors: only for provider local") {
 		t.Errorf("word vectors with a provider: %v", err)
 	}

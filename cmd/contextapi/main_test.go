@@ -139,6 +139,18 @@ func TestRunChecksProviderDimensions(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "embedder.dims: configured 64, but openai:fake-64 returns 32 dimensions") {
 		t.Fatalf("dims mismatch: err = %v", err)
 	}
+	// the local embedder's word vectors, missing, or too many for dims
+	for yaml, want := range map[string]string{
+		"embedder: {word_vectors: /nonexistent/vectors.txt}\n": "embedder.word_vectors: open /nonexistent/vectors.txt: no such file or directory (make setup installs",
+		"embedder: {dims: 128}\n":                              "embedder.dims: 128 leaves fewer than 64 dimensions beside the 100 of word_vectors: 164 at least, or word_vectors: none",
+	} {
+		p := filepath.Join(t.TempDir(), "wv.yaml")
+		os.WriteFile(p, append(text, yaml...), 0o600)
+		err = run(context.Background(), []string{"-config", p}, func(string) string { return "" }, &bytes.Buffer{}, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", strings.TrimSpace(yaml), err, want)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -95,7 +95,7 @@ func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, lo
 	}
 	if cfg.Embedder.Provider == embed.ProviderLocal {
 		if emb, err = embed.NewLocalFromConfig(cfg.Embedder); err != nil {
-			return nil, nil, nil, fmt.Errorf("embedder: %w", err)
+			return nil, nil, nil, fmt.Errorf("embedder.%w", err)
 		}
 	} else {
 		c, err := embed.NewClient(cfg.Embedder, embed.NewMetrics(reg), log)
