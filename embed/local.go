@@ -112,10 +112,15 @@ const (
 
 func (l *Local) embedInto(v []float32, text string) {
 	var g []float64 // the word vectors' sum
+	var gbuf [300]float64
 	hashed := v
 	if l.wv != nil {
 		hashed = v[:l.dims-l.wv.Dims()]
-		g = make([]float64, l.wv.Dims())
+		if d := l.wv.Dims(); d <= len(gbuf) {
+			g = gbuf[:d]
+		} else {
+			g = make([]float64, d)
+		}
 	}
 	var word [64]rune // words longer than this are hashed by their first 64 runes
 	n := 0

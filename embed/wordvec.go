@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"fmt"
 	"hash/crc32"
+	"hash/maphash"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -24,12 +26,19 @@ const WordVectorsNone = "none"
 // contexts ("refund", "reimbursement"; "electricity", "power") lie near each
 // other. They are read from GloVe's text format (a word and its numbers on
 // each line; a fastText .vec header line is skipped), the most frequent word
-// first: a word's line number stands for its frequency (see Local). Each
-// vector is kept as bytes with a scale of its own, ~104 bytes a word.
+// first: a word's line number stands for its frequency (see Local).
+//
+// Nothing in them is a pointer, and the vectors (one byte a number, with a
+// scale per word: ~100 bytes a word) are kept outside the Go heap where the
+// system allows (offHeap): a heap's collector would count them towards its
+// next goal, and with GOGC 75 hold ~1.75 times their size.
 type WordVectors struct {
 	dims  int
-	index map[string]int32
-	q     []int8    // len(index)*dims
+	words []byte   // the words, one after another
+	ends  []uint32 // word i is words[ends[i-1]:ends[i]]
+	slots []int32  // open addressing by the word's hash: its index + 1, 0 for none
+	seed  maphash.Seed
+	q     []byte    // n*dims numbers, each an int8
 	scale []float32 // per word
 	id    string    // the file's CRC-32, in hex
 }
@@ -38,18 +47,48 @@ type WordVectors struct {
 func (wv *WordVectors) Dims() int { return wv.dims }
 
 // Len is how many words have vectors.
-func (wv *WordVectors) Len() int { return len(wv.index) }
+func (wv *WordVectors) Len() int { return len(wv.ends) }
 
 // ID names the vectors by their content: a model name holds it, so that vectors
 // made with other word vectors are never compared with these.
 func (wv *WordVectors) ID() string { return wv.id }
 
+func (wv *WordVectors) word(i int32) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = wv.ends[i-1]
+	}
+	return wv.words[start:wv.ends[i]]
+}
+
 // rank is a word's line in the file (its frequency rank), -1 if absent.
 func (wv *WordVectors) rank(w string) int32 {
-	if r, ok := wv.index[w]; ok {
-		return r
+	mask := uint64(len(wv.slots) - 1)
+	for h := maphash.String(wv.seed, w) & mask; ; h = (h + 1) & mask {
+		s := wv.slots[h]
+		if s == 0 {
+			return -1
+		}
+		if string(wv.word(s-1)) == w {
+			return s - 1
+		}
 	}
-	return -1
+}
+
+// insert adds the word just appended to words as entry i, unless it is there
+// already (then it reports false and the caller drops it).
+func (wv *WordVectors) insert(w []byte, i int32) bool {
+	mask := uint64(len(wv.slots) - 1)
+	for h := maphash.Bytes(wv.seed, w) & mask; ; h = (h + 1) & mask {
+		s := wv.slots[h]
+		if s == 0 {
+			wv.slots[h] = i + 1
+			return true
+		}
+		if bytes.Equal(wv.word(s-1), w) {
+			return false
+		}
+	}
 }
 
 // addTo adds weight times the unit vector of the word of rank r to v.
@@ -57,7 +96,7 @@ func (wv *WordVectors) addTo(v []float64, r int32, weight float64) {
 	s := weight * float64(wv.scale[r])
 	q := wv.q[int(r)*wv.dims : int(r+1)*wv.dims]
 	for i := range v {
-		v[i] += s * float64(q[i])
+		v[i] += s * float64(int8(q[i]))
 	}
 }
 
@@ -84,10 +123,33 @@ func readWordVectors(path string) (*WordVectors, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// First the lines (at most that many words) and the checksum, so that the
+	// vectors are allocated once, at their size.
 	h := crc32.NewIEEE()
-	sc := bufio.NewScanner(io.TeeReader(f, h))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	wv := &WordVectors{index: make(map[string]int32, 50000)}
+	lines, buf := 0, make([]byte, 64<<10)
+	for {
+		n, err := f.Read(buf)
+		lines += bytes.Count(buf[:n], []byte{'\n'})
+		h.Write(buf[:n])
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	lines++ // a last line without its newline
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	wv := &WordVectors{seed: maphash.MakeSeed(), ends: make([]uint32, 0, lines), scale: make([]float32, 0, lines)}
+	slots := 1
+	for slots < 2*lines {
+		slots <<= 1
+	}
+	wv.slots = make([]int32, slots)
 	var x []float64
 	for line := 1; sc.Scan(); line++ {
 		word, nums, _ := bytes.Cut(bytes.TrimRight(sc.Bytes(), "\r"), []byte{' '})
@@ -100,7 +162,7 @@ func readWordVectors(path string) (*WordVectors, error) {
 		if wv.dims == 0 {
 			wv.dims = bytes.Count(bytes.TrimSpace(nums), []byte{' '}) + 1
 			x = make([]float64, wv.dims)
-			wv.q = make([]int8, 0, 50000*wv.dims)
+			wv.q = offHeap(lines * wv.dims)
 		}
 		n, err := parseFloats(x, nums)
 		if err != nil {
@@ -114,21 +176,26 @@ func readWordVectors(path string) (*WordVectors, error) {
 			norm += xi * xi
 			peak = math.Max(peak, math.Abs(xi))
 		}
-		if _, dup := wv.index[string(word)]; !dup && norm > 0 {
-			wv.index[string(word)] = int32(len(wv.scale))
-			// unit length, in bytes: x/|x| ≈ q*scale
-			wv.scale = append(wv.scale, float32(peak/127/math.Sqrt(norm)))
-			for _, xi := range x {
-				wv.q = append(wv.q, int8(math.Round(xi/peak*127)))
-			}
+		i := int32(len(wv.ends))
+		if norm == 0 || !wv.insert(word, i) {
+			continue
+		}
+		wv.words = append(wv.words, word...)
+		wv.ends = append(wv.ends, uint32(len(wv.words)))
+		// unit length, in bytes: x/|x| ≈ q*scale
+		wv.scale = append(wv.scale, float32(peak/127/math.Sqrt(norm)))
+		q := wv.q[int(i)*wv.dims : int(i+1)*wv.dims]
+		for k, xi := range x {
+			q[k] = byte(int8(math.Round(xi / peak * 127)))
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(wv.index) == 0 {
+	if len(wv.ends) == 0 {
 		return nil, fmt.Errorf("%s: no word vectors", path)
 	}
+	wv.words = slices.Clip(wv.words)
 	wv.id = fmt.Sprintf("%08x", h.Sum32())
 	return wv, nil
 }
