@@ -178,7 +178,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// changes, its totals read), -blind-27.json (written mid-stop knowing the
 	// bridge between English and Chinese, two of its customers across the two,
 	// read once at the end), -blind-28.json (written before the 2026-12-03
-	// afternoon stop's changes, its totals read);
+	// afternoon stop's changes, its totals read), -blind-29.json (written in
+	// that stop after its word vectors, read once at its end);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -196,7 +197,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-19.json"}, {"../examples/evalset-blind-20.json"}, {"../examples/evalset-blind-21.json"},
 		{"../examples/evalset-blind-22.json"}, {"../examples/evalset-blind-23.json"}, {"../examples/evalset-blind-24.json"}, {"../examples/evalset-blind-25.json"},
 		{"../examples/evalset-blind-26.json"}, {"../examples/evalset-blind-27.json"}, {"../examples/evalset-blind-28.json"},
-		{"../examples/evalset-identifiers.json"},
+		{"../examples/evalset-blind-29.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
 	own := os.Getenv("FRESHCTX_EVAL_SET") != ""
