@@ -35,8 +35,9 @@ func NewLocal(dims int) (*Local, error) {
 // English words' word vectors (in wv.Dims() of the dims dimensions; the hashed
 // features have the rest). A word of frequency rank r (its line in the file)
 // weighs (r+100)/(r+1100): "the" 0.09, the 1,000th word 0.52, the 10,000th
-// 0.91 (smooth inverse frequency, with Zipf's law for the frequency). The
-// word vectors' part has wordVectorShare of the cosine between two texts that
+// 0.91 (smooth inverse frequency, with Zipf's law for the frequency); then
+// the direction all texts share is taken out of the sum (WordVectors.common).
+// The word vectors' part has wordVectorShare of the cosine between two texts that
 // both have one; a text without (Chinese, or only unknown words) is its hashed
 // features alone.
 func NewLocalWith(dims int, wv *WordVectors) (*Local, error) {
@@ -81,7 +82,7 @@ func (l *Local) Dims() int { return l.dims }
 // one. With word vectors it names them by their content.
 func (l *Local) Model() string {
 	if l.wv != nil {
-		return fmt.Sprintf("local-hash-v1-%d-wordvec-%s", l.dims, l.wv.ID())
+		return fmt.Sprintf("local-hash-v1-%d-wordvec-v2-%s", l.dims, l.wv.ID())
 	}
 	return fmt.Sprintf("local-hash-v1-%d", l.dims)
 }
@@ -180,6 +181,15 @@ func (l *Local) embedInto(v []float32, text string) {
 	}
 	flush()
 	normalize(hashed)
+	if g != nil { // without the direction all texts share (WordVectors.common)
+		var d float64
+		for i, u := range l.wv.common {
+			d += g[i] * u
+		}
+		for i, u := range l.wv.common {
+			g[i] -= d * u
+		}
+	}
 	var gn float64
 	for _, x := range g {
 		gn += x * x

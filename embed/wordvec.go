@@ -41,6 +41,12 @@ type WordVectors struct {
 	q     []byte    // n*dims numbers, each an int8
 	scale []float32 // per word
 	id    string    // the file's CRC-32, in hex
+	// common is the direction all texts share (unit length): the words' unit
+	// vectors weighted by their frequency (Zipf's law: the word of rank r as
+	// 1/(r+100)) and summed. Local removes it from a text's sum, as smooth
+	// inverse frequency removes its corpus's first principal component (Arora,
+	// Liang and Ma, 2017): without it, any two texts' sums are alike.
+	common []float64
 }
 
 // Dims is the vectors' size.
@@ -197,6 +203,17 @@ func readWordVectors(path string) (*WordVectors, error) {
 	}
 	wv.words = slices.Clip(wv.words)
 	wv.id = fmt.Sprintf("%08x", h.Sum32())
+	wv.common = make([]float64, wv.dims)
+	for r := range int32(len(wv.ends)) {
+		wv.addTo(wv.common, r, 1/float64(r+100))
+	}
+	var n float64
+	for _, x := range wv.common {
+		n += x * x
+	}
+	for i := range wv.common {
+		wv.common[i] /= math.Sqrt(n)
+	}
 	return wv, nil
 }
 

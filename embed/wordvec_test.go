@@ -92,7 +92,7 @@ func TestWordVectorsBringMeaning(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain, _ := NewLocal(64)
-	if !strings.HasSuffix(l.Model(), "-wordvec-"+wv.ID()) || l.Model() == plain.Model() {
+	if !strings.HasSuffix(l.Model(), "-wordvec-v2-"+wv.ID()) || l.Model() == plain.Model() {
 		t.Errorf("model %q", l.Model())
 	}
 	q := embedOne(t, l, "the refund")
@@ -102,6 +102,14 @@ func TestWordVectorsBringMeaning(t *testing.T) {
 	}
 	if c := cosine(q, q); math.Abs(c-1) > 1e-5 {
 		t.Errorf("norm² = %v, want 1", c)
+	}
+	// the direction all texts share is not in any text's word vectors
+	var d float64
+	for i, u := range wv.common {
+		d += float64(q[64+i]) * u
+	}
+	if math.Abs(d) > 1e-6 {
+		t.Errorf("the word vectors' part has %.3g along the common direction, want 0", d)
 	}
 	// a text without known words is its hashed features alone, of length 1
 	zh, zhPlain := embedOne(t, l, "退款已到账"), embedOne(t, plain, "退款已到账")

@@ -23,7 +23,7 @@ bash scripts/build.sh bin
 DEMO_DSN=$(sed -n 's/^ *dsn: *\([^ ]*\).*/\1/p' "$CONFIG" | head -1)
 DEMO_PREFIX=$(sed -n 's/^ *key_prefix: *\([^ ]*\).*/\1/p' "$CONFIG" | head -1)
 held=$(psql "$DEMO_DSN" -qAt -c "SELECT value FROM freshctx_settings WHERE name = 'embedding'" 2>/dev/null || true)
-if [ -n "$held" ] && [[ "$held" != local-hash-v1-*-wordvec-* ]]; then
+if [ -n "$held" ] && [[ "$held" != local-hash-v1-*-wordvec-v2-* ]]; then
   echo "demo: the database holds vectors of $held, an earlier embedder's: starting the demo afresh"
   # its tables in schema public, in one statement and without CASCADE: nothing
   # else (the vector extension there, other schemas) is touched
