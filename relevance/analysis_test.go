@@ -180,7 +180,8 @@ func TestExpandReducesRegularForms(t *testing.T) {
 
 // A word inflected irregularly is the word: the question's "pay" finds an
 // event's "paid", "ate" its "eat" and "eaten", "bought" its "buy"; no stemmer
-// joins them. They come from WordNet's exception lists, in both directions.
+// joins them. They come from WordNet's exception lists, in both directions,
+// and from a regular form of the word too ("eating" finds "ate").
 func TestExpandInflectsIrregularly(t *testing.T) {
 	if _, err := os.Stat(WordNetDir); err != nil {
 		t.Skip("WordNet is not installed (make setup installs it)")
@@ -191,6 +192,9 @@ func TestExpandInflectsIrregularly(t *testing.T) {
 		"who bought the camera?":      {"buy"},
 		"were the documents sent?":    {"send"},
 		"did the children get there?": {"child"},
+		"is my cat eating?":           {"ate"},
+		"are they paying me?":         {"paid"},
+		"who is sending it?":          {"sent"},
 	} {
 		inflected := map[string]bool{}
 		synonymsOf(q, Analyze(q).Terms, 1, func(e expansion) {

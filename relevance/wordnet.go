@@ -385,8 +385,13 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 		stems[k] = stem(w)
 		// The word itself, inflected irregularly: its base forms and theirs
 		// ("pay" finds "paid", "ate" finds "eat" and "eaten"), which no
-		// stemmer joins. They count as the word (inflected), not as synonyms.
-		for _, b := range append([]string{w}, wn.base[w]...) {
+		// stemmer joins, also from a regular form of the word ("eating" and
+		// "paying", through WordNet's detachment rules: "eat", "pay"). They
+		// count as the word (inflected), not as synonyms.
+		for _, b := range forms(buf[:0], w) {
+			if b != w && !slices.Contains(wn.base[w], b) && len(wn.infl[b]) == 0 {
+				continue // a detachment naming no irregular word
+			}
 			for _, form := range append([]string{b}, wn.infl[b]...) {
 				if t := stem(form); !have[t] && !stopWords[form] {
 					have[t] = true
