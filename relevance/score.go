@@ -751,12 +751,17 @@ const DescriptionTerm = "§"
 
 // descriptionCues mark a question asking what its object is or holds; so
 // does one that ends in "about" ("what was INC-2291 about?"; not "what about
-// my order?").
+// my order?"), and a "what" question that ends in "for" ("what was PR-2042
+// for?": what it was bought or billed for).
 var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in", "what's on", "what is on", "what was on",
 	"contain", "contains", "included in", "里面有什么", "包括什么", "什么内容"})
 
 func asksDescription(q text) bool {
-	return descriptionCues.in(q) || len(q.words) > 2 && q.words[len(q.words)-1] == "about"
+	if len(q.words) < 3 {
+		return descriptionCues.in(q)
+	}
+	last := q.words[len(q.words)-1]
+	return descriptionCues.in(q) || last == "about" || last == "for" && q.words[0] == "what"
 }
 
 // introOf is the candidate that introduces the question's object: the first
