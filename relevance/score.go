@@ -54,8 +54,9 @@ func NewQuery(question string, vec []float32) Query {
 	t := q.normalised()
 	q.Analysis, q.Intent = analyze(t.norm, true, false), recencyIntent(t)
 	// A question's bare number of three digits names an object as a longer one
-	// does ("status of 311" for LR-311): an identifier of the question's only.
-	for _, w := range t.words {
+	// does ("status of 311" for LR-311): an identifier of the question's only
+	// (a term of its own, not part of an amount: "300.50" names no 300).
+	for _, w := range q.Analysis.Terms {
 		if len(w) == 3 && strings.Trim(w, "0123456789") == "" && !slices.Contains(q.Analysis.IDs, w) {
 			q.Analysis.IDs = append(q.Analysis.IDs, w)
 		}
