@@ -67,7 +67,8 @@ func (wv *WordVectors) word(i int32) []byte {
 	return wv.words[start:wv.ends[i]]
 }
 
-// rank is a word's line in the file (its frequency rank), -1 if absent.
+// rank is a word's place in the file (its frequency rank; the header, blank
+// lines and repeated words not counted), -1 if absent.
 func (wv *WordVectors) rank(w string) int32 {
 	mask := uint64(len(wv.slots) - 1)
 	for h := maphash.String(wv.seed, w) & mask; ; h = (h + 1) & mask {
@@ -81,8 +82,8 @@ func (wv *WordVectors) rank(w string) int32 {
 	}
 }
 
-// insert adds the word just appended to words as entry i, unless it is there
-// already (then it reports false and the caller drops it).
+// insert records w as entry i, which the caller then appends to words,
+// unless w is there already (then it reports false and the caller drops it).
 func (wv *WordVectors) insert(w []byte, i int32) bool {
 	mask := uint64(len(wv.slots) - 1)
 	for h := maphash.Bytes(wv.seed, w) & mask; ; h = (h + 1) & mask {
@@ -217,8 +218,8 @@ func readWordVectors(path string) (*WordVectors, error) {
 	return wv, nil
 }
 
-// parseFloats reads the space-separated numbers of b into x (at most len(x)+1
-// of them counted) and returns how many there were. Plain decimals ("-0.1234")
+// parseFloats reads the space-separated numbers of b into x and returns how
+// many there were (those beyond len(x) counted, not stored). Plain decimals ("-0.1234")
 // are read directly, as strconv would read them to float32 precision; others
 // ("1e-05") through strconv.
 func parseFloats(x []float64, b []byte) (int, error) {
