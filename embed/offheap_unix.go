@@ -2,7 +2,10 @@
 
 package embed
 
-import "syscall"
+import (
+	"syscall"
+	"unsafe"
+)
 
 // offHeap returns n zeroed bytes outside the Go heap (an anonymous private
 // mapping, never unmapped: the word vectors live as long as the process), or
@@ -16,4 +19,14 @@ func offHeap(n int) []byte {
 		return make([]byte, n)
 	}
 	return b
+}
+
+// offHeapOf is offHeap for n values of a type without pointers.
+func offHeapOf[T int32 | uint32 | float32](n int) []T {
+	var zero T
+	b := offHeap(n * int(unsafe.Sizeof(zero)))
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), n)
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"sync"
 )
@@ -28,10 +27,10 @@ const WordVectorsNone = "none"
 // each line; a fastText .vec header line is skipped), the most frequent word
 // first: a word's line number stands for its frequency (see Local).
 //
-// Nothing in them is a pointer, and the vectors (one byte a number, with a
-// scale per word: ~100 bytes a word) are kept outside the Go heap where the
-// system allows (offHeap): a heap's collector would count them towards its
-// next goal, and with GOGC 75 hold ~1.75 times their size.
+// Nothing in them is a pointer, and they (one byte a number, a scale per
+// word, an index of the words: ~130 bytes a word) are kept outside the Go
+// heap where the system allows (offHeap): a heap's collector would count them
+// towards its next goal, and with GOGC 75 hold ~1.75 times their size.
 type WordVectors struct {
 	dims  int
 	words []byte   // the words, one after another
@@ -145,18 +144,28 @@ func readWordVectors(path string) (*WordVectors, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+	lines++ // a last line without its newline
+	size, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	lines++ // a last line without its newline
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	wv := &WordVectors{seed: maphash.MakeSeed(), ends: make([]uint32, 0, lines), scale: make([]float32, 0, lines)}
 	slots := 1
 	for slots < 2*lines {
 		slots <<= 1
 	}
-	wv.slots = make([]int32, slots)
+	// The index off the heap too, each part at its largest (the words at most
+	// the file's bytes: address space, of which only what is written is
+	// memory).
+	wv := &WordVectors{seed: maphash.MakeSeed(),
+		words: offHeap(int(size))[:0],
+		ends:  offHeapOf[uint32](lines)[:0],
+		scale: offHeapOf[float32](lines)[:0],
+		slots: offHeapOf[int32](slots)}
 	var x []float64
 	for line := 1; sc.Scan(); line++ {
 		word, nums, _ := bytes.Cut(bytes.TrimRight(sc.Bytes(), "\r"), []byte{' '})
@@ -202,7 +211,6 @@ func readWordVectors(path string) (*WordVectors, error) {
 	if len(wv.ends) == 0 {
 		return nil, fmt.Errorf("%s: no word vectors", path)
 	}
-	wv.words = slices.Clip(wv.words)
 	wv.id = fmt.Sprintf("%08x", h.Sum32())
 	wv.common = make([]float64, wv.dims)
 	for r := range int32(len(wv.ends)) {
