@@ -111,6 +111,7 @@ func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, lo
 	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
 		return nil, nil, nil, err
 	}
+	log.Info("embedder ready", "model", emb.Model(), "dims", emb.Dims())
 	return st, emb, cleanup, nil
 }
 
