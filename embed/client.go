@@ -32,7 +32,7 @@ type Config struct {
 	// Dims is the vector size the model returns. Default 384. Checked at start.
 	Dims int `yaml:"dims"`
 	// WordVectors (local only) is a file of word vectors in GloVe's text format
-	// whose words' vectors end each vector (NewLocalWith): default
+	// whose words' vectors end each vector (NewLocalFromConfig): default
 	// DefaultWordVectors, which `make setup` installs; none for the hashed
 	// words alone (the local embedder before 2026-12-03, local-hash-v1-384).
 	WordVectors string `yaml:"word_vectors"`

@@ -14,7 +14,7 @@ import (
 const LocalDimsDefault = 384
 
 // Local is the deterministic lexical embedder: hashed words, their trigrams
-// and CJK characters and pairs, and, with word vectors (NewLocalWith), each
+// and CJK characters and pairs, and, with word vectors (NewLocalFromConfig), each
 // English word's distributional vector, weighted by how rare the word is and
 // summed. A bag of words either way: no model reads the text as a sentence.
 // It is safe for concurrent use.
@@ -31,7 +31,7 @@ func NewLocal(dims int) (*Local, error) {
 	return &Local{dims: dims}, nil
 }
 
-// NewLocalWith returns a local embedder whose vectors end with the sum of their
+// newLocalWith returns a local embedder whose vectors end with the sum of their
 // English words' word vectors (in wv.Dims() of the dims dimensions; the hashed
 // features have the rest). A word of frequency rank r (its line in the file)
 // weighs (r+100)/(r+1100): "the" 0.09, the 1,000th word 0.52, the 10,000th
@@ -40,12 +40,9 @@ func NewLocal(dims int) (*Local, error) {
 // The word vectors' part has wordVectorShare of the cosine between two texts that
 // both have one; a text without (Chinese, or only unknown words) is its hashed
 // features alone.
-func NewLocalWith(dims int, wv *WordVectors) (*Local, error) {
-	if wv == nil {
-		return NewLocal(dims)
-	}
+func newLocalWith(dims int, wv *WordVectors) (*Local, error) {
 	if dims-wv.Dims() < 64 {
-		return nil, fmt.Errorf("local embedder: dimensions %d leave fewer than 64 beside %d of word vectors", dims, wv.Dims())
+		return nil, fmt.Errorf("dims: %d leaves fewer than 64 dimensions beside the %d of word_vectors: %d at least, or word_vectors: none", dims, wv.Dims(), wv.Dims()+64)
 	}
 	l, err := NewLocal(dims)
 	if err != nil {
@@ -55,7 +52,7 @@ func NewLocalWith(dims int, wv *WordVectors) (*Local, error) {
 	return l, nil
 }
 
-// wordVectorShare is the word vectors' share of the cosine (NewLocalWith),
+// wordVectorShare is the word vectors' share of the cosine (newLocalWith),
 // chosen on the development sets (ADR 0018: 0.3 to 0.8 read alike).
 const wordVectorShare = 0.6
 
@@ -69,10 +66,7 @@ func NewLocalFromConfig(cfg Config) (*Local, error) {
 	if err != nil {
 		return nil, fmt.Errorf("word_vectors: %w (make setup installs %s; word_vectors: none embeds the hashed words alone)", err, DefaultWordVectors)
 	}
-	if cfg.Dims-wv.Dims() < 64 {
-		return nil, fmt.Errorf("dims: %d leaves fewer than 64 dimensions beside the %d of word_vectors: %d at least, or word_vectors: none", cfg.Dims, wv.Dims(), wv.Dims()+64)
-	}
-	return NewLocalWith(cfg.Dims, wv)
+	return newLocalWith(cfg.Dims, wv)
 }
 
 // Dims returns the vector size.
@@ -136,12 +130,8 @@ func (l *Local) embedInto(v []float32, text string) {
 			return
 		}
 		l.add(hashed, hashRunes(fnvOffset, w), wordWeight)
-		if g != nil {
-			r := int32(-1)
-			if n <= len(word) {
-				r = l.wv.rank(string(w))
-			}
-			if r >= 0 {
+		if g != nil && n <= len(word) {
+			if r := l.wv.rank(string(w)); r >= 0 {
 				l.wv.addTo(g, r, float64(r+100)/float64(r+1100))
 			}
 		}

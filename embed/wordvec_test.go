@@ -84,10 +84,10 @@ func TestWordVectorsBringMeaning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewLocalWith(67, wv); err == nil {
+	if _, err := newLocalWith(67, wv); err == nil {
 		t.Error("67 dimensions leave 63 beside 4 of word vectors: want an error")
 	}
-	l, err := NewLocalWith(68, wv)
+	l, err := newLocalWith(68, wv)
 	if err != nil {
 		t.Fatal(err)
 	}
