@@ -7,6 +7,7 @@
 package relevance
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -26,7 +27,8 @@ type Analysis struct {
 	// to match).
 	Terms []string
 	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
-	// R-7001, 1Z88AA0312), numbers of four or more digits, amounts with a decimal
+	// R-7001, 1Z88AA0312), numbers of four or more digits (in a question, of
+	// three: "status of 311" for LR-311), amounts with a decimal
 	// part (129.90), e-mail-like tokens, and things named by a word and a
 	// number of one or two digits ("lesson 8": lesson8; numberedThing; no
 	// term: its word and number are terms). Lower-cased, and a letter prefix
@@ -97,6 +99,17 @@ func analyze(normalised string, answers, event bool) Analysis {
 			i = j
 		default:
 			i++
+		}
+	}
+	if !event {
+		// A question's bare number of three digits names an object as a longer
+		// one does ("status of 311" for LR-311); an event's does not ("300
+		// points" names nothing). A term of its own, not part of an amount:
+		// "300.50" names no 300.
+		for _, w := range a.Terms {
+			if len(w) == 3 && strings.Trim(w, "0123456789") == "" && !slices.Contains(a.IDs, w) {
+				a.IDs = append(a.IDs, w)
+			}
 		}
 	}
 	var t text // the text as words, made once for what reads them

@@ -53,14 +53,6 @@ func NewQuery(question string, vec []float32) Query {
 	q := Query{Text: question, Vector: vec}
 	t := q.normalised()
 	q.Analysis, q.Intent = analyze(t.norm, true, false), recencyIntent(t)
-	// A question's bare number of three digits names an object as a longer one
-	// does ("status of 311" for LR-311): an identifier of the question's only
-	// (a term of its own, not part of an amount: "300.50" names no 300).
-	for _, w := range q.Analysis.Terms {
-		if len(w) == 3 && strings.Trim(w, "0123456789") == "" && !slices.Contains(q.Analysis.IDs, w) {
-			q.Analysis.IDs = append(q.Analysis.IDs, w)
-		}
-	}
 	return q
 }
 
@@ -758,11 +750,8 @@ var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in
 	"contain", "contains", "included in", "里面有什么", "包括什么", "什么内容"})
 
 func asksDescription(q text) bool {
-	if len(q.words) < 3 {
-		return descriptionCues.in(q)
-	}
-	last := q.words[len(q.words)-1]
-	return descriptionCues.in(q) || last == "about" || last == "for" && q.words[0] == "what"
+	n := len(q.words)
+	return descriptionCues.in(q) || n > 2 && (q.words[n-1] == "about" || q.words[n-1] == "for" && q.words[0] == "what")
 }
 
 // introOf is the candidate that introduces the question's object: the first

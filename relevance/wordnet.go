@@ -388,7 +388,8 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 		// stemmer joins, also from a regular form of the word ("eating" and
 		// "paying", through WordNet's detachment rules: "eat", "pay"). They
 		// count as the word (inflected), not as synonyms.
-		for _, b := range forms(buf[:0], w) {
+		fs := forms(buf[:0], w)
+		for _, b := range fs {
 			if b != w && !slices.Contains(wn.base[w], b) && len(wn.infl[b]) == 0 {
 				continue // a detachment naming no irregular word
 			}
@@ -399,7 +400,7 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 				}
 			}
 		}
-		for _, form := range forms(buf[:0], w) {
+		for _, form := range fs {
 			for _, t := range wn.stemmedSynonyms(form, senses) {
 				if !have[t] {
 					have[t] = true
