@@ -43,7 +43,7 @@ func runBackfill(ctx context.Context, cfg *config.Config, log *slog.Logger, f ba
 	if f.rejects != "" {
 		job.Rejects = f.rejects
 	}
-	show, err := progressPrinter(f.progress, stderr, log)
+	show, err := progressPrinter(f.progress, stderr, log, "backfill")
 	if err != nil {
 		return err
 	}
@@ -106,10 +106,10 @@ func pickJob(cfg *config.Config, name string) (backfill.Job, error) {
 	}
 }
 
-// progressPrinter returns what shows progress: a line rewritten in place on a
-// terminal (at most 4 times a second), else a log line every 10 s. A zero status
-// ends the live line.
-func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(backfill.Status), error) {
+// progressPrinter returns what shows a job's progress (what: "backfill",
+// "reembed"): a line rewritten in place on a terminal (at most 4 times a
+// second), else a log line every 10 s. A zero status ends the live line.
+func progressPrinter(mode string, w io.Writer, log *slog.Logger, what string) (func(backfill.Status), error) {
 	if mode == "auto" {
 		mode = "log"
 		if f, ok := w.(*os.File); ok {
@@ -138,11 +138,15 @@ func progressPrinter(mode string, w io.Writer, log *slog.Logger) (func(backfill.
 	case "log":
 		return func(s backfill.Status) {
 			if s.Job == "" || s.Finished || time.Since(last) < 10*time.Second {
-				return // the end is logged as "backfill finished"
+				return // the end is in the summary
 			}
 			last = time.Now()
-			log.Info("backfill progress", "job", s.Job, "done", s.Done, "total", s.Total, "unit", s.Unit,
-				"records", s.Counts["records"], "rate", int(s.Rate()), "eta", s.ETA().Round(time.Second), "rejected", s.Counts["rejected"])
+			attrs := []any{"job", s.Job, "done", s.Done, "total", s.Total, "unit", s.Unit,
+				"records", s.Counts["records"], "rate", int(s.Rate()), "eta", s.ETA().Round(time.Second)}
+			if rejected, ok := s.Counts["rejected"]; ok {
+				attrs = append(attrs, "rejected", rejected)
+			}
+			log.Info(what+" progress", attrs...)
 		}, nil
 	default:
 		return nil, fmt.Errorf("-progress: %q is not one of auto, line, log", mode)
@@ -164,7 +168,9 @@ func progressLine(s backfill.Status) string {
 	if eta := s.ETA(); eta > 0 {
 		fmt.Fprintf(&b, "  ETA %s", eta.Round(time.Second))
 	}
-	fmt.Fprintf(&b, "  rejected %s", count(s.Counts["rejected"]))
+	if rejected, ok := s.Counts["rejected"]; ok {
+		fmt.Fprintf(&b, "  rejected %s", count(rejected))
+	}
 	return b.String()
 }
 

@@ -42,6 +42,8 @@ Usage:
                                       load existing data (a PostgreSQL table or query,
                                       JSON Lines files, or a topic's history) through
                                       the same path; resumable
+  ingest reembed -config FILE         rewrite every stored vector with the configured
+                                      embedder after changing it; resumable
 
 Each command has its own flags: ingest COMMAND -h.
 
@@ -78,7 +80,7 @@ Examples:
   ingest -config examples/demo.yaml
   ingest run -config examples/demo.yaml -metrics-listen 127.0.0.1:9464 -log-format json
 
-Other commands: ingest migrate, ingest backfill (ingest COMMAND -h).
+Other commands: ingest migrate, ingest backfill, ingest reembed (ingest COMMAND -h).
 
 Flags:
 `
@@ -137,14 +139,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
-	help := map[string]string{"run": usage + "\n" + runUsage, "migrate": migrateUsage, "backfill": backfillUsage}[cmd]
+	help := map[string]string{"run": usage + "\n" + runUsage, "migrate": migrateUsage, "backfill": backfillUsage, "reembed": reembedUsage}[cmd]
 	switch {
 	case cmd == "help":
 		fmt.Fprint(stderr, usage)
 		return flag.ErrHelp
 	case help == "":
 		fmt.Fprint(stderr, usage)
-		return fmt.Errorf("unknown command %q (want run, migrate or backfill)", cmd)
+		return fmt.Errorf("unknown command %q (want run, migrate, backfill or reembed)", cmd)
 	}
 	// Each command has its own flags: a flag another command takes is an error
 	// here, not silently ignored.
@@ -152,6 +154,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	common := wire.Flags(fs, help, stderr)
 	var metricsAddr, pprofAddr *string
 	var bf backfillFlags
+	var re reembedFlags
 	switch cmd {
 	case "run":
 		metricsAddr = fs.String("metrics-listen", "127.0.0.1:9464", "address for /metrics and /healthz (empty: off)")
@@ -165,6 +168,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fs.IntVar(&bf.concurrency, "concurrency", 0, "parallel lanes (default: the job's concurrency, else 4)")
 		fs.StringVar(&bf.rejects, "rejects", "", "file that rejected records are appended to (default: the job's rejects)")
 		fs.StringVar(&bf.progress, "progress", "auto", "progress display: auto (a live line on a terminal, else log lines), line, log")
+	case "reembed":
+		fs.IntVar(&re.batch, "batch", 0, "texts per embedding call and per write (default: pipeline.batch_size)")
+		fs.StringVar(&re.progress, "progress", "auto", "progress display: auto (a live line on a terminal, else log lines), line, log")
 	}
 	if cmd != "migrate" {
 		pprofAddr = fs.String("pprof-listen", "", "serve Go's /debug/pprof on this address (off when empty; never expose it publicly)")
@@ -191,6 +197,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return migrate(ctx, cfg, stdout)
 	case "backfill":
 		return runBackfill(ctx, cfg, log, bf, *metricsAddr, stdout, stderr)
+	case "reembed":
+		return runReembed(ctx, cfg, log, re, stdout, stderr)
 	default:
 		return ingest(ctx, cfg, log, *metricsAddr)
 	}

@@ -14,9 +14,20 @@ import (
 	"github.com/freshctx/freshctx/store"
 )
 
+// indexKey is the advisory lock's first key for chunk index builds ("frei"),
+// the second the schema's hash (as claimKey's).
+const indexKey = 0x66726569
+
 // EnsureChunkIndex creates the HNSW index of document chunks for vectors of dims
 // dimensions: an expression index on embedding::vector(dims), since the column
 // itself has no fixed size. Searches use the same expression. Idempotent.
+//
+// It is built CONCURRENTLY: writers of chunks are not blocked while it builds,
+// and the build reads the rows as a snapshot sees them. A plain CREATE INDEX
+// also reads the row versions an open transaction might still see; after
+// `ingest reembed` changed the vectors' size, those are of the size before, and
+// the expression fails on them. An index left invalid by a failed build is
+// dropped and built again.
 func (s *Store) EnsureChunkIndex(ctx context.Context, dims int) error {
 	if dims < 1 || dims > 2000 {
 		return fmt.Errorf("embedder.dims: %d cannot be indexed with HNSW (1 to 2000)", dims)
@@ -27,6 +38,35 @@ func (s *Store) EnsureChunkIndex(ctx context.Context, dims int) error {
 		return err
 	}
 	defer conn.Release()
+	// One build at a time (ingest migrate may run in several processes): an
+	// index being built is invalid until it is done, and must not be taken
+	// for one left over. The lock is tried, not waited for in a statement: a
+	// concurrent build waits for every statement that began before its end.
+	for {
+		var got bool
+		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1, hashtext(current_schema()) & 2147483647)`, indexKey).Scan(&got); err != nil {
+			return err
+		}
+		if got {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, hashtext(current_schema()) & 2147483647)`, indexKey) //nolint:errcheck
+	var invalid bool
+	err = conn.QueryRow(ctx, `SELECT NOT indisvalid FROM pg_index WHERE indexrelid = to_regclass(quote_ident(current_schema()) || '.' || $1)`, name).Scan(&invalid)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("looking for the chunk index: %w", err)
+	}
+	if invalid {
+		if _, err := conn.Exec(ctx, `DROP INDEX CONCURRENTLY IF EXISTS `+name); err != nil {
+			return fmt.Errorf("dropping the invalid chunk index: %w", err)
+		}
+	}
 	// Building the graph in memory is many times faster than spilling to disk.
 	if _, err := conn.Exec(ctx, `SET maintenance_work_mem = '512MB'`); err != nil {
 		return err
@@ -34,7 +74,7 @@ func (s *Store) EnsureChunkIndex(ctx context.Context, dims int) error {
 	defer conn.Exec(context.WithoutCancel(ctx), `RESET maintenance_work_mem`) //nolint:errcheck
 	// ef_construction 128 (pgvector's default is 64) builds a better graph: recall
 	// at ef_search 200 stays above 0.95 from build to build (BENCHMARKS.md).
-	_, err = conn.Exec(ctx, `CREATE INDEX IF NOT EXISTS `+name+` ON document_chunks
+	_, err = conn.Exec(ctx, `CREATE INDEX CONCURRENTLY IF NOT EXISTS `+name+` ON document_chunks
 		USING hnsw ((embedding::vector(`+strconv.Itoa(dims)+`)) vector_cosine_ops) WITH (m = 16, ef_construction = 128)`)
 	if err != nil {
 		return fmt.Errorf("creating the chunk index: %w", err)

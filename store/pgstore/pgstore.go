@@ -299,6 +299,11 @@ func contains(list []string, s string) bool {
 // different one later: vectors of two models cannot be compared.
 func (s *Store) CheckEmbedding(ctx context.Context, model string, dims int) error {
 	want := model + "/" + strconv.Itoa(dims)
+	if r, ok, err := s.LoadReembed(ctx); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("embedder: %w to %s and it has not finished: run `ingest reembed -config FILE` with that embedder to finish it", ErrReembedding, r.To)
+	}
 	var got string
 	// One statement that always returns the committed row: ON CONFLICT DO UPDATE
 	// waits for a concurrent inserter and then locks and returns its row, where a
@@ -313,7 +318,7 @@ func (s *Store) CheckEmbedding(ctx context.Context, model string, dims int) erro
 		return fmt.Errorf("checking the embedding model: %w", err)
 	}
 	if got != want {
-		return fmt.Errorf("embedder: the store holds vectors of %s but the configured embedder makes %s; use the same model and dims, or a new database", got, want)
+		return fmt.Errorf("embedder: the store holds vectors of %s but the configured embedder makes %s; use the same model and dims, or re-embed the store with `ingest reembed -config FILE` (docs/operations.md)", got, want)
 	}
 	return nil
 }

@@ -113,6 +113,37 @@ func (c *Cache) MarkFedSince(ctx context.Context, t time.Time) error {
 // DropAll deletes every key under the cache's prefix, on every master of a
 // cluster (a tool that reloads the cache from scratch, like loadtest seed).
 func (c *Cache) DropAll(ctx context.Context) error {
+	return c.drop(ctx, func(string) bool { return true })
+}
+
+// DropEvents deletes the cached events of every entity and the "since" markers
+// that vouch for them, and keeps the rest (the entities' change streams, term
+// statistics, watermarks): the
+// cache is then as after a cold start (ADR 0004), and the API reads the store
+// until ingest has fed it a window again. `ingest reembed` uses it: the cached
+// events carry vectors of the model before.
+func (c *Cache) DropEvents(ctx context.Context) error {
+	entities, since := c.cfg.KeyPrefix+":{", c.cfg.KeyPrefix+":since"
+	return c.drop(ctx, func(k string) bool {
+		if strings.HasPrefix(k, since) {
+			return true
+		}
+		// An entity's keys are <prefix>:{<len>:<tenant>:<entity>}…, a tenant's
+		// <prefix>:{<len>:<tenant>}… (entityTag, statsKey); an entity's change
+		// stream (…}:ch) holds no vectors.
+		rest, ok := strings.CutPrefix(k, entities)
+		if !ok || strings.HasSuffix(k, "}:ch") {
+			return false
+		}
+		n, after, ok := strings.Cut(rest, ":")
+		l, err := strconv.Atoi(n)
+		return ok && err == nil && l < len(after) && after[l] == ':'
+	})
+}
+
+// drop deletes the keys under the cache's prefix that match, on every master
+// of a cluster.
+func (c *Cache) drop(ctx context.Context, match func(key string) bool) error {
 	drop := func(ctx context.Context, rdb redis.Cmdable) error {
 		var cursor uint64
 		for {
@@ -122,10 +153,14 @@ func (c *Cache) DropAll(ctx context.Context) error {
 			}
 			pipe := rdb.Pipeline() // one key per command: keys of many slots
 			for _, k := range keys {
-				pipe.Unlink(ctx, k)
+				if match(k) {
+					pipe.Unlink(ctx, k)
+				}
 			}
-			if _, err := pipe.Exec(ctx); err != nil {
-				return err
+			if pipe.Len() > 0 {
+				if _, err := pipe.Exec(ctx); err != nil {
+					return err
+				}
 			}
 			if cursor = next; cursor == 0 {
 				return nil

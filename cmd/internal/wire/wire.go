@@ -56,7 +56,7 @@ func (s *Stores) Close() {
 // answers with the configured dimensions, and that the embedder matches the
 // vectors already stored.
 func Open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (*Stores, error) {
-	st, emb, closeAll, err := open(ctx, cfg, reg, log)
+	st, emb, closeAll, err := open(ctx, cfg, reg, log, false)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,17 @@ func Open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, lo
 	return s, nil
 }
 
-func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (st *pgstore.Store, emb Embedder, closeAll func(), err error) {
+// OpenForReembed connects to PostgreSQL and builds the embedder as Open does,
+// but holds the store exclusively (no service may run while its vectors are
+// rewritten) and accepts an embedder other than the stored vectors'.
+func OpenForReembed(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (*pgstore.Store, Embedder, func(), error) {
+	return open(ctx, cfg, reg, log, true)
+}
+
+// open connects, refuses pending migrations and builds the embedder; then,
+// for a service, claims the store (shared) and checks the embedder against the
+// stored vectors, or, for a re-embedding, claims it exclusively.
+func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger, reembed bool) (st *pgstore.Store, emb Embedder, closeAll func(), err error) {
 	st, err = pgstore.Connect(ctx, cfg.Postgres)
 	if err != nil {
 		return nil, nil, nil, err
@@ -108,8 +118,15 @@ func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, lo
 		}
 		emb = c
 	}
-	if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
+	release, err := st.Claim(ctx, reembed)
+	if err != nil {
 		return nil, nil, nil, err
+	}
+	closers = append(closers, release)
+	if !reembed {
+		if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	log.Info("embedder ready", "model", emb.Model(), "dims", emb.Dims())
 	return st, emb, cleanup, nil
