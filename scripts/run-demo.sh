@@ -16,24 +16,11 @@ bash scripts/stop.sh >/dev/null
 echo "build: bin/ingest bin/contextapi (lean) bin/ingest-full bin/contextapi-full bin/loadtest bin/supportbot"
 bash scripts/build.sh bin
 
-# A demo database made by an earlier embedder (the local embedder without word
-# vectors, before ADR 0018) holds vectors the configured one cannot compare
-# with: the demo starts afresh then (its database and its cache keys; the feed
-# below writes them again).
-DEMO_DSN=$(sed -n 's/^ *dsn: *\([^ ]*\).*/\1/p' "$CONFIG" | head -1)
-DEMO_PREFIX=$(sed -n 's/^ *key_prefix: *\([^ ]*\).*/\1/p' "$CONFIG" | head -1)
-held=$(psql "$DEMO_DSN" -qAt -c "SELECT value FROM freshctx_settings WHERE name = 'embedding'" 2>/dev/null || true)
-if [ -n "$held" ] && [[ "$held" != local-hash-v1-*-wordvec-v2-* ]]; then
-  echo "demo: the database holds vectors of $held, an earlier embedder's: starting the demo afresh"
-  # its tables in schema public, in one statement and without CASCADE: nothing
-  # else (the vector extension there, other schemas) is touched
-  psql "$DEMO_DSN" -qAt -v ON_ERROR_STOP=1 -c "DO \$\$DECLARE t text; BEGIN
-    SELECT string_agg(format('public.%I', tablename), ', ') INTO t FROM pg_tables WHERE schemaname = 'public';
-    IF t IS NOT NULL THEN EXECUTE 'DROP TABLE ' || t; END IF; END\$\$"
-  redis-cli --scan --pattern "${DEMO_PREFIX:-fc}:*" | xargs -r -n 500 redis-cli del >/dev/null
-fi
-
 bin/ingest migrate -config "$CONFIG"
+# A demo database made by an earlier embedder (such as the local embedder
+# without word vectors, before ADR 0018) holds vectors the configured one cannot
+# compare with: they are made again ("nothing to re-embed" otherwise).
+bin/ingest reembed -config "$CONFIG" -log-level warn
 
 nohup bin/ingest -config "$CONFIG" >"$RUN/ingest.log" 2>&1 &
 echo $! >"$RUN/ingest.pid"

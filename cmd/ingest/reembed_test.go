@@ -176,7 +176,7 @@ sources:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reembed(ctx); err == nil || !strings.Contains(err.Error(), "stop them first") || !strings.Contains(err.Error(), "pid ") {
+	if _, err := reembed(ctx); err == nil || !strings.Contains(err.Error(), "stop them first") || !strings.Contains(err.Error(), "application freshctx ingest") {
 		t.Fatalf("reembed beside a service: %v", err)
 	}
 	svc.Close()
