@@ -116,9 +116,11 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	if err := st.SaveReembed(ctx, r); err != nil {
 		return err
 	}
-	// The knowledge index of the size before cannot take vectors of another size.
+	// The knowledge index is built again at the end: inserting every new
+	// vector into its graph is slower than building it, and one of the size
+	// before cannot take vectors of another size.
 	if i := strings.LastIndexByte(from, '/'); i >= 0 {
-		if dims, err := strconv.Atoi(from[i+1:]); err == nil && dims != emb.Dims() {
+		if dims, err := strconv.Atoi(from[i+1:]); err == nil {
 			if err := st.DropChunkIndex(ctx, dims); err != nil {
 				return err
 			}
@@ -172,8 +174,14 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		if err != nil {
 			return fmt.Errorf("embedding %s after %s/%s: %w (run the command again to resume)", r.Table, r.After.Source, r.After.Key, err)
 		}
-		if _, err := st.SetVectors(context.WithoutCancel(ctx), r.Table, rows, vecs); err != nil {
+		written, err := st.SetVectors(context.WithoutCancel(ctx), r.Table, rows, vecs)
+		if err != nil {
 			return err
+		}
+		if written != len(rows) {
+			// Only a writer that does not claim the store can do this.
+			return fmt.Errorf("%d of %d rows of %s after %s/%s changed while they were re-embedded: something writes to the store beside this command; stop it and run the command again",
+				len(rows)-written, len(rows), r.Table, r.After.Source, r.After.Key)
 		}
 		r.After, run = rows[len(rows)-1].VectorRowKey, run+len(rows)
 		r.Done[r.Table] += len(rows)

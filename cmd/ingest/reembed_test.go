@@ -121,6 +121,7 @@ sources:
 			Entity: fmt.Sprintf("customer:%d", i%7), Time: now.Add(-time.Duration(i) * time.Second), Text: text,
 			TextHash: hash(text), Embedding: v[0], Version: 1})
 	}
+	events[5].TextHash = nil // a row written without a text hash is re-embedded too
 	if _, err := st.Apply(ctx, events, nil); err != nil {
 		t.Fatal(err)
 	}

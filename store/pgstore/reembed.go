@@ -213,7 +213,8 @@ func (s *Store) VectorRows(ctx context.Context, table string, after VectorRowKey
 }
 
 // SetVectors writes vecs to rows (of table) whose text is still the one
-// embedded, and returns how many it wrote. Versions stay: the events are the
+// embedded (the same text hash; rows written without one match theirs), and
+// returns how many it wrote. Versions stay: the events are the
 // same, only their vectors change.
 func (s *Store) SetVectors(ctx context.Context, table string, rows []VectorRow, vecs [][]float32) (int, error) {
 	if _, ok := vectorTables[table]; !ok {
@@ -234,7 +235,7 @@ func (s *Store) SetVectors(ctx context.Context, table string, rows []VectorRow, 
 	tag, err := s.pool.Exec(ctx, `
 		UPDATE `+table+` t SET embedding = r.embedding
 		FROM unnest($1::text[], $2::text[], $3::int[], $4::bytea[], $5::vector[]) AS r(source, key, chunk, text_hash, embedding)
-		WHERE `+match+` AND t.text_hash = r.text_hash`, sources, keys, chunks, hashes, vs)
+		WHERE `+match+` AND t.text_hash IS NOT DISTINCT FROM r.text_hash`, sources, keys, chunks, hashes, vs)
 	if err != nil {
 		return 0, fmt.Errorf("writing %d vectors to %s: %w", len(rows), table, classify(err))
 	}
@@ -242,7 +243,9 @@ func (s *Store) SetVectors(ctx context.Context, table string, rows []VectorRow, 
 }
 
 // DropChunkIndex drops the knowledge index built for vectors of dims
-// dimensions: a vector of another size cannot be written while it exists.
+// dimensions (before every chunk's vector is rewritten: a vector of another
+// size cannot be written while it exists, and building it again afterwards is
+// faster than inserting each new vector into it).
 func (s *Store) DropChunkIndex(ctx context.Context, dims int) error {
 	_, err := s.pool.Exec(ctx, `DROP INDEX IF EXISTS document_chunks_hnsw_`+strconv.Itoa(dims))
 	return err
