@@ -42,7 +42,7 @@ Usage:
                                       load existing data (a PostgreSQL table or query,
                                       JSON Lines files, or a topic's history) through
                                       the same path; resumable
-  ingest reembed -config FILE         rewrite every stored vector with the configured
+  ingest reembed -config FILE         make every stored vector again with the configured
                                       embedder after changing it; resumable
 
 Each command has its own flags: ingest COMMAND -h.
@@ -171,6 +171,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "reembed":
 		fs.IntVar(&re.batch, "batch", 0, "texts per embedding call and per write (default: pipeline.batch_size)")
 		fs.StringVar(&re.progress, "progress", "auto", "progress display: auto (a live line on a terminal, else log lines), line, log")
+		fs.StringVar(&re.copyFrom, "copy-from", "", "store: milvus only: the milvus.prefix of the collections to copy from (the config's milvus.prefix is the new one)")
 	}
 	if cmd != "migrate" {
 		pprofAddr = fs.String("pprof-listen", "", "serve Go's /debug/pprof on this address (off when empty; never expose it publicly)")

@@ -18,10 +18,11 @@ import (
 	"github.com/freshctx/freshctx/store/rediscache"
 )
 
-const reembedUsage = `ingest reembed: rewrite every stored vector with the configured embedder.
+const reembedUsage = `ingest reembed: make every stored vector again with the configured embedder.
 
 Usage:
   ingest reembed -config FILE [-batch N] [-progress auto|line|log]
+  ingest reembed -config FILE -copy-from PREFIX     (store: milvus)
 
 Vectors of two embedding models cannot be compared, so ingest and the context
 API refuse to start when the configured embedder (provider, model, dims, the
@@ -34,16 +35,20 @@ batch by batch in key order, and records where it is after each batch: SIGINT
 stops after the batch in hand, and running the command again resumes. Until it
 has finished, neither service starts, with either embedder; while it runs, it
 refuses to start if a service is using the store, and a service refuses to start.
-At the end it records the new model, builds the knowledge index for its size,
-and empties the recent cache's events (they carry the old vectors): the API
-reads PostgreSQL until ingest has fed the cache again, as after a cold start.
-Run it again when it has finished, and it says there is nothing to do.
+At the end it builds the knowledge index again, and empties the recent cache's
+events (they carry the old vectors): the API reads the store until ingest has
+fed the cache again, as after a cold start. Run again when it has finished, it
+says there is nothing to do.
 
-With store: milvus it refuses: the vectors live in Milvus, which it does not
-rewrite yet.
+PostgreSQL's vectors are made again in place. A Milvus collection's vector size
+is fixed, so with store: milvus set milvus.prefix to a new prefix and name the
+current one with -copy-from: the events, documents and chunks are copied into
+the new collections with new vectors, and the old collections stay as they were
+(drop them once you no longer need to go back).
 
-Example:
+Examples:
   ingest reembed -config examples/demo.yaml
+  ingest reembed -config milvus.yaml -copy-from freshctx
 
 Flags:
 `
@@ -51,14 +56,16 @@ Flags:
 type reembedFlags struct {
 	batch    int
 	progress string
+	copyFrom string
 }
 
-// reembedTables are the tables re-embedded, in order.
-var reembedTables = []string{"events", "document_chunks"}
-
 func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f reembedFlags, stdout, stderr io.Writer) error {
-	if cfg.Store == config.StoreMilvus {
-		return errors.New("reembed: with store: milvus the vectors live in Milvus, which ingest reembed does not rewrite yet: to change the embedder, use another milvus.prefix and PostgreSQL database and load the data again (ingest backfill)")
+	milvus := cfg.Store == config.StoreMilvus
+	switch {
+	case milvus && f.copyFrom == "":
+		return fmt.Errorf("-copy-from: required with store: milvus: a vector's size in Milvus is fixed, so the vectors are copied into new collections; set milvus.prefix to a new prefix and name the current one (%q?) with -copy-from", cfg.Milvus.Prefix)
+	case !milvus && f.copyFrom != "":
+		return errors.New("-copy-from: only with store: milvus (PostgreSQL's vectors are made again in place)")
 	}
 	batch := f.batch
 	if batch == 0 {
@@ -92,16 +99,33 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		}
 		fmt.Fprintf(stdout, "the store holds vectors of %s already: nothing to re-embed\n", to)
 		return nil
-	case !unfinished:
-		r = pgstore.Reembed{To: to, Table: reembedTables[0]}
-	case r.To != to:
-		fmt.Fprintf(stdout, "an unfinished re-embedding to %s is replaced by this one: starting over\n", r.To)
-		r = pgstore.Reembed{To: to, Table: reembedTables[0]}
+	case !unfinished, r.To != to || r.Copy != f.copyFrom:
+		if unfinished {
+			fmt.Fprintf(stdout, "an unfinished re-embedding to %s is replaced by this one: starting over\n", r.To)
+		}
+		r = pgstore.Reembed{To: to, Copy: f.copyFrom}
 	default:
-		fmt.Fprintf(stdout, "resuming the re-embedding to %s at %s after %s/%s\n", to, r.Table, r.After.Source, r.After.Key)
+		fmt.Fprintf(stdout, "resuming the re-embedding to %s at %s\n", to, r.Table)
 	}
 	if r.Done == nil {
 		r.Done = map[string]int{}
+	}
+	var re wire.Reembedder
+	if milvus {
+		fromDims := 0
+		if i := strings.LastIndexByte(from, '/'); i >= 0 {
+			fromDims, _ = strconv.Atoi(from[i+1:])
+		}
+		if re, err = wire.MilvusReembedder(ctx, cfg, f.copyFrom, fromDims); err != nil {
+			return err
+		}
+	} else {
+		re = wire.PGReembedder(st, from, emb.Dims())
+	}
+	defer re.Close()
+	tables := re.Tables()
+	if r.Table == "" {
+		r.Table = tables[0]
 	}
 	cache, err := rediscache.New(cfg.Redis)
 	if err != nil {
@@ -116,25 +140,30 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	if err := st.SaveReembed(ctx, r); err != nil {
 		return err
 	}
-	// The knowledge index is built again at the end: inserting every new
-	// vector into its graph is slower than building it, and one of the size
-	// before cannot take vectors of another size.
-	if i := strings.LastIndexByte(from, '/'); i >= 0 {
-		if dims, err := strconv.Atoi(from[i+1:]); err == nil {
-			if err := st.DropChunkIndex(ctx, dims); err != nil {
-				return err
-			}
-		}
+	if err := re.Begin(ctx); err != nil {
+		return err
 	}
 	total := 0
-	for _, t := range reembedTables {
-		n, err := st.CountVectors(ctx, t)
+	for _, t := range tables {
+		n, err := re.Count(ctx, t)
 		if err != nil {
 			return err
 		}
+		if n < 0 {
+			total = -1
+			break
+		}
 		total += n
 	}
-	fmt.Fprintf(stdout, "re-embedding %s vectors of %s with %s\n", count(int64(total)), orUnknown(from), to)
+	what := count(int64(total)) + " vectors"
+	if total < 0 {
+		what = "the vectors"
+	}
+	where := ""
+	if milvus {
+		where = fmt.Sprintf(" (from the collections %s_* into %s_*)", f.copyFrom, cfg.Milvus.Prefix)
+	}
+	fmt.Fprintf(stdout, "re-embedding %s of %s with %s%s\n", what, orUnknown(from), to, where)
 	start, run := time.Now(), 0
 	status := func(finished bool) backfill.Status {
 		done := int64(0)
@@ -144,47 +173,31 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		return backfill.Status{Job: "reembed", Counts: map[string]int64{"records": done}, Done: done, Total: int64(total),
 			Unit: "records", RunRecords: int64(run), Elapsed: time.Since(start), Finished: finished}
 	}
-	for ti := indexOf(reembedTables, r.Table); ti < len(reembedTables); {
+	embed := func(texts []string) ([][]float32, error) {
+		vecs, err := emb.Embed(context.WithoutCancel(ctx), texts) // the batch in hand is finished
+		if err == nil && len(vecs) != len(texts) {
+			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
+		}
+		return vecs, err
+	}
+	for ti := indexOf(tables, r.Table); ti < len(tables); {
 		if ctx.Err() != nil {
 			show(backfill.Status{})
 			fmt.Fprintf(stdout, "interrupted after %s vectors: run the same command again to resume\n", count(status(false).Done))
 			return nil
 		}
-		rows, err := st.VectorRows(ctx, r.Table, r.After, batch)
+		next, n, err := re.Step(context.WithoutCancel(ctx), r.Table, r.After, batch, pipeline.ChunkInput, embed)
 		if err != nil {
-			return err
+			return fmt.Errorf("re-embedding %s: %w (run the command again to resume)", r.Table, err)
 		}
-		if len(rows) == 0 {
-			if ti++; ti < len(reembedTables) {
-				r.Table, r.After = reembedTables[ti], pgstore.VectorRowKey{}
+		if n == 0 {
+			if ti++; ti < len(tables) {
+				r.Table, r.After = tables[ti], ""
 			}
 			continue
 		}
-		texts := make([]string, len(rows))
-		for i, row := range rows {
-			texts[i] = row.Text
-			if r.Table == "document_chunks" {
-				texts[i] = pipeline.ChunkInput(row.Title, row.Text) // as ingest embeds it
-			}
-		}
-		vecs, err := emb.Embed(context.WithoutCancel(ctx), texts)
-		if err == nil && len(vecs) != len(texts) {
-			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
-		}
-		if err != nil {
-			return fmt.Errorf("embedding %s after %s/%s: %w (run the command again to resume)", r.Table, r.After.Source, r.After.Key, err)
-		}
-		written, err := st.SetVectors(context.WithoutCancel(ctx), r.Table, rows, vecs)
-		if err != nil {
-			return err
-		}
-		if written != len(rows) {
-			// Only a writer that does not claim the store can do this.
-			return fmt.Errorf("%d of %d rows of %s after %s/%s changed while they were re-embedded: something writes to the store beside this command; stop it and run the command again",
-				len(rows)-written, len(rows), r.Table, r.After.Source, r.After.Key)
-		}
-		r.After, run = rows[len(rows)-1].VectorRowKey, run+len(rows)
-		r.Done[r.Table] += len(rows)
+		r.After, run = next, run+n
+		r.Done[r.Table] += n
 		if err := st.SaveReembed(context.WithoutCancel(ctx), r); err != nil {
 			return err
 		}
@@ -195,14 +208,21 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	if err := cache.DropEvents(ctx); err != nil {
 		return fmt.Errorf("emptying the recent cache's events (redis %s): %w (run the command again to finish)", cfg.Redis.Where(), err)
 	}
-	if err := st.EnsureChunkIndex(ctx, emb.Dims()); err != nil {
+	if err := re.Finish(ctx); err != nil {
 		return err
 	}
 	if err := st.FinishReembed(ctx, to); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "re-embedded %s events and %s knowledge chunks with %s (this run: %s in %s); the recent cache's events were emptied\n",
-		count(int64(r.Done["events"])), count(int64(r.Done["document_chunks"])), to, count(int64(run)), time.Since(start).Round(time.Millisecond))
+	done := make([]string, 0, len(tables))
+	for _, t := range tables {
+		done = append(done, fmt.Sprintf("%s %s", count(int64(r.Done[t])), strings.ReplaceAll(t, "_", " ")))
+	}
+	fmt.Fprintf(stdout, "re-embedded %s with %s (this run: %s in %s); the recent cache's events were emptied\n",
+		strings.Join(done, ", "), to, count(int64(run)), time.Since(start).Round(time.Millisecond))
+	if milvus {
+		fmt.Fprintf(stdout, "the collections %s_* are kept as they were: drop them once you no longer need to go back\n", f.copyFrom)
+	}
 	return nil
 }
 

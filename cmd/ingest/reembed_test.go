@@ -30,6 +30,8 @@ import (
 	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store"
+	"github.com/freshctx/freshctx/store/milvusstore"
+	"github.com/freshctx/freshctx/store/milvusstore/milvustest"
 	"github.com/freshctx/freshctx/store/pgstore"
 	"github.com/freshctx/freshctx/store/rediscache"
 )
@@ -214,7 +216,7 @@ sources:
 	// Resumed to the end.
 	out2, err := reembed(ctx)
 	if err != nil || !strings.Contains(out2, "resuming the re-embedding") ||
-		!strings.Contains(out2, fmt.Sprintf("re-embedded %d events and %d knowledge chunks", nEvents, 3*nDocs)) {
+		!strings.Contains(out2, fmt.Sprintf("re-embedded %d events, %d document chunks with", nEvents, 3*nDocs)) {
 		t.Fatalf("resumed run: %v\n%s", err, out2)
 	}
 	if got, want := texts.Load(), int64(nEvents+3*nDocs); got != want {
@@ -284,5 +286,144 @@ sources:
 	// Again: nothing to do.
 	if out3, err := reembed(ctx); err != nil || !strings.Contains(out3, "nothing to re-embed") {
 		t.Errorf("second run: %v\n%s", err, out3)
+	}
+}
+
+// With store: milvus the vectors are copied into the collections of a new
+// milvus.prefix (a Milvus vector field's size is fixed): every event, delete
+// marker, document and chunk arrives, with the new embedder's vectors of its
+// text, the collections copied from stay as they were, and the services start
+// with the new embedder only.
+func TestReembedCommandCopiesMilvusCollections(t *testing.T) {
+	ctx := context.Background()
+	_, milvusAddr := milvustest.Start(t)
+	dsn, _ := testenv.PostgresDSN(t)
+	redisAddr, prefix := testenv.RedisAddr(t)
+	dir := t.TempDir()
+	write := func(name, milvusPrefix string, dims int) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(fmt.Sprintf(`
+postgres: {dsn: %q}
+store: milvus
+milvus: {addr: %q, prefix: %s}
+redis: {addr: %q, key_prefix: %q}
+embedder: {dims: %d, word_vectors: none}
+api: {auth: {mode: none}}
+sources:
+  - {name: orders, topic: orders, format: json, tenant: acme, entity: "customer:{{.customer}}", text: "{{.text}}"}
+`, dsn, milvusAddr, milvusPrefix, redisAddr, prefix, dims)), 0o600)
+		return p
+	}
+	before, after := write("before.yaml", "old", 32), write("after.yaml", "new", 48)
+	load := func(p string) *config.Config {
+		cfg, err := config.Load(p, os.Getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	var out bytes.Buffer
+	if err := run(ctx, []string{"migrate", "-config", before}, os.Getenv, &out, &out); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, out.String())
+	}
+	local := func(dims int) *embed.Local {
+		e, err := embed.NewLocalFromConfig(embed.Config{Provider: embed.ProviderLocal, Dims: dims, WordVectors: embed.WordVectorsNone})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	oldEmb, newEmb := local(32), local(48)
+	svc, err := wire.Open(ctx, load(before), nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const nEvents = 25
+	now := time.Now()
+	var events []store.Event
+	for i := range nEvents {
+		text := fmt.Sprintf("parcel %d for customer %d left the depot", i, i%3)
+		v, _ := oldEmb.Embed(ctx, []string{text})
+		events = append(events, store.Event{Source: "orders", Key: fmt.Sprint(i), ID: fmt.Sprint(i), Tenant: "acme",
+			Entity: fmt.Sprintf("customer:%d", i%3), Time: now.Add(-time.Duration(i) * time.Second), Text: text,
+			TextHash: []byte{byte(i)}, Embedding: v[0], Version: 1})
+	}
+	if _, err := svc.Vectors.Apply(ctx, events, []store.Delete{{Ref: store.Ref{Source: "orders", Key: "gone"}, Version: 5}}); err != nil {
+		t.Fatal(err)
+	}
+	doc := store.Document{Source: "kb", Key: "1", DocID: "KB-1", Tenant: "acme", Title: "Parcels", TextHash: []byte{1}, Version: 1}
+	for c, text := range []string{"parcels leave the depot within a day", "a lost parcel is refunded after ten days"} {
+		v, _ := oldEmb.Embed(ctx, []string{pipeline.ChunkInput(doc.Title, text)})
+		doc.Chunks = append(doc.Chunks, store.Chunk{Text: text, TextHash: []byte{byte(c)}, Embedding: v[0]})
+	}
+	if _, err := svc.Vectors.ApplyDocuments(ctx, []store.Document{doc}, nil); err != nil {
+		t.Fatal(err)
+	}
+	svc.Close()
+
+	reembed := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(ctx, append([]string{"reembed", "-config", after, "-batch", "10", "-progress", "log"}, args...), os.Getenv, &out, io.Discard)
+		return out.String(), err
+	}
+	if _, err := reembed(); err == nil || !strings.Contains(err.Error(), "-copy-from: required with store: milvus") {
+		t.Errorf("without -copy-from: %v", err)
+	}
+	if _, err := reembed("-copy-from", "new"); err == nil || !strings.Contains(err.Error(), `-copy-from: "new" is milvus.prefix`) {
+		t.Errorf("-copy-from the same prefix: %v", err)
+	}
+	got, err := reembed("-copy-from", "old")
+	if err != nil || !strings.Contains(got, fmt.Sprintf("re-embedded %d events, 1 documents, 2 chunks with local-hash-v1-48/48", nEvents+1)) ||
+		!strings.Contains(got, "the collections old_* are kept") {
+		t.Fatalf("reembed: %v\n%s", err, got)
+	}
+
+	// The new collections, through a service of the new embedder.
+	svc, err = wire.Open(ctx, load(after), nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("a service with the new embedder: %v", err)
+	}
+	seen := 0
+	for c := range 3 {
+		evs, err := svc.Vectors.Recent(ctx, "acme", fmt.Sprintf("customer:%d", c), now.Add(-time.Hour), 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			want, _ := newEmb.Embed(ctx, []string{e.Text})
+			if len(e.Embedding) != 48 || e.Embedding[0] != want[0][0] || e.Embedding[47] != want[0][47] {
+				t.Fatalf("%s: not the new embedder's vector of its text", e.Key)
+			}
+			seen++
+		}
+	}
+	if seen != nEvents {
+		t.Errorf("%d events in the new collections, want %d", seen, nEvents)
+	}
+	prior, err := svc.Vectors.Lookup(ctx, []store.Ref{{Source: "orders", Key: "gone"}})
+	if err != nil || !prior[store.Ref{Source: "orders", Key: "gone"}].Deleted {
+		t.Errorf("the delete marker was not copied: %v %+v", err, prior)
+	}
+	q, _ := newEmb.Embed(ctx, []string{"what if my parcel is lost?"})
+	hits, _, err := svc.Vectors.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: q[0], Text: "lost parcel", K: 2})
+	if err != nil || len(hits) != 2 || hits[0].DocID != "KB-1" || hits[0].Chunk != 1 {
+		t.Errorf("knowledge search in the new collections: %v %+v", err, hits)
+	}
+	svc.Close()
+	if _, err := wire.Open(ctx, load(before), nil, slog.New(slog.DiscardHandler)); err == nil || !strings.Contains(err.Error(), "holds vectors of local-hash-v1-48/48") {
+		t.Errorf("a service with the embedder before: %v", err)
+	}
+	// The collections copied from are as they were.
+	old, err := milvusstore.Connect(ctx, load(before).Milvus, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	evs, err := old.Recent(ctx, "acme", "customer:0", now.Add(-time.Hour), 100)
+	if err != nil || len(evs) == 0 || len(evs[0].Embedding) != 32 {
+		t.Errorf("the old collections: %v, %d events", err, len(evs))
+	}
+	if got, err := reembed("-copy-from", "old"); err != nil || !strings.Contains(got, "nothing to re-embed") {
+		t.Errorf("second run: %v\n%s", err, got)
 	}
 }

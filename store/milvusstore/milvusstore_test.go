@@ -2,9 +2,12 @@ package milvusstore_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/milvus-io/milvus-proto/go-api/v2/commonpb"
 
@@ -116,4 +119,94 @@ func TestConformanceMilvus(t *testing.T) {
 	}
 	storetest.Run(t, openReal)
 	storetest.RunHybrid(t, openReal)
+}
+
+// CopyPage (ingest reembed with store: milvus) copies every row of each kind
+// once, page by page in key order, into collections of another vector size,
+// with the vectors it is given; keys with quotes, backslashes and separators
+// travel as template parameters. Against the fake, and a real Milvus with
+// MILVUS_ADDR.
+func TestCopyPage(t *testing.T) {
+	t.Run("fake", func(t *testing.T) {
+		_, addr := milvustest.Start(t)
+		testCopyPage(t, addr, "fc")
+	})
+	t.Run("milvus", func(t *testing.T) {
+		addr := os.Getenv("MILVUS_ADDR")
+		if addr == "" {
+			t.Skip("MILVUS_ADDR is not set")
+		}
+		testCopyPage(t, addr, "fctest_copy_"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	})
+}
+
+func testCopyPage(t *testing.T, addr, prefix string) {
+	ctx := context.Background()
+	src := open(t, addr, prefix+"_a")
+	dst, err := milvusstore.Connect(ctx, milvusstore.Config{Addr: addr, Prefix: prefix + "_b"}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(dst.Close)
+	if _, err := dst.Setup(ctx); err != nil {
+		t.Fatal(err)
+	}
+	vec := func(text string) []float32 { return []float32{float32(len(text)), 1, 0} }
+	var events []store.Event
+	for i := range 23 {
+		key := fmt.Sprintf(`k"%d\'`, i)
+		events = append(events, store.Event{Source: "s", Key: key, ID: key, Tenant: "acme", Entity: "e", Time: time.Now(),
+			Text: strings.Repeat("x", i+1), TextHash: []byte{byte(i)}, Embedding: make([]float32, storetest.Dims), Version: 1})
+		events[i].Embedding[0] = 1
+	}
+	if _, err := src.Apply(ctx, events, []store.Delete{{Ref: store.Ref{Source: "s", Key: "gone"}, Version: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	doc := store.Document{Source: "kb", Key: "1", DocID: "KB-1", Tenant: "acme", Title: "T", TextHash: []byte{1}, Version: 1,
+		Chunks: []store.Chunk{{Text: "one", TextHash: []byte{1}, Embedding: events[0].Embedding}, {Text: "three", TextHash: []byte{2}, Embedding: events[0].Embedding}}}
+	if _, err := src.ApplyDocuments(ctx, []store.Document{doc}, nil); err != nil {
+		t.Fatal(err)
+	}
+	input := func(title, text string) string { return title + ": " + text }
+	for kind, want := range map[string]int{"events": 24, "documents": 1, "chunks": 2} {
+		after, copied, pages := "", 0, 0
+		for {
+			next, n, err := dst.CopyPage(ctx, src, kind, after, 7, input, func(texts []string) ([][]float32, error) {
+				out := make([][]float32, len(texts))
+				for i, s := range texts {
+					out[i] = vec(s)
+				}
+				return out, nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", kind, err)
+			}
+			if n == 0 {
+				break
+			}
+			if next <= after {
+				t.Fatalf("%s: the cursor went from %q to %q", kind, after, next)
+			}
+			after, copied, pages = next, copied+n, pages+1
+		}
+		if copied != want || pages != (want+6)/7 {
+			t.Errorf("%s: %d rows in %d pages, want %d in %d", kind, copied, pages, want, (want+6)/7)
+		}
+	}
+	got, err := dst.Recent(ctx, "acme", "e", time.Now().Add(-time.Hour), 100)
+	if err != nil || len(got) != 23 {
+		t.Fatalf("copied events: %v, %d", err, len(got))
+	}
+	for _, e := range got {
+		if e.Embedding[0] != float32(len(e.Text)) {
+			t.Fatalf("%s: vector %v, not the one made of its text", e.Key, e.Embedding)
+		}
+	}
+	if p, err := dst.Lookup(ctx, []store.Ref{{Source: "s", Key: "gone"}}); err != nil || !p[store.Ref{Source: "s", Key: "gone"}].Deleted {
+		t.Errorf("the delete marker: %v %+v", err, p)
+	}
+	hits, _, err := dst.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: vec("T: three"), K: 2})
+	if err != nil || len(hits) != 2 || hits[0].Chunk != 1 || hits[0].Title != "T" {
+		t.Errorf("the copied chunks: %v %+v", err, hits)
+	}
 }

@@ -107,11 +107,14 @@ func (s *Store) setting(ctx context.Context, name string) (string, error) {
 // Reembed is an unfinished re-embedding: its target and where it stopped.
 type Reembed struct {
 	To string `json:"to"` // "model/dims"
-	// Table is "events" or "document_chunks"; After the last row done in it
-	// (empty: none yet).
+	// Copy is where the vectors are copied from, when they are not made again
+	// in place (Milvus: the collections' prefix before).
+	Copy string `json:"copy,omitempty"`
+	// Table is the table (or collection) being done; After the cursor after
+	// its last row done ("": none yet).
 	Table string         `json:"table"`
-	After VectorRowKey   `json:"after"`
-	Done  map[string]int `json:"done"` // rows re-embedded so far, by table
+	After string         `json:"after"`
+	Done  map[string]int `json:"done"` // rows done so far, by table
 }
 
 // LoadReembed returns the unfinished re-embedding, if any.

@@ -24,3 +24,8 @@ func openMilvus(context.Context, *config.Config) (store.VectorStore, func(), err
 func SetupMilvus(context.Context, *config.Config, io.Writer) error {
 	return NotInLeanBuild("store: milvus")
 }
+
+// MilvusReembedder is not reached in the lean build either (HandOver).
+func MilvusReembedder(context.Context, *config.Config, string, int) (Reembedder, error) {
+	return nil, NotInLeanBuild("store: milvus")
+}

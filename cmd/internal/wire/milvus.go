@@ -56,3 +56,49 @@ func SetupMilvus(ctx context.Context, cfg *config.Config, stdout io.Writer) erro
 	}
 	return nil
 }
+
+// MilvusReembedder copies the Milvus collections of the prefix from (vectors
+// of fromDims dimensions) into those of milvus.prefix, with the vectors of the
+// configured embedder: a collection's vector size is fixed when it is made.
+// The collections copied from stay as they are.
+func MilvusReembedder(ctx context.Context, cfg *config.Config, from string, fromDims int) (Reembedder, error) {
+	if from == cfg.Milvus.Prefix {
+		return nil, fmt.Errorf("-copy-from: %q is milvus.prefix: the vectors go into other collections (a vector's size in Milvus is fixed); set milvus.prefix to a new prefix", from)
+	}
+	old := cfg.Milvus
+	old.Prefix = from
+	src, err := milvusstore.Connect(ctx, old, fromDims)
+	if err != nil {
+		return nil, err
+	}
+	if err := src.Check(ctx); err != nil {
+		src.Close()
+		return nil, fmt.Errorf("-copy-from %s: %w", from, err)
+	}
+	dst, err := milvusstore.Connect(ctx, cfg.Milvus, cfg.Embedder.Dims)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	return &milvusReembed{src: src, dst: dst}, nil
+}
+
+type milvusReembed struct{ src, dst *milvusstore.Store }
+
+// Begin creates and loads the collections copied into.
+func (m *milvusReembed) Begin(ctx context.Context) error {
+	_, err := m.dst.Setup(ctx)
+	return err
+}
+
+func (m *milvusReembed) Tables() []string { return milvusstore.CopyKinds }
+
+func (m *milvusReembed) Count(context.Context, string) (int, error) { return -1, nil }
+
+func (m *milvusReembed) Step(ctx context.Context, table, after string, n int, input func(title, text string) string, embed func([]string) ([][]float32, error)) (string, int, error) {
+	return m.dst.CopyPage(ctx, m.src, table, after, n, input, embed)
+}
+
+func (m *milvusReembed) Finish(context.Context) error { return nil } // Milvus indexes as it goes
+
+func (m *milvusReembed) Close() { m.src.Close(); m.dst.Close() }
