@@ -105,7 +105,11 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		}
 		r = pgstore.Reembed{To: to, Copy: f.copyFrom}
 	default:
-		fmt.Fprintf(stdout, "resuming the re-embedding to %s at %s\n", to, r.Table)
+		done := 0
+		for _, n := range r.Done {
+			done += n
+		}
+		fmt.Fprintf(stdout, "resuming the re-embedding to %s after %s vectors, in %s\n", to, count(int64(done)), r.Table)
 	}
 	if r.Done == nil {
 		r.Done = map[string]int{}
@@ -218,8 +222,12 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	for _, t := range tables {
 		done = append(done, fmt.Sprintf("%s %s", count(int64(r.Done[t])), strings.ReplaceAll(t, "_", " ")))
 	}
+	list := strings.Join(done, ", ")
+	if k := len(done) - 1; k > 0 {
+		list = strings.Join(done[:k], ", ") + " and " + done[k]
+	}
 	fmt.Fprintf(stdout, "re-embedded %s with %s (this run: %s in %s); the recent cache's events were emptied\n",
-		strings.Join(done, ", "), to, count(int64(run)), time.Since(start).Round(time.Millisecond))
+		list, to, count(int64(run)), time.Since(start).Round(time.Millisecond))
 	if milvus {
 		fmt.Fprintf(stdout, "the collections %s_* are kept as they were: drop them once you no longer need to go back\n", f.copyFrom)
 	}

@@ -216,7 +216,7 @@ sources:
 	// Resumed to the end.
 	out2, err := reembed(ctx)
 	if err != nil || !strings.Contains(out2, "resuming the re-embedding") ||
-		!strings.Contains(out2, fmt.Sprintf("re-embedded %d events, %d document chunks with", nEvents, 3*nDocs)) {
+		!strings.Contains(out2, fmt.Sprintf("re-embedded %d events and %d document chunks with", nEvents, 3*nDocs)) {
 		t.Fatalf("resumed run: %v\n%s", err, out2)
 	}
 	if got, want := texts.Load(), int64(nEvents+3*nDocs); got != want {
@@ -373,7 +373,7 @@ sources:
 		t.Errorf("-copy-from the same prefix: %v", err)
 	}
 	got, err := reembed("-copy-from", "old")
-	if err != nil || !strings.Contains(got, fmt.Sprintf("re-embedded %d events, 1 documents, 2 chunks with local-hash-v1-48/48", nEvents+1)) ||
+	if err != nil || !strings.Contains(got, fmt.Sprintf("re-embedded %d events, 1 documents and 2 chunks with local-hash-v1-48/48", nEvents+1)) ||
 		!strings.Contains(got, "the collections old_* are kept") {
 		t.Fatalf("reembed: %v\n%s", err, got)
 	}
