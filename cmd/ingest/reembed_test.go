@@ -88,17 +88,8 @@ sources:
 	}
 	before := write("before.yaml", "{dims: 64, word_vectors: none}")
 	after := write("after.yaml", fmt.Sprintf("{provider: openai, base_url: %q, model: fake, dims: 96, api_key_env: FAKE_KEY}", srv.URL+"/v1"))
-	load := func(p string) *config.Config {
-		cfg, err := config.Load(p, os.Getenv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
-	}
-	var out bytes.Buffer
-	if err := run(ctx, []string{"migrate", "-config", before}, os.Getenv, &out, &out); err != nil {
-		t.Fatalf("migrate: %v\n%s", err, out.String())
-	}
+	load := func(p string) *config.Config { return loadConfig(t, p) }
+	migrateWith(t, before)
 
 	// The store as the embedder before made it, and the recent cache.
 	st, err := pgstore.Connect(ctx, pgstore.Config{DSN: dsn})
@@ -106,10 +97,7 @@ sources:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	old, err := embed.NewLocalFromConfig(embed.Config{Provider: embed.ProviderLocal, Dims: 64, WordVectors: embed.WordVectorsNone})
-	if err != nil {
-		t.Fatal(err)
-	}
+	old := hashedEmbedder(t, 64)
 	if err := st.CheckEmbedding(ctx, old.Model(), old.Dims()); err != nil {
 		t.Fatal(err)
 	}
@@ -315,25 +303,9 @@ sources:
 		return p
 	}
 	before, after := write("before.yaml", "old", 32), write("after.yaml", "new", 48)
-	load := func(p string) *config.Config {
-		cfg, err := config.Load(p, os.Getenv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
-	}
-	var out bytes.Buffer
-	if err := run(ctx, []string{"migrate", "-config", before}, os.Getenv, &out, &out); err != nil {
-		t.Fatalf("migrate: %v\n%s", err, out.String())
-	}
-	local := func(dims int) *embed.Local {
-		e, err := embed.NewLocalFromConfig(embed.Config{Provider: embed.ProviderLocal, Dims: dims, WordVectors: embed.WordVectorsNone})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
-	oldEmb, newEmb := local(32), local(48)
+	load := func(p string) *config.Config { return loadConfig(t, p) }
+	migrateWith(t, before)
+	oldEmb, newEmb := hashedEmbedder(t, 32), hashedEmbedder(t, 48)
 	svc, err := wire.Open(ctx, load(before), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -426,4 +398,31 @@ sources:
 	if got, err := reembed("-copy-from", "old"); err != nil || !strings.Contains(got, "nothing to re-embed") {
 		t.Errorf("second run: %v\n%s", err, got)
 	}
+}
+
+func loadConfig(t *testing.T, path string) *config.Config {
+	t.Helper()
+	cfg, err := config.Load(path, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func migrateWith(t *testing.T, path string) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"migrate", "-config", path}, os.Getenv, &out, &out); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, out.String())
+	}
+}
+
+// hashedEmbedder is the local embedder of dims dimensions without word vectors.
+func hashedEmbedder(t *testing.T, dims int) *embed.Local {
+	t.Helper()
+	e, err := embed.NewLocalFromConfig(embed.Config{Provider: embed.ProviderLocal, Dims: dims, WordVectors: embed.WordVectorsNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

@@ -101,14 +101,14 @@ func newPool(ctx context.Context, field, dsn string, maxConns int32, ef int) (*p
 	if maxConns > 0 {
 		pc.MaxConns = maxConns
 	}
-	// Knowledge searches: iterative index scans so filters do not cut HNSW
-	// candidates short, and a wider candidate list; set once per connection, in
-	// the startup packet, instead of in every query.
 	// Who is connected, in pg_stat_activity (and in ingest reembed's refusal),
 	// unless the DSN names it.
 	if pc.ConnConfig.RuntimeParams["application_name"] == "" {
 		pc.ConnConfig.RuntimeParams["application_name"] = "freshctx " + strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
 	}
+	// Knowledge searches: iterative index scans so filters do not cut HNSW
+	// candidates short, and a wider candidate list; set once per connection, in
+	// the startup packet, instead of in every query.
 	pc.ConnConfig.RuntimeParams["hnsw.iterative_scan"] = "relaxed_order"
 	pc.ConnConfig.RuntimeParams["hnsw.ef_search"] = strconv.Itoa(ef)
 	pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {

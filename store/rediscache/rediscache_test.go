@@ -529,3 +529,59 @@ func TestForgetStaleWatermark(t *testing.T) {
 		}
 	})
 }
+
+// DropEvents (ingest reembed) empties every entity's events, in every slot of
+// a cluster, and the markers that vouch for them, so the cache answers nothing
+// alone until it is fed again; term statistics, change streams and watermarks
+// stay. Tenants and entities with colons and braces are parsed by their
+// length prefix.
+func TestDropEvents(t *testing.T) {
+	redisModes(t, func(t *testing.T, cfg Config) {
+		cfg.TermStats = true
+		c := newCache(t, cfg)
+		ctx := context.Background()
+		since := time.Now().Add(-time.Minute)
+		if err := c.MarkFedSince(ctx, since.Add(-time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		var ups []store.Event
+		for i := range 1500 { // enough for acme's term statistics (MinStatsEvents sampled)
+			tenant := []string{"acme", "a:b", "x}y"}[i%3]
+			ups = append(ups, ev(fmt.Sprint("k", i), tenant, fmt.Sprintf("customer:{%d}", i%500), "Order shipped with the carrier", 1, time.Now()))
+		}
+		if err := c.Apply(ctx, ups, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.PublishWatermarks(ctx, []store.Watermark{{Topic: "t", Partition: 0, Offset: 10, Time: time.Now()}}); err != nil {
+			t.Fatal(err)
+		}
+		if got, complete := texts(t, c, "a:b", "customer:{1}", since); len(got) == 0 || !complete {
+			t.Fatalf("before: %d events, complete %v", len(got), complete)
+		}
+		stats, err := c.TermStats(ctx, "acme", []string{"tickets"}, []string{"order"})
+		if err != nil || stats["tickets"].N == 0 {
+			t.Fatalf("no term statistics before: %v %+v", err, stats)
+		}
+		stream, err := c.LastChange(ctx, "acme", "customer:{0}")
+		if err != nil || stream == "" {
+			t.Fatalf("no change stream before: %v", err)
+		}
+		if err := c.DropEvents(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range ups[:500] { // every entity (3 events each: under newCache's cap)
+			if got, complete := texts(t, c, u.Tenant, u.Entity, since); len(got) != 0 || complete {
+				t.Fatalf("%s %s after: %d events, complete %v", u.Tenant, u.Entity, len(got), complete)
+			}
+		}
+		if st, err := c.TermStats(ctx, "acme", []string{"tickets"}, []string{"order"}); err != nil || st["tickets"].N != stats["tickets"].N {
+			t.Errorf("term statistics after: %v %+v, want %+v", err, st, stats)
+		}
+		if last, err := c.LastChange(ctx, "acme", "customer:{0}"); err != nil || last != stream {
+			t.Errorf("change stream after: %q %v, want %q", last, err, stream)
+		}
+		if wm, err := c.Watermarks(ctx, []string{"t"}); err != nil || len(wm) != 1 || wm[0].Offset != 10 {
+			t.Errorf("watermarks after: %v %+v", err, wm)
+		}
+	})
+}

@@ -118,10 +118,9 @@ func (c *Cache) DropAll(ctx context.Context) error {
 
 // DropEvents deletes the cached events of every entity and the "since" markers
 // that vouch for them, and keeps the rest (the entities' change streams, term
-// statistics, watermarks): the
-// cache is then as after a cold start (ADR 0004), and the API reads the store
-// until ingest has fed it a window again. `ingest reembed` uses it: the cached
-// events carry vectors of the model before.
+// statistics, watermarks): the cache is then as after a cold start (ADR 0004),
+// and the API reads the store until ingest has fed it a window again.
+// `ingest reembed` uses it: the cached events carry vectors of the model before.
 func (c *Cache) DropEvents(ctx context.Context) error {
 	entities, since := c.cfg.KeyPrefix+":{", c.cfg.KeyPrefix+":since"
 	return c.drop(ctx, func(k string) bool {
