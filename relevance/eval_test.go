@@ -182,7 +182,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// that stop after its word vectors, read once at its end), -blind-30.json
 	// (written at that stop's end, committed unread, read once), -blind-31.json
 	// (written before the 2026-12-03 evening stop's changes, committed unread,
-	// its totals read);
+	// its totals read), -blind-32.json (written later in that stop, with the
+	// ranking unchanged, committed unread, its totals read);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -201,7 +202,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-22.json"}, {"../examples/evalset-blind-23.json"}, {"../examples/evalset-blind-24.json"}, {"../examples/evalset-blind-25.json"},
 		{"../examples/evalset-blind-26.json"}, {"../examples/evalset-blind-27.json"}, {"../examples/evalset-blind-28.json"},
 		{"../examples/evalset-blind-29.json"}, {"../examples/evalset-blind-30.json"},
-		{"../examples/evalset-blind-31.json"},
+		{"../examples/evalset-blind-31.json"}, {"../examples/evalset-blind-32.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
