@@ -341,7 +341,7 @@ func isCJK(r rune) bool {
 var stopWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or but if of to in on at by for from with without into onto over under
-		about as is are was were be been being am do does did doing done have has had having will would shall should
+		about as is are was were be been being am do does did doing have has had having will would shall should
 		can could may might must i me my mine we us our ours you your yours he him his she her hers it its they them
 		their theirs this that these those there here what which who whom whose when where why how all any both each
 		few more most other some such no nor not only own same so than too very s t just don now then also up down
