@@ -171,6 +171,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "reembed":
 		fs.IntVar(&re.batch, "batch", 0, "texts per embedding call and per write (default: pipeline.batch_size)")
 		fs.StringVar(&re.progress, "progress", "auto", "progress display: auto (a live line on a terminal, else log lines), line, log")
+		fs.BoolVar(&re.dryRun, "dry-run", false, "say what would be re-embedded (models, counts); write nothing (services may run meanwhile)")
 		fs.StringVar(&re.copyFrom, "copy-from", "", "store: milvus only: the milvus.prefix of the collections to copy from (the config's milvus.prefix is the new one)")
 	}
 	if cmd != "migrate" {

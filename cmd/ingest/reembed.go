@@ -21,7 +21,7 @@ import (
 const reembedUsage = `ingest reembed: make every stored vector again with the configured embedder.
 
 Usage:
-  ingest reembed -config FILE [-batch N] [-progress auto|line|log]
+  ingest reembed -config FILE [-dry-run] [-batch N] [-progress auto|line|log]
   ingest reembed -config FILE -copy-from PREFIX     (store: milvus)
 
 Vectors of two embedding models cannot be compared, so ingest and the context
@@ -46,7 +46,11 @@ current one with -copy-from: the events, documents and chunks are copied into
 the new collections with new vectors, and the old collections stay as they were
 (drop them once you no longer need to go back).
 
+-dry-run says what it would do (the models, how many vectors) and writes
+nothing; the services may run meanwhile.
+
 Examples:
+  ingest reembed -config examples/demo.yaml -dry-run
   ingest reembed -config examples/demo.yaml
   ingest reembed -config milvus.yaml -copy-from freshctx
 
@@ -57,6 +61,7 @@ type reembedFlags struct {
 	batch    int
 	progress string
 	copyFrom string
+	dryRun   bool
 }
 
 func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f reembedFlags, stdout, stderr io.Writer) error {
@@ -78,11 +83,14 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	if err != nil {
 		return err
 	}
-	st, emb, closeAll, err := wire.OpenForReembed(ctx, cfg, wire.Registry(), log)
+	st, emb, closeAll, err := wire.OpenForReembed(ctx, cfg, wire.Registry(), log, f.dryRun)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
+	if f.dryRun {
+		stdout = dryRunWriter{stdout}
+	}
 	to := emb.Model() + "/" + strconv.Itoa(emb.Dims())
 	from, err := st.Embedding(ctx)
 	if err != nil {
@@ -94,8 +102,10 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	}
 	switch {
 	case !unfinished && (from == to || from == ""):
-		if err := st.FinishReembed(ctx, to); err != nil { // records it on a new store
-			return err
+		if !f.dryRun {
+			if err := st.FinishReembed(ctx, to); err != nil { // records it on a new store
+				return err
+			}
 		}
 		fmt.Fprintf(stdout, "the store holds vectors of %s already: nothing to re-embed\n", to)
 		return nil
@@ -111,6 +121,7 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		}
 		fmt.Fprintf(stdout, "resuming the re-embedding to %s after %s vectors, in %s\n", to, count(int64(done)), r.Table)
 	}
+
 	if r.Done == nil {
 		r.Done = map[string]int{}
 	}
@@ -130,22 +141,6 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	tables := re.Tables()
 	if r.Table == "" {
 		r.Table = tables[0]
-	}
-	cache, err := rediscache.New(cfg.Redis)
-	if err != nil {
-		return err
-	}
-	defer cache.Close()
-	if err := cache.Ping(ctx); err != nil {
-		return fmt.Errorf("redis (%s): %w: the recent cache holds events with the vectors before, and re-embedding empties it at its end", cfg.Redis.Where(), err)
-	}
-	// Recorded before the first vector is written: from here on, neither
-	// embedder's services start until the re-embedding has finished.
-	if err := st.SaveReembed(ctx, r); err != nil {
-		return err
-	}
-	if err := re.Begin(ctx); err != nil {
-		return err
 	}
 	total := 0
 	for _, t := range tables {
@@ -168,6 +163,26 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		where = fmt.Sprintf(" (from the collections %s_* into %s_*)", f.copyFrom, cfg.Milvus.Prefix)
 	}
 	fmt.Fprintf(stdout, "re-embedding %s of %s with %s%s\n", what, orUnknown(from), to, where)
+	if f.dryRun {
+		fmt.Fprintln(stdout, "nothing was written; stop ingest and the context API before running it without -dry-run")
+		return nil
+	}
+	cache, err := rediscache.New(cfg.Redis)
+	if err != nil {
+		return err
+	}
+	defer cache.Close()
+	if err := cache.Ping(ctx); err != nil {
+		return fmt.Errorf("redis (%s): %w: the recent cache holds events with the vectors before, and re-embedding empties it at its end", cfg.Redis.Where(), err)
+	}
+	// Recorded before the first vector is written: from here on, neither
+	// embedder's services start until the re-embedding has finished.
+	if err := st.SaveReembed(ctx, r); err != nil {
+		return err
+	}
+	if err := re.Begin(ctx); err != nil {
+		return err
+	}
 	start, run := time.Now(), 0
 	status := func(finished bool) backfill.Status {
 		done := int64(0)
@@ -248,4 +263,14 @@ func orUnknown(s string) string {
 		return "an unknown model"
 	}
 	return s
+}
+
+// dryRunWriter marks what a dry run says it would do.
+type dryRunWriter struct{ w io.Writer }
+
+func (d dryRunWriter) Write(p []byte) (int, error) {
+	if _, err := d.w.Write(append([]byte("dry run: "), p...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -170,6 +170,15 @@ sources:
 	if _, err := reembed(ctx); err == nil || !strings.Contains(err.Error(), "stop them first") || !strings.Contains(err.Error(), "application freshctx ingest") {
 		t.Fatalf("reembed beside a service: %v", err)
 	}
+	// A dry run beside it says what it would do, and writes nothing.
+	var dry bytes.Buffer
+	if err := run(ctx, []string{"reembed", "-config", after, "-dry-run"}, os.Getenv, &dry, io.Discard); err != nil ||
+		!strings.Contains(dry.String(), fmt.Sprintf("dry run: re-embedding %d vectors of local-hash-v1-64/64 with openai:fake-96/96", nEvents+3*nDocs)) {
+		t.Fatalf("dry run: %v\n%s", err, dry.String())
+	}
+	if _, unfinished, err := st.LoadReembed(ctx); err != nil || unfinished || keys(":{*}:tl") == 0 {
+		t.Fatalf("the dry run wrote: %v %v", unfinished, err)
+	}
 	svc.Close()
 
 	// Interrupted while the 4th batch is embedded: the batch in hand is

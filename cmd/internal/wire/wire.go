@@ -56,7 +56,7 @@ func (s *Stores) Close() {
 // answers with the configured dimensions, and that the embedder matches the
 // vectors already stored.
 func Open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (*Stores, error) {
-	st, emb, closeAll, err := open(ctx, cfg, reg, log, false)
+	st, emb, closeAll, err := open(ctx, cfg, reg, log, claimShared)
 	if err != nil {
 		return nil, err
 	}
@@ -71,16 +71,27 @@ func Open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, lo
 }
 
 // OpenForReembed connects to PostgreSQL and builds the embedder as Open does,
-// but holds the store exclusively (no service may run while its vectors are
-// rewritten) and accepts an embedder other than the stored vectors'.
-func OpenForReembed(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger) (*pgstore.Store, Embedder, func(), error) {
-	return open(ctx, cfg, reg, log, true)
+// but accepts an embedder other than the stored vectors', and holds the store
+// exclusively (no service may run while its vectors are made again), unless
+// for a dry run, which writes nothing.
+func OpenForReembed(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger, dryRun bool) (*pgstore.Store, Embedder, func(), error) {
+	if dryRun {
+		return open(ctx, cfg, reg, log, claimNone)
+	}
+	return open(ctx, cfg, reg, log, claimExclusive)
 }
+
+// How open claims the store.
+const (
+	claimShared    = iota // a service: and the embedder must be the stored vectors'
+	claimExclusive        // a re-embedding
+	claimNone             // a dry run of one
+)
 
 // open connects, refuses pending migrations and builds the embedder; then,
 // for a service, claims the store (shared) and checks the embedder against the
 // stored vectors, or, for a re-embedding, claims it exclusively.
-func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger, reembed bool) (st *pgstore.Store, emb Embedder, closeAll func(), err error) {
+func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, log *slog.Logger, claim int) (st *pgstore.Store, emb Embedder, closeAll func(), err error) {
 	st, err = pgstore.Connect(ctx, cfg.Postgres)
 	if err != nil {
 		return nil, nil, nil, err
@@ -118,12 +129,14 @@ func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, lo
 		}
 		emb = c
 	}
-	release, err := st.Claim(ctx, reembed)
-	if err != nil {
-		return nil, nil, nil, err
+	if claim != claimNone {
+		release, err := st.Claim(ctx, claim == claimExclusive)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		closers = append(closers, release)
 	}
-	closers = append(closers, release)
-	if !reembed {
+	if claim == claimShared {
 		if err := st.CheckEmbedding(ctx, emb.Model(), emb.Dims()); err != nil {
 			return nil, nil, nil, err
 		}
