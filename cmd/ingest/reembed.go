@@ -121,21 +121,16 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		}
 		fmt.Fprintf(stdout, "resuming the re-embedding to %s after %s vectors, in %s\n", to, count(int64(done)), r.Table)
 	}
-
 	if r.Done == nil {
 		r.Done = map[string]int{}
 	}
 	var re wire.Reembedder
 	if milvus {
-		fromDims := 0
-		if i := strings.LastIndexByte(from, '/'); i >= 0 {
-			fromDims, _ = strconv.Atoi(from[i+1:])
-		}
-		if re, err = wire.MilvusReembedder(ctx, cfg, f.copyFrom, fromDims); err != nil {
+		if re, err = wire.MilvusReembedder(ctx, cfg, f.copyFrom, wire.DimsOf(from)); err != nil {
 			return err
 		}
 	} else {
-		re = wire.PGReembedder(st, from, emb.Dims())
+		re = wire.PGReembedder(st, wire.DimsOf(from), emb.Dims())
 	}
 	defer re.Close()
 	tables := re.Tables()

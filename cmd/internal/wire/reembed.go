@@ -29,14 +29,20 @@ type Reembedder interface {
 	Close()
 }
 
-// PGReembedder makes the vectors of PostgreSQL's tables again in place;
-// from is the stored embedding ("model/dims"), dims the new size.
-func PGReembedder(st *pgstore.Store, from string, dims int) Reembedder {
-	old := 0
-	if i := strings.LastIndexByte(from, '/'); i >= 0 {
-		old, _ = strconv.Atoi(from[i+1:])
+// DimsOf is the size of a recorded embedding ("model/dims"; 0: none).
+func DimsOf(embedding string) int {
+	i := strings.LastIndexByte(embedding, '/')
+	n, err := strconv.Atoi(embedding[i+1:])
+	if i < 0 || err != nil {
+		return 0
 	}
-	return &pgReembed{st: st, oldDims: old, dims: dims}
+	return n
+}
+
+// PGReembedder makes the vectors of PostgreSQL's tables again in place, from
+// vectors of oldDims dimensions (0: not known) to vectors of dims.
+func PGReembedder(st *pgstore.Store, oldDims, dims int) Reembedder {
+	return &pgReembed{st: st, oldDims: oldDims, dims: dims}
 }
 
 type pgReembed struct {
