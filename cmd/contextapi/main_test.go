@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -92,6 +93,9 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	res.Body.Close()
 	if !strings.Contains(metrics.String(), `freshctx_api_request_seconds_count{code="200",route="/v1/context"} 1`) {
 		t.Errorf("metrics lack the request:\n%s", metrics.String())
+	}
+	if !regexp.MustCompile(`freshctx_embedder_info\{dims="\d+",model="[^"]+"\} 1`).MatchString(metrics.String()) {
+		t.Errorf("metrics lack the embedding model:\n%s", metrics.String())
 	}
 	cancel()
 	select {

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -142,6 +143,17 @@ func open(ctx context.Context, cfg *config.Config, reg prometheus.Registerer, lo
 		}
 	}
 	log.Info("embedder ready", "model", emb.Model(), "dims", emb.Dims())
+	if reg != nil {
+		// The model in use, for a dashboard (after ingest reembed, that the
+		// services run the new one).
+		info := prometheus.NewGauge(prometheus.GaugeOpts{Name: "freshctx_embedder_info",
+			Help:        "The embedding model in use, in its labels (model, dims); always 1.",
+			ConstLabels: prometheus.Labels{"model": emb.Model(), "dims": strconv.Itoa(emb.Dims())}})
+		info.Set(1)
+		if err := reg.Register(info); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	return st, emb, cleanup, nil
 }
 
