@@ -107,7 +107,11 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 				return err
 			}
 		}
-		fmt.Fprintf(stdout, "the store holds vectors of %s already: nothing to re-embed\n", to)
+		if from == "" {
+			fmt.Fprintf(stdout, "the store holds no vectors yet: nothing to re-embed (they will be %s's)\n", to)
+		} else {
+			fmt.Fprintf(stdout, "the store holds vectors of %s already: nothing to re-embed\n", to)
+		}
 		return nil
 	case !unfinished, r.To != to || r.Copy != f.copyFrom:
 		if unfinished {

@@ -97,6 +97,11 @@ sources:
 		t.Fatal(err)
 	}
 	defer st.Close()
+	var fresh bytes.Buffer // a store without vectors: nothing to do
+	if err := run(ctx, []string{"reembed", "-config", before, "-dry-run"}, os.Getenv, &fresh, io.Discard); err != nil ||
+		!strings.Contains(fresh.String(), "dry run: the store holds no vectors yet: nothing to re-embed (they will be local-hash-v1-64/64's)") {
+		t.Fatalf("a fresh store: %v\n%s", err, fresh.String())
+	}
 	old := hashedEmbedder(t, 64)
 	if err := st.CheckEmbedding(ctx, old.Model(), old.Dims()); err != nil {
 		t.Fatal(err)
