@@ -330,7 +330,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				lq.synth = append(lq.synth, synthTerm{term: AcronymTerm, weight: w.Acronym, of: -1, tf: acr})
 			}
 		}
-		if w.Description > 0 && len(qids) > 0 && asksDescription(q.normalised()) {
+		if w.Description > 0 && len(qids) > 0 && (asksDescription(q.normalised()) || asksPrice(words(q.Analysis), asked)) {
 			// DescriptionTerm's frequency: 1 for the event introducing the object
 			if intro := introOf(qids, cands, docs); intro >= 0 {
 				tf := make([]int32, len(docs))
@@ -753,6 +753,25 @@ func asksDescription(q text) bool {
 	n := len(q.words)
 	return descriptionCues.in(q) || n > 2 && (q.words[n-1] == "about" || q.words[n-1] == "for" && q.words[0] == "what")
 }
+
+// asksPrice reports a question that asks how much its object is and nothing
+// else ("how much was DC-2210?", "how much did YX-5503 cost?"): the price is
+// said where the object is introduced (the order, the invoice), and a later
+// event of the same amount (its refund) or that costs nothing more answers
+// another question. terms are the question's without its identifiers.
+func asksPrice(terms []string, asked []*answerType) bool {
+	if !slices.ContainsFunc(asked, func(a *answerType) bool { return a.term == MoneyTerm }) {
+		return false
+	}
+	for _, t := range terms {
+		if !priceStems[t] {
+			return false
+		}
+	}
+	return len(terms) > 0
+}
+
+var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("price"): true, stem("total"): true}
 
 // introOf is the candidate that introduces the question's object: the first
 // of the window to name one of its identifiers (-1: none does).
