@@ -330,9 +330,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				lq.synth = append(lq.synth, synthTerm{term: AcronymTerm, weight: w.Acronym, of: -1, tf: acr})
 			}
 		}
-		if w.Description > 0 && len(qids) > 0 && (asksDescription(q.normalised()) || asksPrice(words(q.Analysis), asked)) {
-			// DescriptionTerm's frequency: 1 for the event introducing the object
-			if intro := introOf(qids, cands, docs); intro >= 0 {
+		if price := asksPrice(words(q.Analysis), asked); w.Description > 0 && len(qids) > 0 && (asksDescription(q.normalised()) || price) {
+			// DescriptionTerm's frequency: 1 for the event introducing the
+			// object (for a price, when it states one: "Meal plan KT-318
+			// started" leaves the price to the charge)
+			if intro := introOf(qids, cands, docs); intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
 				tf := make([]int32, len(docs))
 				tf[intro] = 1
 				lq.synth = append(lq.synth, synthTerm{term: DescriptionTerm, weight: w.Description, of: -1, tf: tf})
@@ -469,7 +471,7 @@ var newsStems = func() map[string]bool {
 // newsCJK are the characters of the Chinese news words: 最新, 进展, 现在, 目前, 最近.
 const newsCJK = "最新进展现在目前近"
 
-var offerHash, questionHash = termHash(OfferTerm), termHash(QuestionTerm)
+var offerHash, questionHash, moneyHash = termHash(OfferTerm), termHash(QuestionTerm), termHash(MoneyTerm)
 
 // words are the question's terms without its identifiers and their prefix
 // words (INV-1040's "inv"): the identifier score matches identifiers, exactly
