@@ -44,7 +44,7 @@ PostgreSQL's vectors are made again in place. A Milvus collection's vector size
 is fixed, so with store: milvus set milvus.prefix to a new prefix and name the
 current one with -copy-from: the events, documents and chunks are copied into
 the new collections with new vectors, and the old collections stay as they were
-(drop them once you no longer need to go back).
+(nothing reads them afterwards: drop them when you no longer want them).
 
 -dry-run says what it would do (the models, how many vectors) and writes
 nothing; the services may run meanwhile.
@@ -243,7 +243,7 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	fmt.Fprintf(stdout, "re-embedded %s with %s (this run: %s in %s); the recent cache's events were emptied\n",
 		list, to, count(int64(run)), time.Since(start).Round(time.Millisecond))
 	if milvus {
-		fmt.Fprintf(stdout, "the collections %s_* are kept as they were: drop them once you no longer need to go back\n", f.copyFrom)
+		fmt.Fprintf(stdout, "the collections %s_* are kept as they were (nothing reads them now): drop them when you no longer want them\n", f.copyFrom)
 	}
 	return nil
 }
