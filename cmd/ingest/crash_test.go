@@ -173,7 +173,12 @@ func TestReliabilityCrash(t *testing.T) {
 	}
 
 	a := startChild(t, cfgPath)
-	waitFor(t, "the first process to be mid-stream", 60*time.Second, func() bool { return a.processed() >= n/4 })
+	// Mid-stream, and past the start: its commits have begun to follow (on a
+	// loaded machine the first commit came after 5,500 records were written,
+	// and a kill before it doubles them all).
+	waitFor(t, "the first process to be mid-stream, committing", 60*time.Second, func() bool {
+		return a.processed() >= n/4 && committedSum(t, brokers, group, topic, partitions) >= n/8
+	})
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
