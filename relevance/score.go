@@ -330,15 +330,18 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				lq.synth = append(lq.synth, synthTerm{term: AcronymTerm, weight: w.Acronym, of: -1, tf: acr})
 			}
 		}
-		if price := asksPrice(words(q.Analysis), asked); w.Description > 0 && len(qids) > 0 && (asksDescription(q.normalised()) || price) {
+		if w.Description > 0 && len(qids) > 0 {
 			// DescriptionTerm's frequency: 1 for the event introducing the
 			// object (for a price, when it states one: "Meal plan KT-318
 			// started" leaves the price to the charge)
-			if intro := introOf(qids, cands, docs); intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
-				tf := make([]int32, len(docs))
-				tf[intro] = 1
-				lq.synth = append(lq.synth, synthTerm{term: DescriptionTerm, weight: w.Description, of: -1, tf: tf})
-				describes = true
+			price := asksPrice(q.Analysis, asked)
+			if price || asksDescription(q.normalised()) {
+				if intro := introOf(qids, cands, docs); intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
+					tf := make([]int32, len(docs))
+					tf[intro] = 1
+					lq.synth = append(lq.synth, synthTerm{term: DescriptionTerm, weight: w.Description, of: -1, tf: tf})
+					describes = true
+				}
 			}
 		}
 		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
@@ -760,11 +763,12 @@ func asksDescription(q text) bool {
 // else ("how much was DC-2210?", "how much did YX-5503 cost?"): the price is
 // said where the object is introduced (the order, the invoice), and a later
 // event of the same amount (its refund) or that costs nothing more answers
-// another question. terms are the question's without its identifiers.
-func asksPrice(terms []string, asked []*answerType) bool {
-	if !slices.ContainsFunc(asked, func(a *answerType) bool { return a.term == MoneyTerm }) {
+// another question. a is the question's analysis.
+func asksPrice(a Analysis, asked []*answerType) bool {
+	if !slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) {
 		return false
 	}
+	terms := words(a) // (without its identifiers)
 	for _, t := range terms {
 		if !priceStems[t] {
 			return false
