@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -119,22 +120,30 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		}
 		r = pgstore.Reembed{To: to, Copy: f.copyFrom}
 	default:
-		done := 0
-		for _, n := range r.Done {
-			done += n
-		}
-		fmt.Fprintf(stdout, "resuming the re-embedding to %s after %s vectors, in %s\n", to, count(int64(done)), r.Table)
+		fmt.Fprintf(stdout, "resuming the re-embedding to %s after %s vectors, in %s\n", to, count(int64(r.Rows())), r.Table)
 	}
 	if r.Done == nil {
 		r.Done = map[string]int{}
 	}
+	embed := func(texts []string) ([][]float32, error) {
+		vecs, err := emb.Embed(context.WithoutCancel(ctx), texts) // the batch in hand is finished
+		if err == nil && len(vecs) != len(texts) {
+			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
+		}
+		for _, v := range vecs {
+			if err == nil && len(v) != emb.Dims() {
+				err = fmt.Errorf("a vector of %d dimensions, want %d", len(v), emb.Dims())
+			}
+		}
+		return vecs, err
+	}
 	var re wire.Reembedder
 	if milvus {
-		if re, err = wire.MilvusReembedder(ctx, cfg, f.copyFrom, wire.DimsOf(from)); err != nil {
+		if re, err = wire.MilvusReembedder(ctx, cfg, f.copyFrom, wire.DimsOf(from), embed); err != nil {
 			return err
 		}
 	} else {
-		re = wire.PGReembedder(st, wire.DimsOf(from), emb.Dims())
+		re = wire.PGReembedder(st, wire.DimsOf(from), emb.Dims(), embed)
 	}
 	defer re.Close()
 	tables := re.Tables()
@@ -184,27 +193,17 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	}
 	start, run := time.Now(), 0
 	status := func(finished bool) backfill.Status {
-		done := int64(0)
-		for _, n := range r.Done {
-			done += int64(n)
-		}
+		done := int64(r.Rows())
 		return backfill.Status{Job: "reembed", Counts: map[string]int64{"records": done}, Done: done, Total: int64(total),
 			Unit: "records", RunRecords: int64(run), Elapsed: time.Since(start), Finished: finished}
 	}
-	embed := func(texts []string) ([][]float32, error) {
-		vecs, err := emb.Embed(context.WithoutCancel(ctx), texts) // the batch in hand is finished
-		if err == nil && len(vecs) != len(texts) {
-			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
-		}
-		return vecs, err
-	}
-	for ti := indexOf(tables, r.Table); ti < len(tables); {
+	for ti := max(slices.Index(tables, r.Table), 0); ti < len(tables); {
 		if ctx.Err() != nil {
 			show(backfill.Status{})
 			fmt.Fprintf(stdout, "interrupted after %s vectors: run the same command again to resume\n", count(status(false).Done))
 			return nil
 		}
-		next, n, err := re.Step(context.WithoutCancel(ctx), r.Table, r.After, batch, pipeline.ChunkInput, embed)
+		next, n, err := re.Step(context.WithoutCancel(ctx), r.Table, r.After, batch)
 		if err != nil {
 			return fmt.Errorf("re-embedding %s: %w (run the command again to resume)", r.Table, err)
 		}
@@ -246,15 +245,6 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 		fmt.Fprintf(stdout, "the collections %s_* are kept as they were (nothing reads them now): drop them when you no longer want them\n", f.copyFrom)
 	}
 	return nil
-}
-
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return 0
 }
 
 func orUnknown(s string) string {

@@ -50,7 +50,7 @@ func (q pkOrdered) Request() (*milvuspb.QueryRequest, error) {
 
 // CopyPage copies up to n rows of kind whose primary key follows after (""
 // from the start) from from's collection to s's, with the vectors embed makes
-// of their texts (as ingest embeds them: an event's text, a chunk's title and
+// of their texts (one of s's size each) (as ingest embeds them: an event's text, a chunk's title and
 // text by input), and returns the last key copied and how many rows it copied
 // (0 at the end).
 func (s *Store) CopyPage(ctx context.Context, from *Store, kind, after string, n int,
@@ -135,10 +135,7 @@ func (s *Store) vectors(rs *milvusclient.ResultSet, kind string, input func(titl
 			return nil, fmt.Errorf("%d vectors for %d texts", len(got), len(in))
 		}
 		for j, i := range at {
-			if len(got[j]) != s.dims {
-				return nil, fmt.Errorf("a vector of %d dimensions, want %d", len(got[j]), s.dims)
-			}
-			vecs[i] = got[j]
+			vecs[i] = got[j] // (of s.dims dimensions: the caller's embed checks)
 		}
 	}
 	return vecs, nil

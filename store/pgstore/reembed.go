@@ -117,6 +117,15 @@ type Reembed struct {
 	Done  map[string]int `json:"done"` // rows done so far, by table
 }
 
+// Rows is how many rows the re-embedding has done.
+func (r Reembed) Rows() int {
+	n := 0
+	for _, d := range r.Done {
+		n += d
+	}
+	return n
+}
+
 // LoadReembed returns the unfinished re-embedding, if any.
 func (s *Store) LoadReembed(ctx context.Context) (Reembed, bool, error) {
 	v, err := s.setting(ctx, "reembed")
@@ -174,11 +183,10 @@ type VectorRow struct {
 	TextHash    []byte
 }
 
-// vectorTables are the tables holding vectors, in the order they are re-embedded.
-var vectorTables = map[string]struct{ order, title string }{
-	"events":          {"source, key", "''"},
-	"document_chunks": {"source, key, chunk", "title"},
-}
+// vectorTables are the tables holding vectors, and whether a row is a chunk
+// (keyed by source, key and chunk, with its document's title) or an event
+// (source and key).
+var vectorTables = map[string]bool{"events": false, "document_chunks": true}
 
 // CountVectors returns how many rows of table hold a vector.
 func (s *Store) CountVectors(ctx context.Context, table string) (int, error) {
@@ -193,18 +201,18 @@ func (s *Store) CountVectors(ctx context.Context, table string) (int, error) {
 // VectorRows returns up to limit rows of table that hold a vector, after the
 // given row in key order (the zero key: from the start).
 func (s *Store) VectorRows(ctx context.Context, table string, after VectorRowKey, limit int) ([]VectorRow, error) {
-	t, ok := vectorTables[table]
+	chunked, ok := vectorTables[table]
 	if !ok {
 		return nil, fmt.Errorf("no vectors in table %q", table)
 	}
-	chunk, cond, args := "0", "(source, key) > ($1, $2)", []any{after.Source, after.Key}
-	if table == "document_chunks" {
-		chunk, cond, args = "chunk", "(source, key, chunk) > ($1, $2, $3)", append(args, after.Chunk)
+	key, past, cols, args := "source, key", "$1, $2", "0, ''", []any{after.Source, after.Key}
+	if chunked {
+		key, past, cols, args = "source, key, chunk", "$1, $2, $3", "chunk, title", append(args, after.Chunk)
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT source, key, `+chunk+`, `+t.title+`, text, text_hash FROM `+table+`
-		WHERE embedding IS NOT NULL AND `+cond+`
-		ORDER BY `+t.order+` LIMIT `+strconv.Itoa(limit), args...)
+		SELECT source, key, `+cols+`, text, text_hash FROM `+table+`
+		WHERE embedding IS NOT NULL AND (`+key+`) > (`+past+`)
+		ORDER BY `+key+` LIMIT `+strconv.Itoa(limit), args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", table, classify(err))
 	}
@@ -220,7 +228,8 @@ func (s *Store) VectorRows(ctx context.Context, table string, after VectorRowKey
 // returns how many it wrote. Versions stay: the events are the
 // same, only their vectors change.
 func (s *Store) SetVectors(ctx context.Context, table string, rows []VectorRow, vecs [][]float32) (int, error) {
-	if _, ok := vectorTables[table]; !ok {
+	chunked, ok := vectorTables[table]
+	if !ok {
 		return 0, fmt.Errorf("no vectors in table %q", table)
 	}
 	if len(rows) != len(vecs) {
@@ -232,7 +241,7 @@ func (s *Store) SetVectors(ctx context.Context, table string, rows []VectorRow, 
 		sources[i], keys[i], chunks[i], hashes[i], vs[i] = r.Source, r.Key, int32(r.Chunk), r.TextHash, pgvector.NewVector(vecs[i])
 	}
 	match := "t.source = r.source AND t.key = r.key"
-	if table == "document_chunks" {
+	if chunked {
 		match += " AND t.chunk = r.chunk"
 	}
 	tag, err := s.pool.Exec(ctx, `

@@ -26,6 +26,6 @@ func SetupMilvus(context.Context, *config.Config, io.Writer) error {
 }
 
 // MilvusReembedder is not reached in the lean build either (HandOver).
-func MilvusReembedder(context.Context, *config.Config, string, int) (Reembedder, error) {
+func MilvusReembedder(context.Context, *config.Config, string, int, EmbedFunc) (Reembedder, error) {
 	return nil, NotInLeanBuild("store: milvus")
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/freshctx/freshctx/config"
+	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store"
 	"github.com/freshctx/freshctx/store/milvusstore"
 )
@@ -61,7 +62,7 @@ func SetupMilvus(ctx context.Context, cfg *config.Config, stdout io.Writer) erro
 // of fromDims dimensions) into those of milvus.prefix, with the vectors of the
 // configured embedder: a collection's vector size is fixed when it is made.
 // The collections copied from stay as they are.
-func MilvusReembedder(ctx context.Context, cfg *config.Config, from string, fromDims int) (Reembedder, error) {
+func MilvusReembedder(ctx context.Context, cfg *config.Config, from string, fromDims int, embed EmbedFunc) (Reembedder, error) {
 	if from == cfg.Milvus.Prefix {
 		return nil, fmt.Errorf("-copy-from: %q is milvus.prefix: the vectors go into other collections (a vector's size in Milvus is fixed); set milvus.prefix to a new prefix", from)
 	}
@@ -80,10 +81,13 @@ func MilvusReembedder(ctx context.Context, cfg *config.Config, from string, from
 		src.Close()
 		return nil, err
 	}
-	return &milvusReembed{src: src, dst: dst}, nil
+	return &milvusReembed{src: src, dst: dst, embed: embed}, nil
 }
 
-type milvusReembed struct{ src, dst *milvusstore.Store }
+type milvusReembed struct {
+	src, dst *milvusstore.Store
+	embed    EmbedFunc
+}
 
 // Begin creates and loads the collections copied into.
 func (m *milvusReembed) Begin(ctx context.Context) error {
@@ -95,8 +99,8 @@ func (m *milvusReembed) Tables() []string { return milvusstore.CopyKinds }
 
 func (m *milvusReembed) Count(context.Context, string) (int, error) { return -1, nil }
 
-func (m *milvusReembed) Step(ctx context.Context, table, after string, n int, input func(title, text string) string, embed func([]string) ([][]float32, error)) (string, int, error) {
-	return m.dst.CopyPage(ctx, m.src, table, after, n, input, embed)
+func (m *milvusReembed) Step(ctx context.Context, table, after string, n int) (string, int, error) {
+	return m.dst.CopyPage(ctx, m.src, table, after, n, pipeline.ChunkInput, m.embed)
 }
 
 func (m *milvusReembed) Finish(context.Context) error { return nil } // Milvus indexes as it goes

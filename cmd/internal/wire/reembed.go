@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/freshctx/freshctx/pipeline"
 	"github.com/freshctx/freshctx/store/pgstore"
 )
 
@@ -20,14 +21,16 @@ type Reembedder interface {
 	// Count is how many rows table holds (-1: not known).
 	Count(ctx context.Context, table string) (int, error)
 	// Step makes the vectors of up to n rows of table after the cursor after
-	// ("": from the start), with embed of their texts as ingest embeds them
-	// (input renders a chunk's), and returns the cursor after them and how
-	// many rows it did: 0 when table is done.
-	Step(ctx context.Context, table, after string, n int, input func(title, text string) string, embed func([]string) ([][]float32, error)) (string, int, error)
+	// ("": from the start) of their texts as ingest embeds them, and returns
+	// the cursor after them and how many rows it did: 0 when table is done.
+	Step(ctx context.Context, table, after string, n int) (string, int, error)
 	// Finish builds what searches need (the knowledge index).
 	Finish(ctx context.Context) error
 	Close()
 }
+
+// EmbedFunc makes one vector of the new embedder's size for each text.
+type EmbedFunc = func(texts []string) ([][]float32, error)
 
 // DimsOf is the size of a recorded embedding ("model/dims"; 0: none).
 func DimsOf(embedding string) int {
@@ -39,15 +42,16 @@ func DimsOf(embedding string) int {
 	return n
 }
 
-// PGReembedder makes the vectors of PostgreSQL's tables again in place, from
-// vectors of oldDims dimensions (0: not known) to vectors of dims.
-func PGReembedder(st *pgstore.Store, oldDims, dims int) Reembedder {
-	return &pgReembed{st: st, oldDims: oldDims, dims: dims}
+// PGReembedder makes the vectors of PostgreSQL's tables again in place with
+// embed, from vectors of oldDims dimensions (0: not known) to vectors of dims.
+func PGReembedder(st *pgstore.Store, oldDims, dims int, embed EmbedFunc) Reembedder {
+	return &pgReembed{st: st, oldDims: oldDims, dims: dims, embed: embed}
 }
 
 type pgReembed struct {
 	st            *pgstore.Store
 	oldDims, dims int
+	embed         EmbedFunc
 }
 
 // Begin drops the knowledge index: building it again at the end is faster
@@ -66,7 +70,7 @@ func (p *pgReembed) Count(ctx context.Context, table string) (int, error) {
 	return p.st.CountVectors(ctx, table)
 }
 
-func (p *pgReembed) Step(ctx context.Context, table, after string, n int, input func(title, text string) string, embed func([]string) ([][]float32, error)) (string, int, error) {
+func (p *pgReembed) Step(ctx context.Context, table, after string, n int) (string, int, error) {
 	var key pgstore.VectorRowKey
 	if after != "" {
 		if err := json.Unmarshal([]byte(after), &key); err != nil {
@@ -81,10 +85,10 @@ func (p *pgReembed) Step(ctx context.Context, table, after string, n int, input 
 	for i, row := range rows {
 		texts[i] = row.Text
 		if table == "document_chunks" {
-			texts[i] = input(row.Title, row.Text)
+			texts[i] = pipeline.ChunkInput(row.Title, row.Text)
 		}
 	}
-	vecs, err := embed(texts)
+	vecs, err := p.embed(texts)
 	if err != nil {
 		return "", 0, err
 	}
