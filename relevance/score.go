@@ -60,6 +60,12 @@ func NewQuery(question string, vec []float32) Query {
 type Weights struct {
 	Similarity float64 // share of vector similarity in relevance
 	Lexical    float64 // share of BM25 in relevance
+	// SimilarityFloor is the least cosine that is scaled to a similarity of 1
+	// (ADR 0005): the window's cosines are divided by its best one or by this,
+	// whichever is larger, so that in a window where nothing is similar to the
+	// question (the best cosine 0.04) chance overlaps stay small instead of
+	// one of them counting as a perfect match (0: the best one, however low).
+	SimilarityFloor float64
 	// Identifier is added per matched identifier fraction: with 1, an event naming
 	// the question's identifier outranks every event that does not.
 	Identifier float64
@@ -164,7 +170,7 @@ type Weights struct {
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
-var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
+var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
 	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3}
 
 // Components are a candidate's scores, each in [0, 1].
@@ -370,7 +376,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	for i := range cands {
 		c := &comps[i]
 		if bestSim > 0 {
-			c.Similarity /= bestSim
+			c.Similarity /= max(bestSim, w.SimilarityFloor)
 		}
 		if bestLex > 0 {
 			c.Lexical /= bestLex

@@ -820,3 +820,39 @@ func TestAQuestionFindsTheOtherLanguagesWords(t *testing.T) {
 		}
 	}
 }
+
+// The cosines are normalised by the best one, or by SimilarityFloor when the
+// best is below it: in a window where nothing is similar to the question, a
+// chance overlap stays as small as it is and does not outweigh the newest
+// event; above the floor the best candidate gets 1 (ADR 0005).
+func TestSimilarityBelowTheFloorStaysSmall(t *testing.T) {
+	unit := func(c float64) []float32 { return []float32{float32(c), float32(math.Sqrt(1 - c*c))} }
+	q := relevance.NewQuery("what did I just take off?", []float32{1, 0})
+	w := relevance.DefaultWeights
+	for _, c := range []struct {
+		best, other float64
+		want        float64 // the best candidate's similarity
+	}{
+		{0.09, 0, 0.9},
+		{0.04, 0.02, 0.4},
+		{0.6, 0.3, 1},
+		{0.1, 0.05, 1},
+	} {
+		cands := []relevance.Candidate{
+			{Source: "support", Time: ago(15), Text: "Customer asked to remove the piano", Embedding: unit(c.best)},
+			{Source: "quotes", Time: ago(7), Text: "Piano transport removed from MQ-410", Embedding: unit(c.other)},
+		}
+		_, comps := relevance.Score(q, cands, w, nil, testNow)
+		if got := comps[0].Similarity; math.Abs(got-c.want) > 1e-6 {
+			t.Errorf("best cosine %.2f: similarity %.3f, want %.3f", c.best, got, c.want)
+		}
+		if got, want := comps[1].Similarity, c.other/max(c.best, w.SimilarityFloor); math.Abs(got-want) > 1e-6 {
+			t.Errorf("best cosine %.2f: the other's similarity %.3f, want %.3f", c.best, got, want)
+		}
+	}
+	w.SimilarityFloor = 0
+	cands := []relevance.Candidate{{Source: "support", Time: ago(15), Text: "Customer asked to remove the piano", Embedding: unit(0.09)}}
+	if _, comps := relevance.Score(q, cands, w, nil, testNow); math.Abs(comps[0].Similarity-1) > 1e-6 {
+		t.Errorf("SimilarityFloor 0: the best gets 1, got %.3f", comps[0].Similarity)
+	}
+}
