@@ -405,8 +405,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
-	// threads apply to it.
-	aboutEvent := len(qids) > 0 && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	// threads apply to it. One asking for what is newest ("when is the
+	// drop-off of RV-77 now?") asks where it stands, whatever it asks for.
+	aboutEvent := len(qids) > 0 && !q.Intent && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
 		// the clauses of the thing a "what …"/"which …" question asks for (one
 		// naming its object asks where that stands: a later event supersedes

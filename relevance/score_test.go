@@ -856,3 +856,29 @@ func TestSimilarityBelowTheFloorStaysSmall(t *testing.T) {
 		t.Errorf("SimilarityFloor 0: the best gets 1, got %.3f", comps[0].Similarity)
 	}
 }
+
+// A question naming its object and asking for what is newest ("now") asks
+// where the object stands on what it asks, never what one event says: the
+// later event on the object stating it inherits the first's match, and is
+// the answer though it shares fewer of the question's words.
+func TestNowAsksWhereTheObjectStands(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "rentals", Time: ago(55), Text: "Reservation RV-77: camper van, pick-up Porto 20 May, drop-off Porto 22 May"},
+		{Source: "rentals", Time: ago(40), Text: "Bike rack added to RV-77"},
+		{Source: "rentals", Time: ago(15), Text: "RV-77 return changed to 23 May, 65.00 EUR added"},
+		{Source: "billing", Time: ago(14), Text: "Card charged 65.00 EUR for RV-77"},
+		{Source: "rentals", Time: ago(50), Text: "Reservation RV-78: compact car, pick-up Lisbon 14 May, drop-off 18 May"},
+	}
+	for _, c := range []struct {
+		q    string
+		want int
+	}{
+		{"when is the drop-off of RV-77 now?", 2},
+		{"when is the drop-off of RV-77?", 0}, // what the reservation says
+	} {
+		scores, comps := relevance.Score(relevance.NewQuery(c.q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if !ranksFirst(scores, c.want) {
+			t.Errorf("%q: %q should rank first, scores %.3f (components %+v)", c.q, cands[c.want].Text, scores, comps)
+		}
+	}
+}
