@@ -86,7 +86,16 @@ func analyze(normalised string, answers, event bool) Analysis {
 				(isJoiner(rs[j]) && j+1 < len(rs) && (unicode.IsLetter(rs[j+1]) && !isCJK(rs[j+1]) || unicode.IsDigit(rs[j+1])))) {
 				j++
 			}
-			a.addToken(string(rs[i:j]))
+			if i >= 2 && rs[i-1] == ':' && unicode.IsDigit(rs[i-2]) {
+				// the minutes of a clock time, and what is joined to them: in
+				// "10:00-12:00", "00-12" is two numbers, not an identifier
+				// (which made two booking slots one object's story)
+				for _, part := range strings.FieldsFunc(string(rs[i:j]), isJoiner) {
+					a.addToken(part)
+				}
+			} else {
+				a.addToken(string(rs[i:j]))
+			}
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
 			// 1", "on the 6th" the 6th); not "at first"
 			if n, ok := ordinals[string(rs[i:j])]; ok && string(prevWord) != "at" {
