@@ -86,16 +86,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 				(isJoiner(rs[j]) && j+1 < len(rs) && (unicode.IsLetter(rs[j+1]) && !isCJK(rs[j+1]) || unicode.IsDigit(rs[j+1])))) {
 				j++
 			}
-			if i >= 2 && rs[i-1] == ':' && unicode.IsDigit(rs[i-2]) {
-				// the minutes of a clock time, and what is joined to them: in
-				// "10:00-12:00", "00-12" is two numbers, not an identifier
-				// (which made two booking slots one object's story)
-				for _, part := range strings.FieldsFunc(string(rs[i:j]), isJoiner) {
-					a.addToken(part)
-				}
-			} else {
-				a.addToken(string(rs[i:j]))
-			}
+			a.addToken(string(rs[i:j]))
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
 			// 1", "on the 6th" the 6th); not "at first"
 			if n, ok := ordinals[string(rs[i:j])]; ok && string(prevWord) != "at" {
@@ -289,8 +280,24 @@ func isIdentifier(tok string) bool {
 	case strings.ContainsAny(tok, ".,") && digits >= 3:
 		return true // an amount: 129.90, 1,250.00
 	default:
-		return digits >= 4 // an order or account number, a year
+		return digits >= 4 && !smallNumbers(tok) // an order or account number, a year
 	}
+}
+
+// smallNumbers reports numbers of one or two digits joined by "-" or "/": a
+// range, a fraction or a day and month ("12-15 March", "pages 12-14", "14/20",
+// the "00-12" of "10:00-12:00"), which name no object. As one number of four
+// digits they made two bookings of "12-15 March" one object's story.
+func smallNumbers(tok string) bool {
+	if strings.ContainsAny(tok, ".,") {
+		return false
+	}
+	for _, n := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '/' }) {
+		if len(n) > 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // canonicalAmount writes a number with separators one way: the last

@@ -254,8 +254,9 @@ func TestIdentifierSpellings(t *testing.T) {
 		"O-5001/O-5002 merged":                     {"o5001o5002", "o5001", "o5002"},
 		"O-5001,O-5002":                            {"o5001o5002", "o5001", "o5002"},
 		"20/05/2026":                               {"20052026"}, // a date: numbers alone are not split
-		// clock times and their ranges name nothing ("00-12" of 10:00-12:00 is no number of four digits)
+		// small numbers joined name nothing: a range, a fraction, a clock time's ("00-12" of 10:00-12:00)
 		"Room R-1200 booked Tuesday 10:00-12:00, then 8:30-9:15": {"r1200"},
+		"Flat booked 12-15 March, pages 12-14, marked 14/20":     {},
 	} {
 		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
 			t.Errorf("%q: identifiers %q, want %q", text, got, want)
