@@ -325,16 +325,22 @@ func canonicalAmount(tok string) string {
 }
 
 // numberWord reports a word spelled with a number first: one or two digits,
-// then two letters or more and nothing else (2FA, 3rd, 10am).
+// then two letters or more and nothing else (2FA, 3rd, 10am), or a quantity
+// joined to its word, of up to three digits ("10-day pass", "100-night trial",
+// "1-hour lesson").
 func numberWord(tok string) bool {
 	i := 0
 	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
 		i++
 	}
-	if i == 0 || i > 2 || len(tok)-i < 2 {
+	j := i // where the letters begin
+	if j < len(tok) && tok[j] == '-' {
+		j++
+	}
+	if i == 0 || i > 2 && !(i == 3 && j > i) || len(tok)-j < 2 {
 		return false
 	}
-	for _, r := range tok[i:] {
+	for _, r := range tok[j:] {
 		if !unicode.IsLetter(r) {
 			return false
 		}

@@ -257,6 +257,7 @@ func TestIdentifierSpellings(t *testing.T) {
 		// small numbers joined name nothing: a range, a fraction, a clock time's ("00-12" of 10:00-12:00)
 		"Room R-1200 booked Tuesday 10:00-12:00, then 8:30-9:15": {"r1200"},
 		"Flat booked 12-15 March, pages 12-14, marked 14/20":     {},
+		"10-day pass DC-4471, 100-night trial, a 1-hour lesson":  {"dc4471"}, // a quantity joined to its word
 	} {
 		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
 			t.Errorf("%q: identifiers %q, want %q", text, got, want)
