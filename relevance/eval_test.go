@@ -189,6 +189,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// (written before the 2026-12-03 late stop's changes, committed unread),
 	// -blind-35.json (written after it, before any change, with busier
 	// customers as in #15's description: 7 events a customer, look-alikes;
+	// committed unread, its totals read, then its misses: development),
+	// -blind-36.json (written at that stop's end, after its ranking changes,
 	// committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
@@ -210,7 +212,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-29.json"}, {"../examples/evalset-blind-30.json"},
 		{"../examples/evalset-blind-31.json"}, {"../examples/evalset-blind-32.json"},
 		{"../examples/evalset-blind-33.json"}, {"../examples/evalset-blind-34.json"},
-		{"../examples/evalset-blind-35.json"},
+		{"../examples/evalset-blind-35.json"}, {"../examples/evalset-blind-36.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
