@@ -289,11 +289,14 @@ func isIdentifier(tok string) bool {
 // the "00-12" of "10:00-12:00"), which name no object. As one number of four
 // digits they made two bookings of "12-15 March" one object's story.
 func smallNumbers(tok string) bool {
-	if strings.ContainsAny(tok, ".,") {
-		return false
-	}
-	for _, n := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '/' }) {
-		if len(n) > 2 {
+	run := 0 // the digits since the last separator
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c == '-' || c == '/':
+			run = 0
+		case c >= '0' && c <= '9' && run < 2:
+			run++
+		default: // a third digit, or anything else
 			return false
 		}
 	}
