@@ -296,7 +296,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		asking = 0
 	}
 	if w.Lexical > 0 {
-		lq := newLexQuery(words(q.Analysis), w.CJKChar)
+		qw := words(q.Analysis)
+		if q.Intent {
+			qw = withoutCues(qw, q.Text)
+		}
+		lq := newLexQuery(qw, w.CJKChar)
 		if w.Thesaurus > 0 {
 			th := w.Lexicon
 			if th == nil {
@@ -1461,6 +1465,33 @@ var recencyWords = []string{"just", "latest", "newest", "most recent", "recently
 	"moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展"}
 
 var recencyCues = newCueSet(recencyWords)
+
+// cueStems are the terms of the words that only say a question asks for the
+// newest, and cjkCues the Chinese ones: no event is about them ("current" is
+// not one: a "current account" is a thing).
+var cueStems = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"latest", "newest", "recent", "recently", "lately"} {
+		m[stem(w)] = true
+	}
+	return m
+}()
+
+var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前"}
+
+// withoutCues drops from a question's terms the words that only say it asks
+// for the newest, and the characters and pair of a Chinese one: "最近有什么进展？"
+// matched "材料审核：缺少近三个月银行流水" by 近.
+func withoutCues(terms []string, q string) []string {
+	var drop []string
+	for _, c := range cjkCues {
+		if strings.Contains(q, c) {
+			rs := []rune(c)
+			drop = append(drop, c, string(rs[0]), string(rs[1]))
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return cueStems[t] || slices.Contains(drop, t) })
+}
 
 // RecencyIntent reports whether the question asks for what is newest.
 func RecencyIntent(q string) bool { return recencyIntent(newText(q)) }

@@ -886,3 +886,26 @@ func TestNowAsksWhereTheObjectStands(t *testing.T) {
 		}
 	}
 }
+
+// The words that only say a question asks for the newest ("latest", 最近)
+// are no terms of it: "最近有什么进展？" is not about the event that says 近
+// ("缺少近三个月银行流水"), nor "any recent news?" about "Recent orders exported".
+func TestRecencyCuesAreNoTerms(t *testing.T) {
+	for q, cands := range map[string][]relevance.Candidate{
+		"最近有什么进展？": {
+			{Source: "visa", Time: ago(45), Text: "材料审核：缺少近三个月银行流水"},
+			{Source: "visa", Time: ago(30), Text: "已收到补交的银行流水"},
+			{Source: "visa", Time: ago(5), Text: "签证已出签，护照将快递寄回"},
+		},
+		"what's the latest?": {
+			{Source: "shop", Time: ago(40), Text: "Latest catalogue downloaded"},
+			{Source: "shop", Time: ago(20), Text: "Order O-5521 packed"},
+			{Source: "shop", Time: ago(4), Text: "Order O-5521 handed to DHL"},
+		},
+	} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if !ranksFirst(scores, 2) || comps[0].Lexical != 0 {
+			t.Errorf("%q: the newest should rank first, and the cue match nothing: %.3f %+v", q, scores, comps)
+		}
+	}
+}
