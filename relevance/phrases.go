@@ -17,6 +17,11 @@ import (
 type phraseIndex[T any] struct {
 	byFirst map[string][]phrase[T]
 	cjk     []phrase[T]
+	// separable: a verb and its particle match with up to three words
+	// between them, its object ("send the shoes back" holds "send back"; not
+	// across another particle or an auxiliary: "my money is back" holds no
+	// "money back").
+	separable bool
 }
 
 type phrase[T any] struct {
@@ -59,6 +64,16 @@ func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
 			if n := len(ph.words); i+n <= len(words) && slices.Equal(words[i:i+n], ph.words) && !f(&ph.v, words[i:i+n]) {
 				return
 			}
+			if p.separable && len(ph.words) == 2 && particles[ph.words[1]] {
+				for j := i + 2; j < len(words) && j <= i+4 && !particles[words[j-1]] && !auxiliaries[words[j-1]]; j++ {
+					if words[j] == ph.words[1] {
+						if !f(&ph.v, ph.words) {
+							return
+						}
+						break
+					}
+				}
+			}
 		}
 	}
 	if len(p.cjk) > 0 && strings.IndexFunc(q.norm, isCJK) >= 0 {
@@ -69,6 +84,10 @@ func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
 		}
 	}
 }
+
+// particles are the adverbs that make a phrasal verb with a verb before them.
+var particles = map[string]bool{"back": true, "up": true, "off": true, "out": true, "away": true, "down": true, "over": true,
+	"in": true, "on": true}
 
 // normalise is s in NFKC, lower-cased (ASCII needs only the latter).
 func normalise(s string) string {

@@ -50,6 +50,7 @@ const Builtin = "builtin"
 // (~8 ms), not when the package loads: ingest and the tools never use it.
 var DefaultThesaurus = sync.OnceValue(func() *Thesaurus {
 	t := &Thesaurus{newPhraseIndex[entry]()}
+	t.entries.separable = true
 	if err := t.parse("thesaurus.txt", builtinThesaurus); err != nil {
 		panic(err)
 	}
@@ -68,6 +69,7 @@ func LoadThesaurus(paths ...string) (*Thesaurus, error) {
 		return DefaultThesaurus(), nil
 	}
 	t := &Thesaurus{newPhraseIndex[entry]()}
+	t.entries.separable = true
 	for _, p := range paths {
 		text := builtinThesaurus
 		if p != Builtin {
@@ -87,6 +89,7 @@ func LoadThesaurus(paths ...string) (*Thesaurus, error) {
 // ParseThesaurus parses one thesaurus; name is used in errors ("name:line: …").
 func ParseThesaurus(name, text string) (*Thesaurus, error) {
 	t := &Thesaurus{newPhraseIndex[entry]()}
+	t.entries.separable = true
 	return t, t.parse(name, text)
 }
 

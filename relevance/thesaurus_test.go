@@ -37,6 +37,9 @@ send back, return`)
 		{"my money is back", nil, nil},                                              // not in order
 		{"退钱了吗", []string{"退款"}, nil},                                               // pairs of characters, not one alone
 		{"can I send back the boots?", []string{"return"}, nil},                     // "send back" has a stop word: it matches, it is not brought
+		{"can I send the damaged boots back?", []string{"return"}, nil},             // a verb and its particle, up to three words between
+		{"send it to my sister and the boots back", nil, nil},                       // not four words apart
+		{"can I send them up and back?", nil, nil},                                  // nor across another particle
 	} {
 		var terms []string
 		var phrases [][]string
