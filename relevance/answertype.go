@@ -645,7 +645,9 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
 	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling)
-	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿")
+	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿",
+	// and why something is sent back (too small, too big, does not fit)
+	"偏小", "偏大", "太小", "太大", "不合适", "不合身")
 
 // reasonAfter are the words that state a problem only before one of the
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit
@@ -654,7 +656,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a", "an"}, "at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "quota": {"reached", "exceeded", "hit", "full"},
 	"allowance": {"reached", "exceeded", "used"}, "storage": {"full"}, "held": {"for", "at", "up", "by"}, "signs": {"of"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
-	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"}}
+	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"},
+	"too": {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"}}
 
 // statesReason reports that the text (normalised) states a cause or a problem.
 var statesReason = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in

@@ -57,6 +57,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Delivery delayed because of the weather":                    {why},
 		"Account locked after three wrong passwords":                 {why},
 		"支付失败：余额不足":                                                  {why},
+		"Return started for SH-4410: too small":                      {why}, // why it is sent back
+		"TM-8801 退货申请：尺码偏小":                                          {why},
+		"Too many guests on the list, 2 tables added":                nil,
 		"Order O-7001 delivered to the parcel locker":                nil,
 		"Refund R-7001 approved":                                     nil,
 		"Shipping of the rewards moved to June":                      {when}, // a month after a preposition
