@@ -421,7 +421,14 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if len(asked) == 0 && len(qids) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
-		inherit(rels, comps, cands, docs, w, byClause, clauses, noun)
+		wt := w
+		if stillCues.in(q.normalised()) {
+			// "is the minivan still booked?", "is the heating fixed yet?": a
+			// later event on the thing is where it stands now, and inherits all
+			// of the match of the event that introduced it
+			wt.ThreadFirst = w.ThreadAnswer
+		}
+		inherit(rels, comps, cands, docs, wt, byClause, clauses, noun)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded}
 	switch {
@@ -1465,6 +1472,11 @@ var recencyWords = []string{"just", "latest", "newest", "most recent", "recently
 	"moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展"}
 
 var recencyCues = newCueSet(recencyWords)
+
+// stillCues ask whether something still holds or has happened by now ("still",
+// "yet", "in the end", 了没): where the thing's story stands, not how it began.
+// Not 还, which also means to pay back.
+var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now", "已经", "了没", "没有"})
 
 // cueStems are the terms of the words that only say a question asks for the
 // newest, and cjkCues the Chinese ones: no event is about them ("current" is

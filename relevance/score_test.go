@@ -909,3 +909,21 @@ func TestRecencyCuesAreNoTerms(t *testing.T) {
 		}
 	}
 }
+
+// A question whether something still holds or has happened by now ("still",
+// "yet", 了没) asks where its story stands: the later event on the thing
+// inherits all of the match of the event that introduced it, and is newer.
+func TestStillAsksWhereTheStoryStands(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(50), Text: "Booking BK-410 confirmed: kayak for two, Saturday 10:00"},
+		{Source: "bookings", Time: ago(45), Text: "Booking BK-411 confirmed: city bike, Sunday 09:00"},
+		{Source: "bookings", Time: ago(25), Text: "BK-410 cancelled: storm warning, refund issued"},
+		{Source: "shop", Time: ago(5), Text: "Rain jackets in the shop now"},
+	}
+	for q, want := range map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if !ranksFirst(scores, want) {
+			t.Errorf("%q: %q should rank first: %.3f %+v", q, cands[want].Text, scores, comps)
+		}
+	}
+}
