@@ -39,6 +39,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Tariff switched from December 1":                            {when},
 		"Driver on the way, arriving in 10 minutes":                  {when, who},
 		"Out of stock, expected back in 10 days":                     {when},
+		"Refund reaches your card in 3-5 business days":              {when}, // a kind of day between the number and its unit
+		"Lenses in production, about 7 working days":                 {when},
 		"Repair done within 1.5 hours":                               {when},
 		"Your parcel arrives tomorrow":                               {when},
 		"周六班调整为周日上午 9 点":                                             {when},
