@@ -443,12 +443,14 @@ var (
 	// after a number: a time of day, or how soon ("in 10 minutes", "within 3 days");
 	// not months or years, which are a contract's or a plan's length more often
 	timeUnits = map[string]bool{"am": true, "pm": true, "minute": true, "minutes": true, "min": true, "mins": true,
-		"hour": true, "hours": true, "hr": true, "hrs": true, "day": true, "days": true, "week": true, "weeks": true}
+		"hour": true, "hours": true, "hr": true, "hrs": true, "h": true, "day": true, "days": true, "week": true, "weeks": true}
 	// Chinese words that state a time, and what states one after a number (9 点, 20 分钟, 5 月 3 日)
 	cjkTimeWords = newCJKWords("周一", "周二", "周三", "周四", "周五", "周六", "周日", "周天", "周末", "星期", "礼拜",
 		"上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚", "今天", "明天", "后天", "昨天", "今晚", "明早", "下周", "本周", "这周")
-	// dayKinds stand between a number and its unit ("3-5 business days")
-	dayKinds       = map[string]bool{"business": true, "working": true, "calendar": true, "banking": true, "school": true, "full": true}
+	// dayKinds stand between a number and its unit ("3-5 business days", "a couple of days")
+	dayKinds = map[string]bool{"business": true, "working": true, "calendar": true, "banking": true, "school": true, "full": true, "of": true}
+	// fewWords count as a number before a unit, as numberWords do ("a few days", "two weeks")
+	fewWords       = map[string]bool{"one": true, "few": true, "couple": true, "several": true}
 	timePreps      = map[string]bool{"in": true, "by": true, "until": true, "till": true, "from": true, "since": true, "before": true, "after": true, "to": true, "during": true, "mid": true, "early": true, "late": true, "of": true}
 	cjkAfterNumber = newCJKWords("点", "时", "分钟", "小时", "天", "日", "号", "月", "周", "个小时", "个工作日", "工作日", "个星期")
 )
@@ -493,10 +495,10 @@ func statesTime(rs []rune) bool {
 				return true
 			}
 			if prevNumber && in(dayKinds, w) {
-				i = j // "3-5 business days", "7 working days": the unit follows
+				i = j // "3-5 business days", "7 working days", "a couple of days": the unit follows
 				continue
 			}
-			prevNumber, prevMonth, prevPrep = false, in(months, w), in(timePreps, w)
+			prevNumber, prevMonth, prevPrep = in(numberWords, w) || in(fewWords, w), in(months, w), in(timePreps, w)
 			i = j
 		case isCJK(r):
 			j := span(rs, i, isCJK)

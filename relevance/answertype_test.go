@@ -41,6 +41,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Out of stock, expected back in 10 days":                     {when},
 		"Refund reaches your card in 3-5 business days":              {when}, // a kind of day between the number and its unit
 		"Lenses in production, about 7 working days":                 {when},
+		"Refund arrives in a few days, within two weeks at most":     {when}, // a number in words
+		"Dispatch within 24h":                                        {when},
 		"Repair done within 1.5 hours":                               {when},
 		"Your parcel arrives tomorrow":                               {when},
 		"周六班调整为周日上午 9 点":                                             {when},
