@@ -353,7 +353,14 @@ const MoneyTerm = "¤"
 var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf": true, "cny": true, "rmb": true,
 	"jpy": true, "cad": true, "aud": true, "sek": true, "nok": true, "dkk": true, "pln": true, "inr": true,
 	"hkd": true, "sgd": true, "euro": true, "euros": true, "dollar": true, "dollars": true, "pound": true,
-	"pounds": true, "yuan": true}
+	"pounds": true, "yuan": true, "bucks": true, "quid": true}
+
+// tensWords and cjkNumerals are numbers in words before a currency ("twenty
+// dollars", 二十元).
+var tensWords = map[string]bool{"twenty": true, "thirty": true, "forty": true, "fifty": true, "sixty": true, "seventy": true,
+	"eighty": true, "ninety": true, "hundred": true, "thousand": true}
+
+const cjkNumerals = "一二两三四五六七八九十百千万"
 
 // statesAmount reports that the text states an amount of money, or that
 // there is none to pay ("not charged to you", "free of charge", 不收费): "will
@@ -402,15 +409,18 @@ func statesMoney(rs []rune) bool {
 			i = j
 		case isLatin(r):
 			j := span(rs, i, isLatin)
-			if in(currencyCodes, asciiWord(rs[i:j], &buf)) {
+			if w := asciiWord(rs[i:j], &buf); in(currencyCodes, w) {
 				if prevNumber {
 					return true
 				}
 				prevNumber, prevCurrency = false, true
 			} else {
-				prevNumber, prevCurrency = false, false
+				prevNumber, prevCurrency = in(numberWords, w) || in(tensWords, w), false // ("twenty dollars")
 			}
 			i = j
+		case strings.ContainsRune(cjkNumerals, r): // (二十元)
+			prevNumber, prevCurrency = true, false
+			i++
 		case unicode.IsSpace(r) || r == ':':
 			i++
 		default:

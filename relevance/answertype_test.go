@@ -17,6 +17,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 	for text, want := range map[string][]string{
 		"Car insurance renewed, premium 612.00 EUR per year":         {money},
 		"Refund of €35 approved":                                     {money},
+		"Chat (agent): we charged you twenty dollars":                {money}, // a number in words
+		"退款二十元":                                                      {money},
+		"Paid 15 bucks":                                              {money},
 		"Charged $20 for the upgrade":                                {money},
 		"退款 15 元已批准":                                                 {money},
 		"Invoice paid: USD 49":                                       {money},
