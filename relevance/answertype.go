@@ -238,15 +238,24 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	"terminal": true, "hall": true, "floor": true, "row": true, "seat": true, "seats": true, "block": true, "desk": true,
 	"counter": true, "reception": true, "entrance": true, "door": true, "centre": true, "center": true, "office": true,
 	"branch": true, "station": true, "venue": true, "arena": true, "lobby": true, "locker": true, "pitch": true,
-	"studio": true, "address": true, "building": true, "street": true, "square": true, "shop": true}
+	"studio": true, "address": true, "building": true, "street": true, "square": true, "shop": true,
+	"store": true, "depot": true, "pharmacy": true, "clinic": true, "hospital": true, "airport": true,
+	"lounge": true, "court": true, "pool": true, "parking": true, "kiosk": true}
 
 var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
 	"登机口", "检票口", "航站楼", "服务台", "窗口", "接待处", "入口", "门口", "营业厅", "分店", "支行", "分院",
-	"场馆", "会场", "体育馆", "大堂", "储物柜", "快递柜", "工作室", "街道")
+	"场馆", "会场", "体育馆", "大堂", "储物柜", "快递柜", "工作室", "街道",
+	// and where a parcel or a prescription is collected (pickup point, parcel station, gatehouse, pharmacy, …)
+	"自提点", "驿站", "门卫", "药房", "医院", "机场", "停车场")
 
 // statesPlace reports that the text (normalised) names a place.
-var statesPlace = statedByWords{placeWords, nil, cjkPlaceWords}.in
+var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords}.in
+
+// placeAfter are the words that name a place only before one of the words
+// listed for them ("access point", "post office"; a loyalty point is none).
+var placeAfter = map[string][]string{"access": {"point"}, "pickup": {"point", "location"}, "collection": {"point"},
+	"drop": {"point", "off"}, "service": {"point"}, "post": {"office"}, "car": {"park"}}
 
 // PersonTerm is the term of an event that names a person by their role or
 // title ("cleaner changed from Ana to Marek", "Dr. Haines", "骑手"): the answer

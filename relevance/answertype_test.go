@@ -350,6 +350,20 @@ func TestAWhereToQuestionLooksForAPlace(t *testing.T) {
 	firstOnlyWith(t, relevance.NewQuery("where do I need to go for class?", nil), cands, 0, func(w *relevance.Weights) { w.Place = 0 })
 }
 
+// Where a parcel or an order is collected names a place: a store, a pickup
+// point, a depot, 驿站, 门卫.
+func TestWhereToCollectNamesAPlace(t *testing.T) {
+	for _, text := range []string{"LP-55133 ready for pickup at store Alexanderplatz", "Parcel waiting at the UPS Access Point on Lindenstrasse",
+		"Hire HR-6613: collect from the Leeds depot", "包裹已到菜鸟驿站", "已送达，放在门卫处"} {
+		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
+			t.Errorf("%q names no place", text)
+		}
+	}
+	if slices.Contains(relevance.Analyze("1 loyalty point added").Terms, relevance.PlaceTerm) {
+		t.Errorf("a loyalty point names a place")
+	}
+}
+
 // Where no identifier tells a story, a later event that says it changes what
 // the most relevant one said, shares a word with it and states what is asked
 // is the newer word on it: the visit moved, not the visit booked. One that
