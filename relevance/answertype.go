@@ -728,7 +728,8 @@ var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "coll
 	"armed": {"by"}, "disarmed": {"by"}, "cancelled": {"by"}, "canceled": {"by"}, "changed": {"by"}, "updated": {"by"},
 	"requested": {"by"}, "submitted": {"by"}, "reported": {"by"}, "handled": {"by"}, "inspected": {"by"},
 	"checked": {"by"}, "reviewed": {"by"}, "confirmed": {"by"}, "booked": {"by"}, "created": {"by"}, "added": {"by"},
-	"removed": {"by"}, "issued": {"by"}, "unlocked": {"by"}, "locked": {"by"}}
+	"removed": {"by"}, "issued": {"by"}, "unlocked": {"by"}, "locked": {"by"},
+	"for": {"by"}} // ("signed for by J. Marsh")
 
 // namesAnAddress reports an e-mail address: a token around an "@" that the
 // analysis takes for an e-mail-like identifier (isIdentifier).

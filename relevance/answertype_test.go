@@ -94,6 +94,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"骑手已取餐":                                                      {who},
 		"FL-6040 delivered to reception, signed by K. Brandt":        {who}, // whoever it was done by
 		"Claim approved by the insurer":                              {who},
+		"Parcel signed for by R. Diaz":                               {who},
 		"Playlist shared with tom.b@example.org":                     {who}, // an e-mail address
 		"Tag @design in the thread":                                  nil,
 		"Locksmith Jakub on the way":                                 {who},
