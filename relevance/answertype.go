@@ -644,6 +644,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
 	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true,
+	"overbooked": true, "unreachable": true,
 	"needs": true, "needed": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
 	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
 	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true,
@@ -684,6 +685,11 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a
 	"allowance": {"reached", "exceeded", "used"}, "storage": {"full"}, "held": {"for", "at", "up", "by"}, "signs": {"of"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"},
+	// why something could not be done ("nobody at home", "not found", "out of
+	// stock", "sold out")
+	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"},
+	"not": {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid"},
+	"of":  {"stock"}, "sold": {"out"},
 	"too": {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"}}
 
 // statesReason reports that the text (normalised) states a cause or a problem.

@@ -41,8 +41,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Tickets bought: 1 x football match, 20 May":                 {when},
 		"Tariff switched from December 1":                            {when},
 		"Driver on the way, arriving in 10 minutes":                  {when, who},
-		"Out of stock, expected back in 10 days":                     {when},
-		"Refund reaches your card in 3-5 business days":              {when}, // a kind of day between the number and its unit
+		"Out of stock, expected back in 10 days":                     {when, why}, // why it is late, and when it comes
+		"Refund reaches your card in 3-5 business days":              {when},      // a kind of day between the number and its unit
 		"Lenses in production, about 7 working days":                 {when},
 		"Refund arrives in a few days, within two weeks at most":     {when}, // a number in words
 		"Dispatch within 24h":                                        {when},
@@ -65,6 +65,12 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Account locked after three wrong passwords":                 {why},
 		"支付失败：余额不足":                                                  {why},
 		"Return started for SH-4410: too small":                      {why}, // why it is sent back
+		"Delivery failed: nobody at home":                            {why}, // why it could not be done
+		"Item not available, refund issued":                          {why},
+		"Oat milk out of stock, removed from the order":              {why},
+		"Tickets sold out":                                           {why},
+		"No one answered the door":                                   {why},
+		"Not bad at all, thanks!":                                    nil,
 		"TM-8801 退货申请：尺码偏小":                                          {why},
 		"Too many guests on the list, 2 tables added":                nil,
 		"Order O-7001 delivered to the parcel locker":                nil,
