@@ -94,11 +94,14 @@ func TestBuiltinThesaurusRanks(t *testing.T) {
 		{Source: "s", Time: now.Add(-8 * time.Minute), Text: "Refund for the football ticket approved: 65.00 EUR"},
 		{Source: "s", Time: now.Add(-1 * time.Minute), Text: "Opened the monthly newsletter"},
 		{Source: "s", Time: now.Add(-3 * time.Minute), Text: "Planned power outage in your street on Friday"},
+		{Source: "s", Time: now.Add(-30 * time.Minute), Text: "Parcel P-7001 dispatched from the warehouse"},
+		{Source: "s", Time: now.Add(-20 * time.Minute), Text: "Card debited 49.00 EUR for the annual plan"},
 	}
 	for _, c := range []struct {
 		q     string
 		first int
-	}{{"did I get my money back?", 0}, {"will the electricity be cut off?", 2}} {
+	}{{"did I get my money back?", 0}, {"will the electricity be cut off?", 2}, {"will my electricity be off soon?", 2},
+		{"has my order been sent?", 3}, {"was my payment taken?", 4}} {
 		on, _ := Score(NewQuery(c.q, nil), cands, DefaultWeights, nil, now)
 		w := DefaultWeights
 		w.Thesaurus = 0
