@@ -112,6 +112,25 @@ func TestBuiltinThesaurusRanks(t *testing.T) {
 	}
 }
 
+// The same in Chinese: 丢了 is 遗失, 发货 is 出库.
+func TestBuiltinThesaurusRanksInChinese(t *testing.T) {
+	now := time.Now()
+	cands := []Candidate{
+		{Source: "s", Time: now.Add(-2 * time.Minute), Text: "已登录网页版"},
+		{Source: "s", Time: now.Add(-25 * time.Minute), Text: "快件遗失，正在理赔"},
+		{Source: "s", Time: now.Add(-35 * time.Minute), Text: "订单 DD-71 已出库"},
+	}
+	for q, first := range map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2} {
+		on, _ := Score(NewQuery(q, nil), cands, DefaultWeights, nil, now)
+		w := DefaultWeights
+		w.Thesaurus = 0
+		off, _ := Score(NewQuery(q, nil), cands, w, nil, now)
+		if best(on) != first || best(off) == first {
+			t.Errorf("%q: first %d with the thesaurus, %d without; want %d, and not without", q, best(on), best(off), first)
+		}
+	}
+}
+
 func best(scores []float64) int {
 	b := 0
 	for i, s := range scores {
