@@ -20,6 +20,18 @@ func ranksFirst(scores []float64, k int) bool {
 	return !slices.ContainsFunc(scores, func(s float64) bool { return s > scores[k] })
 }
 
+// firstFor checks that each question ranks its candidate first (by default
+// weights, at testNow).
+func firstFor(t *testing.T, cands []relevance.Candidate, want map[string]int) {
+	t.Helper()
+	for q, i := range want {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if !ranksFirst(scores, i) {
+			t.Errorf("%q: %q should rank first: %.3f %+v", q, cands[i].Text, scores, comps)
+		}
+	}
+}
+
 // A later event that shares an identifier with an event the question matches
 // inherits Thread times that event's relevance; an earlier one, or one about
 // another object, inherits nothing.
@@ -294,12 +306,7 @@ func TestAmountsByTheirWholeNumber(t *testing.T) {
 		{Source: "orders", Time: ago(10), Text: "Order O-1200 placed"},
 		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
 	}
-	for q, want := range map[string]int{"when do I get my 300 back?": 0, "did the 1200 charge go through?": 1, "what is the 300.50 for?": 2} {
-		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
-		if !ranksFirst(scores, want) {
-			t.Errorf("%q: %q should rank first: %.3f %+v", q, cands[want].Text, scores, comps)
-		}
-	}
+	firstFor(t, cands, map[string]int{"when do I get my 300 back?": 0, "did the 1200 charge go through?": 1, "what is the 300.50 for?": 2})
 	if _, comps := relevance.Score(relevance.NewQuery("what is O-1200?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[1].Identifier != 0 {
 		t.Errorf("the charge of 1,200.00 names O-1200: %+v", comps[1])
 	}
@@ -873,18 +880,10 @@ func TestNowAsksWhereTheObjectStands(t *testing.T) {
 		{Source: "billing", Time: ago(14), Text: "Card charged 65.00 EUR for RV-77"},
 		{Source: "rentals", Time: ago(50), Text: "Reservation RV-78: compact car, pick-up Lisbon 14 May, drop-off 18 May"},
 	}
-	for _, c := range []struct {
-		q    string
-		want int
-	}{
-		{"when is the drop-off of RV-77 now?", 2},
-		{"when is the drop-off of RV-77?", 0}, // what the reservation says
-	} {
-		scores, comps := relevance.Score(relevance.NewQuery(c.q, nil), cands, relevance.DefaultWeights, nil, testNow)
-		if !ranksFirst(scores, c.want) {
-			t.Errorf("%q: %q should rank first, scores %.3f (components %+v)", c.q, cands[c.want].Text, scores, comps)
-		}
-	}
+	firstFor(t, cands, map[string]int{
+		"when is the drop-off of RV-77 now?": 2,
+		"when is the drop-off of RV-77?":     0, // what the reservation says
+	})
 }
 
 // The words that only say a question asks for the newest ("latest", 最近)
@@ -920,10 +919,5 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "bookings", Time: ago(25), Text: "BK-410 cancelled: storm warning, refund issued"},
 		{Source: "shop", Time: ago(5), Text: "Rain jackets in the shop now"},
 	}
-	for q, want := range map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0} {
-		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
-		if !ranksFirst(scores, want) {
-			t.Errorf("%q: %q should rank first: %.3f %+v", q, cands[want].Text, scores, comps)
-		}
-	}
+	firstFor(t, cands, map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0})
 }

@@ -97,19 +97,8 @@ func TestBuiltinThesaurusRanks(t *testing.T) {
 		{Source: "s", Time: now.Add(-30 * time.Minute), Text: "Parcel P-7001 dispatched from the warehouse"},
 		{Source: "s", Time: now.Add(-20 * time.Minute), Text: "Card debited 49.00 EUR for the annual plan"},
 	}
-	for _, c := range []struct {
-		q     string
-		first int
-	}{{"did I get my money back?", 0}, {"will the electricity be cut off?", 2}, {"will my electricity be off soon?", 2},
-		{"has my order been sent?", 3}, {"was my payment taken?", 4}} {
-		on, _ := Score(NewQuery(c.q, nil), cands, DefaultWeights, nil, now)
-		w := DefaultWeights
-		w.Thesaurus = 0
-		off, _ := Score(NewQuery(c.q, nil), cands, w, nil, now)
-		if best(on) != c.first || best(off) == c.first {
-			t.Errorf("%q: first %d with the thesaurus, %d without; want %d, and not without", c.q, best(on), best(off), c.first)
-		}
-	}
+	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"did I get my money back?": 0, "will the electricity be cut off?": 2,
+		"will my electricity be off soon?": 2, "has my order been sent?": 3, "was my payment taken?": 4})
 }
 
 // The same in Chinese: 丢了 is 遗失, 发货 is 出库.
@@ -120,7 +109,14 @@ func TestBuiltinThesaurusRanksInChinese(t *testing.T) {
 		{Source: "s", Time: now.Add(-25 * time.Minute), Text: "快件遗失，正在理赔"},
 		{Source: "s", Time: now.Add(-35 * time.Minute), Text: "订单 DD-71 已出库"},
 	}
-	for q, first := range map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2} {
+	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2})
+}
+
+// firstWithTheThesaurusOnly checks that each question ranks its candidate
+// first with the built-in thesaurus, and not without it.
+func firstWithTheThesaurusOnly(t *testing.T, cands []Candidate, now time.Time, want map[string]int) {
+	t.Helper()
+	for q, first := range want {
 		on, _ := Score(NewQuery(q, nil), cands, DefaultWeights, nil, now)
 		w := DefaultWeights
 		w.Thesaurus = 0
