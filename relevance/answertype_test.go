@@ -25,7 +25,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Invoice paid: USD 49":                                       {money},
 		"Balance 1,250.00":                                           {money},
 		"Scratch pre-existing, not charged to you":                   {money, why}, // nothing to pay answers how much; a scratch is a finding
-		"Chat (staff): Yes, fitting costs 25 EUR":                    {money},      // a chat line's speaker answers no "who"
+		"Display cable replaced under warranty":                      {money},      // nothing to pay
+		"屏幕保修期内免费更换":                                                 {money},
+		"Chat (staff): Yes, fitting costs 25 EUR":                    {money}, // a chat line's speaker answers no "who"
 		"客服：补牙一般会打麻药":                                                nil,
 		"维修费用不收费":                                                    {money},
 		"Loan approved at 5.9 percent APR":                           nil,
@@ -84,8 +86,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Please do not reply to this e-mail":                         nil,
 		"Transfer TR-100482 held for review":                         {why},
 		"Security deposit held on card ending 4471":                  nil,
-		"Diagnosis: display cable replaced under warranty":           {why},
-		"MOT result: FAIL - worn front brake pads":                   {why}, // a fault found
+		"Diagnosis: display cable replaced under warranty":           {money, why}, // a finding, and nothing to pay
+		"MOT result: FAIL - worn front brake pads":                   {why},        // a fault found
 		"Advisory: slight corrosion on rear subframe":                {why},
 		"RX-3121 on hold: the prescription scan is unreadable":       {why},
 		"Turn on the hold music":                                     nil,
