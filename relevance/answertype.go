@@ -169,7 +169,8 @@ var imperativeVerbs = map[string]bool{"bring": true, "take": true, "wear": true,
 var instructionWords = map[string]bool{"must": true, "mustn": true}
 
 // cjkInstructionStart are Chinese requests (请勿, 务必, 不要, …).
-var cjkInstructionStart = newCJKWords("请勿", "请携带", "请带", "请提前", "请在", "请到", "请按时", "务必", "不要", "禁止", "须", "记得", "请穿", "请保持")
+var cjkInstructionStart = newCJKWords("请勿", "请携带", "请带", "请提前", "请在", "请到", "请按时", "务必", "不要", "禁止", "须", "记得", "请穿", "请保持",
+	"需携带", "需要携带", "请出示", "需出示")
 
 // statesInstruction reports a text that tells the customer what to do: a
 // clause that begins with a verb ("Bring your passport", "Please bring …",
@@ -246,6 +247,8 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
 	"登机口", "检票口", "航站楼", "服务台", "窗口", "接待处", "入口", "门口", "营业厅", "分店", "支行", "分院",
 	"场馆", "会场", "体育馆", "大堂", "储物柜", "快递柜", "工作室", "街道",
+	// a place by its number (3 号窗口, 5 号柜; not the 3rd of a month)
+	"号窗", "号柜", "号门", "号楼", "号线", "号口", "号台", "号房",
 	// and where a parcel or a prescription is collected (pickup point, parcel station, gatehouse, pharmacy, …)
 	"自提点", "驿站", "门卫", "药房", "医院", "机场", "停车场")
 
@@ -465,7 +468,8 @@ var (
 		"hour": true, "hours": true, "hr": true, "hrs": true, "h": true, "day": true, "days": true, "week": true, "weeks": true}
 	// Chinese words that state a time, and what states one after a number (9 点, 20 分钟, 5 月 3 日)
 	cjkTimeWords = newCJKWords("周一", "周二", "周三", "周四", "周五", "周六", "周日", "周天", "周末", "星期", "礼拜",
-		"上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚", "今天", "明天", "后天", "昨天", "今晚", "明早", "下周", "本周", "这周")
+		"上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚", "今天", "明天", "后天", "昨天", "今晚", "明早", "下周", "本周", "这周",
+		"月底", "月初", "年底", "年初", "下个月", "下月")
 	// dayKinds stand between a number and its unit ("3-5 business days", "a couple of days")
 	dayKinds = map[string]bool{"business": true, "working": true, "calendar": true, "banking": true, "school": true, "full": true, "of": true}
 	// fewWords count as a number before a unit, as numberWords do ("a few days", "two weeks")
@@ -675,7 +679,9 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling)
 	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿",
 	// and why something is sent back (too small, too big, does not fit)
-	"偏小", "偏大", "太小", "太大", "不合适", "不合身")
+	"偏小", "偏大", "太小", "太大", "不合适", "不合身",
+	// and a notice's cause (因节假日, 停运, 临时有事)
+	"因", "停运", "停业", "临时有事")
 
 // reasonAfter are the words that state a problem only before one of the
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit

@@ -125,6 +125,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"电池鼓包，建议更换":                                        {why},
 		"场次改至 5 号厅，座位不变":                                   nil, // a hall's number is no date (5 号: the 5th)
 		"5 号上午 10 点":                                       {when},
+		"请到 3 号窗口办理":                                       nil, // a counter's number is no date either
+		"因节假日物流停运":                                         {why},
+		"月底前完成":                                            {when},
 		"需要我自己装吗？":                                         nil, // (not 需要: "do I need to …?")
 	} {
 		var got []string
