@@ -220,7 +220,16 @@ type Status struct {
 	Resumed    bool
 }
 
-// Rate is this run's records per second.
+// Item is what Counts' total and RunRecords count: records, or Unit when a
+// job counts other things one by one ("vectors": ingest reembed).
+func (s Status) Item() string {
+	if s.Unit == "" || s.Unit == "bytes" {
+		return "records"
+	}
+	return s.Unit
+}
+
+// Rate is this run's records (items) per second.
 func (s Status) Rate() float64 {
 	if s.Elapsed <= 0 {
 		return 0
@@ -234,7 +243,7 @@ func (s Status) ETA() time.Duration {
 		return 0
 	}
 	runDone := s.Done
-	if s.Unit == "records" {
+	if s.Unit != "bytes" { // (Done counts what RunRecords counts)
 		runDone = s.RunRecords
 	}
 	left := float64(s.Total-s.Done) / float64(runDone)

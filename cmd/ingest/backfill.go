@@ -142,7 +142,7 @@ func progressPrinter(mode string, w io.Writer, log *slog.Logger, what string) (f
 			}
 			last = time.Now()
 			attrs := []any{"job", s.Job, "done", s.Done, "total", s.Total, "unit", s.Unit,
-				"records", s.Counts["records"], "rate", int(s.Rate()), "eta", s.ETA().Round(time.Second)}
+				s.Item(), s.Counts[s.Item()], "rate", int(s.Rate()), "eta", s.ETA().Round(time.Second)}
 			if rejected, ok := s.Counts["rejected"]; ok {
 				attrs = append(attrs, "rejected", rejected)
 			}
@@ -155,16 +155,15 @@ func progressPrinter(mode string, w io.Writer, log *slog.Logger, what string) (f
 
 func progressLine(s backfill.Status) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  %s", s.Job, count(s.Counts["records"]))
+	item := s.Item()
+	fmt.Fprintf(&b, "%s  %s %s", s.Job, count(s.Counts[item]), item)
 	if s.Total > 0 {
-		fmt.Fprintf(&b, " records  %5.1f%%", 100*float64(s.Done)/float64(s.Total))
-		if s.Unit == "records" {
+		fmt.Fprintf(&b, "  %5.1f%%", 100*float64(s.Done)/float64(s.Total))
+		if s.Unit == item {
 			fmt.Fprintf(&b, " of %s", count(s.Total))
 		}
-	} else {
-		b.WriteString(" records")
 	}
-	fmt.Fprintf(&b, "  %s rec/s", count(int64(s.Rate())))
+	fmt.Fprintf(&b, "  %s %s/s", count(int64(s.Rate())), item)
 	if eta := s.ETA(); eta > 0 {
 		fmt.Fprintf(&b, "  ETA %s", eta.Round(time.Second))
 	}

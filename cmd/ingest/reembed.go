@@ -194,8 +194,8 @@ func runReembed(ctx context.Context, cfg *config.Config, log *slog.Logger, f ree
 	start, run := time.Now(), 0
 	status := func(finished bool) backfill.Status {
 		done := int64(r.Rows())
-		return backfill.Status{Job: "reembed", Counts: map[string]int64{"records": done}, Done: done, Total: int64(total),
-			Unit: "records", RunRecords: int64(run), Elapsed: time.Since(start), Finished: finished}
+		return backfill.Status{Job: "reembed", Counts: map[string]int64{"vectors": done}, Done: done, Total: int64(total),
+			Unit: "vectors", RunRecords: int64(run), Elapsed: time.Since(start), Finished: finished}
 	}
 	for ti := max(slices.Index(tables, r.Table), 0); ti < len(tables); {
 		if ctx.Err() != nil {
