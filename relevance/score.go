@@ -298,7 +298,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if w.Lexical > 0 {
 		qw := words(q.Analysis)
 		if q.Intent {
-			qw = withoutCues(qw, q.Text)
+			qw = withoutCues(qw, q.normalised().norm)
 		}
 		lq := newLexQuery(qw, w.CJKChar)
 		if w.Thesaurus > 0 {
@@ -421,14 +421,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if len(asked) == 0 && len(qids) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
-		wt := w
-		if stillCues.in(q.normalised()) {
-			// "is the minivan still booked?", "is the heating fixed yet?": a
-			// later event on the thing is where it stands now, and inherits all
-			// of the match of the event that introduced it
-			wt.ThreadFirst = w.ThreadAnswer
-		}
-		inherit(rels, comps, cands, docs, wt, byClause, clauses, noun)
+		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, stillCues.in(q.normalised()))
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded}
 	switch {
@@ -916,8 +909,11 @@ func sameObject(a, b ident) bool {
 // all of the first's (wA). So does one that matches a word of the question
 // (one of its BM25 clauses, clauses) that the first does not: for "热水器修好了吗？"
 // the first says 热水器 and "BX-771 已修好" the 修好 asked about; together they
-// are the story's answer, and the newer tells where it stands.
-func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64) {
+// are the story's answer, and the newer tells where it stands. So does every
+// later event when the question asks whether something still holds or has
+// happened by now (still): "is the minivan still booked?", "is the heating
+// fixed yet?" ask where the story stands, not how it began.
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, still bool) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
 	// little to pass on.
@@ -929,8 +925,8 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		}
 	}
 	firstShare := w.ThreadFirst // what a later event inherits of the story's first
-	if len(asked) > 0 {
-		firstShare = w.ThreadAnswer // (an event inherits only when it states each of them)
+	if len(asked) > 0 || still {
+		firstShare = w.ThreadAnswer // (with asked types, an event inherits only when it states each of them)
 	}
 	var story []int // the candidates naming one identifier: the story it tells
 	for _, i := range top {

@@ -49,8 +49,7 @@ const Builtin = "builtin"
 // customer support in general, written by hand. It is parsed on first use
 // (~8 ms), not when the package loads: ingest and the tools never use it.
 var DefaultThesaurus = sync.OnceValue(func() *Thesaurus {
-	t := &Thesaurus{newPhraseIndex[entry]()}
-	t.entries.separable = true
+	t := newThesaurus()
 	if err := t.parse("thesaurus.txt", builtinThesaurus); err != nil {
 		panic(err)
 	}
@@ -68,8 +67,7 @@ func LoadThesaurus(paths ...string) (*Thesaurus, error) {
 	if len(paths) == 1 && paths[0] == Builtin {
 		return DefaultThesaurus(), nil
 	}
-	t := &Thesaurus{newPhraseIndex[entry]()}
-	t.entries.separable = true
+	t := newThesaurus()
 	for _, p := range paths {
 		text := builtinThesaurus
 		if p != Builtin {
@@ -86,10 +84,17 @@ func LoadThesaurus(paths ...string) (*Thesaurus, error) {
 	return t, nil
 }
 
-// ParseThesaurus parses one thesaurus; name is used in errors ("name:line: …").
-func ParseThesaurus(name, text string) (*Thesaurus, error) {
+// newThesaurus is an empty thesaurus: its entries match a verb and its
+// particle apart too ("send the boots back" holds "send back").
+func newThesaurus() *Thesaurus {
 	t := &Thesaurus{newPhraseIndex[entry]()}
 	t.entries.separable = true
+	return t
+}
+
+// ParseThesaurus parses one thesaurus; name is used in errors ("name:line: …").
+func ParseThesaurus(name, text string) (*Thesaurus, error) {
+	t := newThesaurus()
 	return t, t.parse(name, text)
 }
 
