@@ -70,9 +70,11 @@ const CountTerm = "#"
 var countCues = []string{"how many", "number of", "多少个", "几个", "几位", "几人", "多少人", "几名", "多少名", "几张", "多少张",
 	"几件", "多少件", "几箱", "几份", "几台", "几辆", "几间", "几只", "几盒", "几袋"}
 
-// numberWords are the counts written as words.
+// numberWords are the counts written as words ("two lavender plants", "twenty
+// dollars", "two weeks").
 var numberWords = map[string]bool{"two": true, "three": true, "four": true, "five": true, "six": true, "seven": true,
-	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "dozen": true}
+	"eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "dozen": true, "twenty": true, "thirty": true,
+	"forty": true, "fifty": true, "sixty": true, "seventy": true, "eighty": true, "ninety": true, "hundred": true, "thousand": true}
 
 // countLabels are the words a number after them labels rather than counts
 // ("lesson 7", "row 12", "platform 22").
@@ -140,9 +142,9 @@ func numeralBefore(rs []rune, i int) bool {
 	return i > 0 && isNumeral(rs[i-1])
 }
 
-// isNumeral reports a digit or a Chinese numeral (一 to 十, 两).
+// isNumeral reports a digit or a Chinese numeral (一 to 十, 两, 百, 千, 万).
 func isNumeral(r rune) bool {
-	return unicode.IsDigit(r) || r == '两' || strings.ContainsRune(cjkDigits, r)
+	return unicode.IsDigit(r) || strings.ContainsRune(cjkDigits, r) || strings.ContainsRune("两百千万", r)
 }
 
 // InstructionTerm is the term of an event that tells the customer what to do
@@ -258,7 +260,7 @@ var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords}.in
 // placeAfter are the words that name a place only before one of the words
 // listed for them ("access point", "post office"; a loyalty point is none).
 var placeAfter = map[string][]string{"access": {"point"}, "pickup": {"point", "location"}, "collection": {"point"},
-	"drop": {"point", "off"}, "service": {"point"}, "post": {"office"}, "car": {"park"}}
+	"drop": {"point"}, "service": {"point"}, "post": {"office"}, "car": {"park"}}
 
 // PersonTerm is the term of an event that names a person by their role or
 // title ("cleaner changed from Ana to Marek", "Dr. Haines", "骑手"): the answer
@@ -367,13 +369,6 @@ var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf"
 	"hkd": true, "sgd": true, "euro": true, "euros": true, "dollar": true, "dollars": true, "pound": true,
 	"pounds": true, "yuan": true, "bucks": true, "quid": true}
 
-// tensWords and cjkNumerals are numbers in words before a currency ("twenty
-// dollars", 二十元).
-var tensWords = map[string]bool{"twenty": true, "thirty": true, "forty": true, "fifty": true, "sixty": true, "seventy": true,
-	"eighty": true, "ninety": true, "hundred": true, "thousand": true}
-
-const cjkNumerals = "一二两三四五六七八九十百千万"
-
 // statesAmount reports that the text states an amount of money, or that
 // there is none to pay ("not charged to you", "free of charge", 不收费): "will
 // I have to pay for the scratch?" is answered by "reviewed: pre-existing, not
@@ -427,10 +422,10 @@ func statesMoney(rs []rune) bool {
 				}
 				prevNumber, prevCurrency = false, true
 			} else {
-				prevNumber, prevCurrency = in(numberWords, w) || in(tensWords, w), false // ("twenty dollars")
+				prevNumber, prevCurrency = in(numberWords, w), false // ("twenty dollars")
 			}
 			i = j
-		case strings.ContainsRune(cjkNumerals, r): // (二十元)
+		case isNumeral(r): // (二十元; a digit is the case above)
 			prevNumber, prevCurrency = true, false
 			i++
 		case unicode.IsSpace(r) || r == ':':
