@@ -655,9 +655,11 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	// what an inspection finds ("Tom noticed moss in the back lawn", "battery also swollen")
 	"detected": true, "noticed": true, "spotted": true, "swollen": true, "rotten": true, "damp": true, "scratch": true,
 	"scratched": true, "scratches": true, "dent": true, "dented": true, "stain": true, "stains": true, "stained": true,
-	// and what a doctor or a vet finds ("X-ray: small fracture in the left front paw")
+	// and what a doctor, a dentist or a vet finds ("X-ray: small fracture in the
+	// left front paw", "check-up: small cavity", "blood sugar elevated")
 	"fracture": true, "fractured": true, "sprain": true, "sprained": true, "inflamed": true,
-	"inflammation": true, "swelling": true, "bruised": true, "allergic": true, "allergy": true, "limping": true}
+	"inflammation": true, "swelling": true, "bruised": true, "allergic": true, "allergy": true, "limping": true,
+	"cavity": true, "cavities": true, "decay": true, "abnormal": true, "elevated": true, "deficiency": true, "cyst": true, "lump": true, "irregular": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
 	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
@@ -671,8 +673,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
 	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮",
-	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling)
-	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿",
+	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
+	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿", "蛀牙", "龋齿", "偏高", "偏低", "囊肿", "结节",
 	// and why something is sent back (too small, too big, does not fit)
 	"偏小", "偏大", "太小", "太大", "不合适", "不合身",
 	// and a notice's cause (因节假日, 停运, 临时有事)

@@ -89,6 +89,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Diagnosis: display cable replaced under warranty":           {money, why}, // a finding, and nothing to pay
 		"MOT result: FAIL - worn front brake pads":                   {why},        // a fault found
 		"Advisory: slight corrosion on rear subframe":                {why},
+		"Check-up done: small cavity on the lower left molar":        {why}, // what a dentist finds
+		"体检结果：血压偏高":                                                  {why},
 		"RX-3121 on hold: the prescription scan is unreadable":       {why},
 		"Turn on the hold music":                                     nil,
 		"Cleaner for CL-3390 changed from Ana to Marek":              {who},
