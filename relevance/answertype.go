@@ -226,7 +226,7 @@ const PlaceTerm = "⌖"
 // kind ("which seat do I have now?" found the gate).
 var whereToWords = []string{"where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
 	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
-	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取"}
+	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取", "在哪取", "在哪拿", "在哪领", "哪里领", "在哪办", "哪儿取"}
 
 // happenings are what happens at a place: "where" before one of them asks
 // for the place ("where is my meeting?", "where's the boxing class?"), where
@@ -327,7 +327,8 @@ func AnswerTypes(q string) []string {
 }
 
 // asked reports that the question asks for it. A time's cue inside a place's
-// number is none: "我在几号厅？" asks which hall (as "5 号厅" states no date).
+// number is none: "我在几号厅？", "几号登机口？" ask which hall, which gate (as
+// "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
 	if !t.cues.in(q) && !t.gap.in(q.words) {
 		return false
@@ -337,7 +338,7 @@ func (t *answerType) asked(q text) bool {
 	}
 	rs := []rune(q.norm)
 	for k := 0; k+1 < len(rs); k++ {
-		if rs[k] == '几' && rs[k+1] == '号' && cjkPlaceWords.begin(rs[k+1:]) {
+		if rs[k] == '几' && rs[k+1] == '号' && (cjkPlaceWords.begin(rs[k+1:]) || cjkPlaceWords.begin(rs[k+2:])) {
 			rs[k], rs[k+1] = ' ', ' '
 		}
 	}
@@ -358,7 +359,7 @@ func answerTypesAsked(q text, w Weights) []*answerType {
 // amountWords mark a question that asks for an amount of money.
 var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges",
 	"total", "owe", "owed", "owing", "have to pay", "need to pay", "do i pay", "will i pay", "do we pay", "will we pay", "how expensive", "so expensive", "pricey", "要付", "应付", "多少钱", "价格", "费用", "多少元", "几块", "收费",
-	"费多少", "花了多少", "付了多少", "花多少", "退了多少", "退多少", "赔了多少", "赔多少", "补了多少", "交了多少", "返了多少", "一共", "总共", "合计", "总价", "收钱", "扣钱", "扣费", "扣款"}
+	"费多少", "花了多少", "付了多少", "花多少", "退了多少", "退多少", "赔了多少", "赔多少", "补了多少", "交了多少", "返了多少", "交多少", "付多少", "欠多少", "balance", "余额", "一共", "总共", "合计", "总价", "收钱", "扣钱", "扣费", "扣款"}
 
 // MoneyTerm is the term of an event that states an amount of money.
 const MoneyTerm = "¤"
@@ -445,7 +446,7 @@ const TimeTerm = "◷"
 
 // timeWords mark a question that asks when.
 var timeWords = []string{"when", "what time", "which day", "what day", "which date", "what date", "how long", "how soon",
-	"eta", "什么时候", "啥时候", "何时", "几点", "哪天", "哪一天", "几号", "多久", "多长时间"}
+	"eta", "opening hours", "open until", "营业时间", "什么时候", "啥时候", "何时", "几点", "哪天", "哪一天", "几号", "多久", "多长时间"}
 
 // Words that state a time on their own, and those that do beside a number.
 var (

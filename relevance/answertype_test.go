@@ -159,6 +159,8 @@ func TestAnswerTypes(t *testing.T) {
 		"哪天送到？":                               {when},
 		"几号送到？":                               {when},
 		"我在几号厅？":                              nil, // which hall: no date
+		"几号登机口？":                              nil, // which gate
+		"what are the opening hours?":         {when},
 		"how much does CI-5520 cost?":         {money},
 		"when will I be charged?":             {money, when},
 		"what do I have to pay myself?":       {money},
@@ -166,6 +168,8 @@ func TestAnswerTypes(t *testing.T) {
 		"why was it so expensive?":            {money, why},
 		"这次维修一共花了多少？":                         {money},
 		"我付了多少？":                              {money},
+		"要交多少？":                               {money},
+		"what's my balance?":                  {money},
 		"去机场那趟退了多少？":                          {money},
 		"why was my card declined?":           {why},
 		"how come my order was cancelled?":    {why},
@@ -188,6 +192,7 @@ func TestAnswerTypes(t *testing.T) {
 		"where's my meeting with the lawyer?": {place},
 		"where is my parcel?":                 nil, // its whereabouts: its status
 		"我该去哪上课？":                             {place},
+		"在哪取？":                                {place},
 		"what do I need to take with me?":     {instr},
 		"what should I bring on the day?":     {instr},
 		"考试要带什么？":                             {instr},
