@@ -243,7 +243,7 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	"branch": true, "station": true, "venue": true, "arena": true, "lobby": true, "locker": true, "pitch": true,
 	"studio": true, "address": true, "building": true, "street": true, "square": true, "shop": true,
 	"store": true, "depot": true, "pharmacy": true, "clinic": true, "hospital": true, "airport": true,
-	"lounge": true, "court": true, "pool": true, "parking": true, "kiosk": true}
+	"lounge": true, "court": true, "pool": true, "parking": true, "kiosk": true, "packstation": true, "mailroom": true}
 
 var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
@@ -252,7 +252,7 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	// a place by its number (3 号窗口, 5 号柜; not the 3rd of a month)
 	"号窗", "号柜", "号门", "号楼", "号线", "号口", "号台", "号房",
 	// and where a parcel or a prescription is collected (pickup point, parcel station, gatehouse, pharmacy, …)
-	"自提点", "驿站", "门卫", "药房", "医院", "机场", "停车场")
+	"自提点", "驿站", "门卫", "药房", "医院", "机场", "停车场", "丰巢", "代收点", "快递站", "收发室")
 
 // statesPlace reports that the text (normalised) names a place.
 var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords}.in
@@ -260,7 +260,7 @@ var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords}.in
 // placeAfter are the words that name a place only before one of the words
 // listed for them ("access point", "post office"; a loyalty point is none).
 var placeAfter = map[string][]string{"access": {"point"}, "pickup": {"point", "location"}, "collection": {"point"},
-	"drop": {"point"}, "service": {"point"}, "post": {"office"}, "car": {"park"}}
+	"drop": {"point"}, "service": {"point"}, "post": {"office"}, "car": {"park"}, "parcel": {"shop", "locker", "point", "station"}}
 
 // PersonTerm is the term of an event that names a person by their role or
 // title ("cleaner changed from Ana to Marek", "Dr. Haines", "骑手"): the answer

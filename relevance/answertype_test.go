@@ -370,10 +370,11 @@ func TestAWhereToQuestionLooksForAPlace(t *testing.T) {
 }
 
 // Where a parcel or an order is collected names a place: a store, a pickup
-// point, a depot, 驿站, 门卫.
+// point, a depot, a parcel shop, a Packstation, 驿站, 门卫, 丰巢.
 func TestWhereToCollectNamesAPlace(t *testing.T) {
 	for _, text := range []string{"LP-55133 ready for pickup at store Alexanderplatz", "Parcel waiting at the UPS Access Point on Lindenstrasse",
-		"Hire HR-6613: collect from the Leeds depot", "包裹已到菜鸟驿站", "已送达，放在门卫处"} {
+		"Hire HR-6613: collect from the Leeds depot", "包裹已到菜鸟驿站", "已送达，放在门卫处",
+		"Your parcel is waiting at the Packstation 114", "Left at the parcel shop on Market Street", "快递已放入丰巢柜，取件码 3321"} {
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
 			t.Errorf("%q names no place", text)
 		}
