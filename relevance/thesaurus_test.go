@@ -104,15 +104,16 @@ func TestBuiltinThesaurusRanks(t *testing.T) {
 		"was I logged out on my TV?": 6})
 }
 
-// The same in Chinese: 丢了 is 遗失, 发货 is 出库.
+// The same in Chinese: 丢了 is 遗失, 发货 is 出库; and across: a late rider is 超时.
 func TestBuiltinThesaurusRanksInChinese(t *testing.T) {
 	now := time.Now()
 	cands := []Candidate{
 		{Source: "s", Time: now.Add(-2 * time.Minute), Text: "已登录网页版"},
 		{Source: "s", Time: now.Add(-25 * time.Minute), Text: "快件遗失，正在理赔"},
 		{Source: "s", Time: now.Add(-35 * time.Minute), Text: "订单 DD-71 已出库"},
+		{Source: "s", Time: now.Add(-45 * time.Minute), Text: "DD-70 骑手超时"},
 	}
-	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2})
+	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2, "was the rider late?": 3})
 }
 
 // firstWithTheThesaurusOnly checks that each question ranks its candidate
