@@ -98,10 +98,11 @@ func TestBuiltinThesaurusRanks(t *testing.T) {
 		{Source: "s", Time: now.Add(-20 * time.Minute), Text: "Card debited 49.00 EUR for the annual plan"},
 		{Source: "s", Time: now.Add(-40 * time.Minute), Text: "Boiler serviced, radiators bled"},
 		{Source: "s", Time: now.Add(-50 * time.Minute), Text: "Password changed, all other devices signed out"},
+		{Source: "s", Time: now.Add(-55 * time.Minute), Text: "Profile 'Kids' created with age limit 12"},
 	}
 	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"did I get my money back?": 0, "will the electricity be cut off?": 2,
 		"will my electricity be off soon?": 2, "has my order been sent?": 3, "was my payment taken?": 4, "is my heating working?": 5,
-		"was I logged out on my TV?": 6})
+		"was I logged out on my TV?": 6, "what did I set up?": 7})
 }
 
 // The same in Chinese: 丢了 is 遗失, 发货 is 出库; and across: a late rider is 超时.
