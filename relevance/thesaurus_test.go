@@ -109,7 +109,8 @@ func TestBuiltinThesaurusRanks(t *testing.T) {
 		"is my phone unlocked?": 8, "did my friend join?": 9, "what did the inspector say?": 10})
 }
 
-// The same in Chinese: 丢了 is 遗失, 发货 is 出库; and across: a late rider is 超时.
+// The same in Chinese: 丢了 is 遗失, 发货 is 出库; and across: a late rider is
+// 超时, a repayment (还款) a payment.
 func TestBuiltinThesaurusRanksInChinese(t *testing.T) {
 	now := time.Now()
 	cands := []Candidate{
@@ -117,8 +118,9 @@ func TestBuiltinThesaurusRanksInChinese(t *testing.T) {
 		{Source: "s", Time: now.Add(-25 * time.Minute), Text: "快件遗失，正在理赔"},
 		{Source: "s", Time: now.Add(-35 * time.Minute), Text: "订单 DD-71 已出库"},
 		{Source: "s", Time: now.Add(-45 * time.Minute), Text: "DD-70 骑手超时"},
+		{Source: "s", Time: now.Add(-50 * time.Minute), Text: "尾号 6621 还款 1,681.00 元成功"},
 	}
-	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2, "was the rider late?": 3})
+	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2, "was the rider late?": 3, "did my payment go through?": 4})
 }
 
 // firstWithTheThesaurusOnly checks that each question ranks its candidate
