@@ -192,7 +192,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// committed unread, its totals read, then its misses: development),
 	// -blind-36.json (written at that stop's end, after its ranking changes,
 	// committed unread), -blind-37.json (written before the 2026-12-03 night
-	// stop's changes, committed unread);
+	// stop's changes, committed unread), -blind-38.json (written mid-stop in
+	// customers' looser wording: lower case, no question mark, "whats", "the
+	// tv thing"; committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -214,7 +216,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-31.json"}, {"../examples/evalset-blind-32.json"},
 		{"../examples/evalset-blind-33.json"}, {"../examples/evalset-blind-34.json"},
 		{"../examples/evalset-blind-35.json"}, {"../examples/evalset-blind-36.json"},
-		{"../examples/evalset-blind-37.json"},
+		{"../examples/evalset-blind-37.json"}, {"../examples/evalset-blind-38.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
