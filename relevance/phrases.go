@@ -116,12 +116,38 @@ func textOf(normalised string) text { return text{normalised, wordsOf(normalised
 // CJK text.
 func plainWords(s string) []string { return wordsOf(normalise(s)) }
 
-// wordsOf is plainWords of a text normalised already.
+// wordsOf is plainWords of a text normalised already. A contraction typed
+// without its apostrophe ("whats", "cant", "didnt", "im") is the two words it
+// is with one ("what", "s"): customers type them so as often, and as one word
+// "whats" was no stop word ("whats going on with the tv thing" matched a chat
+// line by "chat", one letter from "what") and "cant" no cue.
 func wordsOf(normalised string) []string {
-	return strings.FieldsFunc(normalised, func(r rune) bool {
+	words := strings.FieldsFunc(normalised, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || isCJK(r)
 	})
+	for i := 0; i < len(words); i++ {
+		if c, ok := bareContractions[words[i]]; ok {
+			words = slices.Insert(words, i+1, c[1])
+			words[i] = c[0]
+			i++
+		}
+	}
+	return words
 }
+
+// bareContractions are contractions typed without their apostrophe, as the
+// words they are with it. Not those that are words as well: "its", "ill",
+// "id" (i'd), "ill" (i'll), "well", "were", "lets", "shed", "wed", "hell".
+var bareContractions = func() map[string][2]string {
+	m := map[string][2]string{}
+	for _, c := range strings.Fields(`what's where's how's who's when's why's that's there's here's it'll i'm i've
+		you're you've they're they've we've can't couldn't didn't don't doesn't isn't wasn't aren't weren't won't
+		wouldn't shouldn't haven't hasn't hadn't mustn't`) {
+		w, tail, _ := strings.Cut(c, "'")
+		m[w+tail] = [2]string{w, tail}
+	}
+	return m
+}()
 
 // stemmedWords are plainWords stemmed, stop words kept (unstemmed: stemming
 // one is a cache look-up for nothing).

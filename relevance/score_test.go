@@ -921,3 +921,21 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0})
 }
+
+// A contraction typed without its apostrophe is the contraction: "whats" is
+// "what's", a stop word, not a word one letter from "chat" (the typo
+// tolerance took it for one, and the agent's chat line outranked the add-on
+// on hold), and "whats wrong" asks why as "what's wrong" does.
+func TestContractionsWithoutApostrophes(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "support", Time: ago(3), Text: "Chat (agent): the red light is normal until your line is switched on"},
+		{Source: "orders", Time: ago(17), Text: "BB-44121 on hold: TV add-on not available at your address"},
+		{Source: "orders", Time: ago(30), Text: "Order BB-44120 placed: Fibre 300 contract"},
+	}
+	firstFor(t, cands, map[string]int{"whats going on with the tv thing": 1, "what's going on with the tv thing": 1})
+	for _, q := range []string{"whats wrong with my order", "whats the problem with my card"} {
+		if got := relevance.AnswerTypes(q); !slices.Contains(got, relevance.ReasonTerm) {
+			t.Errorf("%q asks for %q, want a reason", q, got)
+		}
+	}
+}
