@@ -622,7 +622,7 @@ const ReasonTerm = "∵"
 // whyWords mark a question that asks why, or what holds things up ("what are
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "holding up", "held up", "taking so long", "waiting for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
 	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for",
 	"毛病", "哪里坏", "坏了"}
 

@@ -182,6 +182,7 @@ func TestAnswerTypes(t *testing.T) {
 		"what's holding up my installation?":  {why},
 		"do you still need anything from me?": {why}, // a missing requirement holds things up
 		"what are you waiting for?":           {why},
+		"what were they waiting on from me":   {why},
 		"what else needs fixing on the bike?": {why}, // a fault found
 		"anything I should keep an eye on?":   {why},
 		"who is coming to fix the boiler?":    {who},

@@ -194,7 +194,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// committed unread), -blind-37.json (written before the 2026-12-03 night
 	// stop's changes, committed unread), -blind-38.json (written mid-stop in
 	// customers' looser wording: lower case, no question mark, "whats", "the
-	// tv thing"; committed unread);
+	// tv thing"; committed unread, its totals read, then its misses:
+	// development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
