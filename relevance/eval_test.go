@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -363,6 +364,38 @@ func TestMisspeltQuestions(t *testing.T) {
 	}
 	if w, wo := with.Get("tune", "overall").NDCG5, without.Get("tune", "overall").NDCG5; w < wo+0.01 {
 		t.Errorf("respellings gain %.3f on the misspelt tuning part (%.3f against %.3f), want at least 0.01", w-wo, w, wo)
+	}
+}
+
+// Questions typed as customers type in a chat ("whats going on with the tv
+// thing": lower case, no question mark, contractions without their
+// apostrophe) rank as the labelled questions of examples/ do as written.
+func TestLooselyTypedQuestions(t *testing.T) {
+	emb := testenv.LocalEmbedder(t, 384)
+	paths, err := filepath.Glob("../examples/evalset*.json")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no labelled sets in examples/: %v", err)
+	}
+	loosely := strings.NewReplacer("?", "", "？", "", "'", "", "’", "")
+	var written, typed, n float64
+	for _, path := range paths {
+		cases, _, err := evalset.ReadFiles(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := evaluateSet(t, relevance.DefaultWeights, emb, cases).Get("all", "overall")
+		for i := range cases {
+			cases[i].Questions = slices.Clone(cases[i].Questions)
+			for j := range cases[i].Questions {
+				cases[i].Questions[j].Q = loosely.Replace(strings.ToLower(cases[i].Questions[j].Q))
+			}
+		}
+		l := evaluateSet(t, relevance.DefaultWeights, emb, cases).Get("all", "overall")
+		written, typed, n = written+w.NDCG5*float64(w.N), typed+l.NDCG5*float64(l.N), n+float64(w.N)
+	}
+	t.Logf("%d sets, %.0f questions: nDCG@5 %.4f as written, %.4f typed loosely", len(paths), n, written/n, typed/n)
+	if typed/n < written/n-0.001 { // (deterministic: the same sets, embedder and weights each run)
+		t.Errorf("typed loosely nDCG@5 %.4f against %.4f as written", typed/n, written/n)
 	}
 }
 
