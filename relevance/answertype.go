@@ -317,7 +317,7 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 // TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm, CountTerm.
 func AnswerTypes(q string) []string {
 	var out []string
-	text := newText(q)
+	text := newText(spelledOut(q))
 	for _, t := range answerTypes {
 		if t.asked(text) {
 			out = append(out, t.term)

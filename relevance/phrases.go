@@ -163,3 +163,49 @@ func stemmed(words []string) []string {
 	}
 	return out
 }
+
+// chatWords are the short forms customers type in a chat, as the words they
+// stand for: "wen is my delivery" asks when (WordNet's "wen" is a cyst), "hw
+// much do i owe" how much, "tmrw" is tomorrow. Not those that are words or
+// codes as well ("bc", "hr", "min").
+var chatWords = map[string]string{"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please",
+	"thx": "thanks", "thanx": "thanks", "hw": "how", "wat": "what", "wut": "what", "wen": "when", "coz": "because",
+	"cuz": "because", "abt": "about", "tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "acct": "account",
+	"pmt": "payment", "msg": "message", "addr": "address", "ppl": "people", "pkg": "package", "pkgs": "packages"}
+
+// spelledOut is a question with its chat words (chatWords) written out, and a
+// first "y" as "why" ("y was i charged twice"); the question as it is when it
+// has none.
+func spelledOut(q string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(q); {
+		if !isASCIILetter(q[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(q) && (isASCIILetter(q[j]) || q[j] >= '0' && q[j] <= '9') {
+			j++
+		}
+		w := strings.ToLower(q[i:j])
+		full, ok := chatWords[w]
+		if !ok && w == "y" && strings.TrimSpace(q[:i]) == "" {
+			full, ok = "why", true
+		}
+		joined := i > 0 && (q[i-1] == '-' || q[i-1] == '\'' || q[i-1] == '.') || j < len(q) && (q[j] == '-' || q[j] == '\'' || q[j] == '.' && j+1 < len(q) && q[j+1] != ' ')
+		if ok && !joined {
+			b.WriteString(q[last:i])
+			b.WriteString(full)
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return q
+	}
+	b.WriteString(q[last:])
+	return b.String()
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

@@ -50,7 +50,7 @@ func (q *Query) normalised() text {
 // for help ("can you look into my order?") does not look for the lines that
 // offer it: its analysis has no OfferTerm.
 func NewQuery(question string, vec []float32) Query {
-	q := Query{Text: question, Vector: vec}
+	q := Query{Text: spelledOut(question), Vector: vec}
 	t := q.normalised()
 	q.Analysis, q.Intent = analyze(t.norm, true, false), recencyIntent(t)
 	return q
@@ -1502,7 +1502,7 @@ func withoutCues(terms []string, q string) []string {
 }
 
 // RecencyIntent reports whether the question asks for what is newest.
-func RecencyIntent(q string) bool { return recencyIntent(newText(q)) }
+func RecencyIntent(q string) bool { return recencyIntent(newText(spelledOut(q))) }
 
 func recencyIntent(q text) bool { return recencyCues.in(q) || asksLast(q.norm) }
 

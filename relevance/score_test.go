@@ -939,3 +939,25 @@ func TestContractionsWithoutApostrophes(t *testing.T) {
 		}
 	}
 }
+
+// The short forms customers type in a chat are the words they stand for:
+// "wen" asks when, "hw much" how much, a first "y" why; an identifier or a
+// code made of the same letters ("U-2210", "Y-7") stays what it is.
+func TestChatWordsSpelledOut(t *testing.T) {
+	for q, want := range map[string][]string{
+		"wen is my delivery":     {relevance.TimeTerm},
+		"hw much do i owe":       {relevance.MoneyTerm},
+		"y was my card declined": {relevance.ReasonTerm},
+		"is Y-7 on time":         nil,
+	} {
+		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
+			t.Errorf("%q asks for %q, want %q", q, got, want)
+		}
+	}
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(5), Text: "Chat (bot): How can I help?"},
+		{Source: "payments", Time: ago(20), Text: "Payment of 49.00 EUR received"},
+		{Source: "orders", Time: ago(30), Text: "U-2210 shipped"},
+	}
+	firstFor(t, cands, map[string]int{"did u get my payment": 1, "where is U-2210": 2})
+}

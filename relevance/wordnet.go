@@ -393,6 +393,7 @@ func forms(out []string, w string) []string {
 // evidence for a paraphrase that shares no word with the event it asks about.
 func Expand(question string, senses int) []string {
 	var out []string
+	question = spelledOut(question)
 	synonymsOf(question, Analyze(question).Terms, senses, func(e expansion) { out = append(out, e.term) })
 	return out
 }
