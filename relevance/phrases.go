@@ -173,10 +173,17 @@ var chatWords = map[string]string{"u": "you", "ur": "your", "r": "are", "pls": "
 	"cuz": "because", "abt": "about", "tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "acct": "account",
 	"pmt": "payment", "msg": "message", "addr": "address", "ppl": "people", "pkg": "package", "pkgs": "packages"}
 
-// spelledOut is a question with its chat words (chatWords) written out, and a
-// first "y" as "why" ("y was i charged twice"); the question as it is when it
-// has none.
+// cjkChatWords are the colloquial Chinese question words, as the words the
+// cues know: 咋 is 怎么 ("快递咋还没到"), 啥 什么, 为嘛 为什么, 多会儿 什么时候.
+var cjkChatWords = strings.NewReplacer("咋", "怎么", "啥", "什么", "为嘛", "为什么", "干嘛", "为什么", "多会儿", "什么时候", "木有", "没有")
+
+// spelledOut is a question with its chat words (chatWords, cjkChatWords)
+// written out, and a first "y" as "why" ("y was i charged twice"); the
+// question as it is when it has none.
 func spelledOut(q string) string {
+	if strings.ContainsAny(q, "咋啥嘛会木") {
+		q = cjkChatWords.Replace(q)
+	}
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(q); {

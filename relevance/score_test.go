@@ -941,14 +941,17 @@ func TestContractionsWithoutApostrophes(t *testing.T) {
 }
 
 // The short forms customers type in a chat are the words they stand for:
-// "wen" asks when, "hw much" how much, a first "y" why; an identifier or a
-// code made of the same letters ("U-2210", "Y-7") stays what it is.
+// "wen" asks when, "hw much" how much, a first "y" why, 咋 is 怎么; an
+// identifier or a code made of the same letters ("U-2210", "Y-7") stays what
+// it is.
 func TestChatWordsSpelledOut(t *testing.T) {
 	for q, want := range map[string][]string{
 		"wen is my delivery":     {relevance.TimeTerm},
 		"hw much do i owe":       {relevance.MoneyTerm},
 		"y was my card declined": {relevance.ReasonTerm},
 		"is Y-7 on time":         nil,
+		"快递咋还没到":                 {relevance.ReasonTerm}, // 咋: 怎么
+		"多会儿能到":                  {relevance.TimeTerm},   // 多会儿: 什么时候
 	} {
 		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
 			t.Errorf("%q asks for %q, want %q", q, got, want)
