@@ -25,6 +25,9 @@ type answerType struct {
 	// words name it already)
 	eventOnly bool
 	gap       gapCue // a cue in two words apart ("what did Marco find?"), if any
+	// alt is another term that states it as well for this question, if any
+	// (timeOrLength: a length in months or years for "how long")
+	alt uint64
 }
 
 // gapCue marks a question by a word (first) and, within the next few words,
@@ -47,13 +50,101 @@ func (g gapCue) in(words []string) bool {
 }
 
 var answerTypes = []*answerType{
-	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}},
-	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}},
-	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3}},
-	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}},
-	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4}},
-	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}},
-	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}},
+	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
+	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3}, 0},
+	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
+	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4}, 0},
+	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
+	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
+	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
+	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
+}
+
+// timeOrLength is the time type as a question asking how long asks for it:
+// an event stating a length in months or years states it too ("how long is
+// MB-5510?": "Contract MB-5510 started: 24 months").
+var timeOrLength *answerType
+
+// DurationTerm is the term of an event that states how long something lasts
+// or runs in months or years: "24 months", "a 12-month contract", "valid for
+// 1 year", "有效期 一年", "3 个月". A time (TimeTerm) leaves them out, a plan's
+// length more often than a when; a question asking how long asks for either
+// (weighed as a time).
+const DurationTerm = "⧗"
+
+// durationCues mark a question asking how long something lasts (it asks for a
+// time too: timeWords has "how long", 多久).
+var durationCues = []string{"how long", "how many months", "how many years", "how many weeks", "多久", "多长时间", "多长", "几个月", "几年", "期限"}
+
+var durationCueSet = newCueSet(durationCues)
+
+// durationUnits state a length after a number ("24 months", "12-month"); a
+// number of days, hours or weeks states a time already (timeUnits).
+var durationUnits = map[string]bool{"month": true, "months": true, "year": true, "years": true, "yr": true, "yrs": true, "mo": true}
+
+// mayStateLength reports whether the text has "mo", "ye", "yr", 年 or 月 at
+// all: most texts have none, and are spared statesDuration's words.
+func mayStateLength(rs []rune) bool {
+	for i, r := range rs {
+		switch r {
+		case '年', '月':
+			return true
+		case 'm', 'y':
+			if i+1 < len(rs) && (r == 'm' && rs[i+1] == 'o' || r == 'y' && (rs[i+1] == 'e' || rs[i+1] == 'r')) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// statesDuration reports that the text (normalised) states a length in months
+// or years: a number (in digits or words) before a unit of durationUnits, or
+// before 个月 or 年 in Chinese (一年, 3 个月).
+func statesDuration(rs []rune) bool {
+	if !mayStateLength(rs) {
+		return false
+	}
+	prevNumber := false
+	var buf [12]byte
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsDigit(r):
+			j := span(rs, i, func(r rune) bool { return unicode.IsDigit(r) || r == '.' || r == ',' })
+			prevNumber = j-i < 4 // (2026 年: a year, not a length)
+			if j < len(rs) && rs[j] == '-' {
+				j++ // "12-month"
+			}
+			i = j
+		case isLatin(r):
+			j := span(rs, i, isLatin)
+			w := asciiWord(rs[i:j], &buf)
+			if prevNumber && in(durationUnits, w) {
+				return true
+			}
+			prevNumber = in(numberWords, w) || in(fewWords, w) // (not "a": "2.50 EUR a month" is a rate)
+			i = j
+		case isCJK(r):
+			j := span(rs, i, isCJK)
+			k := i
+			for k < j && (isNumeral(rs[k]) || rs[k] == '两') {
+				k++
+			}
+			if (k > i || prevNumber) && k < j && (rs[k] == '年' || strings.HasPrefix(string(rs[k:j]), "个月")) {
+				return true
+			}
+			prevNumber = false
+			i = j
+		case unicode.IsSpace(r):
+			i++
+		default:
+			prevNumber = false
+			i++
+		}
+	}
+	return false
 }
 
 // byRunes is a states function that looks at the text's runes only.
@@ -212,6 +303,13 @@ func init() {
 	for _, t := range answerTypes {
 		t.hash = termHash(t.term)
 	}
+	for _, t := range answerTypes {
+		if t.term == TimeTerm {
+			c := *t
+			c.alt = termHash(DurationTerm)
+			timeOrLength = &c
+		}
+	}
 }
 
 // PlaceTerm is the term of an event that names a place to go to or be at
@@ -350,6 +448,9 @@ func answerTypesAsked(q text, w Weights) []*answerType {
 	var out []*answerType
 	for _, t := range answerTypes {
 		if t.weight(w) > 0 && t.asked(q) {
+			if t.term == TimeTerm && durationCueSet.in(q) {
+				t = timeOrLength
+			}
 			out = append(out, t)
 		}
 	}

@@ -557,3 +557,30 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		}
 	}
 }
+
+// A length in months or years ("24 months", "a 12-month contract", 有效期一年)
+// answers a question asking how long, as a time does; a year's number
+// ("2026 年") or a rate ("2.50 EUR a month") states none, and a question
+// asking when does not look for one.
+func TestHowLongLooksForALength(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Contract MB-5510 started: 24 months, 20 GB": true,
+		"a 12-month contract":                        true,
+		"Warranty valid for two years":               true,
+		"会员有效期 一年":                                   true,
+		"租期 3 个月":                                    true,
+		"2026 年 5 月":                                 false,
+		"Glass cover for 2.50 EUR a month":           false,
+		"Parcel arrives in 3 days":                   false, // (a time already)
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.DurationTerm); got != want {
+			t.Errorf("%q states a length: %v, want %v", text, got, want)
+		}
+	}
+	cands := []relevance.Candidate{
+		{Source: "contracts", Time: ago(58), Text: "Contract MB-5510 started: 24 months, 20 GB, 19.99 EUR per month"},
+		{Source: "orders", Time: ago(17), Text: "Number port-in from OldTel scheduled for Friday"},
+		{Source: "usage", Time: ago(6), Text: "Number port-in completed; your old SIM no longer works"},
+	}
+	firstFor(t, cands, map[string]int{"how long is MB-5510?": 0, "when is the port-in?": 1})
+}

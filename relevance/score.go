@@ -331,6 +331,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		for _, t := range asked {
 			if !slices.Contains(lq.terms, t.term) {
 				lq.add(t.term, t.weight(w), -1)
+				if t.alt != 0 { // (a length, blended into the time's clause)
+					lq.addHashed(DurationTerm, t.alt, 1, len(lq.terms)-1)
+				}
 			}
 		}
 		if w.Acronym > 0 {
@@ -838,7 +841,7 @@ func isAnswerTerm(h uint64) bool {
 // of its answer types (a time for "when", an amount for "how much").
 func statesAll(d *doc, asked []*answerType) bool {
 	for _, t := range asked {
-		if d.count(t.hash) == 0 {
+		if d.count(t.hash) == 0 && (t.alt == 0 || d.count(t.alt) == 0) {
 			return false
 		}
 	}
