@@ -105,12 +105,14 @@ func TestBuiltinThesaurusRanks(t *testing.T) {
 		{Source: "s", Time: now.Add(-59 * time.Minute), Text: "Application accepted: MSc Data Science"},
 		{Source: "s", Time: now.Add(-60 * time.Minute), Text: "Login from a new device in Lisbon"},
 		{Source: "s", Time: now.Add(-61 * time.Minute), Text: "Request to bring a dog: allowed"},
+		{Source: "s", Time: now.Add(-62 * time.Minute), Text: "Lettering: Happy 40th, Anna"},
 	}
 	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"did I get my money back?": 0, "will the electricity be cut off?": 2,
 		"will my electricity be off soon?": 2, "has my order been sent?": 3, "was my payment taken?": 4, "is my heating working?": 5,
 		"was I logged out on my TV?": 6, "what did I set up?": 7,
 		"is my phone unlocked?": 8, "did my friend join?": 9, "what did the inspector say?": 10,
-		"did i get in?": 11, "was someone else in my account?": 12, "can my pet come along?": 13})
+		"did i get in?": 11, "was someone else in my account?": 12, "can my pet come along?": 13,
+		"what will be written on top?": 14})
 }
 
 // The same in Chinese: 丢了 is 遗失, 发货 is 出库; and across: a late rider is
