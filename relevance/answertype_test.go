@@ -148,7 +148,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 // why for a reason; others ask for none of them.
 func TestAnswerTypes(t *testing.T) {
 	money, when, why, who, place, instr := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm, relevance.PlaceTerm, relevance.InstructionTerm
-	for q, want := range map[string][]string{
+	asksFor(t, map[string][]string{
 		"when is the technician coming?":      {when},
 		"what time does the shop open?":       {when},
 		"which day is my class on?":           {when},
@@ -203,9 +203,15 @@ func TestAnswerTypes(t *testing.T) {
 		"is the time slot still free?":        nil,
 		"退款到了吗？":                              nil,
 		"did the parcel arrive?":              nil,
-	} {
-		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
-			t.Errorf("%q asks for %q, want %q", q, got, want)
+	})
+}
+
+// asksFor checks the answer types each question asks for.
+func asksFor(t *testing.T, want map[string][]string) {
+	t.Helper()
+	for q, w := range want {
+		if got := relevance.AnswerTypes(q); !slices.Equal(got, w) {
+			t.Errorf("%q asks for %q, want %q", q, got, w)
 		}
 	}
 }
