@@ -86,6 +86,20 @@ func analyze(normalised string, answers, event bool) Analysis {
 				(isJoiner(rs[j]) && j+1 < len(rs) && (unicode.IsLetter(rs[j+1]) && !isCJK(rs[j+1]) || unicode.IsDigit(rs[j+1])))) {
 				j++
 			}
+			if end, id := groupedNumber(rs, i, j); end > j {
+				// a number written in groups ("tracking 7734 2210 9981", an IBAN,
+				// "1Z 999 AA1 01 2345 6784") is one identifier, its groups words:
+				// two parcels of one sender share groups, and a question pastes
+				// the number whole
+				for _, g := range strings.Fields(string(rs[i:end])) {
+					a.Terms = append(a.Terms, g)
+				}
+				a.IDs = append(a.IDs, id)
+				a.Terms = append(a.Terms, id)
+				prevWord, prevEnd = rs[i:end], end
+				i = end
+				continue
+			}
 			a.addToken(string(rs[i:j]))
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
 			// 1", "on the 6th" the 6th); not "at first"
@@ -159,6 +173,50 @@ var cjkQuestionWords = map[[2]rune]bool{{'什', '么'}: true, {'为', '什'}: tr
 	{'可', '以'}: true, {'已', '经'}: true, {'是', '否'}: true, {'能', '否'}: true, {'一', '下'}: true, {'一', '个'}: true,
 	{'这', '个'}: true, {'那', '个'}: true, {'我', '们'}: true, {'你', '们'}: true, {'他', '们'}: true, {'我', '的'}: true,
 	{'你', '的'}: true, {'您', '的'}: true, {'请', '问'}: true, {'如', '果'}: true, {'然', '后'}: true}
+
+// groupedNumber finds a number written in groups from the token rs[i:j]: three
+// or more groups of letters and digits, each with a digit and at most six
+// long, two of them three or longer, one space apart, eight digits or more in
+// all, the first token plain (no "-" or "." in it or before it). It returns where the groups end and the number joined
+// ("773422109981"), or j when there is none.
+func groupedNumber(rs []rune, i, j int) (int, string) {
+	if i > 0 && (rs[i-1] == ':' || rs[i-1] == '.' || rs[i-1] == ',' || rs[i-1] == '+' && i > 1 && !unicode.IsSpace(rs[i-2]) || isJoiner(rs[i-1])) {
+		return j, "" // (the minutes of 12:30, the cents of 1.50)
+	}
+	groups, digits, long, end := 0, 0, 0, i
+	for k := i; ; {
+		e := k
+		d := 0
+		for e < len(rs) && (unicode.IsDigit(rs[e]) || unicode.IsLetter(rs[e]) && !isCJK(rs[e])) {
+			if unicode.IsDigit(rs[e]) {
+				d++
+			}
+			e++
+		}
+		if e == k || d == 0 || e-k > 6 || groups == 0 && e != j ||
+			e < len(rs) && (isJoiner(rs[e]) && e+1 < len(rs) && !unicode.IsSpace(rs[e+1]) || rs[e] == ':') {
+			break // (not a group: "PK-88", "12:30", a word)
+		}
+		groups, digits, end = groups+1, digits+d, e
+		if e-k >= 3 {
+			long++
+		}
+		if e+1 >= len(rs) || rs[e] != ' ' {
+			break
+		}
+		k = e + 1
+	}
+	if groups < 3 || digits < 8 || long < 2 {
+		return j, "" // (not "seats 12 14 16 18")
+	}
+	var b strings.Builder
+	for _, r := range rs[i:end] {
+		if r != ' ' {
+			b.WriteRune(r)
+		}
+	}
+	return end, b.String()
+}
 
 // isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
 func isJoiner(r rune) bool {

@@ -956,3 +956,23 @@ func TestChatWordsSpelledOut(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"did u get my payment": 1, "where is U-2210": 2})
 }
+
+// A number written in groups (a tracking number, an IBAN, a phone number) is
+// one identifier: a question that pastes it whole finds it, and two parcels
+// whose numbers share groups (one sender's prefix) are not one story: "PK-89
+// shipped, tracking 1Z 999 AA1 01 2345 6790" had been linked to PK-88's by
+// "AA1" and "2345".
+func TestNumbersWrittenInGroups(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "shipping", Time: ago(20), Text: "PK-88 shipped, tracking 1Z 999 AA1 01 2345 6784"},
+		{Source: "shipping", Time: ago(15), Text: "PK-89 shipped, tracking 1Z 999 AA1 01 2345 6790"},
+		{Source: "shipping", Time: ago(30), Text: "PK-88 packed"},
+		{Source: "payments", Time: ago(40), Text: "Refund sent to IBAN DE89 3704 0044 0532 0130 00"},
+	}
+	firstFor(t, cands, map[string]int{"what's the tracking for PK-88?": 0, "where is 1Z999AA10123456790?": 1,
+		"did you pay DE89370400440532013000?": 3})
+	scores, comps := relevance.Score(relevance.NewQuery("what's the tracking for PK-88?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[1].Identifier != 0 {
+		t.Errorf("PK-89's parcel is linked to PK-88: %+v (%.3f)", comps[1], scores)
+	}
+}
