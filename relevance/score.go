@@ -414,7 +414,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// about where the object stands: neither the status share nor the story's
 	// threads apply to it. One asking for what is newest ("when is the
 	// drop-off of RV-77 now?") asks where it stands, whatever it asks for.
-	aboutEvent := len(qids) > 0 && !q.Intent && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	still := stillCues.in(q.normalised())
+	aboutEvent := len(qids) > 0 && !q.Intent && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
 		// the clauses of the thing a "what …"/"which …" question asks for (one
 		// naming its object asks where that stands: a later event supersedes
@@ -424,7 +425,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if len(asked) == 0 && len(qids) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
-		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, stillCues.in(q.normalised()))
+		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, still)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded}
 	switch {
@@ -1476,6 +1477,13 @@ var recencyCues = newCueSet(recencyWords)
 // "yet", "in the end", 了没): where the thing's story stands, not how it began.
 // Not 还, which also means to pay back.
 var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now", "已经", "了没", "没有"})
+
+// notYetCues say that something has not happened yet ("it still hasn't
+// arrived", "还没收到"): the question asks where its object stands, even when
+// its words match what one event says ("I ordered a jacket (order O-7712) and
+// it still hasn't arrived" matched the order placed).
+var notYetCues = newCueSet([]string{"still hasn't", "still haven't", "still isn't", "still aren't", "still not", "still no",
+	"still didn't", "still don't", "still doesn't", "still waiting", "not yet", "haven't yet", "hasn't yet", "还没", "仍未", "仍然没", "至今没", "到现在还没"})
 
 // cueStems are the terms of the words that only say a question asks for the
 // newest, and cjkCues the Chinese ones: no event is about them ("current" is

@@ -976,3 +976,19 @@ func TestNumbersWrittenInGroups(t *testing.T) {
 		t.Errorf("PK-89's parcel is linked to PK-88: %+v (%.3f)", comps[1], scores)
 	}
 }
+
+// A customer's whole message naming an order that "still hasn't arrived" asks
+// where the order stands, though its words ("I ordered a jacket") match the
+// order placed: the story's newest word answers it.
+func TestStillHasNotAsksWhereItStands(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "shipping", Time: ago(8), Text: "O-7712 out for delivery, arriving 14:00-16:00"},
+		{Source: "shipping", Time: ago(20), Text: "O-7713 delivered"},
+		{Source: "shipping", Time: ago(40), Text: "O-7712 shipped"},
+		{Source: "orders", Time: ago(58), Text: "Order O-7712 placed: rain jacket, 89.00 EUR"},
+	}
+	firstFor(t, cands, map[string]int{
+		"Hi there, I ordered a jacket last week (order O-7712) and it still hasn't arrived, can you tell me where it is? Thanks!": 0,
+		"how much was the jacket on O-7712?": 3,
+	})
+}
