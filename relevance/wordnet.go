@@ -139,8 +139,7 @@ func (w *wordnet) load() {
 	defer w.loaded.Store(true)
 	w.data, w.base, w.infl = map[byte]*os.File{}, map[string][]string{}, map[string][]string{}
 	index := map[string][]wnRef{} // while loading; then packed without pointers
-	tagged := map[string]uint8{}  // the parts of speech a lemma was seen in, in SemCor (see untagged)
-	defer func() { w.pack(untagged(index, tagged)) }()
+	defer func() { w.pack(index) }()
 	for _, pf := range posFiles {
 		pos, name := pf.pos, pf.name
 		if b, err := os.ReadFile(filepath.Join(WordNetDir, name+".exc")); err == nil {
@@ -173,12 +172,6 @@ func (w *wordnet) load() {
 			senses, _ := strconv.Atoi(fs[2])
 			ptrs, _ := strconv.Atoi(fs[3])
 			first := 4 + ptrs + 2
-			if len(fs) <= first {
-				continue
-			}
-			if n, _ := strconv.Atoi(fs[first-1]); n > 0 { // tagsense_cnt
-				tagged[fs[0]] |= posBit(pos[0])
-			}
 			for i := first; i < len(fs) && i < first+senses; i++ {
 				off, err := strconv.ParseInt(fs[i], 10, 64)
 				if err == nil {
@@ -193,33 +186,6 @@ func (w *wordnet) load() {
 		}
 		w.data[pos[0]] = d
 	}
-}
-
-// untagged drops, from a lemma's senses, those of a part of speech never
-// seen in the sense-tagged corpus (SemCor's count in the index is 0) when
-// another part of speech of it was: "come" is a verb, and its one noun sense
-// (semen) brought words no support question means. A lemma never seen in any
-// keeps all of its senses.
-func untagged(index map[string][]wnRef, tagged map[string]uint8) map[string][]wnRef {
-	for word, refs := range index {
-		if t := tagged[word]; t != 0 {
-			index[word] = slices.DeleteFunc(refs, func(r wnRef) bool { return t&posBit(r.pos) == 0 })
-		}
-	}
-	return index
-}
-
-// posBit is a part of speech's bit in untagged's masks (adjective satellites are adjectives).
-func posBit(pos byte) uint8 {
-	switch pos {
-	case 'n':
-		return 1
-	case 'v':
-		return 2
-	case 'a', 's':
-		return 4
-	}
-	return 8
 }
 
 // pack turns the loading index into the pointer-free one, lemmas in sorted
