@@ -196,7 +196,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// stop's changes, committed unread), -blind-38.json (written mid-stop in
 	// customers' looser wording: lower case, no question mark, "whats", "the
 	// tv thing"; committed unread, its totals read, then its misses:
-	// development);
+	// development), -blind-39.json (written at that stop's end, after its
+	// changes and knowing them, 6-8 events a customer; committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -219,6 +220,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-33.json"}, {"../examples/evalset-blind-34.json"},
 		{"../examples/evalset-blind-35.json"}, {"../examples/evalset-blind-36.json"},
 		{"../examples/evalset-blind-37.json"}, {"../examples/evalset-blind-38.json"},
+		{"../examples/evalset-blind-39.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
