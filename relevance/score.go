@@ -1474,9 +1474,10 @@ var recencyWords = []string{"just", "latest", "newest", "most recent", "recently
 var recencyCues = newCueSet(recencyWords)
 
 // stillCues ask whether something still holds or has happened by now ("still",
-// "yet", "in the end", 了没): where the thing's story stands, not how it began.
-// Not 还, which also means to pay back.
-var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now", "已经", "了没", "没有"})
+// "yet", "in the end", 了没), or where a thing is ("where's the sushi?", 到哪了):
+// where the thing's story stands, not how it began. Not 还, which also means to
+// pay back.
+var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now", "where is my", "where are my", "where s my", "where s the", "where is the", "where are the", "到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有"})
 
 // notYetCues say that something has not happened yet ("it still hasn't
 // arrived", "还没收到"): the question asks where its object stands, even when

@@ -992,3 +992,15 @@ func TestStillHasNotAsksWhereItStands(t *testing.T) {
 		"how much was the jacket on O-7712?": 3,
 	})
 }
+
+// "Where is …?" asks where the thing's story stands: the order's later event
+// inherits all of the match of the one naming the thing.
+func TestWhereIsAsksWhereTheStoryStands(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(41), Text: "Order FD-2202 placed: sushi box, 24.00 EUR"},
+		{Source: "orders", Time: ago(44), Text: "Order FD-2201 placed: 2 pizzas, 1 salad, 38.50 EUR"},
+		{Source: "delivery", Time: ago(22), Text: "FD-2202 restaurant is running 25 minutes late"},
+		{Source: "delivery", Time: ago(15), Text: "FD-2201 delivered"},
+	}
+	firstFor(t, cands, map[string]int{"where's the sushi?": 2, "what did I order with the sushi?": 0})
+}
