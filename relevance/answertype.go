@@ -795,7 +795,8 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a
 	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"},
 	"not": {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid"},
 	"of":  {"stock"}, "sold": {"out"},
-	"too": {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"}}
+	"please": {"upload", "send", "provide", "submit", "sign", "resend", "complete"},
+	"too":    {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"}}
 
 // statesReason reports that the text (normalised) states a cause or a problem.
 var statesReason = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in

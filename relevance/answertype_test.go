@@ -15,101 +15,102 @@ import (
 func TestTextsStateAnswerTypes(t *testing.T) {
 	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
 	for text, want := range map[string][]string{
-		"Car insurance renewed, premium 612.00 EUR per year":         {money},
-		"Refund of €35 approved":                                     {money},
-		"Chat (agent): we charged you twenty dollars":                {money}, // a number in words
-		"退款二十元":                                                      {money},
-		"Paid 15 bucks":                                              {money},
-		"Charged $20 for the upgrade":                                {money},
-		"退款 15 元已批准":                                                 {money},
-		"Invoice paid: USD 49":                                       {money},
-		"Balance 1,250.00":                                           {money},
-		"Scratch pre-existing, not charged to you":                   {money, why}, // nothing to pay answers how much; a scratch is a finding
-		"Display cable replaced under warranty":                      {money},      // nothing to pay
-		"屏幕保修期内免费更换":                                                 {money},
-		"Chat (staff): Yes, fitting costs 25 EUR":                    {money}, // a chat line's speaker answers no "who"
-		"客服：补牙一般会打麻药":                                                nil,
-		"维修费用不收费":                                                    {money},
-		"Loan approved at 5.9 percent APR":                           nil,
-		"Webhook deliveries failing with HTTP 502":                   {why},
-		"90 percent of the monthly 20 GB used":                       nil,
-		"Appointment on Friday 11:00":                                {when},
-		"Delivery on 20.05.2026":                                     {when},
-		"Order O-7001 placed":                                        nil,
-		"Technician visit booked for 8:30":                           {when, who},
-		"Pick-up from 10am":                                          {when},
-		"Call back at 9 pm":                                          {when},
-		"Renewal due 2026-05-20":                                     {when},
-		"Tickets bought: 1 x football match, 20 May":                 {when},
-		"Tariff switched from December 1":                            {when},
-		"Driver on the way, arriving in 10 minutes":                  {when, who},
-		"Out of stock, expected back in 10 days":                     {when, why}, // why it is late, and when it comes
-		"Refund reaches your card in 3-5 business days":              {when},      // a kind of day between the number and its unit
-		"Lenses in production, about 7 working days":                 {when},
-		"Refund arrives in a few days, within two weeks at most":     {when}, // a number in words
-		"Dispatch within 24h":                                        {when},
-		"Repair done within 1.5 hours":                               {when},
-		"Your parcel arrives tomorrow":                               {when},
-		"周六班调整为周日上午 9 点":                                             {when},
-		"骑手已取餐，预计 20 分钟送达":                                           {when, who},
-		"入住时间 5 月 3 日":                                               {when},
-		"Tariff switched to Green Fix 24 months":                     nil, // a plan's length
-		"Storage add-on: plus 500 GB for 10.00 USD per month":        {money},
-		"Support 24/7 by chat":                                       nil,
-		"You may cancel at any time":                                 nil, // "may" is a month only beside a number
-		"Order O-7001 placed, ratio 3:1":                             nil,
-		"会员优惠券已发放：满 50 减 10":                                         nil,
-		"外卖订单 D-30021 已下单：宫保鸡丁和米饭，共 42 元":                            {money},
-		"Card payment of 12.50 EUR for express shipping declined":    {money, why},
-		"Card payment declined: insufficient funds":                  {why},
-		"File sync failed on device MacBook":                         {why},
-		"Delivery delayed because of the weather":                    {why},
-		"Account locked after three wrong passwords":                 {why},
-		"支付失败：余额不足":                                                  {why},
-		"Return started for SH-4410: too small":                      {why}, // why it is sent back
-		"Delivery failed: nobody at home":                            {why}, // why it could not be done
-		"Item not available, refund issued":                          {why},
-		"Oat milk out of stock, removed from the order":              {why},
-		"Tickets sold out":                                           {why},
-		"No one answered the door":                                   {why},
-		"Not bad at all, thanks!":                                    nil,
-		"TM-8801 退货申请：尺码偏小":                                          {why},
-		"Too many guests on the list, 2 tables added":                nil,
-		"Order O-7001 delivered to the parcel locker":                nil,
-		"Refund R-7001 approved":                                     nil,
-		"Shipping of the rewards moved to June":                      {when}, // a month after a preposition
-		"Offer valid until March":                                    {when},
-		"Marching band tickets, may sell out":                        nil,
-		"Grid approval still pending":                                {why},
-		"Technician could not access the building":                   {why, who},
-		"Parcel was not delivered: nobody home":                      {why},
-		"Please do not reply to this e-mail":                         nil,
-		"Transfer TR-100482 held for review":                         {why},
-		"Security deposit held on card ending 4471":                  nil,
-		"Diagnosis: display cable replaced under warranty":           {money, why}, // a finding, and nothing to pay
-		"MOT result: FAIL - worn front brake pads":                   {why},        // a fault found
-		"Advisory: slight corrosion on rear subframe":                {why},
-		"Check-up done: small cavity on the lower left molar":        {why}, // what a dentist finds
-		"体检结果：血压偏高":                                                  {why},
-		"RX-3121 on hold: the prescription scan is unreadable":       {why},
-		"Turn on the hold music":                                     nil,
-		"Cleaner for CL-3390 changed from Ana to Marek":              {who},
-		"Appointment with Dr. Weiss":                                 {who},
-		"API response time above 800 ms":                             nil,   // ms: milliseconds, not a title
-		"Care guide sent: watering an olive tree":                    nil,   // a guide is a text as often
-		"Allergy tablets need a prescription upload before dispatch": {why}, // a requirement holds it
-		"API key revoked by an administrator":                        {why},
-		"You need to bring your passport":                            nil, // (a question's "need to" states none)
-		"Buyer Sara asked to see the car on Sunday":                  {when, who},
-		"骑手已取餐":                                                      {who},
-		"FL-6040 delivered to reception, signed by K. Brandt":        {who}, // whoever it was done by
-		"Claim approved by the insurer":                              {who},
-		"Parcel signed for by R. Diaz":                               {who},
-		"Playlist shared with tom.b@example.org":                     {who}, // an e-mail address
-		"Tag @design in the thread":                                  nil,
-		"Locksmith Jakub on the way":                                 {who},
-		"因暴雨配送延迟":                                                    {why},
-		"报告预计 5 个工作日出":                                               {when}, // working days, as "5 days"
+		"Car insurance renewed, premium 612.00 EUR per year":           {money},
+		"Refund of €35 approved":                                       {money},
+		"Chat (agent): we charged you twenty dollars":                  {money}, // a number in words
+		"退款二十元":                                                        {money},
+		"Paid 15 bucks":                                                {money},
+		"Charged $20 for the upgrade":                                  {money},
+		"退款 15 元已批准":                                                   {money},
+		"Invoice paid: USD 49":                                         {money},
+		"Balance 1,250.00":                                             {money},
+		"Scratch pre-existing, not charged to you":                     {money, why}, // nothing to pay answers how much; a scratch is a finding
+		"Display cable replaced under warranty":                        {money},      // nothing to pay
+		"屏幕保修期内免费更换":                                                   {money},
+		"Chat (staff): Yes, fitting costs 25 EUR":                      {money}, // a chat line's speaker answers no "who"
+		"客服：补牙一般会打麻药":                                                  nil,
+		"维修费用不收费":                                                      {money},
+		"Loan approved at 5.9 percent APR":                             nil,
+		"Webhook deliveries failing with HTTP 502":                     {why},
+		"90 percent of the monthly 20 GB used":                         nil,
+		"Appointment on Friday 11:00":                                  {when},
+		"Delivery on 20.05.2026":                                       {when},
+		"Order O-7001 placed":                                          nil,
+		"Technician visit booked for 8:30":                             {when, who},
+		"Pick-up from 10am":                                            {when},
+		"Call back at 9 pm":                                            {when},
+		"Renewal due 2026-05-20":                                       {when},
+		"Tickets bought: 1 x football match, 20 May":                   {when},
+		"Tariff switched from December 1":                              {when},
+		"Driver on the way, arriving in 10 minutes":                    {when, who},
+		"Out of stock, expected back in 10 days":                       {when, why}, // why it is late, and when it comes
+		"Refund reaches your card in 3-5 business days":                {when},      // a kind of day between the number and its unit
+		"Lenses in production, about 7 working days":                   {when},
+		"Refund arrives in a few days, within two weeks at most":       {when}, // a number in words
+		"Dispatch within 24h":                                          {when},
+		"Repair done within 1.5 hours":                                 {when},
+		"Your parcel arrives tomorrow":                                 {when},
+		"周六班调整为周日上午 9 点":                                               {when},
+		"骑手已取餐，预计 20 分钟送达":                                             {when, who},
+		"入住时间 5 月 3 日":                                                 {when},
+		"Tariff switched to Green Fix 24 months":                       nil, // a plan's length
+		"Storage add-on: plus 500 GB for 10.00 USD per month":          {money},
+		"Support 24/7 by chat":                                         nil,
+		"You may cancel at any time":                                   nil, // "may" is a month only beside a number
+		"Order O-7001 placed, ratio 3:1":                               nil,
+		"会员优惠券已发放：满 50 减 10":                                           nil,
+		"外卖订单 D-30021 已下单：宫保鸡丁和米饭，共 42 元":                              {money},
+		"Card payment of 12.50 EUR for express shipping declined":      {money, why},
+		"Card payment declined: insufficient funds":                    {why},
+		"File sync failed on device MacBook":                           {why},
+		"Delivery delayed because of the weather":                      {why},
+		"Account locked after three wrong passwords":                   {why},
+		"支付失败：余额不足":                                                    {why},
+		"Return started for SH-4410: too small":                        {why}, // why it is sent back
+		"Delivery failed: nobody at home":                              {why}, // why it could not be done
+		"Item not available, refund issued":                            {why},
+		"Oat milk out of stock, removed from the order":                {why},
+		"Tickets sold out":                                             {why},
+		"No one answered the door":                                     {why},
+		"Not bad at all, thanks!":                                      nil,
+		"TM-8801 退货申请：尺码偏小":                                            {why},
+		"Too many guests on the list, 2 tables added":                  nil,
+		"Order O-7001 delivered to the parcel locker":                  nil,
+		"Refund R-7001 approved":                                       nil,
+		"Shipping of the rewards moved to June":                        {when}, // a month after a preposition
+		"Offer valid until March":                                      {when},
+		"Marching band tickets, may sell out":                          nil,
+		"Grid approval still pending":                                  {why},
+		"Technician could not access the building":                     {why, who},
+		"Parcel was not delivered: nobody home":                        {why},
+		"Please do not reply to this e-mail":                           nil,
+		"Transfer TR-100482 held for review":                           {why},
+		"Security deposit held on card ending 4471":                    nil,
+		"Diagnosis: display cable replaced under warranty":             {money, why}, // a finding, and nothing to pay
+		"MOT result: FAIL - worn front brake pads":                     {why},        // a fault found
+		"Advisory: slight corrosion on rear subframe":                  {why},
+		"Check-up done: small cavity on the lower left molar":          {why}, // what a dentist finds
+		"体检结果：血压偏高":                                                    {why},
+		"RX-3121 on hold: the prescription scan is unreadable":         {why},
+		"Turn on the hold music":                                       nil,
+		"Cleaner for CL-3390 changed from Ana to Marek":                {who},
+		"Appointment with Dr. Weiss":                                   {who},
+		"API response time above 800 ms":                               nil,        // ms: milliseconds, not a title
+		"Care guide sent: watering an olive tree":                      nil,        // a guide is a text as often
+		"Allergy tablets need a prescription upload before dispatch":   {why},      // a requirement holds it
+		"CL-901: please upload the vet invoice and the surgery report": {why, who}, // what is asked of the customer (and a vet)
+		"API key revoked by an administrator":                          {why},
+		"You need to bring your passport":                              nil, // (a question's "need to" states none)
+		"Buyer Sara asked to see the car on Sunday":                    {when, who},
+		"骑手已取餐":                                                        {who},
+		"FL-6040 delivered to reception, signed by K. Brandt":          {who}, // whoever it was done by
+		"Claim approved by the insurer":                                {who},
+		"Parcel signed for by R. Diaz":                                 {who},
+		"Playlist shared with tom.b@example.org":                       {who}, // an e-mail address
+		"Tag @design in the thread":                                    nil,
+		"Locksmith Jakub on the way":                                   {who},
+		"因暴雨配送延迟":                                                      {why},
+		"报告预计 5 个工作日出":                                                 {when}, // working days, as "5 days"
 		// the Chinese lists are the English ones' words in Chinese
 		"签证申请被驳回：材料不符":                                     {why},
 		"安装顺延":                                             {why},
