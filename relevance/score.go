@@ -404,6 +404,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
+	if asking > 0 && w.Thread > 0 {
+		replies(rels, comps, cands, docs, asking, w.Thread)
+	}
 	if len(qids) > 0 && w.Linked > 0 {
 		link(comps, docs, qids, w.Linked)
 	}
@@ -606,6 +609,43 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 		}
 	}
 }
+
+// replies gives the reply to a line that only asks (a customer's question in
+// a chat, QuestionTerm) the match of the question it answers: "Chat
+// (customer): the charger gets very hot, is that normal?" matches "what did you
+// say about the hot charger?" by its words, and counts a fifth (asking); "Chat
+// (agent): please stop using it, we will send a replacement" after it, of the
+// same source within replyWithin, is what was said about it. The reply inherits
+// share (Weights.Thread) of the question's match as it would count whole: the
+// reply answers what was asked, which may be more than the question asks now.
+func replies(rels []float64, comps []Components, cands []Candidate, docs []doc, asking, share float64) {
+	// the most relevant few questions are followed (O(n) per request, as inherit)
+	const followed = 3
+	top := make([]int, 0, followed+1)
+	for i := range docs {
+		if rels[i] > 0 && docs[i].count(questionHash) > 0 {
+			top = keepTop(top, i, rels, followed)
+		}
+	}
+	for _, i := range top {
+		next := -1
+		for j := range docs {
+			if j == i || cands[j].Source != cands[i].Source || docs[j].count(questionHash) > 0 ||
+				!cands[j].Time.After(cands[i].Time) || cands[j].Time.Sub(cands[i].Time) > replyWithin {
+				continue
+			}
+			if next < 0 || cands[j].Time.Before(cands[next].Time) {
+				next = j
+			}
+		}
+		if next >= 0 {
+			comps[next].Thread = max(comps[next].Thread, share*rels[i]/asking)
+		}
+	}
+}
+
+// replyWithin is how soon after a question a line of its source is its reply.
+const replyWithin = 15 * time.Minute
 
 // echo gives an event that names no identifier of its own, but repeats a
 // word that only the events naming the question's object use among the

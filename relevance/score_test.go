@@ -1004,3 +1004,19 @@ func TestWhereIsAsksWhereTheStoryStands(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"where's the sushi?": 2, "what did I order with the sushi?": 0})
 }
+
+// The reply after a customer's question in a chat answers it: it inherits
+// part of the question's match, which the question itself counts a fifth of.
+func TestAReplyInheritsTheQuestionItAnswers(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(57), Text: "Order EL-62211 placed: USB-C charger 65 W, 39.00 EUR"},
+		{Source: "chat", Time: ago(22), Text: "Chat (customer): the charger gets very hot, is that normal?"},
+		{Source: "chat", Time: ago(20), Text: "Chat (agent): please stop using it, we will send a replacement"},
+		{Source: "chat", Time: ago(2), Text: "Chat (agent): anything else I can do for you?"},
+	}
+	firstFor(t, cands, map[string]int{"what did you say about the hot charger?": 2})
+	_, comps := relevance.Score(relevance.NewQuery("what did you say about the hot charger?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[3].Thread != 0 {
+		t.Errorf("a later line that is not the reply inherits: %+v", comps[3])
+	}
+}
