@@ -380,6 +380,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		wS = 0
 	}
 	rels := grow(&sc.rels, len(cands))
+	var questions []int // the lines that only ask (QuestionTerm), when they count less
 	for i := range cands {
 		c := &comps[i]
 		if bestSim > 0 {
@@ -399,13 +400,14 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		if asking > 0 && docs[i].count(questionHash) > 0 {
 			c.Source *= asking
+			questions = append(questions, i)
 		}
 		if wS+wL > 0 {
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
-	if asking > 0 && w.Thread > 0 {
-		replies(rels, comps, cands, docs, asking, w.Thread)
+	if len(questions) > 0 && w.Thread > 0 {
+		replies(questions, rels, comps, cands, asking, w.Thread)
 	}
 	if len(qids) > 0 && w.Linked > 0 {
 		link(comps, docs, qids, w.Linked)
@@ -618,25 +620,24 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 // same source within replyWithin, is what was said about it. The reply inherits
 // share (Weights.Thread) of the question's match as it would count whole: the
 // reply answers what was asked, which may be more than the question asks now.
-func replies(rels []float64, comps []Components, cands []Candidate, docs []doc, asking, share float64) {
+func replies(questions []int, rels []float64, comps []Components, cands []Candidate, asking, share float64) {
 	// the most relevant few questions are followed (O(n) per request, as inherit)
 	const followed = 3
 	top := make([]int, 0, followed+1)
-	for i := range docs {
-		if rels[i] > 0 && docs[i].count(questionHash) > 0 {
+	for _, i := range questions {
+		if rels[i] > 0 {
 			top = keepTop(top, i, rels, followed)
 		}
 	}
 	for _, i := range top {
 		next := -1
-		for j := range docs {
-			if j == i || cands[j].Source != cands[i].Source || docs[j].count(questionHash) > 0 ||
-				!cands[j].Time.After(cands[i].Time) || cands[j].Time.Sub(cands[i].Time) > replyWithin {
+		for j := range cands {
+			if j == i || !cands[j].Time.After(cands[i].Time) || cands[j].Time.Sub(cands[i].Time) > replyWithin ||
+				next >= 0 && !cands[j].Time.Before(cands[next].Time) || cands[j].Source != cands[i].Source ||
+				slices.Contains(questions, j) {
 				continue
 			}
-			if next < 0 || cands[j].Time.Before(cands[next].Time) {
-				next = j
-			}
+			next = j
 		}
 		if next >= 0 {
 			comps[next].Thread = max(comps[next].Thread, share*rels[i]/asking)
