@@ -15,6 +15,7 @@ import (
 
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/kafkaio"
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/session"
 	"github.com/freshctx/freshctx/store"
 )
@@ -112,4 +113,32 @@ func (noChanges) LastChange(context.Context, string, string) (string, error) {
 
 func (noChanges) Changes(context.Context, string, string, string, int, time.Duration) ([]store.Change, error) {
 	return nil, errors.New("no change stream")
+}
+
+// The answer types the document lists for meta.fusion.asks are the ones the
+// ranking names.
+func TestOpenAPIListsTheAnswerTypes(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					Items struct {
+						Enum []string `yaml:"enum"`
+					} `yaml:"items"`
+				} `yaml:"properties"`
+			} `yaml:"schemas"`
+		} `yaml:"components"`
+	}
+	if err := yaml.Unmarshal(openAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var enum []string
+	for _, s := range doc.Components.Schemas {
+		if p, ok := s.Properties["asks"]; ok {
+			enum = p.Items.Enum
+		}
+	}
+	if want := relevance.AskNames(); !reflect.DeepEqual(enum, want) {
+		t.Errorf("openapi.yaml lists asks %v, the ranking names %v", enum, want)
+	}
 }

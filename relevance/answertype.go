@@ -57,6 +57,7 @@ var answerTypes = []*answerType{
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
 	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
+	{SaidTerm, "said", 0, newCueSet(saidCues), byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 }
@@ -65,6 +66,36 @@ var answerTypes = []*answerType{
 // an event stating a length in months or years states it too ("how long is
 // MB-5510?": "Contract MB-5510 started: 24 months").
 var timeOrLength *answerType
+
+// SaidTerm is the term of a chat line the business said: its speaker's label
+// names an agent, a bot, staff or 客服 ("Chat (agent): skis count as special
+// baggage", "客服：已为您申请减免"), the answer to "what did you tell me about
+// …?".
+const SaidTerm = "✎"
+
+// saidCues mark a question asking what the business said.
+var saidCues = []string{"did you say", "did you tell", "did you write", "did you answer", "did you reply", "were you saying",
+	"was i told", "have i been told", "did the agent say", "did the agent tell", "did support say", "did support tell",
+	"did they say", "did they tell", "did the bot say", "did customer service say", "you told me", "you said",
+	"客服说", "客服怎么说", "你们说", "你们怎么说", "你说", "商家说", "客服回复", "怎么回复"}
+
+// staffSpeakers are the labels of the business's side of a chat.
+var staffSpeakers = map[string]bool{"agent": true, "bot": true, "staff": true, "support": true, "assistant": true,
+	"operator": true, "host": true, "客服": true, "商家": true, "助手": true, "机器人": true}
+
+// saidByStaff reports a chat line whose speaker's label (as withoutSpeaker
+// reads it: "Chat (agent):", "客服：") is the business's side.
+func saidByStaff(rs []rune) bool {
+	i := slices.IndexFunc(rs, func(r rune) bool { return r == ':' || r == '：' })
+	if i < 0 || i > 24 {
+		return false
+	}
+	label := strings.ToLower(strings.TrimSpace(string(rs[:i])))
+	if a, b := strings.IndexByte(label, '('), strings.LastIndexByte(label, ')'); a >= 0 && b > a {
+		label = strings.TrimSpace(label[a+1 : b])
+	}
+	return staffSpeakers[label]
+}
 
 // DurationTerm is the term of an event that states how long something lasts
 // or runs in months or years: "24 months", "a 12-month contract", "valid for
@@ -410,6 +441,17 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 	"服务员", "教授", "讲师", "锁匠", "园丁", "油漆工", "木工", "施工队", "承包商", "裁缝", "美容师", "搬运工",
 	"乘务员", "空乘", "机长", "飞行员", "队长", "船长", "列车员", "收银员", "花艺师", "摄影师", "化妆师", "翻译",
 	"公证员", "会计", "急救员", "助产士", "咨询师", "协调员", "策划师", "调度员", "老板")
+
+// AskNames are the names Fusion.Asks may hold, in the order it lists them.
+func AskNames() []string {
+	var out []string
+	for _, t := range answerTypes {
+		if t.term != DurationTerm { // (asked as a time: timeOrLength)
+			out = append(out, t.name)
+		}
+	}
+	return append(out, "description", "deals", "asked")
+}
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm, CountTerm.

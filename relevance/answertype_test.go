@@ -591,3 +591,15 @@ func TestHowLongLooksForALength(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"how long is MB-5510?": 0, "when is the port-in?": 1})
 }
+
+// A question asking what the business said looks for the lines of its side
+// of a chat (an agent's, a bot's, 客服's), not the customer's nor a notice.
+func TestWhatWasSaidLooksForTheBusinesssLines(t *testing.T) {
+	asksFor(t, map[string][]string{"what did you tell me about the skis?": {relevance.SaidTerm}, "客服怎么说？": {relevance.SaidTerm}})
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(28), Text: "Special baggage added to KL-77X2: skis, 60.00 EUR"},
+		{Source: "chat", Time: ago(29), Text: "Chat (agent): skis count as special baggage, 60.00 EUR each way"},
+		{Source: "chat", Time: ago(30), Text: "Chat (customer): can I bring my skis?"},
+	}
+	firstFor(t, cands, map[string]int{"what did you tell me about the skis?": 1, "are my skis booked?": 0})
+}
