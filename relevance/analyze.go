@@ -177,8 +177,9 @@ var cjkQuestionWords = map[[2]rune]bool{{'什', '么'}: true, {'为', '什'}: tr
 // groupedNumber finds a number written in groups from the token rs[i:j]: three
 // or more groups of letters and digits, each with a digit and at most six
 // long, two of them three or longer, one space apart, eight digits or more in
-// all, the first token plain (no "-" or "." in it or before it). It returns where the groups end and the number joined
-// ("773422109981"), or j when there is none.
+// all, the first token plain (no "-" or "." in it or before it). It returns
+// where the groups end and the number joined ("773422109981"), or j when
+// there is none.
 func groupedNumber(rs []rune, i, j int) (int, string) {
 	if i > 0 && (rs[i-1] == ':' || rs[i-1] == '.' || rs[i-1] == ',' || rs[i-1] == '+' && i > 1 && !unicode.IsSpace(rs[i-2]) || isJoiner(rs[i-1])) {
 		return j, "" // (the minutes of 12:30, the cents of 1.50)

@@ -136,8 +136,8 @@ func wordsOf(normalised string) []string {
 }
 
 // bareContractions are contractions typed without their apostrophe, as the
-// words they are with it. Not those that are words as well: "its", "ill",
-// "id" (i'd), "ill" (i'll), "well", "were", "lets", "shed", "wed", "hell".
+// words they are with it. Not those that are words as well: "its", "id"
+// (i'd), "ill" (i'll), "well" (we'll), "were", "lets", "shed", "wed", "hell".
 var bareContractions = func() map[string][2]string {
 	m := map[string][2]string{}
 	for _, c := range strings.Fields(`what's where's how's who's when's why's that's there's here's it'll i'm i've
@@ -194,6 +194,10 @@ func spelledOut(q string) string {
 		j := i
 		for j < len(q) && (isASCIILetter(q[j]) || q[j] >= '0' && q[j] <= '9') {
 			j++
+		}
+		if j-i > 5 { // (no chat word is longer)
+			i = j
+			continue
 		}
 		w := strings.ToLower(q[i:j])
 		full, ok := chatWords[w]

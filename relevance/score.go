@@ -1522,7 +1522,9 @@ var recencyCues = newCueSet(recencyWords)
 // "yet", "in the end", 了没), or where a thing is ("where's the sushi?", 到哪了):
 // where the thing's story stands, not how it began. Not 还, which also means to
 // pay back.
-var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now", "where is my", "where are my", "where s my", "where s the", "where is the", "where are the", "到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有"})
+var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now",
+	"where is my", "where are my", "where s my", "where s the", "where is the", "where are the", // ("where's": "where", "s")
+	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有"})
 
 // notYetCues say that something has not happened yet ("it still hasn't
 // arrived", "还没收到"): the question asks where its object stands, even when
