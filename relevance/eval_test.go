@@ -200,7 +200,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// changes and knowing them, 6-8 events a customer; committed unread),
 	// -blind-40.json, -blind-41.json and -blind-42.json (the last with chat
 	// lines: written after it to be read: their first totals, then their
-	// misses; development);
+	// misses; development), -blind-43.json (written at that stop's end,
+	// knowing its changes, some questions in the forms it added; committed
+	// unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -225,6 +227,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-37.json"}, {"../examples/evalset-blind-38.json"},
 		{"../examples/evalset-blind-39.json"}, {"../examples/evalset-blind-40.json"},
 		{"../examples/evalset-blind-41.json"}, {"../examples/evalset-blind-42.json"},
+		{"../examples/evalset-blind-43.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
