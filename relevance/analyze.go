@@ -140,7 +140,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 	if event && offers(t) {
 		a.Terms = append(a.Terms, OfferTerm)
 	}
-	if event && asksSomething(normalised) {
+	if event && (asksSomething(normalised) || saidByCustomer(rs)) {
 		a.Terms = append(a.Terms, QuestionTerm)
 	}
 	return a

@@ -83,19 +83,29 @@ var saidCues = []string{"did you say", "did you tell", "did you write", "did you
 var staffSpeakers = map[string]bool{"agent": true, "bot": true, "staff": true, "support": true, "assistant": true,
 	"operator": true, "host": true, "客服": true, "商家": true, "助手": true, "机器人": true}
 
-// saidByStaff reports a chat line whose speaker's label (as withoutSpeaker
-// reads it: "Chat (agent):", "客服：") is the business's side.
-func saidByStaff(rs []rune) bool {
+// customerSpeakers are the labels of the customer's side of a chat.
+var customerSpeakers = map[string]bool{"customer": true, "user": true, "client": true, "guest": true, "patient": true,
+	"用户": true, "客户": true, "顾客": true}
+
+// saidByCustomer reports a chat line of the customer's side.
+func saidByCustomer(rs []rune) bool { return customerSpeakers[speakerLabel(rs)] }
+
+// speakerLabel is a chat line's speaker ("Chat (agent):" agent, "客服：" 客服), or "".
+func speakerLabel(rs []rune) string {
 	i := slices.IndexFunc(rs, func(r rune) bool { return r == ':' || r == '：' })
 	if i < 0 || i > 24 {
-		return false
+		return ""
 	}
 	label := strings.ToLower(strings.TrimSpace(string(rs[:i])))
 	if a, b := strings.IndexByte(label, '('), strings.LastIndexByte(label, ')'); a >= 0 && b > a {
 		label = strings.TrimSpace(label[a+1 : b])
 	}
-	return staffSpeakers[label]
+	return label
 }
+
+// saidByStaff reports a chat line whose speaker's label (as withoutSpeaker
+// reads it: "Chat (agent):", "客服：") is the business's side.
+func saidByStaff(rs []rune) bool { return staffSpeakers[speakerLabel(rs)] }
 
 // DurationTerm is the term of an event that states how long something lasts
 // or runs in months or years: "24 months", "a 12-month contract", "valid for
@@ -1076,7 +1086,10 @@ var dealWords = newCueSet([]string{"discount", "discounts", "deal", "deals", "pr
 // QuestionTerm is the term of an event that asks rather than states: a
 // customer's question in a chat ("Chat (customer): can I use the school car
 // for my test?", "用户：可以带孩子一起去吗？"), which repeats the words of a
-// question about the same thing while the reply after it answers it.
+// question about the same thing while the reply after it answers it; and any
+// line of the customer's side of a chat ("Chat (customer): my internet is
+// still slow after the top up"), which tells what the customer knows in the
+// words they ask with, not where things stand.
 const QuestionTerm = "?"
 
 // asksSomething reports a text (normalised) that only asks: after a

@@ -770,10 +770,11 @@ func TestTheFusionGivesTheScore(t *testing.T) {
 	}
 }
 
-// A line that only asks (a customer's question in a chat) counts as little
-// as one that only offers: it repeats the words of a question about the same
-// thing, and the reply after it answers. A question about what someone asked
-// is answered by it.
+// A line that only asks (a customer's question in a chat), and any line of
+// the customer's side of a chat, counts as little as one that only offers: it
+// repeats the words of a question about the same thing (the customer telling
+// what they know), and the reply after it answers. A question about what
+// someone asked is answered by it.
 func TestALineThatAsksCountsLittle(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "chat", Time: ago(18), Text: "Chat (customer): can I add a mattress to the pick-up?"},
@@ -787,7 +788,9 @@ func TestALineThatAsksCountsLittle(t *testing.T) {
 		"用户：可以带孩子一起去吗？":                                                                                                      true,
 		"Customer asked whether the mattress can go too":                                                                     false, // it states that someone asked
 		"Support ticket T-9001 [pending] Refund not received: I sent the shoes back on Monday. When do I get my money back?": false, // a fact first
-		"Chat (customer): Hi, I returned my trail shoes last week. Where is my refund?":                                      false,
+		"Chat (customer): Hi, I returned my trail shoes last week. Where is my refund?":                                      true,  // the customer's own line
+		"Chat (customer): my internet is still slow after the top up":                                                        true,
+		"客户：空调还是不制冷":                                                                                                         true,
 		"Chat (agent): Yes, the mattress is added to BW-906 for 10.00 EUR":                                                   false,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.QuestionTerm); got != want {
