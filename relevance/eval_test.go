@@ -192,7 +192,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// customers as in #15's description: 7 events a customer, look-alikes;
 	// committed unread, its totals read, then its misses: development),
 	// -blind-36.json (written at that stop's end, after its ranking changes,
-	// committed unread), -blind-37.json (written before the 2026-12-03 night
+	// committed unread), -blind-37.json (written before the 2026-12-03 midnight
 	// stop's changes, committed unread), -blind-38.json (written mid-stop in
 	// customers' looser wording: lower case, no question mark, "whats", "the
 	// tv thing"; committed unread, its totals read, then its misses:
