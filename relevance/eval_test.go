@@ -205,7 +205,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// unread, read once, then its misses: development), -blind-44.json
 	// (written last, after the changes, with the kinds: neighbouring
 	// invoices, "what did I just change?", look-alike parcels; committed
-	// unread, read once);
+	// unread, read once), -blind-45.json (written after it, identifiers and
+	// look-alikes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -231,6 +232,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-39.json"}, {"../examples/evalset-blind-40.json"},
 		{"../examples/evalset-blind-41.json"}, {"../examples/evalset-blind-42.json"},
 		{"../examples/evalset-blind-43.json"}, {"../examples/evalset-blind-44.json"},
+		{"../examples/evalset-blind-45.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
