@@ -383,7 +383,8 @@ func TestAYesNoQuestionLooksForTheOpposite(t *testing.T) {
 // minus those terms.
 func FuzzAnalyze(f *testing.F) {
 	for _, s := range []string{"Appointment on Friday 11:00", "declined due to limit reached", "12:3 1: May 2",
-		"周六班调整为周日上午 9 点", "https://a.example/1Z88AA0312,O-1/O-2", "20/05/2026 €35", "Ｄ－３００２１到了吗", "Let me check that for you", "0Ms", "Driving lesson 8 cancelled", "Classroom moved to room 4.12"} {
+		"周六班调整为周日上午 9 点", "https://a.example/1Z88AA0312,O-1/O-2", "20/05/2026 €35", "Ｄ－３００２１到了吗", "Let me check that for you", "0Ms", "Driving lesson 8 cancelled", "Classroom moved to room 4.12",
+		"0000000?", "Chat (customer): whats up", "tracking 1Z 999 AA1 01 2345 6784", "会员有效期 一年", "Chat (agent): ok"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -396,7 +397,7 @@ func FuzzAnalyze(f *testing.F) {
 			}
 		}
 		isType := func(term string) bool {
-			return term == OfferTerm || slices.ContainsFunc(answerTypes, func(t *answerType) bool { return t.term == term })
+			return term == OfferTerm || term == QuestionTerm || slices.ContainsFunc(answerTypes, func(t *answerType) bool { return t.term == term })
 		}
 		var types []string
 		for _, term := range a.Terms {
