@@ -1023,3 +1023,32 @@ func TestAReplyInheritsTheQuestionItAnswers(t *testing.T) {
 		t.Errorf("a later line that is not the reply inherits: %+v", comps[3])
 	}
 }
+
+// FuzzQuestion: any question (as a customer types it, in any script) is
+// ranked without panicking, with a finite, non-negative score for every
+// candidate and components within their ranges.
+func FuzzQuestion(f *testing.F) {
+	for _, s := range []string{"wen is my delivery", "y was i charged", "whats up", "咋回事", "where's the sushi?",
+		"how long is MB-5510?", "1Z 999 AA1 01 2345 6784", "u", "y", "r2 u.s. pls-", "what did you say about it?", ""} {
+		f.Add(s)
+	}
+	cands := []relevance.Candidate{
+		{Source: "chat", Time: ago(5), Text: "Chat (customer): the charger is hot?"},
+		{Source: "chat", Time: ago(4), Text: "Chat (agent): stop using it"},
+		{Source: "orders", Time: ago(30), Text: "Order O-1 placed: 24 months, tracking 7734 2210 9981"},
+		{Source: "orders", Time: ago(20), Text: "O-1 delayed: 退款 15 元"},
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if len(scores) != len(cands) || len(comps) != len(cands) {
+			t.Fatalf("%q: %d scores, %d components for %d candidates", q, len(scores), len(comps), len(cands))
+		}
+		for i, s := range scores {
+			c := comps[i]
+			if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 || c.Lexical < 0 || c.Lexical > 1 || c.Identifier < 0 || c.Identifier > 1 ||
+				c.Recency < 0 || c.Recency > 1 || c.Thread < 0 || math.IsNaN(c.Thread) {
+				t.Fatalf("%q: candidate %d scores %v with %+v", q, i, s, c)
+			}
+		}
+	})
+}
