@@ -79,33 +79,26 @@ var saidCues = []string{"did you say", "did you tell", "did you write", "did you
 	"did they say", "did they tell", "did the bot say", "did customer service say", "you told me", "you said",
 	"客服说", "客服怎么说", "你们说", "你们怎么说", "你说", "商家说", "客服回复", "怎么回复"}
 
-// staffSpeakers are the labels of the business's side of a chat.
+// staffSpeakers and customerSpeakers are the two sides of a chat, as its
+// speaker labels name them (speaker).
 var staffSpeakers = map[string]bool{"agent": true, "bot": true, "staff": true, "support": true, "assistant": true,
 	"operator": true, "host": true, "客服": true, "商家": true, "助手": true, "机器人": true}
 
-// customerSpeakers are the labels of the customer's side of a chat.
 var customerSpeakers = map[string]bool{"customer": true, "user": true, "client": true, "guest": true, "patient": true,
 	"用户": true, "客户": true, "顾客": true}
 
-// saidByCustomer reports a chat line of the customer's side.
-func saidByCustomer(rs []rune) bool { return customerSpeakers[speakerLabel(rs)] }
-
-// speakerLabel is a chat line's speaker ("Chat (agent):" agent, "客服：" 客服), or "".
-func speakerLabel(rs []rune) string {
-	i := slices.IndexFunc(rs, func(r rune) bool { return r == ':' || r == '：' })
-	if i < 0 || i > 24 {
-		return ""
-	}
-	label := strings.ToLower(strings.TrimSpace(string(rs[:i])))
-	if a, b := strings.IndexByte(label, '('), strings.LastIndexByte(label, ')'); a >= 0 && b > a {
-		label = strings.TrimSpace(label[a+1 : b])
-	}
-	return label
+// saidByCustomer reports a chat line of the customer's side (speaker).
+func saidByCustomer(rs []rune) bool {
+	who, _ := speaker(rs)
+	return customerSpeakers[who]
 }
 
-// saidByStaff reports a chat line whose speaker's label (as withoutSpeaker
-// reads it: "Chat (agent):", "客服：") is the business's side.
-func saidByStaff(rs []rune) bool { return staffSpeakers[speakerLabel(rs)] }
+// saidByStaff reports a chat line of the business's side ("Chat (agent):",
+// "客服：").
+func saidByStaff(rs []rune) bool {
+	who, _ := speaker(rs)
+	return staffSpeakers[who]
+}
 
 // DurationTerm is the term of an event that states how long something lasts
 // or runs in months or years: "24 months", "a 12-month contract", "valid for
@@ -864,23 +857,31 @@ func statesPerson(rs []rune) bool {
 }
 
 // withoutSpeaker is the text after a chat line's speaker label, if it has
-// one: a short label naming the speaker in brackets ("Chat (customer):",
-// "WhatsApp (agent):"), or a speaker's word ("Agent:", "客服："), and a colon.
+// one (speaker).
 func withoutSpeaker(rs []rune) []rune {
-	i := slices.IndexFunc(rs, func(r rune) bool { return r == ':' || r == '：' })
-	if i < 0 || i > 24 {
-		return rs
-	}
-	label := strings.ToLower(strings.TrimSpace(string(rs[:i])))
-	if strings.HasSuffix(label, ")") && strings.Contains(label, "(") || speakers[label] {
-		return rs[i+1:]
-	}
-	return rs
+	_, rest := speaker(rs)
+	return rest
 }
 
-// speakers are the labels of who says a chat line.
-var speakers = map[string]bool{"customer": true, "agent": true, "bot": true, "staff": true, "support": true, "assistant": true,
-	"operator": true, "user": true, "客服": true, "用户": true, "客户": true, "顾客": true, "商家": true, "助手": true, "机器人": true}
+// speaker reads a chat line's speaker label: a short label naming the speaker
+// in brackets ("Chat (customer):", "WhatsApp (agent):"), or a speaker's word
+// ("Agent:", "客服："; staffSpeakers, customerSpeakers), and a colon. It
+// returns who speaks, in lower case (the word in the brackets), and the text
+// after the label; for a line without one, "" and the whole text.
+func speaker(rs []rune) (who string, rest []rune) {
+	i := slices.IndexFunc(rs, func(r rune) bool { return r == ':' || r == '：' })
+	if i < 0 || i > 24 {
+		return "", rs
+	}
+	label := strings.ToLower(strings.TrimSpace(string(rs[:i])))
+	if a := strings.IndexByte(label, '('); a >= 0 && strings.HasSuffix(label, ")") {
+		return strings.TrimSpace(label[a+1 : len(label)-1]), rs[i+1:]
+	}
+	if staffSpeakers[label] || customerSpeakers[label] {
+		return label, rs[i+1:]
+	}
+	return "", rs
+}
 
 var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords}.in
 
