@@ -50,9 +50,9 @@ func (q pkOrdered) Request() (*milvuspb.QueryRequest, error) {
 
 // CopyPage copies up to n rows of kind whose primary key follows after (""
 // from the start) from from's collection to s's, with the vectors embed makes
-// of their texts (one of s's size each) (as ingest embeds them: an event's text, a chunk's title and
-// text by input), and returns the last key copied and how many rows it copied
-// (0 at the end).
+// of their texts as ingest embeds them (an event's text, a chunk's title and
+// text by input; embed returns one vector of s's size a text), and returns the
+// last key copied and how many rows it copied (0 at the end).
 func (s *Store) CopyPage(ctx context.Context, from *Store, kind, after string, n int,
 	input func(title, text string) string, embed func([]string) ([][]float32, error)) (string, int, error) {
 	fields, ok := copyFields[kind]
