@@ -432,9 +432,6 @@ var stopWords = func() map[string]bool {
 		out off again further once please hi hello thanks thank yes ok okay let get got still yet`) {
 		m[w] = true
 	}
-	for w := range bareContractions { // "whats", "cant", "im": as "what's", "can't", "i'm"
-		m[w] = true
-	}
 	return m
 }()
 

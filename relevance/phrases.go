@@ -116,35 +116,22 @@ func textOf(normalised string) text { return text{normalised, wordsOf(normalised
 // CJK text.
 func plainWords(s string) []string { return wordsOf(normalise(s)) }
 
-// wordsOf is plainWords of a text normalised already. A contraction typed
-// without its apostrophe ("whats", "cant", "didnt", "im") is the two words it
-// is with one ("what", "s"): customers type them so as often, and as one word
-// "whats" was no stop word ("whats going on with the tv thing" matched a chat
-// line by "chat", one letter from "what") and "cant" no cue.
+// wordsOf is plainWords of a text normalised already.
 func wordsOf(normalised string) []string {
-	words := strings.FieldsFunc(normalised, func(r rune) bool {
+	return strings.FieldsFunc(normalised, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || isCJK(r)
 	})
-	for i := 0; i < len(words); i++ {
-		if c, ok := bareContractions[words[i]]; ok {
-			words = slices.Insert(words, i+1, c[1])
-			words[i] = c[0]
-			i++
-		}
-	}
-	return words
 }
 
-// bareContractions are contractions typed without their apostrophe, as the
-// words they are with it. Not those that are words as well: "its", "id"
-// (i'd), "ill" (i'll), "well" (we'll), "were", "lets", "shed", "wed", "hell".
-var bareContractions = func() map[string][2]string {
-	m := map[string][2]string{}
+// bareContractions are contractions typed without their apostrophe, as they
+// are with it ("whats": "what's"). Not those that are words as well: "its",
+// "id" (i'd), "ill" (i'll), "well" (we'll), "were", "lets", "shed", "wed", "hell".
+var bareContractions = func() map[string]string {
+	m := map[string]string{}
 	for _, c := range strings.Fields(`what's where's how's who's when's why's that's there's here's it'll i'm i've
 		you're you've they're they've we've can't couldn't didn't don't doesn't isn't wasn't aren't weren't won't
 		wouldn't shouldn't haven't hasn't hadn't mustn't`) {
-		w, tail, _ := strings.Cut(c, "'")
-		m[w+tail] = [2]string{w, tail}
+		m[strings.ReplaceAll(c, "'", "")] = c
 	}
 	return m
 }()
@@ -167,7 +154,9 @@ func stemmed(words []string) []string {
 // chatWords are the short forms customers type in a chat, as the words they
 // stand for: "wen is my delivery" asks when (WordNet's "wen" is a cyst), "hw
 // much do i owe" how much, "tmrw" is tomorrow. Not those that are words or
-// codes as well ("bc", "hr", "min").
+// codes as well ("bc", "hr", "min"). (And bareContractions: "whats", a word
+// to the analysis, had been taken for "chat", one letter away, and "whats
+// wrong" asked no why.)
 var chatWords = map[string]string{"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please",
 	"thx": "thanks", "thanx": "thanks", "hw": "how", "wat": "what", "wut": "what", "wen": "when", "coz": "because",
 	"cuz": "because", "abt": "about", "tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "acct": "account",
@@ -177,9 +166,10 @@ var chatWords = map[string]string{"u": "you", "ur": "your", "r": "are", "pls": "
 // cues know: 咋 is 怎么 ("快递咋还没到"), 啥 什么, 为嘛 为什么, 多会儿 什么时候.
 var cjkChatWords = strings.NewReplacer("咋", "怎么", "啥", "什么", "为嘛", "为什么", "干嘛", "为什么", "多会儿", "什么时候", "木有", "没有")
 
-// spelledOut is a question with its chat words (chatWords, cjkChatWords)
-// written out, and a first "y" as "why" ("y was i charged twice"); the
-// question as it is when it has none.
+// spelledOut is a question with its chat words (chatWords, cjkChatWords) and
+// its contractions without apostrophes (bareContractions) written out, and a
+// first "y" as "why" ("y was i charged twice"); the question as it is when it
+// has none.
 func spelledOut(q string) string {
 	if strings.ContainsAny(q, "咋啥嘛会木") {
 		q = cjkChatWords.Replace(q)
@@ -195,12 +185,15 @@ func spelledOut(q string) string {
 		for j < len(q) && (isASCIILetter(q[j]) || q[j] >= '0' && q[j] <= '9') {
 			j++
 		}
-		if j-i > 5 { // (no chat word is longer)
+		if j-i > 8 { // (no chat word nor contraction is longer)
 			i = j
 			continue
 		}
 		w := strings.ToLower(q[i:j])
 		full, ok := chatWords[w]
+		if !ok {
+			full, ok = bareContractions[w]
+		}
 		if !ok && w == "y" && strings.TrimSpace(q[:i]) == "" {
 			full, ok = "why", true
 		}
