@@ -206,7 +206,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// (written last, after the changes, with the kinds: neighbouring
 	// invoices, "what did I just change?", look-alike parcels; committed
 	// unread, read once), -blind-45.json (written after it, identifiers and
-	// look-alikes; committed unread, read once);
+	// look-alikes; committed unread, read once), -blind-46.json (written
+	// before the 2026-12-03 evening stop's changes, committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -232,7 +233,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-39.json"}, {"../examples/evalset-blind-40.json"},
 		{"../examples/evalset-blind-41.json"}, {"../examples/evalset-blind-42.json"},
 		{"../examples/evalset-blind-43.json"}, {"../examples/evalset-blind-44.json"},
-		{"../examples/evalset-blind-45.json"},
+		{"../examples/evalset-blind-45.json"}, {"../examples/evalset-blind-46.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
