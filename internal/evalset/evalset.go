@@ -257,7 +257,7 @@ func (c *Case) check() error {
 	case len(c.Questions) == 0:
 		return errors.New("questions: none")
 	}
-	ids := map[string]bool{}
+	ids, ago := map[string]bool{}, map[string]int{}
 	for i, e := range c.Events {
 		switch {
 		case e.ID == "":
@@ -271,7 +271,7 @@ func (c *Case) check() error {
 		case strings.TrimSpace(e.Text) == "":
 			return fmt.Errorf("event %q: text: empty", e.ID)
 		}
-		ids[e.ID] = true
+		ids[e.ID], ago[e.ID] = true, e.Ago
 	}
 	for i, q := range c.Questions {
 		where := fmt.Sprintf("question %d (%q)", i+1, q.Q)
@@ -288,6 +288,8 @@ func (c *Case) check() error {
 				return fmt.Errorf("%s: rel: %q is none of the case's events", where, id)
 			case g < 0 || g > 2:
 				return fmt.Errorf("%s: rel: %q graded %d: want 2 (answers), 1 (related) or 0", where, id, g)
+			case g > 0 && ago[id] >= Window:
+				return fmt.Errorf("%s: rel: %q graded %d is %d minutes old, outside the %d-minute window every question asks about, so no answer may hold it (grade it 0 or make it younger)", where, id, g, ago[id], Window)
 			}
 			if g > 0 {
 				answers++

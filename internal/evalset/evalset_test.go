@@ -58,6 +58,7 @@ func TestParseNamesTheFieldAtFault(t *testing.T) {
 		{strings.Replace(`[`+ok+`]`, `{"e1":2}`, `{"e2":2}`, 1), `question 1 ("where is it?"): rel: "e2" is none of the case's events`},
 		{strings.Replace(`[`+ok+`]`, `{"e1":2}`, `{"e1":3}`, 1), `rel: "e1" graded 3`},
 		{strings.Replace(`[`+ok+`]`, `{"e1":2}`, `{"e1":0}`, 1), `rel: no event graded 1 or 2`},
+		{strings.Replace(`[`+ok+`]`, `"ago":5`, `"ago":60`, 1), `rel: "e1" graded 2 is 60 minutes old, outside the 60-minute window`},
 		{strings.Replace(`[`+ok+`]`, `"kind":"lexical"`, `"kind":""`, 1), `kind: empty`},
 	} {
 		_, err := Parse("mine.json", []byte(c.set))
