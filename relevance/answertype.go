@@ -592,7 +592,12 @@ const TimeTerm = "◷"
 
 // timeWords mark a question that asks when.
 var timeWords = []string{"when", "what time", "which day", "what day", "which date", "what date", "how long", "how soon",
-	"eta", "opening hours", "open until", "营业时间", "什么时候", "啥时候", "何时", "几点", "哪天", "哪一天", "几号", "多久", "多长时间"}
+	"eta", "opening hours", "open until", "营业时间", "什么时候", "啥时候", "何时", "几点", "哪天", "哪一天", "几号", "多久", "多长时间",
+	// a question that names the time it asks for ("RC-5520 pick-up time?", "delivery date for my sofa")
+	"pick up time", "pickup time", "collection time", "delivery time", "delivery date", "arrival time", "departure time",
+	"start time", "start date", "end date", "due date", "return date", "check in time", "check out time", "checkout time",
+	"appointment time", "opening time", "closing time", "deadline", "expiry date", "renewal date",
+	"payment date", "取件时间", "送达时间", "发货时间", "到货时间", "截止日期", "到期日"}
 
 // Words that state a time on their own, and those that do beside a number.
 var (
@@ -768,7 +773,7 @@ const ReasonTerm = "∵"
 // whyWords mark a question that asks why, or what holds things up ("what are
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "怎么这么", "为啥这么", "为什么这么", "咋这么", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
 	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for",
 	"毛病", "哪里坏", "坏了"}
 
@@ -809,7 +814,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"cavity": true, "cavities": true, "decay": true, "abnormal": true, "elevated": true, "deficiency": true, "cyst": true, "lump": true, "irregular": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
-	"延迟", "晚点", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
+	"延迟", "晚点", "超时", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
 	// the English words' Chinese (caused, declined, invalid, unavailable, outage, overdue, postponed, missing, diagnosis, revoked, …;
 	// not 需要, 必须 or 不能, which most questions asking whether one must or can say)
 	"导致", "造成", "不成功", "未成功", "出错", "报错", "被拒", "驳回", "拒付", "未通过", "不通过", "封禁", "停用", "失效",
@@ -831,7 +836,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit
 // reached" (a limit raised states none), "held for review" (a deposit held on a
 // card states none), "could not access" ("do not reply" states none).
-var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a", "an"}, "at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "quota": {"reached", "exceeded", "hit", "full"},
+var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a", "an"}, "waiting": {"for", "on"},
+	"at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "quota": {"reached", "exceeded", "hit", "full"},
 	"allowance": {"reached", "exceeded", "used"}, "storage": {"full"}, "held": {"for", "at", "up", "by"}, "signs": {"of"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"},

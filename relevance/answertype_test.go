@@ -92,6 +92,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Check-up done: small cavity on the lower left molar":          {why}, // what a dentist finds
 		"体检结果：血压偏高":                                                    {why},
 		"RX-3121 on hold: the prescription scan is unreadable":         {why},
+		"Repair BR-770: extra 45.00 EUR, waiting for your OK":          {money, why}, // a hold-up, as "on hold"
+		"WM-2201 送达超时 25 分钟":                                           {when, why},  // late (超时)
 		"Turn on the hold music":                                       nil,
 		"Cleaner for CL-3390 changed from Ana to Marek":                {who},
 		"Appointment with Dr. Weiss":                                   {who},
@@ -155,6 +157,9 @@ func TestAnswerTypes(t *testing.T) {
 		"which day is my class on?":           {when},
 		"how long until my parcel comes?":     {when},
 		"what's the ETA of my driver?":        {when},
+		"RC-5520 pick-up time?":               {when}, // a question naming the time it asks for
+		"delivery date for my sofa":           {when},
+		"我的香锅怎么这么晚才到？":                        {why}, // why so late
 		"英语课改到什么时候了？":                         {when},
 		"我几点可以入住？":                            {when},
 		"哪天送到？":                               {when},
