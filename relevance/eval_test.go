@@ -209,7 +209,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// look-alikes; committed unread, read once), -blind-46.json (written
 	// before the 2026-12-03 evening stop's changes, committed unread, read
 	// once, a typo mended, then its misses: development), -blind-47.json
-	// (written after its first changes, knowing them; committed unread);
+	// (written after its first changes, knowing them; committed unread, read
+	// once, then its misses: development), -blind-48.json (written mid-stop,
+	// knowing its changes; committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -236,7 +238,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-41.json"}, {"../examples/evalset-blind-42.json"},
 		{"../examples/evalset-blind-43.json"}, {"../examples/evalset-blind-44.json"},
 		{"../examples/evalset-blind-45.json"}, {"../examples/evalset-blind-46.json"},
-		{"../examples/evalset-blind-47.json"},
+		{"../examples/evalset-blind-47.json"}, {"../examples/evalset-blind-48.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
