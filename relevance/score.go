@@ -311,7 +311,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				th = DefaultThesaurus()
 			}
 			for _, m := range th.matches(q.normalised()) {
-				m.each(func(e expansion) { lq.bring(e, w.Thesaurus, docs) })
+				m.each(func(e expansion) {
+					if !q.Intent || !fromCue(e) {
+						lq.bring(e, w.Thesaurus, docs)
+					}
+				})
 			}
 		}
 		if w.Bilingual > 0 && crossesLanguages(q.Text, docs) {
@@ -320,6 +324,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if w.Synonyms > 0 && w.Senses > 0 || w.Inflected > 0 {
 			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, func(e expansion) {
 				switch {
+				case q.Intent && fromCue(e):
+					// what "latest", "newest" or "recently" bring ("late",
+					// "new"): the words only ask for the newest (withoutCues)
 				case e.inflected && w.Inflected > 0:
 					lq.bring(e, w.Inflected, docs)
 				case !e.inflected && w.Synonyms > 0:
@@ -426,12 +433,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	still := stillCues.in(q.normalised())
 	aboutEvent := len(qids) > 0 && !q.Intent && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
-		// the clauses of the thing a "what …"/"which …" question asks for (one
-		// naming its object asks where that stands: a later event supersedes
-		// without naming the thing, "GM-330 upgraded to Premium" for "what plan
-		// is GM-330 on?")
+		// the clauses of the thing a "what …"/"which …" question asks for: a
+		// later event inherits only when it names the thing or says it changed
+		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
+		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		var noun uint64
-		if len(asked) == 0 && len(qids) == 0 && w.Lexical > 0 {
+		if len(asked) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, still)
@@ -999,7 +1006,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 			}
 			for _, j := range story {
-				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) {
+				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) {
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
@@ -1034,7 +1041,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!slices.ContainsFunc(changeHashes, func(h uint64) bool { return d.count(h) > 0 }) {
+			!saysChanged(d) {
 			continue
 		}
 		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 }) {
@@ -1047,7 +1054,10 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // of the thing a question asks for by naming it after "what" or "which":
 // "what seat do I have going back?", "which gate for the outbound flight?".
 // An event on the same object that does not name it cannot say which one it
-// is, so it inherits nothing (as for an answer type asked). The noun is one or
+// is, so it inherits nothing (as for an answer type asked), unless it says
+// the thing is another now (saysReplaced): "GM-330 upgraded to Premium" for "what
+// plan is GM-330 on?", where "popcorn added to CN-7781" says nothing of "what
+// seats do I have for CN-7781?". The noun is one or
 // two words WordNet knows as a noun, before an auxiliary, a pronoun or a
 // preposition ("what happened to …" names none: "happened" is no noun).
 func askedNoun(words, terms []string) uint64 {
@@ -1085,6 +1095,30 @@ var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were"
 	"do": true, "has": true, "have": true, "had": true, "will": true, "would": true, "can": true, "could": true, "should": true,
 	"i": true, "we": true, "you": true, "they": true, "my": true, "for": true, "on": true, "in": true, "at": true, "of": true,
 	"to": true, "from": true, "with": true}
+
+// saysChanged reports an event saying that something changed (changeHashes):
+// "moved to Thursday", "seat changed to 21C", 改期.
+func saysChanged(d *doc) bool { return hasAny(d, changeHashes) }
+
+// saysReplaced reports an event saying that a thing is another now
+// (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
+func saysReplaced(d *doc) bool { return hasAny(d, replacedHashes) }
+
+func hasAny(d *doc, hs []uint64) bool {
+	return slices.ContainsFunc(hs, func(h uint64) bool { return d.count(h) > 0 })
+}
+
+// replacedHashes are the terms of words saying that a thing is another now:
+// what a later event says of the thing a question names ("what plan …?")
+// without naming it. Not a change of time ("moved", "delayed"), which says
+// nothing of which seat or which plan.
+var replacedHashes = func() (hs []uint64) {
+	for _, w := range []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
+		"换成", "改为", "改成", "更换", "升级", "降级"} {
+		hs = append(hs, termHash(stem(w)))
+	}
+	return hs
+}()
 
 // changeHashes are the terms of words saying that something changed.
 var changeHashes = func() (hs []uint64) {
@@ -1558,6 +1592,11 @@ func withoutCues(terms []string, q string) []string {
 		}
 	}
 	return slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return cueStems[t] || slices.Contains(drop, t) })
+}
+
+// fromCue reports an expansion that only the recency cues of cueStems bring.
+func fromCue(e expansion) bool {
+	return len(e.from) > 0 && !slices.ContainsFunc(e.from, func(f string) bool { return !cueStems[f] })
 }
 
 // RecencyIntent reports whether the question asks for what is newest.

@@ -92,12 +92,12 @@ func TestALaterEventAddingTheAskedWordInheritsAll(t *testing.T) {
 	}
 }
 
-// A question asking for a thing by name ("what seat …", "which gate …")
-// without naming its object: a later event on the object that does not name
-// the thing cannot say which one it is, and inherits nothing; one that names
-// it does. A question that names the object asks where it stands, and the
-// later events inherit as ever ("GM-330 upgraded to Premium" for "what plan
-// is GM-330 on?").
+// A question asking for a thing by name ("what seat …", "which gate …"): a
+// later event on the object that does not name the thing cannot say which one
+// it is, and inherits nothing; one that names it does, and so does one that
+// says the thing is another now ("GM-330 upgraded to Premium" for "what plan
+// is GM-330 on?"), whether the question names the object or not; a change of
+// time ("delayed by 90 minutes") says nothing of the seat.
 func TestAnEventNotNamingTheAskedThingInheritsNothing(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "bookings", Time: ago(58), Text: "Flight LH 2034 Munich to Paris on 4 May 07:05 booked, seat 12A"},
@@ -126,6 +126,16 @@ func TestAnEventNotNamingTheAskedThingInheritsNothing(t *testing.T) {
 	}
 	if _, comps := relevance.Score(relevance.NewQuery("what plan is GM-330 on?", nil), plan, relevance.DefaultWeights, nil, testNow); comps[1].Thread == 0 {
 		t.Errorf("the upgrade inherits nothing for a question naming the membership: %+v", comps[1])
+	}
+	tickets := []relevance.Candidate{
+		{Source: "tickets", Time: ago(57), Text: "Tickets CN-7781: 'Northern Lights', Saturday 20:15, Hall 4, seats F7-F8, 26.00 EUR"},
+		{Source: "tickets", Time: ago(54), Text: "Tickets CN-7782: 'Paper Boats', Sunday 15:00, Hall 2, seats C3-C5, 27.00 EUR"},
+		{Source: "notices", Time: ago(33), Text: "CN-7781 show moved to Saturday 21:00"},
+		{Source: "snacks", Time: ago(21), Text: "Snack voucher: 1 large popcorn added to CN-7781"},
+	}
+	scores, comps = relevance.Score(relevance.NewQuery("what seats do I have for CN-7781?", nil), tickets, relevance.DefaultWeights, nil, testNow)
+	if comps[2].Thread != 0 || comps[3].Thread != 0 || !ranksFirst(scores, 0) {
+		t.Errorf("the move and the popcorn, naming no seat, inherit, or outrank the tickets: %.3f %+v", scores, comps)
 	}
 }
 
@@ -901,6 +911,18 @@ func TestRecencyCuesAreNoTerms(t *testing.T) {
 		},
 		"what's the latest?": {
 			{Source: "shop", Time: ago(40), Text: "Latest catalogue downloaded"},
+			{Source: "shop", Time: ago(20), Text: "Order O-5521 packed"},
+			{Source: "shop", Time: ago(4), Text: "Order O-5521 handed to DHL"},
+		},
+		// nor what the cues bring: "newest" the base form "new", "latest" the
+		// adjective "late"
+		"what's the newest?": {
+			{Source: "library", Time: ago(26), Text: "'Piranesi' renewed, new due date 26 April"},
+			{Source: "library", Time: ago(13), Text: "Your hold is ready: pick up by 30 March"},
+			{Source: "library", Time: ago(4), Text: "Fee 0.80 EUR for 'The Overstory'"},
+		},
+		"anything happen recently?": {
+			{Source: "shop", Time: ago(30), Text: "Delivery late by one day"},
 			{Source: "shop", Time: ago(20), Text: "Order O-5521 packed"},
 			{Source: "shop", Time: ago(4), Text: "Order O-5521 handed to DHL"},
 		},
