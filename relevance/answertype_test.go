@@ -203,6 +203,8 @@ func TestAnswerTypes(t *testing.T) {
 		"what do I need to take with me?":     {instr},
 		"what should I bring on the day?":     {instr},
 		"考试要带什么？":                             {instr},
+		"how do I fix the syncing?":           {instr}, // how to put it right
+		"网络问题怎么解决？":                           {instr},
 		"when do I have to be there?":         {when},
 		"where is my refund?":                 nil,
 		"which seat do I have now?":           nil,
