@@ -207,11 +207,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// invoices, "what did I just change?", look-alike parcels; committed
 	// unread, read once), -blind-45.json (written after it, identifiers and
 	// look-alikes; committed unread, read once), -blind-46.json (written
-	// before the 2026-12-03 evening stop's changes, committed unread, read
+	// before the changes of stop 47 (2026-12-03), committed unread, read
 	// once, a typo mended, then its misses: development), -blind-47.json
 	// (written after its first changes, knowing them; committed unread, read
 	// once, then its misses: development), -blind-48.json (written mid-stop,
-	// knowing its changes; committed unread);
+	// knowing its changes; committed unread, read once, then its misses:
+	// development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
