@@ -193,7 +193,7 @@ const CountTerm = "#"
 
 // countCues mark a question that asks how many (not "几点": what time).
 var countCues = []string{"how many", "number of", "多少个", "几个", "几位", "几人", "多少人", "几名", "多少名", "几张", "多少张",
-	"几件", "多少件", "几箱", "几份", "几台", "几辆", "几间", "几只", "几盒", "几袋"}
+	"几件", "多少件", "几箱", "几份", "几台", "几辆", "几间", "几只", "几盒", "几袋", "几期", "多少期"}
 
 // numberWords are the counts written as words ("two lavender plants", "twenty
 // dollars", "two weeks").
@@ -214,7 +214,7 @@ var countLabels = map[string]bool{"lesson": true, "session": true, "visit": true
 
 // cjkMeasures are the Chinese measure words that make a number before them a
 // count (not 元, 天, 点: money and time).
-const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对本"
+const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对本期"
 
 // statesCount reports that the text (normalised) states how many of
 // something: a number alone (or a number word) that no label word precedes,
@@ -824,7 +824,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"漏水", "渗水", "磨损", "老化", "堵塞", "卡住", "裂", "生锈", "发炎", "感染", "发烧", "过热", "变慢",
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
-	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮",
+	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "坏点", "瑕疵",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
 	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿", "蛀牙", "龋齿", "偏高", "偏低", "囊肿", "结节",
 	// and why something is sent back (too small, too big, does not fit)

@@ -92,6 +92,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Check-up done: small cavity on the lower left molar":          {why}, // what a dentist finds
 		"体检结果：血压偏高":                                                    {why},
 		"RX-3121 on hold: the prescription scan is unreadable":         {why},
+		"SJ-8830 申请换货：屏幕有坏点":                                           {why},        // a flaw found
 		"Repair BR-770: extra 45.00 EUR, waiting for your OK":          {money, why}, // a hold-up, as "on hold"
 		"WM-2201 送达超时 25 分钟":                                           {when, why},  // late (超时)
 		"Turn on the hold music":                                       nil,
@@ -549,6 +550,7 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"Tickets: 2 x Jazz Night":                            true,
 		"Order placed: olive tree and two lavender plants":   true,
 		"搬运师傅 3 名，队长刘师傅":                                     true,
+		"订单 SJ-8830：手机 5,299 元，分 12 期 免息":                    true,  // instalments
 		"Lesson 7 completed with instructor Petra":           false, // a number that labels
 		"Block C, Row 12, Seat 8":                            false,
 		"Appointment moved from 14 to 21 March":              false, // dates
@@ -565,7 +567,7 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)
 		}
 	}
-	for q, want := range map[string]bool{"how many people are coming?": true, "几个人来？": true, "几点到？": false, "how much is it?": false} {
+	for q, want := range map[string]bool{"how many people are coming?": true, "几个人来？": true, "SJ-8830 分几期": true, "几点到？": false, "how much is it?": false} {
 		if got := slices.Contains(relevance.AnswerTypes(q), relevance.CountTerm); got != want {
 			t.Errorf("%q asks how many: %v, want %v", q, got, want)
 		}

@@ -213,7 +213,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// once, then its misses: development), -blind-48.json (written mid-stop,
 	// knowing its changes; committed unread, read once, then its misses:
 	// development), -blind-49.json (written later in stop 47, knowing its
-	// changes; committed unread);
+	// changes; committed unread, read once, then its misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
