@@ -206,6 +206,7 @@ func TestAnswerTypes(t *testing.T) {
 		"考试要带什么？":                             {instr},
 		"how do I fix the syncing?":           {instr}, // how to put it right
 		"网络问题怎么解决？":                           {instr},
+		"房租每月多少？":                             {money}, // rent, how much a month
 		"when do I have to be there?":         {when},
 		"where is my refund?":                 nil,
 		"which seat do I have now?":           nil,
