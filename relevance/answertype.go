@@ -279,7 +279,8 @@ const InstructionTerm = "☞"
 
 // instructionCues mark a question that asks what to bring or do.
 var instructionCues = []string{"need to bring", "need to take", "should i bring", "should i take", "do i bring", "do i take",
-	"what to bring", "what to take", "take with me", "bring with me", "do i need anything", "need to do", "have to do", "should i do", "how do i fix", "how can i fix", "how to fix", "how do i solve", "how can i solve", "怎么解决", "如何解决",
+	"what to bring", "what to take", "take with me", "bring with me", "do i need anything", "need to do", "have to do", "should i do",
+	"how do i fix", "how can i fix", "how to fix", "how do i solve", "how can i solve", "怎么解决", "如何解决",
 	"any rules", "prepare", "have to send", "need to send", "need to upload", "need to provide", "need to submit",
 	"准备什么", "带什么", "需要带", "要带", "注意事项",
 	"要做什么", "需要做什么", "该做什么"}

@@ -434,8 +434,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	aboutEvent := len(qids) > 0 && !q.Intent && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
 		// the clauses of the thing a "what …"/"which …" question asks for: a
-		// later event inherits only when it names the thing or says it changed
-		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
+		// later event inherits only when it names the thing or says the thing
+		// is another now ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		var noun uint64
 		if len(asked) == 0 && w.Lexical > 0 {
@@ -1104,6 +1104,7 @@ func saysChanged(d *doc) bool { return hasAny(d, changeHashes) }
 // (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
 func saysReplaced(d *doc) bool { return hasAny(d, replacedHashes) }
 
+// hasAny reports that the event has one of the terms hs.
 func hasAny(d *doc, hs []uint64) bool {
 	return slices.ContainsFunc(hs, func(h uint64) bool { return d.count(h) > 0 })
 }

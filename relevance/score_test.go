@@ -914,8 +914,8 @@ func TestRecencyCuesAreNoTerms(t *testing.T) {
 			{Source: "shop", Time: ago(20), Text: "Order O-5521 packed"},
 			{Source: "shop", Time: ago(4), Text: "Order O-5521 handed to DHL"},
 		},
-		// nor what the cues bring: "newest" the base form "new", "latest" the
-		// adjective "late"
+		// nor what the cues bring: "newest" its base form "new", "recently"
+		// and "latest" the adjective "late"
 		"what's the newest?": {
 			{Source: "library", Time: ago(26), Text: "'Piranesi' renewed, new due date 26 April"},
 			{Source: "library", Time: ago(13), Text: "Your hold is ready: pick up by 30 March"},
