@@ -213,7 +213,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// once, then its misses: development), -blind-48.json (written mid-stop,
 	// knowing its changes; committed unread, read once, then its misses:
 	// development), -blind-49.json (written later in stop 47, knowing its
-	// changes; committed unread, read once, then its misses: development);
+	// changes; committed unread, read once, then its misses: development),
+	// -blind-50.json (written last in stop 47, the kinds; committed
+	// unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -241,7 +243,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-43.json"}, {"../examples/evalset-blind-44.json"},
 		{"../examples/evalset-blind-45.json"}, {"../examples/evalset-blind-46.json"},
 		{"../examples/evalset-blind-47.json"}, {"../examples/evalset-blind-48.json"},
-		{"../examples/evalset-blind-49.json"},
+		{"../examples/evalset-blind-49.json"}, {"../examples/evalset-blind-50.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
