@@ -38,12 +38,23 @@ type gapCue struct {
 	first  string
 	then   map[string]bool
 	within int
+	// unless: the words that, right after then's, make it no cue ("did you
+	// find my sweater?" asks about a lost thing, not what was found wrong)
+	unless map[string]bool
 }
 
 func (g gapCue) in(words []string) bool {
+	if g.first == "" {
+		return false
+	}
 	for i, w := range words {
-		if g.first != "" && w == g.first && slices.ContainsFunc(words[i+1:min(len(words), i+1+g.within)], func(x string) bool { return g.then[x] }) {
-			return true
+		if w != g.first {
+			continue
+		}
+		for k := i + 1; k < min(len(words), i+1+g.within); k++ {
+			if g.then[words[k]] && (k+1 == len(words) || !g.unless[words[k+1]]) {
+				return true
+			}
 		}
 	}
 	return false
@@ -52,9 +63,9 @@ func (g gapCue) in(words []string) bool {
 var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
-	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3}, 0},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
-	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4}, 0},
+	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
 	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{SaidTerm, "said", 0, newCueSet(saidCues), byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
@@ -782,6 +793,10 @@ var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "w
 // did Marco find?", "did the vet notice anything?"): a problem, as for
 // "what's wrong with …" (statesReason's findings).
 var findWords = map[string]bool{"find": true, "discover": true, "notice": true, "spot": true, "detect": true}
+
+// possessives after a find word make the question one about a lost thing
+// ("did they find my umbrella?").
+var possessives = map[string]bool{"my": true, "our": true, "your": true, "his": true, "her": true, "their": true}
 
 // reasonWords state a cause or a problem (and reasonAfter's, before another word).
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
