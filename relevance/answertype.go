@@ -62,6 +62,7 @@ func (g gapCue) in(words []string) bool {
 
 var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
+	{QuantityTerm, "quantity", 0, newCueSet(quantityCues), byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, gapCue{"much", measurables, 3, nil}, 0},
 	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
@@ -488,6 +489,12 @@ func (t *answerType) asked(q text) bool {
 	if !t.cues.in(q) && !t.gap.in(q.words) {
 		return false
 	}
+	switch {
+	case t.term == MoneyTerm && asksQuantity(q) && !moneyBeyondHowMuch.in(q):
+		return false // "how much energy …?" asks for a quantity
+	case t.term == QuantityTerm && moneyBeyondHowMuch.in(q):
+		return false // "how much does the data cost?" asks for money
+	}
 	if t.term != TimeTerm || !strings.Contains(q.norm, "几号") {
 		return true
 	}
@@ -519,8 +526,77 @@ var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee"
 	"total", "owe", "owed", "owing", "have to pay", "need to pay", "do i pay", "will i pay", "do we pay", "will we pay", "how expensive", "so expensive", "pricey", "要付", "应付", "多少钱", "价格", "费用", "多少元", "几块", "收费",
 	"费多少", "花了多少", "付了多少", "花多少", "退了多少", "退多少", "赔了多少", "赔多少", "补了多少", "交了多少", "返了多少", "交多少", "付多少", "欠多少", "租多少", "租金多少", "每月多少", "每个月多少", "一个月多少", "每晚多少", "一晚多少", "balance", "余额", "一共", "总共", "合计", "总价", "收钱", "扣钱", "扣费", "扣款"}
 
+// asksQuantity reports a question asking for a quantity (QuantityTerm).
+func asksQuantity(q text) bool {
+	return quantityType.cues.in(q) || quantityType.gap.in(q.words)
+}
+
+// moneyBeyondHowMuch are amountWords but "how much": the cues that ask for
+// money even where "how much" asks for a quantity ("how much does the data
+// cost?").
+var moneyBeyondHowMuch = newCueSet(slices.DeleteFunc(slices.Clone(amountWords), func(w string) bool { return w == "how much" }))
+
+// quantityType is the quantity's answer type.
+var quantityType = func() *answerType {
+	for _, t := range answerTypes {
+		if t.term == QuantityTerm {
+			return t
+		}
+	}
+	panic("no quantity type")
+}()
+
 // MoneyTerm is the term of an event that states an amount of money.
 const MoneyTerm = "¤"
+
+// QuantityTerm is the term of an event that states a quantity of something
+// measured, a number with its unit ("41 kWh delivered", "18.2 GB of 20 GB",
+// "0.041 BTC", "已用 25GB", "用电 210 度"): the answer to "how much energy did
+// my car get?", which asks for no amount of money.
+const QuantityTerm = "≋"
+
+// measurables, within three words after "much", make "how much" ask for a
+// quantity ("how much mobile data is left?"), not money.
+var measurables = map[string]bool{"data": true, "energy": true, "power": true, "electricity": true, "gas": true,
+	"water": true, "fuel": true, "petrol": true, "diesel": true, "space": true, "storage": true, "bitcoin": true,
+	"btc": true, "ether": true, "eth": true, "traffic": true, "bandwidth": true, "memory": true, "weight": true,
+	"luggage": true, "baggage": true}
+
+// quantityCues are the Chinese questions asking for a quantity.
+var quantityCues = []string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤"}
+
+// quantityUnits' measures: the units that make a number before them a
+// quantity ("41 kWh", "5GB"); not a count's, a time's or a rate's.
+var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "kwh": true, "mwh": true, "kw": true,
+	"km": true, "kg": true, "g": true, "l": true, "ml": true, "litre": true, "litres": true, "liter": true,
+	"liters": true, "btc": true, "eth": true, "m3": true, "gigabytes": true, "megabytes": true}
+
+// statesQuantity reports that the text (normalised) states a quantity: a
+// number and a unit of measures after it, with or without a space ("41 kWh",
+// "25GB"), or a number before 度 (kilowatt hours) or 公斤.
+func statesQuantity(rs []rune) bool {
+	var buf [12]byte
+	for i := 0; i < len(rs); {
+		if !unicode.IsDigit(rs[i]) {
+			i++
+			continue
+		}
+		j := span(rs, i, func(r rune) bool { return unicode.IsDigit(r) || r == '.' || r == ',' })
+		k := j
+		if k < len(rs) && rs[k] == ' ' {
+			k++
+		}
+		e := span(rs, k, func(r rune) bool { return isLatin(r) || unicode.IsDigit(r) })
+		if e > k && in(measures, asciiWord(rs[k:e], &buf)) {
+			return true
+		}
+		if k < len(rs) && (rs[k] == '度' || k+1 < len(rs) && rs[k] == '公' && rs[k+1] == '斤') {
+			return true
+		}
+		i = max(j, i+1)
+	}
+	return false
+}
 
 // currencyCodes are the currency words that make a number next to them money.
 var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf": true, "cny": true, "rmb": true,

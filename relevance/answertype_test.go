@@ -614,3 +614,39 @@ func TestWhatWasSaidLooksForTheBusinesssLines(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"what did you tell me about the skis?": 1, "are my skis booked?": 0})
 }
+
+// "How much" of something measured asks for a quantity, not money: "how much
+// energy did my car get?" is answered by "Charging stopped: 41 kWh
+// delivered", not by the idle fee; a money word asks for money still ("how
+// much does the data cost?").
+func TestAQuantityIsNoAmount(t *testing.T) {
+	for q, want := range map[string][]string{
+		"how much energy did my car get?": {relevance.QuantityTerm},
+		"how much mobile data is left?":   {relevance.QuantityTerm},
+		"我还剩多少流量？":                        {relevance.QuantityTerm},
+		"how much does the data cost?":    {relevance.MoneyTerm},
+		"how much is it?":                 {relevance.MoneyTerm},
+	} {
+		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
+			t.Errorf("%q asks %q, want %q", q, got, want)
+		}
+	}
+	for text, want := range map[string]bool{
+		"Charging stopped: 41 kWh delivered, 20.50 EUR": true,
+		"本月流量已用 25GB，剩余 5GB":                            true,
+		"10 月用电 210 度":                                  true,
+		"Bought 0.041 BTC for 2,480.00 EUR":             true,
+		"Idle fee of 6.00 EUR charged":                  false,
+		"Order of 12 items placed":                      false,
+		"Delivery in 3 days":                            false,
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.QuantityTerm); got != want {
+			t.Errorf("%q states a quantity: %v, want %v", text, got, want)
+		}
+	}
+	cands := []relevance.Candidate{
+		{Source: "charging", Time: ago(40), Text: "Charging at Station Hafen stopped: 41 kWh"},
+		{Source: "charging", Time: ago(10), Text: "Charging at Station Hafen billed: 20.50 EUR"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("how much energy did the charging give me?", nil), cands, 0, func(w *relevance.Weights) { w.Amount = 0 })
+}
