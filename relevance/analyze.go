@@ -39,8 +39,9 @@ type Analysis struct {
 }
 
 // Analyze splits text into terms and identifiers, with the terms of the
-// answer types it states (MoneyTerm, TimeTerm, ReasonTerm, PersonTerm,
-// PlaceTerm, InstructionTerm, CountTerm), OfferTerm for a line that only
+// answer types it states (MoneyTerm, QuantityTerm, TimeTerm, ReasonTerm,
+// PersonTerm, PlaceTerm, InstructionTerm, CountTerm, SaidTerm, DurationTerm),
+// OfferTerm for a line that only
 // offers help or goods and QuestionTerm for one that only asks.
 //
 // NFKC first (normalise): full-width letters and digits, as Chinese and

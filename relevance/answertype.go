@@ -470,7 +470,8 @@ func AskNames() []string {
 }
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
-// TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm, CountTerm.
+// QuantityTerm, TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm,
+// CountTerm, SaidTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := newText(spelledOut(q))
