@@ -149,7 +149,60 @@ func mayStateLength(rs []rune) bool {
 // or years: a number (in digits or words) before a unit of durationUnits, or
 // before 个月 or 年 in Chinese (一年, 3 个月).
 func statesDuration(rs []rune) bool {
-	if !mayStateLength(rs) {
+	return mayStateLength(rs) && lengths.in(rs)
+}
+
+// lengths are what statesDuration looks for: not a number of four digits or
+// more before 年 ("2026 年": a year), nor "a" before a unit ("2.50 EUR a
+// month" is a rate).
+var lengths = newUnitScan(unitScan{units: durationUnits, cjk: newCJKWords("年", "个月"), words: true, numerals: true, maxRun: 4})
+
+// unitScan finds a number followed by a unit: a run of digits (with '.' or
+// ','; shorter than maxRun when maxRun > 0), or with words a number word
+// ("two", "a few"), then spaces or a hyphen, or nothing ("24 months",
+// "12-month", "25GB"), then a Latin word of units, or a Chinese run that
+// begins with one of cjk, right after the number or, with numerals, after a
+// Chinese numeral ("3 个月", "一年", "两个月").
+type unitScan struct {
+	units           map[string]bool
+	cjk             cjkWords
+	words, numerals bool
+	maxRun          int
+	first           string // the units' first letters and the Chinese units' first characters
+}
+
+func newUnitScan(u unitScan) unitScan {
+	for w := range u.units {
+		if !strings.ContainsRune(u.first, rune(w[0])) {
+			u.first += w[:1]
+		}
+	}
+	u.first += u.cjk.first
+	return u
+}
+
+// mayHold reports whether a digit is followed, after its number and a space
+// or a hyphen, by a unit's first letter: most texts have none, and are spared
+// the words (only for a scan of digits alone).
+func (u unitScan) mayHold(rs []rune) bool {
+	for i := 0; i < len(rs); i++ {
+		if !unicode.IsDigit(rs[i]) {
+			continue
+		}
+		k := span(rs, i, func(r rune) bool { return unicode.IsDigit(r) || r == '.' || r == ',' })
+		if k < len(rs) && (rs[k] == ' ' || rs[k] == '-') {
+			k++
+		}
+		if k < len(rs) && strings.ContainsRune(u.first, unicode.ToLower(rs[k])) {
+			return true
+		}
+		i = k
+	}
+	return false
+}
+
+func (u unitScan) in(rs []rune) bool {
+	if !u.words && !u.numerals && !u.mayHold(rs) {
 		return false
 	}
 	prevNumber := false
@@ -159,7 +212,7 @@ func statesDuration(rs []rune) bool {
 		switch {
 		case unicode.IsDigit(r):
 			j := span(rs, i, func(r rune) bool { return unicode.IsDigit(r) || r == '.' || r == ',' })
-			prevNumber = j-i < 4 // (2026 年: a year, not a length)
+			prevNumber = u.maxRun == 0 || j-i < u.maxRun
 			if j < len(rs) && rs[j] == '-' {
 				j++ // "12-month"
 			}
@@ -167,18 +220,19 @@ func statesDuration(rs []rune) bool {
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
-			if prevNumber && in(durationUnits, w) {
+			if prevNumber && (in(u.units, w) || in(u.units, asciiWord(rs[i:span(rs, j, unicode.IsDigit)], &buf))) { // (a unit with a digit: m3)
 				return true
 			}
-			prevNumber = in(numberWords, w) || in(fewWords, w) // (not "a": "2.50 EUR a month" is a rate)
+			w = asciiWord(rs[i:j], &buf)                                    // (buf held the unit with its digit)
+			prevNumber = u.words && (in(numberWords, w) || in(fewWords, w)) // (not "a": "2.50 EUR a month" is a rate)
 			i = j
 		case isCJK(r):
 			j := span(rs, i, isCJK)
 			k := i
-			for k < j && (isNumeral(rs[k]) || rs[k] == '两') {
+			for u.numerals && k < j && (isNumeral(rs[k]) || rs[k] == '两') {
 				k++
 			}
-			if (k > i || prevNumber) && k < j && (rs[k] == '年' || strings.HasPrefix(string(rs[k:j]), "个月")) {
+			if (k > i || prevNumber) && k < j && u.cjk.begin(rs[k:j]) {
 				return true
 			}
 			prevNumber = false
@@ -575,29 +629,9 @@ var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "
 // statesQuantity reports that the text (normalised) states a quantity: a
 // number and a unit of measures after it, with or without a space ("41 kWh",
 // "25GB"), or a number before 度 (kilowatt hours) or 公斤.
-func statesQuantity(rs []rune) bool {
-	var buf [12]byte
-	for i := 0; i < len(rs); {
-		if !unicode.IsDigit(rs[i]) {
-			i++
-			continue
-		}
-		j := span(rs, i, func(r rune) bool { return unicode.IsDigit(r) || r == '.' || r == ',' })
-		k := j
-		if k < len(rs) && rs[k] == ' ' {
-			k++
-		}
-		e := span(rs, k, func(r rune) bool { return isLatin(r) || unicode.IsDigit(r) })
-		if e > k && in(measures, asciiWord(rs[k:e], &buf)) {
-			return true
-		}
-		if k < len(rs) && (rs[k] == '度' || k+1 < len(rs) && rs[k] == '公' && rs[k+1] == '斤') {
-			return true
-		}
-		i = max(j, i+1)
-	}
-	return false
-}
+func statesQuantity(rs []rune) bool { return quantities.in(rs) }
+
+var quantities = newUnitScan(unitScan{units: measures, cjk: newCJKWords("度", "公斤")})
 
 // currencyCodes are the currency words that make a number next to them money.
 var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf": true, "cny": true, "rmb": true,
