@@ -216,7 +216,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// changes; committed unread, read once, then its misses: development),
 	// -blind-50.json (written late in stop 47, the kinds; committed
 	// unread, read once), -blind-51.json (written last in stop 47, after the
-	// quantity type and knowing it; committed unread, read once);
+	// quantity type and knowing it; committed unread, read once),
+	// -blind-52.json (look-alike and two-event questions, written after it to
+	// be read once, then as a development set);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -245,7 +247,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-45.json"}, {"../examples/evalset-blind-46.json"},
 		{"../examples/evalset-blind-47.json"}, {"../examples/evalset-blind-48.json"},
 		{"../examples/evalset-blind-49.json"}, {"../examples/evalset-blind-50.json"},
-		{"../examples/evalset-blind-51.json"},
+		{"../examples/evalset-blind-51.json"}, {"../examples/evalset-blind-52.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
