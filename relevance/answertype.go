@@ -62,7 +62,7 @@ func (g gapCue) in(words []string) bool {
 
 var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
-	{QuantityTerm, "quantity", 0, newCueSet(quantityCues), byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, gapCue{"much", measurables, 3, nil}, 0},
+	{QuantityTerm, "quantity", 0, quantityCues, byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, quantityGap, 0},
 	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
@@ -206,7 +206,7 @@ func (u unitScan) in(rs []rune) bool {
 		return false
 	}
 	prevNumber := false
-	var buf [12]byte
+	var buf, digits [12]byte
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
@@ -220,10 +220,9 @@ func (u unitScan) in(rs []rune) bool {
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
-			if prevNumber && (in(u.units, w) || in(u.units, asciiWord(rs[i:span(rs, j, unicode.IsDigit)], &buf))) { // (a unit with a digit: m3)
+			if prevNumber && (in(u.units, w) || in(u.units, asciiWord(rs[i:span(rs, j, unicode.IsDigit)], &digits))) { // (a unit with a digit: m3)
 				return true
 			}
-			w = asciiWord(rs[i:j], &buf)                                    // (buf held the unit with its digit)
 			prevNumber = u.words && (in(numberWords, w) || in(fewWords, w)) // (not "a": "2.50 EUR a month" is a rate)
 			i = j
 		case isCJK(r):
@@ -403,8 +402,6 @@ func statesInstruction(rs []rune) bool {
 func init() {
 	for _, t := range answerTypes {
 		t.hash = termHash(t.term)
-	}
-	for _, t := range answerTypes {
 		if t.term == TimeTerm {
 			c := *t
 			c.alt = termHash(DurationTerm)
@@ -582,24 +579,12 @@ var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee"
 	"费多少", "花了多少", "付了多少", "花多少", "退了多少", "退多少", "赔了多少", "赔多少", "补了多少", "交了多少", "返了多少", "交多少", "付多少", "欠多少", "租多少", "租金多少", "每月多少", "每个月多少", "一个月多少", "每晚多少", "一晚多少", "balance", "余额", "一共", "总共", "合计", "总价", "收钱", "扣钱", "扣费", "扣款"}
 
 // asksQuantity reports a question asking for a quantity (QuantityTerm).
-func asksQuantity(q text) bool {
-	return quantityType.cues.in(q) || quantityType.gap.in(q.words)
-}
+func asksQuantity(q text) bool { return quantityCues.in(q) || quantityGap.in(q.words) }
 
 // moneyBeyondHowMuch are amountWords but "how much": the cues that ask for
 // money even where "how much" asks for a quantity ("how much does the data
 // cost?").
 var moneyBeyondHowMuch = newCueSet(slices.DeleteFunc(slices.Clone(amountWords), func(w string) bool { return w == "how much" }))
-
-// quantityType is the quantity's answer type.
-var quantityType = func() *answerType {
-	for _, t := range answerTypes {
-		if t.term == QuantityTerm {
-			return t
-		}
-	}
-	panic("no quantity type")
-}()
 
 // MoneyTerm is the term of an event that states an amount of money.
 const MoneyTerm = "¤"
@@ -610,18 +595,21 @@ const MoneyTerm = "¤"
 // my car get?", which asks for no amount of money.
 const QuantityTerm = "≋"
 
-// measurables, within three words after "much", make "how much" ask for a
-// quantity ("how much mobile data is left?"), not money.
+// quantityGap: one of measurables, within three words after "much", makes
+// "how much" ask for a quantity ("how much mobile data is left?"), not money.
+var quantityGap = gapCue{"much", measurables, 3, nil}
+
 var measurables = map[string]bool{"data": true, "energy": true, "power": true, "electricity": true, "gas": true,
 	"water": true, "fuel": true, "petrol": true, "diesel": true, "space": true, "storage": true, "bitcoin": true,
 	"btc": true, "ether": true, "eth": true, "traffic": true, "bandwidth": true, "memory": true, "weight": true,
 	"luggage": true, "baggage": true}
 
 // quantityCues are the Chinese questions asking for a quantity.
-var quantityCues = []string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤"}
+var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤"})
 
-// quantityUnits' measures: the units that make a number before them a
-// quantity ("41 kWh", "5GB"); not a count's, a time's or a rate's.
+// measures are the units that make a number before them a quantity ("41
+// kWh", "5GB"): quantityUnits' units of measure, not its counts' ("items",
+// "times"), times' or rates' ("nights", "months").
 var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "kwh": true, "mwh": true, "kw": true,
 	"km": true, "kg": true, "g": true, "l": true, "ml": true, "litre": true, "litres": true, "liter": true,
 	"liters": true, "btc": true, "eth": true, "m3": true, "gigabytes": true, "megabytes": true}

@@ -418,7 +418,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 	}
 	if len(questions) > 0 && w.Thread > 0 {
-		replies(questions, rels, comps, cands, asking, w.Thread)
+		replies(questions, rels, comps, cands, docs, asking, w.Thread)
 	}
 	if len(qids) > 0 && w.Linked > 0 {
 		link(comps, docs, qids, w.Linked)
@@ -631,7 +631,7 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 // same source within replyWithin, is what was said about it. The reply inherits
 // share (Weights.Thread) of the question's match as it would count whole: the
 // reply answers what was asked, which may be more than the question asks now.
-func replies(questions []int, rels []float64, comps []Components, cands []Candidate, asking, share float64) {
+func replies(questions []int, rels []float64, comps []Components, cands []Candidate, docs []doc, asking, share float64) {
 	// the most relevant few questions are followed (O(n) per request, as inherit)
 	const followed = 3
 	top := make([]int, 0, followed+1)
@@ -645,7 +645,7 @@ func replies(questions []int, rels []float64, comps []Components, cands []Candid
 		for j := range cands {
 			if j == i || !cands[j].Time.After(cands[i].Time) || cands[j].Time.Sub(cands[i].Time) > replyWithin ||
 				next >= 0 && !cands[j].Time.Before(cands[next].Time) || cands[j].Source != cands[i].Source ||
-				slices.Contains(questions, j) {
+				docs[j].count(questionHash) > 0 {
 				continue
 			}
 			next = j
