@@ -218,7 +218,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// unread, read once), -blind-51.json (written last in stop 47, after the
 	// quantity type and knowing it; committed unread, read once),
 	// -blind-52.json (look-alike and two-event questions, written after it to
-	// be read once, then as a development set);
+	// be read once, then as a development set); -blind-53.json (written at
+	// the start of stop 48, before any change; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -248,6 +249,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-47.json"}, {"../examples/evalset-blind-48.json"},
 		{"../examples/evalset-blind-49.json"}, {"../examples/evalset-blind-50.json"},
 		{"../examples/evalset-blind-51.json"}, {"../examples/evalset-blind-52.json"},
+		{"../examples/evalset-blind-53.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
