@@ -827,11 +827,15 @@ func span(rs []rune, i int, in func(rune) bool) int {
 // isLatin: a letter of a script written with spaces between words.
 func isLatin(r rune) bool { return unicode.IsLetter(r) && !isCJK(r) }
 
-// followedBy reports that the next word of rs is w.
+// followedBy reports that the next word of rs is w, after spaces or a
+// hyphen ("on back-order", "out-of-stock").
 func followedBy(rs []rune, w string) bool {
 	k := 0
 	for k < len(rs) && rs[k] == ' ' {
 		k++
+	}
+	if k == 0 && len(rs) > 0 && rs[0] == '-' {
+		k = 1
 	}
 	rest := rs[k:]
 	if k == 0 || len(rest) < len(w) || len(rest) > len(w) && unicode.IsLetter(rest[len(w)]) {
@@ -910,7 +914,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
 	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true,
-	"overbooked": true, "unreachable": true,
+	"overbooked": true, "unreachable": true, "backorder": true, "backordered": true,
 	"needs": true, "needed": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
 	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
 	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true,
@@ -929,7 +933,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"cavity": true, "cavities": true, "decay": true, "abnormal": true, "elevated": true, "deficiency": true, "cyst": true, "lump": true, "irregular": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
-	"延迟", "晚点", "超时", "拦截", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
+	"延迟", "晚点", "超时", "拦截", "拒单", "拒收", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
 	// the English words' Chinese (caused, declined, invalid, unavailable, outage, overdue, postponed, missing, diagnosis, revoked, …;
 	// not 需要, 必须 or 不能, which most questions asking whether one must or can say)
 	"导致", "造成", "不成功", "未成功", "出错", "报错", "被拒", "驳回", "拒付", "未通过", "不通过", "封禁", "停用", "失效",
@@ -960,7 +964,7 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a
 	// stock", "sold out")
 	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"},
 	"not": {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid"},
-	"of":  {"stock"}, "sold": {"out"},
+	"of":  {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},
 	"please": {"upload", "send", "provide", "submit", "sign", "resend", "complete"},
 	"too":    {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"}}
 

@@ -96,6 +96,11 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Repair BR-770: extra 45.00 EUR, waiting for your OK":          {money, why}, // a hold-up, as "on hold"
 		"WM-2201 送达超时 25 分钟":                                           {when, why},  // late (超时)
 		"Turn on the hold music":                                       nil,
+		"RX-30418 on back-order: supplier expects stock Friday":        {when, why, who}, // after a hyphen, as "on back order"
+		"Oat milk out-of-stock":                                        {why},
+		"PO-7731 short-picked: 8 of 12 cases":                          {why},
+		"Walk back to the order desk":                                  nil,
+		"外卖订单 7788 商家已拒单":                                              {why, who},
 		"Cleaner for CL-3390 changed from Ana to Marek":                {who},
 		"Appointment with Dr. Weiss":                                   {who},
 		"API response time above 800 ms":                               nil,        // ms: milliseconds, not a title
