@@ -219,7 +219,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// quantity type and knowing it; committed unread, read once),
 	// -blind-52.json (look-alike and two-event questions, written after it to
 	// be read once, then as a development set); -blind-53.json (written at
-	// the start of stop 48, before any change; committed unread, read once);
+	// the start of stop 48, before any change; committed unread, read once,
+	// then its misses: development), -blind-54.json (identifiers as
+	// customers type them, written after the first change of stop 48;
+	// committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -249,7 +252,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-47.json"}, {"../examples/evalset-blind-48.json"},
 		{"../examples/evalset-blind-49.json"}, {"../examples/evalset-blind-50.json"},
 		{"../examples/evalset-blind-51.json"}, {"../examples/evalset-blind-52.json"},
-		{"../examples/evalset-blind-53.json"},
+		{"../examples/evalset-blind-53.json"}, {"../examples/evalset-blind-54.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
