@@ -178,6 +178,27 @@ func TestExpandReducesRegularForms(t *testing.T) {
 	}
 }
 
+// A regular form is reduced only to a base of the part of speech its rule
+// inflects, as morphy does: "changed" is the verb "change", not "chang" (a
+// noun alone: the Yangtze's name), "booking" the verb "book", not a booklet.
+func TestExpandReducesByPartOfSpeech(t *testing.T) {
+	if _, err := os.Stat(WordNetDir); err != nil {
+		t.Skip("WordNet is not installed (make setup installs it)")
+	}
+	for q, unwanted := range map[string]string{
+		"what changed?":           "yangtze",
+		"is the booking changed?": "changjiang",
+		"who is the booking for?": "booklet",
+	} {
+		if got := Expand(q, 1); slices.Contains(got, english.Stem(unwanted, false)) {
+			t.Errorf("%q expands to %v, want no %q among them", q, got, english.Stem(unwanted, false))
+		}
+	}
+	if got := Expand("what changed?", 1); !slices.Contains(got, english.Stem("alter", false)) {
+		t.Errorf(`"what changed?" expands to %v, want the verb's "alter" among them`, got)
+	}
+}
+
 // A word inflected irregularly is the word: the question's "pay" finds an
 // event's "paid", "ate" its "eat" and "eaten", "bought" its "buy"; no stemmer
 // joins them. They come from WordNet's exception lists, in both directions,

@@ -81,11 +81,12 @@ func LoadLexicons() {
 // without translations until CC-CEDICT's is done).
 func Loading() bool { return wn.background.Load() && (!wn.loaded.Load() || !dict.loaded.Load()) }
 
-// stemmedSynonyms is synonyms, stemmed and without stop words, cached per word.
-func (w *wordnet) stemmedSynonyms(word string, senses int) []string {
-	return w.expansions.Get(word+"/"+strconv.Itoa(senses), func() []string {
+// stemmedSynonyms is synonyms, stemmed and without stop words, cached per
+// form.
+func (w *wordnet) stemmedSynonyms(f wordForm, senses int) []string {
+	return w.expansions.Get(f.form+"/"+f.pos+"/"+strconv.Itoa(senses), func() []string {
 		var out []string
-		for _, s := range w.synonyms(word, senses) {
+		for _, s := range w.synonyms(f, senses) {
 			// (a lemma of two letters only when it is a unit: "kilometre" finds
 			// "km", not "ca" for "calcium" nor "ad" for "advertisement")
 			if (len(s) >= 3 || quantityUnits[s]) && !stopWords[s] {
@@ -218,9 +219,9 @@ func (w *wordnet) pack(index map[string][]wnRef) {
 // synonyms returns the words of the first senses of word (lower case). Multi-word
 // lemmas are left out: their words alone match what the lemma does not mean
 // ("refund" → "give back" → "back" matched "I sent the shoes back").
-func (w *wordnet) synonyms(word string, senses int) []string {
+func (w *wordnet) synonyms(f wordForm, senses int) []string {
 	w.once.Do(w.load)
-	refs := w.lookup(word)
+	refs, word := f.refs(), f.form
 	var out []string
 	n := map[byte]int{}
 	for _, r := range refs {
@@ -333,22 +334,51 @@ func lemmaOf(word string) string {
 
 // detachments are WordNet's rules for finding a regular form's base form (from
 // its morphy): the suffix is replaced by the ending; each rule is only a
-// candidate, which WordNet either knows or not. (Morphy's "es" → "e" is
+// candidate, which WordNet either knows as one of the rule's parts of speech
+// or not ("changed" is the verb "change", not the noun "chang", a river's
+// name; "booker" is no form of the verb "book"). (Morphy's "es" → "e" is
 // "s" → "" again, so it is left out.)
-var detachments = []struct{ suffix, ending string }{
-	{"s", ""}, {"es", ""}, {"ies", "y"}, {"ed", ""}, {"ed", "e"}, {"ied", "y"}, {"ing", ""}, {"ing", "e"},
-	{"men", "man"}, {"er", ""}, {"er", "e"}, {"est", ""}, {"est", "e"},
+var detachments = []struct {
+	suffix, ending string
+	pos            string // the parts of speech (n, v, a) the rule inflects
+}{
+	{"s", "", "nv"}, {"es", "", "nv"}, {"ies", "y", "nv"}, {"ed", "", "v"}, {"ed", "e", "v"}, {"ied", "y", "v"}, {"ing", "", "v"}, {"ing", "e", "v"},
+	{"men", "man", "n"}, {"er", "", "a"}, {"er", "e", "a"}, {"est", "", "a"}, {"est", "e", "a"},
 }
+
+// wordForm is a form of a word and the parts of speech it may be taken as
+// ("": any).
+type wordForm struct{ form, pos string }
 
 // forms are the word as written and the base forms WordNet may know it by:
 // its irregular ones (paid -> pay) and those of its rules of detachment for
-// regular forms (its morphy: throttled -> throttle, deliveries -> delivery).
-// WordNet must be loaded. They are appended to out.
-func forms(out []string, w string) []string {
-	out = append(append(out, w), wn.base[w]...)
+// regular forms (its morphy: throttled -> throttle, deliveries -> delivery),
+// each with the parts of speech its rule inflects. WordNet must be loaded.
+// They are appended to out.
+func forms(out []wordForm, w string) []wordForm {
+	out = append(out, wordForm{w, ""})
+	for _, b := range wn.base[w] {
+		out = append(out, wordForm{b, ""})
+	}
 	for _, r := range detachments {
 		if strings.HasSuffix(w, r.suffix) && len(w) > len(r.suffix)+2 {
-			out = append(out, strings.TrimSuffix(w, r.suffix)+r.ending)
+			out = append(out, wordForm{strings.TrimSuffix(w, r.suffix) + r.ending, r.pos})
+		}
+	}
+	return out
+}
+
+// refs are the synsets WordNet knows the form by, as the parts of speech
+// its rule allows.
+func (f wordForm) refs() []wnRef {
+	refs := wn.lookup(f.form)
+	if f.pos == "" || len(refs) == 0 {
+		return refs
+	}
+	out := make([]wnRef, 0, len(refs))
+	for _, r := range refs {
+		if strings.IndexByte(f.pos, r.pos) >= 0 {
+			out = append(out, r)
 		}
 	}
 	return out
@@ -382,7 +412,7 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 			continue
 		}
 		wn.once.Do(wn.load)
-		var buf [8]string
+		var buf [16]wordForm
 		stems[k] = stem(w)
 		// The word itself, inflected irregularly: its base forms and theirs
 		// ("pay" finds "paid", "ate" finds "eat" and "eaten"), which no
@@ -390,9 +420,10 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 		// "paying", through WordNet's detachment rules: "eat", "pay"). They
 		// count as the word (inflected), not as synonyms.
 		fs := forms(buf[:0], w)
-		for _, b := range fs {
-			if b != w && !slices.Contains(wn.base[w], b) && len(wn.infl[b]) == 0 {
-				continue // a detachment naming no irregular word
+		for _, fm := range fs {
+			b := fm.form
+			if fm.pos != "" && (len(wn.infl[b]) == 0 || len(fm.refs()) == 0) {
+				continue // a detachment naming no irregular word of its part of speech
 			}
 			for _, form := range append([]string{b}, wn.infl[b]...) {
 				if t := stem(form); !have[t] && !stopWords[form] {
@@ -451,10 +482,10 @@ func collocationsOf(words, stems []string, senses int, have map[string]bool, f f
 			if len(from) == 0 {
 				continue // stop words alone ("get in")
 			}
-			var buf [8]string
+			var buf [16]wordForm
 			for _, form := range forms(buf[:0], words[k]) {
-				lemma := form + "_" + words[n]
-				if wn.lookup(lemma) == nil {
+				lemma := wordForm{form.form + "_" + words[n], form.pos}
+				if len(lemma.refs()) == 0 {
 					continue
 				}
 				for _, t := range wn.stemmedSynonyms(lemma, senses) {
@@ -483,8 +514,8 @@ func knowsAs(word string, pos byte) bool {
 	if len(wn.lemmas) == 0 || pos == 0 && (len(wn.base[word]) > 0 || wn.lookup(word) != nil) {
 		return true // (the last: most words, without building their forms)
 	}
-	var buf [8]string
-	return slices.ContainsFunc(forms(buf[:0], word), func(f string) bool {
-		return slices.ContainsFunc(wn.lookup(f), func(r wnRef) bool { return pos == 0 || r.pos == pos })
+	var buf [16]wordForm
+	return slices.ContainsFunc(forms(buf[:0], word), func(f wordForm) bool {
+		return slices.ContainsFunc(f.refs(), func(r wnRef) bool { return pos == 0 || r.pos == pos })
 	})
 }
