@@ -596,8 +596,15 @@ const MoneyTerm = "¤"
 const QuantityTerm = "≋"
 
 // quantityGap: one of measurables, within three words after "much", makes
-// "how much" ask for a quantity ("how much mobile data is left?"), not money.
-var quantityGap = gapCue{"much", measurables, 3, nil}
+// "how much" ask for a quantity ("how much mobile data is left?"), not money;
+// not before a word for what it costs ("how much is the water bill?").
+var quantityGap = gapCue{"much", measurables, 3, pricedBy}
+
+// pricedBy are the words after a measurable that make it a price's ("the
+// water bill", "the data plan", "the fuel surcharge").
+var pricedBy = map[string]bool{"bill": true, "bills": true, "invoice": true, "charge": true, "charges": true, "fee": true,
+	"fees": true, "price": true, "prices": true, "cost": true, "costs": true, "tariff": true, "rate": true, "payment": true,
+	"deposit": true, "surcharge": true, "plan": true, "bundle": true, "package": true, "subscription": true, "top-up": true}
 
 var measurables = map[string]bool{"data": true, "energy": true, "power": true, "electricity": true, "gas": true,
 	"water": true, "fuel": true, "petrol": true, "diesel": true, "space": true, "storage": true, "bitcoin": true,

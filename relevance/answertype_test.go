@@ -623,7 +623,7 @@ func TestWhatWasSaidLooksForTheBusinesssLines(t *testing.T) {
 // "How much" of something measured asks for a quantity, not money: "how much
 // energy did my car get?" is answered by "Charging stopped: 41 kWh
 // delivered", not by the idle fee; a money word asks for money still ("how
-// much does the data cost?").
+// much does the data cost?", "how much is the water bill?").
 func TestAQuantityIsNoAmount(t *testing.T) {
 	for q, want := range map[string][]string{
 		"how much energy did my car get?": {relevance.QuantityTerm},
@@ -631,6 +631,9 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"我还剩多少流量？":                        {relevance.QuantityTerm},
 		"how much does the data cost?":    {relevance.MoneyTerm},
 		"how much is it?":                 {relevance.MoneyTerm},
+		"how much is the water bill?":     {relevance.MoneyTerm}, // a measurable's price
+		"how much is the data plan?":      {relevance.MoneyTerm},
+		"how much water did I use?":       {relevance.QuantityTerm},
 	} {
 		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
 			t.Errorf("%q asks %q, want %q", q, got, want)
