@@ -132,6 +132,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 		t = textOf(normalised)
 	}
 	if answers {
+		rs := joinedCJK(rs)
 		for _, at := range answerTypes {
 			if (event || !at.eventOnly) && at.states(rs, t) {
 				a.Terms = append(a.Terms, at.term)
@@ -145,6 +146,28 @@ func analyze(normalised string, answers, event bool) Analysis {
 		a.Terms = append(a.Terms, QuestionTerm)
 	}
 	return a
+}
+
+// joinedCJK is the text without the spaces between two Chinese characters:
+// Chinese written with spaces between its words ("请 在 周五 前 上传", as a
+// segmenter leaves it) states what it states unspaced ("请在周五前上传").
+// The text itself when it has none.
+func joinedCJK(rs []rune) []rune {
+	spaced := func(k int) bool { return rs[k] == ' ' && k > 0 && k+1 < len(rs) && isCJK(rs[k-1]) && isCJK(rs[k+1]) }
+	k := 0
+	for k < len(rs) && !spaced(k) {
+		k++
+	}
+	if k == len(rs) {
+		return rs
+	}
+	out := slices.Clone(rs[:k])
+	for ; k < len(rs); k++ {
+		if !spaced(k) {
+			out = append(out, rs[k])
+		}
+	}
+	return out
 }
 
 // ordinals are the English ordinals' numbers.

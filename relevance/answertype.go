@@ -227,12 +227,19 @@ func (u unitScan) in(rs []rune) bool {
 			i = j
 		case isCJK(r):
 			j := span(rs, i, isCJK)
-			k := i
-			for u.numerals && k < j && (isNumeral(rs[k]) || rs[k] == '两') {
-				k++
-			}
-			if (k > i || prevNumber) && k < j && u.cjk.begin(rs[k:j]) {
+			if prevNumber && u.cjk.begin(rs[i:j]) {
 				return true
+			}
+			// a Chinese number and its unit, wherever in the run ("有效期一年")
+			for k := i; u.numerals && k < j; {
+				n := k
+				for n < j && (isNumeral(rs[n]) || rs[n] == '两') {
+					n++
+				}
+				if n > k && n < j && u.cjk.begin(rs[n:j]) {
+					return true
+				}
+				k = n + 1
 			}
 			prevNumber = false
 			i = j
@@ -348,7 +355,7 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 	"how do i fix", "how can i fix", "how to fix", "how do i solve", "how can i solve", "怎么解决", "如何解决",
 	"any rules", "prepare", "have to send", "need to send", "need to upload", "need to provide", "need to submit",
 	"准备什么", "带什么", "需要带", "要带", "注意事项",
-	"要做什么", "需要做什么", "该做什么"}
+	"要做什么", "需要做什么", "该做什么", "需要我做", "要我做", "我该怎么做", "需要我提供", "需要我上传"}
 
 // imperativeVerbs begin a clause that tells what to do ("don": don't, as
 // words stop at an apostrophe; "please" before any verb).

@@ -3,7 +3,9 @@ package relevance_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/relevance"
@@ -149,6 +151,39 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%q states %q, want %q", text, got, want)
+		}
+	}
+}
+
+// Chinese written with spaces between its words, as a segmenter leaves it,
+// states what it states written unspaced ("请 在 周五 前 上传" tells what
+// to do as "请在周五前上传" does), and a number with its unit states a length
+// wherever it stands in a run of Chinese ("有效期一年").
+func TestSpacedChineseStatesWhatItDoesUnspaced(t *testing.T) {
+	types := func(text string) (out []string) {
+		for _, term := range relevance.Analyze(text).Terms {
+			if strings.Contains(relevance.MoneyTerm+relevance.QuantityTerm+relevance.TimeTerm+relevance.DurationTerm+relevance.ReasonTerm+
+				relevance.PersonTerm+relevance.PlaceTerm+relevance.InstructionTerm+relevance.CountTerm+relevance.SaidTerm, term) {
+				out = append(out, term)
+			}
+		}
+		return out
+	}
+	for _, text := range []string{"请在周五前上传身份证照片", "快递柜取件码882211", "退款将在1-7个工作日退回原支付账户", "订单7788商家已拒单", "有效期一年"} {
+		var spaced []rune // a space between each two Chinese characters
+		for _, r := range text {
+			if len(spaced) > 0 && unicode.Is(unicode.Han, r) && unicode.Is(unicode.Han, spaced[len(spaced)-1]) {
+				spaced = append(spaced, ' ')
+			}
+			spaced = append(spaced, r)
+		}
+		if got, want := types(string(spaced)), types(text); len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("%q states %q, %q states %q: want the same, and something", string(spaced), got, text, want)
+		}
+	}
+	for text, want := range map[string]bool{"有效期一年": true, "期限一个月": true, "年卡 3,600 元": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.DurationTerm); got != want {
+			t.Errorf("%q states a length: %v, want %v", text, got, want)
 		}
 	}
 }
