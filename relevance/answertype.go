@@ -263,9 +263,15 @@ func byRunes(f func([]rune) bool) func([]rune, text) bool {
 // 师傅"): the answer to "how many people are coming?".
 const CountTerm = "#"
 
-// countCues mark a question that asks how many (not "几点": what time).
-var countCues = []string{"how many", "number of", "多少个", "几个", "几位", "几人", "多少人", "几名", "多少名", "几张", "多少张",
-	"几件", "多少件", "几箱", "几份", "几台", "几辆", "几间", "几只", "几盒", "几袋", "几期", "多少期"}
+// countCues mark a question that asks how many: "how many", and 几 or 多少
+// before a measure word (几晚, 多少张; not "几点": what time).
+var countCues = func() []string {
+	cues := []string{"how many", "number of"}
+	for _, m := range cjkMeasures {
+		cues = append(cues, "几"+string(m), "多少"+string(m))
+	}
+	return cues
+}()
 
 // numberWords are the counts written as words ("two lavender plants", "twenty
 // dollars", "two weeks").
@@ -286,7 +292,7 @@ var countLabels = map[string]bool{"lesson": true, "session": true, "visit": true
 
 // cjkMeasures are the Chinese measure words that make a number before them a
 // count (not 元, 天, 点: money and time).
-const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对本期"
+const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对本期晚杯条次"
 
 // statesCount reports that the text (normalised) states how many of
 // something: a number alone (or a number word) that no label word precedes,

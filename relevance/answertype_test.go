@@ -604,12 +604,15 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"Ride ended: 13 minutes, 3.1 km, 4.15 EUR":           false,
 		"Order for 500 Mbit fibre placed, contract K-9902":   false,
 		"Refund of 40.00 EUR issued to PayPal, case CP-1207": false,
+		"成都 锦江 宾馆，12月20日-23日，3 晚 1,260 元":                    true, // nights
+		"奶茶 3 杯，实付 39 元":                                     true,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)
 		}
 	}
-	for q, want := range map[string]bool{"how many people are coming?": true, "几个人来？": true, "SJ-8830 分几期": true, "几点到？": false, "how much is it?": false} {
+	for q, want := range map[string]bool{"how many people are coming?": true, "几个人来？": true, "SJ-8830 分几期": true, "酒店住几晚？": true,
+		"买了几杯？": true, "几点到？": false, "how much is it?": false, "要几天？": false} {
 		if got := slices.Contains(relevance.AnswerTypes(q), relevance.CountTerm); got != want {
 			t.Errorf("%q asks how many: %v, want %v", q, got, want)
 		}
