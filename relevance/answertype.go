@@ -1127,7 +1127,8 @@ var offerWords = newCueSet([]string{
 	"thank you for your message", "thanks for reaching out", "thank you for reaching out", "thanks for contacting",
 	"thank you for contacting", "one moment", "member of our team", "get back to you",
 	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "有什么可以帮", "感谢您的耐心", "感谢您的咨询",
-	"还有什么需要", "还有其他需要", "会尽快", "尽快回复", "随时联系"})
+	"还有什么需要", "还有其他需要", "会尽快", "尽快回复", "随时联系",
+	"this week only", "this month only", "today only", "this weekend only", "only this week", "only this month", "boost your"})
 
 // offers reports a line that only offers: one of offerWords, or advertising
 // by its shape (advertises).
@@ -1139,7 +1140,8 @@ func offers(t text) bool { return offerWords.in(t) || advertises(t) }
 // 79 EUR", "from 6.99 EUR a month"; not "from 30 EUR to 35 EUR"),
 // something free for getting or trying ("get the 4th free", "first visit
 // free"), a line announcing what is new or offered ("New: …", "Offer: …"),
-// and a Chinese discount ("9 折", "八折") or reward ("满 3 次送 5 元券").
+// a bundle ("3 for 2"), and a Chinese discount ("9 折", "八折") or reward
+// ("满 3 次送 5 元券").
 func advertises(t text) bool {
 	w := t.words
 	at := func(i int) string {
@@ -1173,6 +1175,9 @@ func advertises(t text) bool {
 			return true
 		case x == "free" && i > 0 && slices.ContainsFunc(w[max(0, i-3):i], func(v string) bool { return v == "get" || v == "first" }):
 			return true
+		case x == "for" && i > 0 && isNumber(w[i-1]) && isNumber(at(i+1)) && len(w[i-1]) == 1 && len(at(i+1)) == 1 && w[i-1] > at(i+1) &&
+			(at(i+2) == "" || at(i+2) == "this" || at(i+2) == "only" || discountEnds[at(i+2)]):
+			return true // a bundle: "3 for 2 this week" (not "table for 4 for 2 hours")
 		}
 	}
 	if strings.HasPrefix(t.norm, "new:") || strings.HasPrefix(t.norm, "new!") || strings.HasPrefix(t.norm, "offer:") {

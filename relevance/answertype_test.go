@@ -367,7 +367,11 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Subscribed to the monthly newsletter":                               false,
 		"Refund R-7001 approved":                                             false,
 		"Customer asked to check the refund status":                          false,
-		"寄件满 3 次送 5 元券":                                                      true,  // a reward held out for so many shipments
+		"寄件满 3 次送 5 元券":                                                      true, // a reward held out for so many shipments
+		"Vitamins 3 for 2 this week":                                         true, // a bundle
+		"Bring 5 shirts, pay for 4 - this month only":                        true,
+		"Boost your listings for 1.99 EUR":                                   true,
+		"Table for 4 for 2 hours booked":                                     false,
 		"会员优惠券已发放：满 50 减 10":                                                 false, // a coupon issued: a fact of the case
 		"已使用满 100 减 20 优惠券，实付 136 元":                                         false,
 	} {
