@@ -1183,6 +1183,17 @@ func advertises(t text) bool {
 	if strings.HasPrefix(t.norm, "new:") || strings.HasPrefix(t.norm, "new!") || strings.HasPrefix(t.norm, "offer:") {
 		return true
 	}
+	if len(w) > 0 && sellingVerbs[w[0]] && !slices.ContainsFunc(w, func(v string) bool { return doneWords[v] }) {
+		// a line that opens by telling the customer to buy more and holds
+		// out what it costs or saves ("Add glass cover for 2.50 EUR a
+		// month", "Book now and save 15%"); not "Upgrade to Premium
+		// requested for FM-1180"
+		for i, x := range w {
+			if x == "for" && after(i+1) > 0 && currencyCodes[at(after(i+1))] || (x == "save" || x == "get") && after(i+1) > 0 {
+				return true
+			}
+		}
+	}
 	rs := []rune(t.norm)
 	for i, r := range rs {
 		if r == '折' && numeralBefore(rs, i) || r == '满' && timesThenGet(rs[i+1:]) {
@@ -1213,6 +1224,17 @@ func timesThenGet(rs []rune) bool {
 	}
 	return rs[n+1] == '送' || rs[n+1] == '返' || rs[n+1] == '减'
 }
+
+// sellingVerbs open a line that sells more (advertises, with a price held
+// out).
+var sellingVerbs = map[string]bool{"add": true, "upgrade": true, "switch": true, "book": true, "try": true, "get": true,
+	"protect": true, "extend": true, "unlock": true, "treat": true}
+
+// doneWords say that what such a line names was done: it is a fact of the
+// case ("Upgrade to Fibre 1000 ordered").
+var doneWords = map[string]bool{"requested": true, "ordered": true, "confirmed": true, "booked": true, "added": true,
+	"completed": true, "activated": true, "scheduled": true, "processed": true, "applied": true, "approved": true,
+	"cancelled": true, "canceled": true, "paid": true, "done": true, "received": true, "failed": true}
 
 // discountEnds are the words after "N% off" that hold the discount out
 // ("until Sunday", "your next order", "all shoes"), not apply it.

@@ -372,6 +372,10 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Bring 5 shirts, pay for 4 - this month only":                        true,
 		"Boost your listings for 1.99 EUR":                                   true,
 		"Table for 4 for 2 hours booked":                                     false,
+		"Add glass cover for 2.50 EUR a month":                               true, // buy more, at a price held out
+		"Book upholstery cleaning now and save 15%":                          true,
+		"Upgrade to Fibre 1000 ordered, 59.99 EUR per month from next bill":  false, // done: a fact
+		"Add 5 EUR to your balance to keep calling":                          false, // what to do
 		"会员优惠券已发放：满 50 减 10":                                                 false, // a coupon issued: a fact of the case
 		"已使用满 100 减 20 优惠券，实付 136 元":                                         false,
 	} {
