@@ -263,6 +263,16 @@ func (a *Analysis) addToken(tok string) {
 				a.Terms = append(a.Terms, stem(prefix))
 			}
 			id = prefix + n
+		} else if isDate(id) {
+			// A date is written with dots (2026-12-10 is 2026.12.10): two
+			// objects may share it as they may a price, so it is no object's
+			// own (identify).
+			id = strings.Map(func(r rune) rune {
+				if r == '-' || r == '/' {
+					return '.'
+				}
+				return r
+			}, id)
 		} else if !strings.ContainsAny(id, "@.") {
 			// Nor between the other parts of one (INV-2024-1040, inv2024-1040
 			// and INV_2024_1040 are inv20241040); an e-mail address or an
@@ -365,6 +375,23 @@ func isIdentifier(tok string) bool {
 	default:
 		return digits >= 4 && !smallNumbers(tok) // an order or account number, a year
 	}
+}
+
+// isDate reports a date written year first (2026-12-10, 2026/12/10) or last
+// (10-12-2026, 12/10/2026): three numbers joined by "-" or "/", a year of
+// this century or the last, a month and a day (not a pick-up code, 5-2-1188).
+func isDate(tok string) bool {
+	parts := strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '/' })
+	if len(parts) != 3 || strings.Trim(tok, "0123456789-/") != "" {
+		return false
+	}
+	year := func(p string) bool { return len(p) == 4 && (p[:2] == "19" || p[:2] == "20") }
+	upTo := func(p string, n int) bool {
+		v, err := strconv.Atoi(p)
+		return len(p) <= 2 && err == nil && v >= 1 && v <= n
+	}
+	monthDay := func(a, b string) bool { return upTo(a, 12) && upTo(b, 31) || upTo(a, 31) && upTo(b, 12) }
+	return year(parts[0]) && monthDay(parts[1], parts[2]) || year(parts[2]) && monthDay(parts[0], parts[1])
 }
 
 // smallNumbers reports numbers of one or two digits joined by "-" or "/": a

@@ -847,14 +847,14 @@ func span(rs []rune, i int, in func(rune) bool) int {
 // isLatin: a letter of a script written with spaces between words.
 func isLatin(r rune) bool { return unicode.IsLetter(r) && !isCJK(r) }
 
-// followedBy reports that the next word of rs is w, after spaces or a
-// hyphen ("on back-order", "out-of-stock").
+// followedBy reports that the next word of rs is w, after spaces, a hyphen
+// or an underscore ("on back-order", "out-of-stock", a status "on_hold").
 func followedBy(rs []rune, w string) bool {
 	k := 0
 	for k < len(rs) && rs[k] == ' ' {
 		k++
 	}
-	if k == 0 && len(rs) > 0 && rs[0] == '-' {
+	if k == 0 && len(rs) > 0 && (rs[0] == '-' || rs[0] == '_') {
 		k = 1
 	}
 	rest := rs[k:]

@@ -100,6 +100,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Turn on the hold music":                                       nil,
 		"RX-30418 on back-order: supplier expects stock Friday":        {when, why, who}, // after a hyphen, as "on back order"
 		"Oat milk out-of-stock":                                        {why},
+		"Order O-55120 is on_hold: 1 x espresso grinder":               {why}, // a status value
 		"PO-7731 short-picked: 8 of 12 cases":                          {why},
 		"Walk back to the order desk":                                  nil,
 		"外卖订单 7788 商家已拒单":                                              {why, who},

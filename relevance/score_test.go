@@ -275,7 +275,7 @@ func TestIdentifierSpellings(t *testing.T) {
 		"https://carrier.example/track/1Z88AA0312": {"carrier.example/track/1z88aa0312", "1z88aa0312"},
 		"O-5001/O-5002 merged":                     {"o5001o5002", "o5001", "o5002"},
 		"O-5001,O-5002":                            {"o5001o5002", "o5001", "o5002"},
-		"20/05/2026":                               {"20052026"}, // a date: numbers alone are not split
+		"20/05/2026 2026-05-20":                    {"20.05.2026", "2026.05.20"}, // a date: one value, written with dots (shared, as an amount)
 		// small numbers joined name nothing: a range, a fraction, a clock time's ("00-12" of 10:00-12:00)
 		"Room R-1200 booked Tuesday 10:00-12:00, then 8:30-9:15": {"r1200"},
 		"Flat booked 12-15 March, pages 12-14, marked 14/20":     {},
@@ -375,6 +375,27 @@ func TestAVersionIsNoLink(t *testing.T) {
 	}
 	if _, comps := relevance.Score(relevance.NewQuery("who has 4.2.1?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[0].Identifier != 1 || comps[1].Identifier != 1 {
 		t.Errorf("the version names itself: %+v", comps)
+	}
+}
+
+// A date links nothing either: two invoices due on one day are two stories
+// ("2026-12-10" is written 2026.12.10, as a dotted number is). It still
+// names itself, whichever way it is written.
+func TestADateIsNoLink(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "billing", Time: ago(55), Text: "Invoice INV-40112 is open: 300.00 USD, due 2026-12-10"},
+		{Source: "billing", Time: ago(54), Text: "Invoice INV-40113 is open: 45.00 USD, due 2026-12-10"},
+		{Source: "billing", Time: ago(18), Text: "Payment attempt for INV-40112 failed: card_declined"},
+	}
+	_, comps := relevance.Score(relevance.NewQuery("why didn't INV-40112 go through?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[1].Identifier != 0 || comps[1].Thread != 0 {
+		t.Errorf("INV-40113 counts as INV-40112's through their due date: %+v", comps[1])
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("what is due on 2026/12/10?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[0].Identifier != 1 || comps[1].Identifier != 1 {
+		t.Errorf("the date names itself: %+v", comps)
+	}
+	if got := relevance.Analyze("Invoice 2024-11-0381 issued").IDs; len(got) != 1 || got[0] != "2024110381" {
+		t.Errorf("an invoice number shaped like a date's start is an invoice number: %q", got)
 	}
 }
 
