@@ -361,7 +361,9 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 	"how do i fix", "how can i fix", "how to fix", "how do i solve", "how can i solve", "怎么解决", "如何解决",
 	"any rules", "prepare", "have to send", "need to send", "need to upload", "need to provide", "need to submit",
 	"准备什么", "带什么", "需要带", "要带", "注意事项",
-	"要做什么", "需要做什么", "该做什么", "需要我做", "要我做", "我该怎么做", "需要我提供", "需要我上传"}
+	"要做什么", "需要做什么", "该做什么", "需要我做", "要我做", "我该怎么做", "需要我提供", "需要我上传",
+	// how to take a medicine
+	"how do i take", "how should i take", "how often do i take", "how often should i take", "怎么吃", "怎么服用", "如何服用", "吃几次"}
 
 // imperativeVerbs begin a clause that tells what to do ("don": don't, as
 // words stop at an apostrophe; "please" before any verb).
@@ -376,7 +378,9 @@ var instructionWords = map[string]bool{"must": true, "mustn": true}
 
 // cjkInstructionStart are Chinese requests (请勿, 务必, 不要, …).
 var cjkInstructionStart = newCJKWords("请勿", "请携带", "请带", "请提前", "请在", "请到", "请按时", "务必", "不要", "禁止", "须", "记得", "请穿", "请保持",
-	"需携带", "需要携带", "请出示", "需出示")
+	"需携带", "需要携带", "请出示", "需出示",
+	// a dosage (每日两次, 饭后, 连服 5 天)
+	"日一次", "日两次", "日二次", "日三次", "天一次", "天两次", "天三次", "饭后", "饭前", "口服", "连服")
 
 // statesInstruction reports a text that tells the customer what to do: a
 // clause that begins with a verb ("Bring your passport", "Please bring …",
@@ -908,7 +912,7 @@ const ReasonTerm = "∵"
 // whyWords mark a question that asks why, or what holds things up ("what are
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "怎么这么", "为啥这么", "为什么这么", "咋这么", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
+var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "怎么这么", "为啥这么", "为什么这么", "咋这么", "查出", "发现了什么", "发现什么", "什么毛病", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
 	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for",
 	"毛病", "哪里坏", "坏了"}
 

@@ -206,8 +206,11 @@ func TestAnswerTypes(t *testing.T) {
 		"我几点可以入住？":                            {when},
 		"哪天送到？":                               {when},
 		"几号送到？":                               {when},
-		"我在几号厅？":                              nil, // which hall: no date
-		"几号登机口？":                              nil, // which gate
+		"药怎么吃？":                               {instr}, // how to take a medicine
+		"how do I take the antibiotics?":      {instr},
+		"孩子查出什么？":                             {why}, // what a check found
+		"我在几号厅？":                              nil,   // which hall: no date
+		"几号登机口？":                              nil,   // which gate
 		"what are the opening hours?":         {when},
 		"how much does CI-5520 cost?":         {money},
 		"when will I be charged?":             {money, when},
@@ -540,6 +543,8 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 		"Order ready for pick-up":                                        false,
 		"Parcel 3S-88145: collect by Friday at Kiosk Nord, bring ID":     true,
 		"Collection point changed to Kiosk Nord":                         false,
+		"处方：阿莫西林 颗粒，每日 两次，连服 5 天":                                        true, // a dosage
+		"每日 转账 限额 5,000 元":                                               false,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.InstructionTerm); got != want {
 			t.Errorf("%q tells what to do: %v, want %v", text, got, want)

@@ -1558,7 +1558,7 @@ var recencyCues = newCueSet(recencyWords)
 // where the thing's story stands, not how it began. Not 还, which also means to
 // pay back.
 var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now",
-	"where is my", "where are my", "where s my", "where s the", "where is the", "where are the", // ("where's": "where", "s")
+	"where is", "where are", "where s", // ("where's": "where", "s")
 	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有"})
 
 // notYetCues say that something has not happened yet ("it still hasn't
