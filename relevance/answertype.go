@@ -393,7 +393,7 @@ func statesInstruction(rs []rune) bool {
 		switch {
 		case isCJK(r):
 			j := span(rs, i, isCJK)
-			if cjkInstructionStart.in(rs[i:j]) {
+			if cjkInstructionStart.in(rs[i:j]) || pleaseDo(rs[i:j]) {
 				return true
 			}
 			start = false
@@ -411,6 +411,20 @@ func statesInstruction(rs []rune) bool {
 				start = true
 			}
 			i++
+		}
+	}
+	return false
+}
+
+// pleaseDo reports 请 ("please") before a verb, as "please" before any verb
+// tells what to do ("请安装 Excel", "请及时充值"); not 请问 ("may I ask"),
+// 请稍等 (an offer of help), nor 请 in a word of its own (申请 apply, 邀请
+// invite, 请假 leave).
+func pleaseDo(run []rune) bool {
+	for k, r := range run {
+		if r == '请' && k+1 < len(run) && !strings.ContainsRune("问稍假客求柬", run[k+1]) &&
+			(k == 0 || !strings.ContainsRune("申邀聘宴恳", run[k-1])) {
+			return true
 		}
 	}
 	return false

@@ -545,6 +545,10 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 		"Collection point changed to Kiosk Nord":                         false,
 		"处方：阿莫西林 颗粒，每日 两次，连服 5 天":                                        true, // a dosage
 		"每日 转账 限额 5,000 元":                                               false,
+		"D-305 开课 前 请 安装 Excel 和 Python":                                 true,  // 请 before a verb
+		"PW-30118 退票申请已提交":                                               false, // 申请: apply
+		"瑜伽课老师临时请假，课程取消":                                                 false, // 请假: leave
+		"请问您的订单号是多少？":                                                    false,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.InstructionTerm); got != want {
 			t.Errorf("%q tells what to do: %v, want %v", text, got, want)
