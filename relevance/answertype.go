@@ -2,6 +2,7 @@ package relevance
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -781,6 +782,9 @@ var (
 // Like statesMoney it looks at each token beside its neighbours, without a
 // regular expression.
 func statesTime(rs []rune) bool {
+	if ordinalDay(rs) {
+		return true
+	}
 	prevNumber, prevMonth, prevPrep := false, false, false
 	var buf [12]byte
 	for i := 0; i < len(rs); {
@@ -834,6 +838,49 @@ func statesTime(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// ordinalDay reports a day of the month as an ordinal: "the 1st of each
+// month", "until the 14th", "on the 3rd" (not "on the 2nd floor", "walk 1"):
+// before "of", or after "the" and a preposition of time or "on", ending a
+// phrase.
+func ordinalDay(rs []rune) bool {
+	k := slices.IndexFunc(rs, unicode.IsDigit)
+	if k < 0 {
+		return false
+	}
+	words := strings.Fields(string(rs[max(0, k-24):]))
+	for i, raw := range words {
+		w := strings.TrimRight(raw, ",.;:!?)")
+		n := strings.TrimRight(w, "stndrh")
+		if len(n) == 0 || len(n) > 2 || len(w)-len(n) != 2 || !ordinalEnding(n, w[len(n):]) {
+			continue
+		}
+		if day, err := strconv.Atoi(n); err != nil || day < 1 || day > 31 {
+			continue
+		}
+		ends := len(w) < len(raw) || i+1 == len(words) || timePreps[words[i+1]] || words[i+1] == "at" || words[i+1] == "and"
+		if i+1 < len(words) && words[i+1] == "of" ||
+			ends && i >= 2 && words[i-1] == "the" && (timePreps[words[i-2]] || words[i-2] == "on") {
+			return true // (ending there: "on the 2nd floor" names a floor)
+		}
+	}
+	return false
+}
+
+// ordinalEnding reports the ending of the ordinal of n (1st, 2nd, 3rd, 11th).
+func ordinalEnding(n, end string) bool {
+	switch {
+	case len(n) == 2 && n[0] == '1':
+		return end == "th"
+	case strings.HasSuffix(n, "1"):
+		return end == "st"
+	case strings.HasSuffix(n, "2"):
+		return end == "nd"
+	case strings.HasSuffix(n, "3"):
+		return end == "rd"
+	}
+	return end == "th"
 }
 
 // asciiWord is the word's bytes in buf, or nothing when it is longer than buf

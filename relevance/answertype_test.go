@@ -100,6 +100,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Turn on the hold music":                                       nil,
 		"RX-30418 on back-order: supplier expects stock Friday":        {when, why, who}, // after a hyphen, as "on back order"
 		"Oat milk out-of-stock":                                        {why},
+		"Direct debit of 65.00 EUR set up for the 1st of each month":   {money, when}, // a day as an ordinal
+		"Discs on backorder until the 14th":                            {when, why},
+		"Room on the 2nd floor":                                        nil,
 		"Order O-55120 is on_hold: 1 x espresso grinder":               {why}, // a status value
 		"PO-7731 short-picked: 8 of 12 cases":                          {why},
 		"Walk back to the order desk":                                  nil,
