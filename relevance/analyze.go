@@ -153,17 +153,18 @@ func analyze(normalised string, answers, event bool) Analysis {
 // segmenter leaves it) states what it states unspaced ("请在周五前上传").
 // The text itself when it has none.
 func joinedCJK(rs []rune) []rune {
-	spaced := func(k int) bool { return rs[k] == ' ' && k > 0 && k+1 < len(rs) && isCJK(rs[k-1]) && isCJK(rs[k+1]) }
-	k := 0
-	for k < len(rs) && !spaced(k) {
-		k++
+	k := 1
+	for ; k+1 < len(rs); k++ {
+		if rs[k] == ' ' && isCJK(rs[k-1]) && isCJK(rs[k+1]) {
+			break
+		}
 	}
-	if k == len(rs) {
+	if k+1 >= len(rs) {
 		return rs
 	}
 	out := slices.Clone(rs[:k])
 	for ; k < len(rs); k++ {
-		if !spaced(k) {
+		if rs[k] != ' ' || k+1 == len(rs) || !isCJK(rs[k-1]) || !isCJK(rs[k+1]) {
 			out = append(out, rs[k])
 		}
 	}

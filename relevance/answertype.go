@@ -845,7 +845,13 @@ func statesTime(rs []rune) bool {
 // before "of", or after "the" and a preposition of time or "on", ending a
 // phrase.
 func ordinalDay(rs []rune) bool {
-	k := slices.IndexFunc(rs, unicode.IsDigit)
+	k := -1 // the first digit before an ordinal's ending (most texts have none)
+	for i := 0; i+2 < len(rs); i++ {
+		if a, b := rs[i+1], rs[i+2]; unicode.IsDigit(rs[i]) && (a == 's' && b == 't' || a == 'n' && b == 'd' || a == 'r' && b == 'd' || a == 't' && b == 'h') {
+			k = i
+			break
+		}
+	}
 	if k < 0 {
 		return false
 	}
