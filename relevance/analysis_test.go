@@ -467,3 +467,14 @@ func TestCosineOverTheNonZerosIsCosine(t *testing.T) {
 		t.Error("a dense vector: want nil (Cosine's dense loop)")
 	}
 }
+
+// A question asking what a thing costs, not how much money moved (inherit).
+func TestAsksWhatItCosts(t *testing.T) {
+	for q, want := range map[string]bool{"how much is the hotel?": true, "这期账单多少钱？": true, "what's the price of the course?": true,
+		"how much does the seat cost?": true, "how much is left to pay?": false, "how much did I get back?": false,
+		"退了多少钱？": false, "付了多少钱？": false, "when is the hotel?": false} {
+		if got := asksWhatItCosts(newText(q)); got != want {
+			t.Errorf("%q asks what a thing costs: %v, want %v", q, got, want)
+		}
+	}
+}

@@ -441,7 +441,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if len(asked) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
-		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, still)
+		costs := len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised())
+		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, still, costs)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded}
 	switch {
@@ -844,6 +845,39 @@ func asksPrice(a Analysis, asked []*answerType) bool {
 	return len(terms) > 0
 }
 
+// asksWhatItCosts reports a question asking what a thing costs ("how much is
+// the hotel?", "这期账单多少钱？", "what's the price of the course?"), not how
+// much money moved ("how much is left to pay?", "how much did I get back?",
+// "退了多少钱？"). Where the thing's story goes on, a later amount is a fee, a
+// payment or a discount on it, not its price, unless it says the price
+// changed: such an event inherits the story's first event's share (wF), not
+// all of it, as for a question asking for no type (inherit).
+func asksWhatItCosts(q text) bool {
+	if slices.ContainsFunc(q.words, func(w string) bool { return moneyMoves[w] }) {
+		return false
+	}
+	for _, cue := range []string{"how much is", "how much was", "how much are", "how much were", "how much does", "price", "cost"} {
+		if strings.Contains(q.norm, cue) {
+			return true
+		}
+	}
+	rs := []rune(q.norm)
+	for i := range rs {
+		if rs[i] == '多' && strings.HasPrefix(string(rs[i:min(i+3, len(rs))]), "多少钱") {
+			before := rs[max(0, i-2):i] // 退多少钱, 付了多少钱: money moving
+			return !slices.ContainsFunc(before, func(r rune) bool { return strings.ContainsRune(cjkMoneyMoves, r) })
+		}
+	}
+	return false
+}
+
+// moneyMoves are the words of a question asking how much money moved, and
+// cjkMoneyMoves the Chinese verbs before 多少钱 that say it.
+var moneyMoves = map[string]bool{"left": true, "back": true, "receive": true, "received": true, "refund": true, "refunded": true,
+	"owe": true, "pay": true, "paid": true, "charged": true, "get": true, "got": true, "spent": true, "spend": true}
+
+const cjkMoneyMoves = "退付扣花还交赔补返收欠"
+
 var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("price"): true, stem("total"): true}
 
 // introOf is the candidate that introduces the question's object: the first
@@ -969,7 +1003,7 @@ func sameObject(a, b ident) bool {
 // later event when the question asks whether something still holds or has
 // happened by now (still): "is the minivan still booked?", "is the heating
 // fixed yet?" ask where the story stands, not how it began.
-func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, still bool) {
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, still, costs bool) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
 	// little to pass on.
@@ -983,6 +1017,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	firstShare := w.ThreadFirst // what a later event inherits of the story's first
 	if len(asked) > 0 || still {
 		firstShare = w.ThreadAnswer // (with asked types, an event inherits only when it states each of them)
+	}
+	if costs && !still {
+		firstShare = w.ThreadFirst // (what the thing costs: a later amount is a fee, a payment, unless it says the price changed)
 	}
 	var story []int // the candidates naming one identifier: the story it tells
 	for _, i := range top {
@@ -1011,6 +1048,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if cands[j].Time.After(cands[first].Time) {
 					share := firstShare
+					if costs && saysChanged(&docs[j]) {
+						share = w.ThreadAnswer
+					}
 					if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
 						share = w.ThreadAnswer
 					}

@@ -1095,3 +1095,23 @@ func FuzzQuestion(f *testing.F) {
 		}
 	})
 }
+
+// A question asking what a thing costs is answered where the thing was
+// priced: a later amount on it (a fee, an extra) inherits the story's first
+// event's share, not all of it, unless it says the price changed; a question
+// asking how much money moved is not such a question.
+func TestWhatAThingCostsIsWhereItWasPriced(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(30), Text: "酒店 订单 HT-880：2 晚，共 960 元"},
+		{Source: "bookings", Time: ago(15), Text: "HT-880 已 加 订 停车 两 晚，160 元"},
+	}
+	firstFor(t, cands, map[string]int{"how much is the hotel?": 0, "酒店多少钱？": 0})
+	changed := append(slices.Clone(cands[:1]), relevance.Candidate{Source: "bookings", Time: ago(15), Text: "HT-880 价格 调整 为 900 元"})
+	firstFor(t, changed, map[string]int{"酒店多少钱？": 1})
+	// how much money moved is another question (TestAsksWhatItCosts)
+	moved := []relevance.Candidate{
+		{Source: "bookings", Time: ago(50), Text: "Hotel booking HT-881: 2 nights, 240.00 EUR"},
+		{Source: "payments", Time: ago(10), Text: "HT-881: deposit of 80.00 EUR paid, 160.00 EUR left to pay"},
+	}
+	firstFor(t, moved, map[string]int{"how much is left to pay for the hotel?": 1})
+}
