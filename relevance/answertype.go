@@ -1199,7 +1199,9 @@ var offerWords = newCueSet([]string{
 	"thank you for contacting", "one moment", "member of our team", "get back to you",
 	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "有什么可以帮", "感谢您的耐心", "感谢您的咨询",
 	"还有什么需要", "还有其他需要", "会尽快", "尽快回复", "随时联系",
-	"this week only", "this month only", "today only", "this weekend only", "only this week", "only this month", "boost your"})
+	"this week only", "this month only", "today only", "this weekend only", "only this week", "only this month", "boost your",
+	"bonus points", "bring a friend", "free this weekend", "free this week",
+	"thanks for your review", "thank you for your review", "thanks for your feedback", "thank you for your feedback", "thanks for your rating"})
 
 // offers reports a line that only offers: one of offerWords, or advertising
 // by its shape (advertises).
@@ -1253,6 +1255,9 @@ func advertises(t text) bool {
 	}
 	if strings.HasPrefix(t.norm, "new:") || strings.HasPrefix(t.norm, "new!") || strings.HasPrefix(t.norm, "offer:") {
 		return true
+	}
+	if len(w) > 1 && (w[0] == "upgrade" || w[0] == "switch") && w[1] == "to" && !slices.ContainsFunc(w, func(v string) bool { return doneWords[v] }) {
+		return true // "Upgrade to Premium for Europe-wide cover": a suggestion to buy
 	}
 	if len(w) > 0 && sellingVerbs[w[0]] && !slices.ContainsFunc(w, func(v string) bool { return doneWords[v] }) {
 		// a line that opens by telling the customer to buy more and holds

@@ -383,6 +383,9 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Book upholstery cleaning now and save 15%":                          true,
 		"Upgrade to Fibre 1000 ordered, 59.99 EUR per month from next bill":  false, // done: a fact
 		"Add 5 EUR to your balance to keep calling":                          false, // what to do
+		"Upgrade to Premium for Europe-wide cover":                           true,  // a suggestion to buy
+		"Upgrade to Premium requested for FM-1180":                           false,
+		"Bring a friend for free this weekend":                               true,
 		"会员优惠券已发放：满 50 减 10":                                                 false, // a coupon issued: a fact of the case
 		"已使用满 100 减 20 优惠券，实付 136 元":                                         false,
 	} {
