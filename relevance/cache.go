@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/freshctx/freshctx/internal/lewords"
@@ -90,8 +91,22 @@ func identify(id string) ident {
 		// an amount (129.90), or a dotted number (4.2.1, 192.168.1.20: a
 		// version, an address), which two objects may share as they may a price
 		q.bare, q.amount = rest == "", rest == "." || strings.Count(rest, ".") >= 2 && strings.Trim(rest, "0123456789.") == ""
+		if shape := letterLed(id); shape != "" {
+			q.family = termHash(shape)&^3 | 4
+		}
 	}
 	return q
+}
+
+// letterLed is the kind of an identifier of letters and digits that is no
+// prefix and a number ("ak_live_9F2" is aklive9f2, "RX7F2K"): its leading
+// letters and its length, which a sibling shares (aklive7c1), or "".
+func letterLed(id string) string {
+	k := strings.IndexFunc(id, func(r rune) bool { return r < 'a' || r > 'z' })
+	if k < 2 || strings.Trim(id, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return ""
+	}
+	return id[:k] + "/" + strconv.Itoa(len(id))
 }
 
 // identities describes ids, each once.
@@ -251,7 +266,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 96
+const analysisVersion = 97
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

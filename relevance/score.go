@@ -618,10 +618,23 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 		}
 	}
 	for j := range docs {
-		if comps[j].Identifier == 0 && masks[j]&^entity != 0 {
+		if comps[j].Identifier == 0 && masks[j]&^entity != 0 && !namesKin(&docs[j], qids) {
 			comps[j].Identifier = share
 		}
 	}
+}
+
+// namesKin reports an event naming another object of an asked one's kind
+// (INV-1041 for INV-1040, API key aklive7c1 for aklive9f2): it is that
+// object's, whatever else it shares with the asked one's events.
+func namesKin(d *doc, qids []ident) bool {
+	for k := range int(d.nOwn) {
+		id := d.own(k)
+		if id.family != 0 && slices.ContainsFunc(qids, func(q ident) bool { return q.family == id.family && !sameObject(q, id) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // replies gives the reply to a line that only asks (a customer's question in

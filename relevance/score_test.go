@@ -361,6 +361,28 @@ func TestAnObjectOfTheAskedKindIsNoLink(t *testing.T) {
 	}
 }
 
+// An event naming another object of the asked one's kind is that object's,
+// even when it shares another identifier with the asked one's events: the
+// admin who created both API keys does not make the new key's events the
+// old one's. Keys of letters and digits are of one kind by their leading
+// letters and length (aklive9f2, aklive7c1), as INV-1040 and INV-1041 are by
+// their prefix.
+func TestASiblingIsNoLink(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "security", Time: ago(55), Text: "API key ak_live_9F2 created by admin tom@acme.example"},
+		{Source: "security", Time: ago(37), Text: "Suspicious activity: API key ak_live_9F2 revoked automatically"},
+		{Source: "security", Time: ago(20), Text: "API key ak_live_7C1 created by admin tom@acme.example"},
+		{Source: "security", Time: ago(10), Text: "Login by tom@acme.example from a new device"},
+	}
+	_, comps := relevance.Score(relevance.NewQuery("is ak_live_9F2 still valid?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[2].Identifier != 0 {
+		t.Errorf("the other key's creation counts as ak_live_9F2's: %+v", comps[2])
+	}
+	if comps[3].Identifier == 0 {
+		t.Errorf("the admin's login, linked through the admin, should be: %+v", comps[3])
+	}
+}
+
 // A dotted number (a version, an address) links nothing, as an amount does
 // not: two devices may run the same firmware. It still names itself.
 func TestAVersionIsNoLink(t *testing.T) {
