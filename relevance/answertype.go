@@ -1213,8 +1213,8 @@ func offers(t text) bool { return offerWords.in(t) || advertises(t) }
 // 79 EUR", "from 6.99 EUR a month"; not "from 30 EUR to 35 EUR"),
 // something free for getting or trying ("get the 4th free", "first visit
 // free"), a line announcing what is new or offered ("New: …", "Offer: …"),
-// a bundle ("3 for 2"), and a Chinese discount ("9 折", "八折") or reward
-// ("满 3 次送 5 元券").
+// a bundle ("3 for 2"), a line telling the customer to buy more (sellingVerbs),
+// and a Chinese discount ("9 折", "八折") or reward ("满 3 次送 5 元券").
 func advertises(t text) bool {
 	w := t.words
 	at := func(i int) string {
@@ -1256,14 +1256,15 @@ func advertises(t text) bool {
 	if strings.HasPrefix(t.norm, "new:") || strings.HasPrefix(t.norm, "new!") || strings.HasPrefix(t.norm, "offer:") {
 		return true
 	}
-	if len(w) > 1 && (w[0] == "upgrade" || w[0] == "switch") && w[1] == "to" && !slices.ContainsFunc(w, func(v string) bool { return doneWords[v] }) {
-		return true // "Upgrade to Premium for Europe-wide cover": a suggestion to buy
-	}
-	if len(w) > 0 && sellingVerbs[w[0]] && !slices.ContainsFunc(w, func(v string) bool { return doneWords[v] }) {
-		// a line that opens by telling the customer to buy more and holds
+	if len(w) > 1 && sellingVerbs[w[0]] && !slices.ContainsFunc(w, func(v string) bool { return doneWords[v] }) {
+		// a line that opens by telling the customer to buy more: to upgrade
+		// or switch ("Upgrade to Premium for Europe-wide cover"), or holding
 		// out what it costs or saves ("Add glass cover for 2.50 EUR a
 		// month", "Book now and save 15%"); not "Upgrade to Premium
 		// requested for FM-1180"
+		if (w[0] == "upgrade" || w[0] == "switch") && w[1] == "to" {
+			return true
+		}
 		for i, x := range w {
 			if x == "for" && after(i+1) > 0 && currencyCodes[at(after(i+1))] || (x == "save" || x == "get") && after(i+1) > 0 {
 				return true

@@ -441,7 +441,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if len(asked) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
-		costs := len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised())
+		costs := !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised())
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, still, costs)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded}
@@ -874,12 +874,9 @@ func asksWhatItCosts(q text) bool {
 			return true
 		}
 	}
-	rs := []rune(q.norm)
-	for i := range rs {
-		if rs[i] == '多' && strings.HasPrefix(string(rs[i:min(i+3, len(rs))]), "多少钱") {
-			before := rs[max(0, i-2):i] // 退多少钱, 付了多少钱: money moving
-			return !slices.ContainsFunc(before, func(r rune) bool { return strings.ContainsRune(cjkMoneyMoves, r) })
-		}
+	if i := strings.Index(q.norm, "多少钱"); i >= 0 {
+		before := []rune(q.norm[:i]) // 退多少钱, 付了多少钱: money moving
+		return !slices.ContainsFunc(before[max(0, len(before)-2):], func(r rune) bool { return strings.ContainsRune(cjkMoneyMoves, r) })
 	}
 	return false
 }
@@ -1015,7 +1012,10 @@ func sameObject(a, b ident) bool {
 // are the story's answer, and the newer tells where it stands. So does every
 // later event when the question asks whether something still holds or has
 // happened by now (still): "is the minivan still booked?", "is the heating
-// fixed yet?" ask where the story stands, not how it began.
+// fixed yet?" ask where the story stands, not how it began. But when the
+// question asks what a thing costs (costs, asksWhatItCosts), a later amount
+// on it is a fee or a payment, not its price: it inherits the first's share
+// (wF), unless it says the price changed.
 func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, still, costs bool) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
@@ -1031,8 +1031,8 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	if len(asked) > 0 || still {
 		firstShare = w.ThreadAnswer // (with asked types, an event inherits only when it states each of them)
 	}
-	if costs && !still {
-		firstShare = w.ThreadFirst // (what the thing costs: a later amount is a fee, a payment, unless it says the price changed)
+	if costs {
+		firstShare = w.ThreadFirst // (unless it says the price changed, below)
 	}
 	var story []int // the candidates naming one identifier: the story it tells
 	for _, i := range top {
