@@ -234,7 +234,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// shapes among look-alikes, written late in stop 48 knowing its changes;
 	// committed unread, read once, then its misses: development),
 	// -blind-59.json (the kinds, written near the end of stop 48
-	// knowing its changes; committed unread, read once);
+	// knowing its changes; committed unread, read once, then its misses:
+	// development), -blind-60.json (long events: tickets, e-mails, chats,
+	// notices of two or three sentences, written after stop 48's review;
+	// committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -267,7 +270,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-53.json"}, {"../examples/evalset-blind-54.json"},
 		{"../examples/evalset-blind-55.json"}, {"../examples/evalset-blind-56.json"},
 		{"../examples/evalset-blind-57.json"}, {"../examples/evalset-blind-58.json"},
-		{"../examples/evalset-blind-59.json"},
+		{"../examples/evalset-blind-59.json"}, {"../examples/evalset-blind-60.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
