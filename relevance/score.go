@@ -327,6 +327,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				case q.Intent && fromCue(e):
 					// what "latest", "newest" or "recently" bring ("late",
 					// "new"): the words only ask for the newest (withoutCues)
+				case !e.inflected && len(e.from) > 0 && !slices.ContainsFunc(e.from, func(f string) bool { return !positional[f] }):
+					// what "last", "next", "first" bring ("close", "endure",
+					// "follow", "tell"): a place in an order, not a word
 				case e.inflected && w.Inflected > 0:
 					lq.bring(e, w.Inflected, docs)
 				case !e.inflected && w.Synonyms > 0:
@@ -1647,6 +1650,11 @@ func withoutCues(terms []string, q string) []string {
 	}
 	return slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return cueStems[t] || slices.Contains(drop, t) })
 }
+
+// positional are the words that give a place in an order ("the last day",
+// "my next payment", "my first order"), whose WordNet senses are other
+// words' ("last" endures, closes; "first" is foremost, "second" tells).
+var positional = map[string]bool{stem("last"): true, stem("next"): true, stem("first"): true, stem("previous"): true, stem("second"): true}
 
 // fromCue reports an expansion that only the recency cues of cueStems bring.
 func fromCue(e expansion) bool {

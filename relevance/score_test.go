@@ -1137,3 +1137,26 @@ func TestWhatAThingCostsIsWhereItWasPriced(t *testing.T) {
 	}
 	firstFor(t, moved, map[string]int{"how much is left to pay for the hotel?": 1})
 }
+
+// A word giving a place in an order ("last", "next", "first") brings none of
+// its WordNet synonyms, which are other words' senses: "the last day" is no
+// closing, nor enduring ("the pool will be closed" matched "can I leave later
+// on the last day?").
+func TestAPlaceInAnOrderBringsNoSynonyms(t *testing.T) {
+	if _, err := os.Stat(relevance.WordNetDir); err != nil {
+		t.Skip("WordNet is not installed (make setup installs it)")
+	}
+	cands := []relevance.Candidate{{Source: "s", Time: ago(5), Text: "x"}}
+	for q, unwanted := range map[string][]string{
+		"can I leave later on the last day?": {"close", "endur", "final"},
+		"what was my first order?":           {"foremost"},
+		"when is my next payment?":           {"follow"},
+	} {
+		_, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		for _, u := range unwanted {
+			if slices.Contains(f.Expanded, u) {
+				t.Errorf("%q brings %q: %v", q, u, f.Expanded)
+			}
+		}
+	}
+}
