@@ -76,7 +76,7 @@ func (d *doc) own(k int) ident {
 type ident struct {
 	full, num uint64
 	bare      bool
-	amount    bool   // a number with a decimal part (129.90): an amount of money; or a dotted number (4.2.1): a version, an address
+	amount    bool   // a number with a decimal part (129.90): an amount of money; or a dotted number (4.2.1): a version, an address, a date (2026.12.10)
 	family    uint64 // the prefix's hash, its two low bits clear (0: none): INV-1040 and INV-1041 are one kind of thing
 }
 

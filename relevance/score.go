@@ -327,9 +327,6 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				case q.Intent && fromCue(e):
 					// what "latest", "newest" or "recently" bring ("late",
 					// "new"): the words only ask for the newest (withoutCues)
-				case !e.inflected && len(e.from) > 0 && !slices.ContainsFunc(e.from, func(f string) bool { return !positional[f] }):
-					// what "last", "next", "first" bring ("close", "endure",
-					// "follow", "tell"): a place in an order, not a word
 				case e.inflected && w.Inflected > 0:
 					lq.bring(e, w.Inflected, docs)
 				case !e.inflected && w.Synonyms > 0:
@@ -872,10 +869,8 @@ func asksWhatItCosts(q text) bool {
 	if slices.ContainsFunc(q.words, func(w string) bool { return moneyMoves[w] }) {
 		return false
 	}
-	for _, cue := range []string{"how much is", "how much was", "how much are", "how much were", "how much does", "price", "cost"} {
-		if strings.Contains(q.norm, cue) {
-			return true
-		}
+	if priceCues.in(q) {
+		return true
 	}
 	if i := strings.Index(q.norm, "多少钱"); i >= 0 {
 		before := []rune(q.norm[:i]) // 退多少钱, 付了多少钱: money moving
@@ -883,6 +878,9 @@ func asksWhatItCosts(q text) bool {
 	}
 	return false
 }
+
+// priceCues ask what a thing costs (as words: "costume" is none).
+var priceCues = newCueSet([]string{"how much is", "how much was", "how much are", "how much were", "how much does", "price", "cost"})
 
 // moneyMoves are the words of a question asking how much money moved, and
 // cjkMoneyMoves the Chinese verbs before 多少钱 that say it.
@@ -1650,11 +1648,6 @@ func withoutCues(terms []string, q string) []string {
 	}
 	return slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return cueStems[t] || slices.Contains(drop, t) })
 }
-
-// positional are the words that give a place in an order ("the last day",
-// "my next payment", "my first order"), whose WordNet senses are other
-// words' ("last" endures, closes; "first" is foremost, "second" tells).
-var positional = map[string]bool{stem("last"): true, stem("next"): true, stem("first"): true, stem("previous"): true, stem("second"): true}
 
 // fromCue reports an expansion that only the recency cues of cueStems bring.
 func fromCue(e expansion) bool {

@@ -432,6 +432,9 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 				}
 			}
 		}
+		if positional[w] {
+			continue // (its inflections only: "last" endures, closes)
+		}
 		for _, form := range fs {
 			for _, t := range wn.stemmedSynonyms(form, senses) {
 				if !have[t] {
@@ -454,6 +457,12 @@ func synonymsOf(question string, terms []string, senses int, f func(expansion)) 
 	}
 	collocationsOf(words, stems, senses, have, f)
 }
+
+// positional are the words that give a place in an order ("the last day",
+// "my next payment", "my first order"), whose WordNet senses are other
+// words' ("last" endures, closes; "first" is foremost, "second" tells):
+// they bring no synonyms nor antonyms.
+var positional = map[string]bool{"last": true, "next": true, "first": true, "previous": true, "second": true}
 
 // auxiliaries open a question whether something is so ("is it open?", "did
 // it work?").
