@@ -237,7 +237,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// knowing its changes; committed unread, read once, then its misses:
 	// development), -blind-60.json (long events: tickets, e-mails, chats,
 	// notices of two or three sentences, written after stop 48's review;
-	// committed unread, read once);
+	// committed unread, read once, then its misses: development),
+	// -blind-61.json (the kinds over ten new businesses, written at
+	// the start of stop 49 before any change; committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -271,6 +273,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-55.json"}, {"../examples/evalset-blind-56.json"},
 		{"../examples/evalset-blind-57.json"}, {"../examples/evalset-blind-58.json"},
 		{"../examples/evalset-blind-59.json"}, {"../examples/evalset-blind-60.json"},
+		{"../examples/evalset-blind-61.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
