@@ -310,6 +310,9 @@ func statesCount(rs []rune) bool {
 			continue
 		}
 		next := fields[i+1]
+		if next == "of" && i+2 < len(fields) && isNumber(strings.TrimRight(fields[i+2], ",.;:")) {
+			return true // how far through a count: "instalment 4 of 12", "set 7 of 20"
+		}
 		if next == "to" && i+2 < len(fields) && isNumber(strings.TrimRight(fields[i+2], ",.;")) {
 			// a count changed: "from 60 to 72", "from 25 to 30, prorated"; not
 			// "14 to 21 March", "9 to 12 am"
@@ -809,7 +812,8 @@ func statesTime(rs []rune) bool {
 			case prevMonth && parts == 1 && digits <= 4: // May 20, May 2026
 				return true
 			}
-			prevNumber, prevMonth, prevPrep = parts <= 2, false, false
+			// (an identifier's number counts nothing: "NX-30211 点的什么" asks no time)
+			prevNumber, prevMonth, prevPrep = parts <= 2 && !inIdentifier(rs, i), false, false
 			i = j
 		case isLatin(r):
 			j := span(rs, i, isLatin)
@@ -838,6 +842,15 @@ func statesTime(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// inIdentifier reports that the number starting at rs[i] is glued to letters
+// before it, bare or through a hyphen (NX-30211, B14): an identifier's.
+func inIdentifier(rs []rune, i int) bool {
+	if i > 1 && rs[i-1] == '-' {
+		i--
+	}
+	return i > 0 && isLatin(rs[i-1])
 }
 
 // ordinalDay reports a day of the month as an ordinal: "the 1st of each

@@ -146,6 +146,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"因节假日物流停运":                                         {why},
 		"月底前完成":                                            {when},
 		"需要我自己装吗？":                                         nil, // (not 需要: "do I need to …?")
+		"NX-30211 点的什么？":                                   nil, // an identifier's number is no hour
+		"NX-30211 12 点 送达":                                 {when},
 	} {
 		var got []string
 		for _, term := range relevance.Analyze(text).Terms {
@@ -563,18 +565,23 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 }
 
 // A question asking what an object is or holds finds the event that
-// introduced it, however far its story has gone since.
+// introduced it, however far its story has gone since; "what did KT-771 do
+// about …" asks no such thing.
 func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "orders", Time: ago(45), Text: "Order KT-771 placed: 2 tents, 1 camping stove"},
 		{Source: "shipping", Time: ago(20), Text: "KT-771 handed to the carrier"},
 		{Source: "shipping", Time: ago(5), Text: "KT-771 out for delivery, arriving before 18:00"},
 	}
-	for _, q := range []string{"what's in KT-771?", "what was KT-771 about?", "what was KT-771 for?", "KT-771 里面有什么？"} {
+	for _, q := range []string{"what's in KT-771?", "what was KT-771 about?", "what was KT-771 for?", "KT-771 里面有什么？",
+		"what was KT-771?", "what is KT-771?", "KT-771 买的什么？"} { // (nothing asked but what it is; what was bought)
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
 		if _, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "description") || f.AsksStatus {
 			t.Errorf("%q: fusion %+v, want asks description and no status share", q, f)
 		}
+	}
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what did you do about KT-771?", nil), cands, relevance.DefaultWeights, nil, testNow); slices.Contains(f.Asks, "description") {
+		t.Errorf("what was done about it: fusion %+v, want no description", f)
 	}
 }
 
@@ -630,6 +637,8 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"Refund of 40.00 EUR issued to PayPal, case CP-1207": false,
 		"成都 锦江 宾馆，12月20日-23日，3 晚 1,260 元":                    true, // nights
 		"奶茶 3 杯，实付 39 元":                                     true,
+		"Instalment 4 of 12 paid: 210.00 EUR":                true, // how far through a count
+		"Aligner set 7 of 20 dispatched":                     true,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)

@@ -359,7 +359,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// object (for a price, when it states one: "Meal plan KT-318
 			// started" leaves the price to the charge)
 			price := asksPrice(q.Analysis, asked)
-			if price || asksDescription(q.normalised()) {
+			if price || asksDescription(q.normalised()) || asksWhatItIs(q) {
 				if intro := introOf(qids, cands, docs); intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
 					tf := make([]int32, len(docs))
 					tf[intro] = 1
@@ -833,12 +833,23 @@ const DescriptionTerm = "§"
 // my order?"), and a "what" question that ends in "for" ("what was PR-2042
 // for?": what it was bought or billed for).
 var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in", "what's on", "what is on", "what was on",
-	"contain", "contains", "included in", "里面有什么", "包括什么", "什么内容"})
+	"contain", "contains", "included in", "里面有什么", "包括什么", "什么内容",
+	"点的什么", "点了什么", "买的什么", "买了什么", "订的什么", "订了什么"})
 
 func asksDescription(q text) bool {
 	n := len(q.words)
 	return descriptionCues.in(q) || n > 2 && (q.words[n-1] == "about" || q.words[n-1] == "for" && q.words[0] == "what")
 }
+
+// asksWhatItIs reports a question that names its objects and asks nothing
+// more than what they are ("what was GR-6611?", "what's INV-7731?"): the
+// event introducing one says it.
+func asksWhatItIs(q Query) bool {
+	w := q.normalised().words
+	return len(w) > 2 && w[0] == "what" && beWords[w[1]] && len(words(q.Analysis)) == 0
+}
+
+var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "were": true}
 
 // asksPrice reports a question that asks how much its object is and nothing
 // else ("how much was DC-2210?", "how much did YX-5503 cost?"): the price is
