@@ -1017,6 +1017,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"lost": true, "missing": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
+	"gale": true, "hurricane": true, "typhoon": true, "snowstorm": true, "fog": true, "flooding": true,
 	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true,
 	"overbooked": true, "unreachable": true, "backorder": true, "backordered": true,
 	"needs": true, "needed": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
@@ -1037,7 +1038,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"cavity": true, "cavities": true, "decay": true, "abnormal": true, "elevated": true, "deficiency": true, "cyst": true, "lump": true, "irregular": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
-	"延迟", "晚点", "超时", "拦截", "拒单", "拒收", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病",
+	"延迟", "晚点", "超时", "拦截", "拒单", "拒收", "无法", "未能", "缺货", "管制", "暴雨", "天气", "生病", "台风", "大风", "暴雪", "大雾",
 	// the English words' Chinese (caused, declined, invalid, unavailable, outage, overdue, postponed, missing, diagnosis, revoked, …;
 	// not 需要, 必须 or 不能, which most questions asking whether one must or can say)
 	"导致", "造成", "不成功", "未成功", "出错", "报错", "被拒", "驳回", "拒付", "未通过", "不通过", "封禁", "停用", "失效",
