@@ -474,7 +474,8 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	"branch": true, "station": true, "venue": true, "arena": true, "lobby": true, "locker": true, "pitch": true,
 	"studio": true, "address": true, "building": true, "street": true, "square": true, "shop": true,
 	"store": true, "depot": true, "pharmacy": true, "clinic": true, "hospital": true, "airport": true,
-	"lounge": true, "court": true, "pool": true, "parking": true, "kiosk": true, "packstation": true, "mailroom": true}
+	"lounge": true, "court": true, "pool": true, "parking": true, "kiosk": true, "packstation": true, "mailroom": true,
+	"berth": true, "pier": true, "dock": true, "quay": true, "jetty": true, "cabin": true, "bay": true, "campsite": true}
 
 var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
