@@ -1072,7 +1072,10 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a
 	"not": {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid"},
 	"of":  {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},
 	"please": {"upload", "send", "provide", "submit", "sign", "resend", "complete"},
-	"too":    {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"}}
+	"too":    {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"},
+	// a reading out of range, as a check finds it ("pressure low, topped up", "battery flat")
+	"pressure": {"low", "high", "dropped", "drop"}, "battery": {"low", "flat", "dead", "drained"},
+	"low": {"pressure", "battery", "oil", "coolant", "tyre", "tire", "signal", "fluid"}}
 
 // statesReason reports that the text (normalised) states a cause or a problem.
 var statesReason = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in

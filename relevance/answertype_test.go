@@ -124,6 +124,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Tag @design in the thread":                                    nil,
 		"Locksmith Jakub on the way":                                   {who},
 		"因暴雨配送延迟":                                                      {why},
+		"HV-2040 done: pressure low, topped up":                        {why}, // a reading out of range, as a check finds it
+		"Low prices on all boilers this week":                          nil,
 		"Gale warning: double your mooring lines":                      {why}, // weather, as a storm is
 		"台风 影响，航班 取消":                                                  {why},
 		"报告预计 5 个工作日出":                                                 {when}, // working days, as "5 days"
