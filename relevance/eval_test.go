@@ -239,7 +239,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// notices of two or three sentences, written after stop 48's review;
 	// committed unread, read once, then its misses: development),
 	// -blind-61.json (the kinds over ten new businesses, written at
-	// the start of stop 49 before any change; committed unread);
+	// the start of stop 49 before any change; committed unread, read once,
+	// then its misses: development), -blind-62.json (identifiers among
+	// look-alikes, Chinese, written mid-stop 49 knowing its changes;
+	// committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -273,7 +276,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-55.json"}, {"../examples/evalset-blind-56.json"},
 		{"../examples/evalset-blind-57.json"}, {"../examples/evalset-blind-58.json"},
 		{"../examples/evalset-blind-59.json"}, {"../examples/evalset-blind-60.json"},
-		{"../examples/evalset-blind-61.json"},
+		{"../examples/evalset-blind-61.json"}, {"../examples/evalset-blind-62.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
