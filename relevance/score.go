@@ -170,12 +170,17 @@ type Weights struct {
 	// event that only asks (a customer's question in a chat: QuestionTerm),
 	// unless the question asks what someone asked.
 	Offer float64
+	// Sibling scales the relevance of an event about another object of the
+	// kind of the one a question names by its words alone (aboutASibling: "why
+	// are the flyers not printed yet?" and "PR-7702 printed and packed", when
+	// the flyers are PR-7701; 0: off, as 1).
+	Sibling float64
 }
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -186,7 +191,7 @@ type Components struct {
 	// a question asking for the newest asks (a time for "when is it now?"):
 	// such an event cannot be its newest answer.
 	Recency float64 `json:"recency"`
-	Source  float64 `json:"source"` // the source's weight (times Weights.Offer for a line offering help)
+	Source  float64 `json:"source"` // the source's weight (times Weights.Offer for a line offering help, Weights.Sibling for one about another object: aboutASibling)
 	// Thread is the relevance inherited from an earlier event on the same object.
 	Thread float64 `json:"thread"`
 	// Cosine is the raw cosine similarity (before normalising).
@@ -415,6 +420,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		if wS+wL > 0 {
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
+		}
+	}
+	if len(qids) == 0 && w.Sibling > 0 && w.Sibling < 1 {
+		for _, i := range aboutASibling(words(q.Analysis), rels, comps, docs, cands) {
+			comps[i].Source *= w.Sibling
+			rels[i] *= w.Sibling
 		}
 	}
 	if len(questions) > 0 && w.Thread > 0 {
@@ -778,6 +789,118 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 			comps[j].Identifier = share
 		}
 	}
+}
+
+// aboutASibling returns the events about another object of the kind of the
+// one a question names by its words alone: "why are the flyers not printed
+// yet?" names no identifier, but "flyers" is said where PR-7701 was ordered
+// and by no event on PR-7702, so "PR-7702 printed and packed" is about another
+// order. A word of the question (terms: its own, not its expansions) names an
+// object when one of the most relevant few events introduces the object (it
+// is the first naming its identifier, and another object of its kind is in
+// the window) and uses the word, and no event on another object of its kind
+// does; when the question's words name one object so, the events naming a
+// sibling but not it, and none of those words, are about the sibling. As
+// inherit, only the most relevant few events are followed: O(n) per request.
+func aboutASibling(terms []string, rels []float64, comps []Components, docs []doc, cands []Candidate) []int {
+	var words []uint64 // the question's words that may name an object
+	for _, t := range terms {
+		// a word (not a number, nor one Chinese character) that is no answer
+		// type's term nor a place in an order ("next", "second")
+		if h := termHash(t); !isAnswerTerm(h) && !strings.ContainsAny(t, "0123456789") && !positional[t] &&
+			(strings.IndexFunc(t, isCJK) < 0 || utf8.RuneCountInString(t) >= 2) {
+			words = append(words, h)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	const followed = 3
+	top := make([]int, 0, followed+1)
+	for i := range rels {
+		if rels[i] > 0 {
+			top = keepTop(top, i, rels, followed)
+		}
+	}
+	type object struct {
+		id    ident
+		intro int
+	}
+	var objects []object // those the top events introduce, each with a sibling in the window
+	for _, i := range top {
+		if !slices.ContainsFunc(words, func(h uint64) bool { return docs[i].count(h) > 0 }) {
+			continue
+		}
+		for k := range int(docs[i].nOwn) {
+			if id := docs[i].own(k); !id.amount && id.family != 0 && kinIn(docs, []ident{id}) && introduces(i, id, docs, cands) {
+				objects = append(objects, object{id, i})
+			}
+		}
+	}
+	if len(objects) == 0 {
+		return nil
+	}
+	var x []ident      // the object the question's words name
+	var named []uint64 // those words
+	for _, h := range words {
+		var by []ident // the objects whose introduction uses the word
+		for _, o := range objects {
+			if docs[o.intro].count(h) > 0 && !slices.ContainsFunc(by, func(id ident) bool { return id.full == o.id.full }) {
+				by = append(by, o.id)
+			}
+		}
+		if len(by) != 1 || saidOfAnother(h, by, docs, comps) {
+			continue // said where two objects were introduced, or on a sibling too
+		}
+		if x != nil && x[0].full != by[0].full {
+			return nil // the words name two objects
+		}
+		x = by
+		named = append(named, h)
+	}
+	if x == nil {
+		return nil
+	}
+	var out []int
+	for i := range docs {
+		d := &docs[i]
+		if !d.names(x[0]) && namesKin(d, x) && !slices.ContainsFunc(named, func(h uint64) bool { return d.count(h) > 0 }) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// kinIn reports an event names another object of x's kind.
+func kinIn(docs []doc, x []ident) bool {
+	for i := range docs {
+		if namesKin(&docs[i], x) {
+			return true
+		}
+	}
+	return false
+}
+
+// introduces reports that no event before the i-th names id.
+func introduces(i int, id ident, docs []doc, cands []Candidate) bool {
+	for j := range docs {
+		if j != i && cands[j].Time.Before(cands[i].Time) && docs[j].names(id) {
+			return false
+		}
+	}
+	return true
+}
+
+// saidOfAnother reports an event on another object of x's kind (x: one
+// identifier) uses the word of hash h, a word of the question (an event
+// using it has a lexical score).
+func saidOfAnother(h uint64, x []ident, docs []doc, comps []Components) bool {
+	for i := range docs {
+		if d := &docs[i]; comps[i].Lexical > 0 && d.count(h) > 0 && !d.names(x[0]) && namesKin(d, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // contested reports that the question's identifiers tell events apart: an

@@ -383,6 +383,25 @@ func TestASiblingIsNoLink(t *testing.T) {
 	}
 }
 
+// A question naming its object by words only the object's introduction uses
+// ("flyers": PR-7701) is not about the events of a sibling (PR-7702), however
+// well they match another of its words ("printed"); words naming both
+// objects, or a word a sibling's event uses too, name neither.
+func TestAnObjectNamedByItsWordsIsNotItsSiblings(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(54), Text: "Order PR-7701: 200 flyers A5, glossy, 34.00 EUR"},
+		{Source: "orders", Time: ago(53), Text: "Order PR-7702: 50 posters A2, matte, 89.00 EUR"},
+		{Source: "production", Time: ago(30), Text: "PR-7701 on hold: image resolution too low, please upload at least 300 dpi"},
+		{Source: "production", Time: ago(18), Text: "PR-7702 printed and packed"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("why are the flyers not printed yet?", nil), cands, 2, func(w *relevance.Weights) { w.Sibling = 0 })
+	for _, q := range []string{"are the flyers and the posters printed?", "have the orders been printed?"} {
+		if _, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow); comps[3].Source != 1 {
+			t.Errorf("%q: the posters' event counts as another object's: %+v", q, comps[3])
+		}
+	}
+}
+
 // A dotted number (a version, an address) links nothing, as an amount does
 // not: two devices may run the same firmware. It still names itself.
 func TestAVersionIsNoLink(t *testing.T) {
