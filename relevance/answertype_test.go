@@ -215,7 +215,9 @@ func TestAnswerTypes(t *testing.T) {
 		"我几点可以入住？":                            {when},
 		"哪天送到？":                               {when},
 		"几号送到？":                               {when},
-		"药怎么吃？":                               {instr}, // how to take a medicine
+		"药怎么吃？":                               {instr},      // how to take a medicine
+		"还缺什么材料？":                             {why, instr}, // what is still to be handed in (a missing one holds things up)
+		"住院的还要交什么材料？":                         {instr},
 		"how do I take the antibiotics?":      {instr},
 		"孩子查出什么？":                             {why}, // what a check found
 		"我在几号厅？":                              nil,   // which hall: no date
@@ -561,6 +563,8 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 		"每日 转账 限额 5,000 元":                                               false,
 		"D-305 开课 前 请 安装 Excel 和 Python":                                 true,  // 请 before a verb
 		"PW-30118 退票申请已提交":                                               false, // 申请: apply
+		"YB-0312 需 补充 出院 小结 和 费用 明细":                                     true,  // asked of the customer
+		"请 补交 近 三个月 银行 流水":                                               true,
 		"瑜伽课老师临时请假，课程取消":                                                 false, // 请假: leave
 		"请问您的订单号是多少？":                                                    false,
 	} {
