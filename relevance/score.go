@@ -1743,11 +1743,13 @@ var recencyWords = []string{"just", "latest", "newest", "most recent", "recently
 var recencyCues = newCueSet(recencyWords)
 
 // stillCues ask whether something still holds or has happened by now ("still",
-// "yet", "in the end", 了没), or where a thing is ("where's the sushi?", 到哪了):
+// "yet", "in the end", 了没), where a thing is ("where's the sushi?", 到哪了)
+// or how it is doing ("how is the cat doing?", 进度怎么样了):
 // where the thing's story stands, not how it began. Not 还, which also means to
 // pay back.
 var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now",
 	"where is", "where are", "where s", // ("where's": "where", "s")
+	"doing", "getting on", "coming along", "怎么样了", // (how it is doing: "how is the cat doing?", 进度怎么样了)
 	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有"})
 
 // notYetCues say that something has not happened yet ("it still hasn't

@@ -997,7 +997,7 @@ func TestRecencyCuesAreNoTerms(t *testing.T) {
 }
 
 // A question whether something still holds or has happened by now ("still",
-// "yet", 了没) asks where its story stands: the later event on the thing
+// "yet", 了没), or how it is doing ("how is … doing?", 怎么样了), asks where its story stands: the later event on the thing
 // inherits all of the match of the event that introduced it, and is newer.
 func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	cands := []relevance.Candidate{
@@ -1006,7 +1006,7 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "bookings", Time: ago(25), Text: "BK-410 cancelled: storm warning, refund issued"},
 		{Source: "shop", Time: ago(5), Text: "Rain jackets in the shop now"},
 	}
-	firstFor(t, cands, map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0})
+	firstFor(t, cands, map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0, "how is the kayak booking doing?": 2})
 }
 
 // A contraction typed without its apostrophe is the contraction: "whats" is
