@@ -242,7 +242,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// the start of stop 49 before any change; committed unread, read once,
 	// then its misses: development), -blind-62.json (identifiers among
 	// look-alikes, Chinese, written mid-stop 49 knowing its changes;
-	// committed unread);
+	// committed unread, read once, then its misses: development),
+	// -blind-63.json (the kinds over nine more businesses, written
+	// later in stop 49 knowing its changes; committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -277,6 +279,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-57.json"}, {"../examples/evalset-blind-58.json"},
 		{"../examples/evalset-blind-59.json"}, {"../examples/evalset-blind-60.json"},
 		{"../examples/evalset-blind-61.json"}, {"../examples/evalset-blind-62.json"},
+		{"../examples/evalset-blind-63.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
