@@ -125,6 +125,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Locksmith Jakub on the way":                                   {who},
 		"因暴雨配送延迟":                                                      {why},
 		"HV-2040 done: pressure low, topped up":                        {why}, // a reading out of range, as a check finds it
+		"Nala has mild tartar, cleaning advised":                       {why}, // what a dentist or a vet finds
 		"Low prices on all boilers this week":                          nil,
 		"Gale warning: double your mooring lines":                      {why}, // weather, as a storm is
 		"台风 影响，航班 取消":                                                  {why},
