@@ -605,7 +605,7 @@ func TestAPriceQuestionFindsWhereTheObjectWasPriced(t *testing.T) {
 		{Source: "logistics", Time: ago(44), Text: "YX-5503 delivered"},
 		{Source: "refunds", Time: ago(6), Text: "YX-5503 refund of 299.00 EUR sent to your card"},
 	}
-	for _, q := range []string{"how much did YX-5503 cost?", "how much was YX-5503?", "what's the total on YX-5503?"} {
+	for _, q := range []string{"how much did YX-5503 cost?", "how much was YX-5503?", "what's the total on YX-5503?", "YX-5503 多少钱", "YX-5503 price"} {
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
 	}
 	if scores, _ := relevance.Score(relevance.NewQuery("how much was refunded for YX-5503?", nil), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 2) {

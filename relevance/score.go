@@ -976,7 +976,8 @@ func asksWhatItIs(q Query) bool {
 var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "were": true}
 
 // asksPrice reports a question that asks how much its object is and nothing
-// else ("how much was DC-2210?", "how much did YX-5503 cost?"): the price is
+// else ("how much was DC-2210?", "how much did YX-5503 cost?", "WM-2201
+// 多少钱", "NET-7710 monthly price"): the price is
 // said where the object is introduced (the order, the invoice), and a later
 // event of the same amount (its refund) or that costs nothing more answers
 // another question. a is the question's analysis.
@@ -1024,7 +1025,11 @@ var moneyMoves = map[string]bool{"left": true, "back": true, "receive": true, "r
 
 const cjkMoneyMoves = "退付扣花还交赔补返收欠"
 
-var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("price"): true, stem("total"): true}
+var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("price"): true, stem("total"): true,
+	stem("monthly"): true, stem("fee"): true,
+	// Chinese, as the analysis gives it (characters and their pairs): 多少钱, 价格, 一共
+	"多": true, "少": true, "钱": true, "多少": true, "少钱": true, "价": true, "格": true, "价格": true, "价钱": true,
+	"一": true, "共": true, "一共": true}
 
 // introOf is the candidate that introduces the question's object: the first
 // of the window to name one of its identifiers (-1: none does).
