@@ -244,7 +244,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// look-alikes, Chinese, written mid-stop 49 knowing its changes;
 	// committed unread, read once, then its misses: development),
 	// -blind-63.json (the kinds over nine more businesses, written
-	// later in stop 49 knowing its changes; committed unread);
+	// later in stop 49 knowing its changes; committed unread, read once,
+	// then its misses: development), -blind-64.json (the kinds over
+	// eight more businesses, written after stop 49's changes; committed
+	// unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -279,7 +282,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-57.json"}, {"../examples/evalset-blind-58.json"},
 		{"../examples/evalset-blind-59.json"}, {"../examples/evalset-blind-60.json"},
 		{"../examples/evalset-blind-61.json"}, {"../examples/evalset-blind-62.json"},
-		{"../examples/evalset-blind-63.json"},
+		{"../examples/evalset-blind-63.json"}, {"../examples/evalset-blind-64.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
