@@ -473,7 +473,8 @@ func TestWhereToCollectNamesAPlace(t *testing.T) {
 
 // Where no identifier tells a story, a later event that says it changes what
 // the most relevant one said, shares a word with it and states what is asked
-// is the newer word on it: the visit moved, not the visit booked. One that
+// is the newer word on it: the visit moved, not the visit booked; or, for a
+// question naming the thing it asks for ("which room …?"), names it. One that
 // changes nothing ("Visit feedback requested") inherits nothing.
 func TestAChangeSupersedesWithoutAnIdentifier(t *testing.T) {
 	cands := []relevance.Candidate{
@@ -487,6 +488,14 @@ func TestAChangeSupersedesWithoutAnIdentifier(t *testing.T) {
 	if _, comps := relevance.Score(q, cands, relevance.DefaultWeights, nil, testNow); comps[2].Thread != 0 {
 		t.Errorf("an event that changes nothing inherited %.3f", comps[2].Thread)
 	}
+	// so for a question naming the thing it asks for ("which room"), when the
+	// change names it too
+	rooms := []relevance.Candidate{
+		{Source: "bookings", Time: ago(40), Text: "Meeting room Atlas booked: Thursday 15:00-16:00"},
+		{Source: "facility", Time: ago(25), Text: "Atlas closed on Thursday for painting; your booking moved to room Borealis"},
+		{Source: "facility", Time: ago(12), Text: "Printer on floor 2 out of toner, use floor 3"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("which room is my meeting in?", nil), rooms, 1, func(w *relevance.Weights) { w.ThreadAnswer = 0 })
 }
 
 // A later event on the object that states what the question asks for is the

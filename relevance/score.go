@@ -1216,26 +1216,28 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 		}
 	}
-	if len(asked) > 0 && len(top) > 0 {
-		supersede(top[0], rels, comps, cands, docs, w, asked)
+	if (len(asked) > 0 || noun != 0) && len(top) > 0 {
+		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun)
 	}
 }
 
 // supersede lets a later event change what the most relevant one (i) says
 // where no identifier tells their story: one that shares a word with it,
 // says it changes something ("moved", "改到") and states what the question
-// asks is its newer word, and inherits all of i's match (wA). For "when is
+// asks (or names the thing it asks for, noun: "which room …?") is its newer
+// word, and inherits all of i's match (wA). For "when is
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
 // "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
 // the same for a story an identifier tells, with or without such a word.)
-func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType) {
-	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) {
+func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64) {
+	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
+	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) {
 		return
 	}
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) {
+			!saysChanged(d) || !names(j) {
 			continue
 		}
 		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 }) {
