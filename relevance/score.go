@@ -803,6 +803,16 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 // sibling but not it, and none of those words, are about the sibling. As
 // inherit, only the most relevant few events are followed: O(n) per request.
 func aboutASibling(terms []string, rels []float64, comps []Components, docs []doc, cands []Candidate) []int {
+	const followed = 3
+	top := make([]int, 0, followed+1)
+	for i := range rels {
+		if rels[i] > 0 {
+			top = keepTop(top, i, rels, followed)
+		}
+	}
+	if !slices.ContainsFunc(top, func(i int) bool { return namesOwnID(&docs[i]) }) {
+		return nil
+	}
 	var words []uint64 // the question's words that may name an object
 	for _, t := range terms {
 		// a word (not a number, nor one Chinese character) that is no answer
@@ -812,21 +822,11 @@ func aboutASibling(terms []string, rels []float64, comps []Components, docs []do
 			words = append(words, h)
 		}
 	}
-	if len(words) == 0 {
-		return nil
-	}
-	const followed = 3
-	top := make([]int, 0, followed+1)
-	for i := range rels {
-		if rels[i] > 0 {
-			top = keepTop(top, i, rels, followed)
-		}
-	}
 	type object struct {
 		id    ident
 		intro int
 	}
-	var objects []object // those the top events introduce, each with a sibling in the window
+	var objects []object // those the top events introduce using a word of the question, each with a sibling in the window
 	for _, i := range top {
 		if !slices.ContainsFunc(words, func(h uint64) bool { return docs[i].count(h) > 0 }) {
 			continue
