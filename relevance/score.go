@@ -273,6 +273,11 @@ type Fusion struct {
 	// promotions (lines that only offer keep their whole weight); asked for
 	// one asking what someone asked (lines that only ask keep theirs).
 	Asks []string `json:"asks,omitempty"`
+	// Object is the identifier a question naming none names by its words
+	// alone (aboutASibling: "pr7701" for "why are the flyers not printed
+	// yet?"), as the analysis writes it: the events naming another object of
+	// its kind, and none of those words, count Weights.Sibling.
+	Object string `json:"object,omitempty"`
 	// Expanded are what the question's words brought into BM25 besides
 	// themselves, as it matched them (stems, Chinese character pairs, phrases
 	// with their words): irregular inflections, WordNet's synonyms, the
@@ -422,10 +427,15 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
+	var object string // (Fusion.Object)
 	if len(qids) == 0 && w.Sibling > 0 && w.Sibling < 1 {
-		for _, i := range aboutASibling(words(q.Analysis), rels, comps, docs, cands) {
+		siblings, intro, x := aboutASibling(words(q.Analysis), rels, comps, docs, cands)
+		for _, i := range siblings {
 			comps[i].Source *= w.Sibling
 			rels[i] *= w.Sibling
+		}
+		if len(siblings) > 0 {
+			object = idText(cands[intro].Text, x)
 		}
 	}
 	if len(questions) > 0 && w.Thread > 0 {
@@ -455,7 +465,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		costs := !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised())
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, still, costs)
 	}
-	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded}
+	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
 	switch {
 	case q.Intent:
 		f.Recency, f.AsksNewest = w.RecencyIntent, true
@@ -800,9 +810,10 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 // is the first naming its identifier, and another object of its kind is in
 // the window) and uses the word, and no event on another object of its kind
 // does; when the question's words name one object so, the events naming a
-// sibling but not it, and none of those words, are about the sibling. As
-// inherit, only the most relevant few events are followed: O(n) per request.
-func aboutASibling(terms []string, rels []float64, comps []Components, docs []doc, cands []Candidate) []int {
+// sibling but not it, and none of those words, are about the sibling; they
+// are returned with the object and the event introducing it. As inherit,
+// only the most relevant few events are followed: O(n) per request.
+func aboutASibling(terms []string, rels []float64, comps []Components, docs []doc, cands []Candidate) (siblings []int, intro int, object ident) {
 	const followed = 3
 	top := make([]int, 0, followed+1)
 	for i := range rels {
@@ -811,7 +822,7 @@ func aboutASibling(terms []string, rels []float64, comps []Components, docs []do
 		}
 	}
 	if !slices.ContainsFunc(top, func(i int) bool { return namesOwnID(&docs[i]) }) {
-		return nil
+		return nil, -1, ident{}
 	}
 	var words []uint64 // the question's words that may name an object
 	for _, t := range terms {
@@ -822,53 +833,64 @@ func aboutASibling(terms []string, rels []float64, comps []Components, docs []do
 			words = append(words, h)
 		}
 	}
-	type object struct {
+	type story struct {
 		id    ident
 		intro int
 	}
-	var objects []object // those the top events introduce using a word of the question, each with a sibling in the window
+	var objects []story // those the top events introduce using a word of the question, each with a sibling in the window
 	for _, i := range top {
 		if !slices.ContainsFunc(words, func(h uint64) bool { return docs[i].count(h) > 0 }) {
 			continue
 		}
 		for k := range int(docs[i].nOwn) {
 			if id := docs[i].own(k); !id.amount && id.family != 0 && kinIn(docs, []ident{id}) && introduces(i, id, docs, cands) {
-				objects = append(objects, object{id, i})
+				objects = append(objects, story{id, i})
 			}
 		}
 	}
 	if len(objects) == 0 {
-		return nil
+		return nil, -1, ident{}
 	}
-	var x []ident      // the object the question's words name
-	var named []uint64 // those words
+	var x []ident     // the object the question's words name
+	var said []uint64 // those words
 	for _, h := range words {
 		var by []ident // the objects whose introduction uses the word
+		at := -1       // the introduction, when by holds one
 		for _, o := range objects {
 			if docs[o.intro].count(h) > 0 && !slices.ContainsFunc(by, func(id ident) bool { return id.full == o.id.full }) {
-				by = append(by, o.id)
+				by, at = append(by, o.id), o.intro
 			}
 		}
 		if len(by) != 1 || saidOfAnother(h, by, docs, comps) {
 			continue // said where two objects were introduced, or on a sibling too
 		}
 		if x != nil && x[0].full != by[0].full {
-			return nil // the words name two objects
+			return nil, -1, ident{} // the words name two objects
 		}
-		x = by
-		named = append(named, h)
+		x, intro = by, at
+		said = append(said, h)
 	}
 	if x == nil {
-		return nil
+		return nil, -1, ident{}
 	}
-	var out []int
 	for i := range docs {
 		d := &docs[i]
-		if !d.names(x[0]) && namesKin(d, x) && !slices.ContainsFunc(named, func(h uint64) bool { return d.count(h) > 0 }) {
-			out = append(out, i)
+		if !d.names(x[0]) && namesKin(d, x) && !slices.ContainsFunc(said, func(h uint64) bool { return d.count(h) > 0 }) {
+			siblings = append(siblings, i)
 		}
 	}
-	return out
+	return siblings, intro, x[0]
+}
+
+// idText is the identifier of text whose hash is x's, as the analysis writes
+// it ("pr7701"; "" when none is).
+func idText(text string, x ident) string {
+	for _, id := range Analyze(text).IDs {
+		if identify(id).full == x.full {
+			return id
+		}
+	}
+	return ""
 }
 
 // kinIn reports an event names another object of x's kind.

@@ -394,10 +394,14 @@ func TestAnObjectNamedByItsWordsIsNotItsSiblings(t *testing.T) {
 		{Source: "production", Time: ago(30), Text: "PR-7701 on hold: image resolution too low, please upload at least 300 dpi"},
 		{Source: "production", Time: ago(18), Text: "PR-7702 printed and packed"},
 	}
-	firstOnlyWith(t, relevance.NewQuery("why are the flyers not printed yet?", nil), cands, 2, func(w *relevance.Weights) { w.Sibling = 0 })
+	q := relevance.NewQuery("why are the flyers not printed yet?", nil)
+	firstOnlyWith(t, q, cands, 2, func(w *relevance.Weights) { w.Sibling = 0 })
+	if _, comps, f := relevance.ScoreFused(q, cands, relevance.DefaultWeights, nil, testNow); f.Object != "pr7701" || comps[3].Source != 0.5 || comps[2].Source != 1 {
+		t.Errorf("fusion names %q, sources %.2f and %.2f: want pr7701, the posters' 0.5, the flyers' 1", f.Object, comps[3].Source, comps[2].Source)
+	}
 	for _, q := range []string{"are the flyers and the posters printed?", "have the orders been printed?"} {
-		if _, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow); comps[3].Source != 1 {
-			t.Errorf("%q: the posters' event counts as another object's: %+v", q, comps[3])
+		if _, comps, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow); comps[3].Source != 1 || f.Object != "" {
+			t.Errorf("%q: the posters' event counts as another object's: %+v (fusion names %q)", q, comps[3], f.Object)
 		}
 	}
 }
