@@ -170,6 +170,12 @@ type Weights struct {
 	// event that only asks (a customer's question in a chat: QuestionTerm),
 	// unless the question asks what someone asked.
 	Offer float64
+	// Unstated scales the recency of an event that does not state what a
+	// question asks for (an answer type: a time for "when", an amount for
+	// "how much"): its newness says little of the answer, as a payment made a
+	// minute ago says little of "眼科几点？" (0: off, as 1; a question asking
+	// for the newest gives such an event none).
+	Unstated float64
 	// Sibling scales the relevance of an event about another object of the
 	// kind of the one a question names by its words alone (aboutASibling: "why
 	// are the flyers not printed yet?" and "PR-7702 printed and packed", when
@@ -180,7 +186,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Unstated: 0.7}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -189,7 +195,8 @@ type Components struct {
 	Identifier float64 `json:"identifier"` // share of the question's identifiers the event names
 	// Recency is 2^(−age/half-life); 0 for an event that does not state what
 	// a question asking for the newest asks (a time for "when is it now?"):
-	// such an event cannot be its newest answer.
+	// such an event cannot be its newest answer; Weights.Unstated of it for
+	// one that does not state what any other question asks.
 	Recency float64 `json:"recency"`
 	Source  float64 `json:"source"` // the source's weight (times Weights.Offer for a line offering help, Weights.Sibling for one about another object: aboutASibling)
 	// Thread is the relevance inherited from an earlier event on the same object.
@@ -494,10 +501,16 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		f.Asks = append(f.Asks, "asked")
 	}
 	r, wI := f.Recency, f.Identifier
+	unstated := w.Unstated
+	if unstated >= 1 {
+		unstated = 0 // (as 1: off)
+	}
 	for i := range cands {
 		c := &comps[i]
 		if f.AsksNewest && !statesAsked(&docs[i], byClause) {
 			c.Recency = 0 // (as it inherits nothing: inherit)
+		} else if unstated > 0 && len(asked) > 0 && !statesAsked(&docs[i], byClause) {
+			c.Recency *= unstated // (its newness says little of what is asked)
 		}
 		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}

@@ -383,6 +383,18 @@ func TestASiblingIsNoLink(t *testing.T) {
 	}
 }
 
+// An event that does not state what a question asks for counts part of its
+// newness (Weights.Unstated): for "眼科几点？", the appointment that states the
+// time comes before the fee paid a minute ago, which states none.
+func TestNewnessSaysLittleOfWhatAnEventDoesNotState(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "appointments", Time: ago(59), Text: "预约 成功：眼科 李医生，12月 8日 下午 2:00，就诊 序号 5"},
+		{Source: "appointments", Time: ago(33), Text: "预约 成功：心内科 王医生，12月 6日 上午 9:30"},
+		{Source: "payments", Time: ago(1), Text: "眼科 挂号费 20 元 已 支付"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("眼科几点？", nil), cands, 0, func(w *relevance.Weights) { w.Unstated = 0 })
+}
+
 // A question naming its object by words only the object's introduction uses
 // ("flyers": PR-7701) is not about the events of a sibling (PR-7702), however
 // well they match another of its words ("printed"); words naming both
@@ -718,7 +730,17 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 		{Source: "billing", Time: ago(30), Text: "Weekly box 54.90 EUR charged to card"},
 		{Source: "plans", Time: ago(8), Text: "KT-318 skipped for the week of 3 March"},
 	}
-	firstOnlyWith(t, relevance.NewQuery("what did KT-318 cost?", nil), alone, 1, func(w *relevance.Weights) { w.IdentifierAlone = 0 })
+	// (the skipped week's newness counting whole, Weights.Unstated off, so
+	// that IdentifierAlone alone decides)
+	w := relevance.DefaultWeights
+	w.Unstated = 0
+	if scores, _ := relevance.Score(relevance.NewQuery("what did KT-318 cost?", nil), alone, w, nil, testNow); !ranksFirst(scores, 1) {
+		t.Errorf("the charge should rank first: %.3f", scores)
+	}
+	w.IdentifierAlone = 0
+	if scores, _ := relevance.Score(relevance.NewQuery("what did KT-318 cost?", nil), alone, w, nil, testNow); ranksFirst(scores, 1) {
+		t.Errorf("the charge still ranks first without IdentifierAlone (the test shows nothing): %.3f", scores)
+	}
 
 	rivals := append(slices.Clone(alone), relevance.Candidate{Source: "plans", Time: ago(20), Text: "Meal plan KT-319 for a friend: 2 dinners a week, 31.50 EUR"})
 	scores, comps := relevance.Score(relevance.NewQuery("what did KT-318 cost?", nil), rivals, relevance.DefaultWeights, nil, testNow)
