@@ -303,9 +303,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	lex := grow(&sc.lex, len(cands))
 	var clauses []uint64 // which of the question's first 64 BM25 clauses each candidate matches
 	qids := identities(q.Analysis.IDs)
-	var qterms []string   // the question's words and their expansions, as BM25 matched them
-	var expanded []string // (Fusion.Expanded)
-	describes := false    // the question asks what its object is or holds (DescriptionTerm)
+	own := words(q.Analysis) // the question's words, without its identifiers
+	var qterms []string      // the question's words and their expansions, as BM25 matched them
+	var expanded []string    // (Fusion.Expanded)
+	describes := false       // the question asks what its object is or holds (DescriptionTerm)
 	asked := answerTypesAsked(q.normalised(), w)
 	byClause := askedByClause(q.normalised(), asked)
 	offer := w.Offer // the scale of a line that only offers
@@ -317,7 +318,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		asking = 0
 	}
 	if w.Lexical > 0 {
-		qw := words(q.Analysis)
+		qw := own
 		if q.Intent {
 			qw = withoutCues(qw, q.normalised().norm)
 		}
@@ -436,7 +437,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	var object string // (Fusion.Object)
 	if len(qids) == 0 && w.Sibling > 0 && w.Sibling < 1 {
-		siblings, intro, x := aboutASibling(words(q.Analysis), rels, comps, docs, cands)
+		siblings, intro, x := aboutASibling(own, rels, comps, docs, cands)
 		for _, i := range siblings {
 			comps[i].Source *= w.Sibling
 			rels[i] *= w.Sibling
@@ -481,7 +482,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
 		f.Identifier, f.IdentifierAlone = w.Identifier*w.IdentifierAlone, true
-		if f.AsksNewest && !slices.ContainsFunc(words(q.Analysis), func(t string) bool { return !newsWord(t) }) {
+		if f.AsksNewest && !slices.ContainsFunc(own, func(t string) bool { return !newsWord(t) }) {
 			// "what is the latest on CV-33019?" and nothing else in the window
 			// of its kind: the window is the object's story, and its newest
 			// event the answer whether it names the object or not
