@@ -470,8 +470,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if len(asked) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
-		costs := !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised())
-		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, still, costs)
+		how := inheritance{still: still,
+			costs: !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
+			when:  !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm}
+		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
 	switch {
@@ -1172,6 +1174,14 @@ func sameObject(a, b ident) bool {
 	return a.full == b.full || a.bare && a.full == b.num || b.bare && b.full == a.num
 }
 
+// inheritance is what a question says of what a story's later events inherit
+// (inherit).
+type inheritance struct {
+	still bool // it asks whether something still holds or where a thing stands (stillCues)
+	costs bool // it asks what a thing costs (asksWhatItCosts)
+	when  bool // it asks only when or how long, and not for the newest
+}
+
 // inherit gives each event the relevance it inherits from the earlier events
 // of its story. Events that share an identifier tell one story: the first
 // introduces the object ("Order O-7001 placed: tent …"), the later ones report
@@ -1192,8 +1202,12 @@ func sameObject(a, b ident) bool {
 // fixed yet?" ask where the story stands, not how it began. But when the
 // question asks what a thing costs (costs, asksWhatItCosts), a later amount
 // on it is a fee or a payment, not its price: it inherits the first's share
-// (wF), unless it says the price changed.
-func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, still, costs bool) {
+// (wF), unless it says the price changed; and when it asks only when (or how
+// long) the thing is, a later amount on a thing introduced with its price is
+// a payment on it ("Balance of 880.00 EUR due by 12 April" for "when do we
+// arrive in Lisbon?"), whose date is the payment's: it inherits wT, unless it
+// says something changed.
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
 	// The stories of the most relevant few events are followed: that bounds the
 	// cost at O(n) per request, and a story the question does not reach has
 	// little to pass on.
@@ -1205,10 +1219,10 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		}
 	}
 	firstShare := w.ThreadFirst // what a later event inherits of the story's first
-	if len(asked) > 0 || still {
+	if len(asked) > 0 || how.still {
 		firstShare = w.ThreadAnswer // (with asked types, an event inherits only when it states each of them)
 	}
-	if costs {
+	if how.costs {
 		firstShare = w.ThreadFirst // (unless it says the price changed, below)
 	}
 	var story []int // the candidates naming one identifier: the story it tells
@@ -1238,8 +1252,11 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if cands[j].Time.After(cands[first].Time) {
 					share := firstShare
-					if costs && saysChanged(&docs[j]) {
+					if how.costs && saysChanged(&docs[j]) {
 						share = w.ThreadAnswer
+					}
+					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
+						share = min(share, w.Thread) // (a payment on the thing: its date is the payment's)
 					}
 					if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
 						share = w.ThreadAnswer

@@ -383,6 +383,21 @@ func TestASiblingIsNoLink(t *testing.T) {
 	}
 }
 
+// For a question asking only when the thing is, a later amount on a thing
+// introduced with its price is a payment on it, whose date is the payment's:
+// the balance due by 12 April is not when the trip starts.
+func TestAPaymentsDateIsNotTheThings(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(59), Text: "Package PK-5510: Lisbon, 12-16 May, hotel Alfama View, 2 adults, 1,180.00 EUR"},
+		{Source: "bookings", Time: ago(58), Text: "Package PK-5511: Porto, 16-18 May, hotel Ribeira, 2 adults, 420.00 EUR"},
+		{Source: "payments", Time: ago(8), Text: "Balance of 880.00 EUR for PK-5510 due by 12 April"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("when do we arrive in Lisbon?", nil), cands, 0, func(w *relevance.Weights) { w.Thread = w.ThreadAnswer })
+	if scores, _ := relevance.Score(relevance.NewQuery("when is the balance for Lisbon due?", nil), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 2) {
+		t.Errorf("a question about the payment finds it: %.3f", scores)
+	}
+}
+
 // An event that does not state what a question asks for counts part of its
 // newness (Weights.Unstated): for "眼科几点？", the appointment that states the
 // time comes before the fee paid a minute ago, which states none.
