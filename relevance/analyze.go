@@ -40,7 +40,8 @@ type Analysis struct {
 
 // Analyze splits text into terms and identifiers, with the terms of the
 // answer types it states (MoneyTerm, QuantityTerm, TimeTerm, ReasonTerm,
-// PersonTerm, PlaceTerm, InstructionTerm, CountTerm, SaidTerm, DurationTerm),
+// PersonTerm, PlaceTerm, InstructionTerm, CountTerm, SaidTerm, DurationTerm;
+// PersonTerm twice for a person named by surname and title, 张阿姨),
 // OfferTerm for a line that only
 // offers help or goods and QuestionTerm for one that only asks.
 //
@@ -136,6 +137,9 @@ func analyze(normalised string, answers, event bool) Analysis {
 		for _, at := range answerTypes {
 			if (event || !at.eventOnly) && at.states(rs, t) {
 				a.Terms = append(a.Terms, at.term)
+				if at.term == PersonTerm && namesSomeone(rs) {
+					a.Terms = append(a.Terms, at.term) // (twice: a person by name, 张阿姨, 李师傅)
+				}
 			}
 		}
 	}

@@ -1385,3 +1385,22 @@ func asksSomething(normalised string) bool {
 // ask?", "他问了什么？"): the lines that ask answer it, so they keep their weight.
 var askWords = newCueSet([]string{"ask", "asked", "asking", "question", "questions", "enquiry", "enquiries", "inquiry",
 	"问了", "问什么", "问题是", "咨询了", "咨询什么"})
+
+// namesSomeone reports a person named by surname and title in Chinese (张阿姨,
+// 李师傅, 王医生, 小王): a better answer to "谁来打扫？" than a role alone
+// ("保洁师 自带 工具"), so an event naming one states PersonTerm twice.
+func namesSomeone(rs []rune) bool {
+	for i := 0; i+1 < len(rs); i++ {
+		if !strings.ContainsRune(cjkSurnames, rs[i]) {
+			continue
+		}
+		if i > 0 && rs[i-1] == '小' || cjkTitles.begin(rs[i+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+const cjkSurnames = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+
+var cjkTitles = newCJKWords("师傅", "阿姨", "医生", "老师", "先生", "女士", "经理", "教练", "律师", "护士", "大夫", "队长")

@@ -124,8 +124,10 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Tag @design in the thread":                                    nil,
 		"Locksmith Jakub on the way":                                   {who},
 		"因暴雨配送延迟":                                                      {why},
-		"HV-2040 done: pressure low, topped up":                        {why}, // a reading out of range, as a check finds it
-		"Nala has mild tartar, cleaning advised":                       {why}, // what a dentist or a vet finds
+		"HV-2040 done: pressure low, topped up":                        {why},      // a reading out of range, as a check finds it
+		"Nala has mild tartar, cleaning advised":                       {why},      // what a dentist or a vet finds
+		"BJ-20511 改 由 张阿姨 上门":                                          {who, who}, // a person by name counts twice
+		"小区 东门 快递柜":                                                    nil,
 		"Low prices on all boilers this week":                          nil,
 		"Gale warning: double your mooring lines":                      {why}, // weather, as a storm is
 		"台风 影响，航班 取消":                                                  {why},
