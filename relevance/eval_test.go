@@ -249,7 +249,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// eight more businesses, written after stop 49's word rules; committed
 	// unread, read once, then its misses: development), -blind-65.json (the
 	// issue's kinds over seven more businesses, written after the newness
-	// rule of stop 49 (Weights.Unstated); committed unread);
+	// rule of stop 49 (Weights.Unstated); committed unread, read once,
+	// then its misses: development), -blind-66.json (the kinds over
+	// five more businesses, written at the end of stop 49; committed unread,
+	// read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -285,7 +288,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-59.json"}, {"../examples/evalset-blind-60.json"},
 		{"../examples/evalset-blind-61.json"}, {"../examples/evalset-blind-62.json"},
 		{"../examples/evalset-blind-63.json"}, {"../examples/evalset-blind-64.json"},
-		{"../examples/evalset-blind-65.json"},
+		{"../examples/evalset-blind-65.json"}, {"../examples/evalset-blind-66.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
