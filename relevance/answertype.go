@@ -1390,11 +1390,11 @@ var askWords = newCueSet([]string{"ask", "asked", "asking", "question", "questio
 // 李师傅, 王医生, 小王): a better answer to "谁来打扫？" than a role alone
 // ("保洁师 自带 工具"), so an event naming one states PersonTerm twice.
 func namesSomeone(rs []rune) bool {
-	for i := 0; i+1 < len(rs); i++ {
-		if !strings.ContainsRune(cjkSurnames, rs[i]) {
-			continue
-		}
-		if i > 0 && rs[i-1] == '小' || cjkTitles.begin(rs[i+1:]) {
+	for i := 1; i < len(rs); i++ {
+		// a title after a surname (its first letters looked for first: far
+		// fewer than the surnames), or a surname after 小
+		if strings.ContainsRune(cjkTitles.first, rs[i]) && strings.ContainsRune(cjkSurnames, rs[i-1]) && cjkTitles.begin(rs[i:]) ||
+			rs[i-1] == '小' && strings.ContainsRune(cjkSurnames, rs[i]) {
 			return true
 		}
 	}

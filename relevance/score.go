@@ -377,7 +377,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// object (for a price, when it states one: "Meal plan KT-318
 			// started" leaves the price to the charge)
 			price := asksPrice(q.Analysis, asked)
-			if price || asksDescription(q.normalised()) || asksWhatItIs(q) {
+			if price || asksDescription(q.normalised()) || asksWhatItIs(q.normalised(), own) {
 				if intro := introOf(qids, cands, docs); intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
 					tf := make([]int32, len(docs))
 					tf[intro] = 1
@@ -504,16 +504,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		f.Asks = append(f.Asks, "asked")
 	}
 	r, wI := f.Recency, f.Identifier
-	unstated := w.Unstated
-	if unstated >= 1 {
-		unstated = 0 // (as 1: off)
+	// the share of its recency an event keeps when it does not state what is
+	// asked: none for a question asking for the newest (as it inherits
+	// nothing: inherit), Weights.Unstated for any other asking for a type
+	keep, scaled := 0.0, f.AsksNewest
+	if !f.AsksNewest && len(asked) > 0 && w.Unstated > 0 && w.Unstated < 1 {
+		keep, scaled = w.Unstated, true
 	}
 	for i := range cands {
 		c := &comps[i]
-		if f.AsksNewest && !statesAsked(&docs[i], byClause) {
-			c.Recency = 0 // (as it inherits nothing: inherit)
-		} else if unstated > 0 && len(asked) > 0 && !statesAsked(&docs[i], byClause) {
-			c.Recency *= unstated // (its newness says little of what is asked)
+		if scaled && !statesAsked(&docs[i], byClause) {
+			c.Recency *= keep
 		}
 		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}
@@ -1005,10 +1006,9 @@ func asksDescription(q text) bool {
 
 // asksWhatItIs reports a question that names its objects and asks nothing
 // more than what they are ("what was GR-6611?", "what's INV-7731?"): the
-// event introducing one says it.
-func asksWhatItIs(q Query) bool {
-	w := q.normalised().words
-	return len(w) > 2 && w[0] == "what" && beWords[w[1]] && len(words(q.Analysis)) == 0
+// event introducing one says it. own are its terms without its identifiers.
+func asksWhatItIs(q text, own []string) bool {
+	return len(q.words) > 2 && q.words[0] == "what" && beWords[q.words[1]] && len(own) == 0
 }
 
 var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "were": true}
@@ -1219,11 +1219,11 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		}
 	}
 	firstShare := w.ThreadFirst // what a later event inherits of the story's first
-	if len(asked) > 0 || how.still {
-		firstShare = w.ThreadAnswer // (with asked types, an event inherits only when it states each of them)
-	}
-	if how.costs {
-		firstShare = w.ThreadFirst // (unless it says the price changed, below)
+	if (len(asked) > 0 || how.still) && !how.costs {
+		// (with asked types, an event inherits only when it states each of
+		// them; a later amount is no price, unless it says the price changed:
+		// below)
+		firstShare = w.ThreadAnswer
 	}
 	var story []int // the candidates naming one identifier: the story it tells
 	for _, i := range top {
