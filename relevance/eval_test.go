@@ -252,7 +252,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// rule of stop 49 (Weights.Unstated); committed unread, read once,
 	// then its misses: development), -blind-66.json (the kinds over
 	// five more businesses, written at the end of stop 49; committed unread,
-	// read once);
+	// read once), -blind-67.json (the kinds over ten more
+	// businesses, written at the start of stop 50 before any change;
+	// committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -289,6 +291,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-61.json"}, {"../examples/evalset-blind-62.json"},
 		{"../examples/evalset-blind-63.json"}, {"../examples/evalset-blind-64.json"},
 		{"../examples/evalset-blind-65.json"}, {"../examples/evalset-blind-66.json"},
+		{"../examples/evalset-blind-67.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
