@@ -482,13 +482,16 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	case len(qids) > 0 && !aboutEvent:
 		f.Recency, f.AsksStatus = w.Status, true
 	}
+	story := false
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
 		f.Identifier, f.IdentifierAlone = w.Identifier*w.IdentifierAlone, true
 		if f.AsksNewest && !slices.ContainsFunc(own, func(t string) bool { return !newsWord(t) }) {
 			// "what is the latest on CV-33019?" and nothing else in the window
 			// of its kind: the window is the object's story, and its newest
-			// event the answer whether it names the object or not
-			f.Identifier = 0
+			// event the answer whether it names the object or not, unless it
+			// names another object instead (a policy's renewal quote is no
+			// news of claim CL-50317)
+			f.Identifier, story = 0, true
 		}
 	}
 	for _, t := range asked {
@@ -513,12 +516,23 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	for i := range cands {
 		c := &comps[i]
-		if scaled && !statesAsked(&docs[i], byClause) {
+		if scaled && !statesAsked(&docs[i], byClause) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
 		}
 		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}
 	return scores, comps, f
+}
+
+// namesAnObject reports whether an event names an identifier of a kind
+// (INV-1040, a tracking number: not an amount, nor a bare number).
+func namesAnObject(d *doc) bool {
+	for k := range int(d.nOwn) {
+		if d.own(k).family != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // newsWord reports a word of a question that asks only for what is new

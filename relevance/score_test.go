@@ -792,6 +792,27 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 	}
 }
 
+// The newest event of the window is no news of an object when it names
+// another object instead: for "what's the latest on DM-4410?", a quote for
+// policy HP-7712 is not the claim's story.
+func TestAnotherObjectsEventIsNoNewsOfThisOne(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "claims", Time: ago(50), Text: "Claim DM-4410 opened: water damage in the kitchen"},
+		{Source: "claims", Time: ago(35), Text: "DM-4410: loss adjuster will call you within two days"},
+		{Source: "policy", Time: ago(10), Text: "Home policy HP-7712 renewal quote: 388.00 EUR from 1 May"},
+	}
+	q := relevance.NewQuery("what's the latest on DM-4410?", nil)
+	scores, _, f := relevance.ScoreFused(q, cands, relevance.DefaultWeights, nil, testNow)
+	if !f.AsksNewest || !f.IdentifierAlone || !ranksFirst(scores, 1) {
+		t.Errorf("the claim's newest event should rank first: %.3f %+v", scores, f)
+	}
+	// without naming another object, the newest event is the story's
+	cands[2].Text = "Adjuster's report received, decision expected Friday"
+	if scores, _ := relevance.Score(q, cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 2) {
+		t.Errorf("the newest event naming nothing should rank first: %.3f", scores)
+	}
+}
+
 // A question asking for the newest of something it names the kind of ("how
 // many people is the booking for now?") finds the newest event that states
 // one: a newer event stating none (a site visit booked) cannot be its answer,
