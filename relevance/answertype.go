@@ -368,6 +368,9 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 	"要做什么", "需要做什么", "该做什么", "需要我做", "要我做", "我该怎么做", "需要我提供", "需要我上传",
 	// what is still to be handed in (need to provide, submit)
 	"要交什么", "交什么材料", "要提供什么", "要上传什么", "要补什么", "补什么材料", "还缺什么", "缺什么材料", "要什么材料", "需要什么材料",
+	// what is left to do
+	"what else do i have to", "what else do i need", "what else should i", "what else must i", "anything else i need to", "anything else i have to",
+	"still have to do", "still need to do", "left to do", "left to sort", "还要做什么", "还需要做什么", "还要办什么", "还需要办",
 	// how to take a medicine
 	"how do i take", "how should i take", "how often do i take", "how often should i take", "怎么吃", "怎么服用", "如何服用", "吃几次"}
 
@@ -380,7 +383,7 @@ var imperativeVerbs = map[string]bool{"bring": true, "take": true, "wear": true,
 	"collect": true, "send": true, "reply": true, "confirm": true, "contact": true}
 
 // instructionWords tell what to do wherever they stand.
-var instructionWords = map[string]bool{"must": true, "mustn": true}
+var instructionWords = map[string]bool{"must": true, "mustn": true, "needed": true, "required": true}
 
 // cjkInstructionStart are Chinese requests (请勿, 务必, 不要, …).
 var cjkInstructionStart = newCJKWords("请勿", "请携带", "请带", "请提前", "请在", "请到", "请按时", "务必", "不要", "禁止", "须", "记得", "请穿", "请保持",
@@ -485,6 +488,8 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
 	"登机口", "检票口", "航站楼", "服务台", "窗口", "接待处", "入口", "门口", "营业厅", "分店", "支行", "分院",
 	"场馆", "会场", "体育馆", "大堂", "储物柜", "快递柜", "工作室", "街道",
+	// a gate by its side (请 到 北门 取餐)
+	"北门", "南门", "东门", "西门", "正门", "侧门", "后门", "大门",
 	// a place by its number (3 号窗口, 5 号柜; not the 3rd of a month)
 	"号窗", "号柜", "号门", "号楼", "号线", "号口", "号台", "号房",
 	// and where a parcel or a prescription is collected (pickup point, parcel station, gatehouse, pharmacy, …)
