@@ -607,6 +607,43 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 	}
 }
 
+// "What does F07 mean?" asks what the error is: the event that names it,
+// not the later events of the repair it opened, which name the error only
+// through the repair's number (link).
+func TestWhatAnIdentifierMeansIsWhereItIsNamed(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "tickets", Time: ago(50), Text: "Ticket DW-2290 opened: dishwasher shows error F07, water not heating"},
+		{Source: "tickets", Time: ago(30), Text: "DW-2290: engineer visit Monday 13:00-17:00"},
+		{Source: "tickets", Time: ago(10), Text: "DW-2290 closed: heating element replaced"},
+		{Source: "survey", Time: ago(2), Text: "How did we do? Rate your visit"},
+	}
+	for _, q := range []string{"what does F07 mean?", "what does F07 stand for?"} {
+		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
+	}
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what does F07 cost me?", nil), cands, relevance.DefaultWeights, nil, testNow); slices.Contains(f.Asks, "description") {
+		t.Errorf("what it costs: fusion %+v, want no description", f)
+	}
+}
+
+// A question asking what a thing's sum is ("额度是多少？", a credit line) is
+// answered where the sum is said, or said to change: a later amount on the
+// same card (a purchase) is another sum, and inherits only the story's share.
+func TestASumIsNotTheNextAmount(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "cards", Time: ago(55), Text: "信用卡 尾号 3318 额度 为 20,000 元"},
+		{Source: "transactions", Time: ago(25), Text: "信用卡 尾号 3318 网上 消费 860 元，已 入账"},
+		{Source: "notices", Time: ago(5), Text: "账单 日 为 每月 8 日"},
+	}
+	q := relevance.NewQuery("额度是多少？", nil)
+	if scores, _ := relevance.Score(q, cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 0) {
+		t.Errorf("the card's limit should rank first: %.3f", scores)
+	}
+	cands = append(cands, relevance.Candidate{Source: "cards", Time: ago(2), Text: "尾号 3318 额度 已 提高 到 35,000 元"})
+	if scores, _ := relevance.Score(q, cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 3) {
+		t.Errorf("the raised limit should rank first: %.3f", scores)
+	}
+}
+
 // A question that asks how much its object is, and nothing else, finds where
 // the object was priced: the order, not its refund of the same amount, which
 // is newer; a question asking how much was refunded still finds the refund.

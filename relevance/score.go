@@ -1019,11 +1019,24 @@ func asksDescription(q text) bool {
 }
 
 // asksWhatItIs reports a question that names its objects and asks nothing
-// more than what they are ("what was GR-6611?", "what's INV-7731?"): the
-// event introducing one says it. own are its terms without its identifiers.
+// more than what they are ("what was GR-6611?", "what's INV-7731?") or mean
+// ("what does E21 mean?"): the event introducing one says it, where the later
+// events of a story it names (the repair that error E21 opened) only name it
+// through another identifier (link). own are its terms without its
+// identifiers.
 func asksWhatItIs(q text, own []string) bool {
-	return len(q.words) > 2 && q.words[0] == "what" && beWords[q.words[1]] && len(own) == 0
+	if len(q.words) <= 2 || q.words[0] != "what" {
+		return false
+	}
+	if q.words[1] == "does" || q.words[1] == "do" || q.words[1] == "did" {
+		// "what does E21 mean?", "what does SLA stand for?"
+		return len(own) > 0 && !slices.ContainsFunc(own, func(t string) bool { return !meaningStems[t] })
+	}
+	return beWords[q.words[1]] && len(own) == 0
 }
+
+// meaningStems are the words of a question asking what its object means.
+var meaningStems = map[string]bool{stem("mean"): true, stem("meant"): true, stem("stand"): true, stem("signify"): true}
 
 var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "were": true}
 
@@ -1068,7 +1081,9 @@ func asksWhatItCosts(q text) bool {
 }
 
 // priceCues ask what a thing costs (as words: "costume" is none).
-var priceCues = newCueSet([]string{"how much is", "how much was", "how much are", "how much were", "how much does", "price", "cost"})
+var priceCues = newCueSet([]string{"how much is", "how much was", "how much are", "how much were", "how much does", "price", "cost",
+	// what a thing's sum is ("押金是多少？", a credit line: "额度多少？")
+	"是多少", "额度", "限额", "credit limit"})
 
 // moneyMoves are the words of a question asking how much money moved, and
 // cjkMoneyMoves the Chinese verbs before 多少钱 that say it.
