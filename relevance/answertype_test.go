@@ -607,6 +607,20 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 	}
 }
 
+// "What did I just pay for?" asks for the newest payment: an event stating an
+// amount, not a newer notice that states none.
+func TestWhatAPaymentWasForStatesAnAmount(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(40), Text: "Ferry booking FR-2231 confirmed: Piraeus to Naxos, 12 August"},
+		{Source: "bookings", Time: ago(12), Text: "Cabin upgrade for FR-2231, 36.00 EUR"},
+		{Source: "ops", Time: ago(1), Text: "Boarding for FR-2231 opens 45 minutes before departure"},
+	}
+	q := relevance.NewQuery("what did I just pay for?", nil)
+	if scores, _, f := relevance.ScoreFused(q, cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 1) || !slices.Contains(f.Asks, "amount") {
+		t.Errorf("the upgrade should rank first, the question ask an amount: %.3f %+v", scores, f)
+	}
+}
+
 // "What does F07 mean?" asks what the error is: the event that names it,
 // not the later events of the repair it opened, which name the error only
 // through the repair's number (link).
