@@ -470,7 +470,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if len(asked) == 0 && w.Lexical > 0 {
 			noun = askedNoun(q.normalised().words, qterms)
 		}
-		how := inheritance{still: still,
+		how := inheritance{still: still, newest: q.Intent,
 			costs: !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			when:  !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
@@ -1209,6 +1209,11 @@ type inheritance struct {
 	still bool // it asks whether something still holds or where a thing stands (stillCues)
 	costs bool // it asks what a thing costs (asksWhatItCosts)
 	when  bool // it asks only when or how long, and not for the newest
+	// it asks for the newest ("which hall is Northern Lights in now?"): a
+	// later event naming the thing asked for (noun) that says it changed
+	// ("show moved to Hall 6") inherits all of the first's match, as one
+	// saying a price changed does for a price question
+	newest bool
 }
 
 // inherit gives each event the relevance it inherits from the earlier events
@@ -1281,7 +1286,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if cands[j].Time.After(cands[first].Time) {
 					share := firstShare
-					if how.costs && saysChanged(&docs[j]) {
+					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) {
 						share = w.ThreadAnswer
 					}
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {

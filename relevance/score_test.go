@@ -792,6 +792,25 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 	}
 }
 
+// "Which room is the workshop in now?" asks for the newest value of the thing
+// it names: a later event of the story that names the room and says it
+// changed inherits all of the first event's match, as for a price question.
+func TestWhichThingNowIsTheChangedOne(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "events", Time: ago(55), Text: "Registration WS-4410: pottery workshop, Sunday 10:00, room 12, 45.00 EUR"},
+		{Source: "events", Time: ago(50), Text: "WS-4410 moved to room 3 on the ground floor"},
+		{Source: "promo", Time: ago(4), Text: "Book two workshops and get 10% off"},
+	}
+	q := relevance.NewQuery("which room is the pottery workshop in now?", nil)
+	scores, comps, _ := relevance.ScoreFused(q, cands, relevance.DefaultWeights, nil, testNow)
+	if !ranksFirst(scores, 1) {
+		t.Errorf("the move should rank first: %.3f %+v", scores, comps)
+	}
+	if comps[1].Thread <= relevance.DefaultWeights.ThreadFirst {
+		t.Errorf("the move inherits %.3f, want all of the registration's match", comps[1].Thread)
+	}
+}
+
 // The newest event of the window is no news of an object when it names
 // another object instead: for "what's the latest on DM-4410?", a quote for
 // policy HP-7712 is not the claim's story.
