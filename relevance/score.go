@@ -468,7 +468,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		var noun uint64
 		if len(asked) == 0 && w.Lexical > 0 {
-			noun = askedNoun(q.normalised().words, qterms)
+			noun = askedNoun(q.normalised().words, qterms) | askedCJKNoun(q.normalised().norm, qterms)
 		}
 		how := inheritance{still: still, newest: q.Intent,
 			costs: !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
@@ -1372,6 +1372,24 @@ func askedNoun(words, terms []string) uint64 {
 	}
 	return 0
 }
+
+// askedCJKNoun is askedNoun for a Chinese question: the two characters after
+// 哪个 (哪家, 哪间, …) name the thing it asks for ("我坐哪个车厢？": 车厢).
+func askedCJKNoun(norm string, terms []string) uint64 {
+	rs := []rune(norm)
+	for k := 0; k+3 < len(rs); k++ {
+		if rs[k] != '哪' || !strings.ContainsRune(cjkWhichMeasures, rs[k+1]) || !isCJK(rs[k+2]) || !isCJK(rs[k+3]) {
+			continue
+		}
+		if j := slices.Index(terms, string(rs[k+2:k+4])); j >= 0 && j < 64 {
+			return 1 << j
+		}
+	}
+	return 0
+}
+
+// cjkWhichMeasures are the measure words after 哪 that make "which …".
+const cjkWhichMeasures = "个家间张条趟班位辆座"
 
 // nounFollowers end the noun a "what …" question asks for.
 var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true,

@@ -304,6 +304,21 @@ func TestIdentifiersInsideALinkOrAList(t *testing.T) {
 	}
 }
 
+// A Chinese comma ends a clause: the number after it is no part of the
+// identifier or the time before it ("CA1403，6月 8日" names CA1403, and
+// "09:00，06 车" no amount 00.06), so "CA1403 几点飞？" finds the flight's events.
+func TestAChineseCommaGroupsNoDigits(t *testing.T) {
+	for text, want := range map[string][]string{
+		"机票 出票 成功：北京 — 昆明，CA1403，6月 8日 07:40":          {"ca1403"},
+		"改签 成功：G1234 改为 G1236，10 月 2 日 09:00，06 车 03A": {"g1234", "g1236", "03a"},
+		"境外 消费 1,280 元（东京），已 入账":                       {"1280"},
+	} {
+		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
+			t.Errorf("%q names %q, want %q", text, got, want)
+		}
+	}
+}
+
 // A question names an amount as people say it, without cents: "my 300 back"
 // finds the deposit of 300.00 EUR by the word, "the 1200 charge" (a number
 // long enough to be an identifier) the charge of 1,200.00 by the identifier;
@@ -789,6 +804,21 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 	// a question asking something of it keeps the identifier's weight
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what is the latest payment on CV-33019?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Identifier == 0 {
 		t.Errorf("naming the matter weighs nothing for a question about its payment: %+v", f)
+	}
+}
+
+// "我坐哪个车厢？" (which carriage am I in?) asks for the thing it names after
+// 哪个, as "which seat …?" does: the later events of the train's story that
+// do not name a carriage (a delay) inherit nothing of its match.
+func TestWhichThingAChineseQuestionNames(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "tickets", Time: ago(50), Text: "购票 成功：D3102 杭州东 — 南京南，5月 1日 14:05，03 车厢 8C"},
+		{Source: "tickets", Time: ago(30), Text: "改签 成功：D3102 改为 D3108，5月 1日 16:20，07 车厢 2A"},
+		{Source: "ops", Time: ago(8), Text: "D3108 站台 变更 为 12 站台"},
+		{Source: "ops", Time: ago(2), Text: "D3108 预计 晚点 15 分钟"},
+	}
+	if scores, _ := relevance.Score(relevance.NewQuery("我坐哪个车厢？", nil), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 1) {
+		t.Errorf("the rebooking's carriage should rank first: %.3f", scores)
 	}
 }
 
