@@ -258,7 +258,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-68.json (ten more, written after stop 50's first changes;
 	// committed unread, read once, then its misses: development),
 	// -blind-69.json (ten more, written after the changes made from the
-	// 68th's misses; committed unread);
+	// 68th's misses; committed unread, read once, then its misses:
+	// development), -blind-70.json (ten more, written at the end of stop 50;
+	// committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -296,7 +298,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-63.json"}, {"../examples/evalset-blind-64.json"},
 		{"../examples/evalset-blind-65.json"}, {"../examples/evalset-blind-66.json"},
 		{"../examples/evalset-blind-67.json"}, {"../examples/evalset-blind-68.json"},
-		{"../examples/evalset-blind-69.json"},
+		{"../examples/evalset-blind-69.json"}, {"../examples/evalset-blind-70.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
