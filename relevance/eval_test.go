@@ -259,8 +259,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// committed unread, read once, then its misses: development),
 	// -blind-69.json (ten more, written after the changes made from the
 	// 68th's misses; committed unread, read once, then its misses:
-	// development), -blind-70.json (ten more, written at the end of stop 50;
-	// committed unread, read once);
+	// development), -blind-70.json (ten more, written late in stop 50;
+	// committed unread, read once, then its misses: development),
+	// -blind-71.json (ten more, written to decide one change of stop 50,
+	// the story's match added to a later event's own: committed unread,
+	// read once with and without it);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -299,6 +302,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-65.json"}, {"../examples/evalset-blind-66.json"},
 		{"../examples/evalset-blind-67.json"}, {"../examples/evalset-blind-68.json"},
 		{"../examples/evalset-blind-69.json"}, {"../examples/evalset-blind-70.json"},
+		{"../examples/evalset-blind-71.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
