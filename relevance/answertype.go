@@ -464,7 +464,8 @@ const PlaceTerm = "⌖"
 // kind ("which seat do I have now?" found the gate).
 var whereToWords = []string{"where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
 	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
-	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取", "在哪取", "在哪拿", "在哪领", "哪里领", "在哪办", "哪儿取"}
+	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取", "在哪取", "在哪拿", "在哪领", "哪里领", "在哪办", "哪儿取",
+	"在哪考", "哪里考", "在哪上课", "在哪集合", "在哪见面", "在哪坐", "在哪交", "在哪签"}
 
 // happenings are what happens at a place: "where" before one of them asks
 // for the place ("where is my meeting?", "where's the boxing class?"), where
@@ -493,7 +494,9 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	// a place by its number (3 号窗口, 5 号柜; not the 3rd of a month)
 	"号窗", "号柜", "号门", "号楼", "号线", "号口", "号台", "号房",
 	// and where a parcel or a prescription is collected (pickup point, parcel station, gatehouse, pharmacy, …)
-	"自提点", "驿站", "门卫", "药房", "医院", "机场", "停车场", "丰巢", "代收点", "快递站", "收发室")
+	"自提点", "驿站", "门卫", "药房", "医院", "机场", "停车场", "丰巢", "代收点", "快递站", "收发室",
+	// where an exam is taken
+	"考场", "考点", "车管所")
 
 // statesPlace reports that the text (normalised) names a place.
 var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords}.in
@@ -625,7 +628,7 @@ var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee"
 	// money spent at all ("改签花钱了吗？"), what a payment was for (its event
 	// states the amount), and sums of money by their name (a credit line, a
 	// deposit)
-	"花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"}
+	"amount", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"}
 
 // asksQuantity reports a question asking for a quantity (QuantityTerm).
 func asksQuantity(q text) bool { return quantityCues.in(q) || quantityGap.in(q.words) }

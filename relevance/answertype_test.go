@@ -259,6 +259,8 @@ func TestAnswerTypes(t *testing.T) {
 		"where is my parcel?":                 nil, // its whereabouts: its status
 		"我该去哪上课？":                             {place},
 		"在哪取？":                                {place},
+		"在哪考科目一？":                             {place}, // where to sit an exam
+		"PN-5520 amount?":                     {money},
 		"what do I need to take with me?":     {instr},
 		"what should I bring on the day?":     {instr},
 		"考试要带什么？":                             {instr},
@@ -458,12 +460,14 @@ func TestAWhereToQuestionLooksForAPlace(t *testing.T) {
 
 // Where a parcel or an order is collected names a place: a store, a pickup
 // point, a depot, a parcel shop, a Packstation, 驿站, 门卫, 丰巢; so does where
-// a boat lies or a coach or a ferry is boarded (a berth, a bay, a pier).
+// a boat lies or a coach or a ferry is boarded (a berth, a bay, a pier), an
+// exam is taken (考场), a gate by its side (北门).
 func TestWhereToCollectNamesAPlace(t *testing.T) {
 	for _, text := range []string{"LP-55133 ready for pickup at store Alexanderplatz", "Parcel waiting at the UPS Access Point on Lindenstrasse",
 		"Hire HR-6613: collect from the Leeds depot", "包裹已到菜鸟驿站", "已送达，放在门卫处",
 		"Your parcel is waiting at the Packstation 114", "Left at the parcel shop on Market Street", "快递已放入丰巢柜，取件码 3321",
-		"You are moved to berth D-03", "Coach leaves from bay 3", "Ferry boards at pier 2"} { // (where a boat, a coach is boarded)
+		"You are moved to berth D-03", "Coach leaves from bay 3", "Ferry boards at pier 2", // (where a boat, a coach is boarded)
+		"考试 地点：车管所 考场", "请 到 北门 取餐"} { // (where an exam is taken, a gate by its side)
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
 			t.Errorf("%q names no place", text)
 		}
@@ -667,7 +671,7 @@ func TestAPriceQuestionFindsWhereTheObjectWasPriced(t *testing.T) {
 		{Source: "logistics", Time: ago(44), Text: "YX-5503 delivered"},
 		{Source: "refunds", Time: ago(6), Text: "YX-5503 refund of 299.00 EUR sent to your card"},
 	}
-	for _, q := range []string{"how much did YX-5503 cost?", "how much was YX-5503?", "what's the total on YX-5503?", "YX-5503 多少钱", "YX-5503 price"} {
+	for _, q := range []string{"how much did YX-5503 cost?", "how much was YX-5503?", "what's the total on YX-5503?", "YX-5503 多少钱", "YX-5503 price", "YX-5503 amount?"} {
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
 	}
 	if scores, _ := relevance.Score(relevance.NewQuery("how much was refunded for YX-5503?", nil), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 2) {

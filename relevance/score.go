@@ -1093,7 +1093,7 @@ var moneyMoves = map[string]bool{"left": true, "back": true, "receive": true, "r
 const cjkMoneyMoves = "退付扣花还交赔补返收欠"
 
 var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("price"): true, stem("total"): true,
-	stem("monthly"): true, stem("fee"): true,
+	stem("monthly"): true, stem("fee"): true, stem("amount"): true,
 	// Chinese, as the analysis gives it (characters and their pairs): 多少钱, 价格, 一共
 	"多": true, "少": true, "钱": true, "多少": true, "少钱": true, "价": true, "格": true, "价格": true, "价钱": true,
 	"一": true, "共": true, "一共": true}
@@ -1374,11 +1374,14 @@ func askedNoun(words, terms []string) uint64 {
 }
 
 // askedCJKNoun is askedNoun for a Chinese question: the two characters after
-// 哪个 (哪家, 哪间, …) name the thing it asks for ("我坐哪个车厢？": 车厢).
+// 哪个 (哪家, 哪间, …) or 什么 name the thing it asks for ("我坐哪个车厢？",
+// "是什么车厢？": 车厢), unless they name no thing (什么时候, 出什么事了).
 func askedCJKNoun(norm string, terms []string) uint64 {
 	rs := []rune(norm)
 	for k := 0; k+3 < len(rs); k++ {
-		if rs[k] != '哪' || !strings.ContainsRune(cjkWhichMeasures, rs[k+1]) || !isCJK(rs[k+2]) || !isCJK(rs[k+3]) {
+		which := rs[k] == '哪' && strings.ContainsRune(cjkWhichMeasures, rs[k+1])
+		what := rs[k] == '什' && rs[k+1] == '么' && !strings.Contains(cjkNoNouns, string(rs[k+2:k+4]))
+		if !which && !what || !isCJK(rs[k+2]) || !isCJK(rs[k+3]) {
 			continue
 		}
 		if j := slices.Index(terms, string(rs[k+2:k+4])); j >= 0 && j < 64 {
@@ -1387,6 +1390,9 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 	}
 	return 0
 }
+
+// cjkNoNouns are what follows 什么 and names no thing ("什么时候", "什么意思").
+const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的"
 
 // cjkWhichMeasures are the measure words after 哪 that make "which …".
 const cjkWhichMeasures = "个家间张条趟班位辆座"
