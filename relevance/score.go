@@ -525,7 +525,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 }
 
 // namesAnObject reports whether an event names an identifier of a kind
-// (INV-1040, a tracking number: not an amount, nor a bare number).
+// (INV-1040, 1Z88AA0312; not an amount, nor a bare number, which another
+// object's story may carry: a courier's tracking number).
 func namesAnObject(d *doc) bool {
 	for k := range int(d.nOwn) {
 		if d.own(k).family != 0 {
