@@ -509,7 +509,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	r, wI := f.Recency, f.Identifier
 	// the share of its recency an event keeps when it does not state what is
 	// asked: none for a question asking for the newest (as it inherits
-	// nothing: inherit), Weights.Unstated for any other asking for a type
+	// nothing: inherit), Weights.Unstated for any other asking for a type;
+	// none either, in an object's story, for an event naming another object
+	// (story holds only for a question asking the newest)
 	keep, scaled := 0.0, f.AsksNewest
 	if !f.AsksNewest && len(asked) > 0 && w.Unstated > 0 && w.Unstated < 1 {
 		keep, scaled = w.Unstated, true
@@ -846,13 +848,7 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 // are returned with the object and the event introducing it. As inherit,
 // only the most relevant few events are followed: O(n) per request.
 func aboutASibling(terms []string, rels []float64, comps []Components, docs []doc, cands []Candidate) (siblings []int, intro int, object ident) {
-	const followed = 3
-	top := make([]int, 0, followed+1)
-	for i := range rels {
-		if rels[i] > 0 {
-			top = keepTop(top, i, rels, followed)
-		}
-	}
+	top := mostRelevant(rels)
 	if !slices.ContainsFunc(top, func(i int) bool { return namesOwnID(&docs[i]) }) {
 		return nil, -1, ident{}
 	}
@@ -1243,16 +1239,7 @@ type inheritance struct {
 // arrive in Lisbon?"), whose date is the payment's: it inherits wT, unless it
 // says something changed.
 func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
-	// The stories of the most relevant few events are followed: that bounds the
-	// cost at O(n) per request, and a story the question does not reach has
-	// little to pass on.
-	const followed = 3
-	top := make([]int, 0, followed+1)
-	for i := range rels {
-		if rels[i] > 0 {
-			top = keepTop(top, i, rels, followed)
-		}
-	}
+	top := mostRelevant(rels)
 	firstShare := w.ThreadFirst // what a later event inherits of the story's first
 	if (len(asked) > 0 || how.still) && !how.costs {
 		// (with asked types, an event inherits only when it states each of
@@ -1437,6 +1424,21 @@ var changeHashes = func() (hs []uint64) {
 	}
 	return hs
 }()
+
+// mostRelevant are the few most relevant candidates (followed), most
+// relevant first: the ones whose stories inherit and aboutASibling follow.
+// Following no more bounds their cost at O(n) per request, and a story the
+// question does not reach has little to pass on.
+func mostRelevant(rels []float64) []int {
+	const followed = 3
+	top := make([]int, 0, followed+1)
+	for i := range rels {
+		if rels[i] > 0 {
+			top = keepTop(top, i, rels, followed)
+		}
+	}
+	return top
+}
 
 // keepTop inserts candidate i into top, the at most n most relevant so far
 // (by rels, the most relevant first; an equal one after those before it).
