@@ -652,14 +652,9 @@ func TestASumIsNotTheNextAmount(t *testing.T) {
 		{Source: "transactions", Time: ago(25), Text: "信用卡 尾号 3318 网上 消费 860 元，已 入账"},
 		{Source: "notices", Time: ago(5), Text: "账单 日 为 每月 8 日"},
 	}
-	q := relevance.NewQuery("额度是多少？", nil)
-	if scores, _ := relevance.Score(q, cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 0) {
-		t.Errorf("the card's limit should rank first: %.3f", scores)
-	}
+	firstFor(t, cands, map[string]int{"额度是多少？": 0}) // the card's limit
 	cands = append(cands, relevance.Candidate{Source: "cards", Time: ago(2), Text: "尾号 3318 额度 已 提高 到 35,000 元"})
-	if scores, _ := relevance.Score(q, cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 3) {
-		t.Errorf("the raised limit should rank first: %.3f", scores)
-	}
+	firstFor(t, cands, map[string]int{"额度是多少？": 3}) // the raised limit
 }
 
 // A question that asks how much its object is, and nothing else, finds where
