@@ -625,8 +625,8 @@ func TestWhatAPaymentWasForStatesAnAmount(t *testing.T) {
 	}
 }
 
-// "What does F07 mean?" asks what the error is: the event that names it,
-// not the later events of the repair it opened, which name the error only
+// "What does F07 mean?" asks what the error is (so does "F07: what is
+// it?"): the event that names it, not the later events of the repair it opened, which name the error only
 // through the repair's number (link).
 func TestWhatAnIdentifierMeansIsWhereItIsNamed(t *testing.T) {
 	cands := []relevance.Candidate{
@@ -635,7 +635,7 @@ func TestWhatAnIdentifierMeansIsWhereItIsNamed(t *testing.T) {
 		{Source: "tickets", Time: ago(10), Text: "DW-2290 closed: heating element replaced"},
 		{Source: "survey", Time: ago(2), Text: "How did we do? Rate your visit"},
 	}
-	for _, q := range []string{"what does F07 mean?", "what does F07 stand for?"} {
+	for _, q := range []string{"what does F07 mean?", "what does F07 stand for?", "F07: what is it?", "F07 what's that?"} {
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
 	}
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what does F07 cost me?", nil), cands, relevance.DefaultWeights, nil, testNow); slices.Contains(f.Asks, "description") {

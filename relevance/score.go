@@ -1022,14 +1022,18 @@ func asksDescription(q text) bool {
 // through another identifier (link). own are its terms without its
 // identifiers.
 func asksWhatItIs(q text, own []string) bool {
-	if len(q.words) <= 2 || q.words[0] != "what" {
+	// the question may name its object first ("RX-40012: what is it?"): the
+	// words before its "what" are then the identifier's, none of own
+	at := slices.Index(q.words, "what")
+	if at < 0 || len(q.words) <= at+2 || slices.ContainsFunc(q.words[:at], func(w string) bool { return slices.Contains(own, stem(w)) }) {
 		return false
 	}
-	if q.words[1] == "does" || q.words[1] == "do" || q.words[1] == "did" {
+	words := q.words[at:]
+	if words[1] == "does" || words[1] == "do" || words[1] == "did" {
 		// "what does E21 mean?", "what does SLA stand for?"
 		return len(own) > 0 && !slices.ContainsFunc(own, func(t string) bool { return !meaningStems[t] })
 	}
-	return beWords[q.words[1]] && len(own) == 0
+	return beWords[words[1]] && len(own) == 0
 }
 
 // meaningStems are the words of a question asking what its object means.
