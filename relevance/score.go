@@ -1423,6 +1423,7 @@ var replacedHashes = func() (hs []uint64) {
 // changeHashes are the terms of words saying that something changed.
 var changeHashes = func() (hs []uint64) {
 	for _, w := range []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
+		"raised", "increased", "reduced", "lowered", "decreased",
 		"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长"} {
 		hs = append(hs, termHash(stem(w))) // (a Chinese word's pair is its term)
 	}

@@ -839,6 +839,22 @@ func TestWhichThingNowIsTheChangedOne(t *testing.T) {
 	}
 }
 
+// An amount raised or lowered is the amount's newer word: "Advance payment
+// raised to 98.00 EUR" after "Monthly advance payment set to 85.00 EUR"
+// answers "how much do I pay each month now?" (supersede, where no
+// identifier tells the story).
+func TestARaisedAmountIsTheNewerOne(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "billing", Time: ago(42), Text: "Monthly advance payment set to 85.00 EUR"},
+		{Source: "meter", Time: ago(28), Text: "Meter reading received: 14,522 kWh"},
+		{Source: "billing", Time: ago(17), Text: "Advance payment raised to 98.00 EUR after your reading"},
+		{Source: "notices", Time: ago(3), Text: "Low balance on your account"},
+	}
+	firstFor(t, cands, map[string]int{"how much is my monthly advance payment?": 2})
+	cands[2].Text = "Advance payment lowered to 70.00 EUR after your reading"
+	firstFor(t, cands, map[string]int{"how much is my monthly advance payment?": 2})
+}
+
 // The newest event of the window is no news of an object when it names
 // another object instead: for "what's the latest on DM-4410?", a quote for
 // policy HP-7712 is not the claim's story.
