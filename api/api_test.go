@@ -156,6 +156,26 @@ func TestContextRanksForTheQuestion(t *testing.T) {
 	}
 }
 
+// A question sent as the customer typed it into the chat ("Hi! … Thanks!",
+// 请问 …) is ranked as the question alone: the courtesies are neither
+// analysed nor embedded.
+func TestCourtesiesRankAsTheQuestionAlone(t *testing.T) {
+	now := time.Now()
+	l, _ := embed.NewLocal(384)
+	s := newTestServer(t, l, &fakeStore{events: demoEvents(t, now)}, nil)
+	_, bare := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"where is my refund?"}, "knowledge": {"false"}})
+	_, chat := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"Hi there! Quick question: where is my refund? Thanks!"}, "knowledge": {"false"}})
+	if len(bare.Events) == 0 || len(chat.Events) != len(bare.Events) {
+		t.Fatalf("events: %+v against %+v", chat.Events, bare.Events)
+	}
+	const tolerance = 0.001 // (the two requests' clocks differ: recency moves a little)
+	for i := range bare.Events {
+		if chat.Events[i].Key != bare.Events[i].Key || math.Abs(chat.Events[i].Score-bare.Events[i].Score) > tolerance {
+			t.Errorf("event %d: %s %.6f, want %s %.6f", i, chat.Events[i].Key, chat.Events[i].Score, bare.Events[i].Key, bare.Events[i].Score)
+		}
+	}
+}
+
 // The entity path ranks exactly: the same order as scoring every event by brute force.
 func TestRankMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/freshctx/freshctx/relevance"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -123,6 +124,7 @@ func (s *Server) search(parent context.Context, q string, k int, filter map[stri
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(parent, budget)
 	defer cancel()
+	q = relevance.WithoutCourtesy(q) // ("hi, how do I reset my router? thanks": what is asked)
 	timer := &stageTimer{ms: map[string]float64{}}
 	var embedErr error
 	embed := func() ([]float32, error) { // only when the search is not cached

@@ -717,9 +717,10 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	embedDone := make(chan struct{})
 	searchDone := make(chan searchResult, 1)
 	if p.q != "" {
+		asked := relevance.WithoutCourtesy(p.q) // what is embedded and searched for: the question without "hi" or "thanks" (the ranking's too)
 		go func() {
 			ectx, ecancel := context.WithTimeout(ctx, share(p.budget, embedShare))
-			vecs, err := s.embedder.Embed(ectx, []string{p.q})
+			vecs, err := s.embedder.Embed(ectx, []string{asked})
 			ecancel()
 			emb = embedResult{err: err, at: time.Now()}
 			if err == nil && len(vecs) == 1 {
@@ -733,7 +734,7 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 			if p.knowledge && emb.err == nil {
 				t0 := time.Now()
 				vec := emb.vec
-				hits, info, cached, err := s.searchKnowledge(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Text: p.q, K: *s.cfg.KnowledgeK},
+				hits, info, cached, err := s.searchKnowledge(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Text: asked, K: *s.cfg.KnowledgeK},
 					func() ([]float32, error) { return vec, nil })
 				searchDone <- searchResult{hits: hits, info: info, cached: cached, err: err, took: time.Since(t0)}
 			}

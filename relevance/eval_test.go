@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/freshctx/freshctx/embed"
 	"github.com/freshctx/freshctx/internal/evalset"
@@ -68,7 +69,7 @@ func evaluateSet(t testing.TB, w relevance.Weights, emb embedder, cases []evalse
 			ids = append(ids, e.ID)
 		}
 		for _, q := range c.Questions {
-			qv, _ := emb.Embed(context.Background(), []string{q.Q})
+			qv, _ := emb.Embed(context.Background(), []string{relevance.WithoutCourtesy(q.Q)}) // (as the API embeds it)
 			scores, comps := relevance.Score(relevance.NewQuery(q.Q, qv[0]), cands, w, stats, now)
 			order := make([]int, len(cands))
 			for i := range order {
@@ -461,25 +462,39 @@ func TestLooselyTypedQuestions(t *testing.T) {
 		t.Fatalf("no labelled sets in examples/: %v", err)
 	}
 	loosely := strings.NewReplacer("?", "", "？", "", "'", "", "’", "")
-	var written, typed, n float64
+	courteous := func(q string) string { // (as a chat message: a greeting, 请问, thanks)
+		if strings.IndexFunc(q, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 {
+			return "你好，请问" + q + "谢谢！"
+		}
+		return "Hi! Quick question: " + q + " Thanks!"
+	}
+	var written, typed, wrapped, n float64
 	for _, path := range paths {
 		cases, _, err := evalset.ReadFiles(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w := evaluateSet(t, relevance.DefaultWeights, emb, cases).Get("all", "overall")
-		for i := range cases {
-			cases[i].Questions = slices.Clone(cases[i].Questions)
-			for j := range cases[i].Questions {
-				cases[i].Questions[j].Q = loosely.Replace(strings.ToLower(cases[i].Questions[j].Q))
+		retyped := func(f func(string) string) float64 {
+			cs := slices.Clone(cases)
+			for i := range cs {
+				cs[i].Questions = slices.Clone(cs[i].Questions)
+				for j := range cs[i].Questions {
+					cs[i].Questions[j].Q = f(cs[i].Questions[j].Q)
+				}
 			}
+			return evaluateSet(t, relevance.DefaultWeights, emb, cs).Get("all", "overall").NDCG5
 		}
-		l := evaluateSet(t, relevance.DefaultWeights, emb, cases).Get("all", "overall")
-		written, typed, n = written+w.NDCG5*float64(w.N), typed+l.NDCG5*float64(l.N), n+float64(w.N)
+		l := retyped(func(q string) string { return loosely.Replace(strings.ToLower(q)) })
+		c := retyped(courteous)
+		written, typed, wrapped, n = written+w.NDCG5*float64(w.N), typed+l*float64(w.N), wrapped+c*float64(w.N), n+float64(w.N)
 	}
-	t.Logf("%d sets, %.0f questions: nDCG@5 %.4f as written, %.4f typed loosely", len(paths), n, written/n, typed/n)
+	t.Logf("%d sets, %.0f questions: nDCG@5 %.4f as written, %.4f typed loosely, %.4f within courtesies", len(paths), n, written/n, typed/n, wrapped/n)
 	if typed/n < written/n-0.001 { // (deterministic: the same sets, embedder and weights each run)
 		t.Errorf("typed loosely nDCG@5 %.4f against %.4f as written", typed/n, written/n)
+	}
+	if wrapped/n < written/n-0.001 {
+		t.Errorf("within courtesies nDCG@5 %.4f against %.4f as written", wrapped/n, written/n)
 	}
 }
 

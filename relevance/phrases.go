@@ -216,3 +216,65 @@ func spelledOut(q string) string {
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// courtesyOpenings and courtesyClosings are what a customer says around a
+// question and not in it: a greeting, "quick question", "请问" (may I ask),
+// thanks. They are no words of what is asked: "请问" matched every "请 …"
+// instruction by its 请, "quick question" the lines that ask a question.
+var courtesyOpenings = []string{"hi there", "hello there", "hey there", "hi", "hello", "hey", "hiya", "good morning",
+	"good afternoon", "good evening", "dear support", "dear team", "excuse me", "sorry to bother you", "sorry",
+	"quick question", "a quick question", "one more question", "another question", "i have a question",
+	"just a question", "question", "please", "thanks", "thank you",
+	"你好", "您好", "哈喽", "嗨", "在吗", "在不在", "打扰一下", "打扰了", "不好意思", "我想问一下", "我想问下", "想问一下", "想问下",
+	"麻烦问一下", "麻烦问下", "请问一下", "问一下", "请问", "麻烦"}
+
+var courtesyClosings = []string{"thanks in advance", "thanks a lot", "thank you very much", "thank you", "thanks",
+	"many thanks", "cheers", "please", "thx", "ty",
+	"谢谢你", "谢谢您", "谢谢", "多谢", "感谢", "麻烦了", "麻烦你了", "辛苦了"}
+
+// WithoutCourtesy is a question without the courtesies it opens and closes
+// with (courtesyOpenings, courtesyClosings); the question as it is when it is
+// nothing else ("thanks!").
+func WithoutCourtesy(q string) string {
+	const marks = " \t\n,.!:;-—~，。！：；、…"
+	s, cut := strings.Trim(q, marks), false
+	for changed := true; changed; cut = cut || changed {
+		changed = false
+		lower := strings.ToLower(s)
+		for _, c := range courtesyOpenings {
+			if rest, ok := strings.CutPrefix(lower, c); ok && rest != "" && courtesyEnds(c, rest, true) {
+				s, changed = strings.TrimLeft(s[len(c):], marks+"?？"), true
+				break
+			}
+		}
+		lower = strings.ToLower(s)
+		body := strings.TrimRight(lower, marks)
+		for _, c := range courtesyClosings {
+			if rest, ok := strings.CutSuffix(body, c); ok && strings.TrimRight(rest, marks) != "" && courtesyEnds(c, rest, false) {
+				s, changed = strings.TrimRight(s[:len(rest)], marks), true
+				break
+			}
+		}
+	}
+	if !cut || strings.TrimRight(s, marks+"?？") == "" {
+		return q
+	}
+	return s
+}
+
+// courtesyEnds reports that a courtesy is a whole word or phrase of the text
+// it opens (rest follows it) or closes (rest comes before it): "hi" does not
+// open "highway", "ty" does not close "city". A Chinese courtesy needs no
+// boundary.
+func courtesyEnds(c, rest string, opening bool) bool {
+	if !isASCIILetter(c[0]) {
+		return true
+	}
+	var r rune
+	if opening {
+		r, _ = utf8.DecodeRuneInString(rest)
+	} else {
+		r, _ = utf8.DecodeLastRuneInString(rest)
+	}
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-' || isCJK(r)
+}

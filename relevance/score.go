@@ -50,7 +50,7 @@ func (q *Query) normalised() text {
 // for help ("can you look into my order?") does not look for the lines that
 // offer it: its analysis has no OfferTerm.
 func NewQuery(question string, vec []float32) Query {
-	q := Query{Text: spelledOut(question), Vector: vec}
+	q := Query{Text: WithoutCourtesy(spelledOut(question)), Vector: vec}
 	t := q.normalised()
 	q.Analysis, q.Intent = analyze(t.norm, true, false), recencyIntent(t)
 	return q

@@ -1169,6 +1169,39 @@ func TestChatWordsSpelledOut(t *testing.T) {
 	firstFor(t, cands, map[string]int{"did u get my payment": 1, "where is U-2210": 2})
 }
 
+// What a customer says around a question is not in it: a greeting, "quick
+// question", 请问 (may I ask) and thanks are taken off before the question is
+// analysed (and, in the API, embedded), so a question ranks as it does
+// without them; words that only begin or end like one stay ("highway",
+// "city", "Hi-Fi"), and so does a message that is nothing else.
+func TestCourtesiesAreNoWordsOfTheQuestion(t *testing.T) {
+	for in, want := range map[string]string{
+		"Hi! Where is my refund? Thanks!":                       "Where is my refund?",
+		"hello there, quick question: when is INV-1040 due?":    "when is INV-1040 due?",
+		"Good morning - is my parcel in the city? thank you :)": "is my parcel in the city? thank you :)",
+		"is my parcel in the city? thank you":                   "is my parcel in the city?",
+		"你好，请问我的快递到了吗？谢谢":                                       "我的快递到了吗？",
+		"在吗？退款到了吗":                                              "退款到了吗",
+		"highway toll charged twice?":                           "highway toll charged twice?",
+		"Hi-Fi speaker delivered?":                              "Hi-Fi speaker delivered?",
+		"is the payment from Marty?":                            "is the payment from Marty?",
+		"thanks!":                                               "thanks!",
+		"pls check my order thx":                                "pls check my order",
+	} {
+		if got := relevance.WithoutCourtesy(in); got != want {
+			t.Errorf("WithoutCourtesy(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// the question's terms are its own: 请问's 请 found every "请 …" line
+	for in, bare := range map[string]string{"请问发票开好了吗？": "发票开好了吗？", "你好，请问牛奶送到了吗？谢谢": "牛奶送到了吗？",
+		"Hello, quick question: did you approve my refund? Thanks!": "did you approve my refund?"} {
+		got, want := relevance.NewQuery(in, nil).Analysis.Terms, relevance.NewQuery(bare, nil).Analysis.Terms
+		if !slices.Equal(got, want) {
+			t.Errorf("%q analysed as %q, want %q", in, got, want)
+		}
+	}
+}
+
 // A number written in groups (a tracking number, an IBAN, a phone number) is
 // one identifier: a question that pastes it whole finds it, and two parcels
 // whose numbers share groups (one sender's prefix) are not one story: "PK-89
