@@ -219,12 +219,14 @@ func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // courtesyOpenings and courtesyClosings are what a customer says around a
 // question and not in it: a greeting, "quick question", "请问" (may I ask),
-// thanks. They are no words of what is asked: "请问" matched every "请 …"
+// "um", thanks. They are no words of what is asked: "请问" matched every "请 …"
 // instruction by its 请, "quick question" the lines that ask a question.
 var courtesyOpenings = []string{"hi there", "hello there", "hey there", "hi", "hello", "hey", "hiya", "good morning",
 	"good afternoon", "good evening", "dear support", "dear team", "excuse me", "sorry to bother you", "sorry",
 	"quick question", "a quick question", "one more question", "another question", "i have a question",
 	"just a question", "question", "please", "thanks", "thank you",
+	// and the fillers a chat message starts with
+	"um", "umm", "uh", "uhm", "erm", "hmm", "ok so", "okay so", "so", "well,", "ok,", "okay,", "alright,", "嗯", "呃",
 	"你好", "您好", "哈喽", "嗨", "在吗", "在不在", "打扰一下", "打扰了", "不好意思", "我想问一下", "我想问下", "想问一下", "想问下",
 	"麻烦问一下", "麻烦问下", "请问一下", "问一下", "请问", "麻烦"}
 

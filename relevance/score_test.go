@@ -1169,7 +1169,7 @@ func TestChatWordsSpelledOut(t *testing.T) {
 	firstFor(t, cands, map[string]int{"did u get my payment": 1, "where is U-2210": 2})
 }
 
-// What a customer says around a question is not in it: a greeting, "quick
+// What a customer says around a question is not in it: a greeting, "um", "quick
 // question", 请问 (may I ask) and thanks are taken off before the question is
 // analysed (and, in the API, embedded), so a question ranks as it does
 // without them; words that only begin or end like one stay ("highway",
@@ -1187,6 +1187,8 @@ func TestCourtesiesAreNoWordsOfTheQuestion(t *testing.T) {
 		"is the payment from Marty?":                            "is the payment from Marty?",
 		"thanks!":                                               "thanks!",
 		"pls check my order thx":                                "pls check my order",
+		"um, ok so where's my parcel?":                          "where's my parcel?",
+		"ER visit covered?":                                     "ER visit covered?",
 	} {
 		if got := relevance.WithoutCourtesy(in); got != want {
 			t.Errorf("WithoutCourtesy(%q) = %q, want %q", in, got, want)
