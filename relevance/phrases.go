@@ -89,14 +89,15 @@ func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
 var particles = map[string]bool{"back": true, "up": true, "off": true, "out": true, "away": true, "down": true, "over": true,
 	"in": true, "on": true}
 
-// normalise is s in NFKC, lower-cased (ASCII needs only the latter). A
+// normalise is s in NFKC, lower-cased, its Traditional Chinese characters
+// in their Simplified forms (simplified; ASCII needs only lower case). A
 // full-width comma, which NFKC makes ",", is followed by a space: it ends a
 // clause and never groups a number's digits ("CA1403，6月" is a flight and a
 // month, not ca14036; "09:00，06 车" no amount 00.06).
 func normalise(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return strings.ToLower(norm.NFKC.String(strings.ReplaceAll(s, "，", "， ")))
+			return strings.ToLower(simplified(norm.NFKC.String(strings.ReplaceAll(s, "，", "， "))))
 		}
 	}
 	return strings.ToLower(s)

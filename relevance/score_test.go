@@ -1339,3 +1339,24 @@ func TestAPlaceInAnOrderBringsNoSynonyms(t *testing.T) {
 		}
 	}
 }
+
+// A question in Traditional Chinese asks what the same question in Simplified
+// does, over events in either: "什麼時候到貨？" asks for a time as
+// "什么时候到货？" does, and "訂單 已 發貨" is the shipped order for both.
+func TestTraditionalChineseAsksWhatSimplifiedDoes(t *testing.T) {
+	asksFor(t, map[string][]string{"什麼時候到貨？": {relevance.TimeTerm}, "為什麼扣了我的錢？": {relevance.ReasonTerm}})
+	for _, events := range [][2]string{{"订单 DD-2201 已 发货，预计 周五 送达", "退款 申请 已 提交"}, {"訂單 DD-2201 已 發貨，預計 週五 送達", "退款 申請 已 提交"}} {
+		cands := []relevance.Candidate{
+			{Source: "orders", Time: ago(30), Text: events[0]},
+			{Source: "support", Time: ago(5), Text: events[1]},
+			{Source: "promo", Time: ago(2), Text: "Chat (bot): 有 什么 可以 帮 您？"},
+		}
+		firstFor(t, cands, map[string]int{"我的貨什麼時候到？": 0, "我的货什么时候到？": 0, "退款申請好了嗎？": 1})
+	}
+	// a Simplified text is analysed as it was: 著 and 乾 are Simplified too
+	for _, s := range []string{"著名 品牌", "乾隆 年间"} {
+		if got := relevance.Analyze(s).Terms; !slices.Contains(got, string([]rune(s)[:2])) {
+			t.Errorf("%q analysed as %q", s, got)
+		}
+	}
+}
