@@ -1008,7 +1008,7 @@ const DescriptionTerm = "§"
 // for?": what it was bought or billed for).
 var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in", "are in", "were in", "what's on", "what is on", "what was on",
 	"contain", "contains", "included in", "里面有什么", "包括什么", "什么内容",
-	"点的什么", "点了什么", "买的什么", "买了什么", "订的什么", "订了什么"})
+	"点的什么", "点了什么", "买的什么", "买了什么", "订的什么", "订了什么", "寄的什么", "寄了什么"})
 
 func asksDescription(q text) bool {
 	n := len(q.words)
