@@ -309,7 +309,7 @@ func statesCount(rs []rune) bool {
 		if i > 0 && countLabels[strings.Trim(fields[i-1], "(\"'#")] {
 			continue
 		}
-		next := fields[i+1]
+		next := strings.TrimRight(fields[i+1], ",.;:!?)") // ("80 guests, 6,400.00 EUR", "for 12 seats.")
 		if next == "of" && i+2 < len(fields) && isNumber(strings.TrimRight(fields[i+2], ",.;:")) {
 			return true // how far through a count: "instalment 4 of 12", "set 7 of 20"
 		}

@@ -711,6 +711,9 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"奶茶 3 杯，实付 39 元":                                     true,
 		"Instalment 4 of 12 paid: 210.00 EUR":                true, // how far through a count
 		"Aligner set 7 of 20 dispatched":                     true,
+		"Workspace upgraded to Pro: 12 seats.":               true, // (a sentence's period, a clause's comma)
+		"Venue booked: 80 guests, 6,400.00 EUR":              true,
+		"Delivery expected in 3 days.":                       false,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)
