@@ -283,7 +283,11 @@ type Fusion struct {
 	// Object is the identifier a question naming none names by its words
 	// alone (aboutASibling: "pr7701" for "why are the flyers not printed
 	// yet?"), as the analysis writes it: the events naming another object of
-	// its kind, and none of those words, count Weights.Sibling.
+	// its kind, and none of those words, count Weights.Sibling. For a
+	// question about one way of a trip ("when do I fly home now?", legsAsked)
+	// it is the flights and tickets only that way's legs name ("tp218"): the
+	// events naming one, or stating its route, match as if the question had
+	// named it (Components.Identifier).
 	Object string `json:"object,omitempty"`
 	// Expanded are what the question's words brought into BM25 besides
 	// themselves, as it matched them (stems, Chinese character pairs, phrases
@@ -436,7 +440,18 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 	}
 	var object string // (Fusion.Object)
-	if len(qids) == 0 && w.Sibling > 0 && w.Sibling < 1 {
+	if dir := askedDirection(q.normalised()); len(qids) == 0 && dir != 0 && w.Identifier > 0 {
+		// "when do I fly home now?" names the flights of the trip's way back
+		if way := legsAsked(dir, cands, docs); len(way.routes) > 0 {
+			for i := range cands {
+				if namesLeg(cands[i].Text, &docs[i], way) {
+					comps[i].Identifier = 1
+				}
+			}
+			object = strings.Join(way.names, " ")
+		}
+	}
+	if len(qids) == 0 && object == "" && w.Sibling > 0 && w.Sibling < 1 {
 		siblings, intro, x := aboutASibling(own, rels, comps, docs, cands)
 		for _, i := range siblings {
 			comps[i].Source *= w.Sibling

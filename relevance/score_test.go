@@ -1360,3 +1360,41 @@ func TestTraditionalChineseAsksWhatSimplifiedDoes(t *testing.T) {
 		}
 	}
 }
+
+// A question about one way of a trip names that way's flights: the window's
+// earliest route begins the trip, a leg back to where it began is the way
+// home, and the events naming its flight (or stating its route) match as if
+// the question had named it; a reference both legs carry names neither.
+func TestTheWayHomeIsTheLegBackToWhereTheTripBegan(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(58), Text: "Booking RX4T2Q: Vienna to Athens, OS 801, 2 August 10:05"},
+		{Source: "bookings", Time: ago(57), Text: "Booking RX4T2Q: Athens to Vienna, OS 802, 9 August 18:30"},
+		{Source: "ops", Time: ago(30), Text: "OS 802 on 9 August delayed: new departure 21:45"},
+		{Source: "ops", Time: ago(20), Text: "Meals added to both flights"},
+		{Source: "ops", Time: ago(3), Text: "Online check-in for OS 801 is open: departure 10:05"},
+	}
+	firstFor(t, cands, map[string]int{"when do I fly home now?": 2, "what happened to my return flight?": 2,
+		"what time is my outbound flight?": 4})
+	_, comps, f := relevance.ScoreFused(relevance.NewQuery("when do I fly back?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if f.Object != "os802" || comps[0].Identifier != 0 || comps[1].Identifier != 1 || comps[2].Identifier != 1 {
+		t.Errorf("the way back names OS 802 alone: %q %+v", f.Object, comps)
+	}
+	// a route stated without a flight is the leg's too; Chinese routes with →
+	train := []relevance.Candidate{
+		{Source: "tickets", Time: ago(50), Text: "订单 已 支付：G7 次 北京南→上海虹桥，5月 1日 09:00"},
+		{Source: "tickets", Time: ago(49), Text: "订单 已 支付：G8 次 上海虹桥→北京南，5月 3日 18:00"},
+		{Source: "ops", Time: ago(10), Text: "上海虹桥→北京南 5月 3日 列车 晚点 40 分钟"},
+		{Source: "ops", Time: ago(2), Text: "G7 次 检票口 A12"},
+	}
+	firstFor(t, train, map[string]int{"回程几点发车？": 2})
+	// without legs both ways, "home" asks for no leg
+	for _, q := range []string{"how will I get home?", "when do I fly home?"} {
+		_, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), []relevance.Candidate{
+			{Source: "roadside", Time: ago(20), Text: "Breakdown on the A7: tow truck on its way"},
+			{Source: "plans", Time: ago(10), Text: "Plan changed from Basic to Standard for flights abroad"},
+		}, relevance.DefaultWeights, nil, testNow)
+		if f.Object != "" {
+			t.Errorf("%q: object %q, want none", q, f.Object)
+		}
+	}
+}
