@@ -1349,7 +1349,8 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // plan is GM-330 on?", where "popcorn added to CN-7781" says nothing of "what
 // seats do I have for CN-7781?". The noun is one or
 // two words WordNet knows as a noun, before an auxiliary, a pronoun or a
-// preposition ("what happened to …" names none: "happened" is no noun).
+// preposition, or ending the question ("what happened to …" names none:
+// "happened" is no noun).
 func askedNoun(words, terms []string) uint64 {
 	for k, w := range words {
 		if w != "what" && w != "which" {
@@ -1375,6 +1376,9 @@ func askedNoun(words, terms []string) uint64 {
 				break
 			}
 			bits |= 1 << j
+			if m+1 == len(words) {
+				return bits // (the question ends with it: "CI-5520 what cover?", "which gate?")
+			}
 		}
 	}
 	return 0
