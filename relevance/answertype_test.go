@@ -635,7 +635,7 @@ func TestWhatAnIdentifierMeansIsWhereItIsNamed(t *testing.T) {
 		{Source: "tickets", Time: ago(10), Text: "DW-2290 closed: heating element replaced"},
 		{Source: "survey", Time: ago(2), Text: "How did we do? Rate your visit"},
 	}
-	for _, q := range []string{"what does F07 mean?", "what does F07 stand for?", "F07: what is it?", "F07 what's that?"} {
+	for _, q := range []string{"what does F07 mean?", "what does F07 stand for?", "F07: what is it?", "F07 what's that?", "F07 是什么意思？", "F07 是什么东西"} {
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
 	}
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what does F07 cost me?", nil), cands, relevance.DefaultWeights, nil, testNow); slices.Contains(f.Asks, "description") {

@@ -1032,11 +1032,19 @@ func asksDescription(q text) bool {
 
 // asksWhatItIs reports a question that names its objects and asks nothing
 // more than what they are ("what was GR-6611?", "what's INV-7731?") or mean
-// ("what does E21 mean?"): the event introducing one says it, where the later
+// ("what does E21 mean?", "JD-3302 是什么东西？"): the event introducing one says it, where the later
 // events of a story it names (the repair that error E21 opened) only name it
 // through another identifier (link). own are its terms without its
 // identifiers.
 func asksWhatItIs(q text, own []string) bool {
+	if cjk := strings.Map(func(r rune) rune {
+		if isCJK(r) {
+			return r
+		}
+		return -1
+	}, q.norm); cjkWhatItIs[cjk] {
+		return true // "JD-3302 是什么东西？", "E21 是什么意思": its Chinese is nothing more
+	}
 	// the question may name its object first ("RX-40012: what is it?"): the
 	// words before its "what" are then the identifier's, none of own
 	at := slices.Index(q.words, "what")
@@ -1050,6 +1058,11 @@ func asksWhatItIs(q text, own []string) bool {
 	}
 	return beWords[words[1]] && len(own) == 0
 }
+
+// cjkWhatItIs are the Chinese questions asking what a thing is or means, and
+// nothing more, once its identifiers are left out.
+var cjkWhatItIs = map[string]bool{"是什么": true, "是什么东西": true, "是啥": true, "是啥东西": true, "什么东西": true,
+	"是什么来着": true, "是什么意思": true, "什么意思": true, "指什么": true, "代表什么": true}
 
 // meaningStems are the words of a question asking what its object means.
 var meaningStems = map[string]bool{stem("mean"): true, stem("meant"): true, stem("stand"): true, stem("signify"): true}
