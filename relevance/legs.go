@@ -42,16 +42,14 @@ var (
 
 // askedDirection is the way of a trip a question asks about.
 func askedDirection(q text) direction {
-	if !travelCues.in(q) {
+	home, out := homewardCues.in(q), outwardCues.in(q)
+	switch {
+	case home == out || !travelCues.in(q):
 		return 0
-	}
-	switch home, out := homewardCues.in(q), outwardCues.in(q); {
-	case home && !out:
+	case home:
 		return homeward
-	case out && !home:
-		return outward
 	}
-	return 0
+	return outward
 }
 
 // leg is one route an event states: where from, where to, and the keys

@@ -243,18 +243,21 @@ func WithoutCourtesy(q string) string {
 	s, cut := strings.Trim(q, marks), false
 	for changed := true; changed; cut = cut || changed {
 		changed = false
-		lower := strings.ToLower(s)
+		lower := strings.ToLower(s[:min(len(s), 24)]) // (no courtesy is longer)
 		for _, c := range courtesyOpenings {
 			if rest, ok := strings.CutPrefix(lower, c); ok && rest != "" && courtesyEnds(c, rest, true) {
 				s, changed = strings.TrimLeft(s[len(c):], marks+"?？"), true
 				break
 			}
 		}
-		lower = strings.ToLower(s)
-		body := strings.TrimRight(lower, marks)
+		body := strings.TrimRight(s, marks)
+		tail := strings.ToLower(body[max(0, len(body)-24):])
 		for _, c := range courtesyClosings {
-			if rest, ok := strings.CutSuffix(body, c); ok && strings.TrimRight(rest, marks) != "" && courtesyEnds(c, rest, false) {
-				s, changed = strings.TrimRight(s[:len(rest)], marks), true
+			if !strings.HasSuffix(tail, c) {
+				continue
+			}
+			if before := body[:len(body)-len(c)]; strings.TrimRight(before, marks) != "" && courtesyEnds(c, before, false) {
+				s, changed = strings.TrimRight(before, marks), true
 				break
 			}
 		}
