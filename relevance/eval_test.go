@@ -264,7 +264,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// committed unread, read once, then its misses: development),
 	// -blind-71.json (ten more, written to decide one change of stop 50,
 	// the story's match added to a later event's own: committed unread,
-	// read once with and without it);
+	// read once with and without it); -blind-72.json (ten more, written at
+	// the start of stop 51 before any change), -blind-73.json (ten more, 14
+	// identifier questions) and -blind-74.json (ten more, one in Traditional
+	// Chinese, some questions as typed in a chat), each committed unread,
+	// read once, then its misses: development; -blind-75.json, -76 and -77
+	// (eight businesses each, busier windows of six to nine events, more
+	// look-alikes and two-event questions), the same way, the 76th written
+	// to decide one change of stop 51 and read with and without it;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -303,7 +310,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-65.json"}, {"../examples/evalset-blind-66.json"},
 		{"../examples/evalset-blind-67.json"}, {"../examples/evalset-blind-68.json"},
 		{"../examples/evalset-blind-69.json"}, {"../examples/evalset-blind-70.json"},
-		{"../examples/evalset-blind-71.json"},
+		{"../examples/evalset-blind-71.json"}, {"../examples/evalset-blind-72.json"},
+		{"../examples/evalset-blind-73.json"}, {"../examples/evalset-blind-74.json"},
+		{"../examples/evalset-blind-75.json"}, {"../examples/evalset-blind-76.json"},
+		{"../examples/evalset-blind-77.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
