@@ -9,15 +9,16 @@ import (
 // A trip's legs tell which of its flights (trains, coaches) a question means
 // when it names none: "when do I fly home now?" asks about the leg that ends
 // where the trip began, "what happened to my return flight?" too, "去程几点？"
-// about the leg that starts there. A leg is a route an event states ("Boston
-// to Lisbon, TP 218", "flight AF 1146 Rome-Paris", "G105 次 上海虹桥→北京南")
-// in a clause that names its flight or ticket; the trip begins where the
-// window's earliest leg does. The question then names the flights of the legs
-// it means and not those of the others (a booking reference both legs carry
-// names neither), as if it had written them: an event naming one matches the
-// question's identifier (Components.Identifier) and outranks the other leg's,
-// "TP 218 on 17 July cancelled; rebooked on TP 220" over "Check-in for TP 217
-// opens in 24 hours". Without legs both ways in the window nothing changes.
+// about the leg that starts there. A leg is a route a travel event states
+// ("Boston to Lisbon, TP 218", "flight AF 1146 Rome-Paris", "G105 次
+// 上海虹桥→北京南"); the trip begins where the window's earliest leg does. The
+// question then names the routes of the legs it means, and the flights and
+// identifiers they name that the other legs do not (a booking reference both
+// carry names neither), as if it had written them: an event naming one or
+// stating the route matches the question's identifier (Components.Identifier)
+// and outranks the other way's, "TP 218 on 17 July cancelled; rebooked on TP
+// 220" over "Check-in for TP 217 opens in 24 hours". Without legs both ways in
+// the window nothing changes.
 
 // direction is what a question says of a trip's legs: 0 none, homeward (the
 // way back) or outward.
@@ -28,8 +29,8 @@ const (
 	outward
 )
 
-// homewardWords and outwardWords ask for one way of a trip; a question needs a
-// travel word too ("how will I get home?" after a breakdown asks no leg).
+// homewardCues and outwardCues ask for one way of a trip; a question needs a
+// travel cue too ("how will I get home?" after a breakdown asks no leg).
 var (
 	homewardCues = newCueSet([]string{"home", "way back", "flight back", "fly back", "flying back", "train back", "coach back",
 		"bus back", "going back", "get back", "travel back", "return flight", "return trip", "return journey", "return leg",
@@ -52,8 +53,7 @@ func askedDirection(q text) direction {
 	return outward
 }
 
-// leg is one route an event states: where from, where to, and the keys
-// (flight numbers, tickets, references) its clause names.
+// leg is one route an event states: where from, where to, and what names it.
 type leg struct {
 	from, to string
 	codes    []string // flight and train numbers, normalised ("tp218")
@@ -61,8 +61,8 @@ type leg struct {
 	at       int      // the candidate stating it
 }
 
-// travelWords make a clause one about travel, where "A to B" is a route
-// ("Plan changed from Basic to Standard" is none).
+// travelWords and cjkTravelWords make a clause one about travel, where "A to
+// B" is a route ("Plan changed from Basic to Standard" is none).
 var travelWords = map[string]bool{"flight": true, "flights": true, "train": true, "coach": true, "bus": true,
 	"ferry": true, "trip": true, "ticket": true, "tickets": true, "booking": true, "booked": true, "rebooked": true,
 	"return": true, "outbound": true, "departure": true, "departs": true, "seat": true}
@@ -81,6 +81,28 @@ var travelHashes = func() (hs []uint64) {
 
 const cjkTravelWords = "航班 机票 车票 高铁 火车 动车 列车 车次 班次 次 改签 出票 登机 检票 座"
 
+var cjkTravel = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(cjkTravelWords) {
+		m[w] = true
+	}
+	return m
+}()
+
+// clausesOf are a text's clauses as legs are written in them: one each
+// ("Berlin to Madrid IB 3111, 12 July; Madrid to Berlin IB 3112, 19 July").
+func clausesOf(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '；' || r == '\n' })
+}
+
+// legWords are a clause's words as routes and flight numbers are read from
+// them: split at spaces and at the marks around a place or a number.
+func legWords(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",:;()/，：；", r)
+	})
+}
+
 // legsOf are the routes the candidates state, in the order of their times
 // (then of their text).
 func legsOf(cands []Candidate, docs []doc) []leg {
@@ -89,7 +111,7 @@ func legsOf(cands []Candidate, docs []doc) []leg {
 		if !mayRoute(cands[i].Text) || !hasAny(&docs[i], travelHashes) {
 			continue // (no route, or no event about travel: most)
 		}
-		for _, clause := range strings.FieldsFunc(cands[i].Text, func(r rune) bool { return r == ';' || r == '；' || r == '\n' }) {
+		for _, clause := range clausesOf(cands[i].Text) {
 			from, to := routeIn(clause)
 			if from == "" {
 				continue
@@ -114,12 +136,10 @@ func routeIn(clause string) (from, to string) {
 	if !mayRoute(clause) {
 		return "", "" // (most events: no mark a route is written with)
 	}
-	words := strings.FieldsFunc(clause, func(r rune) bool {
-		return unicode.IsSpace(r) || r == ',' || r == ':' || r == '，' || r == '：' || r == '(' || r == ')'
-	})
+	words := legWords(clause)
 	travel := false
 	for k, w := range words {
-		if travelWords[strings.ToLower(strings.Trim(w, ".!?"))] || strings.Contains(cjkTravelWords, w) || codeKey(words, k) != "" {
+		if travelWords[strings.ToLower(strings.Trim(w, ".!?"))] || cjkTravel[w] || codeKey(words, k) != "" {
 			travel = true
 			break
 		}
@@ -233,9 +253,7 @@ func codeKey(words []string, k int) string {
 
 // codesIn are the flight and train numbers a text names (codeKey).
 func codesIn(text string) []string {
-	words := strings.FieldsFunc(text, func(r rune) bool {
-		return unicode.IsSpace(r) || r == ',' || r == ':' || r == ';' || r == '，' || r == '：' || r == '；' || r == '/' || r == '(' || r == ')'
-	})
+	words := legWords(text)
 	var codes []string
 	for k := range words {
 		if c := codeKey(words, k); c != "" && !slices.Contains(codes, c) {
@@ -248,7 +266,7 @@ func codesIn(text string) []string {
 // namesLeg reports that a candidate states one of a way's routes or names
 // one of its flights or identifiers (its doc, d).
 func namesLeg(text string, d *doc, w way) bool {
-	for _, clause := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '；' || r == '\n' }) {
+	for _, clause := range clausesOf(text) {
 		if from, to := routeIn(clause); from != "" && slices.Contains(w.routes, route{from, to}) {
 			return true
 		}
