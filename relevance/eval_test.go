@@ -272,6 +272,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// (eight businesses each, busier windows of six to nine events, more
 	// look-alikes and two-event questions), the same way, the 76th written
 	// to decide one change of stop 51 and read with and without it;
+	// -blind-78.json (the same shape, written at the end of stop 51 and read
+	// once only);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -313,7 +315,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-71.json"}, {"../examples/evalset-blind-72.json"},
 		{"../examples/evalset-blind-73.json"}, {"../examples/evalset-blind-74.json"},
 		{"../examples/evalset-blind-75.json"}, {"../examples/evalset-blind-76.json"},
-		{"../examples/evalset-blind-77.json"},
+		{"../examples/evalset-blind-77.json"}, {"../examples/evalset-blind-78.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
