@@ -1400,3 +1400,23 @@ func TestTheWayHomeIsTheLegBackToWhereTheTripBegan(t *testing.T) {
 		}
 	}
 }
+
+// A question in one spelling finds events in the other: "theatre" and
+// "theater", "neighbour" and "neighbor", "favourite" and "favorite" are
+// analysed as one term (WordNet's pairs), where a WordNet synonym alone
+// counted a fifth and a newer event sharing another word came first.
+func TestBritishAndAmericanSpellingsAreOneWord(t *testing.T) {
+	for brit, amer := range map[string]string{"theatre": "theater", "neighbours": "neighbors", "favourite": "favorite",
+		"organised": "organized", "tyres": "tires", "programme": "program", "licence": "license"} {
+		if b, a := relevance.Analyze(brit).Terms, relevance.Analyze(amer).Terms; !slices.Equal(b, a) {
+			t.Errorf("%q analysed as %q, %q as %q", brit, b, amer, a)
+		}
+	}
+	cands := []relevance.Candidate{
+		{Source: "tickets", Time: ago(40), Text: "Tickets for Hamlet at the Globe theatre, row F"},
+		{Source: "tickets", Time: ago(5), Text: "Tickets for the Jazz Night emailed to you"},
+		{Source: "orders", Time: ago(30), Text: "Favourite saved: pizza Diavola"},
+		{Source: "orders", Time: ago(4), Text: "Pizza Margherita delivered"},
+	}
+	firstFor(t, cands, map[string]int{"which tickets are for the theater?": 0, "which pizza is my favorite?": 2})
+}
