@@ -378,11 +378,28 @@ func TestMetricsExistFromTheFirstScrape(t *testing.T) {
 type knowledgeStore struct {
 	fakeStore
 	searches int
+	last     store.SearchQuery
 }
 
 func (k *knowledgeStore) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, store.SearchInfo, error) {
 	k.searches++
+	k.last = q
 	return []store.Hit{{Source: "kb", DocID: "KB-1", Text: "Refunds take 3-5 days.", Score: 0.5}}, store.SearchInfo{}, nil
+}
+
+// A knowledge search looks for the question's words in their other spelling
+// too ("colour" for an article on a color, "centre" for one on a center), as
+// it does for their translations: the full-text side stems each spelling
+// apart.
+func TestKnowledgeLooksForTheOtherSpelling(t *testing.T) {
+	l, _ := embed.NewLocal(384)
+	st := &knowledgeStore{fakeStore: fakeStore{events: demoEvents(t, time.Now())}}
+	s := newTestServer(t, l, st, nil)
+	get(t, s, url.Values{"entity": {"customer:1"}, "q": {"Hi! which colour does the service centre stock?"}})
+	if st.searches != 1 || st.last.Text != "which colour does the service centre stock?" ||
+		!slices.Contains(st.last.Also, "color") || !slices.Contains(st.last.Also, "center") {
+		t.Errorf("searched %d times for %q, also %q", st.searches, st.last.Text, st.last.Also)
+	}
 }
 
 // The documented "off" values of the ranking knobs are off: knowledge_k 0 adds no

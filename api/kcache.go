@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -121,8 +122,9 @@ func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vecto
 	// The question's words also look for their translations (CC-CEDICT) in the
 	// full-text side: "退款多久到账？" finds an English article on refunds,
 	// "how long does a refund take?" a Chinese one on 退款, which neither
-	// their words nor the offline embedder reach.
-	q.Also = relevance.Translations(q.Text)
+	// their words nor the offline embedder reach; and for their other
+	// spellings: "what colour …?" finds an article on a color.
+	q.Also = slices.Concat(relevance.Translations(q.Text), relevance.OtherSpellings(q.Text))
 	// Read-your-writes requests (after=, fresh_through=) read the store: a
 	// write's notice may trail its commit by a moment.
 	useCache := s.kcache != nil && !store.NeedsPrimary(ctx)

@@ -2,6 +2,7 @@ package relevance
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -37,3 +38,38 @@ var spellingOf = sync.OnceValue(func() map[string]string {
 	}
 	return m
 })
+
+// spellingWords maps each word of the table, British or American, to its
+// other spelling (plurals too: "colours" and "colors").
+var spellingWords = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for line := range strings.Lines(spellingsTable) {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		brit, amer, _ := strings.Cut(strings.TrimSpace(line), " ")
+		for _, s := range []string{"", "s"} {
+			if _, ok := m[brit+s]; !ok {
+				m[brit+s] = amer + s
+			}
+			if _, ok := m[amer+s]; !ok {
+				m[amer+s] = brit + s
+			}
+		}
+	}
+	return m
+})
+
+// OtherSpellings are the question's words that have another spelling, in
+// that spelling ("colour" → "color", "center" → "centre"): what a full-text
+// search that stems each spelling apart (PostgreSQL's english configuration)
+// can also look for.
+func OtherSpellings(question string) []string {
+	var out []string
+	for _, w := range plainWords(question) {
+		if o, ok := spellingWords()[w]; ok && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}

@@ -123,3 +123,17 @@ func TestSpellingsAreWordNets(t *testing.T) {
 		t.Errorf("spellings.txt is not WordNet's spellings (%d pairs derived): FRESHCTX_WRITE_SPELLINGS=1 writes it", len(pairs))
 	}
 }
+
+// A question's words with another spelling are given in it, both ways and
+// in the plural: what a knowledge search also looks for.
+func TestOtherSpellings(t *testing.T) {
+	got := OtherSpellings("Which colours does the centre have in my favorite size?")
+	for _, want := range []string{"colors", "center", "favourite"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("OtherSpellings: %q, want %q among them", got, want)
+		}
+	}
+	if got := OtherSpellings("where is my refund?"); got != nil {
+		t.Errorf("a question without such words: %q", got)
+	}
+}
