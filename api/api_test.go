@@ -388,9 +388,9 @@ func (k *knowledgeStore) Search(ctx context.Context, q store.SearchQuery) ([]sto
 }
 
 // A knowledge search looks for the question's words in their other spelling
-// too ("colour" for an article on a color, "centre" for one on a center), as
-// it does for their translations: the full-text side stems each spelling
-// apart.
+// too ("colour" for an article on a color, "centre" for one on a center; a
+// Traditional question's Simplified characters), as it does for their
+// translations: the full-text side keeps each spelling apart.
 func TestKnowledgeLooksForTheOtherSpelling(t *testing.T) {
 	l, _ := embed.NewLocal(384)
 	st := &knowledgeStore{fakeStore: fakeStore{events: demoEvents(t, time.Now())}}
@@ -399,6 +399,10 @@ func TestKnowledgeLooksForTheOtherSpelling(t *testing.T) {
 	if st.searches != 1 || st.last.Text != "which colour does the service centre stock?" ||
 		!slices.Contains(st.last.Also, "color") || !slices.Contains(st.last.Also, "center") {
 		t.Errorf("searched %d times for %q, also %q", st.searches, st.last.Text, st.last.Also)
+	}
+	get(t, s, url.Values{"entity": {"customer:1"}, "q": {"退款多久到賬？"}}) // (Traditional: 賬)
+	if !slices.Contains(st.last.Also, "退款多久到账？") {
+		t.Errorf("a Traditional question also looks for its Simplified words: %q", st.last.Also)
 	}
 }
 

@@ -123,8 +123,12 @@ func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vecto
 	// full-text side: "退款多久到账？" finds an English article on refunds,
 	// "how long does a refund take?" a Chinese one on 退款, which neither
 	// their words nor the offline embedder reach; and for their other
-	// spellings: "what colour …?" finds an article on a color.
+	// spellings: "what colour …?" finds an article on a color, "退款多久到賬？"
+	// one on 到账.
 	q.Also = slices.Concat(relevance.Translations(q.Text), relevance.OtherSpellings(q.Text))
+	if s := relevance.InSimplified(q.Text); s != "" {
+		q.Also = append(q.Also, s)
+	}
 	// Read-your-writes requests (after=, fresh_through=) read the store: a
 	// write's notice may trail its commit by a moment.
 	useCache := s.kcache != nil && !store.NeedsPrimary(ctx)

@@ -53,3 +53,13 @@ func simplified(s string) string {
 		return r
 	}, s)
 }
+
+// InSimplified is a question written in Traditional Chinese in Simplified
+// characters ("" when it has no Traditional character): what a full-text
+// search over Simplified articles can also look for.
+func InSimplified(question string) string {
+	if s := simplified(question); s != question {
+		return s
+	}
+	return ""
+}
