@@ -273,7 +273,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// look-alikes and two-event questions), the same way, the 76th written
 	// to decide one change of stop 51 and read with and without it;
 	// -blind-78.json (the same shape, written at the end of stop 51: its
-	// totals read, with and without one change, its misses not);
+	// totals read, also with two changes tried, its misses not);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
