@@ -206,7 +206,7 @@ function fusion(f) {
   if (f.asks_status) why.push("asks where a named object stands");
   if (f.identifier_alone) why.push("its identifier is alone of its kind");
   if (f.asks && f.asks.length) why.push("looks for " + f.asks.join(", "));
-  if (f.object) why.push("names " + f.object + " by its words (another object of its kind counts half)");
+  if (f.object) why.push("names " + f.object + " without writing it (by its words: another object of its kind counts half; or by the way of a trip it asks about: the events naming it match as its identifier)");
   if (f.expanded && f.expanded.length) {
     const more = f.expanded.length > 12 ? ` … (${f.expanded.length - 12} more)` : "";
     why.push("also matches " + f.expanded.slice(0, 12).join(", ") + more);
