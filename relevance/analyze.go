@@ -349,14 +349,14 @@ var stems = lru.New[string, string](StemCacheEntries)
 // StemCacheEntries bounds the stem cache (twice this many words at most).
 const StemCacheEntries = 100_000
 
-// stem is a word's Porter2 stem, in its American spelling (spellingOf).
+// stem is a word's Porter2 stem, in its American spelling (spellings).
 func stem(w string) string {
 	if len(w) > 32 {
 		return english.Stem(w, false) // rare: not worth a cache slot
 	}
 	return stems.Get(w, func() string {
 		s := english.Stem(w, false)
-		if a, ok := spellingOf()[s]; ok {
+		if a, ok := spellings().stems[s]; ok {
 			return a // (one spelling of a word: spellings.go)
 		}
 		return s

@@ -111,18 +111,16 @@ func legsOf(cands []Candidate, docs []doc) []leg {
 		if !mayRoute(cands[i].Text) || !hasAny(&docs[i], travelHashes) {
 			continue // (no route, or no event about travel: most)
 		}
+		var ids []ident // (the event's, shared by the legs it states)
+		for k := range int(docs[i].nOwn) {
+			if x := docs[i].own(k); !x.bare && !x.amount {
+				ids = append(ids, x)
+			}
+		}
 		for _, clause := range clausesOf(cands[i].Text) {
-			from, to := routeIn(clause)
-			if from == "" {
-				continue
+			if from, to := routeIn(clause); from != "" {
+				legs = append(legs, leg{from: from, to: to, codes: codesIn(clause), ids: ids, at: i})
 			}
-			var ids []ident
-			for k := range int(docs[i].nOwn) {
-				if x := docs[i].own(k); !x.bare && !x.amount {
-					ids = append(ids, x)
-				}
-			}
-			legs = append(legs, leg{from: from, to: to, codes: codesIn(clause), ids: ids, at: i})
 		}
 	}
 	slices.SortStableFunc(legs, func(a, b leg) int { return cands[a.at].Time.Compare(cands[b.at].Time) })

@@ -21,9 +21,13 @@ import (
 //go:embed spellings.txt
 var spellingsTable string
 
-// spellingOf maps a British stem to its American one; parsed on first use.
-var spellingOf = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
+// spellings are the table parsed, on first use: stems maps a British stem to
+// its American one (stem folds with it), words each word of the table, British
+// or American, to its other spelling, plurals too ("colours" and "colors":
+// OtherSpellings). The package's stemmed cue words make that first use its
+// loading (~2 ms: each pair's two words stemmed once).
+var spellings = sync.OnceValue(func() (t struct{ stems, words map[string]string }) {
+	t.stems, t.words = map[string]string{}, map[string]string{}
 	for line := range strings.Lines(spellingsTable) {
 		if strings.HasPrefix(line, "#") {
 			continue
@@ -33,31 +37,18 @@ var spellingOf = sync.OnceValue(func() map[string]string {
 			panic("relevance/spellings.txt: not a pair of words: " + line)
 		}
 		if b, a := english.Stem(brit, false), english.Stem(amer, false); b != a {
-			m[b] = a
+			t.stems[b] = a
 		}
-	}
-	return m
-})
-
-// spellingWords maps each word of the table, British or American, to its
-// other spelling (plurals too: "colours" and "colors").
-var spellingWords = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	for line := range strings.Lines(spellingsTable) {
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		brit, amer, _ := strings.Cut(strings.TrimSpace(line), " ")
 		for _, s := range []string{"", "s"} {
-			if _, ok := m[brit+s]; !ok {
-				m[brit+s] = amer + s
+			if _, ok := t.words[brit+s]; !ok {
+				t.words[brit+s] = amer + s
 			}
-			if _, ok := m[amer+s]; !ok {
-				m[amer+s] = brit + s
+			if _, ok := t.words[amer+s]; !ok {
+				t.words[amer+s] = brit + s
 			}
 		}
 	}
-	return m
+	return t
 })
 
 // OtherSpellings are the question's words that have another spelling, in
@@ -67,7 +58,7 @@ var spellingWords = sync.OnceValue(func() map[string]string {
 func OtherSpellings(question string) []string {
 	var out []string
 	for _, w := range plainWords(question) {
-		if o, ok := spellingWords()[w]; ok && !slices.Contains(out, o) {
+		if o, ok := spellings().words[w]; ok && !slices.Contains(out, o) {
 			out = append(out, o)
 		}
 	}

@@ -113,15 +113,7 @@ func TestSpellingsAreWordNets(t *testing.T) {
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "%s %s\n", p[0], p[1])
 	}
-	if os.Getenv("FRESHCTX_WRITE_SPELLINGS") != "" {
-		if err := os.WriteFile("spellings.txt", []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return // (the table embedded in this test binary is the one before)
-	}
-	if b.String() != spellingsTable {
-		t.Errorf("spellings.txt is not WordNet's spellings (%d pairs derived): FRESHCTX_WRITE_SPELLINGS=1 writes it", len(pairs))
-	}
+	derivedTable(t, "spellings.txt", "FRESHCTX_WRITE_SPELLINGS", b.String(), spellingsTable)
 }
 
 // A question's words with another spelling are given in it, both ways and
