@@ -108,6 +108,25 @@ func (d *dictionary) load() {
 			}
 		}
 	}
+	// The names of places and people (names.go): most are no gloss here (a
+	// province, a district), and a name is its own key and gloss.
+	for name, zhs := range chineseNames() {
+		key := stem(name)
+		if _, ok := toZH[key]; !ok {
+			order = append(order, key)
+		}
+		for _, zh := range zhs {
+			if !slices.Contains(toZH[key], zh) {
+				toZH[key] = append(toZH[key], zh)
+			}
+			if _, ok := toEN[zh]; !ok {
+				order = append(order, zh)
+			}
+			if !slices.Contains(toEN[zh], name) {
+				toEN[zh] = append(toEN[zh], name)
+			}
+		}
+	}
 	// A word with more than maxTranslations keeps the ones that mean only it
 	// (every gloss of theirs is it: 订单 "(purchase) order", not 命令 "order;
 	// command"), if those are few enough.
@@ -205,7 +224,7 @@ func (d *dictionary) pack(order []string, toZH, toEN map[string][]string) {
 // nothing an event or an article is about.
 func (d *dictionary) each(k uint32, f func(string)) {
 	for _, r := range d.refs[d.lists[k]:d.lists[k+1]] {
-		if t := string(d.arena[d.texts[r]:d.texts[r+1]]); !adverbOnly(t) {
+		if t := string(d.arena[d.texts[r]:d.texts[r+1]]); isName(t) || !adverbOnly(t) {
 			f(t)
 		}
 	}
@@ -267,7 +286,7 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 // be in the dictionary, and the stemmed words it came from: the question's
 // words, stemmed, stop words out; a word alone only when it names a thing or
 // an act (WordNet knows it as a noun or a verb: "clothes", "delivered", not
-// "through" or "late") and is not the word after "how" ("much", "long": the
+// "through" or "late") or is a name (names.go) and is not the word after "how" ("much", "long": the
 // question's cue, not its subject), a pair of words always ("meeting room",
 // "go through").
 func englishKeys(q text, f func(key string, from []string)) {
@@ -277,7 +296,7 @@ func englishKeys(q text, f func(key string, from []string)) {
 	for k, w := range words {
 		if r, _ := utf8.DecodeRuneInString(w); !isCJK(r) && !stopWords[w] && len(w) > 1 && (k == 0 || words[k-1] != "how") {
 			content = append(content, stem(w))
-			noun = append(noun, knowsAs(w, 'n') || knowsAs(w, 'v'))
+			noun = append(noun, knowsAs(w, 'n') || knowsAs(w, 'v') || isName(w))
 		}
 	}
 	for i, s := range content {
