@@ -1896,7 +1896,7 @@ func cosineAt(a []float32, nz []int32, b []float32) float64 {
 
 // recencyWords mark a question about what is newest, in English and Chinese.
 var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "lately", "current", "currently",
-	"moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展"}
+	"have left", "got left", "remaining", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展"}
 
 var recencyCues = newCueSet(recencyWords)
 

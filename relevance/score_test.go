@@ -538,6 +538,9 @@ func TestRecencyIntent(t *testing.T) {
 		"我的订单现在到哪了？":                               true,  // "now"
 		"工单有进展吗？":                                  true,  // "any progress?"
 		"目前的套餐是什么？":                                true,  // "current"
+		"how much data do I have left?":            true,  // what remains is where things stand now
+		"how many lessons are remaining?":          true,
+		"where did you leave my parcel?":           false,
 	} {
 		if got := relevance.RecencyIntent(q); got != want {
 			t.Errorf("%q: recency intent %v, want %v", q, got, want)
@@ -1017,6 +1020,9 @@ func TestAQuestionFindsTheOtherLanguagesWords(t *testing.T) {
 		{"how much did the clothes cost to send?", []string{"寄件订单 KD-102：衣服两件，26 元", "寄件订单 KD-101：文件一份，12 元", "KD-101 已签收"}, 0},
 		{"会议室还订着吗？", []string{"Meeting room Harbour booked Friday 10:00", "Desk 14 booked for Monday", "Invoice for November paid"}, 0},
 		{"will the membership expire soon?", []string{"会员卡 6 月 30 日到期", "会员卡已激活", "会员卡已绑定手机"}, 0}, // (a verb)
+		// a place's romanised name is its Chinese word's translation (names.go)
+		{"when do I check in at Hangzhou?", []string{"预订 HT-2051：杭州西湖店，12月20日入住", "预订 HT-2066：上海外滩店，12月22日入住", "HT-2066 已取消"}, 0},
+		{"去上海的航班几点起飞？", []string{"Flight MU 5102 to Shanghai departs 14:05", "Flight CA 1502 to Xiamen departs 09:30", "Hotel room upgraded"}, 0},
 	} {
 		var cands []relevance.Candidate
 		for i, text := range c.cands {
