@@ -1249,7 +1249,8 @@ func offers(t text) bool { return offerWords.in(t) || advertises(t) }
 // something free for getting or trying ("get the 4th free", "first visit
 // free"), a line announcing what is new or offered ("New: …", "Offer: …"),
 // a bundle ("3 for 2"), a line telling the customer to buy more (sellingVerbs),
-// and a Chinese discount ("9 折", "八折") or reward ("满 3 次送 5 元券").
+// a discount to get ("… and get 10% off"), and a Chinese discount ("9 折",
+// "八折"), reward ("满 3 次送 5 元券") or coupon to claim ("领 50 元 优惠券").
 func advertises(t text) bool {
 	w := t.words
 	at := func(i int) string {
@@ -1281,7 +1282,8 @@ func advertises(t text) bool {
 		case (x == "from" || x == "only") && after(i+1) > 0 && currencyCodes[at(after(i+1))] && priceEnds[at(after(i+1)+1)],
 			(x == "from" || x == "only") && currencyCodes[at(i+1)] && after(i+2) > 0 && priceEnds[at(after(i+2))]:
 			return true
-		case x == "free" && i > 0 && slices.ContainsFunc(w[max(0, i-3):i], func(v string) bool { return v == "get" || v == "first" }):
+		case x == "free" && i > 0 && slices.ContainsFunc(w[max(0, i-3):i], func(v string) bool { return v == "get" || v == "first" }),
+			x == "get" && after(i+1) > 0 && at(after(i+1)) == "off": // "… and get 10% off"
 			return true
 		case x == "for" && i > 0 && isNumber(w[i-1]) && isNumber(at(i+1)) && len(w[i-1]) == 1 && len(at(i+1)) == 1 && w[i-1] > at(i+1) &&
 			(at(i+2) == "" || at(i+2) == "this" || at(i+2) == "only" || discountEnds[at(i+2)]):
@@ -1308,11 +1310,18 @@ func advertises(t text) bool {
 	}
 	rs := []rune(t.norm)
 	for i, r := range rs {
-		if r == '折' && numeralBefore(rs, i) || r == '满' && timesThenGet(rs[i+1:]) {
+		if r == '折' && numeralBefore(rs, i) || r == '满' && timesThenGet(rs[i+1:]) || r == '领' && claimsACoupon(rs, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// claimsACoupon reports 领 (at i) asking the customer to claim a coupon
+// ("领 50 元 优惠券", "领券"): 券 within the next few characters, and not 已领
+// (a coupon claimed is a fact of the case).
+func claimsACoupon(rs []rune, i int) bool {
+	return (i == 0 || rs[i-1] != '已') && slices.Contains(rs[i+1:min(len(rs), i+10)], '券')
 }
 
 // timesThenGet reports the rest of a Chinese reward held out for doing

@@ -401,6 +401,9 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Bring a friend for free this weekend":                               true,
 		"会员优惠券已发放：满 50 减 10":                                                 false, // a coupon issued: a fact of the case
 		"已使用满 100 减 20 优惠券，实付 136 元":                                         false,
+		"Order again this month and get 10% off":                             true,  // a discount to get
+		"Plus 会员 领 50 元 优惠券":                                                 true,  // a coupon to claim
+		"已领 50 元 优惠券":                                                        false, // claimed: a fact
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.OfferTerm); got != want {
 			t.Errorf("%q offers help: %v, want %v", text, got, want)
