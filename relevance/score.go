@@ -76,6 +76,15 @@ type Weights struct {
 	// evidence, not a verdict ("what did BR-220 cost?" is answered by "Monthly
 	// subscription 28.00 EUR charged", which names nothing; 0: all of it).
 	IdentifierAlone float64
+	// IdentifierStory is the share of Identifier that counts when the
+	// question asks only for the newest on the one object of its kind in the
+	// window ("what is the latest on CV-33019?"): the window is then the
+	// object's story, and its newest event the answer whether it names the
+	// object or not; naming it makes an event only the surer news of it, over
+	// a slightly newer notice naming nothing ("you may claim up to 50 EUR a
+	// day while your bag is delayed", after the courier's slot for
+	// CPHAY21567; 0: none).
+	IdentifierStory float64
 	// Recency is the share of recency in the score; RecencyIntent replaces it when
 	// the question asks for what is newest.
 	Recency       float64
@@ -185,7 +194,7 @@ type Weights struct {
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
-var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
+var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, IdentifierStory: 0.1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
 	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Unstated: 0.7}
 
 // Components are a candidate's scores, each in [0, 1].
@@ -270,9 +279,10 @@ type Fusion struct {
 	// AsksStatus: it names an object and asks where it stands (r is Weights.Status).
 	AsksStatus bool `json:"asks_status,omitempty"`
 	// IdentifierAlone: no other object of its identifiers' kind is in the
-	// window (wI is Weights.IdentifierAlone of Weights.Identifier; 0 when the
-	// question asks only what is newest on it: "what is the latest on
-	// CV-33019?" is then "what is the latest?").
+	// window (wI is Weights.IdentifierAlone of Weights.Identifier;
+	// Weights.IdentifierStory of it when the question asks only what is
+	// newest on it: "what is the latest on CV-33019?" is then "what is the
+	// latest?", naming the object only the surer news of it).
 	IdentifierAlone bool `json:"identifier_alone,omitempty"`
 	// Asks are the answer types it looks for: amount, time, reason, person,
 	// place, instruction, count; description for a question asking what its object
@@ -505,8 +515,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// of its kind: the window is the object's story, and its newest
 			// event the answer whether it names the object or not, unless it
 			// names another object instead (a policy's renewal quote is no
-			// news of claim CL-50317)
-			f.Identifier, story = 0, true
+			// news of claim CL-50317); naming it counts IdentifierStory
+			f.Identifier, story = w.Identifier*w.IdentifierStory, true
 		}
 	}
 	for _, t := range asked {

@@ -792,7 +792,8 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 
 // A question asking only what is newest on an object alone of its kind
 // ("what is the latest on CV-33019?") asks what is newest in its story: the
-// newest event answers it whether it names the object or not.
+// newest event answers it whether it names the object or not; naming it
+// counts a little (Weights.IdentifierStory).
 func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "legal", Time: ago(59), Text: "Matter CV-33019 opened: purchase of 7 Mill Lane"},
@@ -802,9 +803,25 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 	}
 	for _, q := range []string{"what is the latest on CV-33019?", "any update on CV-33019?", "CV-33019 最新进展？"} {
 		scores, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
-		if !f.IdentifierAlone || f.Identifier != 0 || !ranksFirst(scores, 3) {
-			t.Errorf("%q: the newest event should rank first, naming the matter weigh nothing: %.3f %+v", q, scores, f)
+		if !f.IdentifierAlone || f.Identifier != relevance.DefaultWeights.IdentifierStory || !ranksFirst(scores, 3) {
+			t.Errorf("%q: the newest event should rank first, naming the matter weigh IdentifierStory: %.3f %+v", q, scores, f)
 		}
+	}
+	// of two news a few minutes apart, the one naming the object is the surer
+	// (the notice naming nothing, a minute newer, comes second)
+	bag := []relevance.Candidate{
+		{Source: "baggage", Time: ago(49), Text: "Delayed bag report CPHAY21567 filed: black suitcase"},
+		{Source: "baggage", Time: ago(31), Text: "CPHAY21567: bag on flight AY 1334 arriving 18:30"},
+		{Source: "baggage", Time: ago(10), Text: "CPHAY21567: courier will deliver between 21:00 and 23:00"},
+		{Source: "compensation", Time: ago(8), Text: "You may claim up to 50 EUR a day for essentials while your bag is delayed"},
+	}
+	w := relevance.DefaultWeights
+	if scores, _ := relevance.Score(relevance.NewQuery("what's the latest on CPHAY21567?", nil), bag, w, nil, testNow); !ranksFirst(scores, 2) {
+		t.Errorf("the courier's slot for CPHAY21567 should rank first: %.3f", scores)
+	}
+	w.IdentifierStory = 0
+	if scores, _ := relevance.Score(relevance.NewQuery("what's the latest on CPHAY21567?", nil), bag, w, nil, testNow); ranksFirst(scores, 2) {
+		t.Errorf("without IdentifierStory the courier's slot ranks first all the same (the test shows nothing): %.3f", scores)
 	}
 	// a question asking something of it keeps the identifier's weight
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what is the latest payment on CV-33019?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Identifier == 0 {
