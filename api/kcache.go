@@ -124,7 +124,8 @@ func (s *Server) searchKnowledge(ctx context.Context, q store.SearchQuery, vecto
 	// "how long does a refund take?" a Chinese one on 退款, which neither
 	// their words nor the offline embedder reach; and for their other
 	// spellings: "what colour …?" finds an article on a color, "退款多久到賬？"
-	// one on 到账.
+	// one on 到账 (PostgreSQL's full text reads both scripts as Simplified
+	// itself, migration 008; Milvus's analyzer does not).
 	q.Also = slices.Concat(relevance.Translations(q.Text), relevance.OtherSpellings(q.Text))
 	if s := relevance.InSimplified(q.Text); s != "" {
 		q.Also = append(q.Also, s)

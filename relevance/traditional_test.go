@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/freshctx/freshctx/internal/textutil"
 )
 
 // traditionalPairs derives the fold from CC-CEDICT: each Traditional
@@ -66,10 +68,11 @@ func traditionalPairs(path string) ([][2]rune, error) {
 	return pairs, nil
 }
 
-const traditionalHeader = `# Traditional Chinese characters and the Simplified forms the analysis folds
-# them to (relevance/traditional.go), one pair a line. Derived from CC-CEDICT
-# (the dictionary make setup installs; MDBG, CC BY-SA 4.0: this table is
-# under the same licence), not written by hand: to derive it again, run
+const traditionalHeader = `# Traditional Chinese characters and the Simplified forms the analysis and the
+# knowledge full text fold them to (internal/textutil/simplified.go), one pair
+# a line. Derived from CC-CEDICT (the dictionary make setup installs; MDBG,
+# CC BY-SA 4.0: this table is under the same licence), not written by hand:
+# to derive it again, run
 #   FRESHCTX_WRITE_TRADITIONAL=1 go test -run TestTraditionalTableIsCEDICTs ./relevance
 # Each Traditional character of a single-character entry whose Simplified form
 # differs, to the form most of its entries give; not a character that is some
@@ -91,7 +94,7 @@ func TestTraditionalTableIsCEDICTs(t *testing.T) {
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "%c %c\n", p[0], p[1])
 	}
-	derivedTable(t, "traditional.txt", "FRESHCTX_WRITE_TRADITIONAL", b.String(), traditionalTable)
+	derivedTable(t, "../internal/textutil/traditional.txt", "FRESHCTX_WRITE_TRADITIONAL", b.String(), textutil.TraditionalTable)
 }
 
 // derivedTable compares a table derived again from its source (derived) with

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 
+	"github.com/freshctx/freshctx/internal/textutil"
 	"github.com/freshctx/freshctx/store"
 )
 
@@ -175,10 +176,11 @@ func (s *Store) ApplyDocuments(ctx context.Context, docs []store.Document, delet
 			rows := make([][]any, len(d.Chunks))
 			attrs := jsonOrEmpty(d.Attrs)
 			for j, c := range d.Chunks {
-				rows[j] = []any{d.Source, d.Key, j, d.Tenant, d.DocID, d.Title, c.Text, c.TextHash, attrs, pgvector.NewVector(c.Embedding), d.Version}
+				rows[j] = []any{d.Source, d.Key, j, d.Tenant, d.DocID, d.Title, c.Text, c.TextHash, attrs, pgvector.NewVector(c.Embedding), d.Version,
+					folded(d.Title + " " + c.Text)}
 			}
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"document_chunks"},
-				[]string{"source", "key", "chunk", "tenant", "doc_id", "title", "text", "text_hash", "attrs", "embedding", "version"},
+				[]string{"source", "key", "chunk", "tenant", "doc_id", "title", "text", "text_hash", "attrs", "embedding", "version", "folded"},
 				pgx.CopyFromRows(rows)); err != nil {
 				return fmt.Errorf("writing %d chunks of %s/%s: %w", len(rows), d.Source, d.Key, err)
 			}
@@ -264,6 +266,16 @@ func (s *Store) listenKnowledge(ctx context.Context, changed func(string), liste
 // HasReadReplica reports whether reads go to a replica (postgres.read_dsn).
 func (s *Store) HasReadReplica() bool { return s.read != nil }
 
+// folded is a chunk's title and text with their Traditional Chinese
+// characters in their Simplified forms, as its full text is made from them
+// (migration 008): nil when they have none.
+func folded(s string) any {
+	if f := textutil.Simplified(s); f != s {
+		return f
+	}
+	return nil
+}
+
 // EfSearchDefault is hnsw.ef_search for knowledge searches: the candidate list
 // size; higher is slower and more exact.
 const EfSearchDefault = 200
@@ -275,7 +287,9 @@ const EfSearchDefault = 200
 // are not common), rank ranks them (any of its words and the other words).
 // The other words never empty the selection: translations that a corpus of
 // one language does not hold leave its question's common words in charge.
-// CJK text counts by its character bigrams, as the chunks' tsv does.
+// CJK text counts by its character bigrams, as the chunks' tsv does, and
+// Search passes both in Simplified characters (textutil.Simplified), as the
+// chunks' bigrams are made (migration 008).
 const ftsQuery = `
 		words AS (SELECT array(SELECT lexeme FROM unnest(to_tsvector('english', {text}))
 		                       UNION SELECT lexeme FROM unnest(to_tsvector('simple', freshctx_cjk_bigrams({text})))) AS lx,
@@ -437,7 +451,8 @@ func (s *Store) Search(ctx context.Context, q store.SearchQuery) ([]store.Hit, s
 		SELECT `+cols("c")+`, 1 - (c.embedding::vector(`+dims+`) <=> $2::vector(`+dims+`))
 		FROM fused f JOIN document_chunks c USING (source, key, chunk) JOIN documents d USING (source, key)
 		ORDER BY f.rrf DESC, c.source, c.doc_id, c.chunk
-		LIMIT $4`, pgx.QueryExecModeExec, q.Tenant, vec, string(filter), q.K, q.Text, s.commonLexemes(ctx), strings.Join(q.Also, " "))
+		LIMIT $4`, pgx.QueryExecModeExec, q.Tenant, vec, string(filter), q.K, textutil.Simplified(q.Text), s.commonLexemes(ctx),
+			textutil.Simplified(strings.Join(q.Also, " ")))
 	}
 	if err != nil {
 		return nil, info, fmt.Errorf("searching knowledge: %w", err)

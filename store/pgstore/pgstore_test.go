@@ -328,6 +328,46 @@ func TestKnowledgeFullTextInChinese(t *testing.T) {
 	}
 }
 
+// Knowledge full text reads Traditional Chinese as Simplified (migration
+// 008): a question in one script finds an article in the other first, though
+// another chunk is nearest by vector; the article's text comes back as written.
+func TestKnowledgeFullTextReadsTraditionalAsSimplified(t *testing.T) {
+	s := openConformance(t).(*pgstore.Store)
+	ctx := context.Background()
+	axis := func(i int) []float32 {
+		v := make([]float32, storetest.Dims)
+		v[i] = 1
+		return v
+	}
+	doc := func(key, title, text string, v []float32) store.Document {
+		return store.Document{Source: "kb", Key: key, DocID: "KB-" + key, Tenant: "acme", Title: title, TextHash: []byte(text),
+			Version: 1, Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v}}}
+	}
+	refund := "退款審核通過後，款項會在三到五個工作天內退回原付款方式。"
+	docs := []store.Document{
+		doc("points", "会员积分", "会员积分在每次购物后自动发放，可在下次结账时使用。", axis(0)), // nearest to the questions' vector
+		doc("refund", "退款時間", refund, axis(1)),                 // Traditional
+		doc("invoice", "电子发票", "电子发票会在订单完成后发送到您的邮箱。", axis(2)), // Simplified
+	}
+	if _, err := s.ApplyDocuments(ctx, docs, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"款项几天到账？", "KB-refund"},    // Simplified question, Traditional article
+		{"電子發票寄到哪裡？", "KB-invoice"}, // Traditional question, Simplified article (no Also)
+	} {
+		hits, info, err := s.Search(ctx, store.SearchQuery{Tenant: "acme", Vector: axis(0), Text: c.q, K: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Mode != "hybrid" || len(hits) == 0 || hits[0].DocID != c.want {
+			t.Errorf("%q: mode %s, hits %+v: want %s first", c.q, info.Mode, hits, c.want)
+		} else if c.want == "KB-refund" && hits[0].Text != refund {
+			t.Errorf("the article's text came back as %q, want it as written", hits[0].Text)
+		}
+	}
+}
+
 // With the planner's statistics in place, a hybrid search's full-text side
 // selects the chunks by the question's words that are not common in the
 // chunks, and ranks them by all of its words: the chunk naming the rare error

@@ -1,0 +1,62 @@
+package textutil
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// TraditionalTable is traditional.txt: Traditional Chinese characters and
+// their Simplified forms, one pair a line, derived from CC-CEDICT
+// (relevance's TestTraditionalTableIsCEDICTs derives it again and compares).
+//
+//go:embed traditional.txt
+var TraditionalTable string
+
+// simplifiedOf maps a Traditional character to its Simplified form; parsed
+// on first use (~3,600 pairs).
+var simplifiedOf = sync.OnceValue(func() map[rune]rune {
+	m := make(map[rune]rune, 4096)
+	for line := range strings.Lines(TraditionalTable) {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		t, s, ok := strings.Cut(strings.TrimSpace(line), " ")
+		tr, n1 := utf8.DecodeRuneInString(t)
+		sr, n2 := utf8.DecodeRuneInString(s)
+		if !ok || n1 != len(t) || n2 != len(s) {
+			panic("internal/textutil/traditional.txt: not a pair of characters: " + line)
+		}
+		m[tr] = sr
+	}
+	return m
+})
+
+// Simplified is s with its Traditional Chinese characters in their
+// Simplified forms (s itself when it has none): the fold both the entity
+// ranking (relevance) and the knowledge full text (store/pgstore) read
+// Chinese through, so that "訂單" and "订单" are one word. A character that
+// is Simplified too (乾, 著) is never folded.
+func Simplified(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= 0x3400 })
+	if i < 0 {
+		return s
+	}
+	m := simplifiedOf()
+	changed := false
+	out := strings.Map(func(r rune) rune {
+		if r < 0x3400 {
+			return r
+		}
+		if x, ok := m[r]; ok {
+			changed = true
+			return x
+		}
+		return r
+	}, s)
+	if !changed {
+		return s
+	}
+	return out
+}
