@@ -1962,7 +1962,29 @@ func fromCue(e expansion) bool {
 // RecencyIntent reports whether the question asks for what is newest.
 func RecencyIntent(q string) bool { return recencyIntent(newText(spelledOut(q))) }
 
-func recencyIntent(q text) bool { return recencyCues.in(q) || asksLast(q.norm) }
+func recencyIntent(q text) bool { return recencyCues.in(q) || asksLast(q.norm) || asksTheNew(q.words) }
+
+// asksTheNew reports a question about what a thing's date, time, place or
+// price changed to ("what's the new moving day?", "when is my new
+// appointment time?"): "new" before one of changedTo within two words. Not "new" alone,
+// which names another thing ("did the new bag come?").
+func asksTheNew(words []string) bool {
+	for i, w := range words {
+		if w != "new" {
+			continue
+		}
+		for _, n := range words[i+1 : min(len(words), i+3)] {
+			if changedTo[n] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changedTo are the things whose new value a question may ask for.
+var changedTo = map[string]bool{"date": true, "day": true, "time": true, "address": true, "price": true, "total": true,
+	"deadline": true, "slot": true, "departure": true, "arrival": true, "amount": true, "balance": true}
 
 // asksLast reports a question about the last of something ("which
 // prescription came in last?", "what was my last payment?"), but not about a

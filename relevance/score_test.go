@@ -541,6 +541,9 @@ func TestRecencyIntent(t *testing.T) {
 		"how much data do I have left?":            true,  // what remains is where things stand now
 		"how many lessons are remaining?":          true,
 		"where did you leave my parcel?":           false,
+		"what's the new moving day?":               true, // what the day changed to
+		"when is the new installation date?":       true,
+		"did the new bag come?":                    false,
 	} {
 		if got := relevance.RecencyIntent(q); got != want {
 			t.Errorf("%q: recency intent %v, want %v", q, got, want)
