@@ -628,7 +628,7 @@ var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee"
 	// money spent at all ("改签花钱了吗？"), what a payment was for (its event
 	// states the amount), and sums of money by their name (a credit line, a
 	// deposit)
-	"amount", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"}
+	"amount", "monthly payment", "monthly payments", "instalment", "installment", "月供", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"}
 
 // asksQuantity reports a question asking for a quantity (QuantityTerm).
 func asksQuantity(q text) bool { return quantityCues.in(q) || quantityGap.in(q.words) }

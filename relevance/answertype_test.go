@@ -207,6 +207,8 @@ func TestAnswerTypes(t *testing.T) {
 	money, when, why, who, place, instr := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm, relevance.PlaceTerm, relevance.InstructionTerm
 	asksFor(t, map[string][]string{
 		"when is the technician coming?":      {when},
+		"what is my monthly payment?":         {money}, // a sum by its name
+		"月供多少？":                               {money},
 		"what time does the shop open?":       {when},
 		"which day is my class on?":           {when},
 		"how long until my parcel comes?":     {when},
