@@ -542,7 +542,9 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"paramedic": true, "surgeon": true, "physician": true, "midwife": true, "optometrist": true,
 	"physiotherapist": true, "physio": true, "psychologist": true, "counsellor": true, "counselor": true,
 	"coordinator": true, "planner": true, "dispatcher": true, "mailman": true, "messenger": true,
-	"chauffeur": true, "mover": true}
+	"chauffeur": true, "mover": true,
+	// people counted by their part ("guests changed from 4 to 6")
+	"guests": true, "passengers": true, "visitors": true}
 
 var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医生", "老师", "客服", "经理", "工程师", "专员", "顾问", "先生", "女士", "教练", "护士",
 	"买家", "卖家", "客户", "顾客", "乘客", "患者", "病人", "学生", "房东", "租客", "店员", "厨师", "前台",

@@ -38,6 +38,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Appointment on Friday 11:00":                                  {when},
 		"Delivery on 20.05.2026":                                       {when},
 		"Order O-7001 placed":                                          nil,
+		"R-2281: guests changed from 4 to 6":                           {who}, // people by their part (and a count)
 		"Technician visit booked for 8:30":                             {when, who},
 		"Pick-up from 10am":                                            {when},
 		"Call back at 9 pm":                                            {when},
@@ -76,7 +77,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"No one answered the door":                                     {why},
 		"Not bad at all, thanks!":                                      nil,
 		"TM-8801 退货申请：尺码偏小":                                            {why},
-		"Too many guests on the list, 2 tables added":                  nil,
+		"Too many guests on the list, 2 tables added":                  {who}, // (guests: people by their part; no reason)
 		"Order O-7001 delivered to the parcel locker":                  nil,
 		"Refund R-7001 approved":                                       nil,
 		"Shipping of the rewards moved to June":                        {when}, // a month after a preposition
