@@ -276,7 +276,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// totals read, also with two changes tried, its misses not);
 	// -blind-79.json (the same shape, eight to nine events a window, written
 	// at the start of stop 52 before any change; committed unread, read
-	// once, then its misses: development);
+	// once, then its misses: development), -blind-80.json (the same shape,
+	// written to decide one change of the fusion: read with and without it,
+	// then its misses: development), -blind-81.json (the same shape, written
+	// after stop 52's first changes; committed unread, read once, then its
+	// misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -319,7 +323,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-73.json"}, {"../examples/evalset-blind-74.json"},
 		{"../examples/evalset-blind-75.json"}, {"../examples/evalset-blind-76.json"},
 		{"../examples/evalset-blind-77.json"}, {"../examples/evalset-blind-78.json"},
-		{"../examples/evalset-blind-79.json"},
+		{"../examples/evalset-blind-79.json"}, {"../examples/evalset-blind-80.json"}, {"../examples/evalset-blind-81.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
