@@ -2,12 +2,10 @@ package relevance
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -103,36 +101,20 @@ func writesName(glosses, name string) bool {
 // write in lower case and never capitalised: English's common words.
 func lowerCaseLemmas(dir string) (map[string]bool, error) {
 	out, named := map[string]bool{}, map[string]bool{}
-	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
-		f, err := os.Open(filepath.Join(dir, "data."+pos))
-		if err != nil {
-			return nil, err
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<16), 1<<20)
-		for sc.Scan() {
-			fs := strings.Fields(sc.Text())
-			if len(fs) < 4 || strings.HasPrefix(sc.Text(), "  ") {
+	err := eachSynset(dir, func(words []string) {
+		for _, w := range words {
+			if w, _, _ = strings.Cut(w, "("); strings.ContainsAny(w, "_-.'") {
 				continue
 			}
-			n, err := strconv.ParseInt(fs[3], 16, 32)
-			if err != nil {
-				continue
-			}
-			for i := 0; i < int(n) && 4+2*i < len(fs); i++ {
-				if w, _, _ := strings.Cut(fs[4+2*i], "("); !strings.ContainsAny(w, "_-.'") {
-					if l := strings.ToLower(w); w == l {
-						out[w] = true
-					} else {
-						named[l] = true
-					}
-				}
+			if l := strings.ToLower(w); w == l {
+				out[w] = true
+			} else {
+				named[l] = true
 			}
 		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return nil, err
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	for w := range named {
 		delete(out, w)
@@ -162,10 +144,5 @@ func TestNamesAreCEDICTs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	b.WriteString(namesHeader)
-	for _, p := range pairs {
-		fmt.Fprintf(&b, "%s %s\n", p[0], p[1])
-	}
-	derivedTable(t, "names.txt", "FRESHCTX_WRITE_NAMES", b.String(), namesTable)
+	derivedTable(t, "names.txt", "FRESHCTX_WRITE_NAMES", pairLines(namesHeader, pairs), namesTable)
 }

@@ -36,17 +36,15 @@ var spellingRules = func() (rules []struct {
 	return rules
 }()
 
-// spellingPairs derives the British and American spellings of one word from
-// WordNet's data files in dir: two single-word lemmas of one synset that a
-// spelling rule turns into each other.
-func spellingPairs(dir string) ([][2]string, error) {
-	seen := map[[2]string]bool{}
+// eachSynset calls f with the words of each synset of WordNet's data files in
+// dir, as the files write them ("Shanghai", "colour", "ready(a)").
+func eachSynset(dir string, f func(words []string)) error {
 	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
-		f, err := os.Open(filepath.Join(dir, "data."+pos))
+		file, err := os.Open(filepath.Join(dir, "data."+pos))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		sc := bufio.NewScanner(f)
+		sc := bufio.NewScanner(file)
 		sc.Buffer(make([]byte, 1<<16), 1<<20)
 		for sc.Scan() {
 			line := sc.Text()
@@ -61,24 +59,42 @@ func spellingPairs(dir string) ([][2]string, error) {
 			if err != nil {
 				continue
 			}
-			var lemmas []string
+			var words []string
 			for i := 0; i < int(n) && 4+2*i < len(fs); i++ {
-				if l := lemmaOf(fs[4+2*i]); !strings.ContainsAny(l, "_-.'") {
-					lemmas = append(lemmas, l)
-				}
+				words = append(words, fs[4+2*i])
 			}
-			for _, w := range lemmas {
-				for _, r := range spellingRules {
-					if v := r.re.ReplaceAllString(w, r.rep); v != w && slices.Contains(lemmas, v) {
-						seen[[2]string{w, v}] = true
-					}
-				}
-			}
+			f(words)
 		}
-		f.Close()
+		file.Close()
 		if err := sc.Err(); err != nil {
-			return nil, err
+			return err
 		}
+	}
+	return nil
+}
+
+// spellingPairs derives the British and American spellings of one word from
+// WordNet's data files in dir: two single-word lemmas of one synset that a
+// spelling rule turns into each other.
+func spellingPairs(dir string) ([][2]string, error) {
+	seen := map[[2]string]bool{}
+	err := eachSynset(dir, func(words []string) {
+		var lemmas []string
+		for _, w := range words {
+			if l := lemmaOf(w); !strings.ContainsAny(l, "_-.'") {
+				lemmas = append(lemmas, l)
+			}
+		}
+		for _, w := range lemmas {
+			for _, r := range spellingRules {
+				if v := r.re.ReplaceAllString(w, r.rep); v != w && slices.Contains(lemmas, v) {
+					seen[[2]string{w, v}] = true
+				}
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	var pairs [][2]string
 	for p := range seen {
@@ -108,12 +124,17 @@ func TestSpellingsAreWordNets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	derivedTable(t, "spellings.txt", "FRESHCTX_WRITE_SPELLINGS", pairLines(spellingsHeader, pairs), spellingsTable)
+}
+
+// pairLines is a derived table's text: its header, then a pair a line.
+func pairLines(header string, pairs [][2]string) string {
 	var b strings.Builder
-	b.WriteString(spellingsHeader)
+	b.WriteString(header)
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "%s %s\n", p[0], p[1])
 	}
-	derivedTable(t, "spellings.txt", "FRESHCTX_WRITE_SPELLINGS", b.String(), spellingsTable)
+	return b.String()
 }
 
 // A question's words with another spelling are given in it, both ways and

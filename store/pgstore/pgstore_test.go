@@ -334,11 +334,7 @@ func TestKnowledgeFullTextInChinese(t *testing.T) {
 func TestKnowledgeFullTextReadsTraditionalAsSimplified(t *testing.T) {
 	s := openConformance(t).(*pgstore.Store)
 	ctx := context.Background()
-	axis := func(i int) []float32 {
-		v := make([]float32, storetest.Dims)
-		v[i] = 1
-		return v
-	}
+	axis := func(i int) []float32 { return unit(storetest.Dims, i) }
 	doc := func(key, title, text string, v []float32) store.Document {
 		return store.Document{Source: "kb", Key: key, DocID: "KB-" + key, Tenant: "acme", Title: title, TextHash: []byte(text),
 			Version: 1, Chunks: []store.Chunk{{Text: text, TextHash: []byte(text), Embedding: v}}}
