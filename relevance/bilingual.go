@@ -286,9 +286,9 @@ func translationsOf(q text, terms []string, f func(expansion)) {
 // be in the dictionary, and the stemmed words it came from: the question's
 // words, stemmed, stop words out; a word alone only when it names a thing or
 // an act (WordNet knows it as a noun or a verb: "clothes", "delivered", not
-// "through" or "late") or is a name (names.go) and is not the word after "how" ("much", "long": the
-// question's cue, not its subject), a pair of words always ("meeting room",
-// "go through").
+// "through" or "late") or is a name (names.go: "Hangzhou"), and is not the
+// word after "how" ("much", "long": the question's cue, not its subject), a
+// pair of words always ("meeting room", "go through").
 func englishKeys(q text, f func(key string, from []string)) {
 	var content []string
 	var noun []bool // (or verb)

@@ -1966,8 +1966,8 @@ func recencyIntent(q text) bool { return recencyCues.in(q) || asksLast(q.norm) |
 
 // asksTheNew reports a question about what a thing's date, time, place or
 // price changed to ("what's the new moving day?", "when is my new
-// appointment time?"): "new" before one of changedTo within two words. Not "new" alone,
-// which names another thing ("did the new bag come?").
+// appointment time?"): "new" before one of changedTo within two words. Not
+// "new" alone, which names another thing ("did the new bag come?").
 func asksTheNew(words []string) bool {
 	for i, w := range words {
 		if w != "new" {
