@@ -1405,9 +1405,13 @@ func asksSomething(normalised string) bool {
 }
 
 // askWords mark a question about what someone asked ("what did the guests
-// ask?", "他问了什么？"): the lines that ask answer it, so they keep their weight.
+// ask?", "他问了什么？") or what the customer said was wrong ("what was I
+// unhappy with?", "what did I complain about?"): the lines that ask, and the
+// customer's own lines, answer it, so they keep their weight.
 var askWords = newCueSet([]string{"ask", "asked", "asking", "question", "questions", "enquiry", "enquiries", "inquiry",
-	"问了", "问什么", "问题是", "咨询了", "咨询什么"})
+	"问了", "问什么", "问题是", "咨询了", "咨询什么",
+	// what the customer said was wrong: their own line says it
+	"complain", "complained", "complaint", "unhappy", "what did i report", "what did i say", "我反馈", "我投诉", "我说"})
 
 // namesSomeone reports a person named by surname and title in Chinese (张阿姨,
 // 李师傅, 王医生, 小王): a better answer to "谁来打扫？" than a role alone

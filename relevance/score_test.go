@@ -1023,6 +1023,22 @@ func TestALineThatAsksCountsLittle(t *testing.T) {
 	if comps[0].Source != 1 || !ranksFirst(scores, 0) {
 		t.Errorf("a question about what was asked should find the line that asks: %v %+v", scores, comps)
 	}
+	// what the customer complained of is in their own line
+	cleaning := []relevance.Candidate{
+		{Source: "orders", Time: ago(26), Text: "Cleaning JZ-4410 completed"},
+		{Source: "support", Time: ago(19), Text: "Customer: the windows were not cleaned properly"},
+		{Source: "support", Time: ago(11), Text: "Free re-clean of JZ-4410 booked for Friday"},
+	}
+	scores, comps = relevance.Score(relevance.NewQuery("what did I complain about the windows?", nil), cleaning, relevance.DefaultWeights, nil, testNow)
+	if comps[1].Source != 1 || !ranksFirst(scores, 1) {
+		t.Errorf("a question about what the customer complained of should find their line: %v %+v", scores, comps)
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("what was I unhappy with?", nil), cleaning, relevance.DefaultWeights, nil, testNow); comps[1].Source != 1 {
+		t.Errorf("the customer's line weighs %v for what they were unhappy with, want 1", comps[1].Source)
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("was the cleaning done properly?", nil), cleaning, relevance.DefaultWeights, nil, testNow); comps[1].Source != relevance.DefaultWeights.Offer {
+		t.Errorf("the customer's line weighs %v for another question, want Weights.Offer", comps[1].Source)
+	}
 }
 
 // An English question finds the Chinese event that names what it asks about,
