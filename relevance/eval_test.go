@@ -280,7 +280,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// written to decide one change of the fusion: read with and without it,
 	// then its misses: development), -blind-81.json (the same shape, written
 	// after stop 52's first changes; committed unread, read once, then its
-	// misses: development);
+	// misses: development), -blind-82.json (the same shape, written at the
+	// end of stop 52 after its changes; committed unread, read once, then
+	// its misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -324,6 +326,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-75.json"}, {"../examples/evalset-blind-76.json"},
 		{"../examples/evalset-blind-77.json"}, {"../examples/evalset-blind-78.json"},
 		{"../examples/evalset-blind-79.json"}, {"../examples/evalset-blind-80.json"}, {"../examples/evalset-blind-81.json"},
+		{"../examples/evalset-blind-82.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
