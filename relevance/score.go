@@ -176,8 +176,9 @@ type Weights struct {
 	// Offer scales the relevance of an event that only offers or promises help
 	// ("Let me check the status of your refund": OfferTerm), whatever its
 	// source (0: off, as 1), unless the question asks for deals; and of an
-	// event that only asks (a customer's question in a chat: QuestionTerm),
-	// unless the question asks what someone asked.
+	// event that only asks (a customer's question in a chat, or any line of
+	// the customer's: QuestionTerm), unless the question asks what someone
+	// asked or what the customer complained of.
 	Offer float64
 	// Unstated scales the recency of an event that does not state what a
 	// question asks for (an answer type: a time for "when", an amount for
@@ -288,7 +289,8 @@ type Fusion struct {
 	// place, instruction, count; description for a question asking what its object
 	// is or holds (Weights.Description); deals for one asking for discounts or
 	// promotions (lines that only offer keep their whole weight); asked for
-	// one asking what someone asked (lines that only ask keep theirs).
+	// one asking what someone asked or the customer complained of (lines that
+	// only ask, and the customer's lines, keep theirs).
 	Asks []string `json:"asks,omitempty"`
 	// Object is the identifier a question naming none names by its words
 	// alone (aboutASibling: "pr7701" for "why are the flyers not printed
