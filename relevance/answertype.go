@@ -1097,7 +1097,40 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a
 	"low": {"pressure", "battery", "oil", "coolant", "tyre", "tire", "signal", "fluid"}}
 
 // statesReason reports that the text (normalised) states a cause or a problem.
-var statesReason = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
+var statesReason = func(rs []rune) bool {
+	return statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in(rs) || statesDeduction(rs)
+}
+
+// isAmount reports a number, whole or with decimals ("99", "99.00", "1,250").
+func isAmount(s string) bool {
+	return s != "" && s[0] >= '0' && s[0] <= '9' && strings.Trim(s, "0123456789.,") == ""
+}
+
+// statesDeduction reports what was taken off an amount: "less" or "minus"
+// before a number ("240.00 GBP less 99.00 GBP excess"), or a fee after
+// "after" ("payout 70.30 EUR after the 5% fee").
+func statesDeduction(rs []rune) bool {
+	t := strings.ToLower(string(rs))
+	if !strings.Contains(t, "less") && !strings.Contains(t, "minus") && !strings.Contains(t, "after") {
+		return false
+	}
+	w := strings.Fields(t)
+	for i, x := range w {
+		switch x {
+		case "less", "minus":
+			if i > 0 && i+1 < len(w) && isAmount(strings.TrimRight(w[i+1], ",.;%")) {
+				return true
+			}
+		case "after":
+			for _, y := range w[i+1 : min(len(w), i+5)] {
+				if y = strings.TrimRight(y, ",.;)"); y == "fee" || y == "fees" || y == "commission" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // statesPerson reports that the text (normalised) names a person: by a role
 // or a title, as the one by whom something was done ("signed by K. Braun",

@@ -38,7 +38,10 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Appointment on Friday 11:00":                                  {when},
 		"Delivery on 20.05.2026":                                       {when},
 		"Order O-7001 placed":                                          nil,
-		"R-2281: guests changed from 4 to 6":                           {who}, // people by their part (and a count)
+		"R-2281: guests changed from 4 to 6":                           {who},        // people by their part (and a count)
+		"CL-7731 approved: 240.00 GBP less 99.00 GBP excess":           {money, why}, // what was taken off: why less came
+		"Sold on resale, payout 70.30 EUR after the 5% fee":            {money, why},
+		"Less than 5 minutes away":                                     {when},
 		"Technician visit booked for 8:30":                             {when, who},
 		"Pick-up from 10am":                                            {when},
 		"Call back at 9 pm":                                            {when},
