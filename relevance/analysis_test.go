@@ -437,26 +437,35 @@ func FuzzAnalyze(f *testing.F) {
 	})
 }
 
-// Summed over the question's non-zero dimensions only, the cosine is Cosine's
-// to the bit, at every length (the tail past the last four too), and a dense
+// Summed over the question's non-zero dimensions only (and its dense tail,
+// the word vectors' dimensions, as a dense loop), the cosine is Cosine's to
+// the bit, at every length (the tail past the last four too), and a dense
 // question is left to Cosine.
 func TestCosineOverTheNonZerosIsCosine(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for n := 32; n <= 390; n += 17 {
-		a, b := make([]float32, n), make([]float32, n)
-		for i := range b {
-			b[i] = r.Float32() - 0.5
-		}
-		for range max(1, n/8) {
-			a[r.IntN(n)] = r.Float32() - 0.5
-		}
-		a[n-1] = 0.25 // a dimension past the last four
-		nz := nonZero(a)
-		if nz == nil {
-			t.Fatalf("length %d: a sparse vector gave no non-zeros", n)
-		}
-		if got, want := cosineAt(a, nz, b), Cosine(a, b); got != want {
-			t.Errorf("length %d: %v, want Cosine's %v", n, got, want)
+	for _, denseTail := range []int{0, 17, 100} {
+		for n := 130; n <= 390; n += 17 {
+			a, b := make([]float32, n), make([]float32, n)
+			for i := range b {
+				b[i] = r.Float32() - 0.5
+			}
+			for range max(1, (n-denseTail)/8) {
+				a[r.IntN(n-denseTail)] = r.Float32() - 0.5
+			}
+			a[n-1] = 0.25 // a dimension past the last four
+			for i := n - denseTail; i < n; i++ {
+				a[i] = r.Float32() + 0.1
+			}
+			sv := nonZero(a)
+			if sv == nil {
+				t.Fatalf("length %d, dense tail %d: a sparse vector gave no shape", n, denseTail)
+			}
+			if denseTail >= 16 && sv.tail > n-denseTail {
+				t.Errorf("length %d: the dense tail begins at %d, want at most %d", n, sv.tail, n-denseTail)
+			}
+			if got, want := cosineAt(a, sv, b), Cosine(a, b); got != want {
+				t.Errorf("length %d, dense tail %d: %v, want Cosine's %v", n, denseTail, got, want)
+			}
 		}
 	}
 	dense := make([]float32, 384)
