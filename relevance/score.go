@@ -1848,10 +1848,28 @@ func Cosine(a, b []float32) float64 {
 	if len(a) != len(b) {
 		return 0
 	}
-	// Four sums break the dependency between additions (about twice as fast
-	// as one). Score sums a sparse question's non-zeros only (cosineAt).
-	var s0, s1, s2, s3 float32
-	i := 0
+	return dotFrom(a, b, 0, [4]float32{})
+}
+
+// dotFrom is the dot product of a and b, from dimension i on, added to the
+// sums s of the dimensions before it. Four sums break the dependency between
+// additions (about twice as fast as one): dimension i goes to sum i mod 4,
+// and those past the last four to the first; in that order, whatever i, the
+// result is the same to the bit (Score sums a sparse question's head only,
+// cosineAt, then its dense tail here).
+func dotFrom(a, b []float32, i int, s [4]float32) float64 {
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	end := len(a) &^ 3
+	for ; i < end && i&3 != 0; i++ { // (up to the next four)
+		switch i & 3 {
+		case 1:
+			s1 += a[i] * b[i]
+		case 2:
+			s2 += a[i] * b[i]
+		case 3:
+			s3 += a[i] * b[i]
+		}
+	}
 	for ; i+4 <= len(a); i += 4 {
 		x, y := a[i:i+4:i+4], b[i:i+4:i+4]
 		s0 += x[0] * y[0]
@@ -1911,7 +1929,7 @@ func cosineAt(a []float32, sv *sparseVec, b []float32) float64 {
 		return Cosine(a, b)
 	}
 	var s [4]float32
-	end := len(a) &^ 3 // Cosine adds the dimensions past the last four into its first sum
+	end := len(a) &^ 3 // (as dotFrom: the dimensions past the last four go to the first sum)
 	for _, i := range sv.nz {
 		k := i & 3
 		if int(i) >= end {
@@ -1919,21 +1937,7 @@ func cosineAt(a []float32, sv *sparseVec, b []float32) float64 {
 		}
 		s[k] += a[i] * b[i]
 	}
-	i := sv.tail
-	for ; i < end && i&3 != 0; i++ {
-		s[i&3] += a[i] * b[i]
-	}
-	for ; i+4 <= end; i += 4 {
-		x, y := a[i:i+4:i+4], b[i:i+4:i+4]
-		s[0] += x[0] * y[0]
-		s[1] += x[1] * y[1]
-		s[2] += x[2] * y[2]
-		s[3] += x[3] * y[3]
-	}
-	for ; i < len(a); i++ {
-		s[0] += a[i] * b[i]
-	}
-	return float64((s[0] + s[1]) + (s[2] + s[3]))
+	return dotFrom(a, b, sv.tail, s)
 }
 
 // recencyWords mark a question about what is newest, in English and Chinese.
