@@ -261,13 +261,11 @@ func codesIn(text string) []string {
 	return codes
 }
 
-// namesLeg reports that a candidate states one of a way's routes or names
+// namesLeg reports that candidate i states one of a way's routes or names
 // one of its flights or identifiers (its doc, d).
-func namesLeg(text string, d *doc, w way) bool {
-	for _, clause := range clausesOf(text) {
-		if from, to := routeIn(clause); from != "" && slices.Contains(w.routes, route{from, to}) {
-			return true
-		}
+func namesLeg(i int, text string, d *doc, w way) bool {
+	if slices.Contains(w.stating, i) {
+		return true
 	}
 	if slices.ContainsFunc(w.ids, d.names) {
 		return true
@@ -275,16 +273,14 @@ func namesLeg(text string, d *doc, w way) bool {
 	return len(w.codes) > 0 && slices.ContainsFunc(codesIn(text), func(c string) bool { return slices.Contains(w.codes, c) })
 }
 
-// route is where a leg goes from and to.
-type route struct{ from, to string }
-
-// way is what names the legs one way of a trip: their routes, and the
-// flights and identifiers that no leg the other way has.
+// way is what names the legs one way of a trip: the candidates stating
+// their routes (as legsOf found them), and the flights and identifiers that no
+// leg the other way has.
 type way struct {
-	routes []route
-	codes  []string
-	ids    []ident
-	names  []string // codes and ids as the analysis writes them (Fusion.Object)
+	stating []int
+	codes   []string
+	ids     []ident
+	names   []string // codes and ids as the analysis writes them (Fusion.Object)
 }
 
 // legsAsked returns the way a question asks about (d), or none when the
@@ -311,8 +307,8 @@ func legsAsked(d direction, cands []Candidate, docs []doc) (w way) {
 		asked, other = other, asked
 	}
 	for _, l := range asked {
-		if !slices.Contains(w.routes, route{l.from, l.to}) {
-			w.routes = append(w.routes, route{l.from, l.to})
+		if !slices.Contains(w.stating, l.at) {
+			w.stating = append(w.stating, l.at)
 		}
 		for _, c := range l.codes {
 			if !slices.Contains(w.codes, c) && !slices.ContainsFunc(other, func(o leg) bool { return slices.Contains(o.codes, c) }) {

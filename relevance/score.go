@@ -454,9 +454,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var object string // (Fusion.Object)
 	if dir := askedDirection(q.normalised()); len(qids) == 0 && dir != 0 && w.Identifier > 0 {
 		// "when do I fly home now?" names the flights of the trip's way back
-		if way := legsAsked(dir, cands, docs); len(way.routes) > 0 {
+		if way := legsAsked(dir, cands, docs); len(way.stating) > 0 {
 			for i := range cands {
-				if namesLeg(cands[i].Text, &docs[i], way) {
+				if namesLeg(i, cands[i].Text, &docs[i], way) {
 					comps[i].Identifier = 1
 				}
 			}
