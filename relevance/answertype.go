@@ -65,7 +65,7 @@ var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{QuantityTerm, "quantity", 0, quantityCues, byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, quantityGap, 0},
 	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
-	{ReasonTerm, "reason", 0, newCueSet(whyWords), byRunes(statesReason), func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
@@ -1096,36 +1096,25 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a
 	"pressure": {"low", "high", "dropped", "drop"}, "battery": {"low", "flat", "dead", "drained"},
 	"low": {"pressure", "battery", "oil", "coolant", "tyre", "tire", "signal", "fluid"}}
 
-// statesReason reports that the text (normalised) states a cause or a problem.
-var statesReason = func(rs []rune) bool {
-	return statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in(rs) || statesDeduction(rs)
-}
+// statesReason reports that the text (normalised; and as words) states a
+// cause or a problem, or what was taken off an amount (statesDeduction).
+func statesReason(rs []rune, t text) bool { return reasonStated(rs) || statesDeduction(t.words) }
 
-// isAmount reports a number, whole or with decimals ("99", "99.00", "1,250").
-func isAmount(s string) bool {
-	return s != "" && s[0] >= '0' && s[0] <= '9' && strings.Trim(s, "0123456789.,") == ""
-}
+var reasonStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
 
-// statesDeduction reports what was taken off an amount: "less" or "minus"
-// before a number ("240.00 GBP less 99.00 GBP excess"), or a fee after
-// "after" ("payout 70.30 EUR after the 5% fee").
-func statesDeduction(rs []rune) bool {
-	t := strings.ToLower(string(rs))
-	if !strings.Contains(t, "less") && !strings.Contains(t, "minus") && !strings.Contains(t, "after") {
-		return false
-	}
-	w := strings.Fields(t)
+// statesDeduction reports what was taken off an amount, in a text's words:
+// "less" or "minus" before a number ("240.00 GBP less 99.00 GBP excess"), or
+// a fee within four words after "after" ("payout 70.30 EUR after the 5% fee").
+func statesDeduction(w []string) bool {
 	for i, x := range w {
 		switch x {
 		case "less", "minus":
-			if i > 0 && i+1 < len(w) && isAmount(strings.TrimRight(w[i+1], ",.;%")) {
+			if i > 0 && i+1 < len(w) && isNumber(w[i+1]) {
 				return true
 			}
 		case "after":
-			for _, y := range w[i+1 : min(len(w), i+5)] {
-				if y = strings.TrimRight(y, ",.;)"); y == "fee" || y == "fees" || y == "commission" {
-					return true
-				}
+			if slices.ContainsFunc(w[i+1:min(len(w), i+5)], func(y string) bool { return y == "fee" || y == "fees" || y == "commission" }) {
+				return true
 			}
 		}
 	}
