@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/freshctx/freshctx/internal/textutil"
 )
 
 // phraseIndex finds word sequences and CJK texts in a question: the
@@ -90,14 +92,14 @@ var particles = map[string]bool{"back": true, "up": true, "off": true, "out": tr
 	"in": true, "on": true}
 
 // normalise is s in NFKC, lower-cased, its Traditional Chinese characters
-// in their Simplified forms (simplified; ASCII needs only lower case). A
-// full-width comma, which NFKC makes ",", is followed by a space: it ends a
+// in their Simplified forms (textutil.Simplified; ASCII needs only lower
+// case). A full-width comma, which NFKC makes ",", is followed by a space: it ends a
 // clause and never groups a number's digits ("CA1403，6月" is a flight and a
 // month, not ca14036; "09:00，06 车" no amount 00.06).
 func normalise(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return strings.ToLower(simplified(norm.NFKC.String(strings.ReplaceAll(s, "，", "， "))))
+			return strings.ToLower(textutil.Simplified(norm.NFKC.String(strings.ReplaceAll(s, "，", "， "))))
 		}
 	}
 	return strings.ToLower(s)

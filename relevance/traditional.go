@@ -13,15 +13,11 @@ import "github.com/freshctx/freshctx/internal/textutil"
 // analysed as it was. Only the analysis sees the fold: an event's text is
 // stored and returned as it came.
 
-// simplified is s with its Traditional characters in their Simplified forms
-// (s itself when it has none).
-func simplified(s string) string { return textutil.Simplified(s) }
-
 // InSimplified is a question written in Traditional Chinese in Simplified
 // characters ("" when it has no Traditional character): what a full-text
 // search over Simplified articles can also look for.
 func InSimplified(question string) string {
-	if s := simplified(question); s != question {
+	if s := textutil.Simplified(question); s != question {
 		return s
 	}
 	return ""

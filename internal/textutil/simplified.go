@@ -39,24 +39,16 @@ var simplifiedOf = sync.OnceValue(func() map[rune]rune {
 // Chinese through, so that "訂單" and "订单" are one word. A character that
 // is Simplified too (乾, 著) is never folded.
 func Simplified(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return r >= 0x3400 })
-	if i < 0 {
-		return s
+	if strings.IndexFunc(s, func(r rune) bool { return r >= 0x3400 }) < 0 {
+		return s // (no CJK: the table is not even parsed)
 	}
 	m := simplifiedOf()
-	changed := false
-	out := strings.Map(func(r rune) rune {
-		if r < 0x3400 {
-			return r
-		}
-		if x, ok := m[r]; ok {
-			changed = true
-			return x
+	return strings.Map(func(r rune) rune { // (s itself when no rune changes)
+		if r >= 0x3400 {
+			if x, ok := m[r]; ok {
+				return x
+			}
 		}
 		return r
 	}, s)
-	if !changed {
-		return s
-	}
-	return out
 }
