@@ -3,7 +3,6 @@ package relevance
 import (
 	_ "embed"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/kljensen/snowball/english"
@@ -28,14 +27,7 @@ var spellingsTable string
 // loading (~2 ms: each pair's two words stemmed once).
 var spellings = sync.OnceValue(func() (t struct{ stems, words map[string]string }) {
 	t.stems, t.words = map[string]string{}, map[string]string{}
-	for line := range strings.Lines(spellingsTable) {
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		brit, amer, ok := strings.Cut(strings.TrimSpace(line), " ")
-		if !ok || brit == "" || amer == "" || strings.ContainsRune(amer, ' ') {
-			panic("relevance/spellings.txt: not a pair of words: " + line)
-		}
+	eachPair(spellingsTable, "relevance/spellings.txt", func(brit, amer string) {
 		if b, a := english.Stem(brit, false), english.Stem(amer, false); b != a {
 			t.stems[b] = a
 		}
@@ -47,7 +39,7 @@ var spellings = sync.OnceValue(func() (t struct{ stems, words map[string]string 
 				t.words[amer+s] = brit + s
 			}
 		}
-	}
+	})
 	return t
 })
 
