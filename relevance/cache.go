@@ -316,9 +316,10 @@ var analysisSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 // analysesOf sets docs[i] to cands[i]'s analysis: the encoded one it carries,
 // or its text's, cached under its hash (none: not cached); the cached ones are
 // looked up together (one lock for the window, not one per event).
-func analysesOf(cands []Candidate, docs []doc) {
-	var keys [][2]uint64
-	var at []int // the candidates whose analysis is looked up, in keys' order
+func analysesOf(cands []Candidate, docs []doc, sc *scratch) {
+	keys := sc.keys[:0]
+	at := sc.at[:0]                                      // the candidates whose analysis is looked up, in keys' order
+	defer func() { sc.keys, sc.at = keys[:0], at[:0] }() // (grown by append: kept for the next)
 	for i := range cands {
 		c := &cands[i]
 		if d, ok := decodeAnalysis(c.Analysis); ok {

@@ -315,7 +315,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	sc := scratches.Get().(*scratch)
 	defer sc.done()
 	docs := grow(&sc.docs, len(cands))
-	analysesOf(cands, docs)
+	analysesOf(cands, docs, sc)
 	lex := grow(&sc.lex, len(cands))
 	var clauses []uint64 // which of the question's first 64 BM25 clauses each candidate matches
 	qids := identities(q.Analysis.IDs)
@@ -480,7 +480,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		link(comps, docs, qids, w.Linked)
 	}
 	if len(qids) > 0 && w.Echo > 0 {
-		echo(comps, docs, cands, rels, w.Echo)
+		echo(comps, docs, cands, rels, w.Echo, sc)
 	}
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
@@ -762,10 +762,11 @@ const replyWithin = 15 * time.Minute
 // when no other event says "jazz". Not a line that only offers. When other
 // events use the word too, the event belongs to the story its words come from
 // (the earlier event naming an identifier that uses most of them).
-func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, share float64) {
+func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, share float64, sc *scratch) {
 	// the story's words: its events' storyWords (a word given twice is found
 	// at its first place: newTermTable)
-	var storyWords []uint64
+	storyWords := sc.storyWords[:0]
+	defer func() { sc.storyWords = storyWords[:0] }() // (grown by append: kept for the next)
 	story := 0
 	for i := range docs {
 		if comps[i].Identifier < 1 {
@@ -784,13 +785,9 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 	}
 	tab := newTermTable(storyWords)
 	others := make([]int32, len(storyWords)) // how many events outside the story use each
-	type use struct{ doc, word int32 }
-	var uses []use // the story's words each eligible event uses
-	type event struct {
-		i int32
-		t int64 // its time, Unix nanoseconds
-	}
-	var named []event // the events naming an identifier of their own
+	uses := sc.uses[:0]                      // the story's words each eligible event uses
+	named := sc.named[:0]                    // the events naming an identifier of their own
+	defer func() { sc.uses, sc.named = uses[:0], named[:0] }()
 	for i := range docs {
 		own := namesOwnID(&docs[i])
 		if own {
@@ -1690,19 +1687,31 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 	for j := range terms {
 		localIDF[j] = q.weights[j] * idf(n, local[j])
 	}
-	bySource := map[string][]float64{}
+	// each source's weights: the candidates' own without the tenant's
+	// statistics, else mixed once per source (a window's events mostly come
+	// in runs of one source: the last one is tried first)
+	var bySource map[string][]float64
+	if corpus > 0 && len(stats) > 0 {
+		bySource = map[string][]float64{}
+	}
+	lastSrc, lastW := "", localIDF
 	for i := range cands {
-		src := cands[i].Source
-		w, ok := bySource[src]
-		if !ok {
-			w = localIDF
-			if st, found := stats[src]; found && st.N > 0 && corpus > 0 {
-				w = make([]float64, nt)
-				for j, t := range terms {
-					w[j] = q.weights[j] * (corpus*idf(st.N, st.DF[t]) + (1-corpus)*idf(n, local[j]))
+		w := localIDF
+		if src := cands[i].Source; bySource != nil && src == lastSrc {
+			w = lastW
+		} else if bySource != nil {
+			var ok bool
+			if w, ok = bySource[src]; !ok {
+				w = localIDF
+				if st, found := stats[src]; found && st.N > 0 {
+					w = make([]float64, nt)
+					for j, t := range terms {
+						w[j] = q.weights[j] * (corpus*idf(st.N, st.DF[t]) + (1-corpus)*idf(n, local[j]))
+					}
 				}
+				bySource[src] = w
 			}
-			bySource[src] = w
+			lastSrc, lastW = src, w
 		}
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(docs[i].n)/avg)
 		var score float64
@@ -1731,6 +1740,20 @@ type scratch struct {
 	clauses        []uint64
 	hits           []hit
 	start          []int32
+	keys           [][2]uint64 // (analysesOf)
+	at             []int
+	storyWords     []uint64 // (echo)
+	uses           []use
+	named          []event
+}
+
+// use is an event's use of a story's word (echo).
+type use struct{ doc, word int32 }
+
+// event is an event by its index and time (Unix nanoseconds).
+type event struct {
+	i int32
+	t int64
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -1761,6 +1784,9 @@ type termTable struct {
 	slots []int32 // index into keys, -1: empty
 	next  []int32 // the next term with the same hash (a term given twice), -1: none
 	mask  uint64
+	// bloom has the bit of each key's top byte: most of a doc's terms are
+	// none of the question's, and most of those are told by one bit
+	bloom [4]uint64
 }
 
 func newTermTable(keys []uint64) termTable {
@@ -1774,6 +1800,7 @@ func newTermTable(keys []uint64) termTable {
 	}
 	for j, h := range keys {
 		t.next[j] = -1
+		t.bloom[h>>62] |= 1 << (h >> 56 & 63)
 		for p := slot(h) & t.mask; ; p = (p + 1) & t.mask {
 			s := t.slots[p]
 			if s < 0 {
@@ -1794,6 +1821,9 @@ func newTermTable(keys []uint64) termTable {
 
 // find returns the index of the first term of hash h (then follow next), or -1.
 func (t *termTable) find(h uint64) int32 {
+	if t.bloom[h>>62]&(1<<(h>>56&63)) == 0 {
+		return -1
+	}
 	for p := slot(h) & t.mask; ; p = (p + 1) & t.mask {
 		s := t.slots[p]
 		if s < 0 || t.keys[s] == h {
