@@ -1029,7 +1029,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"failed": true, "failure": true, "fails": true, "failing": true, "error": true, "errors": true,
 	"declined": true, "denied": true, "rejected": true, "refused": true, "blocked": true, "suspended": true,
 	"expired": true, "insufficient": true, "exceeded": true, "invalid": true,
-	"unavailable": true, "outage": true, "disrupted": true, "interrupted": true,
+	"unavailable": true, "outage": true, "downtime": true, "disrupted": true, "interrupted": true,
 	"restricted": true, "locked": true, "frozen": true, "overdue": true,
 	"delayed": true, "delay": true, "problem": true, "issue": true, "unable": true, "bounced": true,
 	"flagged": true, "suspicious": true, "incorrect": true, "wrong": true, "damaged": true, "broken": true,
@@ -1322,8 +1322,9 @@ func advertises(t text) bool {
 		// or switch ("Upgrade to Premium for Europe-wide cover"), or holding
 		// out what it costs or saves ("Add glass cover for 2.50 EUR a
 		// month", "Book now and save 15%"); not "Upgrade to Premium
-		// requested for FM-1180"
-		if (w[0] == "upgrade" || w[0] == "switch") && w[1] == "to" {
+		// requested for FM-1180", nor a change dated from a day ("Upgrade
+		// to Anytime from 1 June: 34.99 GBP a month")
+		if (w[0] == "upgrade" || w[0] == "switch") && w[1] == "to" && !datedFrom(w) {
 			return true
 		}
 		for i, x := range w {
@@ -1335,6 +1336,18 @@ func advertises(t text) bool {
 	rs := []rune(t.norm)
 	for i, r := range rs {
 		if r == '折' && numeralBefore(rs, i) || r == '满' && timesThenGet(rs[i+1:]) || r == '领' && claimsACoupon(rs, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// datedFrom reports "from" (or "starting") before a day of a month ("from 1
+// June", "starting June 1"): when a change takes effect, which an offer does
+// not say.
+func datedFrom(w []string) bool {
+	for i := 0; i+2 < len(w); i++ {
+		if (w[i] == "from" || w[i] == "starting") && (isNumber(w[i+1]) && months[w[i+2]] || months[w[i+1]] && isNumber(w[i+2])) {
 			return true
 		}
 	}

@@ -404,6 +404,8 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Add 5 EUR to your balance to keep calling":                          false, // what to do
 		"Upgrade to Premium for Europe-wide cover":                           true,  // a suggestion to buy
 		"Upgrade to Premium requested for FM-1180":                           false,
+		"Upgrade to Anytime from 1 June: 34.99 GBP a month":                  false, // a change dated from a day: a fact
+		"Switch to Fibre 900 from 79 EUR a month":                            true,  // a price from: held out
 		"Bring a friend for free this weekend":                               true,
 		"会员优惠券已发放：满 50 减 10":                                                 false, // a coupon issued: a fact of the case
 		"已使用满 100 减 20 优惠券，实付 136 元":                                         false,

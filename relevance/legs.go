@@ -35,7 +35,7 @@ var (
 	homewardCues = newCueSet([]string{"home", "way back", "flight back", "fly back", "flying back", "train back", "coach back",
 		"bus back", "going back", "get back", "travel back", "return flight", "return trip", "return journey", "return leg",
 		"inbound", "回程", "返程", "回来", "回去"})
-	outwardCues = newCueSet([]string{"outbound", "outward", "way there", "flight there", "fly out", "flying out", "去程", "出发的"})
+	outwardCues = newCueSet([]string{"outbound", "outward", "way there", "way out", "flight there", "flight out", "fly out", "flying out", "去程", "出发的"})
 	travelCues  = newCueSet([]string{"fly", "flight", "flights", "train", "coach", "bus", "trip", "journey", "leg", "way back",
 		"way there", "depart", "departure", "leave", "board", "boarding", "gate", "seat", "sitting", "check in", "land", "arrive",
 		"航班", "飞机", "车次", "火车", "高铁", "动车", "大巴", "发车", "起飞", "座位", "回程", "返程", "去程"})

@@ -1419,6 +1419,9 @@ func TestTheWayHomeIsTheLegBackToWhereTheTripBegan(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"when do I fly home now?": 2, "what happened to my return flight?": 2,
 		"what time is my outbound flight?": 4})
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("where am I sitting on the way out?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Object != "os801" {
+		t.Errorf("the way out names OS 801: %q", f.Object)
+	}
 	_, comps, f := relevance.ScoreFused(relevance.NewQuery("when do I fly back?", nil), cands, relevance.DefaultWeights, nil, testNow)
 	if f.Object != "os802" || comps[0].Identifier != 0 || comps[1].Identifier != 1 || comps[2].Identifier != 1 {
 		t.Errorf("the way back names OS 802 alone: %q %+v", f.Object, comps)
