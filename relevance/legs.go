@@ -17,8 +17,9 @@ import (
 // carry names neither), as if it had written them: an event naming one or
 // stating the route matches the question's identifier (Components.Identifier)
 // and outranks the other way's, "TP 218 on 17 July cancelled; rebooked on TP
-// 220" over "Check-in for TP 217 opens in 24 hours". Without legs both ways in
-// the window nothing changes.
+// 220" over "Check-in for TP 217 opens in 24 hours". A flight that replaces
+// one of the way's is the way's too (rebooked). Without legs both ways in the
+// window nothing changes.
 
 // direction is what a question says of a trip's legs: 0 none, homeward (the
 // way back) or outward.
@@ -321,5 +322,85 @@ func legsAsked(d direction, cands []Candidate, docs []doc) (w way) {
 			}
 		}
 	}
+	rebooked(&w, asked, other, cands, docs)
 	return w
+}
+
+// rebookHashes are the terms of the words saying that a flight replaces
+// another (not "changed": "gate change to G27" names a gate).
+var rebookHashes = func() (hs []uint64) {
+	for _, w := range []string{"rebooked", "rebooking", "rebook", "instead", "replacement", "alternative", "改签", "改乘"} {
+		hs = append(hs, termHash(stem(w)))
+	}
+	return hs
+}()
+
+// rebooked adds to a way (w) the flights that replace one of its own: a later
+// event saying a flight replaces another ("Rebooked: TP 1368, 16 April 21:15") that
+// names a flight no leg names, after an event naming one of the way's flights
+// ("TP 1366 cancelled due to a crew strike") and none of the other way's
+// since, or that names one of the way's flights itself ("TP 218 on 17 July
+// cancelled; rebooked on TP 220"); not one naming a flight of the other way,
+// which is that leg's ("LH 2034: gate change to G27"). Only such events are
+// read for their flights.
+func rebooked(w *way, asked, other []leg, cands []Candidate, docs []doc) {
+	legCode := func(ls []leg, c string) bool {
+		return slices.ContainsFunc(ls, func(l leg) bool { return slices.Contains(l.codes, c) })
+	}
+	var codes [][]string // per candidate, read when first needed
+	codesOf := func(i int) []string {
+		if codes == nil {
+			codes = make([][]string, len(cands))
+		}
+		if codes[i] == nil {
+			codes[i] = append(codesIn(cands[i].Text), "") // ("": read, whatever it names)
+		}
+		return codes[i]
+	}
+	order := make([]int, len(cands)) // (oldest first: a flight rebooked twice joins through the first)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cands[a].Time.Compare(cands[b].Time) })
+	for _, j := range order {
+		if slices.Contains(w.stating, j) || !hasAny(&docs[j], rebookHashes) {
+			continue
+		}
+		var fresh []string
+		own, others := false, false // it names a flight of this way, of the other
+		for _, c := range codesOf(j) {
+			switch {
+			case c == "":
+			case slices.Contains(w.codes, c) || legCode(asked, c):
+				own = true
+			case legCode(other, c):
+				others = true
+			default:
+				fresh = append(fresh, c)
+			}
+		}
+		if len(fresh) == 0 || others {
+			continue
+		}
+		if own { // "TP 218 on 17 July cancelled; rebooked on TP 220"
+			w.codes, w.names = append(w.codes, fresh...), append(w.names, fresh...)
+			continue
+		}
+		// the latest earlier event naming a leg's flight: of this way or the other
+		latest, mine := -1, false
+		for k := range cands {
+			if k == j || !cands[k].Time.Before(cands[j].Time) || latest >= 0 && !cands[k].Time.After(cands[latest].Time) {
+				continue
+			}
+			ks := codesOf(k)
+			this, that := slices.ContainsFunc(ks, func(c string) bool { return slices.Contains(w.codes, c) }),
+				slices.ContainsFunc(ks, func(c string) bool { return c != "" && legCode(other, c) })
+			if this != that {
+				latest, mine = k, this
+			}
+		}
+		if mine {
+			w.codes, w.names = append(w.codes, fresh...), append(w.names, fresh...)
+		}
+	}
 }

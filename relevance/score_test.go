@@ -1405,6 +1405,34 @@ func TestTraditionalChineseAsksWhatSimplifiedDoes(t *testing.T) {
 	}
 }
 
+// A flight that replaces one of a way's is that way's: "Rebooked: TP 1368"
+// after "TP 1366 cancelled", and again "Moved to TP 1372" after that, answer
+// "when do I fly back now?" as the flight it replaced does; a gate change
+// naming the outward flight stays the outward flight's.
+func TestARebookedFlightIsItsWays(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(59), Text: "Booking QX7R2P: London to Lisbon, TP 1351, 12 April 07:05"},
+		{Source: "bookings", Time: ago(53), Text: "Return flight TP 1366, Lisbon to London, 16 April 19:40"},
+		{Source: "ops", Time: ago(40), Text: "TP 1351: gate change to G27"},
+		{Source: "ops", Time: ago(29), Text: "TP 1366 cancelled due to a crew strike"},
+		{Source: "ops", Time: ago(21), Text: "Rebooked: TP 1368, 16 April 21:15, seat 22A"},
+		{Source: "ops", Time: ago(12), Text: "TP 1368 cancelled; moved to TP 1372 instead, 16 April 22:40"},
+		{Source: "ops", Time: ago(4), Text: "Online check-in open for TP 1351"},
+	}
+	_, comps, f := relevance.ScoreFused(relevance.NewQuery("when do I fly back now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if f.Object != "tp1366 tp1368 tp1372" {
+		t.Errorf("the way back names TP 1366 and what replaced it: %q", f.Object)
+	}
+	for i, want := range []float64{0, 1, 0, 1, 1, 1, 0} {
+		if comps[i].Identifier != want {
+			t.Errorf("%q: identifier %v, want %v", cands[i].Text, comps[i].Identifier, want)
+		}
+	}
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what time is my outbound flight?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Object != "tp1351 qx7r2p" {
+		t.Errorf("the way out names TP 1351 and its booking (not gate G27): %q", f.Object)
+	}
+}
+
 // A question about one way of a trip names that way's flights: the window's
 // earliest route begins the trip, a leg back to where it began is the way
 // home, and the events naming its flight (or stating its route) match as if
