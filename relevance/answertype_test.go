@@ -410,6 +410,8 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"会员优惠券已发放：满 50 减 10":                                                 false, // a coupon issued: a fact of the case
 		"已使用满 100 减 20 优惠券，实付 136 元":                                         false,
 		"Order again this month and get 10% off":                             true,  // a discount to get
+		"Members save 10% on weekend stays":                                  true,  // a saving held out
+		"You saved 4.50 EUR with your coupon":                                false, // saved: a fact
 		"Plus 会员 领 50 元 优惠券":                                                 true,  // a coupon to claim
 		"已领 50 元 优惠券":                                                        false, // claimed: a fact
 	} {
