@@ -1307,8 +1307,10 @@ func advertises(t text) bool {
 			(x == "from" || x == "only") && currencyCodes[at(i+1)] && after(i+2) > 0 && priceEnds[at(after(i+2))]:
 			return true
 		case x == "free" && i > 0 && slices.ContainsFunc(w[max(0, i-3):i], func(v string) bool { return v == "get" || v == "first" }),
-			x == "get" && after(i+1) > 0 && at(after(i+1)) == "off",                                                                     // "… and get 10% off"
-			x == "save" && after(i+1) > 0 && (strings.HasSuffix(at(i+1), "%") || at(after(i+1)) == "percent" || at(after(i+1)) == "on"): // "members save 10% on weekend stays"
+			// "… and get 10% off"
+			x == "get" && after(i+1) > 0 && at(after(i+1)) == "off",
+			// "members save 10% on weekend stays" (not "saved": a fact)
+			x == "save" && after(i+1) > 0 && (strings.HasSuffix(at(i+1), "%") || at(after(i+1)) == "percent" || at(after(i+1)) == "on"):
 			return true
 		case x == "for" && i > 0 && isNumber(w[i-1]) && isNumber(at(i+1)) && len(w[i-1]) == 1 && len(at(i+1)) == 1 && w[i-1] > at(i+1) &&
 			(at(i+2) == "" || at(i+2) == "this" || at(i+2) == "only" || discountEnds[at(i+2)]):

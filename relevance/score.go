@@ -791,7 +791,7 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 	for i := range docs {
 		own := namesOwnID(&docs[i])
 		if own {
-			named = append(named, event{int32(i), cands[i].Time.UnixNano()})
+			named = append(named, namedEvent{int32(i), cands[i].Time.UnixNano()})
 		}
 		if comps[i].Identifier >= 1 {
 			continue
@@ -802,7 +802,7 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 			if k := tab.find(h); k >= 0 {
 				others[k]++
 				if eligible {
-					uses = append(uses, use{int32(i), k})
+					uses = append(uses, storyUse{int32(i), k})
 				}
 			}
 		}
@@ -1694,10 +1694,10 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 	if corpus > 0 && len(stats) > 0 {
 		bySource = map[string][]float64{}
 	}
-	lastSrc, lastW := "", localIDF
+	lastSrc, lastW, last := "", localIDF, false
 	for i := range cands {
 		w := localIDF
-		if src := cands[i].Source; bySource != nil && src == lastSrc {
+		if src := cands[i].Source; bySource != nil && last && src == lastSrc {
 			w = lastW
 		} else if bySource != nil {
 			var ok bool
@@ -1711,7 +1711,7 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 				}
 				bySource[src] = w
 			}
-			lastSrc, lastW = src, w
+			lastSrc, lastW, last = src, w, true
 		}
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(docs[i].n)/avg)
 		var score float64
@@ -1743,15 +1743,16 @@ type scratch struct {
 	keys           [][2]uint64 // (analysesOf)
 	at             []int
 	storyWords     []uint64 // (echo)
-	uses           []use
-	named          []event
+	uses           []storyUse
+	named          []namedEvent
 }
 
-// use is an event's use of a story's word (echo).
-type use struct{ doc, word int32 }
+// storyUse is an event's use of a story's word (echo).
+type storyUse struct{ doc, word int32 }
 
-// event is an event by its index and time (Unix nanoseconds).
-type event struct {
+// namedEvent is an event naming an identifier of its own, by its index and
+// time (Unix nanoseconds; echo).
+type namedEvent struct {
 	i int32
 	t int64
 }
