@@ -104,8 +104,9 @@ func analyze(normalised string, answers, event bool) Analysis {
 			}
 			a.addToken(string(rs[i:j]))
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
-			// 1", "on the 6th" the 6th); not "at first"
-			if n, ok := ordinals[string(rs[i:j])]; ok && string(prevWord) != "at" {
+			// 1", "on the 6th" the 6th); not "at first", nor "the first time"
+			// (once, of tries: no thing's number)
+			if n, ok := ordinals[string(rs[i:j])]; ok && string(prevWord) != "at" && !timesAfter(rs, j) {
 				a.Terms = append(a.Terms, n)
 			}
 			if id := numberedThing(rs, prevWord, prevEnd, i, j); id != "" {
@@ -150,6 +151,20 @@ func analyze(normalised string, answers, event bool) Analysis {
 		a.Terms = append(a.Terms, QuestionTerm)
 	}
 	return a
+}
+
+// timesAfter reports "time" or "times" as the word after position j ("the
+// first time", "a second time").
+func timesAfter(rs []rune, j int) bool {
+	for j < len(rs) && rs[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(rs) && unicode.IsLetter(rs[k]) {
+		k++
+	}
+	w := string(rs[j:k])
+	return w == "time" || w == "times"
 }
 
 // joinedCJK is the text without the spaces between two Chinese characters:

@@ -80,7 +80,7 @@ var travelHashes = func() (hs []uint64) {
 	return hs
 }()
 
-const cjkTravelWords = "航班 机票 车票 高铁 火车 动车 列车 车次 班次 次 改签 出票 登机 检票 座"
+const cjkTravelWords = "航班 机票 车票 高铁 火车 动车 列车 车次 班次 次 改签 出票 登机 检票 座 去程 回程 返程"
 
 var cjkTravel = func() map[string]bool {
 	m := map[string]bool{}
@@ -318,7 +318,10 @@ func legsAsked(d direction, cands []Candidate, docs []doc) (w way) {
 		}
 		for _, x := range l.ids {
 			if !slices.Contains(w.ids, x) && !slices.ContainsFunc(other, func(o leg) bool { return slices.Contains(o.ids, x) }) {
-				w.ids, w.names = append(w.ids, x), append(w.names, idText(cands[l.at].Text, x))
+				w.ids = append(w.ids, x)
+				if name := idText(cands[l.at].Text, x); !slices.Contains(w.names, name) { // (a flight written whole, "HU7281", is a code and an identifier)
+					w.names = append(w.names, name)
+				}
 			}
 		}
 	}

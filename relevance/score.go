@@ -368,6 +368,16 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			})
 		}
+		if w.Thesaurus > 0 && asksTheNew(q.normalised().words) {
+			// what a date, time or price changed to ("what's the new moving
+			// day?") is said by the events saying it changed: their words
+			// come in as the thesaurus's do, each a clause of its own
+			for _, cw := range changeWords {
+				if t := stem(cw); !slices.Contains(lq.terms, t) {
+					lq.add(t, w.Thesaurus, -1)
+				}
+			}
+		}
 		if w.Respelled > 0 {
 			for _, t := range respellings(q.Text, lq.terms, docs) {
 				lq.add(t, w.Respelled, -1)
@@ -1461,11 +1471,13 @@ var replacedHashes = func() (hs []uint64) {
 	return hs
 }()
 
-// changeHashes are the terms of words saying that something changed.
+// changeWords say that something changed, and changeHashes are their terms.
+var changeWords = []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
+	"raised", "increased", "reduced", "lowered", "decreased",
+	"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长"}
+
 var changeHashes = func() (hs []uint64) {
-	for _, w := range []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
-		"raised", "increased", "reduced", "lowered", "decreased",
-		"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长"} {
+	for _, w := range changeWords {
 		hs = append(hs, termHash(stem(w))) // (a Chinese word's pair is its term)
 	}
 	return hs

@@ -551,6 +551,22 @@ func TestRecencyIntent(t *testing.T) {
 	}
 }
 
+// A question asking what a day, time or price changed to looks for the
+// events saying it changed: "Moving day changed to 21 June" over a newer
+// reminder of the move that matches its words as well.
+func TestTheNewDayIsTheOneItChangedTo(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "booking", Time: ago(51), Text: "Moving day booked: 14 June, crew arrives 8:00"},
+		{Source: "booking", Time: ago(25), Text: "Moving day changed to 21 June at your request; packing now 20 June"},
+		{Source: "payments", Time: ago(7), Text: "Balance of 1,550.00 GBP due 7 days before the move"},
+	}
+	firstFor(t, cands, map[string]int{"what's the new moving day?": 1})
+	_, _, f := relevance.ScoreFused(relevance.NewQuery("what's the new moving day?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if !slices.Contains(f.Expanded, "chang") && !slices.Contains(f.Expanded, "changed") {
+		t.Errorf("the change words are brought in: %q", f.Expanded)
+	}
+}
+
 // A question asking how much looks for the events that state an amount: of two
 // events about one policy, the one with the premium becomes the best lexical
 // match (without Amount, the shorter event is).
@@ -1449,6 +1465,14 @@ func TestTheWayHomeIsTheLegBackToWhereTheTripBegan(t *testing.T) {
 		"what time is my outbound flight?": 4})
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("where am I sitting on the way out?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Object != "os801" {
 		t.Errorf("the way out names OS 801: %q", f.Object)
+	}
+	// 去程 and 回程 say a leg is about travel, as 航班 does
+	zh := []relevance.Candidate{
+		{Source: "flights", Time: ago(49), Text: "去程 HU7281 北京→三亚 3 月 2 日 08:05"},
+		{Source: "flights", Time: ago(48), Text: "回程 HU7282 三亚→北京 3 月 6 日 14:30"},
+	}
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what time is my flight out?", nil), zh, relevance.DefaultWeights, nil, testNow); f.Object != "hu7281" {
+		t.Errorf("the way out names HU7281: %q", f.Object)
 	}
 	_, comps, f := relevance.ScoreFused(relevance.NewQuery("when do I fly back?", nil), cands, relevance.DefaultWeights, nil, testNow)
 	if f.Object != "os802" || comps[0].Identifier != 0 || comps[1].Identifier != 1 || comps[2].Identifier != 1 {
