@@ -67,6 +67,22 @@ func (d *dictionary) load() {
 	toEN := map[string][]string{}   // Chinese word -> English glosses
 	keysOf := map[string][]string{} // Chinese word -> the keys of its glosses
 	var order []string              // keys in the order met, for a stable packing
+	// pair records that the English key (its gloss as a question's expansion
+	// brings it) and the Chinese word translate each other
+	pair := func(key, zh, gloss string) {
+		if _, ok := toZH[key]; !ok {
+			order = append(order, key)
+		}
+		if !slices.Contains(toZH[key], zh) {
+			toZH[key] = append(toZH[key], zh)
+		}
+		if _, ok := toEN[zh]; !ok {
+			order = append(order, zh)
+		}
+		if !slices.Contains(toEN[zh], gloss) {
+			toEN[zh] = append(toEN[zh], gloss)
+		}
+	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -91,18 +107,7 @@ func (d *dictionary) load() {
 			if key == "" {
 				continue
 			}
-			if _, ok := toZH[key]; !ok {
-				order = append(order, key)
-			}
-			if !slices.Contains(toZH[key], zh) {
-				toZH[key] = append(toZH[key], zh)
-			}
-			if _, ok := toEN[zh]; !ok {
-				order = append(order, zh)
-			}
-			if !slices.Contains(toEN[zh], gloss) {
-				toEN[zh] = append(toEN[zh], gloss)
-			}
+			pair(key, zh, gloss)
 			if !slices.Contains(keysOf[zh], key) {
 				keysOf[zh] = append(keysOf[zh], key)
 			}
@@ -111,20 +116,8 @@ func (d *dictionary) load() {
 	// The names of places and people (names.go): most are no gloss here (a
 	// province, a district), and a name is its own key and gloss.
 	for name, zhs := range chineseNames() {
-		key := stem(name)
-		if _, ok := toZH[key]; !ok {
-			order = append(order, key)
-		}
 		for _, zh := range zhs {
-			if !slices.Contains(toZH[key], zh) {
-				toZH[key] = append(toZH[key], zh)
-			}
-			if _, ok := toEN[zh]; !ok {
-				order = append(order, zh)
-			}
-			if !slices.Contains(toEN[zh], name) {
-				toEN[zh] = append(toEN[zh], name)
-			}
+			pair(stem(name), zh, name)
 		}
 	}
 	// A word with more than maxTranslations keeps the ones that mean only it
