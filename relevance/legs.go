@@ -350,13 +350,13 @@ func rebooked(w *way, asked, other []leg, cands []Candidate, docs []doc) {
 	legCode := func(ls []leg, c string) bool {
 		return slices.ContainsFunc(ls, func(l leg) bool { return slices.Contains(l.codes, c) })
 	}
-	var codes [][]string // per candidate, read when first needed
+	var codes [][]string // each candidate's flights, read once an event says a flight replaces another
 	codesOf := func(i int) []string {
 		if codes == nil {
 			codes = make([][]string, len(cands))
-		}
-		if codes[i] == nil {
-			codes[i] = append(codesIn(cands[i].Text), "") // ("": read, whatever it names)
+			for k := range cands {
+				codes[k] = codesIn(cands[k].Text)
+			}
 		}
 		return codes[i]
 	}
@@ -373,7 +373,6 @@ func rebooked(w *way, asked, other []leg, cands []Candidate, docs []doc) {
 		own, others := false, false // it names a flight of this way, of the other
 		for _, c := range codesOf(j) {
 			switch {
-			case c == "":
 			case slices.Contains(w.codes, c) || legCode(asked, c):
 				own = true
 			case legCode(other, c):
@@ -397,7 +396,7 @@ func rebooked(w *way, asked, other []leg, cands []Candidate, docs []doc) {
 			}
 			ks := codesOf(k)
 			this, that := slices.ContainsFunc(ks, func(c string) bool { return slices.Contains(w.codes, c) }),
-				slices.ContainsFunc(ks, func(c string) bool { return c != "" && legCode(other, c) })
+				slices.ContainsFunc(ks, func(c string) bool { return legCode(other, c) })
 			if this != that {
 				latest, mine = k, this
 			}

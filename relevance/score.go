@@ -1706,12 +1706,10 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 	if corpus > 0 && len(stats) > 0 {
 		bySource = map[string][]float64{}
 	}
-	lastSrc, lastW, last := "", localIDF, false
+	var lastSrc string
+	w := localIDF
 	for i := range cands {
-		w := localIDF
-		if src := cands[i].Source; bySource != nil && last && src == lastSrc {
-			w = lastW
-		} else if bySource != nil {
+		if src := cands[i].Source; bySource != nil && (i == 0 || src != lastSrc) {
 			var ok bool
 			if w, ok = bySource[src]; !ok {
 				w = localIDF
@@ -1723,7 +1721,7 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 				}
 				bySource[src] = w
 			}
-			lastSrc, lastW, last = src, w, true
+			lastSrc = src
 		}
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(docs[i].n)/avg)
 		var score float64
