@@ -2,8 +2,9 @@ package relevance
 
 import (
 	_ "embed"
-	"strings"
 	"sync"
+
+	"github.com/freshctx/freshctx/internal/textutil"
 )
 
 // The romanised name of a Chinese place or person is a translation of its
@@ -23,25 +24,9 @@ var namesTable string
 // Chinese words it writes; parsed on first use.
 var chineseNames = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
-	eachPair(namesTable, "relevance/names.txt", func(name, zh string) { m[name] = append(m[name], zh) })
+	textutil.EachPair(namesTable, "relevance/names.txt", func(name, zh string) { m[name] = append(m[name], zh) })
 	return m
 })
-
-// eachPair calls f with each pair of a derived table's lines ("hangzhou
-// 杭州", "colour color"), its comments left out; a line that is no pair of
-// words is a broken build (file names the table).
-func eachPair(table, file string, f func(a, b string)) {
-	for line := range strings.Lines(table) {
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		a, b, ok := strings.Cut(strings.TrimSpace(line), " ")
-		if !ok || a == "" || b == "" || strings.ContainsRune(b, ' ') {
-			panic(file + ": not a pair of words: " + line)
-		}
-		f(a, b)
-	}
-}
 
 // isName reports a gloss that is a name of the table.
 func isName(gloss string) bool {

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/freshctx/freshctx/internal/textutil"
 )
 
 // British and American spellings of one word are one term: "colour" and
@@ -27,7 +29,7 @@ var spellingsTable string
 // loading (~2 ms: each pair's two words stemmed once).
 var spellings = sync.OnceValue(func() (t struct{ stems, words map[string]string }) {
 	t.stems, t.words = map[string]string{}, map[string]string{}
-	eachPair(spellingsTable, "relevance/spellings.txt", func(brit, amer string) {
+	textutil.EachPair(spellingsTable, "relevance/spellings.txt", func(brit, amer string) {
 		if b, a := english.Stem(brit, false), english.Stem(amer, false); b != a {
 			t.stems[b] = a
 		}

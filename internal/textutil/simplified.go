@@ -18,20 +18,32 @@ var TraditionalTable string
 // on first use (~3,600 pairs).
 var simplifiedOf = sync.OnceValue(func() map[rune]rune {
 	m := make(map[rune]rune, 4096)
-	for line := range strings.Lines(TraditionalTable) {
+	EachPair(TraditionalTable, "internal/textutil/traditional.txt", func(t, s string) {
+		tr, n1 := utf8.DecodeRuneInString(t)
+		sr, n2 := utf8.DecodeRuneInString(s)
+		if n1 != len(t) || n2 != len(s) {
+			panic("internal/textutil/traditional.txt: not a pair of characters: " + t + " " + s)
+		}
+		m[tr] = sr
+	})
+	return m
+})
+
+// EachPair calls f with each pair of a derived table's lines ("hangzhou
+// 杭州", "colour color", "們 们"), its comments left out; a line that is no
+// pair of words is a broken build (file names the table).
+func EachPair(table, file string, f func(a, b string)) {
+	for line := range strings.Lines(table) {
 		if strings.HasPrefix(line, "#") {
 			continue
 		}
-		t, s, ok := strings.Cut(strings.TrimSpace(line), " ")
-		tr, n1 := utf8.DecodeRuneInString(t)
-		sr, n2 := utf8.DecodeRuneInString(s)
-		if !ok || n1 != len(t) || n2 != len(s) {
-			panic("internal/textutil/traditional.txt: not a pair of characters: " + line)
+		a, b, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok || a == "" || b == "" || strings.ContainsRune(b, ' ') {
+			panic(file + ": not a pair of words: " + line)
 		}
-		m[tr] = sr
+		f(a, b)
 	}
-	return m
-})
+}
 
 // Simplified is s with its Traditional Chinese characters in their
 // Simplified forms (s itself when it has none): the fold both the entity
