@@ -291,7 +291,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// the end of stop 53 after its changes; committed unread, read once,
 	// then its misses: development), -blind-86.json (the same shape,
 	// written after the 85th's rules, at the very end of stop 53; committed
-	// unread, read once);
+	// unread, read once, then its misses: development), -blind-87.json (the
+	// same shape, written at the start of stop 54 before any change;
+	// committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -337,7 +339,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-79.json"}, {"../examples/evalset-blind-80.json"}, {"../examples/evalset-blind-81.json"},
 		{"../examples/evalset-blind-82.json"}, {"../examples/evalset-blind-83.json"},
 		{"../examples/evalset-blind-84.json"}, {"../examples/evalset-blind-85.json"},
-		{"../examples/evalset-blind-86.json"},
+		{"../examples/evalset-blind-86.json"}, {"../examples/evalset-blind-87.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
