@@ -299,7 +299,10 @@ type Fusion struct {
 	// question about one way of a trip ("when do I fly home now?", legsAsked)
 	// it is the flights and tickets only that way's legs name ("tp218"): the
 	// events naming one, or stating its route, match as if the question had
-	// named it (Components.Identifier).
+	// named it (Components.Identifier). For a question naming an object by
+	// its place ("has the second transfer gone through?", nthObject) it is
+	// the object of that place in the order the window introduces its kind's
+	// ("tr88121"): the question names it.
 	Object string `json:"object,omitempty"`
 	// Expanded are what the question's words brought into BM25 besides
 	// themselves, as it matched them (stems, Chinese character pairs, phrases
@@ -471,6 +474,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			}
 			object = strings.Join(way.names, " ")
+		}
+	}
+	if n, noun := askedOrdinal(q.normalised()); len(qids) == 0 && object == "" && n > 0 && w.Identifier > 0 {
+		// "has the second transfer gone through?" names the second transfer
+		// the window introduces: the question names its identifier
+		if x, intro := nthObject(n, noun, rels, docs, cands); intro >= 0 {
+			qids = []ident{x}
+			for i := range docs {
+				comps[i].Identifier = idMatch(qids, &docs[i])
+			}
+			object = idText(cands[intro].Text, x)
 		}
 	}
 	if len(qids) == 0 && object == "" && w.Sibling > 0 && w.Sibling < 1 {

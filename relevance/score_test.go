@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -1516,4 +1517,53 @@ func TestBritishAndAmericanSpellingsAreOneWord(t *testing.T) {
 		{Source: "orders", Time: ago(4), Text: "Pizza Margherita delivered"},
 	}
 	firstFor(t, cands, map[string]int{"which tickets are for the theater?": 0, "which pizza is my favorite?": 2})
+}
+
+// A question naming an object by its place ("the second transfer") names the
+// object of that place in the order the window introduces its kind's: its
+// events match as if the question had named its identifier. Not when the
+// events number things themselves ("Session 2", "第二笔"), or count the thing
+// asked of ("2 tickets": the second ticket is one of them).
+func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "payments", Time: ago(52), Text: "Transfer TR-88120 of 5,000.00 EUR to savings completed"},
+		{Source: "payments", Time: ago(44), Text: "Transfer TR-88121 of 2,500.00 EUR to savings pending: daily limit check"},
+		{Source: "payments", Time: ago(21), Text: "TR-88121 released after verification"},
+		{Source: "notices", Time: ago(12), Text: "Interest rate on easy-access savings falls to 2.5% from 1 June"},
+	}
+	for q, want := range map[string]string{"has the second transfer gone through?": "tr88121", "how much was the first transfer?": "tr88120",
+		"第二笔转账到账了吗？": "tr88121"} {
+		_, comps, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if f.Object != want {
+			t.Errorf("%q names %s: %q", q, want, f.Object)
+		}
+		for i := range cands {
+			if named := strings.Contains(strings.ReplaceAll(strings.ToLower(cands[i].Text), "-", ""), want); (comps[i].Identifier == 1) != named {
+				t.Errorf("%q: %q has identifier %v", q, cands[i].Text, comps[i].Identifier)
+			}
+		}
+	}
+	firstFor(t, cands, map[string]int{"has the second transfer gone through?": 2})
+	for q, cs := range map[string][]relevance.Candidate{
+		"has the third transfer gone through?": cands, // (two transfers)
+		"how much did the first time cost?":    cands,
+		"when is the second session?": {
+			{Source: "course", Time: ago(50), Text: "Course PT-550 booked: 6 sessions"},
+			{Source: "course", Time: ago(40), Text: "Invoice PT-551 for sessions 1 and 2"},
+			{Source: "course", Time: ago(30), Text: "Session 2 moved to Wednesday 8:15"},
+		},
+		"can my friend use my second ticket?": {
+			{Source: "orders", Time: ago(57), Text: "Order EV-2210: 2 tickets 'City Jazz Festival', Saturday"},
+			{Source: "orders", Time: ago(50), Text: "Order EV-2211: 1 ticket 'Harbour Comedy Night', Friday"},
+		},
+		"第二笔转账到账了吗？": {
+			{Source: "payments", Time: ago(50), Text: "交易 TX-77120：转账 5,000.00 CNY"},
+			{Source: "payments", Time: ago(40), Text: "交易 TX-77121：转账 5,000.00 CNY"},
+			{Source: "chat", Time: ago(4), Text: "客服：第二笔 转账 已 退回"},
+		},
+	} {
+		if _, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cs, relevance.DefaultWeights, nil, testNow); f.Object != "" {
+			t.Errorf("%q names no object by its place here: %q", q, f.Object)
+		}
+	}
 }

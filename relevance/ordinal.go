@@ -1,0 +1,124 @@
+package relevance
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// askedOrdinal is the place in an order a question names ("has the second
+// transfer gone through?": 2; "第二笔转账到了吗？": 2), 0 when it names none,
+// and the stem of the word after an English ordinal ("transfer"). Not "at
+// first" nor "the first time" (once, of tries: no thing's place), as the
+// analysis reads them.
+func askedOrdinal(q text) (int, string) {
+	for k, w := range q.words {
+		n, ok := ordinals[w]
+		if !ok || k > 0 && q.words[k-1] == "at" || k+1 < len(q.words) && (q.words[k+1] == "time" || q.words[k+1] == "times") {
+			continue
+		}
+		v, _ := strconv.Atoi(n)
+		if k+1 < len(q.words) {
+			return v, stem(q.words[k+1])
+		}
+		return v, ""
+	}
+	if i := strings.IndexRune(q.norm, '第'); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(q.norm[i+len("第"):])
+		if k := strings.IndexRune(cjkDigits, r); k >= 0 && r != '十' {
+			return k/len("一") + 1, ""
+		}
+	}
+	return 0, ""
+}
+
+// nthObject is the n-th object of a kind, in the order the window introduces
+// them, and the event introducing it: the kind of the objects the most
+// relevant event names of those with another of their kind in the window.
+// "why did I get the first ticket?" over two penalty notices asks about
+// PCN-55302 when it came before PCN-55303, whichever of them the words match
+// best. The objects are those a prefixed identifier names (TR-88121): a
+// thing named by a word and a small number ("Session 3") is numbered by it
+// already, and the analysis reads "the third class" as 3. -1 when no event
+// names such an object, or its kind has fewer than n.
+func nthObject(n int, noun string, rels []float64, docs []doc, cands []Candidate) (ident, int) {
+	if numbered(n, noun, docs) {
+		return ident{}, -1
+	}
+	type object struct {
+		id    ident
+		intro int // the first event naming it
+	}
+	var objects []object
+	at := map[uint64]int{}    // an object's place in objects
+	kinds := map[uint64]int{} // a kind's number of objects
+	for i := range docs {
+		for k := range int(docs[i].nOwn) {
+			id := docs[i].own(k)
+			if id.num == 0 || id.amount {
+				continue
+			}
+			if j, ok := at[id.full]; !ok {
+				at[id.full] = len(objects)
+				objects = append(objects, object{id, i})
+				kinds[id.family]++
+			} else if cands[i].Time.Before(cands[objects[j].intro].Time) {
+				objects[j].intro = i
+			}
+		}
+	}
+	best, kind := -1, uint64(0)
+	for i := range docs {
+		if rels[i] <= 0 || best >= 0 && rels[i] <= rels[best] {
+			continue
+		}
+		for k := range int(docs[i].nOwn) {
+			if id := docs[i].own(k); id.num != 0 && kinds[id.family] >= max(2, n) {
+				best, kind = i, id.family
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return ident{}, -1
+	}
+	objects = slices.DeleteFunc(objects, func(o object) bool { return o.id.family != kind })
+	slices.SortStableFunc(objects, func(a, b object) int { return cands[a.intro].Time.Compare(cands[b.intro].Time) })
+	return objects[n-1].id, objects[n-1].intro
+}
+
+// numbered reports that an event numbers things as the question does: by
+// a word and the number ("Session 2": the analysis's numberedThing, a
+// letter-led identifier beside the number's term), by a Chinese ordinal
+// ("第二笔"), or counts the thing asked of ("2 tickets" for "my second
+// ticket": the second is one of them). The ordinal's number is a term of the
+// question's, and the events writing it match it.
+func numbered(n int, noun string, docs []doc) bool {
+	num := termHash(strconv.Itoa(n))
+	var cjk, thing uint64
+	if n <= 10 {
+		cjk = termHash("第" + string([]rune(cjkDigits)[n-1]))
+	}
+	if noun != "" {
+		thing = termHash(noun)
+	}
+	for i := range docs {
+		d := &docs[i]
+		if cjk != 0 && d.count(cjk) > 0 {
+			return true
+		}
+		if d.count(num) == 0 {
+			continue
+		}
+		if thing != 0 && d.count(thing) > 0 {
+			return true
+		}
+		for k := range int(d.nOwn) {
+			if id := d.own(k); id.num == 0 && id.family != 0 && !id.amount {
+				return true
+			}
+		}
+	}
+	return false
+}
