@@ -1269,7 +1269,8 @@ func offers(t text) bool { return offerWords.in(t) || advertises(t) }
 // advertises reports the shapes of a price or a discount held out rather than
 // charged: "up to 30% off", "20% off until Sunday" (not "20% off applied"), a
 // price from or only so much that ends the line or is per something ("from
-// 79 EUR", "from 6.99 EUR a month"; not "from 30 EUR to 35 EUR"),
+// 79 EUR", "from 6.99 EUR a month"; not "from 30 EUR to 35 EUR", nor "up
+// from 540.00 GBP"),
 // something free for getting or trying ("get the 4th free", "first visit
 // free"), a line announcing what is new or offered ("New: …", "Offer: …"),
 // a bundle ("3 for 2"), a line telling the customer to buy more (sellingVerbs),
@@ -1303,6 +1304,9 @@ func advertises(t text) bool {
 			return true
 		case after(i) > 0 && at(after(i)) == "off" && discountEnds[at(after(i)+1)]:
 			return true
+		case (x == "from" || x == "only") && i > 0 && movedFrom[w[i-1]]:
+			// a price compared with what it was ("612.00 GBP, up from 540.00
+			// GBP"): one charged or quoted, not held out
 		case (x == "from" || x == "only") && after(i+1) > 0 && currencyCodes[at(after(i+1))] && priceEnds[at(after(i+1)+1)],
 			(x == "from" || x == "only") && currencyCodes[at(i+1)] && after(i+2) > 0 && priceEnds[at(after(i+2))]:
 			return true
@@ -1344,6 +1348,11 @@ func advertises(t text) bool {
 	}
 	return false
 }
+
+// movedFrom are the words before "from" that compare a price with what it
+// was ("up from", "reduced from"), which an offer does not.
+var movedFrom = map[string]bool{"up": true, "down": true, "increased": true, "decreased": true, "rose": true, "risen": true,
+	"raised": true, "reduced": true, "lowered": true, "fell": true, "dropped": true, "changed": true, "cut": true}
 
 // datedFrom reports "from" (or "starting") before a day of a month ("from 1
 // June", "starting June 1"): when a change takes effect, which an offer does

@@ -406,6 +406,8 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Upgrade to Premium requested for FM-1180":                           false,
 		"Upgrade to Anytime from 1 June: 34.99 GBP a month":                  false, // a change dated from a day: a fact
 		"Switch to Fibre 900 from 79 EUR a month":                            true,  // a price from: held out
+		"Renewal quote for policy CI-71540: 612.00 GBP, up from 540.00 GBP":  false, // a price compared with what it was
+		"Monthly fee reduced from 29 EUR":                                    false,
 		"Bring a friend for free this weekend":                               true,
 		"会员优惠券已发放：满 50 减 10":                                                 false, // a coupon issued: a fact of the case
 		"已使用满 100 减 20 优惠券，实付 136 元":                                         false,
