@@ -1088,8 +1088,9 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a
 	// why something could not be done ("nobody at home", "not found", "out of
 	// stock", "sold out")
 	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"},
-	"not": {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid"},
-	"of":  {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},
+	"without": {"a", "an", "valid", "permission", "authorisation", "authorization"},
+	"not":     {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid"},
+	"of":      {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},
 	"please": {"upload", "send", "provide", "submit", "sign", "resend", "complete"},
 	"too":    {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"},
 	// a reading out of range, as a check finds it ("pressure low, topped up", "battery flat")

@@ -78,6 +78,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Oat milk out of stock, removed from the order":                {why},
 		"Tickets sold out":                                             {why},
 		"No one answered the door":                                     {why},
+		"Penalty notice PCN-55302: parked in zone D without a permit":  {why}, // what was missing
 		"Not bad at all, thanks!":                                      nil,
 		"TM-8801 退货申请：尺码偏小":                                            {why},
 		"Too many guests on the list, 2 tables added":                  {who}, // (guests: people by their part; no reason)
