@@ -332,6 +332,21 @@ func statesCount(rs []rune) bool {
 			return true
 		}
 	}
+	for i := 1; i < len(fields); i++ {
+		// a count named, and what it is or became: "Guest count raised to
+		// 110", "headcount: 12"
+		if n := strings.TrimRight(fields[i], ",.;:!?)"); !isNumber(n) || len(n) > 4 || fields[i-1] != "to" && !strings.HasSuffix(fields[i-1], ":") {
+			continue
+		}
+		if i+1 < len(fields) {
+			if u := strings.TrimRight(fields[i+1], ",.;"); timeUnits[u] || months[u] || currencyCodes[u] || quantityUnits[u] {
+				continue // "3 to 5 hours"
+			}
+		}
+		if slices.ContainsFunc(fields[max(0, i-4):i], func(f string) bool { f = strings.Trim(f, ":,"); return f == "count" || f == "headcount" }) {
+			return true
+		}
+	}
 	for i, r := range rs {
 		if strings.ContainsRune(cjkMeasures, r) && numeralBefore(rs, i) {
 			return true
@@ -1080,7 +1095,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit
 // reached" (a limit raised states none), "held for review" (a deposit held on a
 // card states none), "could not access" ("do not reply" states none).
-var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold"}, "need": {"a", "an"}, "waiting": {"for", "on"},
+var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "leave", "vacation"}, "need": {"a", "an"}, "waiting": {"for", "on"},
 	"at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "quota": {"reached", "exceeded", "hit", "full"},
 	"allowance": {"reached", "exceeded", "used"}, "storage": {"full"}, "held": {"for", "at", "up", "by"}, "signs": {"of"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},

@@ -79,6 +79,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Tickets sold out":                                             {why},
 		"No one answered the door":                                     {why},
 		"Penalty notice PCN-55302: parked in zone D without a permit":  {why}, // what was missing
+		"Closed all week: on holiday":                                  {why},
 		"Not bad at all, thanks!":                                      nil,
 		"TM-8801 退货申请：尺码偏小":                                            {why},
 		"Too many guests on the list, 2 tables added":                  {who}, // (guests: people by their part; no reason)
@@ -705,9 +706,12 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		t.Errorf("how many people: fusion asks %v, want count and person", f.Asks)
 	}
 	for text, want := range map[string]bool{
-		"Event confirmed: buffet lunch for 60 guests":        true,
-		"Guest count changed from 60 to 72":                  true,
-		"Seats increased from 25 to 30, prorated":            true,
+		"Event confirmed: buffet lunch for 60 guests": true,
+		"Guest count changed from 60 to 72":           true,
+		"Seats increased from 25 to 30, prorated":     true,
+		"Guest count raised to 110; revised quote":    true, // a count named, and what it became
+		"Headcount: 14":                                      true,
+		"Reply to ticket count 3 to 5 hours":                 false,
 		"Tickets: 2 x Jazz Night":                            true,
 		"Order placed: olive tree and two lavender plants":   true,
 		"搬运师傅 3 名，队长刘师傅":                                     true,
