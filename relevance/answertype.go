@@ -1114,7 +1114,21 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 
 // statesReason reports that the text (normalised; and as words) states a
 // cause or a problem, or what was taken off an amount (statesDeduction).
-func statesReason(rs []rune, t text) bool { return reasonStated(rs) || statesDeduction(t.words) }
+func statesReason(rs []rune, t text) bool {
+	return reasonStated(rs) || statesDeduction(t.words) || statesShortfall(t.words)
+}
+
+// statesShortfall reports fewer than were due, in a text's words: "only" before
+// a number "of" another ("only 2 of the 4 tyres in stock", "only 3 of 5 boxes
+// delivered").
+func statesShortfall(w []string) bool {
+	for i := 0; i+3 < len(w); i++ {
+		if w[i] == "only" && isNumber(w[i+1]) && w[i+2] == "of" && (isNumber(w[i+3]) || w[i+3] == "the" && i+4 < len(w) && isNumber(w[i+4])) {
+			return true
+		}
+	}
+	return false
+}
 
 var reasonStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
 

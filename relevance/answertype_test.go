@@ -79,6 +79,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Tickets sold out":                                             {why},
 		"No one answered the door":                                     {why},
 		"Penalty notice PCN-55302: parked in zone D without a permit":  {why}, // what was missing
+		"Only 2 of the 4 tyres in stock":                               {why}, // fewer than were due
 		"Closed all week: on holiday":                                  {why},
 		"Not bad at all, thanks!":                                      nil,
 		"TM-8801 退货申请：尺码偏小":                                            {why},
