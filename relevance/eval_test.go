@@ -295,7 +295,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// same shape, written at the start of stop 54 before any change;
 	// committed unread, read once, then its misses: development),
 	// -blind-88.json (the same shape, written after stop 54's first changes;
-	// committed unread, read once);
+	// committed unread, read once, then its misses: development),
+	// -blind-89.json (the same shape, more look-alike, recency and
+	// identifier questions, written after the 88th's rules; committed unread,
+	// read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -342,7 +345,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-82.json"}, {"../examples/evalset-blind-83.json"},
 		{"../examples/evalset-blind-84.json"}, {"../examples/evalset-blind-85.json"},
 		{"../examples/evalset-blind-86.json"}, {"../examples/evalset-blind-87.json"},
-		{"../examples/evalset-blind-88.json"},
+		{"../examples/evalset-blind-88.json"}, {"../examples/evalset-blind-89.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
