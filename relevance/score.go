@@ -342,6 +342,13 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			qw = withoutCues(qw, q.normalised().norm)
 		}
 		lq := newLexQuery(qw, w.CJKChar)
+		for _, h := range negatedCJK(q.normalised().norm) {
+			// "为什么没送到？" asks about a delivery that did not happen: "已送到"
+			// says the opposite, and 送到 counts half (negatedShare)
+			if k := slices.Index(lq.hashes, h); k >= 0 {
+				lq.weights[k] *= negatedShare
+			}
+		}
 		if w.Thesaurus > 0 {
 			th := w.Lexicon
 			if th == nil {
@@ -2130,4 +2137,30 @@ func (c cueSet) in(q text) bool {
 	found := false
 	c.each(q, func(*struct{}, []string) bool { found = true; return false })
 	return found
+}
+
+// negatedShare is what a Chinese question's word counts when a negation
+// governs it (negatedCJK): it still says what the question is about, but an
+// event saying it happened says the opposite of what is asked.
+const negatedShare = 0.5
+
+// negatedCJK are the hashes of the Chinese pairs right after a negation
+// (没, 没有, 未, 不) in a question: "为什么有一次充值没成功？" asks why one
+// failed, and "话费充值 50 元 成功" matched it by 成功. Not in a question
+// asking A-not-A ("有没有", "是不是": the negation asks, it denies nothing).
+// English puts the subject between the negation and what it denies ("why
+// didn't the payment go through?"), which words alone do not tell apart.
+func negatedCJK(norm string) []uint64 {
+	rs := []rune(norm)
+	var out []uint64
+	for i := 0; i+2 < len(rs); i++ {
+		if (rs[i] == '没' || rs[i] == '未' || rs[i] == '不') && isCJK(rs[i+1]) && isCJK(rs[i+2]) && (i == 0 || rs[i-1] != rs[i+1]) {
+			j := i + 1
+			if rs[i] == '没' && rs[j] == '有' && i+3 < len(rs) && isCJK(rs[i+3]) {
+				j++
+			}
+			out = append(out, termHash(string(rs[j:j+2])))
+		}
+	}
+	return out
 }

@@ -1567,3 +1567,19 @@ func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 		}
 	}
 }
+
+// A Chinese question's word under a negation counts half: "为什么没成功？" asks
+// why something failed, and the event saying it succeeded says the opposite.
+// Not in an A-not-A question ("有没有…？"), whose negation only asks.
+func TestANegatedChineseWordCountsHalf(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "topup", Time: ago(47), Text: "话费充值 50 元 失败：银行卡 余额不足，已退回"},
+		{Source: "topup", Time: ago(21), Text: "话费充值 50 元 成功"},
+	}
+	firstFor(t, cands, map[string]int{"为什么有一次充值没成功？": 0, "充值成功了吗？": 1})
+	_, with, _ := relevance.ScoreFused(relevance.NewQuery("充值没成功", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, asks, _ := relevance.ScoreFused(relevance.NewQuery("充值有没有成功", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if with[1].Lexical-with[0].Lexical >= asks[1].Lexical-asks[0].Lexical {
+		t.Errorf("成功 under 没 should count less than in 有没有成功: %+v, %+v", with, asks)
+	}
+}
