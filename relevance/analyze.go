@@ -137,6 +137,10 @@ func analyze(normalised string, answers, event bool) Analysis {
 		rs := joinedCJK(rs)
 		for _, at := range answerTypes {
 			if (event || !at.eventOnly) && at.states(rs, t) {
+				if !event && at.term == DelayTerm {
+					a.Terms = append(a.Terms, ReasonTerm) // (a question's words stating a delay state a reason)
+					continue
+				}
 				a.Terms = append(a.Terms, at.term)
 				if at.term == PersonTerm && namesSomeone(rs) {
 					a.Terms = append(a.Terms, at.term) // (twice: a person by name, 张阿姨, 李师傅)

@@ -65,7 +65,10 @@ var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{QuantityTerm, "quantity", 0, quantityCues, byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, quantityGap, 0},
 	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
-	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesCause, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
+	{ReasonTerm, "fault", 0, newCueSet(faultCues), never, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
+	// (never asked: the reason's clause admits it, unless the question asks for a fault)
+	{DelayTerm, "delay", 0, newCueSet(nil), statesDelay, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
@@ -464,6 +467,9 @@ func init() {
 			c.alt = termHash(DurationTerm)
 			timeOrLength = &c
 		}
+		if t.name == "reason" {
+			t.alt = termHash(DelayTerm) // (a delay is a reason; not a fault)
+		}
 	}
 }
 
@@ -578,7 +584,7 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 func AskNames() []string {
 	var out []string
 	for _, t := range answerTypes {
-		if t.term != DurationTerm { // (asked as a time: timeOrLength)
+		if t.term != DurationTerm && t.term != DelayTerm { // (asked as a time, timeOrLength; as a reason)
 			out = append(out, t.name)
 		}
 	}
@@ -1026,9 +1032,71 @@ const ReasonTerm = "∵"
 // whyWords mark a question that asks why, or what holds things up ("what are
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
-var whyWords = []string{"why", "how come", "what went wrong", "what's wrong", "what is wrong", "what was wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "怎么这么", "为啥这么", "为什么这么", "咋这么", "查出", "发现了什么", "发现什么", "什么毛病", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
-	"needs fixing", "need fixing", "needs repair", "need repair", "keep an eye on", "watch out for",
-	"毛病", "哪里坏", "坏了"}
+var whyWords = []string{"why", "how come", "what went wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "怎么这么", "为啥这么", "为什么这么", "咋这么", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
+	"keep an eye on", "watch out for"}
+
+// DelayTerm is the term of an event whose only cause or problem is a delay,
+// a shortage or the weather ("Parts delayed; car ready Wednesday", "storm
+// forecast for Friday", "engineer running 30 minutes late", "only 2 of the 4
+// tyres in stock"); ReasonTerm is any other's. A question asking why looks
+// for either (the reason type's alt); one asking what is wrong with a thing
+// (faultCues) for ReasonTerm alone: "what was wrong with the car?" asks
+// about the car, not its repair's schedule. Each event states one of the two
+// at most, so an event's length is what it was with one reason term.
+const DelayTerm = "⌛"
+
+// faultCues mark a question asking what is wrong with a thing, or what a
+// check found.
+var faultCues = []string{"wrong with", "what's wrong", "what is wrong", "what was wrong", "anything wrong", "something wrong",
+	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么毛病", "毛病", "哪里坏", "坏了"}
+
+// delays are the reason words that say why something is late, short or off,
+// not what is wrong with a thing (reasonWords, reasonAfter's keys and
+// cjkReasonWords): an event stating no other reason states a delay.
+var delays = map[string]bool{"delayed": true, "delay": true, "postponed": true, "late": true, "pending": true, "weather": true,
+	"storm": true, "gale": true, "hurricane": true, "typhoon": true, "snowstorm": true, "fog": true, "flooding": true,
+	"strike": true, "traffic": true, "overbooked": true, "backorder": true, "backordered": true, "unavailable": true,
+	"on": true, "waiting": true, "back": true, "held": true, "due": true, "nobody": true, "sold": true, "of": true, "short": true,
+	"延误": true, "延迟": true, "晚点": true, "推迟": true, "延期": true, "顺延": true, "天气": true, "暴雨": true, "台风": true,
+	"大风": true, "暴雪": true, "大雾": true, "罢工": true, "堵车": true, "拥堵": true, "管制": true, "待处理": true, "临时有事": true,
+	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true}
+
+// faultStated reports a text (normalised) stating a cause or a problem that
+// is no delay.
+var faultStated = func() func([]rune) bool {
+	words := map[string]bool{}
+	for w := range reasonWords {
+		if !delays[w] {
+			words[w] = true
+		}
+	}
+	after := map[string][]string{}
+	for w, then := range reasonAfter {
+		if !delays[w] {
+			after[w] = then
+		}
+	}
+	cjk := slices.DeleteFunc(slices.Clone(cjkReasonWords.words), func(w string) bool { return delays[w] })
+	return statedByWords{words, after, newCJKWords(cjk...)}.in
+}()
+
+// statesCause reports a text stating a cause or a problem that is no delay
+// alone (ReasonTerm), statesDelay one stating only a delay (DelayTerm).
+func statesCause(rs []rune, t text) bool { return faultStated(rs) || statesDeduction(t.words) }
+
+func statesDelay(rs []rune, t text) bool { return statesReason(rs, t) && !statesCause(rs, t) }
+
+// altTerm is the term whose hash is an answer type's alt.
+func altTerm(h uint64) string {
+	if h == termHash(DelayTerm) {
+		return DelayTerm
+	}
+	return DurationTerm
+}
+
+// never states nothing: the fault type is the reason type's ReasonTerm
+// without its delays, asked by other words.
+func never([]rune, text) bool { return false }
 
 // findWords, within three words after "did", ask what someone found ("what
 // did Marco find?", "did the vet notice anything?"): a problem, as for

@@ -165,6 +165,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 	} {
 		var got []string
 		for _, term := range relevance.Analyze(text).Terms {
+			if term == relevance.DelayTerm {
+				term = why // (a delay is the reason a question asking why looks for: TestWhatIsWrongIsNoDelay)
+			}
 			if term == money || term == when || term == why || term == who {
 				got = append(got, term)
 			}
@@ -824,4 +827,37 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		{Source: "charging", Time: ago(10), Text: "Charging at Station Hafen billed: 20.50 EUR"},
 	}
 	firstOnlyWith(t, relevance.NewQuery("how much energy did the charging give me?", nil), cands, 0, func(w *relevance.Weights) { w.Amount = 0 })
+}
+
+// A delay, a shortage or the weather is a reason (DelayTerm) but no fault: a
+// question asking why looks for either, one asking what is wrong with a
+// thing for a fault alone ("what was wrong with the car?" is not "Parts
+// delayed; car ready Wednesday").
+func TestWhatIsWrongIsNoDelay(t *testing.T) {
+	for text, want := range map[string]string{
+		"Parts delayed; car ready Wednesday":                         relevance.DelayTerm,
+		"Next visit moved to Monday: storm forecast for Friday":      relevance.DelayTerm,
+		"因暴雨配送延迟":                                                    relevance.DelayTerm,
+		"Inspection found worn front brake discs":                    relevance.ReasonTerm,
+		"Tom noticed moss in the back lawn":                          relevance.ReasonTerm,
+		"Delivery delayed because the van broke down":                relevance.ReasonTerm, // a cause besides the delay
+		"Payment of 85.00 GBP for June failed: card expired":         relevance.ReasonTerm,
+		"Expansion vessel faulty, part ordered, return visit needed": relevance.ReasonTerm,
+	} {
+		terms := relevance.Analyze(text).Terms
+		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
+			t.Errorf("%q: %q, want %s (one of the two only)", text, terms, want)
+		}
+	}
+	cands := []relevance.Candidate{
+		{Source: "garage", Time: ago(58), Text: "Car service booked for VW Golf B-RT 2201: Monday 08:00"},
+		{Source: "garage", Time: ago(38), Text: "Inspection found worn front brake discs; replacement recommended, 290.00 EUR"},
+		{Source: "garage", Time: ago(36), Text: "You approved the brake disc replacement"},
+		{Source: "garage", Time: ago(17), Text: "Parts delayed; car ready Wednesday instead of Monday"},
+		{Source: "garage", Time: ago(2), Text: "Courtesy car available until your car is ready"},
+	}
+	firstFor(t, cands, map[string]int{"what was wrong with the car?": 1, "why isn't my car ready?": 3})
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what was wrong with the car?", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Equal(f.Asks, []string{"fault"}) {
+		t.Errorf("asks %v, want [fault]", f.Asks)
+	}
 }

@@ -396,10 +396,18 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		for _, t := range asked {
 			if !slices.Contains(lq.terms, t.term) {
 				lq.add(t.term, t.weight(w), -1)
-				if t.alt != 0 { // (a length, blended into the time's clause)
-					lq.addHashed(DurationTerm, t.alt, 1, len(lq.terms)-1)
+				if t.alt != 0 { // (a length blended into the time's clause, a delay into the reason's)
+					lq.addHashed(altTerm(t.alt), t.alt, 1, len(lq.terms)-1)
 				}
 			}
+		}
+		if k := slices.Index(lq.terms, ReasonTerm); k >= 0 && !slices.Contains(lq.terms, DelayTerm) &&
+			!slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) {
+			// the question's own words state a reason ("why is my package
+			// stuck?"): an event stating only a delay states one too, blended
+			// into its clause, as for a question asking why; not for one
+			// asking what is wrong with a thing (DelayTerm)
+			lq.add(DelayTerm, 1, k)
 		}
 		if w.Acronym > 0 {
 			// AcronymTerm's frequencies, when a candidate spells out an acronym
