@@ -137,8 +137,8 @@ func analyze(normalised string, answers, event bool) Analysis {
 		rs := joinedCJK(rs)
 		for _, at := range answerTypes {
 			if (event || !at.eventOnly) && at.states(rs, t) {
-				if !event && at.term == DelayTerm {
-					a.Terms = append(a.Terms, ReasonTerm) // (a question's words stating a delay state a reason)
+				if at.term == ReasonTerm && event && !statesCause(rs, t) {
+					a.Terms = append(a.Terms, DelayTerm) // (a delay alone, no fault: a question's words state a reason)
 					continue
 				}
 				a.Terms = append(a.Terms, at.term)

@@ -65,10 +65,10 @@ var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{QuantityTerm, "quantity", 0, quantityCues, byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, quantityGap, 0},
 	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
-	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesCause, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
 	{ReasonTerm, "fault", 0, newCueSet(faultCues), never, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
 	// (never asked: the reason's clause admits it, unless the question asks for a fault)
-	{DelayTerm, "delay", 0, newCueSet(nil), statesDelay, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
+	{DelayTerm, "delay", 0, newCueSet(nil), never, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
@@ -1080,11 +1080,10 @@ var faultStated = func() func([]rune) bool {
 	return statedByWords{words, after, newCJKWords(cjk...)}.in
 }()
 
-// statesCause reports a text stating a cause or a problem that is no delay
-// alone (ReasonTerm), statesDelay one stating only a delay (DelayTerm).
+// statesCause reports a text stating a reason (statesReason) that is no
+// delay alone: ReasonTerm, where an event stating only a delay states
+// DelayTerm (the analysis asks it of the events stating a reason).
 func statesCause(rs []rune, t text) bool { return faultStated(rs) || statesDeduction(t.words) }
-
-func statesDelay(rs []rune, t text) bool { return statesReason(rs, t) && !statesCause(rs, t) }
 
 // altTerm is the term whose hash is an answer type's alt.
 func altTerm(h uint64) string {
@@ -1095,7 +1094,8 @@ func altTerm(h uint64) string {
 }
 
 // never states nothing: the fault type is the reason type's ReasonTerm
-// without its delays, asked by other words.
+// without its delays, asked by other words, and DelayTerm is what the reason
+// type states of an event stating only a delay (Analyze).
 func never([]rune, text) bool { return false }
 
 // findWords, within three words after "did", ask what someone found ("what
