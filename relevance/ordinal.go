@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -43,7 +44,7 @@ func askedOrdinal(q text) (int, string) {
 // already, and the analysis reads "the third class" as 3. -1 when no event
 // names such an object, or its kind has fewer than n.
 func nthObject(n int, noun string, rels []float64, docs []doc, cands []Candidate) (ident, int) {
-	if numbered(n, noun, docs) {
+	if numbered(n, noun, docs, cands) {
 		return ident{}, -1
 	}
 	type object struct {
@@ -92,26 +93,25 @@ func nthObject(n int, noun string, rels []float64, docs []doc, cands []Candidate
 // a word and the number ("Session 2": the analysis's numberedThing, a
 // letter-led identifier beside the number's term), by a Chinese ordinal
 // ("第二笔"), or counts the thing asked of ("2 tickets" for "my second
-// ticket": the second is one of them). The ordinal's number is a term of the
-// question's, and the events writing it match it.
-func numbered(n int, noun string, docs []doc) bool {
-	num := termHash(strconv.Itoa(n))
-	var cjk, thing uint64
+// ticket": the second is one of them; not "2 days, ticket DS-8841"). The
+// ordinal's number is a term of the question's, and the events writing it
+// match it.
+func numbered(n int, noun string, docs []doc, cands []Candidate) bool {
+	num := strconv.Itoa(n)
+	hash := termHash(num)
+	var cjk uint64
 	if n <= 10 {
 		cjk = termHash("第" + string([]rune(cjkDigits)[n-1]))
-	}
-	if noun != "" {
-		thing = termHash(noun)
 	}
 	for i := range docs {
 		d := &docs[i]
 		if cjk != 0 && d.count(cjk) > 0 {
 			return true
 		}
-		if d.count(num) == 0 {
+		if d.count(hash) == 0 {
 			continue
 		}
-		if thing != 0 && d.count(thing) > 0 {
+		if noun != "" && countsOf(strings.ToLower(cands[i].Text), num, noun) {
 			return true
 		}
 		for k := range int(d.nOwn) {
@@ -121,4 +121,19 @@ func numbered(n int, noun string, docs []doc) bool {
 		}
 	}
 	return false
+}
+
+// countsOf reports the number num, a word of its own, right before a word
+// beginning with stem in text (lower case): "2 tickets" for "ticket".
+func countsOf(text, num, stem string) bool {
+	for at := 0; ; {
+		k := strings.Index(text[at:], num+" "+stem)
+		if k < 0 {
+			return false
+		}
+		if k += at; k == 0 || !unicode.IsDigit(rune(text[k-1])) && text[k-1] != '.' && text[k-1] != ',' {
+			return true
+		}
+		at = k + 1
+	}
 }

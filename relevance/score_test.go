@@ -1544,6 +1544,15 @@ func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 		}
 	}
 	firstFor(t, cands, map[string]int{"has the second transfer gone through?": 2})
+	// a number counting something else is no count of the thing asked of
+	tickets := []relevance.Candidate{
+		{Source: "registration", Time: ago(58), Text: "Registration confirmed: DevSummit Berlin, 2 days, ticket DS-8841"},
+		{Source: "registration", Time: ago(52), Text: "Colleague registered: ticket DS-8842 for Priya Nair"},
+		{Source: "registration", Time: ago(27), Text: "DS-8842 transferred to Marco Bianchi at your request"},
+	}
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("whose name is on the second ticket now?", nil), tickets, relevance.DefaultWeights, nil, testNow); f.Object != "ds8842" {
+		t.Errorf("the second ticket is DS-8842: %q", f.Object)
+	}
 	for q, cs := range map[string][]relevance.Candidate{
 		"has the third transfer gone through?": cands, // (two transfers)
 		"how much did the first time cost?":    cands,
