@@ -1056,7 +1056,7 @@ var faultCues = []string{"wrong with", "what's wrong", "what is wrong", "what wa
 var delays = map[string]bool{"delayed": true, "delay": true, "postponed": true, "late": true, "pending": true, "weather": true,
 	"storm": true, "gale": true, "hurricane": true, "typhoon": true, "snowstorm": true, "fog": true, "flooding": true,
 	"strike": true, "traffic": true, "overbooked": true, "backorder": true, "backordered": true, "unavailable": true,
-	"on": true, "waiting": true, "back": true, "held": true, "due": true, "nobody": true, "sold": true, "of": true, "short": true,
+	"on": true, "waiting": true, "back": true, "held": true, "due": true, "for": true, "nobody": true, "sold": true, "of": true, "short": true,
 	"延误": true, "延迟": true, "晚点": true, "推迟": true, "延期": true, "顺延": true, "天气": true, "暴雨": true, "台风": true,
 	"大风": true, "暴雪": true, "大雾": true, "罢工": true, "堵车": true, "拥堵": true, "管制": true, "待处理": true, "临时有事": true,
 	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true}
@@ -1116,7 +1116,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"restricted": true, "locked": true, "frozen": true, "overdue": true,
 	"delayed": true, "delay": true, "problem": true, "issue": true, "unable": true, "bounced": true,
 	"flagged": true, "suspicious": true, "incorrect": true, "wrong": true, "damaged": true, "broken": true,
-	"lost": true, "missing": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
+	"lost": true, "missing": true, "dead": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
 	"gale": true, "hurricane": true, "typhoon": true, "snowstorm": true, "fog": true, "flooding": true,
@@ -1170,7 +1170,7 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"},
 	// why something could not be done ("nobody at home", "not found", "out of
 	// stock", "sold out")
-	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"},
+	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"}, "for": {"maintenance", "repairs", "renovation"},
 	"without": {"a", "an", "valid", "permission", "authorisation", "authorization"},
 	"not":     {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid"},
 	"of":      {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},

@@ -843,6 +843,8 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Delivery delayed because the van broke down":                relevance.ReasonTerm, // a cause besides the delay
 		"Payment of 85.00 GBP for June failed: card expired":         relevance.ReasonTerm,
 		"Expansion vessel faulty, part ordered, return visit needed": relevance.ReasonTerm,
+		"Return opened for RF-9102: dead pixels in the corner":       relevance.ReasonTerm,
+		"Pool closed 10-12 June for maintenance":                     relevance.DelayTerm,
 	} {
 		terms := relevance.Analyze(text).Terms
 		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
