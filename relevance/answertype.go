@@ -1083,7 +1083,9 @@ var faultStated = func() func([]rune) bool {
 // statesCause reports a text stating a reason (statesReason) that is no
 // delay alone: ReasonTerm, where an event stating only a delay states
 // DelayTerm (the analysis asks it of the events stating a reason).
-func statesCause(rs []rune, t text) bool { return faultStated(rs) || statesDeduction(t.words) }
+func statesCause(rs []rune, t text) bool {
+	return faultStated(rs) || statesDeduction(t.words) || readsBelow(t.words)
+}
 
 // altTerm is the term whose hash is an answer type's alt.
 func altTerm(h uint64) string {
@@ -1183,7 +1185,19 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 // statesReason reports that the text (normalised; and as words) states a
 // cause or a problem, or what was taken off an amount (statesDeduction).
 func statesReason(rs []rune, t text) bool {
-	return reasonStated(rs) || statesDeduction(t.words) || statesShortfall(t.words)
+	return reasonStated(rs) || statesDeduction(t.words) || statesShortfall(t.words) || readsBelow(t.words)
+}
+
+// readsBelow reports a reading under what it should be, in a text's words:
+// "below" before a number, or "the" and a number ("speed 180 Mbit/s, below
+// the 500 ordered", "balance below 100 EUR"): a fault.
+func readsBelow(w []string) bool {
+	for i := 0; i+1 < len(w); i++ {
+		if w[i] == "below" && (isNumber(w[i+1]) || w[i+1] == "the" && i+2 < len(w) && isNumber(w[i+2])) {
+			return true
+		}
+	}
+	return false
 }
 
 // statesShortfall reports fewer than were due, in a text's words: "only" before
