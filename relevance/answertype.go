@@ -1059,7 +1059,7 @@ var delays = map[string]bool{"delayed": true, "delay": true, "postponed": true, 
 	"on": true, "waiting": true, "back": true, "held": true, "due": true, "for": true, "nobody": true, "sold": true, "of": true, "short": true,
 	"延误": true, "延迟": true, "晚点": true, "推迟": true, "延期": true, "顺延": true, "天气": true, "暴雨": true, "台风": true,
 	"大风": true, "暴雪": true, "大雾": true, "罢工": true, "堵车": true, "拥堵": true, "管制": true, "待处理": true, "临时有事": true,
-	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true}
+	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true, "限行": true}
 
 // faultStated reports a text (normalised) stating a cause or a problem that
 // is no delay.
@@ -1118,7 +1118,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"restricted": true, "locked": true, "frozen": true, "overdue": true,
 	"delayed": true, "delay": true, "problem": true, "issue": true, "unable": true, "bounced": true,
 	"flagged": true, "suspicious": true, "incorrect": true, "wrong": true, "damaged": true, "broken": true,
-	"lost": true, "missing": true, "dead": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
+	"lost": true, "missing": true, "dead": true, "flooded": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
 	"gale": true, "hurricane": true, "typhoon": true, "snowstorm": true, "fog": true, "flooding": true,
@@ -1159,7 +1159,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	// and why something is sent back (too small, too big, does not fit)
 	"偏小", "偏大", "太小", "太大", "不合适", "不合身",
 	// and a notice's cause (因节假日, 停运, 临时有事)
-	"因", "停运", "停业", "临时有事")
+	"因", "停运", "停业", "临时有事", "限行")
 
 // reasonAfter are the words that state a problem only before one of the
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit
@@ -1174,7 +1174,7 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 	// stock", "sold out")
 	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"}, "for": {"maintenance", "repairs", "renovation"},
 	"without": {"a", "an", "valid", "permission", "authorisation", "authorization"},
-	"not":     {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid"},
+	"not":     {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid", "working", "responding", "charging", "connecting", "loading"},
 	"of":      {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},
 	"please": {"upload", "send", "provide", "submit", "sign", "resend", "complete"},
 	"too":    {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"},

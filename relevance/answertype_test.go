@@ -846,6 +846,9 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Return opened for RF-9102: dead pixels in the corner":       relevance.ReasonTerm,
 		"Pool closed 10-12 June for maintenance":                     relevance.DelayTerm,
 		"Line test: speed 180 Mbit/s, below the 500 ordered":         relevance.ReasonTerm, // a reading under what it should be
+		"Hot water not working reported at 08:10":                    relevance.ReasonTerm,
+		"Monday Pilates cancelled: studio flooded":                   relevance.ReasonTerm,
+		"JD-88120 送货 改到 下周一：小区 周六 限行":                                relevance.DelayTerm, // (a driving restriction)
 	} {
 		terms := relevance.Analyze(text).Terms
 		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
