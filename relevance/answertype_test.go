@@ -152,6 +152,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Storage quota reached: 100 GB used of 100 GB":     {why},
 		"Storage quota increased to 200 GB":                nil,
 		"Alarm disarmed by Alex":                           {who},
+		"Session 2 done with Tom":                          {who}, // a given name, by its case
+		"Parcel sent with Royal Mail":                      nil,   // a company's two words
+		"Paid with PayPal":                                 nil,
 		"Invoice paid by card":                             nil,
 		"电池鼓包，建议更换":                                        {why},
 		"场次改至 5 号厅，座位不变":                                   nil, // a hall's number is no date (5 号: the 5th)
@@ -866,4 +869,15 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what was wrong with the car?", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Equal(f.Asks, []string{"fault"}) {
 		t.Errorf("asks %v, want [fault]", f.Asks)
 	}
+}
+
+// A person named by a given name alone ("with Tom") answers who, as a role
+// does: the case of the word tells the name.
+func TestAGivenNameAnswersWho(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "training", Time: ago(40), Text: "Session 1 done: squat form, start weights 40 kg"},
+		{Source: "training", Time: ago(20), Text: "Session 2 done with Tom: deadlift technique"},
+		{Source: "training", Time: ago(3), Text: "Session 3 booked: Friday 7:00"},
+	}
+	firstFor(t, cands, map[string]int{"who trained me?": 1, "who was my trainer?": 1})
 }
