@@ -602,7 +602,7 @@ func numberedThing(rs, word []rune, wordEnd, i, j int) string {
 		k++
 	}
 	e := span(rs, k, isLatin)
-	if next := string(rs[k:e]); timeUnits[next] || months[next] || currencyCodes[next] || quantityUnits[next] {
+	if unitWord(string(rs[k:e])) {
 		return ""
 	}
 	return w + string(rs[i:j])

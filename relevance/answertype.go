@@ -323,15 +323,14 @@ func statesCount(rs []rune) bool {
 			if i+3 < len(fields) {
 				after = strings.TrimRight(fields[i+3], ",.;")
 			}
-			if !timeUnits[after] && !months[after] && !currencyCodes[after] && !quantityUnits[after] {
+			if !unitWord(after) {
 				return true
 			}
 		}
 		if strings.IndexFunc(next, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) >= 0 {
 			continue // "12," ends a label; "18:30", "3.20" are no count
 		}
-		if next == "x" || len(next) >= 3 && !stopWords[next] && !timeUnits[next] && !months[next] && !currencyCodes[next] &&
-			!quantityUnits[next] && !timeAlone[next] && strings.IndexFunc(next, isCJK) < 0 {
+		if next == "x" || len(next) >= 3 && !stopWords[next] && !unitWord(next) && !timeAlone[next] && strings.IndexFunc(next, isCJK) < 0 {
 			return true
 		}
 	}
@@ -341,10 +340,8 @@ func statesCount(rs []rune) bool {
 		if n := strings.TrimRight(fields[i], ",.;:!?)"); !isNumber(n) || len(n) > 4 || fields[i-1] != "to" && !strings.HasSuffix(fields[i-1], ":") {
 			continue
 		}
-		if i+1 < len(fields) {
-			if u := strings.TrimRight(fields[i+1], ",.;"); timeUnits[u] || months[u] || currencyCodes[u] || quantityUnits[u] {
-				continue // "3 to 5 hours"
-			}
+		if i+1 < len(fields) && unitWord(strings.TrimRight(fields[i+1], ",.;")) {
+			continue // "3 to 5 hours"
 		}
 		if slices.ContainsFunc(fields[max(0, i-4):i], func(f string) bool { f = strings.Trim(f, ":,"); return f == "count" || f == "headcount" }) {
 			return true
@@ -356,6 +353,12 @@ func statesCount(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// unitWord reports a word that makes the number before it a time, a date,
+// an amount or a measure ("hours", "June", "EUR", "kWh"), not a count.
+func unitWord(w string) bool {
+	return timeUnits[w] || months[w] || currencyCodes[w] || quantityUnits[w]
 }
 
 // numeralBefore reports a digit or a Chinese numeral right before rs[i] (a
