@@ -126,8 +126,8 @@ func analyze(normalised string, answers, event bool) Analysis {
 				// an ordinal's number as the digits an event prints ("第一讲"
 				// is "第 1 讲", "第二期" "第 2 期")
 				if run[k] == '第' && k+1 < len(run) {
-					if n := strings.IndexRune(cjkDigits, run[k+1]); n >= 0 {
-						a.Terms = append(a.Terms, strconv.Itoa(n/3+1))
+					if n := cjkNumeral(run[k+1]); n > 0 {
+						a.Terms = append(a.Terms, strconv.Itoa(n))
 					}
 				}
 			}
@@ -156,7 +156,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
 			// 1", "on the 6th" the 6th); not "at first", nor "the first time"
 			// (once, of tries: no thing's number)
-			if n, ok := ordinals[string(rs[i:j])]; ok && string(prevWord) != "at" && !timesAfter(rs, j) {
+			if n, ok := ordinals[string(rs[i:j])]; ok && namesAPlace(string(prevWord), wordAfter(rs, j)) {
 				a.Terms = append(a.Terms, n)
 			}
 			if id := numberedThing(rs, prevWord, prevEnd, i, j); id != "" {
@@ -207,9 +207,13 @@ func analyze(normalised string, answers, event bool) Analysis {
 	return a
 }
 
-// timesAfter reports "time" or "times" as the word after position j ("the
-// first time", "a second time").
-func timesAfter(rs []rune, j int) bool {
+// namesAPlace reports that an English ordinal names a thing's place in an
+// order, by the words around it: not "at first", nor "the first time" or "a
+// second time" (once, of tries).
+func namesAPlace(prev, next string) bool { return prev != "at" && next != "time" && next != "times" }
+
+// wordAfter is the word (letters) after position j, past its spaces.
+func wordAfter(rs []rune, j int) string {
 	for j < len(rs) && rs[j] == ' ' {
 		j++
 	}
@@ -217,9 +221,12 @@ func timesAfter(rs []rune, j int) bool {
 	for k < len(rs) && unicode.IsLetter(rs[k]) {
 		k++
 	}
-	w := string(rs[j:k])
-	return w == "time" || w == "times"
+	return string(rs[j:k])
 }
+
+// cjkNumeral is the number a Chinese numeral one to ten writes (一 1, 十
+// 10), 0 for another character.
+func cjkNumeral(r rune) int { return strings.IndexRune(cjkDigits, r)/len("一") + 1 }
 
 // joinedCJK is the text without the spaces between two Chinese characters:
 // Chinese written with spaces between its words ("请 在 周五 前 上传", as a

@@ -11,25 +11,29 @@ import (
 // askedOrdinal is the place in an order a question names ("has the second
 // transfer gone through?": 2; "第二笔转账到了吗？": 2), 0 when it names none,
 // and the stem of the word after an English ordinal ("transfer"). Not "at
-// first" nor "the first time" (once, of tries: no thing's place), as the
-// analysis reads them.
+// first" nor "the first time", as the analysis reads them (namesAPlace).
 func askedOrdinal(q text) (int, string) {
 	for k, w := range q.words {
 		n, ok := ordinals[w]
-		if !ok || k > 0 && q.words[k-1] == "at" || k+1 < len(q.words) && (q.words[k+1] == "time" || q.words[k+1] == "times") {
+		prev, next := "", ""
+		if k > 0 {
+			prev = q.words[k-1]
+		}
+		if k+1 < len(q.words) {
+			next = q.words[k+1]
+		}
+		if !ok || !namesAPlace(prev, next) {
 			continue
 		}
 		v, _ := strconv.Atoi(n)
-		if k+1 < len(q.words) {
-			return v, stem(q.words[k+1])
+		if next != "" {
+			return v, stem(next)
 		}
 		return v, ""
 	}
 	if i := strings.IndexRune(q.norm, '第'); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(q.norm[i+len("第"):])
-		if k := strings.IndexRune(cjkDigits, r); k >= 0 && r != '十' {
-			return k/len("一") + 1, ""
-		}
+		return cjkNumeral(r), ""
 	}
 	return 0, ""
 }
