@@ -2159,6 +2159,9 @@ const negatedShare = 0.5
 // English puts the subject between the negation and what it denies ("why
 // didn't the payment go through?"), which words alone do not tell apart.
 func negatedCJK(norm string) []uint64 {
+	if !strings.ContainsAny(norm, "没未不") {
+		return nil // (most questions: no runes made)
+	}
 	rs := []rune(norm)
 	var out []uint64
 	for i := 0; i+2 < len(rs); i++ {
