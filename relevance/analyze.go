@@ -21,8 +21,8 @@ import (
 type Analysis struct {
 	// Terms are the lexical terms, with repeats: English words lower-cased,
 	// without stop words and stemmed (Porter2); CJK text as character unigrams
-	// (not of particles and pronouns: cjkParticles) and bigrams (not question
-	// words: cjkQuestionWords); identifiers as a whole and as their word parts
+	// (not of particles and pronouns: cjkParticles) and bigrams (not function
+	// words: cjkFunctionWords); no question word's (cjkAsked); identifiers as a whole and as their word parts
 	// (a bare number against a prefixed identifier is the identifier score's
 	// to match).
 	Terms []string
@@ -116,11 +116,12 @@ func analyze(normalised string, answers, event bool) Analysis {
 		case isCJK(r):
 			j := span(rs, i, isCJK)
 			run := rs[i:j]
+			asked := cjkAsked(run)
 			for k := range run {
-				if !cjkParticles[run[k]] {
+				if !cjkParticles[run[k]] && !asked[k] {
 					a.Terms = append(a.Terms, string(run[k]))
 				}
-				if k+1 < len(run) && !cjkQuestionWords[[2]rune(run[k:k+2])] {
+				if k+1 < len(run) && !asked[k] && !asked[k+1] && !cjkFunctionWords[[2]rune(run[k:k+2])] {
 					a.Terms = append(a.Terms, string(run[k:k+2]))
 				}
 				// an ordinal's number as the digits an event prints ("第一讲"
@@ -268,16 +269,44 @@ var cjkParticles = map[rune]bool{'的': true, '了': true, '吗': true, '呢': t
 	'给': true, '这': true, '那': true, '也': true, '都': true, '就': true,
 	'什': true, '怎': true, '哪': true, '谁': true} // (interrogatives: what, how, which, who)
 
-// cjkQuestionWords are the Chinese question words of two characters ("what",
+// cjkInterrogatives are the Chinese question words of two characters ("what",
 // "why", "how", "where", "how many"): no terms, as "what" and "why" are stop
 // words in English. A question's "为什么" matched the bot's "有什么可以帮您？" by 什么.
-var cjkQuestionWords = map[[2]rune]bool{{'什', '么'}: true, {'为', '什'}: true, {'怎', '么'}: true, {'哪', '里'}: true,
+var cjkInterrogatives = map[[2]rune]bool{{'什', '么'}: true, {'为', '什'}: true, {'怎', '么'}: true, {'哪', '里'}: true,
 	{'哪', '儿'}: true, {'多', '少'}: true, {'怎', '样'}: true, {'如', '何'}: true, {'为', '何'}: true, {'哪', '个'}: true,
-	{'哪', '些'}: true,
-	// and function words, as English stop words are: can, already, whether, a, this, that, we, you, my, please, if, then
+	{'哪', '些'}: true}
+
+// cjkFunctionWords are Chinese function words of two characters, no terms as
+// English stop words are none: can, already, whether, a, this, that, we, you,
+// my, please, if, then. Their characters are (可以取车 is 可, 以, 以取, 取车).
+var cjkFunctionWords = map[[2]rune]bool{
 	{'可', '以'}: true, {'已', '经'}: true, {'是', '否'}: true, {'能', '否'}: true, {'一', '下'}: true, {'一', '个'}: true,
 	{'这', '个'}: true, {'那', '个'}: true, {'我', '们'}: true, {'你', '们'}: true, {'他', '们'}: true, {'我', '的'}: true,
 	{'你', '的'}: true, {'您', '的'}: true, {'请', '问'}: true, {'如', '果'}: true, {'然', '后'}: true}
+
+// cjkAsked marks the characters of a CJK run that are question or function
+// words (cjkInterrogatives, and 谁, 哪, 什 and 怎 alone): neither they nor a
+// pair across their edge is a term, as "为什么改了" is 改 and 改了, not 为
+// and 么改, which matched the bot's "已为您" and nothing at all.
+func cjkAsked(run []rune) []bool {
+	var asked []bool
+	for k, r := range run {
+		pair := k+1 < len(run) && cjkInterrogatives[[2]rune(run[k:k+2])]
+		if pair || r == '谁' || r == '哪' || r == '什' || r == '怎' {
+			if asked == nil {
+				asked = make([]bool, len(run)+1)
+			}
+			asked[k] = true
+			if pair {
+				asked[k+1] = true
+			}
+		}
+	}
+	if asked == nil {
+		return make([]bool, len(run)+1)
+	}
+	return asked
+}
 
 // groupedNumber finds a number written in groups from the token rs[i:j]: three
 // or more groups of letters and digits, each with a digit and at most six

@@ -1051,7 +1051,7 @@ const DelayTerm = "⌛"
 // faultCues mark a question asking what is wrong with a thing, or what a
 // check found.
 var faultCues = []string{"wrong with", "what's wrong", "what is wrong", "what was wrong", "anything wrong", "something wrong",
-	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么毛病", "毛病", "哪里坏", "坏了"}
+	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么问题", "什么毛病", "毛病", "哪里坏", "坏了"}
 
 // delays are the reason words that say why something is late, short or off,
 // not what is wrong with a thing (reasonWords, reasonAfter's keys and
@@ -1062,7 +1062,8 @@ var delays = map[string]bool{"delayed": true, "delay": true, "postponed": true, 
 	"on": true, "waiting": true, "back": true, "held": true, "due": true, "for": true, "nobody": true, "sold": true, "of": true, "short": true,
 	"延误": true, "延迟": true, "晚点": true, "推迟": true, "延期": true, "顺延": true, "天气": true, "暴雨": true, "台风": true,
 	"大风": true, "暴雪": true, "大雾": true, "罢工": true, "堵车": true, "拥堵": true, "管制": true, "待处理": true, "临时有事": true,
-	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true, "限行": true}
+	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true, "限行": true, "请假": true, "休假": true,
+	"停诊": true}
 
 // faultStated reports a text (normalised) stating a cause or a problem that
 // is no delay.
@@ -1161,8 +1162,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿", "蛀牙", "龋齿", "偏高", "偏低", "囊肿", "结节",
 	// and why something is sent back (too small, too big, does not fit)
 	"偏小", "偏大", "太小", "太大", "不合适", "不合身",
-	// and a notice's cause (因节假日, 停运, 临时有事)
-	"因", "停运", "停业", "临时有事", "限行")
+	// and a notice's cause (因节假日, 停运, 临时有事), and someone away (on leave, off sick, not seeing patients)
+	"因", "停运", "停业", "临时有事", "限行", "请假", "休假", "病假", "停诊")
 
 // reasonAfter are the words that state a problem only before one of the
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit

@@ -852,6 +852,8 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Hot water not working reported at 08:10":                    relevance.ReasonTerm,
 		"Monday Pilates cancelled: studio flooded":                   relevance.ReasonTerm,
 		"JD-88120 送货 改到 下周一：小区 周六 限行":                                relevance.DelayTerm, // (a driving restriction)
+		"张医生 周三 停诊，已 改约 周四 上午 9:30":                                  relevance.DelayTerm, // (someone away)
+		"张教练请假，私教课改为周四晚 8 点":                                         relevance.DelayTerm,
 	} {
 		terms := relevance.Analyze(text).Terms
 		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
@@ -868,6 +870,11 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 	firstFor(t, cands, map[string]int{"what was wrong with the car?": 1, "why isn't my car ready?": 3})
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what was wrong with the car?", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Equal(f.Asks, []string{"fault"}) {
 		t.Errorf("asks %v, want [fault]", f.Asks)
+	}
+	// "什么问题" asks why, as "what's the problem" does, and after a thing
+	// ("车有什么问题？") what is wrong with it.
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("车有什么问题？", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "fault") {
+		t.Errorf("车有什么问题？: asks %v, want fault among them", f.Asks)
 	}
 }
 
