@@ -494,3 +494,20 @@ func TestAsksWhatItCosts(t *testing.T) {
 		}
 	}
 }
+
+// An event is about another day's thing when it names none of the days a
+// question names and a day it names is not where something moved to.
+func TestAboutAnotherDay(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Monday booking moved to room Vega":    true,
+		"Appointment moved to Saturday 09:00":  false,
+		"Friday appointment moved to Monday":   true,
+		"Thursday appointment moved to Monday": false,
+		"张医生 周三 停诊，已 改约 周四 上午 9:30":            false, // (names the day asked)
+		"周三的课取消了":                              true,
+	} {
+		if got := aboutAnotherDay(text, dayMask(daysNamed(newText("is the Thursday one still on? 周四的呢")))); got != want {
+			t.Errorf("%q: about another day %v, want %v", text, got, want)
+		}
+	}
+}

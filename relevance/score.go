@@ -538,7 +538,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		how := inheritance{still: still, newest: q.Intent,
 			costs: !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
-			when:  !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm}
+			when:  !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
+			days:  dayMask(daysNamed(q.normalised()))}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
@@ -1291,6 +1292,9 @@ type inheritance struct {
 	// ("show moved to Hall 6") inherits all of the first's match, as one
 	// saying a price changed does for a price question
 	newest bool
+	// the weekdays it names (dayMask): a later event about another day's
+	// thing inherits nothing (aboutAnotherDay)
+	days uint8
 }
 
 // inherit gives each event the relevance it inherits from the earlier events
@@ -1317,7 +1321,9 @@ type inheritance struct {
 // long) the thing is, a later amount on a thing introduced with its price is
 // a payment on it ("Balance of 880.00 EUR due by 12 April" for "when do we
 // arrive in Lisbon?"), whose date is the payment's: it inherits wT, unless it
-// says something changed.
+// says something changed. Nor does a later event about another day's thing
+// than the day the question names (aboutAnotherDay): for "when is my
+// Thursday room?", "Tuesday booking cancelled: …; moved you to room Boreal".
 func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
 	top := mostRelevant(rels)
 	firstShare := w.ThreadFirst // what a later event inherits of the story's first
@@ -1349,7 +1355,8 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 			}
 			for _, j := range story {
-				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) {
+				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) ||
+					aboutAnotherDay(cands[j].Text, how.days) {
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
@@ -1372,7 +1379,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		}
 	}
 	if (len(asked) > 0 || noun != 0) && len(top) > 0 {
-		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun)
+		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how.days)
 	}
 }
 
@@ -1384,7 +1391,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
 // "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
 // the same for a story an identifier tells, with or without such a word.)
-func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64) {
+func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, days uint8) {
 	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
 	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) {
 		return
@@ -1392,7 +1399,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) || !names(j) {
+			!saysChanged(d) || !names(j) || aboutAnotherDay(cands[j].Text, days) {
 			continue
 		}
 		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 }) {

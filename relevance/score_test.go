@@ -1592,3 +1592,20 @@ func TestANegatedChineseWordCountsHalf(t *testing.T) {
 		t.Errorf("成功 under 没 should count less than in 有没有成功: %+v, %+v", with, asks)
 	}
 }
+
+// A later event about another day's thing than the day a question names
+// inherits nothing, though it says something changed; one saying a thing
+// moved to another day still does.
+func TestAnotherDaysThingInheritsNothing(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "rooms", Time: ago(50), Text: "Room Orion booked: Monday 09:00-10:00"},
+		{Source: "rooms", Time: ago(40), Text: "Room Orion booked: Friday 15:00-16:00"},
+		{Source: "rooms", Time: ago(20), Text: "Monday booking moved to room Vega: Orion is being painted"},
+	}
+	firstFor(t, cands, map[string]int{"when is my Friday room?": 1, "周五的会议室是什么时候？": 1})
+	moved := []relevance.Candidate{
+		{Source: "vet", Time: ago(50), Text: "Appointment for the dog Bruno: vaccination on Friday 11:00"},
+		{Source: "vet", Time: ago(20), Text: "Bruno's appointment moved to Saturday 09:00"},
+	}
+	firstFor(t, moved, map[string]int{"when is Bruno's Friday vaccination?": 1})
+}
