@@ -690,21 +690,25 @@ var measurables = map[string]bool{"data": true, "energy": true, "power": true, "
 	"luggage": true, "baggage": true}
 
 // quantityCues are the Chinese questions asking for a quantity.
-var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤"})
+var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤",
+	// a distance or a weight ("how far did I drive?", not "how far can I go below zero?" nor "how far am I in the queue?")
+	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
+	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里"})
 
 // measures are the units that make a number before them a quantity ("41
 // kWh", "5GB"): quantityUnits' units of measure, not its counts' ("items",
 // "times"), times' or rates' ("nights", "months").
 var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "kwh": true, "mwh": true, "kw": true,
 	"km": true, "kg": true, "g": true, "l": true, "ml": true, "litre": true, "litres": true, "liter": true,
-	"liters": true, "btc": true, "eth": true, "m3": true, "gigabytes": true, "megabytes": true}
+	"liters": true, "btc": true, "eth": true, "m3": true, "gigabytes": true, "megabytes": true, "miles": true,
+	"kilometres": true, "kilometers": true, "kilos": true, "lb": true, "lbs": true, "tonnes": true}
 
 // statesQuantity reports that the text (normalised) states a quantity: a
 // number and a unit of measures after it, with or without a space ("41 kWh",
-// "25GB"), or a number before 度 (kilowatt hours) or 公斤.
+// "25GB"), or a number before 度 (kilowatt hours), 公斤, 公里 or 千米.
 func statesQuantity(rs []rune) bool { return quantities.in(rs) }
 
-var quantities = newUnitScan(unitScan{units: measures, cjk: newCJKWords("度", "公斤")})
+var quantities = newUnitScan(unitScan{units: measures, cjk: newCJKWords("度", "公斤", "公里", "千米")})
 
 // currencyCodes are the currency words that make a number next to them money.
 var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf": true, "cny": true, "rmb": true,

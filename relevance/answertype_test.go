@@ -807,6 +807,12 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"how much is the water bill?":     {relevance.MoneyTerm}, // a measurable's price
 		"how much is the data plan?":      {relevance.MoneyTerm},
 		"how much water did I use?":       {relevance.QuantityTerm},
+		// a distance or a weight, and not a limit or a place in a queue
+		"how far did we walk?":         {relevance.QuantityTerm},
+		"我们骑了多少公里？":                    {relevance.QuantityTerm},
+		"how heavy is the parcel?":     {relevance.QuantityTerm},
+		"how far can I go below zero?": nil,
+		"how far am I in the queue?":   nil,
 	} {
 		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
 			t.Errorf("%q asks %q, want %q", q, got, want)
@@ -820,6 +826,9 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"Idle fee of 6.00 EUR charged":                  false,
 		"Order of 12 items placed":                      false,
 		"Delivery in 3 days":                            false,
+		"Bike returned after 34 km":                     true,
+		"骑行 12 公里":                                      true,
+		"Parcel weighs 4 lbs":                           true,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.QuantityTerm); got != want {
 			t.Errorf("%q states a quantity: %v, want %v", text, got, want)
