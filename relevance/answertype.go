@@ -1067,7 +1067,7 @@ var delays = map[string]bool{"delayed": true, "delay": true, "postponed": true, 
 	"延误": true, "延迟": true, "晚点": true, "推迟": true, "延期": true, "顺延": true, "天气": true, "暴雨": true, "台风": true,
 	"大风": true, "暴雪": true, "大雾": true, "罢工": true, "堵车": true, "拥堵": true, "管制": true, "待处理": true, "临时有事": true,
 	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true, "限行": true, "请假": true, "休假": true,
-	"停诊": true}
+	"停诊": true, "出差": true}
 
 // faultStated reports a text (normalised) stating a cause or a problem that
 // is no delay.
@@ -1139,7 +1139,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
 	"unreadable": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a service or device stopped (as 暂停, 断网 are)
-	"paused": true, "disconnected": true, "noisy": true, "dripping": true,
+	"paused": true, "disconnected": true, "noisy": true, "dripping": true, "throttled": true,
 	// what an inspection finds ("Tom noticed moss in the back lawn", "battery also swollen")
 	"detected": true, "noticed": true, "spotted": true, "swollen": true, "rotten": true, "damp": true, "scratch": true,
 	"scratched": true, "scratches": true, "dent": true, "dented": true, "stain": true, "stains": true, "stained": true,
@@ -1167,7 +1167,10 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	// and why something is sent back (too small, too big, does not fit)
 	"偏小", "偏大", "太小", "太大", "不合适", "不合身",
 	// and a notice's cause (因节假日, 停运, 临时有事), and someone away (on leave, off sick, not seeing patients)
-	"因", "停运", "停业", "临时有事", "限行", "请假", "休假", "病假", "停诊")
+	"因", "停运", "停业", "临时有事", "限行", "请假", "休假", "病假", "停诊", "出差",
+	// and a device that does not work (no sound, won't open, won't connect, won't charge, no signal, frozen screen)
+	"没有声音", "没声音", "没反应", "打不开", "连不上", "充不进", "充不上", "登不上", "关不上", "不出水", "不制冷", "不加热",
+	"黑屏", "死机", "花屏", "没信号", "无信号", "卡顿")
 
 // reasonAfter are the words that state a problem only before one of the
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit

@@ -863,6 +863,9 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"JD-88120 送货 改到 下周一：小区 周六 限行":                                relevance.DelayTerm, // (a driving restriction)
 		"张医生 周三 停诊，已 改约 周四 上午 9:30":                                  relevance.DelayTerm, // (someone away)
 		"张教练请假，私教课改为周四晚 8 点":                                         relevance.DelayTerm,
+		"第 2 次 课 改 到 周日：老师 出差":                                       relevance.DelayTerm,
+		"YX-5503 申请退货：左耳没有声音":                                        relevance.ReasonTerm, // (a device that does not work)
+		"Data speed throttled to 1 Mbit/s":                           relevance.ReasonTerm,
 	} {
 		terms := relevance.Analyze(text).Terms
 		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
