@@ -1170,14 +1170,16 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"因", "停运", "停业", "临时有事", "限行", "请假", "休假", "病假", "停诊", "出差",
 	// and a device that does not work (no sound, won't open, won't connect, won't charge, no signal, frozen screen)
 	"没有声音", "没声音", "没反应", "打不开", "连不上", "充不进", "充不上", "登不上", "关不上", "不出水", "不制冷", "不加热",
-	"黑屏", "死机", "花屏", "没信号", "无信号", "卡顿")
+	"黑屏", "死机", "花屏", "没信号", "无信号", "卡顿", "不灵", "噪音", "杂音", "模糊", "较慢", "太慢", "很慢",
+	// and what ran out or went missing (used up, throttled, short-shipped, reported lost, papers to supply, repair under way)
+	"用完", "限速", "少发", "漏发", "挂失", "需要补充", "需补充", "待补充", "抢修")
 
 // reasonAfter are the words that state a problem only before one of the
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit
 // reached" (a limit raised states none), "held for review" (a deposit held on a
 // card states none), "could not access" ("do not reply" states none).
 var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "leave", "vacation"}, "need": {"a", "an"}, "waiting": {"for", "on"},
-	"at": {"risk"}, "limit": {"reached", "exceeded", "hit"}, "quota": {"reached", "exceeded", "hit", "full"},
+	"at": {"risk"}, "used": {"up"}, "limit": {"reached", "exceeded", "hit"}, "quota": {"reached", "exceeded", "hit", "full"},
 	"allowance": {"reached", "exceeded", "used"}, "storage": {"full"}, "held": {"for", "at", "up", "by"}, "signs": {"of"},
 	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"},

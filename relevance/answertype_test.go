@@ -866,6 +866,9 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"第 2 次 课 改 到 周日：老师 出差":                                       relevance.DelayTerm,
 		"YX-5503 申请退货：左耳没有声音":                                        relevance.ReasonTerm, // (a device that does not work)
 		"Data speed throttled to 1 Mbit/s":                           relevance.ReasonTerm,
+		"Roaming data used up: speed reduced":                        relevance.ReasonTerm,
+		"本月流量已用完，已限速":                                                relevance.ReasonTerm,
+		"处方照片模糊，请重新上传":                                               relevance.ReasonTerm,
 	} {
 		terms := relevance.Analyze(text).Terms
 		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
