@@ -1092,7 +1092,7 @@ var faultStated = func() func([]rune) bool {
 // delay alone: ReasonTerm, where an event stating only a delay states
 // DelayTerm (the analysis asks it of the events stating a reason).
 func statesCause(rs []rune, t text) bool {
-	return faultStated(rs) || statesDeduction(t.words) || readsBelow(t.words)
+	return faultStated(rs) || statesDeduction(t.words) || readsBelow(t.words) || feeShare(t.norm)
 }
 
 // altTerm is the term whose hash is an answer type's alt.
@@ -1198,8 +1198,31 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 // statesReason reports that the text (normalised; and as words) states a
 // cause or a problem, or what was taken off an amount (statesDeduction).
 func statesReason(rs []rune, t text) bool {
-	return reasonStated(rs) || statesDeduction(t.words) || statesShortfall(t.words) || readsBelow(t.words)
+	return reasonStated(rs) || statesDeduction(t.words) || statesShortfall(t.words) || readsBelow(t.words) || feeShare(t.norm)
 }
+
+// feeShare reports a share taken as a fee, in a text (normalised): a
+// percentage and, within the two words after it, a fee ("270 USD initiated
+// (10% service fee)"): why less was paid out.
+func feeShare(norm string) bool {
+	for k := 0; ; {
+		i := strings.IndexByte(norm[k:], '%')
+		if i < 0 || k+i == 0 {
+			return false
+		}
+		k += i + 1
+		if !unicode.IsDigit(rune(norm[k-2])) {
+			continue
+		}
+		after := wordsOf(norm[k:min(len(norm), k+40)])
+		if slices.ContainsFunc(after[:min(len(after), 2)], func(w string) bool { return fees[w] }) {
+			return true
+		}
+	}
+}
+
+// fees are the words for what is taken off a payment.
+var fees = map[string]bool{"fee": true, "fees": true, "commission": true}
 
 // readsBelow reports a reading under what it should be, in a text's words:
 // "below" before a number, or "the" and a number ("speed 180 Mbit/s, below
@@ -1238,7 +1261,7 @@ func statesDeduction(w []string) bool {
 				return true
 			}
 		case "after":
-			if slices.ContainsFunc(w[i+1:min(len(w), i+5)], func(y string) bool { return y == "fee" || y == "fees" || y == "commission" }) {
+			if slices.ContainsFunc(w[i+1:min(len(w), i+5)], func(y string) bool { return fees[y] }) {
 				return true
 			}
 		}
