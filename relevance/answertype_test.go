@@ -869,6 +869,7 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Roaming data used up: speed reduced":                        relevance.ReasonTerm,
 		"本月流量已用完，已限速":                                                relevance.ReasonTerm,
 		"处方照片模糊，请重新上传":                                               relevance.ReasonTerm,
+		"Payout of 80 USD initiated (10% service fee)":               relevance.ReasonTerm, // (a share taken as a fee)
 	} {
 		terms := relevance.Analyze(text).Terms
 		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
