@@ -567,6 +567,10 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"physiotherapist": true, "physio": true, "psychologist": true, "counsellor": true, "counselor": true,
 	"coordinator": true, "planner": true, "dispatcher": true, "mailman": true, "messenger": true,
 	"chauffeur": true, "mover": true,
+	// family ("picked up at 13:10 by her father")
+	"father": true, "mother": true, "dad": true, "mum": true, "mom": true, "husband": true, "wife": true, "son": true,
+	"daughter": true, "brother": true, "sister": true, "grandmother": true, "grandma": true, "grandfather": true,
+	"grandpa": true, "aunt": true, "uncle": true, "parent": true, "parents": true, "partner": true,
 	// people counted by their part ("guests changed from 4 to 6")
 	"guests": true, "passengers": true, "visitors": true}
 
@@ -581,7 +585,10 @@ var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医
 	"造型师", "发型师", "理发师", "药师", "药剂师", "验光师", "警官", "柜员", "考官", "供应商", "商家", "保安",
 	"服务员", "教授", "讲师", "锁匠", "园丁", "油漆工", "木工", "施工队", "承包商", "裁缝", "美容师", "搬运工",
 	"乘务员", "空乘", "机长", "飞行员", "队长", "船长", "列车员", "收银员", "花艺师", "摄影师", "化妆师", "翻译",
-	"公证员", "会计", "急救员", "助产士", "咨询师", "协调员", "策划师", "调度员", "老板")
+	"公证员", "会计", "急救员", "助产士", "咨询师", "协调员", "策划师", "调度员", "老板",
+	// family
+	"爸爸", "妈妈", "父亲", "母亲", "丈夫", "妻子", "老公", "老婆", "儿子", "女儿", "爷爷", "奶奶", "外公", "外婆", "姥姥",
+	"哥哥", "姐姐", "弟弟", "妹妹", "家长")
 
 // AskNames are the names Fusion.Asks may hold, in the order it lists them.
 func AskNames() []string {

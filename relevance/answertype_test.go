@@ -130,6 +130,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Playlist shared with tom.b@example.org":                       {who}, // an e-mail address
 		"Tag @design in the thread":                                    nil,
 		"Locksmith Jakub on the way":                                   {who},
+		"Mia was picked up at 12:40 by her father":                     {when, who}, // family
+		"孩子 已 由 妈妈 接走":                                                 {who},
 		"因暴雨配送延迟":                                                      {why},
 		"HV-2040 done: pressure low, topped up":                        {why},      // a reading out of range, as a check finds it
 		"Nala has mild tartar, cleaning advised":                       {why},      // what a dentist or a vet finds
