@@ -304,7 +304,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// same shape, written at the end of stop 54 after all its changes;
 	// committed unread, read once, then its misses: development),
 	// -blind-92.json (the same shape, written at the start of stop 55 before
-	// any change; committed unread, read once);
+	// any change; committed unread, read once, then its misses: development),
+	// -blind-93.json (the same shape, written after stop 55's first eight
+	// changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -353,7 +355,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-86.json"}, {"../examples/evalset-blind-87.json"},
 		{"../examples/evalset-blind-88.json"}, {"../examples/evalset-blind-89.json"},
 		{"../examples/evalset-blind-90.json"}, {"../examples/evalset-blind-91.json"},
-		{"../examples/evalset-blind-92.json"},
+		{"../examples/evalset-blind-92.json"}, {"../examples/evalset-blind-93.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
