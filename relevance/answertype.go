@@ -1074,7 +1074,8 @@ var delays = map[string]bool{"delayed": true, "delay": true, "postponed": true, 
 	"延误": true, "延迟": true, "晚点": true, "推迟": true, "延期": true, "顺延": true, "天气": true, "暴雨": true, "台风": true,
 	"大风": true, "暴雪": true, "大雾": true, "罢工": true, "堵车": true, "拥堵": true, "管制": true, "待处理": true, "临时有事": true,
 	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true, "限行": true, "请假": true, "休假": true,
-	"停诊": true, "出差": true}
+	"停诊": true, "出差": true, "rain": true, "snow": true, "icy": true, "下雨": true, "下雪": true, "雨天": true, "降雨": true,
+	"降雪": true}
 
 // faultStated reports a text (normalised) stating a cause or a problem that
 // is no delay.
@@ -1136,6 +1137,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"lost": true, "missing": true, "dead": true, "flooded": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
 	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
+	"rain": true, "snow": true, "icy": true,
 	"gale": true, "hurricane": true, "typhoon": true, "snowstorm": true, "fog": true, "flooding": true,
 	"strike": true, "traffic": true, "diagnosis": true, "diagnosed": true, "unusual": true,
 	"overbooked": true, "unreachable": true, "backorder": true, "backordered": true,
@@ -1168,13 +1170,13 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"漏水", "渗水", "磨损", "老化", "堵塞", "卡住", "裂", "生锈", "发炎", "感染", "发烧", "过热", "变慢",
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
-	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "坏点", "瑕疵",
+	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "坏点", "瑕疵", "刮花", "刮伤", "划伤", "磕碰", "碰坏", "摔坏",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
 	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿", "蛀牙", "龋齿", "偏高", "偏低", "囊肿", "结节",
 	// and why something is sent back (too small, too big, does not fit)
 	"偏小", "偏大", "太小", "太大", "不合适", "不合身",
 	// and a notice's cause (因节假日, 停运, 临时有事), and someone away (on leave, off sick, not seeing patients)
-	"因", "停运", "停业", "临时有事", "限行", "请假", "休假", "病假", "停诊", "出差",
+	"因", "停运", "停业", "临时有事", "限行", "请假", "休假", "病假", "停诊", "出差", "下雨", "下雪", "雨天", "降雨", "降雪",
 	// and a device that does not work (no sound, won't open, won't connect, won't charge, no signal, frozen screen)
 	"没有声音", "没声音", "没反应", "打不开", "连不上", "充不进", "充不上", "登不上", "关不上", "不出水", "不制冷", "不加热",
 	"黑屏", "死机", "花屏", "没信号", "无信号", "卡顿", "不灵", "噪音", "杂音", "模糊", "较慢", "太慢", "很慢",
@@ -1197,7 +1199,8 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 	"not":     {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid", "working", "responding", "charging", "connecting", "loading"},
 	"of":      {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},
 	"please": {"upload", "send", "provide", "submit", "sign", "resend", "complete"},
-	"too":    {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide"},
+	"too": {"small", "big", "large", "tight", "loose", "short", "long", "narrow", "wide", "heavy", "expensive", "early", "high",
+		"hot", "cold", "weak"},
 	// a reading out of range, as a check finds it ("pressure low, topped up", "battery flat")
 	"pressure": {"low", "high", "dropped", "drop"}, "battery": {"low", "flat", "dead", "drained"},
 	"low": {"pressure", "battery", "oil", "coolant", "tyre", "tire", "signal", "fluid"}}

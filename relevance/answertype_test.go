@@ -871,6 +871,10 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Roaming data used up: speed reduced":                        relevance.ReasonTerm,
 		"本月流量已用完，已限速":                                                relevance.ReasonTerm,
 		"处方照片模糊，请重新上传":                                               relevance.ReasonTerm,
+		"搬运 过程 中 衣柜 门 被 刮花":                                          relevance.ReasonTerm,
+		"6 月 1 日 下雨，搬家 改 到 6 月 2 日":                                  relevance.DelayTerm, // (the weather)
+		"Roofing start moved: rain all week":                         relevance.DelayTerm,
+		"Return started: too expensive elsewhere, found it cheaper":  relevance.ReasonTerm,
 		"Payout of 80 USD initiated (10% service fee)":               relevance.ReasonTerm, // (a share taken as a fee)
 	} {
 		terms := relevance.Analyze(text).Terms
