@@ -1460,8 +1460,9 @@ func advertises(t text) bool {
 		switch {
 		case x == "up" && at(i+1) == "to" && after(i+2) > 0 && at(after(i+2)) == "off":
 			return true
-		case after(i) > 0 && at(after(i)) == "off" && discountEnds[at(after(i)+1)]:
-			return true
+		case after(i) > 0 && at(after(i)) == "off" && discountEnds[at(after(i)+1)] &&
+			!slices.ContainsFunc(w[:i], func(v string) bool { return doneWords[v] || v == "charged" || v == "billed" }):
+			return true // (not a discount given on what was charged: "Charged 64.50 EUR, 10% off for the stain")
 		case (x == "from" || x == "only") && i > 0 && movedFrom[w[i-1]]:
 			// a price compared with what it was ("612.00 GBP, up from 540.00
 			// GBP"): one charged or quoted, not held out

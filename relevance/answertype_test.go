@@ -388,6 +388,8 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"我们会尽快回复您":                                                           true,
 		"Complete your setup: monitors up to 30% off":                        true, // a discount held out
 		"Spring service 20% off until Sunday":                                true,
+		"Charged 64.50 EUR for LD-3301, 10% off for the stain":               false, // a discount given on what was charged
+		"Spring service 20% off for all members":                             true,
 		"Sunglasses with your prescription from 79 EUR":                      true, // a price from so much
 		"Upgrade to a suite from 499.00 EUR":                                 true,
 		"Hire 3 tools, get the 4th free this weekend":                        true,
