@@ -55,10 +55,10 @@ func Analyze(text string) Analysis {
 	return a
 }
 
-// namesByGivenName reports a person named by a given name after a role or
-// "with", as the text writes it ("instructor Petra", "Session 2 done with
-// Tom"): a capitalised word of lower-case letters after it, not a weekday, a
-// month or a function word, and after "with" not one of two capitalised
+// namesByGivenName reports a person named by a given name after a role,
+// "with" or a deed's "by", as the text writes it ("instructor Petra", "Session
+// 2 done with Tom", "Friday walk done by Ines"): a capitalised word of lower-case letters after it, not a weekday, a
+// month or a function word, and after "with" or "by" not one of two capitalised
 // words ("with Royal Mail" names a company; "with DPD", "with PayPal" are no
 // given names' shape). Case is the only sign of a name that no word list
 // holds, so it is read before the text is normalised. An event naming a role
@@ -70,16 +70,27 @@ func namesByGivenName(text string) bool {
 	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
 	for i := 0; i+1 < len(words); i++ {
 		lw := strings.ToLower(words[i])
-		if lw != "with" && !personWords[lw] || !givenNameShape(words[i+1]) {
+		by := lw == "by" && i > 0 && doneBy(strings.ToLower(words[i-1]))
+		if lw != "with" && !by && !personWords[lw] || !givenNameShape(words[i+1]) {
 			continue
 		}
-		if lw == "with" && i+2 < len(words) && givenNameShape(words[i+2]) {
+		if (lw == "with" || by) && i+2 < len(words) && givenNameShape(words[i+2]) {
 			continue
 		}
 		return true
 	}
 	return false
 }
+
+// doneBy reports a verb whose "by" names who did it ("walk done by Ines",
+// "checked by Anna"): a past participle ("-ed", "-en", or an irregular one),
+// not "paid" ("paid by Visa").
+func doneBy(w string) bool {
+	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || irregularDone[w]
+}
+
+var irregularDone = map[string]bool{"done": true, "made": true, "taught": true, "brought": true, "held": true, "led": true,
+	"run": true, "met": true, "built": true, "fixed": true, "sold": true, "bought": true, "caught": true}
 
 // givenNameShape reports a word written as a given name: an upper-case
 // letter, then two or more lower-case ones, and no weekday, month or

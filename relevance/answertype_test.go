@@ -911,4 +911,17 @@ func TestAGivenNameAnswersWho(t *testing.T) {
 		{Source: "training", Time: ago(3), Text: "Session 3 booked: Friday 7:00"},
 	}
 	firstFor(t, cands, map[string]int{"who trained me?": 1, "who was my trainer?": 1})
+	// and after a deed's "by", but not a payment's, nor a company's two words
+	for text, want := range map[string]bool{
+		"Friday walk done by Ines: 40 minutes": true,
+		"Boiler checked by Anna":               true,
+		"Paid by Visa ending 4471":             false,
+		"Parcel delivered by Royal Mail":       false,
+		"Report due by Friday":                 false,
+		"Friday walk done by ines: 40 minutes": false, // (no case, no sign)
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.PersonTerm); got != want {
+			t.Errorf("%q names a person: %v, want %v", text, got, want)
+		}
+	}
 }
