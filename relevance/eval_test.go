@@ -306,7 +306,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-92.json (the same shape, written at the start of stop 55 before
 	// any change; committed unread, read once, then its misses: development),
 	// -blind-93.json (the same shape, written after stop 55's first eight
-	// changes; committed unread, read once);
+	// changes; committed unread, read once, then its misses: development),
+	// -blind-94.json (the same shape, more identifier, recency and unspaced
+	// Chinese, written after all of stop 55's changes; committed unread, read
+	// once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -356,6 +359,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-88.json"}, {"../examples/evalset-blind-89.json"},
 		{"../examples/evalset-blind-90.json"}, {"../examples/evalset-blind-91.json"},
 		{"../examples/evalset-blind-92.json"}, {"../examples/evalset-blind-93.json"},
+		{"../examples/evalset-blind-94.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
