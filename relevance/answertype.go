@@ -1046,7 +1046,8 @@ const ReasonTerm = "∵"
 // whyWords mark a question that asks why, or what holds things up ("what are
 // you waiting for?", "do you still need anything from me?": a missing
 // requirement, which statesReason counts as a problem).
-var whyWords = []string{"why", "how come", "what went wrong", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "怎么这么", "为啥这么", "为什么这么", "咋这么", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
+var whyWords = []string{"why", "how come", "what went wrong", "what caused", "what was causing", "what is causing", "what's causing",
+	"what causes", "cause of", "what's the problem", "what is the problem", "what was the problem", "为什么", "为啥", "怎么回事", "什么原因", "原因", "怎么还没", "怎么还不", "怎么没", "怎么不", "为何", "什么问题", "啥问题", "怎么了", "咋回事", "卡在", "怎么这么", "为啥这么", "为什么这么", "咋这么", "holding up", "held up", "taking so long", "waiting for", "waiting on", "wait for", "still need", "need from me", "还需要", "还缺", "what's the holdup", "what's the hold-up",
 	"keep an eye on", "watch out for"}
 
 // DelayTerm is the term of an event whose only cause or problem is a delay,
@@ -1194,7 +1195,7 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"},
 	// why something could not be done ("nobody at home", "not found", "out of
 	// stock", "sold out")
-	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"}, "for": {"maintenance", "repairs", "renovation"},
+	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"}, "for": {"maintenance", "repairs", "repair", "renovation", "refurbishment", "cleaning", "works", "inspection", "holidays"},
 	"without": {"a", "an", "valid", "permission", "authorisation", "authorization"},
 	"not":     {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid", "working", "responding", "charging", "connecting", "loading"},
 	"of":      {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},

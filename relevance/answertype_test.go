@@ -254,6 +254,8 @@ func TestAnswerTypes(t *testing.T) {
 		"what's my balance?":                  {money},
 		"去机场那趟退了多少？":                          {money},
 		"why was my card declined?":           {why},
+		"what was causing the noise?":         {why},
+		"what caused the delay?":              {why},
 		"how come my order was cancelled?":    {why},
 		"为什么我的卡被拒了？":                          {why},
 		"what did they find in my house?":     {why},
@@ -873,6 +875,7 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Roaming data used up: speed reduced":                        relevance.ReasonTerm,
 		"本月流量已用完，已限速":                                                relevance.ReasonTerm,
 		"处方照片模糊，请重新上传":                                               relevance.ReasonTerm,
+		"Gym closed on Sunday for cleaning":                          relevance.DelayTerm,
 		"搬运 过程 中 衣柜 门 被 刮花":                                          relevance.ReasonTerm,
 		"6 月 1 日 下雨，搬家 改 到 6 月 2 日":                                  relevance.DelayTerm, // (the weather)
 		"Roofing start moved: rain all week":                         relevance.DelayTerm,
