@@ -308,8 +308,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-93.json (the same shape, written after stop 55's first eight
 	// changes; committed unread, read once, then its misses: development),
 	// -blind-94.json (the same shape, more identifier, recency and unspaced
-	// Chinese, written after all of stop 55's changes; committed unread, read
-	// once);
+	// Chinese, written after stop 55's changes but its last; committed unread,
+	// read once, then its misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
