@@ -578,7 +578,7 @@ func TestExplainComponentsAreRounded(t *testing.T) {
 			t.Fatalf("no explain on %s", e.Key)
 		}
 		for name, v := range map[string]float64{"similarity": c.Similarity, "lexical": c.Lexical, "identifier": c.Identifier,
-			"recency": c.Recency, "source": c.Source, "thread": c.Thread} {
+			"recency": c.Recency, "source": c.Source, "thread": c.Thread, "change": c.Change} {
 			if math.Abs(v*1e4-math.Round(v*1e4)) > 1e-6 {
 				t.Errorf("%s: %s %v has more than four decimals", e.Key, name, v)
 			}
@@ -605,7 +605,12 @@ func TestExplainComponentsAreRounded(t *testing.T) {
 func TestExplainGivesTheScore(t *testing.T) {
 	now := time.Now()
 	l, _ := embed.NewLocal(384)
-	s := newTestServer(t, l, &fakeStore{events: demoEvents(t, now)}, nil)
+	events := demoEvents(t, now)
+	moved := "Delivery address changed to Elm Street 4"
+	v, _ := l.Embed(context.Background(), []string{moved})
+	events = append(events, store.Event{Source: "s", Key: "5", ID: "5", Tenant: "acme", Entity: "customer:1",
+		Time: now.Add(-3 * time.Minute), Text: moved, Embedding: v[0]})
+	s := newTestServer(t, l, &fakeStore{events: events}, nil)
 	for _, q := range []string{"where is my refund?", "what did I just change?", "how much was the refund?"} {
 		rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {q}, "knowledge": {"false"}, "explain": {"true"}})
 		f := resp.Meta.Fusion
@@ -621,13 +626,22 @@ func TestExplainGivesTheScore(t *testing.T) {
 		if strings.Contains(q, "refund") && !slices.Contains(f.Expanded, "reimburs") {
 			t.Errorf("%q: expanded %v, want the thesaurus's reimbursement (stemmed) among them", q, f.Expanded)
 		}
+		changes := 0
 		for _, e := range resp.Events {
 			c := e.Explain
+			if c.Change > 0 {
+				changes++
+			}
 			rel := c.Source * (f.Similarity*c.Similarity + f.Lexical*c.Lexical) / (f.Similarity + f.Lexical)
-			got := (1-f.Recency)*max(rel, c.Thread) + c.Source*(f.Recency*c.Recency+f.Identifier*c.Identifier)
+			got := (1-f.Recency)*(1+f.Change*c.Change)*max(rel, c.Thread) + c.Source*(f.Recency*c.Recency+f.Identifier*c.Identifier)
 			if math.Abs(got-e.Score) > 2e-3 {
 				t.Errorf("%q, %q: explain and meta.fusion give %.4f, the score is %.4f", q, e.Text, got, e.Score)
 			}
+		}
+		// "Delivery address changed" says a change, which a
+		// question asking for the newest weighs change_weight more
+		if f.AsksNewest && (f.Change == 0 || changes == 0) {
+			t.Errorf("%q: change_weight %v, %d events saying a change", q, f.Change, changes)
 		}
 	}
 	if _, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {"where is my refund?"}, "knowledge": {"false"}}); resp.Meta.Fusion != nil {

@@ -143,7 +143,7 @@ sources:
 			name string
 			v    float64
 		}{{"similarity", e.Explain.Similarity}, {"lexical", e.Explain.Lexical}, {"identifier", e.Explain.Identifier}, {"recency", e.Explain.Recency}, {"source", e.Explain.Source},
-			{"thread", e.Explain.Thread}} {
+			{"thread", e.Explain.Thread}, {"change", e.Explain.Change}} {
 			if math.Abs(c.v*1e4-math.Round(c.v*1e4)) > 1e-6 {
 				t.Errorf("rank %d: the API's %s %v has more than 4 decimals", i+1, c.name, c.v)
 			}

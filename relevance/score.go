@@ -191,12 +191,18 @@ type Weights struct {
 	// are the flyers not printed yet?" and "PR-7702 printed and packed", when
 	// the flyers are PR-7701; 0: off, as 1).
 	Sibling float64
+	// Changed is the share an event that says something changed (saysChanged:
+	// "moved to", "rebooked", "raised", 改到) adds to its relevance when a
+	// question asks for the newest ("where is the jazz gig now?"): the change
+	// is the newer word on what an older event says, whichever of the two its
+	// words match better (0: off).
+	Changed float64
 }
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, IdentifierStory: 0.1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Unstated: 0.7}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Unstated: 0.7, Changed: 0.1}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -211,6 +217,10 @@ type Components struct {
 	Source  float64 `json:"source"` // the source's weight (times Weights.Offer for a line offering help, Weights.Sibling for one about another object: aboutASibling)
 	// Thread is the relevance inherited from an earlier event on the same object.
 	Thread float64 `json:"thread"`
+	// Change is 1 for an event that says something changed ("moved to",
+	// "rebooked", 改到) when the question asks for what is newest, 0 for any
+	// other.
+	Change float64 `json:"change"`
 	// Cosine is the raw cosine similarity (before normalising).
 	Cosine float64 `json:"-"`
 }
@@ -239,7 +249,7 @@ const (
 //	thread = max(wT · rel of an earlier event sharing an identifier with it,
 //	             wF · rel of the first such event: the story's first;
 //	             wA instead of wF when the question asks for an answer type)
-//	score  = (1 − r)·max(rel, thread) + source·(r·recency + wI·id)
+//	score  = (1 − r)·(1 + wC·change)·max(rel, thread) + source·(r·recency + wI·id)
 //
 // where source is the source's weight (Weights.Sources; times Weights.Offer for
 // a line that only offers help or goods): it scales all of an event's own
@@ -250,7 +260,9 @@ const (
 // the BM25 score normalised by the best candidate's, id the share of the
 // question's identifiers the event names, recency 2^(−age/half-life), thread
 // what a later event inherits from the earlier events on the same object (only
-// the stories of the three most relevant events are followed), r is
+// the stories of the three most relevant events are followed), change 1 for an
+// event saying something changed, wC Weights.Changed when the question asks for
+// what is newest (else 0), r is
 // Weights.Recency, or Weights.RecencyIntent when the question asks for what is
 // newest (Weights.Status when it names an object and asks where it stands),
 // and wI is Weights.Identifier, times Weights.IdentifierAlone when no other
@@ -267,7 +279,7 @@ func Score(q Query, cands []Candidate, w Weights, stats Stats, now time.Time) ([
 // Components,
 //
 //	rel   = source · (Similarity·similarity + Lexical·lexical) / (Similarity + Lexical)
-//	score = (1 − Recency)·max(rel, thread) + source·(Recency·recency + Identifier·identifier)
+//	score = (1 − Recency)·(1 + Change·change)·max(rel, thread) + source·(Recency·recency + Identifier·identifier)
 //
 // and why the shares are what they are for this question.
 type Fusion struct {
@@ -279,6 +291,9 @@ type Fusion struct {
 	AsksNewest bool `json:"asks_newest,omitempty"`
 	// AsksStatus: it names an object and asks where it stands (r is Weights.Status).
 	AsksStatus bool `json:"asks_status,omitempty"`
+	// Change is wC, the share an event saying something changed adds to its
+	// relevance: Weights.Changed when the question asks for the newest, else 0.
+	Change float64 `json:"change_weight,omitempty"`
 	// IdentifierAlone: no other object of its identifiers' kind is in the
 	// window (wI is Weights.IdentifierAlone of Weights.Identifier;
 	// Weights.IdentifierStory of it when the question asks only what is
@@ -545,7 +560,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
 	switch {
 	case q.Intent:
-		f.Recency, f.AsksNewest = w.RecencyIntent, true
+		f.Recency, f.AsksNewest, f.Change = w.RecencyIntent, true, w.Changed
 	case len(qids) > 0 && !aboutEvent:
 		f.Recency, f.AsksStatus = w.Status, true
 	}
@@ -588,7 +603,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if scaled && !statesAsked(&docs[i], byClause) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
 		}
-		scores[i] = (1-r)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
+		if f.Change > 0 && saysChanged(&docs[i]) {
+			c.Change = 1
+		}
+		scores[i] = (1-r)*(1+f.Change*c.Change)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}
 	return scores, comps, f
 }

@@ -969,6 +969,7 @@ func TestTheFusionGivesTheScore(t *testing.T) {
 		{Source: "shipping", Time: ago(20), Text: "O-7001 handed to the carrier, delivery on Friday"},
 		{Source: "chat", Time: ago(5), Text: "Chat (bot): Let me check that for you"},
 		{Source: "billing", Time: ago(3), Text: "Refund of 19.00 EUR approved for the stove"},
+		{Source: "shipping", Time: ago(2), Text: "O-7001 delivery moved to Saturday"},
 	}
 	w := relevance.DefaultWeights
 	w.Sources = map[string]float64{"chat": 0.5}
@@ -980,6 +981,7 @@ func TestTheFusionGivesTheScore(t *testing.T) {
 		{"where is O-7001?", false, true, false, nil},
 		{"when does my tent come?", false, false, false, []string{"time"}},
 		{"what did I just get back?", true, false, false, nil},
+		{"when does my tent come now?", true, false, false, []string{"time"}}, // (and "delivery moved" says a change)
 		{"how much was the refund?", false, false, false, []string{"amount"}},
 	} {
 		scores, comps, f := relevance.ScoreFused(relevance.NewQuery(c.q, nil), cands, w, nil, testNow)
@@ -988,7 +990,7 @@ func TestTheFusionGivesTheScore(t *testing.T) {
 		}
 		for i, k := range comps {
 			rel := k.Source * (f.Similarity*k.Similarity + f.Lexical*k.Lexical) / (f.Similarity + f.Lexical)
-			got := (1-f.Recency)*max(rel, k.Thread) + k.Source*(f.Recency*k.Recency+f.Identifier*k.Identifier)
+			got := (1-f.Recency)*(1+f.Change*k.Change)*max(rel, k.Thread) + k.Source*(f.Recency*k.Recency+f.Identifier*k.Identifier)
 			if math.Abs(got-scores[i]) > 1e-12 {
 				t.Errorf("%q, %q: the fusion gives %v, Score %v", c.q, cands[i].Text, got, scores[i])
 			}
@@ -1608,4 +1610,28 @@ func TestAnotherDaysThingInheritsNothing(t *testing.T) {
 		{Source: "vet", Time: ago(20), Text: "Bruno's appointment moved to Saturday 09:00"},
 	}
 	firstFor(t, moved, map[string]int{"when is Bruno's Friday vaccination?": 1})
+}
+
+// A question asking for the newest asks for what changed: an event saying
+// something changed adds Weights.Changed to its relevance, which decides
+// between two that match alike ("where is dinner now?": the table moved, not
+// the table booked).
+func TestANewestQuestionLooksForTheChange(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(30), Text: "Dinner table booked at Rosa"},
+		{Source: "bookings", Time: ago(30), Text: "Dinner table moved to Luna"},
+		{Source: "bookings", Time: ago(10), Text: "Taxi ordered for 18:40"},
+	}
+	q := relevance.NewQuery("where is dinner now?", nil)
+	without := relevance.DefaultWeights
+	without.Changed = 0
+	off, _ := relevance.Score(q, cands, without, nil, testNow)
+	scores, comps, f := relevance.ScoreFused(q, cands, relevance.DefaultWeights, nil, testNow)
+	if off[0] != off[1] || !ranksFirst(scores, 1) || comps[1].Change != 1 || comps[0].Change != 0 || f.Change != relevance.DefaultWeights.Changed {
+		t.Errorf("the change should decide: without %.3f, with %.3f %+v, fusion %+v", off, scores, comps, f)
+	}
+	// not for a question that does not ask for the newest
+	if _, comps, f := relevance.ScoreFused(relevance.NewQuery("where is dinner?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Change != 0 || comps[1].Change != 0 {
+		t.Errorf("no change weight without asking for the newest: %+v %+v", f, comps)
+	}
 }

@@ -188,7 +188,7 @@ function timeline(m, entity) {
 
 // ---------------------------------------------------------------- ask
 
-const COMPONENTS = ["similarity", "lexical", "identifier", "recency", "source", "thread"];
+const COMPONENTS = ["similarity", "lexical", "identifier", "recency", "source", "thread", "change"];
 
 function bars(ex) {
   return h("div", { class: "bars" }, COMPONENTS.flatMap((c) => {
@@ -202,7 +202,7 @@ function bars(ex) {
 // shares that, with an event's parts, give its score, and why they are so.
 function fusion(f) {
   const why = [];
-  if (f.asks_newest) why.push("asks for what is newest");
+  if (f.asks_newest) why.push("asks for what is newest" + (f.change_weight ? ` (an event saying something changed counts ${num(f.change_weight)} more)` : ""));
   if (f.asks_status) why.push("asks where a named object stands");
   if (f.identifier_alone) why.push("its identifier is alone of its kind");
   if (f.asks && f.asks.length) why.push("looks for " + f.asks.join(", "));
@@ -212,7 +212,7 @@ function fusion(f) {
     why.push("also matches " + f.expanded.slice(0, 12).join(", ") + more);
   }
   return h("p", { class: "meta", id: "fusion" },
-    `score = (1 − ${num(f.recency_share)})·max(relevance, thread) + source·(${num(f.recency_share)}·recency + ${num(f.identifier_weight)}·identifier); ` +
+    `score = (1 − ${num(f.recency_share)})·${f.change_weight ? `(1 + ${num(f.change_weight)}·change)·` : ""}max(relevance, thread) + source·(${num(f.recency_share)}·recency + ${num(f.identifier_weight)}·identifier); ` +
     `relevance = source·(${num(f.similarity_weight)}·similarity + ${num(f.lexical_weight)}·lexical)/${num(f.similarity_weight + f.lexical_weight)}` +
     (why.length ? " · the question " + why.join("; ") : ""));
 }
