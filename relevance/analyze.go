@@ -295,26 +295,17 @@ var cjkFunctionWords = map[[2]rune]bool{
 	{'这', '个'}: true, {'那', '个'}: true, {'我', '们'}: true, {'你', '们'}: true, {'他', '们'}: true, {'我', '的'}: true,
 	{'你', '的'}: true, {'您', '的'}: true, {'请', '问'}: true, {'如', '果'}: true, {'然', '后'}: true}
 
-// cjkAsked marks the characters of a CJK run that are question or function
-// words (cjkInterrogatives, and 谁, 哪, 什 and 怎 alone): neither they nor a
-// pair across their edge is a term, as "为什么改了" is 改 and 改了, not 为
-// and 么改, which matched the bot's "已为您" and nothing at all.
+// cjkAsked marks the characters of a CJK run that are a question word of two
+// characters (cjkInterrogatives): neither they nor a pair across their edge
+// is a term, as "为什么改了时间" is 改, 改了 and 时间, not 为, which matched
+// "已为您", nor 么改. (谁, 哪, 什 and 怎 alone are no terms, cjkParticles, but
+// their pairs stay: "到哪" says the question asks where a thing has got to.)
 func cjkAsked(run []rune) []bool {
-	var asked []bool
-	for k, r := range run {
-		pair := k+1 < len(run) && cjkInterrogatives[[2]rune(run[k:k+2])]
-		if pair || r == '谁' || r == '哪' || r == '什' || r == '怎' {
-			if asked == nil {
-				asked = make([]bool, len(run)+1)
-			}
-			asked[k] = true
-			if pair {
-				asked[k+1] = true
-			}
+	asked := make([]bool, len(run)+1)
+	for k := 0; k+1 < len(run); k++ {
+		if cjkInterrogatives[[2]rune(run[k:k+2])] {
+			asked[k], asked[k+1] = true, true
 		}
-	}
-	if asked == nil {
-		return make([]bool, len(run)+1)
 	}
 	return asked
 }
