@@ -143,7 +143,7 @@ sources:
 			name string
 			v    float64
 		}{{"similarity", e.Explain.Similarity}, {"lexical", e.Explain.Lexical}, {"identifier", e.Explain.Identifier}, {"recency", e.Explain.Recency}, {"source", e.Explain.Source},
-			{"thread", e.Explain.Thread}, {"change", e.Explain.Change}} {
+			{"thread", e.Explain.Thread}} {
 			if math.Abs(c.v*1e4-math.Round(c.v*1e4)) > 1e-6 {
 				t.Errorf("rank %d: the API's %s %v has more than 4 decimals", i+1, c.name, c.v)
 			}
@@ -170,6 +170,21 @@ sources:
 		t.Errorf("the answer shows a null or undefined:\n%s", txt)
 	}
 	b.shot(shots, "console-ask.png")
+	if b.run(`!!document.querySelector("#ranked .meter.change")`) {
+		t.Error("a change meter for a question that does not ask for the newest")
+	}
+	// A question asking for the newest: an event saying something changed
+	// counts change_weight more, and the console draws each event's change.
+	var newest api.ContextResponse
+	s.GetJSON("/v1/context?entity=customer:42&q=what%20did%20I%20just%20change%3F&window=60m&explain=true", consoleAcmeKey, &newest)
+	b.open("/console/ask?entity=customer:42&q=what%20did%20I%20just%20change%3F&window=60m")
+	b.waitText("#fusion", "·change)")
+	for i, e := range newest.Events {
+		got, _ := strconv.ParseFloat(b.text(fmt.Sprintf("#ranked > li:nth-child(%d) [data-component=change]", i+1)), 64)
+		if got != e.Explain.Change {
+			t.Errorf("rank %d: change drawn as %v, the API says %v", i+1, got, e.Explain.Change)
+		}
+	}
 
 	// Sources: watermarks and the dead letter with its error.
 	b.open("/console/sources?topic=freshctx.dlq")

@@ -190,8 +190,11 @@ function timeline(m, entity) {
 
 const COMPONENTS = ["similarity", "lexical", "identifier", "recency", "source", "thread", "change"];
 
-function bars(ex) {
-  return h("div", { class: "bars" }, COMPONENTS.flatMap((c) => {
+// bars draws an event's parts; "change" only where it counts (a question asking
+// for what is newest: meta.fusion.change_weight).
+function bars(ex, f) {
+  const parts = COMPONENTS.filter((c) => c !== "change" || (f && f.change_weight));
+  return h("div", { class: "bars" }, parts.flatMap((c) => {
     const v = Math.max(0, Math.min(1, ex[c] || 0));
     return [h("span", {}, c), h("div", { class: "meter " + c, role: "img", "aria-label": `${c} ${num(ex[c])}` },
       h("span", { style: `width:${(v * 100).toFixed(1)}%` })), h("span", { "data-component": c }, num(ex[c]))];
@@ -250,7 +253,7 @@ function answer(r) {
     r.events.length ? h("ol", { class: "ranked", id: "ranked" }, r.events.map((e) => h("li", { "data-id": e.id },
       h("div", { class: "event-text" }, e.text),
       h("div", { class: "meta" }, `score ${num(e.score)} · ${e.source} · ${fmtTime(e.time)} · `, h("code", {}, provenance(e.provenance))),
-      e.explain ? bars(e.explain) : null))) : h("p", { class: "muted" }, "No event in the window."),
+      e.explain ? bars(e.explain, meta.fusion) : null))) : h("p", { class: "muted" }, "No event in the window."),
     h("h2", {}, "Knowledge"),
     r.documents.length ? h("ol", { class: "ranked" }, r.documents.map((d) => h("li", {},
       h("div", { class: "event-text" }, d.title || d.doc_id), h("div", { class: "meta" }, `score ${num(d.score)} · ${d.source} ${d.doc_id} part ${d.chunk + 1}`),
