@@ -127,12 +127,12 @@ func analyze(normalised string, answers, event bool) Analysis {
 		case isCJK(r):
 			j := span(rs, i, isCJK)
 			run := rs[i:j]
-			asked := cjkAsked(run)
+			q := cjkAsked(run)
 			for k := range run {
-				if !cjkParticles[run[k]] && !asked[k] {
+				if !cjkParticles[run[k]] && !q.at(k) {
 					a.Terms = append(a.Terms, string(run[k]))
 				}
-				if k+1 < len(run) && !asked[k] && !asked[k+1] && !cjkFunctionWords[[2]rune(run[k:k+2])] {
+				if k+1 < len(run) && !q.at(k) && !q.at(k+1) && !cjkFunctionWords[[2]rune(run[k:k+2])] {
 					a.Terms = append(a.Terms, string(run[k:k+2]))
 				}
 				// an ordinal's number as the digits an event prints ("第一讲"
@@ -300,15 +300,24 @@ var cjkFunctionWords = map[[2]rune]bool{
 // is a term, as "为什么改了时间" is 改, 改了 and 时间, not 为, which matched
 // "已为您", nor 么改. (谁, 哪, 什 and 怎 alone are no terms, cjkParticles, but
 // their pairs stay: "到哪" says the question asks where a thing has got to.)
-func cjkAsked(run []rune) []bool {
-	asked := make([]bool, len(run)+1)
+// It is nil when the run holds none (most events'), and reads false then.
+func cjkAsked(run []rune) asked {
+	var a asked
 	for k := 0; k+1 < len(run); k++ {
 		if cjkInterrogatives[[2]rune(run[k:k+2])] {
-			asked[k], asked[k+1] = true, true
+			if a == nil {
+				a = make(asked, len(run))
+			}
+			a[k], a[k+1] = true, true
 		}
 	}
-	return asked
+	return a
 }
+
+// asked marks a CJK run's characters that belong to a question word (cjkAsked).
+type asked []bool
+
+func (a asked) at(k int) bool { return a != nil && a[k] }
 
 // groupedNumber finds a number written in groups from the token rs[i:j]: three
 // or more groups of letters and digits, each with a digit and at most six
