@@ -21,9 +21,9 @@ import (
 type Analysis struct {
 	// Terms are the lexical terms, with repeats: English words lower-cased,
 	// without stop words and stemmed (Porter2); CJK text as character unigrams
-	// (not of particles and pronouns: cjkParticles) and bigrams (not function
-	// words: cjkFunctionWords); no question word's (cjkAsked); identifiers as a whole and as their word parts
-	// (a bare number against a prefixed identifier is the identifier score's
+	// (not of particles and pronouns: cjkParticles) and bigrams (not of
+	// function words, cjkFunctionWords, nor in or across the edge of a question
+	// word, cjkAsked); identifiers as a whole and as their word parts (a bare number against a prefixed identifier is the identifier score's
 	// to match).
 	Terms []string
 	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
@@ -57,9 +57,9 @@ func Analyze(text string) Analysis {
 
 // namesByGivenName reports a person named by a given name after a role,
 // "with" or a deed's "by", as the text writes it ("instructor Petra", "Session
-// 2 done with Tom", "Friday walk done by Ines"): a capitalised word of lower-case letters after it, not a weekday, a
-// month or a function word, and after "with" or "by" not one of two capitalised
-// words ("with Royal Mail" names a company; "with DPD", "with PayPal" are no
+// 2 done with Tom", "Friday walk done by Ines"): a capitalised word of
+// lower-case letters after it, not a weekday, a month or a function word, and
+// after "with" or "by" not one of two capitalised words ("with Royal Mail" names a company; "with DPD", "with PayPal" are no
 // given names' shape). Case is the only sign of a name that no word list
 // holds, so it is read before the text is normalised. An event naming a role
 // states PersonTerm already; one naming a person by name alone ("with Tom")
@@ -289,7 +289,8 @@ var cjkInterrogatives = map[[2]rune]bool{{'什', '么'}: true, {'为', '什'}: t
 
 // cjkFunctionWords are Chinese function words of two characters, no terms as
 // English stop words are none: can, already, whether, a, this, that, we, you,
-// my, please, if, then. Their characters are (可以取车 is 可, 以, 以取, 取车).
+// my, please, if, then. Their characters stay terms, and so do the pairs across
+// their edges (可以取车 is 可, 以, 以取, 取, 取车, 车).
 var cjkFunctionWords = map[[2]rune]bool{
 	{'可', '以'}: true, {'已', '经'}: true, {'是', '否'}: true, {'能', '否'}: true, {'一', '下'}: true, {'一', '个'}: true,
 	{'这', '个'}: true, {'那', '个'}: true, {'我', '们'}: true, {'你', '们'}: true, {'他', '们'}: true, {'我', '的'}: true,

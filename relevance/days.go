@@ -5,11 +5,13 @@ import (
 	"unicode/utf8"
 )
 
-// dayNumbers are the weekdays' numbers (Monday 1 … Sunday 7), by their
-// English names in full ("sat" and "sun" are words too) and by the Chinese
+// dayNumbers are the weekdays' numbers (Monday 1 … Sunday 7) by their English
+// names in full ("sat" and "sun" are words too), cjkDayNumbers by the Chinese
 // character after 周, 星期 or 礼拜 (日 and 天 are Sunday).
 var dayNumbers = map[string]uint8{"monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5,
-	"saturday": 6, "sunday": 7, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "日": 7, "天": 7}
+	"saturday": 6, "sunday": 7}
+
+var cjkDayNumbers = map[rune]uint8{'一': 1, '二': 2, '三': 3, '四': 4, '五': 5, '六': 6, '日': 7, '天': 7}
 
 // moveTargets are the words before a day that make it where something moved
 // to ("moved to Saturday", "改约 周四"), not the day of the thing it is about.
@@ -26,7 +28,7 @@ type dayMention struct {
 func daysNamed(t text) []dayMention {
 	var out []dayMention
 	for i, w := range t.words {
-		if n := dayNumbers[w]; n > 0 && len(w) > 3 {
+		if n := dayNumbers[w]; n > 0 {
 			out = append(out, dayMention{1 << n, i > 0 && moveTargets[t.words[i-1]]})
 		}
 	}
@@ -40,7 +42,7 @@ func daysNamed(t text) []dayMention {
 			start, at := k+j, k+j+len(p)
 			k = at
 			r, _ := utf8.DecodeRuneInString(s[at:])
-			if n := dayNumbers[string(r)]; n > 0 {
+			if n := cjkDayNumbers[r]; n > 0 {
 				last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s[:start], " "))
 				out = append(out, dayMention{1 << n, strings.ContainsRune("到为至约成", last)})
 			}
