@@ -1218,11 +1218,11 @@ func statesReason(rs []rune, t text) bool {
 func feeShare(norm string) bool {
 	for k := 0; ; {
 		i := strings.IndexByte(norm[k:], '%')
-		if i < 0 || k+i == 0 {
+		if i < 0 {
 			return false
 		}
 		k += i + 1
-		if !unicode.IsDigit(rune(norm[k-2])) {
+		if k < 2 || !unicode.IsDigit(rune(norm[k-2])) {
 			continue
 		}
 		after := wordsOf(norm[k:min(len(norm), k+40)])
