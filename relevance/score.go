@@ -1411,13 +1411,19 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // the same for a story an identifier tells, with or without such a word.)
 func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, days uint8) {
 	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
+	// asking who, a change is a change of who only when it says the thing is
+	// another's now ("changed from Ana to Marek", 换成): "刘师傅 请假，练车 改到
+	// 周日" moves the time, not the teacher
+	asksWho := slices.ContainsFunc(asked, func(c []*answerType) bool {
+		return slices.ContainsFunc(c, func(t *answerType) bool { return t.term == PersonTerm })
+	})
 	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) {
 		return
 	}
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) || !names(j) || aboutAnotherDay(cands[j].Text, days) {
+			!saysChanged(d) || !names(j) || aboutAnotherDay(cands[j].Text, days) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 }) {

@@ -1635,3 +1635,18 @@ func TestANewestQuestionLooksForTheChange(t *testing.T) {
 		t.Errorf("no change weight without asking for the newest: %+v %+v", f, comps)
 	}
 }
+
+// Asking who, a later event that moves the time is no newer word on who: it
+// supersedes nothing unless it says the thing is another's now.
+func TestAChangeOfTimeIsNoChangeOfWho(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "lessons", Time: ago(50), Text: "科目二 练车 预约：每周三、六 下午，教练 刘师傅"},
+		{Source: "lessons", Time: ago(10), Text: "刘师傅 本周六 请假，练车 改到 周日 下午"},
+	}
+	firstFor(t, cands, map[string]int{"谁教我练车？": 0})
+	swapped := []relevance.Candidate{
+		{Source: "cleaning", Time: ago(50), Text: "Cleaning CL-3390 booked: Friday 9:00, cleaner Ana"},
+		{Source: "cleaning", Time: ago(10), Text: "Cleaner for Friday changed from Ana to Marek"},
+	}
+	firstFor(t, swapped, map[string]int{"who is cleaning on Friday?": 1})
+}
