@@ -23,8 +23,8 @@ type Analysis struct {
 	// without stop words and stemmed (Porter2); CJK text as character unigrams
 	// (not of particles and pronouns: cjkParticles) and bigrams (not of
 	// function words, cjkFunctionWords, nor in or across the edge of a question
-	// word, cjkAsked); identifiers as a whole and as their word parts (a bare number against a prefixed identifier is the identifier score's
-	// to match).
+	// word, cjkAsked); identifiers as a whole and as their word parts (a bare
+	// number against a prefixed identifier is the identifier score's to match).
 	Terms []string
 	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
 	// R-7001, 1Z88AA0312), numbers of four or more digits (in a question, of
@@ -59,8 +59,8 @@ func Analyze(text string) Analysis {
 // "with" or a deed's "by", as the text writes it ("instructor Petra", "Session
 // 2 done with Tom", "Friday walk done by Ines"): a capitalised word of
 // lower-case letters after it, not a weekday, a month or a function word, and
-// after "with" or "by" not one of two capitalised words ("with Royal Mail" names a company; "with DPD", "with PayPal" are no
-// given names' shape). Case is the only sign of a name that no word list
+// after "with" or "by" not one of two capitalised words ("with Royal Mail"
+// names a company; "with DPD", "with PayPal" are no given names' shape). Case is the only sign of a name that no word list
 // holds, so it is read before the text is normalised. An event naming a role
 // states PersonTerm already; one naming a person by name alone ("with Tom")
 // states it once, so that a question asking who finds it. (Twice, as for
@@ -302,12 +302,12 @@ var cjkFunctionWords = map[[2]rune]bool{
 // "已为您", nor 么改. (谁, 哪, 什 and 怎 alone are no terms, cjkParticles, but
 // their pairs stay: "到哪" says the question asks where a thing has got to.)
 // It is nil when the run holds none (most events'), and reads false then.
-func cjkAsked(run []rune) asked {
-	var a asked
+func cjkAsked(run []rune) questionWord {
+	var a questionWord
 	for k := 0; k+1 < len(run); k++ {
 		if cjkInterrogatives[[2]rune(run[k:k+2])] {
 			if a == nil {
-				a = make(asked, len(run))
+				a = make(questionWord, len(run))
 			}
 			a[k], a[k+1] = true, true
 		}
@@ -315,10 +315,11 @@ func cjkAsked(run []rune) asked {
 	return a
 }
 
-// asked marks a CJK run's characters that belong to a question word (cjkAsked).
-type asked []bool
+// questionWord marks a CJK run's characters that belong to a question word
+// (cjkAsked).
+type questionWord []bool
 
-func (a asked) at(k int) bool { return a != nil && a[k] }
+func (a questionWord) at(k int) bool { return a != nil && a[k] }
 
 // groupedNumber finds a number written in groups from the token rs[i:j]: three
 // or more groups of letters and digits, each with a digit and at most six

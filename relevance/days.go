@@ -82,3 +82,33 @@ func aboutAnotherDay(event string, asked uint8) bool {
 	}
 	return false
 }
+
+// anotherDay answers aboutAnotherDay for one request's candidates, reading
+// each candidate's text once however many stories ask about it (nil when the
+// question names no day: no event is about another).
+type anotherDay struct {
+	asked uint8
+	cands []Candidate
+	seen  []int8 // 0 not read yet, 1 no, 2 yes
+}
+
+func newAnotherDay(asked uint8, cands []Candidate) *anotherDay {
+	if asked == 0 {
+		return nil
+	}
+	return &anotherDay{asked: asked, cands: cands, seen: make([]int8, len(cands))}
+}
+
+// of reports that the j-th candidate is about another day's thing.
+func (a *anotherDay) of(j int) bool {
+	if a == nil {
+		return false
+	}
+	if a.seen[j] == 0 {
+		a.seen[j] = 1
+		if aboutAnotherDay(a.cands[j].Text, a.asked) {
+			a.seen[j] = 2
+		}
+	}
+	return a.seen[j] == 2
+}

@@ -552,9 +552,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			noun = askedNoun(q.normalised().words, qterms) | askedCJKNoun(q.normalised().norm, qterms)
 		}
 		how := inheritance{still: still, newest: q.Intent,
-			costs: !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
-			when:  !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
-			days:  dayMask(daysNamed(q.normalised()))}
+			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
+			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
+			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands)}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
@@ -1310,9 +1310,9 @@ type inheritance struct {
 	// ("show moved to Hall 6") inherits all of the first's match, as one
 	// saying a price changed does for a price question
 	newest bool
-	// the weekdays it names (dayMask): a later event about another day's
-	// thing inherits nothing (aboutAnotherDay)
-	days uint8
+	// the events about another day's thing than the days it names
+	// (aboutAnotherDay): a later one inherits nothing
+	elsewhere *anotherDay
 }
 
 // inherit gives each event the relevance it inherits from the earlier events
@@ -1374,7 +1374,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 			for _, j := range story {
 				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) ||
-					aboutAnotherDay(cands[j].Text, how.days) {
+					how.elsewhere.of(j) {
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
@@ -1397,7 +1397,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		}
 	}
 	if (len(asked) > 0 || noun != 0) && len(top) > 0 {
-		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how.days)
+		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how.elsewhere)
 	}
 }
 
@@ -1409,21 +1409,21 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
 // "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
 // the same for a story an identifier tells, with or without such a word.)
-func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, days uint8) {
+func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, elsewhere *anotherDay) {
 	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
+	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) {
+		return
+	}
 	// asking who, a change is a change of who only when it says the thing is
 	// another's now ("changed from Ana to Marek", 换成): "刘师傅 请假，练车 改到
 	// 周日" moves the time, not the teacher
 	asksWho := slices.ContainsFunc(asked, func(c []*answerType) bool {
 		return slices.ContainsFunc(c, func(t *answerType) bool { return t.term == PersonTerm })
 	})
-	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) {
-		return
-	}
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) || !names(j) || aboutAnotherDay(cands[j].Text, days) || asksWho && !saysReplaced(d) {
+			!saysChanged(d) || !names(j) || elsewhere.of(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 }) {
