@@ -238,7 +238,13 @@ func wordAfter(rs []rune, j int) string {
 
 // cjkNumeral is the number a Chinese numeral one to ten writes (一 1, 十
 // 10), 0 for another character.
-func cjkNumeral(r rune) int { return strings.IndexRune(cjkDigits, r)/len("一") + 1 }
+func cjkNumeral(r rune) int {
+	i := strings.IndexRune(cjkDigits, r)
+	if i < 0 {
+		return 0
+	}
+	return i/len("一") + 1
+}
 
 // joinedCJK is the text without the spaces between two Chinese characters:
 // Chinese written with spaces between its words ("请 在 周五 前 上传", as a
