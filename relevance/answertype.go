@@ -1100,9 +1100,7 @@ var faultStated = func() func([]rune) bool {
 // statesCause reports a text stating a reason (statesReason) that is no
 // delay alone: ReasonTerm, where an event stating only a delay states
 // DelayTerm (the analysis asks it of the events stating a reason).
-func statesCause(rs []rune, t text) bool {
-	return faultStated(rs) || statesDeduction(t.words) || readsBelow(t.words) || feeShare(t.norm)
-}
+func statesCause(rs []rune, t text) bool { return faultStated(rs) || statesShortOfDue(t) }
 
 // altTerm is the term whose hash is an answer type's alt.
 func altTerm(h uint64) string {
@@ -1209,7 +1207,16 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 // statesReason reports that the text (normalised; and as words) states a
 // cause or a problem, or what was taken off an amount (statesDeduction).
 func statesReason(rs []rune, t text) bool {
-	return reasonStated(rs) || statesDeduction(t.words) || statesShortfall(t.words) || readsBelow(t.words) || feeShare(t.norm)
+	return reasonStated(rs) || statesShortOfDue(t) || statesShortfall(t.words)
+}
+
+// statesShortOfDue reports an amount or a reading under what it should be, by
+// the text's shape rather than a word: what was taken off (statesDeduction),
+// a reading below what was ordered (readsBelow), a share kept as a fee
+// (feeShare). Each is a cause, no delay (statesCause); fewer goods than due
+// (statesShortfall) is a delay.
+func statesShortOfDue(t text) bool {
+	return statesDeduction(t.words) || readsBelow(t.words) || feeShare(t.norm)
 }
 
 // feeShare reports a share taken as a fee, in a text (normalised): a
