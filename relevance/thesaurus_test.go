@@ -36,6 +36,7 @@ send back, return`)
 		{"any power outages?", []string{"blackout"}, nil},                           // stemmed: outages
 		{"my money is back", nil, nil},                                              // not in order
 		{"退钱了吗", []string{"退款"}, nil},                                               // pairs of characters, not one alone
+		{"我 想 退 钱", []string{"退款"}, nil},                                            // Chinese written with spaces between its words
 		{"can I send back the boots?", []string{"return"}, nil},                     // "send back" has a stop word: it matches, it is not brought
 		{"can I send the damaged boots back?", []string{"return"}, nil},             // a verb and its particle, up to three words between
 		{"send it to my sister and the boots back", nil, nil},                       // not four words apart
