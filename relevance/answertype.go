@@ -606,7 +606,7 @@ func AskNames() []string {
 // CountTerm, SaidTerm.
 func AnswerTypes(q string) []string {
 	var out []string
-	text := newText(spelledOut(q))
+	text := questionText(spelledOut(q))
 	for _, t := range answerTypes {
 		if t.asked(text) {
 			out = append(out, t.term)

@@ -234,6 +234,8 @@ func TestAnswerTypes(t *testing.T) {
 		"delivery date for my sofa":           {when},
 		"我的香锅怎么这么晚才到？":                        {why}, // why so late
 		"英语课改到什么时候了？":                         {when},
+		"下次 打针 什么 时候？":                        {when}, // Chinese written with spaces between its words asks as unspaced
+		"我 刚才 付 了 多少？":                        {money},
 		"我几点可以入住？":                            {when},
 		"哪天送到？":                               {when},
 		"几号送到？":                               {when},

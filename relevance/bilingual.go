@@ -355,7 +355,7 @@ func translations(question string) []string {
 			})
 		}
 	}
-	q := newText(question)
+	q := questionText(question)
 	englishKeys(q, add)
 	if strings.IndexFunc(question, isCJK) >= 0 {
 		chineseWords(q, Analyze(question).Terms, add)

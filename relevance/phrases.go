@@ -114,6 +114,17 @@ type text struct {
 
 func newText(s string) text { return textOf(normalise(s)) }
 
+// questionText is a question's text (newText), its Chinese without the
+// spaces between its words (joinedCJK): what a question asks, by its cues
+// (什么时候, 多少) and the thesaurus's Chinese entries, it asks written "下次
+// 打针 什么 时候？" as written "下次打针什么时候？". Its terms are the
+// analysis's, of the text as written (NewQuery).
+func questionText(s string) text {
+	t := newText(s)
+	t.norm = string(joinedCJK([]rune(t.norm)))
+	return t
+}
+
 // textOf is the text of a string normalised already.
 func textOf(normalised string) text { return text{normalised, wordsOf(normalised)} }
 

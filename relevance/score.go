@@ -36,10 +36,10 @@ type Query struct {
 	prepared *text // Text normalised and split once (NewQuery) for the analysis, every cue and the thesaurus
 }
 
-// normalised is the question's text, made on first use.
+// normalised is the question's text (questionText), made on first use.
 func (q *Query) normalised() text {
 	if q.prepared == nil {
-		t := newText(q.Text)
+		t := questionText(q.Text)
 		q.prepared = &t
 	}
 	return *q.prepared
@@ -51,8 +51,7 @@ func (q *Query) normalised() text {
 // offer it: its analysis has no OfferTerm.
 func NewQuery(question string, vec []float32) Query {
 	q := Query{Text: WithoutCourtesy(spelledOut(question)), Vector: vec}
-	t := q.normalised()
-	q.Analysis, q.Intent = analyze(t.norm, true, false), recencyIntent(t)
+	q.Analysis, q.Intent = analyze(normalise(q.Text), true, false), recencyIntent(q.normalised())
 	return q
 }
 
@@ -1420,16 +1419,35 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	asksWho := slices.ContainsFunc(asked, func(c []*answerType) bool {
 		return slices.ContainsFunc(c, func(t *answerType) bool { return t.term == PersonTerm })
 	})
+	var chars []uint64 // (cjkChars of i, once one is needed)
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
 			!saysChanged(d) || !names(j) || elsewhere.of(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
-		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 }) {
+		if chars == nil {
+			chars = cjkChars(cands[i].Text)
+		}
+		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 && !slices.Contains(chars, h) }) {
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
 		}
 	}
+}
+
+// cjkChars are the hashes of a text's Chinese characters as terms of their
+// own: a character alone is no word two events share ("下次 加强针" and "复查
+// 改到 下周四" tell two stories), its pairs are.
+func cjkChars(text string) []uint64 {
+	out := []uint64{}
+	for _, r := range normalise(text) {
+		if isCJK(r) {
+			if h := termHash(string(r)); !slices.Contains(out, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
 }
 
 // askedNoun is the clauses (bits of the question's first 64 words, terms)
@@ -2097,7 +2115,7 @@ func fromCue(e expansion) bool {
 }
 
 // RecencyIntent reports whether the question asks for what is newest.
-func RecencyIntent(q string) bool { return recencyIntent(newText(spelledOut(q))) }
+func RecencyIntent(q string) bool { return recencyIntent(questionText(spelledOut(q))) }
 
 func recencyIntent(q text) bool { return recencyCues.in(q) || asksLast(q.norm) || asksTheNew(q.words) }
 

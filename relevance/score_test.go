@@ -1638,6 +1638,23 @@ func TestANewestQuestionLooksForTheChange(t *testing.T) {
 
 // Asking who, a later event that moves the time is no newer word on who: it
 // supersedes nothing unless it says the thing is another's now.
+// A later event saying something moved takes the place of the one a
+// question finds only when the two share a word: a Chinese character alone is
+// none. "复查 改到 下周四" moves the check-up, not the booster that "下次 加强针"
+// names, though both write 下.
+func TestACharacterAloneTellsNoStory(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "vet", Time: ago(40), Text: "疫苗 已 接种，下次 加强针 28 天后"},
+		{Source: "vet", Time: ago(20), Text: "小白 术后 复查 改到 下周四 10:00"},
+	}
+	firstFor(t, cands, map[string]int{"下次打针什么时候？": 0, "下次 打针 什么 时候？": 0})
+	moved := []relevance.Candidate{
+		{Source: "vet", Time: ago(40), Text: "小白 复查 预约 周二 15:00"},
+		{Source: "vet", Time: ago(20), Text: "小白 复查 改到 下周四 10:00"},
+	}
+	firstFor(t, moved, map[string]int{"复查什么时候？": 1})
+}
+
 func TestAChangeOfTimeIsNoChangeOfWho(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "lessons", Time: ago(50), Text: "科目二 练车 预约：每周三、六 下午，教练 刘师傅"},

@@ -237,9 +237,7 @@ func (m match) each(f func(expansion)) {
 // matches returns the entries that match the question, in the order they do.
 func (t *Thesaurus) matches(q text) []match {
 	var out []match
-	// Chinese written with spaces between its words ("猫 太 胖 了 吗") says
-	// what it says unspaced (joinedCJK)
-	t.entries.each(text{string(joinedCJK([]rune(q.norm))), stemmed(q.words)}, func(e *entry, from []string) bool {
+	t.entries.each(text{q.norm, stemmed(q.words)}, func(e *entry, from []string) bool {
 		out = append(out, match{e, from})
 		return true
 	})

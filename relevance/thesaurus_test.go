@@ -44,7 +44,7 @@ send back, return`)
 	} {
 		var terms []string
 		var phrases [][]string
-		for _, m := range th.matches(newText(c.q)) {
+		for _, m := range th.matches(questionText(c.q)) {
 			m.each(func(e expansion) {
 				if e.phrase != nil {
 					phrases = append(phrases, e.phrase)
