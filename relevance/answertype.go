@@ -1202,7 +1202,9 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 		"hot", "cold", "weak"},
 	// a reading out of range, as a check finds it ("pressure low, topped up", "battery flat")
 	"pressure": {"low", "high", "dropped", "drop"}, "battery": {"low", "flat", "dead", "drained"},
-	"low": {"pressure", "battery", "oil", "coolant", "tyre", "tire", "signal", "fluid"}}
+	"low": {"pressure", "battery", "oil", "coolant", "tyre", "tire", "signal", "fluid"},
+	// why a payment came back ("returned by the bank: account closed", "cheque returned unpaid")
+	"account": {"closed"}, "returned": {"unpaid"}}
 
 // statesReason reports that the text (normalised; and as words) states a
 // cause or a problem, or what was taken off an amount (statesDeduction).
