@@ -611,14 +611,14 @@ func TestExplainGivesTheScore(t *testing.T) {
 	events = append(events, store.Event{Source: "s", Key: "5", ID: "5", Tenant: "acme", Entity: "customer:1",
 		Time: now.Add(-3 * time.Minute), Text: moved, Embedding: v[0]})
 	s := newTestServer(t, l, &fakeStore{events: events}, nil)
-	for _, q := range []string{"where is my refund?", "what did I just change?", "how much was the refund?"} {
+	for _, q := range []string{"where is my refund?", "what did I just change?", "how much was the refund?", "where does my delivery go now?"} {
 		rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {q}, "knowledge": {"false"}, "explain": {"true"}})
 		f := resp.Meta.Fusion
 		if rec.Code != http.StatusOK || f == nil || f.Lexical == 0 || f.Recency == 0 {
 			t.Fatalf("%q: status %d, meta.fusion %+v", q, rec.Code, f)
 		}
-		if f.AsksNewest != strings.Contains(q, "just") {
-			t.Errorf("%q: asks_newest %v", q, f.AsksNewest)
+		if now := strings.Contains(q, "now"); f.AsksNewest != (strings.Contains(q, "just") || now) || f.AsksNow != now {
+			t.Errorf("%q: asks_newest %v, asks_now %v", q, f.AsksNewest, f.AsksNow)
 		}
 		if strings.HasPrefix(q, "how much") != slices.Contains(f.Asks, "amount") {
 			t.Errorf("%q: asks %v", q, f.Asks)
@@ -640,7 +640,8 @@ func TestExplainGivesTheScore(t *testing.T) {
 		}
 		// "Delivery address changed" says a change, which a
 		// question asking for the newest weighs change_weight more
-		if f.AsksNewest && (f.Change == 0 || changes == 0) {
+		// (a question asking what something is now, ChangedNow's more)
+		if f.AsksNewest && (f.Change == 0 || changes == 0) || f.AsksNow && f.Change <= relevance.DefaultWeights.Changed {
 			t.Errorf("%q: change_weight %v, %d events saying a change", q, f.Change, changes)
 		}
 	}

@@ -213,10 +213,30 @@ func analyze(normalised string, answers, event bool) Analysis {
 	if event && offers(t) {
 		a.Terms = append(a.Terms, OfferTerm)
 	}
+	if event && saysNow(t.words) {
+		a.Terms = append(a.Terms, NowTerm)
+	}
 	if event && (asksSomething(normalised) || saidByCustomer(rs)) {
 		a.Terms = append(a.Terms, QuestionTerm)
 	}
 	return a
+}
+
+// NowTerm is the term of an event stating what a thing is now ("2 seats
+// added, now 7 seats", "total now 342 EUR"): "now" is a stop word, and a
+// question asking what something is now looks for such an event
+// (Weights.ChangedNow). A question's "now" is no term.
+const NowTerm = "now"
+
+// saysNow reports "now" in an event's words, not "until now" or "till now"
+// (which say what was).
+func saysNow(words []string) bool {
+	for i, w := range words {
+		if w == "now" && (i == 0 || words[i-1] != "until" && words[i-1] != "till") {
+			return true
+		}
+	}
+	return false
 }
 
 // namesAPlace reports that an English ordinal names a thing's place in an

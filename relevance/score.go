@@ -196,12 +196,19 @@ type Weights struct {
 	// is the newer word on what an older event says, whichever of the two its
 	// words match better (0: off).
 	Changed float64
+	// ChangedNow is Changed for a question asking what something is now
+	// (nowCues: "when is the filling now?", "现在是星期几上课？"), where an
+	// event stating a new or current value ("New installation date: 10 June",
+	// "total now 342 EUR", "replaces INV-66310") counts as saying it changed
+	// (statesCurrent): such a question asks for the value that replaced the
+	// booked one, not for what happened last (0: Changed).
+	ChangedNow float64
 }
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, IdentifierStory: 0.1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Unstated: 0.7, Changed: 0.1}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -260,8 +267,10 @@ const (
 // question's identifiers the event names, recency 2^(−age/half-life), thread
 // what a later event inherits from the earlier events on the same object (only
 // the stories of the three most relevant events are followed), change 1 for an
-// event saying something changed, wC Weights.Changed when the question asks for
-// what is newest (else 0), r is
+// event saying something changed (or, for a question asking what something is
+// now, stating a new or current value), wC Weights.Changed when the question
+// asks for what is newest (Weights.ChangedNow when it asks what something is
+// now; else 0), r is
 // Weights.Recency, or Weights.RecencyIntent when the question asks for what is
 // newest (Weights.Status when it names an object and asks where it stands),
 // and wI is Weights.Identifier, times Weights.IdentifierAlone when no other
@@ -291,8 +300,12 @@ type Fusion struct {
 	// AsksStatus: it names an object and asks where it stands (r is Weights.Status).
 	AsksStatus bool `json:"asks_status,omitempty"`
 	// Change is wC, the share an event saying something changed adds to its
-	// relevance: Weights.Changed when the question asks for the newest, else 0.
+	// relevance: Weights.Changed when the question asks for the newest
+	// (Weights.ChangedNow when it asks what something is now), else 0.
 	Change float64 `json:"change_weight,omitempty"`
+	// AsksNow: the question asks what something is now; an event stating a
+	// new or current value counts as saying it changed (Weights.ChangedNow).
+	AsksNow bool `json:"asks_now,omitempty"`
 	// IdentifierAlone: no other object of its identifiers' kind is in the
 	// window (wI is Weights.IdentifierAlone of Weights.Identifier;
 	// Weights.IdentifierStory of it when the question asks only what is
@@ -560,6 +573,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	switch {
 	case q.Intent:
 		f.Recency, f.AsksNewest, f.Change = w.RecencyIntent, true, w.Changed
+		if w.ChangedNow > 0 && nowCues.in(q.normalised()) {
+			f.Change, f.AsksNow = w.ChangedNow, true
+		}
 	case len(qids) > 0 && !aboutEvent:
 		f.Recency, f.AsksStatus = w.Status, true
 	}
@@ -602,7 +618,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if scaled && !statesAsked(&docs[i], byClause) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
 		}
-		if f.Change > 0 && saysChanged(&docs[i]) {
+		if f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) {
 			c.Change = 1
 		}
 		scores[i] = (1-r)*(1+f.Change*c.Change)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
@@ -1532,6 +1548,13 @@ func saysChanged(d *doc) bool { return hasAny(d, changeHashes) }
 // (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
 func saysReplaced(d *doc) bool { return hasAny(d, replacedHashes) }
 
+// statesCurrent reports an event stating a thing's new or current value
+// ("New installation date: 10 June", "total now 342 EUR": NowTerm) or that
+// it is another now (saysReplaced: "replaces INV-66310").
+func statesCurrent(d *doc) bool { return saysReplaced(d) || hasAny(d, currentHashes) }
+
+var currentHashes = []uint64{termHash("new"), termHash(NowTerm)}
+
 // hasAny reports that the event has one of the terms hs.
 func hasAny(d *doc, hs []uint64) bool {
 	return slices.ContainsFunc(hs, func(h uint64) bool { return d.count(h) > 0 })
@@ -2092,6 +2115,10 @@ var cueStems = func() map[string]bool {
 	}
 	return m
 }()
+
+// nowCues mark a question asking what something is now, rather than what
+// happened last ("when is the filling now?", not "what did I just buy?").
+var nowCues = newCueSet([]string{"now", "currently", "at the moment", "right now", "现在", "目前"})
 
 var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前"}
 

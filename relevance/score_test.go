@@ -1626,9 +1626,15 @@ func TestANewestQuestionLooksForTheChange(t *testing.T) {
 	without := relevance.DefaultWeights
 	without.Changed = 0
 	off, _ := relevance.Score(q, cands, without, nil, testNow)
+	without.ChangedNow = 0
+	off, _ = relevance.Score(q, cands, without, nil, testNow)
 	scores, comps, f := relevance.ScoreFused(q, cands, relevance.DefaultWeights, nil, testNow)
-	if off[0] != off[1] || !ranksFirst(scores, 1) || comps[1].Change != 1 || comps[0].Change != 0 || f.Change != relevance.DefaultWeights.Changed {
+	if off[0] != off[1] || !ranksFirst(scores, 1) || comps[1].Change != 1 || comps[0].Change != 0 || f.Change != relevance.DefaultWeights.ChangedNow || !f.AsksNow {
 		t.Errorf("the change should decide: without %.3f, with %.3f %+v, fusion %+v", off, scores, comps, f)
+	}
+	// a question asking for the newest, not what something is now: Changed
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("where did dinner just move?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Change != relevance.DefaultWeights.Changed || f.AsksNow {
+		t.Errorf("asking for the newest: %+v", f)
 	}
 	// not for a question that does not ask for the newest
 	if _, comps, f := relevance.ScoreFused(relevance.NewQuery("where is dinner?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Change != 0 || comps[1].Change != 0 {
@@ -1636,8 +1642,6 @@ func TestANewestQuestionLooksForTheChange(t *testing.T) {
 	}
 }
 
-// Asking who, a later event that moves the time is no newer word on who: it
-// supersedes nothing unless it says the thing is another's now.
 // A later event saying something moved takes the place of the one a
 // question finds only when the two share a word: a Chinese character alone is
 // none. "复查 改到 下周四" moves the check-up, not the booster that "下次 加强针"
@@ -1655,6 +1659,44 @@ func TestACharacterAloneTellsNoStory(t *testing.T) {
 	firstFor(t, moved, map[string]int{"复查什么时候？": 1})
 }
 
+// A question asking what something is now asks for the value that replaced
+// the booked one: an event stating a new or current value ("New installation
+// date", "total now 342 EUR") counts as saying it changed, and outweighs the
+// older event that only said the booking moved, and the newer one that
+// changes nothing; not for a question asking
+// what happened last.
+func TestANowQuestionLooksForTheNewValue(t *testing.T) {
+	without := relevance.DefaultWeights
+	without.ChangedNow = 0
+	for q, c := range map[string]struct {
+		events []string // oldest first, ten minutes apart
+		want   int
+	}{
+		"when is the haircut now?": {[]string{"Haircut booked: 3 May, 10:00, with Sam", "Haircut on 3 May moved to 5 May, 10:00",
+			"Please arrive 10 minutes before the haircut"}, 1},
+		"how many seats does LC-300 have now?": {[]string{"Licence LC-300 for Designer Pro: 5 seats", "LC-300: 2 seats added, now 7 seats",
+			"Invoice for the 2 extra seats on LC-300: 180.00 EUR"}, 1},
+	} {
+		var cands []relevance.Candidate
+		for i, text := range c.events {
+			cands = append(cands, relevance.Candidate{Source: "s", Time: ago(10 * (len(c.events) - i)), Text: text})
+		}
+		query := relevance.NewQuery(q, nil)
+		off, _ := relevance.Score(query, cands, without, nil, testNow)
+		on, comps, f := relevance.ScoreFused(query, cands, relevance.DefaultWeights, nil, testNow)
+		if ranksFirst(off, c.want) || !ranksFirst(on, c.want) || !f.AsksNow || comps[c.want].Change != 1 || comps[len(comps)-1].Change != 0 {
+			t.Errorf("%q: %q should rank first with ChangedNow only: without %.3f, with %.3f %+v", q, c.events[c.want], off, on, comps)
+		}
+	}
+	// asking what happened last, only a change is one
+	cands := []relevance.Candidate{{Source: "s", Time: ago(20), Text: "Haircut moved to 5 May"}, {Source: "s", Time: ago(10), Text: "New haircut date: 5 May"}}
+	if _, comps, f := relevance.ScoreFused(relevance.NewQuery("what did I just book?", nil), cands, relevance.DefaultWeights, nil, testNow); f.AsksNow || comps[0].Change != 1 || comps[1].Change != 0 {
+		t.Errorf("asking what happened last: %+v %+v", f, comps)
+	}
+}
+
+// Asking who, a later event that moves the time is no newer word on who: it
+// supersedes nothing unless it says the thing is another's now.
 func TestAChangeOfTimeIsNoChangeOfWho(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "lessons", Time: ago(50), Text: "科目二 练车 预约：每周三、六 下午，教练 刘师傅"},

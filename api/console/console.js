@@ -205,7 +205,8 @@ function bars(ex, f) {
 // shares that, with an event's parts, give its score, and why they are so.
 function fusion(f) {
   const why = [];
-  if (f.asks_newest) why.push("asks for what is newest" + (f.change_weight ? ` (an event saying something changed counts ${num(f.change_weight)} more)` : ""));
+  if (f.asks_now) why.push(`asks what something is now (an event saying it changed, or stating a new or current value, counts ${num(f.change_weight)} more)`);
+  else if (f.asks_newest) why.push("asks for what is newest" + (f.change_weight ? ` (an event saying something changed counts ${num(f.change_weight)} more)` : ""));
   if (f.asks_status) why.push("asks where a named object stands");
   if (f.identifier_alone) why.push("its identifier is alone of its kind");
   if (f.asks && f.asks.length) why.push("looks for " + f.asks.join(", "));
