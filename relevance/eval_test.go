@@ -312,7 +312,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// read once, then its misses: development), -blind-95.json (the same shape,
 	// written at the end of stop 55 after all its changes; committed unread,
 	// read once), -blind-96.json (the same shape, written at the start of stop
-	// 56 before any change; committed unread, read once);
+	// 56 before any change; committed unread, read once, then its misses:
+	// development), -blind-97.json (the same shape, written after stop 56's
+	// first six changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -363,7 +365,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-90.json"}, {"../examples/evalset-blind-91.json"},
 		{"../examples/evalset-blind-92.json"}, {"../examples/evalset-blind-93.json"},
 		{"../examples/evalset-blind-94.json"}, {"../examples/evalset-blind-95.json"},
-		{"../examples/evalset-blind-96.json"},
+		{"../examples/evalset-blind-96.json"}, {"../examples/evalset-blind-97.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
