@@ -457,6 +457,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			}
 		}
+		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
+			lq.relative = relativeTimes(own, cands, docs)
+		}
 		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
 		expanded = lq.expanded()
 		qterms = append(lq.terms, lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
@@ -625,6 +628,61 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	return scores, comps, f
 }
+
+var timeHash = termHash(TimeTerm)
+
+// relativeTimes marks, for a question asking when, the events whose only
+// time is one counted from the question's thing: "no eating 1 hour after the
+// filling" says when not to eat, not when the filling is, and "balance due 14
+// days before pick-up" when the balance is due, not the pick-up. Nil when no
+// event is such.
+func relativeTimes(own []string, cands []Candidate, docs []doc) []bool {
+	var out []bool
+	for i := range docs {
+		if docs[i].count(timeHash) == 0 {
+			continue
+		}
+		norm := normalise(cands[i].Text)
+		if !strings.Contains(norm, "before") && !strings.Contains(norm, "after") && !strings.Contains(norm, "prior") {
+			continue
+		}
+		if countedFrom(norm, own) {
+			if out == nil {
+				out = make([]bool, len(docs))
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// countedFrom reports a text (normalised) whose only time is a length before
+// or after a thing ("2 hours before the filling") that one of words (stems)
+// names within four words, and no other time.
+func countedFrom(norm string, words []string) bool {
+	ms := relativeTime.FindAllStringSubmatchIndex(norm, -1)
+	if len(ms) == 0 {
+		return false
+	}
+	named := false
+	rest := []byte(norm)
+	for _, m := range ms {
+		after := wordsOf(norm[m[4]:m[5]])
+		for _, w := range after[:min(4, len(after))] {
+			if slices.Contains(words, stem(w)) {
+				named = true
+			}
+		}
+		for k := m[2]; k < m[3]; k++ {
+			rest[k] = ' ' // (the length, which the time was)
+		}
+	}
+	return named && !statesTime(joinedCJK([]rune(string(rest))))
+}
+
+// relativeTime is a length before or after a thing, and what follows (2 hours
+// before the filling; 14 days prior to departure).
+var relativeTime = regexp.MustCompile(`(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?))\s+(?:before|after|prior to)\s+([^,;:.]*)`)
 
 // namesAnObject reports whether an event names an identifier of a kind
 // (INV-1040, 1Z88AA0312; not an amount, nor a bare number, which another
@@ -1636,6 +1694,9 @@ type lexQuery struct {
 	synth       []synthTerm
 	phraseWords []string // the words of the phrases brought
 	words       int      // the question's own words: terms[:words]
+	// relative marks the candidates whose TimeTerm counts for nothing
+	// (relativeTimes); nil: none.
+	relative []bool
 }
 
 type synthTerm struct {
@@ -1754,7 +1815,11 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 		d := &docs[i]
 		start[i] = int32(len(hits))
 		touched = touched[:0]
+		relative := q.relative != nil && q.relative[i]
 		for k, h := range d.terms() {
+			if relative && h == timeHash {
+				continue
+			}
 			for j := tab.find(h); j >= 0; j = tab.next[j] {
 				touched = append(touched, j)
 				row[j] = float64(d.tf(k))

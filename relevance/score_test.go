@@ -1695,6 +1695,23 @@ func TestANowQuestionLooksForTheNewValue(t *testing.T) {
 	}
 }
 
+// A time counted from the question's thing is no time of the thing: "no
+// eating 1 hour after the filling" says when not to eat, not when the filling
+// is. It still is the time of what it is about: "balance due 14 days before
+// pick-up" says when the balance is due.
+func TestATimeCountedFromTheThingIsNotItsTime(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "dentist", Time: ago(40), Text: "Filling booked: Thursday 11:00, 95.00 EUR"},
+		{Source: "dentist", Time: ago(5), Text: "Reminder: no eating 1 hour after the filling"},
+	}
+	firstFor(t, cands, map[string]int{"when is my filling?": 0})
+	rental := []relevance.Candidate{
+		{Source: "rental", Time: ago(40), Text: "Camper booked: pick-up 14 May 10:00"},
+		{Source: "rental", Time: ago(5), Text: "Balance of 1,240.00 EUR due 14 days before pick-up"},
+	}
+	firstFor(t, rental, map[string]int{"when is the balance due?": 1, "when is the pick-up?": 0})
+}
+
 // Asking who, a later event that moves the time is no newer word on who: it
 // supersedes nothing unless it says the thing is another's now.
 func TestAChangeOfTimeIsNoChangeOfWho(t *testing.T) {
