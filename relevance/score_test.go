@@ -1673,7 +1673,7 @@ func TestANowQuestionLooksForTheNewValue(t *testing.T) {
 		want   int
 	}{
 		"when is the haircut now?": {[]string{"Haircut booked: 3 May, 10:00, with Sam", "Haircut on 3 May moved to 5 May, 10:00",
-			"Please arrive 10 minutes before the haircut"}, 1},
+			"Haircut voucher from your birthday can be used until Saturday"}, 1},
 		"how many seats does LC-300 have now?": {[]string{"Licence LC-300 for Designer Pro: 5 seats", "LC-300: 2 seats added, now 7 seats",
 			"Invoice for the 2 extra seats on LC-300: 180.00 EUR"}, 1},
 	} {
