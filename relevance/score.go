@@ -405,7 +405,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			})
 		}
-		if w.Thesaurus > 0 && asksTheNew(q.normalised().words) {
+		if w.Thesaurus > 0 && (asksTheNew(q.normalised().words) || asksWhatChanged(q.normalised())) {
 			// what a date, time or price changed to ("what's the new moving
 			// day?") is said by the events saying it changed: their words
 			// come in as the thesaurus's do, each a clause of its own
@@ -2228,6 +2228,16 @@ func asksTheNew(words []string) bool {
 	}
 	return false
 }
+
+// asksWhatChanged reports a question asking what was changed ("what did I
+// just change?", "我刚才改了什么？", "what was changed on my booking?"): a
+// change verb of its own, which the events saying it changed write in their
+// own words (moved, rebooked, 变更, 改为).
+func asksWhatChanged(q text) bool {
+	return changeAsked.in(q)
+}
+
+var changeAsked = newCueSet([]string{"change", "changed", "changes", "改了", "变了", "换了", "改了什么", "变更了", "调整了"})
 
 // changedTo are the things whose new value a question may ask for.
 var changedTo = map[string]bool{"date": true, "day": true, "time": true, "address": true, "price": true, "total": true,

@@ -1712,6 +1712,19 @@ func TestATimeCountedFromTheThingIsNotItsTime(t *testing.T) {
 	firstFor(t, rental, map[string]int{"when is the balance due?": 1, "when is the pick-up?": 0})
 }
 
+// A question asking what was changed looks for the events saying a change in
+// their own words: "raised", "变更为".
+func TestAskingWhatChangedFindsTheChange(t *testing.T) {
+	firstFor(t, []relevance.Candidate{
+		{Source: "mobile", Time: ago(27), Text: "Ella's allowance raised to 10 GB from today, 12.00 GBP a month"},
+		{Source: "mobile", Time: ago(9), Text: "Bill for May: 44.50 GBP, due 20 June"},
+	}, map[string]int{"what did I just change?": 0})
+	firstFor(t, []relevance.Candidate{
+		{Source: "mobile", Time: ago(8), Text: "套餐已变更为 5G 畅享 128 元，下月生效"},
+		{Source: "mobile", Time: ago(4), Text: "流量已用 80%，剩余 4GB"},
+	}, map[string]int{"我刚才改了什么？": 0})
+}
+
 // Asking who, a later event that moves the time is no newer word on who: it
 // supersedes nothing unless it says the thing is another's now.
 func TestAChangeOfTimeIsNoChangeOfWho(t *testing.T) {
