@@ -314,7 +314,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// read once), -blind-96.json (the same shape, written at the start of stop
 	// 56 before any change; committed unread, read once, then its misses:
 	// development), -blind-97.json (the same shape, written after stop 56's
-	// first six changes; committed unread, read once);
+	// first six changes; committed unread, read once, then its misses:
+	// development), -blind-98.json (the same shape, written after stop 56's
+	// first eleven changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -366,6 +368,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-92.json"}, {"../examples/evalset-blind-93.json"},
 		{"../examples/evalset-blind-94.json"}, {"../examples/evalset-blind-95.json"},
 		{"../examples/evalset-blind-96.json"}, {"../examples/evalset-blind-97.json"},
+		{"../examples/evalset-blind-98.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
