@@ -1148,6 +1148,8 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unreadable": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "noisy": true, "dripping": true, "throttled": true,
+	// what went wrong with a delivery's goods ("soup spilled in the bag", "melted")
+	"spilled": true, "spilt": true, "melted": true, "crushed": true, "squashed": true, "soggy": true,
 	// what an inspection finds ("Tom noticed moss in the back lawn", "battery also swollen")
 	"detected": true, "noticed": true, "spotted": true, "swollen": true, "rotten": true, "damp": true, "scratch": true,
 	"scratched": true, "scratches": true, "dent": true, "dented": true, "stain": true, "stains": true, "stained": true,
@@ -1170,6 +1172,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
 	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "坏点", "瑕疵", "刮花", "刮伤", "划伤", "磕碰", "碰坏", "摔坏",
+	// and what went wrong with a delivery's goods (spilled, crushed, melted, gone cold)
+	"洒了", "洒出", "撒了", "压坏", "压扁", "化了", "凉了",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
 	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿", "蛀牙", "龋齿", "偏高", "偏低", "囊肿", "结节",
 	// and why something is sent back (too small, too big, does not fit)

@@ -36,6 +36,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Webhook deliveries failing with HTTP 502":                     {why},
 		"Direct Debit returned by the bank: account closed":            {why},
 		"Cheque returned unpaid":                                       {why},
+		"Soup spilled in the bag":                                      {why},
+		"酸梅汤 洒 了 一半":                                                   {why},
 		"New account opened":                                           nil,
 		"90 percent of the monthly 20 GB used":                         nil,
 		"Appointment on Friday 11:00":                                  {when},
