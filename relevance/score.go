@@ -2161,7 +2161,7 @@ var recencyCues = newCueSet(recencyWords)
 var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now",
 	"where is", "where are", "where s", // ("where's": "where", "s")
 	"doing", "getting on", "coming along", "怎么样了", // (how it is doing: "how is the cat doing?", 进度怎么样了)
-	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有"})
+	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有", "最后", "最终"})
 
 // notYetCues say that something has not happened yet ("it still hasn't
 // arrived", "还没收到"): the question asks where its object stands, even when

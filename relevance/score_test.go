@@ -1185,7 +1185,7 @@ func TestRecencyCuesAreNoTerms(t *testing.T) {
 }
 
 // A question whether something still holds or has happened by now ("still",
-// "yet", 了没), or how it is doing ("how is … doing?", 怎么样了), asks where its story stands: the later event on the thing
+// "yet", 了没, "in the end", 最后), or how it is doing ("how is … doing?", 怎么样了), asks where its story stands: the later event on the thing
 // inherits all of the match of the event that introduced it, and is newer.
 func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	cands := []relevance.Candidate{
@@ -1195,6 +1195,12 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "shop", Time: ago(5), Text: "Rain jackets in the shop now"},
 	}
 	firstFor(t, cands, map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0, "how is the kayak booking doing?": 2})
+	zh := []relevance.Candidate{
+		{Source: "orders", Time: ago(40), Text: "订单 BK-410：皮划艇 双人，周六 10:00，价格 200 元"},
+		{Source: "orders", Time: ago(30), Text: "订单 BK-411：自行车，周日 09:00"},
+		{Source: "orders", Time: ago(20), Text: "BK-410 因 暴雨 取消，已 退款"},
+	}
+	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
 }
 
 // A contraction typed without its apostrophe is the contraction: "whats" is
