@@ -1,0 +1,405 @@
+package relevance
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Stories: what a later event inherits from the earlier events on the same
+// object (inherit), or from the event it changes where no identifier tells
+// the story (supersede), and what a question asks for by clause or noun.
+
+// namesOwnID reports an identifier (not an amount) in the event.
+func namesOwnID(d *doc) bool {
+	for k := range int(d.nOwn) {
+		if !d.own(k).amount {
+			return true
+		}
+	}
+	return false
+}
+
+var currencyHashes = func() map[uint64]bool {
+	m := map[uint64]bool{}
+	for c := range currencyCodes {
+		m[termHash(stem(c))] = true
+	}
+	return m
+}()
+
+// storyWord reports that the term h of d says what d is about, so that two
+// events sharing it may tell one story: not an identifier or an amount (an
+// identifier tells a story by itself; two prices may be equal), a currency or
+// the term of an answer type, an offer or a question.
+func (d *doc) storyWord(h uint64) bool {
+	return !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h]
+}
+
+// isAnswerTerm reports the term of an answer type, of an offer or of a line
+// that only asks: none says what an event is about.
+func isAnswerTerm(h uint64) bool {
+	return h == offerHash || h == questionHash || slices.ContainsFunc(answerTypes, func(t *answerType) bool { return t.hash == h })
+}
+
+// statesAll reports that the event states what the question asks for: each
+// of its answer types (a time for "when", an amount for "how much").
+func statesAll(d *doc, asked []*answerType) bool {
+	for _, t := range asked {
+		if d.count(t.hash) == 0 && (t.alt == 0 || d.count(t.alt) == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// statesAsked reports that the event states everything one of the
+// question's clauses asks for (askedByClause): "when will I be charged?" asks
+// an amount and a time at once; "how many seats do we have and what do we
+// pay now?" a count in one clause and an amount in the other, and an event
+// stating either answers a part.
+func statesAsked(d *doc, byClause [][]*answerType) bool {
+	return len(byClause) == 0 || slices.ContainsFunc(byClause, func(asked []*answerType) bool { return statesAll(d, asked) })
+}
+
+// askedByClause are the answer types asked, by the question's clauses (its
+// parts between commas, semicolons, question marks and "and") when two or
+// more of them ask for some; else all of them as one clause.
+func askedByClause(q text, asked []*answerType) [][]*answerType {
+	if len(asked) == 0 {
+		return nil
+	}
+	if len(asked) == 1 {
+		return [][]*answerType{asked}
+	}
+	var byClause [][]*answerType
+	seen := 0
+	for _, part := range clauseBreaks.Split(q.norm, -1) {
+		pt := textOf(part)
+		var in []*answerType
+		for k, t := range asked {
+			if t.asked(pt) {
+				in = append(in, t)
+				seen |= 1 << k
+			}
+		}
+		if len(in) > 0 {
+			byClause = append(byClause, in)
+		}
+	}
+	if len(byClause) < 2 || seen != 1<<len(asked)-1 {
+		return [][]*answerType{asked} // one clause, or a cue across two
+	}
+	return byClause
+}
+
+// clauseBreaks split a question into its clauses (the text is normalised:
+// "，" and "？" are "," and "?").
+var clauseBreaks = regexp.MustCompile(`[,;?]|\band\b|然后|还有|另外`)
+
+// sameObject reports that two identifiers name one object: the same one, or
+// a bare number and the same number behind a prefix.
+func sameObject(a, b ident) bool {
+	return a.full == b.full || a.bare && a.full == b.num || b.bare && b.full == a.num
+}
+
+// inheritance is what a question says of what a story's later events inherit
+// (inherit).
+type inheritance struct {
+	still bool // it asks whether something still holds or where a thing stands (stillCues)
+	costs bool // it asks what a thing costs (asksWhatItCosts)
+	when  bool // it asks only when or how long, and not for the newest
+	// it asks for the newest ("which hall is Northern Lights in now?"): a
+	// later event naming the thing asked for (noun) that says it changed
+	// ("show moved to Hall 6") inherits all of the first's match, as one
+	// saying a price changed does for a price question
+	newest bool
+	// the events about another day's thing than the days it names
+	// (aboutAnotherDay): a later one inherits nothing
+	elsewhere *anotherDay
+}
+
+// inherit gives each event the relevance it inherits from the earlier events
+// of its story. Events that share an identifier tell one story: the first
+// introduces the object ("Order O-7001 placed: tent …"), the later ones report
+// where it stands ("O-7001 delivered") and supersede each other on recency. A
+// question that matches how the story began ("has the tent arrived?") asks
+// where it stands, so the first event passes on the larger share (wF). Any
+// other earlier event passes on less (wT): a later event that matches by
+// itself ("O-7001 paid" for "was O-7001 paid?") is more likely the answer
+// than the events after it. A later event that does not state what the
+// question asks for (a time for "when", asked) inherits nothing: it cannot
+// answer it; one that states it is the story's newer word on it, and inherits
+// all of the first's (wA). So does one that matches a word of the question
+// (one of its BM25 clauses, clauses) that the first does not: for "热水器修好了吗？"
+// the first says 热水器 and "BX-771 已修好" the 修好 asked about; together they
+// are the story's answer, and the newer tells where it stands. So does every
+// later event when the question asks whether something still holds or has
+// happened by now (still): "is the minivan still booked?", "is the heating
+// fixed yet?" ask where the story stands, not how it began. But when the
+// question asks what a thing costs (costs, asksWhatItCosts), a later amount
+// on it is a fee or a payment, not its price: it inherits the first's share
+// (wF), unless it says the price changed; and when it asks only when (or how
+// long) the thing is, a later amount on a thing introduced with its price is
+// a payment on it ("Balance of 880.00 EUR due by 12 April" for "when do we
+// arrive in Lisbon?"), whose date is the payment's: it inherits wT, unless it
+// says something changed. Nor does a later event about another day's thing
+// than the day the question names (aboutAnotherDay): for "when is my
+// Thursday room?", "Tuesday booking cancelled: …; moved you to room Boreal".
+func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
+	top := mostRelevant(rels)
+	firstShare := w.ThreadFirst // what a later event inherits of the story's first
+	if (len(asked) > 0 || how.still) && !how.costs {
+		// (with asked types, an event inherits only when it states each of
+		// them; a later amount is no price, unless it says the price changed:
+		// below)
+		firstShare = w.ThreadAnswer
+	}
+	var story []int // the candidates naming one identifier: the story it tells
+	for _, i := range top {
+		for k := range int(docs[i].nOwn) {
+			q := docs[i].own(k)
+			story = story[:0]
+			for j := range docs {
+				if docs[j].names(q) {
+					story = append(story, j)
+				}
+			}
+			// An identifier that every candidate names (the customer's account
+			// number, their e-mail address) names the entity, not one story in it.
+			if len(docs) > 2 && len(story) == len(docs) {
+				continue
+			}
+			first := i
+			for _, j := range story {
+				if cands[j].Time.Before(cands[first].Time) {
+					first = j
+				}
+			}
+			for _, j := range story {
+				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) ||
+					how.elsewhere.of(j) {
+					continue
+				}
+				if cands[j].Time.After(cands[first].Time) {
+					share := firstShare
+					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) {
+						share = w.ThreadAnswer
+					}
+					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
+						share = min(share, w.Thread) // (a payment on the thing: its date is the payment's)
+					}
+					if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
+						share = w.ThreadAnswer
+					}
+					comps[j].Thread = max(comps[j].Thread, share*rels[first])
+				}
+				if cands[j].Time.After(cands[i].Time) {
+					comps[j].Thread = max(comps[j].Thread, w.Thread*rels[i])
+				}
+			}
+		}
+	}
+	if (len(asked) > 0 || noun != 0) && len(top) > 0 {
+		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how.elsewhere)
+	}
+}
+
+// supersede lets a later event change what the most relevant one (i) says
+// where no identifier tells their story: one that shares a word with it,
+// says it changes something ("moved", "改到") and states what the question
+// asks (or names the thing it asks for, noun: "which room …?") is its newer
+// word, and inherits all of i's match (wA). For "when is
+// Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
+// "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
+// the same for a story an identifier tells, with or without such a word.)
+func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, elsewhere *anotherDay) {
+	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
+	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) {
+		return
+	}
+	// asking who, a change is a change of who only when it says the thing is
+	// another's now ("changed from Ana to Marek", 换成): "刘师傅 请假，练车 改到
+	// 周日" moves the time, not the teacher
+	asksWho := slices.ContainsFunc(asked, func(c []*answerType) bool {
+		return slices.ContainsFunc(c, func(t *answerType) bool { return t.term == PersonTerm })
+	})
+	var chars []uint64 // (cjkChars of i, once one is needed)
+	for j := range docs {
+		d := &docs[j]
+		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
+			!saysChanged(d) || !names(j) || elsewhere.of(j) || asksWho && !saysReplaced(d) {
+			continue
+		}
+		if chars == nil {
+			chars = cjkChars(cands[i].Text)
+		}
+		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 && !slices.Contains(chars, h) }) {
+			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
+		}
+	}
+}
+
+// cjkChars are the hashes of a text's Chinese characters as terms of their
+// own: a character alone is no word two events share ("下次 加强针" and "复查
+// 改到 下周四" tell two stories), its pairs are.
+func cjkChars(text string) []uint64 {
+	out := []uint64{}
+	for _, r := range normalise(text) {
+		if isCJK(r) {
+			if h := termHash(string(r)); !slices.Contains(out, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// askedNoun is the clauses (bits of the question's first 64 words, terms)
+// of the thing a question asks for by naming it after "what" or "which":
+// "what seat do I have going back?", "which gate for the outbound flight?".
+// An event on the same object that does not name it cannot say which one it
+// is, so it inherits nothing (as for an answer type asked), unless it says
+// the thing is another now (saysReplaced): "GM-330 upgraded to Premium" for "what
+// plan is GM-330 on?", where "popcorn added to CN-7781" says nothing of "what
+// seats do I have for CN-7781?". The noun is one or
+// two words WordNet knows as a noun, before an auxiliary, a pronoun or a
+// preposition, or ending the question ("what happened to …" names none:
+// "happened" is no noun).
+func askedNoun(words, terms []string) uint64 {
+	for k, w := range words {
+		if w != "what" && w != "which" {
+			continue
+		}
+		n := k + 1
+		if n+1 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
+			n += 2
+		}
+		var bits uint64
+		for m := n; m < len(words) && m < n+3; m++ {
+			if nounFollowers[words[m]] {
+				if m > n {
+					return bits
+				}
+				break
+			}
+			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !knowsAs(words[m], 'n') {
+				break
+			}
+			j := slices.Index(terms, stem(words[m]))
+			if j < 0 || j >= 64 {
+				break
+			}
+			bits |= 1 << j
+			if m+1 == len(words) {
+				return bits // (the question ends with it: "CI-5520 what cover?", "which gate?")
+			}
+		}
+	}
+	return 0
+}
+
+// askedCJKNoun is askedNoun for a Chinese question: the two characters after
+// 哪个 (哪家, 哪间, …) or 什么 name the thing it asks for ("我坐哪个车厢？",
+// "是什么车厢？": 车厢), unless they name no thing (什么时候, 出什么事了).
+func askedCJKNoun(norm string, terms []string) uint64 {
+	rs := []rune(norm)
+	for k := 0; k+3 < len(rs); k++ {
+		which := rs[k] == '哪' && strings.ContainsRune(cjkWhichMeasures, rs[k+1])
+		what := rs[k] == '什' && rs[k+1] == '么' && !strings.Contains(cjkNoNouns, string(rs[k+2:k+4]))
+		if !which && !what || !isCJK(rs[k+2]) || !isCJK(rs[k+3]) {
+			continue
+		}
+		if j := slices.Index(terms, string(rs[k+2:k+4])); j >= 0 && j < 64 {
+			return 1 << j
+		}
+	}
+	return 0
+}
+
+// cjkNoNouns are what follows 什么 and names no thing ("什么时候", "什么意思").
+const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的"
+
+// cjkWhichMeasures are the measure words after 哪 that make "which …".
+const cjkWhichMeasures = "个家间张条趟班位辆座"
+
+// nounFollowers end the noun a "what …" question asks for.
+var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true,
+	"do": true, "has": true, "have": true, "had": true, "will": true, "would": true, "can": true, "could": true, "should": true,
+	"i": true, "we": true, "you": true, "they": true, "my": true, "for": true, "on": true, "in": true, "at": true, "of": true,
+	"to": true, "from": true, "with": true}
+
+// saysChanged reports an event saying that something changed (changeHashes):
+// "moved to Thursday", "seat changed to 21C", 改期.
+func saysChanged(d *doc) bool { return hasAny(d, changeHashes) }
+
+// saysReplaced reports an event saying that a thing is another now
+// (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
+func saysReplaced(d *doc) bool { return hasAny(d, replacedHashes) }
+
+// statesCurrent reports an event stating a thing's new or current value
+// ("New installation date: 10 June", "total now 342 EUR": NowTerm) or that
+// it is another now (saysReplaced: "replaces INV-66310").
+func statesCurrent(d *doc) bool { return saysReplaced(d) || hasAny(d, currentHashes) }
+
+var currentHashes = []uint64{termHash("new"), termHash(NowTerm)}
+
+// hasAny reports that the event has one of the terms hs.
+func hasAny(d *doc, hs []uint64) bool {
+	return slices.ContainsFunc(hs, func(h uint64) bool { return d.count(h) > 0 })
+}
+
+// replacedHashes are the terms of words saying that a thing is another now:
+// what a later event says of the thing a question names ("what plan …?")
+// without naming it. Not a change of time ("moved", "delayed"), which says
+// nothing of which seat or which plan.
+var replacedHashes = func() (hs []uint64) {
+	for _, w := range []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
+		"换成", "改为", "改成", "更换", "升级", "降级"} {
+		hs = append(hs, termHash(stem(w)))
+	}
+	return hs
+}()
+
+// changeWords say that something changed, and changeHashes are their terms.
+var changeWords = []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
+	"raised", "increased", "reduced", "lowered", "decreased",
+	"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长"}
+
+var changeHashes = func() (hs []uint64) {
+	for _, w := range changeWords {
+		hs = append(hs, termHash(stem(w))) // (a Chinese word's pair is its term)
+	}
+	return hs
+}()
+
+// mostRelevant are the few most relevant candidates (followed), most
+// relevant first: the ones whose stories inherit and aboutASibling follow.
+// Following no more bounds their cost at O(n) per request, and a story the
+// question does not reach has little to pass on.
+func mostRelevant(rels []float64) []int {
+	const followed = 3
+	top := make([]int, 0, followed+1)
+	for i := range rels {
+		if rels[i] > 0 {
+			top = keepTop(top, i, rels, followed)
+		}
+	}
+	return top
+}
+
+// keepTop inserts candidate i into top, the at most n most relevant so far
+// (by rels, the most relevant first; an equal one after those before it).
+func keepTop[T int | int32](top []T, i T, rels []float64, n int) []T {
+	k := len(top)
+	for k > 0 && rels[top[k-1]] < rels[i] {
+		k--
+	}
+	if k >= n {
+		return top
+	}
+	top = append(top, 0)
+	copy(top[k+1:], top[k:])
+	top[k] = i
+	return top[:min(len(top), n)]
+}
