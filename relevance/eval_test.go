@@ -316,7 +316,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// development), -blind-97.json (the same shape, written after stop 56's
 	// first six changes; committed unread, read once, then its misses:
 	// development), -blind-98.json (the same shape, written after stop 56's
-	// first eleven changes; committed unread, read once);
+	// first eleven changes; committed unread, read once, then its misses:
+	// development), -blind-99.json (the same shape, written after stop 56's
+	// first sixteen changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -368,7 +370,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-92.json"}, {"../examples/evalset-blind-93.json"},
 		{"../examples/evalset-blind-94.json"}, {"../examples/evalset-blind-95.json"},
 		{"../examples/evalset-blind-96.json"}, {"../examples/evalset-blind-97.json"},
-		{"../examples/evalset-blind-98.json"},
+		{"../examples/evalset-blind-98.json"}, {"../examples/evalset-blind-99.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
