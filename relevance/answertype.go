@@ -393,7 +393,10 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 	"what else do i have to", "what else do i need", "what else should i", "what else must i", "anything else i need to", "anything else i have to",
 	"still have to do", "still need to do", "left to do", "left to sort", "还要做什么", "还需要做什么", "还要办什么", "还需要办",
 	// how to take a medicine
-	"how do i take", "how should i take", "how often do i take", "how often should i take", "怎么吃", "怎么服用", "如何服用", "吃几次"}
+	"how do i take", "how should i take", "how often do i take", "how often should i take", "怎么吃", "怎么服用", "如何服用", "吃几次",
+	// and how to use or give one (drops, a cream, a spray)
+	"how do i use", "how should i use", "how to use", "how often do i use", "how often do i give", "how often should i give",
+	"how do i apply", "how often do i apply", "怎么用", "怎么使用", "如何使用", "怎么涂", "怎么擦", "用法", "一天几次", "每天几次"}
 
 // imperativeVerbs begin a clause that tells what to do ("don": don't, as
 // words stop at an apostrophe; "please" before any verb).
@@ -414,6 +417,43 @@ var cjkInstructionStart = newCJKWords("请勿", "请携带", "请带", "请提�
 	// a dosage (每日两次, 饭后, 连服 5 天)
 	"日一次", "日两次", "日二次", "日三次", "天一次", "天两次", "天三次", "饭后", "饭前", "口服", "连服")
 
+// dosage reports a word and what follows it saying how often to take or use
+// something ("twice a day", "3 times daily", "once a week").
+func dosage(w string, rest []rune) bool {
+	if w != "twice" && w != "once" && w != "times" {
+		return false
+	}
+	return followedBy(rest, "a") && (followedBy(skipWord(rest), "day") || followedBy(skipWord(rest), "week")) || followedBy(rest, "daily")
+}
+
+// skipWord is rest past its first word.
+func skipWord(rest []rune) []rune {
+	k := 0
+	for k < len(rest) && rest[k] == ' ' {
+		k++
+	}
+	for k < len(rest) && isLatin(rest[k]) {
+		k++
+	}
+	return rest[k:]
+}
+
+// cjkDosage reports a run saying how often a day to take or use something:
+// 每天, 每日, 一天 or 一日, and within four characters a count of times (每天涂两次,
+// 一日三次).
+func cjkDosage(run []rune) bool {
+	s := string(run)
+	for _, day := range []string{"每天", "每日", "一天", "一日"} {
+		if k := strings.Index(s, day); k >= 0 {
+			after := []rune(s[k+len(day):])
+			if c := slices.Index(after, '次'); c > 0 && c <= 4 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // statesInstruction reports a text that tells the customer what to do: a
 // clause that begins with a verb ("Bring your passport", "Please bring …",
 // "Don't forget …"), "must", or a Chinese request (请勿, 务必, 不要, …).
@@ -425,7 +465,7 @@ func statesInstruction(rs []rune) bool {
 		switch {
 		case isCJK(r):
 			j := span(rs, i, isCJK)
-			if cjkInstructionStart.in(rs[i:j]) || pleaseDo(rs[i:j]) {
+			if cjkInstructionStart.in(rs[i:j]) || pleaseDo(rs[i:j]) || cjkDosage(rs[i:j]) {
 				return true
 			}
 			start = false
@@ -433,7 +473,7 @@ func statesInstruction(rs []rune) bool {
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := string(asciiWord(rs[i:j], &buf))
-			if instructionWords[w] || start && imperativeVerbs[w] {
+			if instructionWords[w] || start && imperativeVerbs[w] || dosage(w, rs[j:]) {
 				return true
 			}
 			start = false

@@ -16,6 +16,12 @@ import (
 // none of them carries none.
 func TestTextsStateAnswerTypes(t *testing.T) {
 	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
+	// a dosage tells what to do
+	for _, text := range []string{"Cream: twice a day", "Tablets: 3 times daily", "炉甘石 洗剂，每天 涂 两次"} {
+		if !slices.Contains(relevance.Analyze(text).Terms, relevance.InstructionTerm) {
+			t.Errorf("%q states no instruction", text)
+		}
+	}
 	for text, want := range map[string][]string{
 		"Car insurance renewed, premium 612.00 EUR per year":           {money},
 		"Refund of €35 approved":                                       {money},
@@ -244,7 +250,9 @@ func TestAnswerTypes(t *testing.T) {
 		"我几点可以入住？":                            {when},
 		"哪天送到？":                               {when},
 		"几号送到？":                               {when},
-		"药怎么吃？":                               {instr},      // how to take a medicine
+		"药怎么吃？":                               {instr}, // how to take a medicine
+		"药 怎么 用？":                             {instr},
+		"how often do I give the drops?":      {instr},
 		"还缺什么材料？":                             {why, instr}, // what is still to be handed in (a missing one holds things up)
 		"住院的还要交什么材料？":                         {instr},
 		"how do I take the antibiotics?":      {instr},
