@@ -1103,7 +1103,9 @@ const DelayTerm = "⌛"
 // faultCues mark a question asking what is wrong with a thing, or what a
 // check found.
 var faultCues = []string{"wrong with", "what's wrong", "what is wrong", "what was wrong", "anything wrong", "something wrong",
-	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么问题", "什么毛病", "毛病", "哪里坏", "坏了"}
+	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么问题", "什么毛病", "毛病", "哪里坏", "坏了",
+	// what a doctor found (a diagnosis)
+	"什么病", "得了什么", "得的什么", "得的是什么", "诊断结果", "what's my diagnosis", "what is my diagnosis", "what was i diagnosed with", "diagnosed with what"}
 
 // delays are the reason words that say why something is late, short or off,
 // not what is wrong with a thing (reasonWords, reasonAfter's keys and

@@ -252,6 +252,8 @@ func TestAnswerTypes(t *testing.T) {
 		"几号送到？":                               {when},
 		"药怎么吃？":                               {instr}, // how to take a medicine
 		"药 怎么 用？":                             {instr},
+		"医生 说 我 得 了 什么？":                      {why}, // a diagnosis: what a doctor found
+		"what's my diagnosis?":                {why},
 		"how often do I give the drops?":      {instr},
 		"还缺什么材料？":                             {why, instr}, // what is still to be handed in (a missing one holds things up)
 		"住院的还要交什么材料？":                         {instr},
