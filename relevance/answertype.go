@@ -1136,8 +1136,31 @@ var faultStated = func() func([]rune) bool {
 		}
 	}
 	cjk := slices.DeleteFunc(slices.Clone(cjkReasonWords.words), func(w string) bool { return delays[w] })
-	return statedByWords{words, after, newCJKWords(cjk...)}.in
+	stated := statedByWords{words, after, newCJKWords(cjk...)}.in
+	return func(rs []rune) bool { return stated(withoutRequests(rs)) }
 }()
+
+// withoutRequests is a text (its Chinese joined) without what it asks of the
+// customer: a Chinese run from 请 on (not 请假, leave), which tells what to do
+// and states no problem ("复诊前请停用药膏一天": 停用 is no account disabled).
+func withoutRequests(rs []rune) []rune {
+	k := slices.Index(rs, '请')
+	for k >= 0 && k+1 < len(rs) && rs[k+1] == '假' {
+		n := slices.Index(rs[k+1:], '请')
+		if n < 0 {
+			return rs
+		}
+		k += 1 + n
+	}
+	if k < 0 {
+		return rs
+	}
+	out := slices.Clone(rs)
+	for i := k; i < len(out) && isCJK(out[i]); i++ {
+		out[i] = ' '
+	}
+	return withoutRequests(out)
+}
 
 // statesCause reports a text stating a reason (statesReason) that is no
 // delay alone: ReasonTerm, where an event stating only a delay states
@@ -1314,7 +1337,11 @@ func statesShortfall(w []string) bool {
 	return false
 }
 
-var reasonStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
+var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
+
+// reasonStated reports a text stating a cause or a problem by its words
+// (withoutRequests: not what it asks the customer to do).
+func reasonStated(rs []rune) bool { return reasonWordsStated(withoutRequests(rs)) }
 
 // statesDeduction reports what was taken off an amount, in a text's words:
 // "less" or "minus" before a number ("240.00 GBP less 99.00 GBP excess"), or
