@@ -1337,11 +1337,36 @@ func statesShortfall(w []string) bool {
 	return false
 }
 
-var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords}.in
+var reasonWords_ = statedByWords{reasonWords, reasonAfter, cjkReasonWords}
 
 // reasonStated reports a text stating a cause or a problem by its words
 // (withoutRequests: not what it asks the customer to do).
-func reasonStated(rs []rune) bool { return reasonWordsStated(withoutRequests(rs)) }
+func reasonStated(rs []rune) bool { return reasonWords_.in(withoutRequests(rs)) }
+
+// problemsOf are the reason words a text (normalised, its Chinese joined)
+// states, as statedByWords.each gives them: the problem a question asking
+// why names ("why is the sink leaking?", "为什么停水？").
+func problemsOf(rs []rune) []string {
+	var out []string
+	reasonWords_.each(rs, func(w string) bool {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+		return false
+	})
+	return out
+}
+
+// statesAnotherProblem reports that an event's text states a reason that is
+// not one of the question's problems: a reason word of its own, or an amount
+// short of what was due.
+func statesAnotherProblem(event string, problems []string) bool {
+	t := newText(event)
+	if statesShortOfDue(t) || statesShortfall(t.words) {
+		return true
+	}
+	return reasonWords_.each(withoutRequests(joinedCJK([]rune(t.norm))), func(w string) bool { return !slices.Contains(problems, w) })
+}
 
 // statesDeduction reports what was taken off an amount, in a text's words:
 // "less" or "minus" before a number ("240.00 GBP less 99.00 GBP excess"), or
@@ -1444,19 +1469,32 @@ type statedByWords struct {
 }
 
 func (s statedByWords) in(rs []rune) bool {
+	return s.each(rs, func(string) bool { return true })
+}
+
+// each calls found with each of the words the run holds (a Latin word as its
+// stem, a word of after's as itself), until found returns true, and reports
+// whether it did.
+func (s statedByWords) each(rs []rune, found func(w string) bool) bool {
 	var buf [12]byte
 	for i := 0; i < len(rs); {
 		switch r := rs[i]; {
 		case isCJK(r):
 			j := span(rs, i, isCJK)
 			if s.cjk.in(rs[i:j]) {
-				return true
+				run := string(rs[i:j])
+				for _, w := range s.cjk.words {
+					if strings.Contains(run, w) && found(w) {
+						return true
+					}
+				}
 			}
 			i = j
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
-			if in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return followedBy(rs[j:], next) }) {
+			if (in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return followedBy(rs[j:], next) })) &&
+				found(stem(string(w))) {
 				return true
 			}
 			i = j

@@ -32,8 +32,9 @@ type lexQuery struct {
 	phraseWords []string // the words of the phrases brought
 	words       int      // the question's own words: terms[:words]
 	// relative marks the candidates whose TimeTerm counts for nothing
-	// (relativeTimes); nil: none.
-	relative []bool
+	// (relativeTimes), problemsOnly those whose ReasonTerm and DelayTerm do
+	// (problemsOnly); nil: none.
+	relative, problemsOnly []bool
 }
 
 type synthTerm struct {
@@ -153,8 +154,9 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 		start[i] = int32(len(hits))
 		touched = touched[:0]
 		relative := q.relative != nil && q.relative[i]
+		problemOnly := q.problemsOnly != nil && q.problemsOnly[i]
 		for k, h := range d.terms() {
-			if relative && h == timeHash {
+			if relative && h == timeHash || problemOnly && (h == reasonHash || h == delayHash) {
 				continue
 			}
 			for j := tab.find(h); j >= 0; j = tab.next[j] {

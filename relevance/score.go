@@ -350,6 +350,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	qids := identities(q.Analysis.IDs)
 	own := words(q.Analysis) // the question's words, without its identifiers
 	var qterms []string      // the question's words and their expansions, as BM25 matched them
+	var problemOnly []bool   // the events whose only reason is the question's own problem (problemsOnly)
 	var expanded []string    // (Fusion.Expanded)
 	describes := false       // the question asks what its object is or holds (DescriptionTerm)
 	asked := answerTypesAsked(q.normalised(), w)
@@ -458,6 +459,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
 			lq.relative = relativeTimes(own, cands, docs)
+		}
+		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "reason" }) && !aboutWhatWasSaid.in(q.normalised()) {
+			problemOnly = problemsOnly(q.normalised(), cands, docs)
+			lq.problemsOnly = problemOnly
 		}
 		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
 		expanded = lq.expanded()
@@ -568,7 +573,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		how := inheritance{still: still, newest: q.Intent,
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
-			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands)}
+			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), problemOnly: problemOnly}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
@@ -628,7 +633,34 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	return scores, comps, f
 }
 
-var timeHash = termHash(TimeTerm)
+var timeHash, reasonHash, delayHash = termHash(TimeTerm), termHash(ReasonTerm), termHash(DelayTerm)
+
+// problemsOnly marks, for a question asking why that names its problem ("why
+// is the sink leaking?", "为什么停水？"), the events whose only reason is that
+// problem: "You reported: sink leaking" says what the question says, and the
+// reason it asks for is another ("seal worn"). Not for a question about what
+// was said ("why did you warn me about a leak?" asks for the warning). Nil
+// when the question names no problem or no event is such.
+func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
+	problems := problemsOf(joinedCJK([]rune(q.norm)))
+	if len(problems) == 0 {
+		return nil
+	}
+	var out []bool
+	for i := range docs {
+		if docs[i].count(reasonHash)+docs[i].count(delayHash) > 0 && !statesAnotherProblem(cands[i].Text, problems) {
+			if out == nil {
+				out = make([]bool, len(docs))
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// aboutWhatWasSaid marks a question about what someone said or warned of.
+var aboutWhatWasSaid = newCueSet([]string{"warn", "warned", "warning", "tell", "told", "say", "said", "mention", "mentioned", "remind", "reminded",
+	"notify", "notified", "alert", "说", "提醒", "通知", "告诉"})
 
 // relativeTimes marks, for a question asking when, the events whose only
 // time is one counted from the question's thing: "no eating 1 hour after the

@@ -1731,6 +1731,25 @@ func TestAskingWhatChangedFindsTheChange(t *testing.T) {
 	}, map[string]int{"我刚才改了什么？": 0})
 }
 
+// A question asking why names its problem; an event saying only that problem
+// states no reason for it: "why is the tap dripping?" asks for the worn
+// washer, not the report of the drip. Not so for a question about what was
+// said: "why did you warn me about a leak?" asks for the warning.
+func TestTheQuestionsOwnProblemIsNoReason(t *testing.T) {
+	firstFor(t, []relevance.Candidate{
+		{Source: "repairs", Time: ago(40), Text: "You reported: kitchen tap dripping"},
+		{Source: "repairs", Time: ago(20), Text: "Plumber: tap washer worn, replaced"},
+	}, map[string]int{"why is the tap dripping?": 1})
+	firstFor(t, []relevance.Candidate{
+		{Source: "notices", Time: ago(11), Text: "本周五 9:00-12:00 停水，因 管道 检修"},
+		{Source: "notices", Time: ago(2), Text: "停水 时间 延长 至 14:00"},
+	}, map[string]int{"为什么 停水？": 0})
+	firstFor(t, []relevance.Candidate{
+		{Source: "water", Time: ago(49), Text: "Smart meter alert: continuous flow for 24 hours, possible leak"},
+		{Source: "water", Time: ago(22), Text: "Leak found on the supply pipe in the front garden, repair needed"},
+	}, map[string]int{"why did you warn me about a leak?": 0})
+}
+
 // Asking who, a later event that moves the time is no newer word on who: it
 // supersedes nothing unless it says the thing is another's now.
 func TestAChangeOfTimeIsNoChangeOfWho(t *testing.T) {

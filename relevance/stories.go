@@ -117,7 +117,13 @@ type inheritance struct {
 	// the events about another day's thing than the days it names
 	// (aboutAnotherDay): a later one inherits nothing
 	elsewhere *anotherDay
+	// the events whose only reason is the problem a question asking why
+	// names (problemsOnly): they state no reason, and inherit nothing
+	problemOnly []bool
 }
+
+// only reports that the j-th event states only the question's own problem.
+func (how inheritance) only(j int) bool { return how.problemOnly != nil && how.problemOnly[j] }
 
 // inherit gives each event the relevance it inherits from the earlier events
 // of its story. Events that share an identifier tell one story: the first
@@ -178,7 +184,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 			for _, j := range story {
 				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) ||
-					how.elsewhere.of(j) {
+					how.elsewhere.of(j) || how.only(j) {
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
@@ -201,7 +207,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		}
 	}
 	if (len(asked) > 0 || noun != 0) && len(top) > 0 {
-		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how.elsewhere)
+		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how)
 	}
 }
 
@@ -213,7 +219,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
 // "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
 // the same for a story an identifier tells, with or without such a word.)
-func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, elsewhere *anotherDay) {
+func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
 	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
 	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) {
 		return
@@ -228,7 +234,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) || !names(j) || elsewhere.of(j) || asksWho && !saysReplaced(d) {
+			!saysChanged(d) || !names(j) || how.elsewhere.of(j) || how.only(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if chars == nil {
