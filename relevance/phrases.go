@@ -121,7 +121,9 @@ func newText(s string) text { return textOf(normalise(s)) }
 // analysis's, of the text as written (NewQuery).
 func questionText(s string) text {
 	t := newText(s)
-	t.norm = string(joinedCJK([]rune(t.norm)))
+	if strings.Contains(t.norm, " ") && strings.IndexFunc(t.norm, isCJK) >= 0 {
+		t.norm = string(joinedCJK([]rune(t.norm)))
+	}
 	return t
 }
 
