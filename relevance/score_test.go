@@ -1750,6 +1750,20 @@ func TestTheQuestionsOwnProblemIsNoReason(t *testing.T) {
 	}, map[string]int{"why did you warn me about a leak?": 0})
 }
 
+// Asking why, a later event that says something changed is no newer reason:
+// "因 行程 变更，退还 差价" refunds because of the change the earlier event
+// gave the reason for.
+func TestAskingWhyALaterChangeIsNoNewerReason(t *testing.T) {
+	firstFor(t, []relevance.Candidate{
+		{Source: "trips", Time: ago(32), Text: "因 台风，去程 航班 改 为 11月 3日 07:50"},
+		{Source: "trips", Time: ago(14), Text: "因 行程 变更，退还 差价 480 元"},
+	}, map[string]int{"航班 为什么 改 了？": 0})
+	firstFor(t, []relevance.Candidate{
+		{Source: "trips", Time: ago(32), Text: "Outbound flight moved to 3 Nov 07:50 because of the typhoon"},
+		{Source: "trips", Time: ago(14), Text: "Fare difference of 48 EUR refunded because the trip was rescheduled"},
+	}, map[string]int{"why was my flight moved?": 0})
+}
+
 // Asking who, a later event that moves the time is no newer word on who: it
 // supersedes nothing unless it says the thing is another's now.
 func TestAChangeOfTimeIsNoChangeOfWho(t *testing.T) {

@@ -221,15 +221,16 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // the same for a story an identifier tells, with or without such a word.)
 func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
 	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
-	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) {
+	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) || asksFor(asked, ReasonTerm) {
+		// (asking why, a later change is no newer reason: "因 行程 变更，退还
+		// 差价" refunds because of the change that "因 台风，航班 改为 …" gave
+		// the reason for; a later event stating a reason of its own matches by it)
 		return
 	}
 	// asking who, a change is a change of who only when it says the thing is
 	// another's now ("changed from Ana to Marek", 换成): "刘师傅 请假，练车 改到
 	// 周日" moves the time, not the teacher
-	asksWho := slices.ContainsFunc(asked, func(c []*answerType) bool {
-		return slices.ContainsFunc(c, func(t *answerType) bool { return t.term == PersonTerm })
-	})
+	asksWho := asksFor(asked, PersonTerm)
 	var chars []uint64 // (cjkChars of i, once one is needed)
 	for j := range docs {
 		d := &docs[j]
@@ -244,6 +245,14 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
 		}
 	}
+}
+
+// asksFor reports that one of a question's clauses asks for the answer type
+// of the term.
+func asksFor(asked [][]*answerType, term string) bool {
+	return slices.ContainsFunc(asked, func(c []*answerType) bool {
+		return slices.ContainsFunc(c, func(t *answerType) bool { return t.term == term })
+	})
 }
 
 // cjkChars are the hashes of a text's Chinese characters as terms of their
