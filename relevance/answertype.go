@@ -1213,6 +1213,9 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unreadable": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "noisy": true, "dripping": true, "throttled": true,
+	// a device's fault heard or seen ("left ear cup crackles", "screen flickers")
+	"crackles": true, "crackling": true, "buzzing": true, "buzzes": true, "rattles": true, "rattling": true, "hissing": true,
+	"flickers": true, "flickering": true, "squeaks": true, "squeaking": true, "beeping": true,
 	// what went wrong with a delivery's goods ("soup spilled in the bag", "melted")
 	"spilled": true, "spilt": true, "melted": true, "crushed": true, "squashed": true, "soggy": true,
 	// what an inspection finds ("Tom noticed moss in the back lawn", "battery also swollen")

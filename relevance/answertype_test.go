@@ -43,6 +43,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Direct Debit returned by the bank: account closed":            {why},
 		"Cheque returned unpaid":                                       {why},
 		"Soup spilled in the bag":                                      {why},
+		"Return opened: left ear cup crackles":                         {why},
 		"复诊 前 请 停用 药膏 一天":                                              nil, // what it asks the customer to do states no problem
 		"账户 已 停用，请 联系 我们":                                              {why},
 		"练车 取消：刘师傅 请假":                                                 {why, who, who}, // (请假: on leave)
