@@ -34,7 +34,7 @@ const newsCJK = "最新进展现在目前近"
 
 // recencyWords mark a question about what is newest, in English and Chinese.
 var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "lately", "current", "currently",
-	"have left", "got left", "remaining", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展"}
+	"have left", "got left", "remaining", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展", "以后", "今后", "from now on", "going forward"}
 
 var recencyCues = newCueSet(recencyWords)
 
@@ -70,7 +70,7 @@ var cueStems = func() map[string]bool {
 // happened last ("when is the filling now?", not "what did I just buy?").
 var nowCues = newCueSet([]string{"now", "currently", "at the moment", "right now", "现在", "目前"})
 
-var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前"}
+var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前", "以后", "今后"}
 
 // withoutCues drops from a question's terms the words that only say it asks
 // for the newest, and the characters and pair of a Chinese one: "最近有什么进展？"

@@ -539,7 +539,9 @@ func TestRecencyIntent(t *testing.T) {
 		"我的订单现在到哪了？":                               true,  // "now"
 		"工单有进展吗？":                                  true,  // "any progress?"
 		"目前的套餐是什么？":                                true,  // "current"
-		"how much data do I have left?":            true,  // what remains is where things stand now
+		"以后 谁 来 打扫？":                               true,  // "from now on"
+		"who cleans from now on?":                  true,
+		"how much data do I have left?":            true, // what remains is where things stand now
 		"how many lessons are remaining?":          true,
 		"where did you leave my parcel?":           false,
 		"what's the new moving day?":               true, // what the day changed to
