@@ -117,12 +117,18 @@ func asksTheNew(words []string) bool {
 // asksWhatChanged reports a question asking what was changed ("what did I
 // just change?", "我刚才改了什么？", "what was changed on my booking?"): a
 // change verb of its own, which the events saying it changed write in their
-// own words (moved, rebooked, 变更, 改为).
+// own words (moved, rebooked, 变更, 改为). Not one asking to change something
+// ("can I change the delivery address?").
 func asksWhatChanged(q text) bool {
-	return changeAsked.in(q)
+	return changeAsked.in(q) && !changeRequests.in(q)
 }
 
 var changeAsked = newCueSet([]string{"change", "changed", "changes", "改了", "变了", "换了", "改了什么", "变更了", "调整了"})
+
+// changeRequests ask to change something, not what changed ("can I change
+// the delivery address?", "我想改地址").
+var changeRequests = newCueSet([]string{"can i change", "could i change", "can we change", "how do i change", "how can i change",
+	"how to change", "want to change", "like to change", "need to change", "is it possible to change", "能改", "可以改", "想改", "要改", "怎么改"})
 
 // changedTo are the things whose new value a question may ask for.
 var changedTo = map[string]bool{"date": true, "day": true, "time": true, "address": true, "price": true, "total": true,

@@ -670,13 +670,11 @@ var aboutWhatWasSaid = newCueSet([]string{"warn", "warned", "warning", "tell", "
 func relativeTimes(own []string, cands []Candidate, docs []doc) []bool {
 	var out []bool
 	for i := range docs {
-		if docs[i].count(timeHash) == 0 {
-			continue
+		text := cands[i].Text
+		if docs[i].count(timeHash) == 0 || !strings.Contains(text, "efore") && !strings.Contains(text, "fter") && !strings.Contains(text, "rior") {
+			continue // (before, after, prior: in any case, without normalising every event)
 		}
-		norm := normalise(cands[i].Text)
-		if !strings.Contains(norm, "before") && !strings.Contains(norm, "after") && !strings.Contains(norm, "prior") {
-			continue
-		}
+		norm := normalise(text)
 		if countedFrom(norm, own) {
 			if out == nil {
 				out = make([]bool, len(docs))

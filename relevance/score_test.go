@@ -1731,6 +1731,12 @@ func TestAskingWhatChangedFindsTheChange(t *testing.T) {
 		{Source: "mobile", Time: ago(8), Text: "套餐已变更为 5G 畅享 128 元，下月生效"},
 		{Source: "mobile", Time: ago(4), Text: "流量已用 80%，剩余 4GB"},
 	}, map[string]int{"我刚才改了什么？": 0})
+	// asking to change something asks for no change
+	q := relevance.NewQuery("can I change the delivery address?", nil)
+	_, _, f := relevance.ScoreFused(q, []relevance.Candidate{{Source: "orders", Time: ago(5), Text: "Delivery address changed to Elm Street 4"}}, relevance.DefaultWeights, nil, testNow)
+	if slices.ContainsFunc(f.Expanded, func(t string) bool { return t == "reschedul" }) {
+		t.Errorf("asking to change the address looks for changes: %v", f.Expanded)
+	}
 }
 
 // A question asking why names its problem; an event saying only that problem
