@@ -1340,18 +1340,18 @@ func statesShortfall(w []string) bool {
 	return false
 }
 
-var reasonWords_ = statedByWords{reasonWords, reasonAfter, cjkReasonWords}
+var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords}
 
 // reasonStated reports a text stating a cause or a problem by its words
 // (withoutRequests: not what it asks the customer to do).
-func reasonStated(rs []rune) bool { return reasonWords_.in(withoutRequests(rs)) }
+func reasonStated(rs []rune) bool { return reasonWordsStated.in(withoutRequests(rs)) }
 
 // problemsOf are the reason words a text (normalised, its Chinese joined)
 // states, as statedByWords.each gives them: the problem a question asking
 // why names ("why is the sink leaking?", "为什么停水？").
 func problemsOf(rs []rune) []string {
 	var out []string
-	reasonWords_.each(rs, func(w string) bool {
+	reasonWordsStated.each(rs, func(w string) bool {
 		if !slices.Contains(out, w) {
 			out = append(out, w)
 		}
@@ -1368,7 +1368,7 @@ func statesAnotherProblem(event string, problems []string) bool {
 	if statesShortOfDue(t) || statesShortfall(t.words) {
 		return true
 	}
-	return reasonWords_.each(withoutRequests(joinedCJK([]rune(t.norm))), func(w string) bool { return !slices.Contains(problems, w) })
+	return reasonWordsStated.each(withoutRequests(joinedCJK([]rune(t.norm))), func(w string) bool { return !slices.Contains(problems, w) })
 }
 
 // statesDeduction reports what was taken off an amount, in a text's words:

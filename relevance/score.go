@@ -642,7 +642,7 @@ var timeHash, reasonHash, delayHash = termHash(TimeTerm), termHash(ReasonTerm), 
 // was said ("why did you warn me about a leak?" asks for the warning). Nil
 // when the question names no problem or no event is such.
 func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
-	problems := problemsOf(joinedCJK([]rune(q.norm)))
+	problems := problemsOf([]rune(q.norm)) // (questionText: its Chinese joined)
 	if len(problems) == 0 {
 		return nil
 	}
