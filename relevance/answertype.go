@@ -1347,17 +1347,26 @@ var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords}
 func reasonStated(rs []rune) bool { return reasonWordsStated.in(withoutRequests(rs)) }
 
 // problemsOf are the reason words a text (normalised, its Chinese joined)
-// states, as statedByWords.each gives them: the problem a question asking
-// why names ("why is the sink leaking?", "为什么停水？").
+// states (problemWord): the problem a question asking why names ("why is the
+// sink leaking?", "为什么停水？").
 func problemsOf(rs []rune) []string {
 	var out []string
 	reasonWordsStated.each(rs, func(w string) bool {
-		if !slices.Contains(out, w) {
+		if w = problemWord(w); !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 		return false
 	})
 	return out
+}
+
+// problemWord is a reason word as problemsOf compares them: a Latin word's
+// stem ("leaking" and "leak" name one problem), a Chinese word as written.
+func problemWord(w string) string {
+	if strings.IndexFunc(w, isCJK) >= 0 {
+		return w
+	}
+	return stem(w)
 }
 
 // statesAnotherProblem reports that an event's text states a reason that is
@@ -1368,7 +1377,7 @@ func statesAnotherProblem(event string, problems []string) bool {
 	if statesShortOfDue(t) || statesShortfall(t.words) {
 		return true
 	}
-	return reasonWordsStated.each(withoutRequests(joinedCJK([]rune(t.norm))), func(w string) bool { return !slices.Contains(problems, w) })
+	return reasonWordsStated.each(withoutRequests(joinedCJK([]rune(t.norm))), func(w string) bool { return !slices.Contains(problems, problemWord(w)) })
 }
 
 // statesDeduction reports what was taken off an amount, in a text's words:
@@ -1475,9 +1484,8 @@ func (s statedByWords) in(rs []rune) bool {
 	return s.each(rs, func(string) bool { return true })
 }
 
-// each calls found with each of the words the run holds (a Latin word as its
-// stem, a word of after's as itself), until found returns true, and reports
-// whether it did.
+// each calls found with each of the words the run holds (a word of after's
+// as itself), until found returns true, and reports whether it did.
 func (s statedByWords) each(rs []rune, found func(w string) bool) bool {
 	var buf [12]byte
 	for i := 0; i < len(rs); {
@@ -1497,7 +1505,7 @@ func (s statedByWords) each(rs []rune, found func(w string) bool) bool {
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
 			if (in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return followedBy(rs[j:], next) })) &&
-				found(stem(string(w))) {
+				found(string(w)) {
 				return true
 			}
 			i = j

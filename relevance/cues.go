@@ -68,7 +68,7 @@ var cueStems = func() map[string]bool {
 
 // nowCues mark a question asking what something is now, rather than what
 // happened last ("when is the filling now?", not "what did I just buy?").
-var nowCues = newCueSet([]string{"now", "currently", "at the moment", "right now", "现在", "目前"})
+var nowCues = newCueSet([]string{"now", "currently", "at the moment", "现在", "目前"})
 
 var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前", "以后", "今后"}
 

@@ -31,10 +31,25 @@ type lexQuery struct {
 	synth       []synthTerm
 	phraseWords []string // the words of the phrases brought
 	words       int      // the question's own words: terms[:words]
-	// relative marks the candidates whose TimeTerm counts for nothing
-	// (relativeTimes), problemsOnly those whose ReasonTerm and DelayTerm do
-	// (problemsOnly); nil: none.
-	relative, problemsOnly []bool
+	// unstated are, per candidate, the answer types' terms that count for
+	// nothing in it (unstate); nil: none.
+	unstated [][]uint64
+}
+
+// unstate makes the terms hs count for nothing in each candidate marked:
+// what an event seems to state but does not state for this question (the
+// time of one counted from the question's thing, relativeTimes; the reason
+// of one saying only the question's own problem, problemsOnly).
+func (q *lexQuery) unstate(marked []bool, hs ...uint64) {
+	for i, m := range marked {
+		if !m {
+			continue
+		}
+		if q.unstated == nil {
+			q.unstated = make([][]uint64, len(marked))
+		}
+		q.unstated[i] = append(q.unstated[i], hs...)
+	}
 }
 
 type synthTerm struct {
@@ -153,10 +168,12 @@ func bm25(q *lexQuery, cands []Candidate, docs []doc, stats Stats, corpus float6
 		d := &docs[i]
 		start[i] = int32(len(hits))
 		touched = touched[:0]
-		relative := q.relative != nil && q.relative[i]
-		problemOnly := q.problemsOnly != nil && q.problemsOnly[i]
+		var unstated []uint64
+		if q.unstated != nil {
+			unstated = q.unstated[i]
+		}
 		for k, h := range d.terms() {
-			if relative && h == timeHash || problemOnly && (h == reasonHash || h == delayHash) {
+			if unstated != nil && slices.Contains(unstated, h) {
 				continue
 			}
 			for j := tab.find(h); j >= 0; j = tab.next[j] {

@@ -223,8 +223,9 @@ type Components struct {
 	// Thread is the relevance inherited from an earlier event on the same object.
 	Thread float64 `json:"thread"`
 	// Change is 1 for an event that says something changed ("moved to",
-	// "rebooked", 改到) when the question asks for what is newest, 0 for any
-	// other.
+	// "rebooked", 改到) when the question asks for what is newest, or that
+	// states a new or current value when it asks what something is now
+	// (statesCurrent), 0 for any other.
 	Change float64 `json:"change"`
 	// Cosine is the raw cosine similarity (before normalising).
 	Cosine float64 `json:"-"`
@@ -458,11 +459,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
-			lq.relative = relativeTimes(own, cands, docs)
+			lq.unstate(relativeTimes(own, cands, docs), timeHash)
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "reason" }) && !aboutWhatWasSaid.in(q.normalised()) {
 			problemOnly = problemsOnly(q.normalised(), cands, docs)
-			lq.problemsOnly = problemOnly
+			lq.unstate(problemOnly, reasonHash, delayHash)
 		}
 		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
 		expanded = lq.expanded()

@@ -235,7 +235,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) || !names(j) || how.elsewhere.of(j) || how.only(j) || asksWho && !saysReplaced(d) {
+			!saysChanged(d) || !names(j) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if chars == nil {
