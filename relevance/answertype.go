@@ -423,19 +423,15 @@ func dosage(w string, rest []rune) bool {
 	if w != "twice" && w != "once" && w != "times" {
 		return false
 	}
-	return followedBy(rest, "a") && (followedBy(skipWord(rest), "day") || followedBy(skipWord(rest), "week")) || followedBy(rest, "daily")
-}
-
-// skipWord is rest past its first word.
-func skipWord(rest []rune) []rune {
-	k := 0
-	for k < len(rest) && rest[k] == ' ' {
-		k++
+	switch wordAfter(rest, 0) {
+	case "daily":
+		return true
+	case "a":
+		a := slices.IndexFunc(rest, func(r rune) bool { return r != ' ' })
+		unit := wordAfter(rest, a+1)
+		return unit == "day" || unit == "week"
 	}
-	for k < len(rest) && isLatin(rest[k]) {
-		k++
-	}
-	return rest[k:]
+	return false
 }
 
 // cjkDosage reports a run saying how often a day to take or use something:
