@@ -277,22 +277,23 @@ func TestReliabilityManyProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
+	lastGroup := "not described yet" // (what a wait on the group that times out reports)
 	members := func() int {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		res, err := admin.DescribeConsumerGroups(ctx, []string{group})
 		if err != nil || len(res.ConsumerGroupDescriptions) != 1 {
+			lastGroup = fmt.Sprintf("describe: %v", err)
 			return -1
 		}
 		d := res.ConsumerGroupDescriptions[0]
-		if d.State != kafka.ConsumerGroupStateStable {
-			return -1
-		}
 		owned := 0
+		lastGroup = fmt.Sprintf("state %v, %d members:", d.State, len(d.Members))
 		for _, m := range d.Members {
 			owned += len(m.Assignment.TopicPartitions)
+			lastGroup += fmt.Sprintf(" %s (%s) %d partitions;", m.ConsumerID, m.Host, len(m.Assignment.TopicPartitions))
 		}
-		if owned != partitions {
+		if d.State != kafka.ConsumerGroupStateStable || owned != partitions {
 			return -1 // mid-rebalance: not every partition is owned
 		}
 		return len(d.Members)
@@ -316,18 +317,32 @@ func TestReliabilityManyProcesses(t *testing.T) {
 		}
 		return n
 	}
-	waitFor(t, "three members owning every partition", 60*time.Second, func() bool { return members() == 3 })
+	// a wait on the group that times out says how the group last looked and
+	// what each process still running logged
+	waitGroup := func(what string, cond func() bool) {
+		t.Helper()
+		testenv.Eventually(t, what, 60*time.Second, cond, func() string {
+			d := "group: " + lastGroup
+			for i, c := range procs {
+				if c.cmd.ProcessState == nil {
+					d += fmt.Sprintf("\n--- process %d (processed %d):\n%s", i+1, c.processed(), pipetest.Tail(c.out.String(), 2000))
+				}
+			}
+			return d
+		})
+	}
+	waitGroup("three members owning every partition", func() bool { return members() == 3 })
 	waitFor(t, "the group to be mid-stream", 60*time.Second, func() bool { return total() >= l.Records()/5 })
 	procs[0].cmd.Process.Signal(syscall.SIGKILL)
 	procs[0].cmd.Wait()
-	waitFor(t, "the killed member's session to expire", 60*time.Second, func() bool { return members() == 2 })
+	waitGroup("the killed member's session to expire", func() bool { return members() == 2 })
 	procs[1].cmd.Process.Signal(syscall.SIGTERM)
 	if err := procs[1].cmd.Wait(); err != nil {
 		t.Errorf("SIGTERMed member: %v\n%s", err, procs[1].out.String())
 	}
-	waitFor(t, "one member left", 60*time.Second, func() bool { total(); return members() == 1 })
+	waitGroup("one member left", func() bool { total(); return members() == 1 })
 	procs = append(procs, startChild(t, cfgPath))
-	waitFor(t, "the fourth process to join", 60*time.Second, func() bool { return members() == 2 })
+	waitGroup("the fourth process to join", func() bool { return members() == 2 })
 	var res ledger.Result
 	testenv.Eventually(t, "every key at its newest version", 120*time.Second, func() bool {
 		res, err = l.Check(ctx, st, nil)
