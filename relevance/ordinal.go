@@ -10,7 +10,7 @@ import (
 
 // askedOrdinal is the place in an order a question names ("has the second
 // transfer gone through?": 2; "第二笔转账到了吗？": 2), 0 when it names none,
-// and the stem of the word after an English ordinal ("transfer"). Not "at
+// and the word after an English ordinal ("transfer"). Not "at
 // first" nor "the first time", as the analysis reads them (namesAPlace).
 func askedOrdinal(q text) (int, string) {
 	for k, w := range q.words {
@@ -26,10 +26,7 @@ func askedOrdinal(q text) (int, string) {
 			continue
 		}
 		v, _ := strconv.Atoi(n)
-		if next != "" {
-			return v, stem(next)
-		}
-		return v, ""
+		return v, next
 	}
 	if i := strings.IndexRune(q.norm, '第'); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(q.norm[i+len("第"):])
@@ -96,10 +93,11 @@ func nthObject(n int, noun string, rels []float64, docs []doc, cands []Candidate
 // numbered reports that an event numbers things as the question does: by
 // a word and the number ("Session 2": the analysis's numberedThing, a
 // letter-led identifier beside the number's term), by a Chinese ordinal
-// ("第二笔"), or counts the thing asked of ("2 tickets" for "my second
-// ticket": the second is one of them; not "2 days, ticket DS-8841"). The
-// ordinal's number is a term of the question's, and the events writing it
-// match it.
+// ("第二笔"), or counts the thing asked of, or a synonym of it ("2 tickets"
+// for "my second ticket": the second is one of them; not "2 days, ticket
+// DS-8841"; "Week 1 quiz submitted" for "how did I do on the first test?",
+// beside two invoices the ordinal would otherwise count). The ordinal's
+// number is a term of the question's, and the events writing it match it.
 func numbered(n int, noun string, docs []doc, cands []Candidate) bool {
 	num := strconv.Itoa(n)
 	hash := termHash(num)
@@ -127,9 +125,23 @@ func numbered(n int, noun string, docs []doc, cands []Candidate) bool {
 	return false
 }
 
-// countsOf reports the number num, a word of its own, right before a word
-// beginning with stem in text (lower case): "2 tickets" for "ticket".
-func countsOf(text, num, stem string) bool {
+// countsOf reports the number num, a word of its own, right before the word
+// (its stem begins the word after) or a synonym of it in text (lower case):
+// "2 tickets" for "ticket", "Week 1 quiz" for "test".
+func countsOf(text, num, word string) bool {
+	if countsOfStem(text, num, stem(word)) {
+		return true
+	}
+	for _, t := range Expand(word, 3) {
+		if countsOfStem(text, num, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// countsOfStem is countsOf for one stem.
+func countsOfStem(text, num, stem string) bool {
 	for at := 0; ; {
 		k := strings.Index(text[at:], num+" "+stem)
 		if k < 0 {

@@ -1533,7 +1533,8 @@ func TestBritishAndAmericanSpellingsAreOneWord(t *testing.T) {
 // object of that place in the order the window introduces its kind's: its
 // events match as if the question had named its identifier. Not when the
 // events number things themselves ("Session 2", "第二笔"), or count the thing
-// asked of ("2 tickets": the second ticket is one of them).
+// asked of or a synonym of it ("2 tickets": the second ticket is one of
+// them; "Week 1 quiz" for the first test).
 func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "payments", Time: ago(52), Text: "Transfer TR-88120 of 5,000.00 EUR to savings completed"},
@@ -1574,6 +1575,11 @@ func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 		"can my friend use my second ticket?": {
 			{Source: "orders", Time: ago(57), Text: "Order EV-2210: 2 tickets 'City Jazz Festival', Saturday"},
 			{Source: "orders", Time: ago(50), Text: "Order EV-2211: 1 ticket 'Harbour Comedy Night', Friday"},
+		},
+		"how did I do on the first test?": { // a quiz is a test, and the invoices for trial lessons are no tests
+			{Source: "billing", Time: ago(44), Text: "Invoice INV-77102: trial lesson 199.00 USD paid"},
+			{Source: "grades", Time: ago(35), Text: "Week 1 quiz submitted: 7/10"},
+			{Source: "billing", Time: ago(2), Text: "Invoice INV-77103: trial lesson 49.00 USD"},
 		},
 		"第二笔转账到账了吗？": {
 			{Source: "payments", Time: ago(50), Text: "交易 TX-77120：转账 5,000.00 CNY"},
