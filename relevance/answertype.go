@@ -1100,6 +1100,8 @@ const DelayTerm = "⌛"
 // check found.
 var faultCues = []string{"wrong with", "what's wrong", "what is wrong", "what was wrong", "anything wrong", "something wrong",
 	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么问题", "什么毛病", "毛病", "哪里坏", "坏了",
+	// how a thing broke (怎么坏的)
+	"怎么坏", "咋坏", "怎么弄坏",
 	// what a doctor found (a diagnosis)
 	"什么病", "得了什么", "得的什么", "得的是什么", "诊断结果", "what's my diagnosis", "what is my diagnosis", "what was i diagnosed with", "diagnosed with what"}
 
@@ -1236,6 +1238,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
 	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "坏点", "瑕疵", "刮花", "刮伤", "划伤", "磕碰", "碰坏", "摔坏",
+	// and a part gone (burnt out, broken)
+	"烧坏", "烧毁", "坏掉", "坏了",
 	// and what went wrong with a delivery's goods (spilled, crushed, melted, gone cold)
 	"洒了", "洒出", "撒了", "压坏", "压扁", "化了", "凉了",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
@@ -1691,7 +1695,9 @@ var sellingVerbs = map[string]bool{"add": true, "upgrade": true, "switch": true,
 // case ("Upgrade to Fibre 1000 ordered").
 var doneWords = map[string]bool{"requested": true, "ordered": true, "confirmed": true, "booked": true, "added": true,
 	"completed": true, "activated": true, "scheduled": true, "processed": true, "applied": true, "approved": true,
-	"cancelled": true, "canceled": true, "paid": true, "done": true, "received": true, "failed": true}
+	"cancelled": true, "canceled": true, "paid": true, "done": true, "received": true, "failed": true,
+	// and the customer's answer to it ("Upgrade offered at the desk: SUV for 15.00 EUR/day, declined")
+	"declined": true, "accepted": true, "refused": true, "rejected": true}
 
 // discountEnds are the words after "N% off" that hold the discount out
 // ("until Sunday", "your next order", "all shoes"), not apply it.

@@ -442,6 +442,7 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Add 5 EUR to your balance to keep calling":                          false, // what to do
 		"Upgrade to Premium for Europe-wide cover":                           true,  // a suggestion to buy
 		"Upgrade to Premium requested for FM-1180":                           false,
+		"Upgrade offered at the desk: SUV for 15.00 EUR/day, declined":       false, // the customer's answer: a fact
 		"Upgrade to Anytime from 1 June: 34.99 GBP a month":                  false, // a change dated from a day: a fact
 		"Switch to Fibre 900 from 79 EUR a month":                            true,  // a price from: held out
 		"Renewal quote for policy CI-71540: 612.00 GBP, up from 540.00 GBP":  false, // a price compared with what it was
@@ -904,6 +905,7 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Roofing start moved: rain all week":                         relevance.DelayTerm,
 		"Return started: too expensive elsewhere, found it cheaper":  relevance.ReasonTerm,
 		"Payout of 80 USD initiated (10% service fee)":               relevance.ReasonTerm, // (a share taken as a fee)
+		"检查 结果：加热管 烧坏，需 更换":                                          relevance.ReasonTerm, // (a part burnt out)
 	} {
 		terms := relevance.Analyze(text).Terms
 		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
@@ -925,6 +927,10 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 	// ("车有什么问题？") what is wrong with it.
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("车有什么问题？", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "fault") {
 		t.Errorf("车有什么问题？: asks %v, want fault among them", f.Asks)
+	}
+	// and "怎么坏的？" asks how a thing broke: what is wrong with it
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("热水器怎么坏的？", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "fault") {
+		t.Errorf("热水器怎么坏的？: asks %v, want fault among them", f.Asks)
 	}
 }
 
