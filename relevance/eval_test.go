@@ -326,7 +326,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// development), -blind-102.json (the same shape, written at the end of
 	// stop 56 after all its changes; committed unread, read once),
 	// -blind-103.json (the same shape, written at the start of stop 57 before
-	// any change; committed unread, read once);
+	// any change; committed unread, read once, then its misses: development),
+	// -blind-104.json (the same shape, written after stop 57's first three
+	// changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -381,6 +383,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-98.json"}, {"../examples/evalset-blind-99.json"},
 		{"../examples/evalset-blind-100.json"}, {"../examples/evalset-blind-101.json"},
 		{"../examples/evalset-blind-102.json"}, {"../examples/evalset-blind-103.json"},
+		{"../examples/evalset-blind-104.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
