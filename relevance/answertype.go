@@ -1238,8 +1238,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
 	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "坏点", "瑕疵", "刮花", "刮伤", "划伤", "磕碰", "碰坏", "摔坏",
-	// and a part gone (burnt out, broken)
-	"烧坏", "烧毁", "坏掉", "坏了",
+	// and a part gone (burnt out, broken, bent, snapped, loose, a bad contact)
+	"烧坏", "烧毁", "坏掉", "坏了", "弯折", "折断", "断裂", "松动", "接触不良",
 	// and what went wrong with a delivery's goods (spilled, crushed, melted, gone cold)
 	"洒了", "洒出", "撒了", "压坏", "压扁", "化了", "凉了",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
