@@ -328,6 +328,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-103.json (the same shape, written at the start of stop 57 before
 	// any change; committed unread, read once, then its misses: development),
 	// -blind-104.json (the same shape, written after stop 57's first three
+	// changes; committed unread, read once, then its misses: development),
+	// -blind-105.json (the same shape, written after stop 57's first four
 	// changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
@@ -383,7 +385,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-98.json"}, {"../examples/evalset-blind-99.json"},
 		{"../examples/evalset-blind-100.json"}, {"../examples/evalset-blind-101.json"},
 		{"../examples/evalset-blind-102.json"}, {"../examples/evalset-blind-103.json"},
-		{"../examples/evalset-blind-104.json"},
+		{"../examples/evalset-blind-104.json"}, {"../examples/evalset-blind-105.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
