@@ -65,8 +65,8 @@ var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{QuantityTerm, "quantity", 0, quantityCues, byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, quantityGap, 0},
 	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
-	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
-	{ReasonTerm, "fault", 0, newCueSet(faultCues), never, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
+	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
+	{ReasonTerm, "fault", 0, newCueSet(faultCues), never, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
 	// (never asked: the reason's clause admits it, unless the question asks for a fault)
 	{DelayTerm, "delay", 0, newCueSet(nil), never, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
@@ -1179,8 +1179,8 @@ func altTerm(h uint64) string {
 func never([]rune, text) bool { return false }
 
 // findWords, within three words after "did", ask what someone found ("what
-// did Marco find?", "did the vet notice anything?"): a problem, as for
-// "what's wrong with …" (statesReason's findings).
+// did Marco find?", "did the vet notice anything?"): a fault, as "what's
+// wrong with …" does (statesReason's findings), not a delay or someone away.
 var findWords = map[string]bool{"find": true, "discover": true, "notice": true, "spot": true, "detect": true}
 
 // possessives after a find word make the question one about a lost thing

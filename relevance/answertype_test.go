@@ -931,6 +931,15 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("车有什么问题？", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "fault") {
 		t.Errorf("车有什么问题？: asks %v, want fault among them", f.Asks)
 	}
+	// "what did the dentist find?" asks for a finding: a fault, not someone away
+	dentist := []relevance.Candidate{
+		{Source: "dentist", Time: ago(49), Text: "Check-up done: small cavity in lower left molar, filling needed"},
+		{Source: "dentist", Time: ago(22), Text: "Dr Okafor unavailable on 24 Oct; filling now with Dr Brandt, same time"},
+	}
+	firstFor(t, dentist, map[string]int{"what did the dentist find?": 0})
+	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what did the dentist find?", nil), dentist, relevance.DefaultWeights, nil, testNow); !slices.Equal(f.Asks, []string{"fault"}) {
+		t.Errorf("what did the dentist find?: asks %v, want [fault]", f.Asks)
+	}
 	// and "怎么坏的？" asks how a thing broke: what is wrong with it
 	if _, _, f := relevance.ScoreFused(relevance.NewQuery("热水器怎么坏的？", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "fault") {
 		t.Errorf("热水器怎么坏的？: asks %v, want fault among them", f.Asks)
