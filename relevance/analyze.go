@@ -168,7 +168,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
 			// 1", "on the 6th" the 6th); not "at first", nor "the first time"
 			// (once, of tries: no thing's number)
-			if n, ok := ordinals[string(rs[i:j])]; ok && namesAPlace(string(prevWord), wordAfter(rs, j)) {
+			if n, ok := ordinalNumber(string(rs[i:j])); ok && namesAPlace(string(prevWord), wordAfter(rs, j)) {
 				a.Terms = append(a.Terms, n)
 			}
 			if id := numberedThing(rs, prevWord, prevEnd, i, j); id != "" {
@@ -291,8 +291,20 @@ func joinedCJK(rs []rune) []rune {
 
 // ordinals are the English ordinals' numbers.
 var ordinals = map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
-	"seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4",
-	"5th": "5", "6th": "6", "7th": "7", "8th": "8", "9th": "9", "10th": "10"}
+	"seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
+
+// ordinalNumber is the number of an English ordinal, in words or in digits
+// ("second": "2"; "26th": "26", as "26 Dec" writes the day).
+func ordinalNumber(w string) (string, bool) {
+	if n, ok := ordinals[w]; ok {
+		return n, true
+	}
+	k := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) })
+	if k < 1 || k > 2 || k != len(w)-2 || !ordinalEnding(w[:k], w[k:]) {
+		return "", false
+	}
+	return w[:k], true
+}
 
 // cjkDigits are the Chinese numerals one to ten, in order (three bytes each).
 const cjkDigits = "一二三四五六七八九十"

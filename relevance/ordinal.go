@@ -14,7 +14,7 @@ import (
 // first" nor "the first time", as the analysis reads them (namesAPlace).
 func askedOrdinal(q text) (int, string) {
 	for k, w := range q.words {
-		n, ok := ordinals[w]
+		n, ok := ordinalNumber(w)
 		prev, next := "", ""
 		if k > 0 {
 			prev = q.words[k-1]
