@@ -1696,8 +1696,8 @@ var sellingVerbs = map[string]bool{"add": true, "upgrade": true, "switch": true,
 var doneWords = map[string]bool{"requested": true, "ordered": true, "confirmed": true, "booked": true, "added": true,
 	"completed": true, "activated": true, "scheduled": true, "processed": true, "applied": true, "approved": true,
 	"cancelled": true, "canceled": true, "paid": true, "done": true, "received": true, "failed": true,
-	// and the customer's answer to it ("Upgrade offered at the desk: SUV for 15.00 EUR/day, declined")
-	"declined": true, "accepted": true, "refused": true, "rejected": true}
+	// and the customer's answer to it or purchase ("Upgrade offered at the desk: SUV for 15.00 EUR/day, declined", "Add-on bought")
+	"declined": true, "accepted": true, "refused": true, "rejected": true, "bought": true, "purchased": true}
 
 // discountEnds are the words after "N% off" that hold the discount out
 // ("until Sunday", "your next order", "all shoes"), not apply it.

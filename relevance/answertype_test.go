@@ -445,6 +445,7 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Upgrade to Premium for Europe-wide cover":                           true,  // a suggestion to buy
 		"Upgrade to Premium requested for FM-1180":                           false,
 		"Upgrade offered at the desk: SUV for 15.00 EUR/day, declined":       false, // the customer's answer: a fact
+		"Add-on bought: 5 GB extra for 5.00 EUR, valid until 1 Nov":          false, // bought: a fact
 		"Upgrade to Anytime from 1 June: 34.99 GBP a month":                  false, // a change dated from a day: a fact
 		"Switch to Fibre 900 from 79 EUR a month":                            true,  // a price from: held out
 		"Renewal quote for policy CI-71540: 612.00 GBP, up from 540.00 GBP":  false, // a price compared with what it was
