@@ -330,6 +330,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-104.json (the same shape, written after stop 57's first three
 	// changes; committed unread, read once, then its misses: development),
 	// -blind-105.json (the same shape, written after stop 57's first four
+	// changes; committed unread, read once, then its misses: development),
+	// -blind-106.json (the same shape, written after stop 57's first nine
 	// changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
@@ -386,6 +388,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-100.json"}, {"../examples/evalset-blind-101.json"},
 		{"../examples/evalset-blind-102.json"}, {"../examples/evalset-blind-103.json"},
 		{"../examples/evalset-blind-104.json"}, {"../examples/evalset-blind-105.json"},
+		{"../examples/evalset-blind-106.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
