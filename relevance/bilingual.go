@@ -406,5 +406,5 @@ func crossesLanguages(question string, docs []doc) bool {
 	if strings.IndexFunc(question, isCJK) >= 0 {
 		other = scriptLatin
 	}
-	return slices.ContainsFunc(docs, func(d doc) bool { return d.scripts&other != 0 })
+	return slices.ContainsFunc(docs, func(d doc) bool { return d.marks&other != 0 })
 }

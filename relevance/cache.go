@@ -30,15 +30,21 @@ type doc struct {
 	nTerms, nIDs, nNum int32
 	nOwn               int32
 	n                  int32 // terms, with repeats
-	scripts            uint8 // the scripts its text is written in (scriptsOf)
+	marks              uint8 // what its text holds that no term says: its scripts (scriptsOf), a clock time (markClock)
 }
 
-// The scripts of a text, as doc.scripts has them: what the bridge between
-// English and Chinese needs to know of an event (crossesLanguages), found
-// once when it is analysed rather than in every question's window.
+// The marks of a text, as doc.marks has them, found once when it is analysed
+// rather than in every question's window: its scripts, which the bridge
+// between English and Chinese needs to know of (crossesLanguages), and a
+// clock time, which "what time" asks for (noClock), and the words saying
+// something changed, which a question's every candidate was checked for.
 const (
-	scriptCJK   = 1 << iota // a CJK character
-	scriptLatin             // a lower-case Latin letter: a word (an identifier's capitals are none)
+	scriptCJK    = 1 << iota // a CJK character
+	scriptLatin              // a lower-case Latin letter: a word (an identifier's capitals are none)
+	markClock                // a clock time (clockOf)
+	markChanged              // a word saying something changed (saysChanged)
+	markReplaced             // a word saying a thing is another now (saysReplaced)
+	markCurrent              // a thing's new or current value (statesCurrent)
 )
 
 // scriptsOf are the scripts text is written in.
@@ -181,8 +187,9 @@ func newDoc(text string) doc {
 		}
 		slab = append(slab, q.full, q.num, kind)
 	}
-	return doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		scripts: scriptsOf(text)}
+	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
+		marks: scriptsOf(text) | clockOf(text)}
+	return d.withChangeMarks()
 }
 
 // prefixed splits a prefixed identifier into its letter prefix, without the
@@ -266,14 +273,14 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 151
+const analysisVersion = 152
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not
 // analysed again on every read (with ~10 candidates per request and more
 // distinct texts than the analysis cache holds, analysing was a fifth of the
 // API's CPU). Little-endian 64-bit words: two of header (the counts, the
-// version, the scripts), then the slab. Nil
+// version, the marks), then the slab. Nil
 // when the text has too many terms to encode (the reader then analyses it).
 func EncodeAnalysis(text string) []byte {
 	d := newDoc(text)
@@ -284,7 +291,7 @@ func EncodeAnalysis(text string) []byte {
 	}
 	b := make([]byte, 8*(2+len(d.slab)))
 	binary.LittleEndian.PutUint64(b, analysisVersion<<48|uint64(d.nTerms)<<32|uint64(d.nIDs)<<16|uint64(d.nNum))
-	binary.LittleEndian.PutUint64(b[8:], uint64(d.nOwn)<<48|uint64(d.scripts)<<32|uint64(uint32(d.n)))
+	binary.LittleEndian.PutUint64(b[8:], uint64(d.nOwn)<<48|uint64(d.marks)<<32|uint64(uint32(d.n)))
 	for i, w := range d.slab {
 		binary.LittleEndian.PutUint64(b[16+8*i:], w)
 	}
@@ -300,7 +307,7 @@ func decodeAnalysis(b []byte) (doc, bool) {
 	}
 	h0, h1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
 	d := doc{nTerms: int32(h0 >> 32 & 0xffff), nIDs: int32(h0 >> 16 & 0xffff), nNum: int32(h0 & 0xffff),
-		nOwn: int32(h1 >> 48), n: int32(uint32(h1)), scripts: uint8(h1 >> 32)}
+		nOwn: int32(h1 >> 48), n: int32(uint32(h1)), marks: uint8(h1 >> 32)}
 	words := len(b)/8 - 2
 	if h0>>48 != analysisVersion || d.n < 0 || int(2*d.nTerms+d.nIDs+d.nNum+3*d.nOwn) != words {
 		return doc{}, false

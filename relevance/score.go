@@ -460,6 +460,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
 			lq.unstate(relativeTimes(own, cands, docs), timeHash)
+			if clockAsked.in(q.normalised()) {
+				lq.unstate(noClock(cands, docs), timeHash)
+			}
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "reason" }) && !aboutWhatWasSaid.in(q.normalised()) {
 			problemOnly = problemsOnly(q.normalised(), cands, docs)
@@ -709,6 +712,46 @@ func countedFrom(norm string, words []string) bool {
 	}
 	return named && !statesTime(joinedCJK([]rune(string(rest))))
 }
+
+// clockAsked marks a question asking for a clock time ("what time does it
+// leave?", 几点): a date alone does not answer it.
+var clockAsked = newCueSet([]string{"what time", "几点"})
+
+// noClock marks the events stating a time but no clock time ("claim
+// submitted for the 12 Mar journey" beside "moved to 12 Mar 09:00"), when
+// some event states one. Nil when none is such.
+func noClock(cands []Candidate, docs []doc) []bool {
+	var out []bool
+	some := false
+	for i := range docs {
+		if docs[i].count(timeHash) == 0 {
+			continue
+		}
+		if docs[i].marks&markClock != 0 {
+			some = true
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(docs))
+		}
+		out[i] = true
+	}
+	if !some {
+		return nil
+	}
+	return out
+}
+
+// clockOf is markClock when a text holds a clock time: 09:00, 9am, 7 pm, 7 点,
+// 七点, noon, midnight (not 9.30, which an amount writes as often).
+func clockOf(text string) uint8 {
+	if clockTime.MatchString(strings.ToLower(text)) {
+		return markClock
+	}
+	return 0
+}
+
+var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|点)|[一二三四五六七八九十两]\s*点|noon|midnight|o'clock`)
 
 // relativeTime is a length before or after a thing, and what follows (2 hours
 // before the filling; 14 days prior to departure).

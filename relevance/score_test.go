@@ -1726,6 +1726,27 @@ func TestATimeCountedFromTheThingIsNotItsTime(t *testing.T) {
 	firstFor(t, rental, map[string]int{"when is the balance due?": 1, "when is the pick-up?": 0})
 }
 
+// A question asking what time looks for a clock time: a date alone does not
+// answer it ("claim submitted for the 12 Mar journey"), where another event
+// gives one. "when" takes either.
+func TestWhatTimeAsksForAClockTime(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "rail", Time: ago(40), Text: "Ticket TK-40188: London to Edinburgh, 12 Mar 08:00, coach C seat 41"},
+		{Source: "rail", Time: ago(33), Text: "TK-40188 moved to 12 Mar 09:00, coach D seat 7"},
+		{Source: "rail", Time: ago(24), Text: "Delay Repay claim for the 12 Mar journey submitted"},
+	}
+	firstFor(t, cands, map[string]int{"what time do I leave on the 12th?": 1})
+	_, what, _ := relevance.ScoreFused(relevance.NewQuery("what time do I leave on the 12th?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, when, _ := relevance.ScoreFused(relevance.NewQuery("when do I leave on the 12th?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if what[2].Lexical/what[1].Lexical >= when[2].Lexical/when[1].Lexical {
+		t.Errorf("a date alone answers 'what time' as well as 'when': %+v, %+v", what, when)
+	}
+	firstFor(t, []relevance.Candidate{
+		{Source: "movers", Time: ago(30), Text: "Move booked for Saturday 14 June"},
+		{Source: "movers", Time: ago(10), Text: "Crew arrives at 7 点 半"},
+	}, map[string]int{"搬家 几点 来？": 1})
+}
+
 // A question asking what was changed looks for the events saying a change in
 // their own words: "raised", "变更为".
 func TestAskingWhatChangedFindsTheChange(t *testing.T) {

@@ -346,16 +346,33 @@ var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were"
 
 // saysChanged reports an event saying that something changed (changeHashes):
 // "moved to Thursday", "seat changed to 21C", 改期.
-func saysChanged(d *doc) bool { return hasAny(d, changeHashes) }
+func saysChanged(d *doc) bool { return d.marks&markChanged != 0 }
 
 // saysReplaced reports an event saying that a thing is another now
 // (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
-func saysReplaced(d *doc) bool { return hasAny(d, replacedHashes) }
+func saysReplaced(d *doc) bool { return d.marks&markReplaced != 0 }
 
 // statesCurrent reports an event stating a thing's new or current value
 // ("New installation date: 10 June", "total now 342 EUR": NowTerm) or that
 // it is another now (saysReplaced: "replaces INV-66310").
-func statesCurrent(d *doc) bool { return saysReplaced(d) || hasAny(d, currentHashes) }
+func statesCurrent(d *doc) bool { return d.marks&(markReplaced|markCurrent) != 0 }
+
+// withChangeMarks is d with the marks of the words saying that something
+// changed (saysChanged, saysReplaced, statesCurrent), found once when the
+// event is analysed: a question asking for the newest checks every
+// candidate for them.
+func (d doc) withChangeMarks() doc {
+	if hasAny(&d, changeHashes) {
+		d.marks |= markChanged
+	}
+	if hasAny(&d, replacedHashes) {
+		d.marks |= markReplaced
+	}
+	if hasAny(&d, currentHashes) {
+		d.marks |= markCurrent
+	}
+	return d
+}
 
 var currentHashes = []uint64{termHash("new"), termHash(NowTerm)}
 
