@@ -589,6 +589,13 @@ func BenchmarkScore500(b *testing.B) {
 	benchmarkScore500(b, "has invoice INV-1040 been paid?")
 }
 
+// BenchmarkScore500Newest is the same with a question asking for the newest
+// ("now"): the stories' checks for a later word on the thing (inherit,
+// supersede, Weights.ChangedNow) look at every candidate.
+func BenchmarkScore500Newest(b *testing.B) {
+	benchmarkScore500(b, "when is my delivery now?")
+}
+
 // BenchmarkScore500Misspelt is the same with a question whose words are no
 // English words and in no event (a misspelling, a brand): the near spellings
 // of both are looked for among the candidates' terms (respellings).
