@@ -1247,7 +1247,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	// and why something is sent back (too small, too big, does not fit)
 	"偏小", "偏大", "太小", "太大", "不合适", "不合身",
 	// and a notice's cause (因节假日, 停运, 临时有事), and someone away (on leave, off sick, not seeing patients)
-	"因", "停运", "停业", "临时有事", "限行", "请假", "休假", "病假", "停诊", "出差", "下雨", "下雪", "雨天", "降雨", "降雪",
+	"因", "停运", "停业", "临时有事", "限行", "禁行", "禁止通行", "请假", "休假", "病假", "停诊", "出差", "下雨", "下雪", "雨天", "降雨", "降雪",
 	// and a device that does not work (no sound, won't open, won't connect, won't charge, no signal, frozen screen)
 	"没有声音", "没声音", "没反应", "打不开", "连不上", "充不进", "充不上", "登不上", "关不上", "不出水", "不制冷", "不加热",
 	"黑屏", "死机", "花屏", "没信号", "无信号", "卡顿", "不灵", "噪音", "杂音", "模糊", "较慢", "太慢", "很慢",

@@ -893,8 +893,9 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Line test: speed 180 Mbit/s, below the 500 ordered":         relevance.ReasonTerm, // a reading under what it should be
 		"Hot water not working reported at 08:10":                    relevance.ReasonTerm,
 		"Monday Pilates cancelled: studio flooded":                   relevance.ReasonTerm,
-		"JD-88120 送货 改到 下周一：小区 周六 限行":                                relevance.DelayTerm, // (a driving restriction)
-		"张医生 周三 停诊，已 改约 周四 上午 9:30":                                  relevance.DelayTerm, // (someone away)
+		"JD-88120 送货 改到 下周一：小区 周六 限行":                                relevance.DelayTerm,  // (a driving restriction)
+		"物流 师傅 来电：小区 货车 禁行，需 改 为 小车 转运":                              relevance.ReasonTerm, // (no entry for lorries)
+		"张医生 周三 停诊，已 改约 周四 上午 9:30":                                  relevance.DelayTerm,  // (someone away)
 		"张教练请假，私教课改为周四晚 8 点":                                         relevance.DelayTerm,
 		"第 2 次 课 改 到 周日：老师 出差":                                       relevance.DelayTerm,
 		"YX-5503 申请退货：左耳没有声音":                                        relevance.ReasonTerm, // (a device that does not work)
