@@ -385,7 +385,7 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 	"what to bring", "what to take", "take with me", "bring with me", "do i need anything", "need to do", "have to do", "should i do",
 	"how do i fix", "how can i fix", "how to fix", "how do i solve", "how can i solve", "怎么解决", "如何解决",
 	"any rules", "prepare", "have to send", "need to send", "need to upload", "need to provide", "need to submit",
-	"准备什么", "带什么", "需要带", "要带", "注意事项",
+	"准备什么", "带什么", "需要带", "要带", "注意事项", "注意什么", "要注意", "需要注意",
 	"要做什么", "需要做什么", "该做什么", "需要我做", "要我做", "我该怎么做", "需要我提供", "需要我上传",
 	// what is still to be handed in (need to provide, submit)
 	"要交什么", "交什么材料", "要提供什么", "要上传什么", "要补什么", "补什么材料", "还缺什么", "缺什么材料", "要什么材料", "需要什么材料",
@@ -412,6 +412,8 @@ var instructionWords = map[string]bool{"must": true, "mustn": true, "needed": tr
 // cjkInstructionStart are Chinese requests (请勿, 务必, 不要, …).
 var cjkInstructionStart = newCJKWords("请勿", "请携带", "请带", "请提前", "请在", "请到", "请按时", "务必", "不要", "禁止", "须", "记得", "请穿", "请保持",
 	"需携带", "需要携带", "请出示", "需出示",
+	// what to do before an exam or a treatment (fasting, no food or drink)
+	"空腹", "禁食", "禁水",
 	// what is asked of the customer (需补充 出院小结, 补交 银行流水)
 	"需补充", "需要补充", "需提供", "需要提供", "需提交", "需要提交", "需上传", "需要上传", "补交",
 	// a dosage (每日两次, 饭后, 连服 5 天)

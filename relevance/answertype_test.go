@@ -16,8 +16,8 @@ import (
 // none of them carries none.
 func TestTextsStateAnswerTypes(t *testing.T) {
 	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
-	// a dosage tells what to do
-	for _, text := range []string{"Cream: twice a day", "Tablets: 3 times daily", "炉甘石 洗剂，每天 涂 两次"} {
+	// a dosage tells what to do, as fasting before an exam does
+	for _, text := range []string{"Cream: twice a day", "Tablets: 3 times daily", "炉甘石 洗剂，每天 涂 两次", "体检 上午 8 点，需 空腹"} {
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.InstructionTerm) {
 			t.Errorf("%q states no instruction", text)
 		}
@@ -258,7 +258,8 @@ func TestAnswerTypes(t *testing.T) {
 		"几号送到？":                               {when},
 		"药怎么吃？":                               {instr}, // how to take a medicine
 		"药 怎么 用？":                             {instr},
-		"医生 说 我 得 了 什么？":                      {why}, // a diagnosis: what a doctor found
+		"体检前要注意什么？":                           {instr}, // what to watch out for before it
+		"医生 说 我 得 了 什么？":                      {why},   // a diagnosis: what a doctor found
 		"what's my diagnosis?":                {why},
 		"how often do I give the drops?":      {instr},
 		"还缺什么材料？":                             {why, instr}, // what is still to be handed in (a missing one holds things up)
