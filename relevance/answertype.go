@@ -524,7 +524,7 @@ const PlaceTerm = "⌖"
 // "which gate?", "which seat?": the question names the place's kind, which
 // its event names too, and the type would add the events naming another
 // kind ("which seat do I have now?" found the gate).
-var whereToWords = []string{"where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
+var whereToWords = []string{"end up", "ended up", "where did they leave", "where did you leave", "where was it left", "where were they left", "where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
 	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
 	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取", "在哪取", "在哪拿", "在哪领", "哪里领", "在哪办", "哪儿取",
 	"在哪考", "哪里考", "在哪上课", "在哪集合", "在哪见面", "在哪坐", "在哪交", "在哪签"}
@@ -545,7 +545,10 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	"studio": true, "address": true, "building": true, "street": true, "square": true, "shop": true,
 	"store": true, "depot": true, "pharmacy": true, "clinic": true, "hospital": true, "airport": true,
 	"lounge": true, "court": true, "pool": true, "parking": true, "kiosk": true, "packstation": true, "mailroom": true,
-	"berth": true, "pier": true, "dock": true, "quay": true, "jetty": true, "cabin": true, "bay": true, "campsite": true}
+	"berth": true, "pier": true, "dock": true, "quay": true, "jetty": true, "cabin": true, "bay": true, "campsite": true,
+	// where a delivery is left ("left with neighbour at number 12", "on the porch")
+	"neighbour": true, "neighbor": true, "doorstep": true, "porch": true, "mailbox": true, "letterbox": true,
+	"concierge": true, "dealer": true, "dealership": true}
 
 var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)

@@ -16,6 +16,12 @@ import (
 // none of them carries none.
 func TestTextsStateAnswerTypes(t *testing.T) {
 	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
+	// where a delivery was left is a place
+	for _, text := range []string{"DPD: delivered to neighbour at no. 14", "Car delivery scheduled at the dealer in Hannover"} {
+		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
+			t.Errorf("%q states no place", text)
+		}
+	}
 	// a dosage tells what to do, as fasting before an exam does
 	for _, text := range []string{"Cream: twice a day", "Tablets: 3 times daily", "炉甘石 洗剂，每天 涂 两次", "体检 上午 8 点，需 空腹"} {
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.InstructionTerm) {
@@ -259,7 +265,9 @@ func TestAnswerTypes(t *testing.T) {
 		"药怎么吃？":                               {instr}, // how to take a medicine
 		"药 怎么 用？":                             {instr},
 		"体检前要注意什么？":                           {instr}, // what to watch out for before it
-		"医生 说 我 得 了 什么？":                      {why},   // a diagnosis: what a doctor found
+		"where did my headphones end up?":     {place}, // where a thing was left
+		"where did they leave my parcel?":     {place},
+		"医生 说 我 得 了 什么？":                      {why}, // a diagnosis: what a doctor found
 		"what's my diagnosis?":                {why},
 		"how often do I give the drops?":      {instr},
 		"还缺什么材料？":                             {why, instr}, // what is still to be handed in (a missing one holds things up)
