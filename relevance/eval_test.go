@@ -336,6 +336,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-107.json (the same shape, written after stop 57's first eleven
 	// changes; committed unread, read once, then its misses: development),
 	// -blind-108.json (the same shape, written after stop 57's first sixteen
+	// changes; committed unread, read once, then its misses: development),
+	// -blind-109.json (the same shape, written after stop 57's first eighteen
 	// changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
@@ -393,7 +395,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-102.json"}, {"../examples/evalset-blind-103.json"},
 		{"../examples/evalset-blind-104.json"}, {"../examples/evalset-blind-105.json"},
 		{"../examples/evalset-blind-106.json"}, {"../examples/evalset-blind-107.json"},
-		{"../examples/evalset-blind-108.json"},
+		{"../examples/evalset-blind-108.json"}, {"../examples/evalset-blind-109.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
