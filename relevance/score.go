@@ -76,7 +76,8 @@ type Weights struct {
 	IdentifierAlone float64
 	// IdentifierStory is the share of Identifier that counts when the
 	// question asks only for the newest on the one object of its kind in the
-	// window ("what is the latest on CV-33019?"): the window is then the
+	// window, or where it stands ("what is the latest on CV-33019?", "what's
+	// the status of CV-33019?"): the window is then the
 	// object's story, and its newest event the answer whether it names the
 	// object or not; naming it makes an event only the surer news of it, over
 	// a slightly newer notice naming nothing ("you may claim up to 50 EUR a
@@ -593,9 +594,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	story := false
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
 		f.Identifier, f.IdentifierAlone = w.Identifier*w.IdentifierAlone, true
-		if f.AsksNewest && !slices.ContainsFunc(own, func(t string) bool { return !newsWord(t) }) {
-			// "what is the latest on CV-33019?" and nothing else in the window
-			// of its kind: the window is the object's story, and its newest
+		if (f.AsksNewest || f.AsksStatus) && !slices.ContainsFunc(own, func(t string) bool { return !newsWord(t) }) {
+			// "what is the latest on CV-33019?" (or "what's the status of
+			// AP-6612?") and nothing else in the window of its kind: the
+			// window is the object's story, and its newest
 			// event the answer whether it names the object or not, unless it
 			// names another object instead (a policy's renewal quote is no
 			// news of claim CL-50317); naming it counts IdentifierStory
