@@ -587,7 +587,7 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"cleaner": true, "agent": true, "advisor": true, "adviser": true, "consultant": true, "doctor": true, "dr": true,
 	"nurse": true, "teacher": true, "tutor": true, "coach": true, "trainer": true, "instructor": true, "plumber": true,
 	"electrician": true, "mechanic": true, "installer": true, "crew": true, "staff": true, "manager": true,
-	"representative": true, "specialist": true, "carer": true, "caregiver": true,
+	"representative": true, "specialist": true, "carer": true, "caregiver": true, "worker": true, "keyworker": true, "childminder": true,
 	"therapist": true, "dentist": true, "vet": true, "lawyer": true, "broker": true, "landlord": true, "tenant": true,
 	"recipient": true, "sender": true, "neighbour": true, "neighbor": true, "colleague": true, "mr": true, "mrs": true,
 	"assigned": true, "invited": true, "member": true, "members": true, "user": true, "users": true,

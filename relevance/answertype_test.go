@@ -64,6 +64,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Sold on resale, payout 70.30 EUR after the 5% fee":            {money, why},
 		"Less than 5 minutes away":                                     {when},
 		"Technician visit booked for 8:30":                             {when, who},
+		"Ava's key worker is now Lina":                                 {who}, // (a worker by their part)
 		"已 送达，放 在 前台":                                                  nil,   // (the front desk where it was left: a place)
 		"SF-66020 已 签收，签收人：前台":                                         {who}, // (the one who signed for it)
 		"Pick-up from 10am":                                            {when},
