@@ -1229,7 +1229,10 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"fracture": true, "fractured": true, "sprain": true, "sprained": true, "inflamed": true,
 	"inflammation": true, "swelling": true, "bruised": true, "allergic": true, "allergy": true, "limping": true,
 	"cavity": true, "cavities": true, "decay": true, "abnormal": true, "elevated": true, "deficiency": true, "cyst": true, "lump": true, "irregular": true,
-	"tartar": true, "plaque": true, "gingivitis": true}
+	"tartar": true, "plaque": true, "gingivitis": true,
+	// and someone unwell ("had a temperature of 38.4 at 11:00; please collect her")
+	"unwell": true, "temperature": true, "rash": true, "cough": true, "coughing": true,
+	"diarrhoea": true, "diarrhea": true, "headache": true, "migraine": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
 	"延迟", "晚点", "超时", "拦截", "拒单", "拒收", "无法", "未能", "缺货", "需定制", "需要定制", "定制中", "管制", "暴雨", "天气", "生病", "台风", "大风", "暴雪", "大雾",
