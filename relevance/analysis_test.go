@@ -511,3 +511,15 @@ func TestAboutAnotherDay(t *testing.T) {
 		}
 	}
 }
+
+// A question asking the business to tell ("can you tell me where it is?") is
+// no question about what someone said ("what did the doctor tell me?").
+func TestAskingToBeToldIsNoQuestionOfWhatWasSaid(t *testing.T) {
+	for q, want := range map[string]bool{"can you tell me where it is?": true, "tell me when it ships": true, "please tell me the status": true,
+		"请告诉我快递到哪了": true, "what did the doctor tell me?": false, "what did Marta say about the oven?": false,
+		"医生告诉我什么了？": false, "did you tell me about the delay?": false} {
+		if got := asksToBeTold(questionText(q)); got != want {
+			t.Errorf("%q asks to be told: %v, want %v", q, got, want)
+		}
+	}
+}

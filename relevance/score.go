@@ -564,9 +564,14 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// about where the object stands: neither the status share nor the story's
 	// threads apply to it. One asking for what is newest ("when is the
 	// drop-off of RV-77 now?") asks where it stands, whatever it asks for.
+	// Nor is one about what someone said ("what did Marta say about the
+	// oven?"): the event saying it answers it, not a later one of its story
+	// (the invoice charging the 35.00 EUR she noted), unless it asks for the
+	// newest ("what did I just tell the hotel?").
 	still := stillCues.in(q.normalised())
 	aboutEvent := len(qids) > 0 && !q.Intent && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
-	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent {
+	said := !q.Intent && aboutWhatWasSaid.in(q.normalised()) && !asksToBeTold(q.normalised())
+	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
 		// the clauses of the thing a "what …"/"which …" question asks for: a
 		// later event inherits only when it names the thing or says the thing
 		// is another now ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
@@ -663,6 +668,39 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 	}
 	return out
 }
+
+// asksToBeTold reports a question whose only words of saying ask the business
+// to tell ("can you tell me where it is?", "tell me when it ships", 请告诉我):
+// a request, not a question about what was said ("what did the doctor tell
+// me?").
+func asksToBeTold(q text) bool {
+	at := func(k int) string {
+		if k >= 0 && k < len(q.words) {
+			return q.words[k]
+		}
+		return ""
+	}
+	for k, w := range q.words {
+		if !aboutWhatWasSaid.in(textOf(w)) {
+			continue
+		}
+		asking := at(k-1) == "you" && requestModals[at(k-2)] || at(k-1) == "please" || (at(k+1) == "me" || at(k+1) == "us") && whWords[at(k+2)]
+		if w != "tell" || !asking {
+			return false
+		}
+	}
+	for _, c := range []string{"说", "提醒", "通知", "告诉"} {
+		if strings.Contains(q.norm, c) && !(c == "告诉" && (strings.Contains(q.norm, "请告诉") || strings.Contains(q.norm, "能告诉") || strings.Contains(q.norm, "可以告诉"))) {
+			return false
+		}
+	}
+	return true
+}
+
+// requestModals ask someone to do something ("can you tell me …"), and
+// whWords open what a request asks to be told ("tell me where …").
+var requestModals = map[string]bool{"can": true, "could": true, "will": true, "would": true}
+var whWords = map[string]bool{"where": true, "when": true, "what": true, "how": true, "if": true, "whether": true, "why": true, "who": true, "which": true}
 
 // aboutWhatWasSaid marks a question about what someone said or warned of.
 var aboutWhatWasSaid = newCueSet([]string{"warn", "warned", "warning", "tell", "told", "say", "said", "mention", "mentioned", "remind", "reminded",

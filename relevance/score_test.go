@@ -1727,6 +1727,22 @@ func TestATimeCountedFromTheThingIsNotItsTime(t *testing.T) {
 	firstFor(t, rental, map[string]int{"when is the balance due?": 1, "when is the pick-up?": 0})
 }
 
+// A question about what someone said is answered by the event saying it,
+// not by a later one of its story: the invoice charging the 35.00 EUR Marta
+// noted says nothing she said.
+func TestWhatSomeoneSaidInheritsNothing(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "cleaning", Time: ago(48), Text: "Cleaner assigned: Marta"},
+		{Source: "cleaning", Time: ago(39), Text: "Friday clean done; Marta noted the oven needs a deep clean, 35.00 EUR extra"},
+		{Source: "cleaning", Time: ago(12), Text: "Friday clean done by Jonas; oven deep clean done"},
+		{Source: "billing", Time: ago(3), Text: "Invoice HC-1140-03: 66.00 + 35.00 = 101.00 EUR"},
+	}
+	firstFor(t, cands, map[string]int{"what did Marta say about the oven?": 1})
+	if _, comps, _ := relevance.ScoreFused(relevance.NewQuery("what did Marta say about the oven?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[3].Thread != 0 {
+		t.Errorf("the invoice inherits of what Marta said: %+v", comps[3])
+	}
+}
+
 // A question asking what time looks for a clock time: a date alone does not
 // answer it ("claim submitted for the 12 Mar journey"), where another event
 // gives one. "when" takes either.
