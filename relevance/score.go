@@ -465,7 +465,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				lq.unstate(noClock(cands, docs), timeHash)
 			}
 		}
-		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "reason" }) && !aboutWhatWasSaid.in(q.normalised()) {
+		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "reason" }) && !aboutSaid(q.normalised()) {
 			problemOnly = problemsOnly(q.normalised(), cands, docs)
 			lq.unstate(problemOnly, reasonHash, delayHash)
 		}
@@ -570,7 +570,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// newest ("what did I just tell the hotel?").
 	still := stillCues.in(q.normalised())
 	aboutEvent := len(qids) > 0 && !q.Intent && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
-	said := !q.Intent && aboutWhatWasSaid.in(q.normalised()) && !asksToBeTold(q.normalised())
+	said := !q.Intent && aboutSaid(q.normalised())
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
 		// the clauses of the thing a "what …"/"which …" question asks for: a
 		// later event inherits only when it names the thing or says the thing
@@ -668,6 +668,10 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 	}
 	return out
 }
+
+// aboutSaid reports a question about what someone said or warned of
+// (aboutWhatWasSaid), not one only asking to be told (asksToBeTold).
+func aboutSaid(q text) bool { return aboutWhatWasSaid.in(q) && !asksToBeTold(q) }
 
 // asksToBeTold reports a question whose only words of saying ask the business
 // to tell ("can you tell me where it is?", "tell me when it ships", 请告诉我):
