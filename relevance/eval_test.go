@@ -340,7 +340,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-109.json (the same shape, written after stop 57's first eighteen
 	// changes; committed unread, read once, then its misses: development),
 	// -blind-110.json (the same shape, written after stop 57's first twenty
-	// changes; committed unread, read once);
+	// changes; committed unread, read once, then its misses: development),
+	// -blind-111.json (the same shape, written after stop 57's first
+	// twenty-four changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -398,7 +400,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-104.json"}, {"../examples/evalset-blind-105.json"},
 		{"../examples/evalset-blind-106.json"}, {"../examples/evalset-blind-107.json"},
 		{"../examples/evalset-blind-108.json"}, {"../examples/evalset-blind-109.json"},
-		{"../examples/evalset-blind-110.json"},
+		{"../examples/evalset-blind-110.json"}, {"../examples/evalset-blind-111.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
