@@ -343,7 +343,10 @@ func statesCount(rs []rune) bool {
 		if i+1 < len(fields) && unitWord(strings.TrimRight(fields[i+1], ",.;")) {
 			continue // "3 to 5 hours"
 		}
-		if slices.ContainsFunc(fields[max(0, i-4):i], func(f string) bool { f = strings.Trim(f, ":,"); return f == "count" || f == "headcount" }) {
+		if slices.ContainsFunc(fields[max(0, i-4):i], func(f string) bool {
+			f = strings.Trim(f, ":,;")
+			return f == "count" || f == "headcount" || countedPlural(f)
+		}) {
 			return true
 		}
 	}
@@ -353,6 +356,13 @@ func statesCount(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// countedPlural reports a plural noun counted by the number a change gives it
+// ("nights reduced to 2", "seats raised to 12"): letters ending in s, not a
+// currency's (EUR) nor a verb's ("is", "was", "has").
+func countedPlural(w string) bool {
+	return len(w) >= 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && isLetters(w) && !currencyCodes[w] && !stopWords[w]
 }
 
 // unitWord reports a word that makes the number before it a time, a date,
@@ -1779,3 +1789,8 @@ func namesSomeone(rs []rune) bool {
 const cjkSurnames = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 
 var cjkTitles = newCJKWords("师傅", "阿姨", "医生", "老师", "先生", "女士", "经理", "教练", "律师", "护士", "大夫", "队长")
+
+// isLetters reports a word of lower-case Latin letters only.
+func isLetters(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
+}

@@ -16,6 +16,12 @@ import (
 // none of them carries none.
 func TestTextsStateAnswerTypes(t *testing.T) {
 	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
+	// a plural thing a change counts anew states a count
+	for text, want := range map[string]bool{"Arrival moved to 19 July; nights reduced to 2": true, "Guests raised to 12": true, "Fee reduced to 29": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
+			t.Errorf("%q states a count: %v, want %v", text, got, want)
+		}
+	}
 	// where a delivery was left is a place
 	for _, text := range []string{"DPD: delivered to neighbour at no. 14", "Car delivery scheduled at the dealer in Hannover"} {
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
