@@ -1131,7 +1131,7 @@ var delays = map[string]bool{"delayed": true, "delay": true, "postponed": true, 
 	"大风": true, "暴雪": true, "大雾": true, "罢工": true, "堵车": true, "拥堵": true, "管制": true, "待处理": true, "临时有事": true,
 	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true, "限行": true, "请假": true, "休假": true,
 	"停诊": true, "出差": true, "rain": true, "snow": true, "icy": true, "下雨": true, "下雪": true, "雨天": true, "降雨": true,
-	"降雪": true, "需定制": true, "需要定制": true, "定制中": true}
+	"降雪": true, "需定制": true, "需要定制": true, "定制中": true, "出餐慢": true, "出餐较慢": true, "爆单": true}
 
 // faultStated reports a text (normalised) stating a cause or a problem that
 // is no delay.
@@ -1245,7 +1245,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"diarrhoea": true, "diarrhea": true, "headache": true, "migraine": true}
 
 var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
-	"延迟", "晚点", "超时", "拦截", "拒单", "拒收", "无法", "未能", "缺货", "需定制", "需要定制", "定制中", "管制", "暴雨", "天气", "生病", "台风", "大风", "暴雪", "大雾",
+	"延迟", "晚点", "超时", "拦截", "拒单", "拒收", "无法", "未能", "缺货", "需定制", "需要定制", "定制中", "出餐慢", "出餐较慢", "爆单", "管制", "暴雨", "天气", "生病", "台风", "大风", "暴雪", "大雾",
 	// the English words' Chinese (caused, declined, invalid, unavailable, outage, overdue, postponed, missing, diagnosis, revoked, …;
 	// not 需要, 必须 or 不能, which most questions asking whether one must or can say)
 	"导致", "造成", "不成功", "未成功", "出错", "报错", "被拒", "驳回", "拒付", "未通过", "不通过", "封禁", "停用", "失效",

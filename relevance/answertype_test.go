@@ -912,6 +912,7 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Monday Pilates cancelled: studio flooded":                   relevance.ReasonTerm,
 		"JD-88120 送货 改到 下周一：小区 周六 限行":                                relevance.DelayTerm,  // (a driving restriction)
 		"餐桌 现货，椅子 需 定制，预计 20 天":                                      relevance.DelayTerm,  // (made to order)
+		"骑手 上报：商家 出餐 慢，预计 12:50 送达":                                  relevance.DelayTerm,  // (the kitchen slow)
 		"物流 师傅 来电：小区 货车 禁行，需 改 为 小车 转运":                              relevance.ReasonTerm, // (no entry for lorries)
 		"张医生 周三 停诊，已 改约 周四 上午 9:30":                                  relevance.DelayTerm,  // (someone away)
 		"张教练请假，私教课改为周四晚 8 点":                                         relevance.DelayTerm,
