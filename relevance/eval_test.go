@@ -344,7 +344,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-111.json (the same shape, written after stop 57's first
 	// twenty-four changes; committed unread, read once, then its misses:
 	// development), -blind-112.json (the same shape, written after stop 57's
-	// first twenty-seven changes; committed unread, read once);
+	// first twenty-seven changes; committed unread, read once, then its
+	// misses: development), -blind-113.json (the same shape, written after
+	// stop 57's first twenty-eight changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -403,7 +405,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-106.json"}, {"../examples/evalset-blind-107.json"},
 		{"../examples/evalset-blind-108.json"}, {"../examples/evalset-blind-109.json"},
 		{"../examples/evalset-blind-110.json"}, {"../examples/evalset-blind-111.json"},
-		{"../examples/evalset-blind-112.json"},
+		{"../examples/evalset-blind-112.json"}, {"../examples/evalset-blind-113.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
