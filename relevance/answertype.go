@@ -1263,7 +1263,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
 	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿", "蛀牙", "龋齿", "偏高", "偏低", "囊肿", "结节",
 	// and why something is sent back (too small, too big, does not fit)
-	"偏小", "偏大", "太小", "太大", "不合适", "不合身",
+	"偏小", "偏大", "太小", "太大", "不合适", "不合身", "不一样", "色差", "质量问题", "发错",
 	// and a notice's cause (因节假日, 停运, 临时有事), and someone away (on leave, off sick, not seeing patients)
 	"因", "停运", "停业", "临时有事", "限行", "禁行", "禁止通行", "请假", "休假", "病假", "停诊", "出差", "下雨", "下雪", "雨天", "降雨", "降雪",
 	// and a device that does not work (no sound, won't open, won't connect, won't charge, no signal, frozen screen)

@@ -909,6 +909,7 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Line test: speed 180 Mbit/s, below the 500 ordered":         relevance.ReasonTerm, // a reading under what it should be
 		"Hot water not working reported at 08:10":                    relevance.ReasonTerm,
 		"Ava had a temperature of 38.4 at 11:00; please collect her": relevance.ReasonTerm, // (someone unwell)
+		"您 申请 退货：颜色 和 图片 不 一样":                                       relevance.ReasonTerm, // (not as pictured: why it goes back)
 		"Monday Pilates cancelled: studio flooded":                   relevance.ReasonTerm,
 		"JD-88120 送货 改到 下周一：小区 周六 限行":                                relevance.DelayTerm,  // (a driving restriction)
 		"餐桌 现货，椅子 需 定制，预计 20 天":                                      relevance.DelayTerm,  // (made to order)
