@@ -171,6 +171,9 @@ func analyze(normalised string, answers, event bool) Analysis {
 			if n, ok := ordinalNumber(string(rs[i:j])); ok && namesAPlace(string(prevWord), wordAfter(rs, j)) {
 				a.Terms = append(a.Terms, n)
 			}
+			if string(rs[i:j]) == "may" && (isDay(string(prevWord)) || isDay(tokenAfter(rs, j))) {
+				a.Terms = append(a.Terms, "may") // the month, not the stop word ("due 25 May", "May 3rd")
+			}
 			if id := numberedThing(rs, prevWord, prevEnd, i, j); id != "" {
 				a.IDs = append(a.IDs, id) // (its word and number are terms already)
 			}
@@ -243,6 +246,27 @@ func saysNow(words []string) bool {
 // order, by the words around it: not "at first", nor "the first time" or "a
 // second time" (once, of tries).
 func namesAPlace(prev, next string) bool { return prev != "at" && next != "time" && next != "times" }
+
+// isDay reports a day of a month: one or two digits, or their ordinal ("3rd").
+func isDay(w string) bool {
+	if n, ok := ordinalNumber(w); ok {
+		w = n
+	}
+	return len(w) >= 1 && len(w) <= 2 && isNumber(w)
+}
+
+// tokenAfter is the token (letters and digits) after position j, past its
+// spaces.
+func tokenAfter(rs []rune, j int) string {
+	for j < len(rs) && rs[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(rs) && (unicode.IsLetter(rs[k]) || unicode.IsDigit(rs[k])) {
+		k++
+	}
+	return string(rs[j:k])
+}
 
 // wordAfter is the word (letters) after position j, past its spaces.
 func wordAfter(rs []rune, j int) string {
