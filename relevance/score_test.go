@@ -1727,6 +1727,17 @@ func TestATimeCountedFromTheThingIsNotItsTime(t *testing.T) {
 	firstFor(t, rental, map[string]int{"when is the balance due?": 1, "when is the pick-up?": 0})
 }
 
+// A ticket rebooked (改签) says its time changed, as 改到 does.
+func TestARebookedTicketSaysItChanged(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "cinema", Time: ago(58), Text: "电影票：周六 19:30，3 号厅，2 张"},
+		{Source: "cinema", Time: ago(31), Text: "您 改签 到 周日 14:00 场次"},
+	}
+	if _, comps, f := relevance.ScoreFused(relevance.NewQuery("电影 现在 几点？", nil), cands, relevance.DefaultWeights, nil, testNow); !f.AsksNow || comps[1].Change != 1 {
+		t.Errorf("改签 says no change: %+v %+v", f, comps)
+	}
+}
+
 // A question about what someone said is answered by the event saying it,
 // not by a later one of its story: the invoice charging the 35.00 EUR Marta
 // noted says nothing she said.

@@ -396,7 +396,7 @@ var replacedHashes = func() (hs []uint64) {
 // changeWords say that something changed, and changeHashes are their terms.
 var changeWords = []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
 	"raised", "increased", "reduced", "lowered", "decreased",
-	"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长"}
+	"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长", "改签"}
 
 var changeHashes = func() (hs []uint64) {
 	for _, w := range changeWords {
