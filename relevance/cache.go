@@ -30,14 +30,16 @@ type doc struct {
 	nTerms, nIDs, nNum int32
 	nOwn               int32
 	n                  int32 // terms, with repeats
-	marks              uint8 // what its text holds that no term says: its scripts (scriptsOf), a clock time (markClock)
+	marks              uint8 // what its text holds that its terms are not asked for: the marks below
 }
 
 // The marks of a text, as doc.marks has them, found once when it is analysed
 // rather than in every question's window: its scripts, which the bridge
-// between English and Chinese needs to know of (crossesLanguages), and a
-// clock time, which "what time" asks for (noClock), and the words saying
-// something changed, which a question's every candidate was checked for.
+// between English and Chinese needs to know of (crossesLanguages); a clock
+// time, which "what time" asks for (noClock); and whether its words say that
+// something changed, is another now or has a new value (saysChanged,
+// saysReplaced, statesCurrent), which a question asking for the newest
+// checks in every candidate.
 const (
 	scriptCJK    = 1 << iota // a CJK character
 	scriptLatin              // a lower-case Latin letter: a word (an identifier's capitals are none)
