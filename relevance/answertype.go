@@ -70,7 +70,7 @@ var answerTypes = []*answerType{
 	// (never asked: the reason's clause admits it, unless the question asks for a fault)
 	{DelayTerm, "delay", 0, newCueSet(nil), never, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
-	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", happenings, 4, nil}, 0},
+	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", placeAsked, 4, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
 	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{SaidTerm, "said", 0, newCueSet(saidCues), byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
@@ -534,10 +534,22 @@ const PlaceTerm = "⌖"
 // "which gate?", "which seat?": the question names the place's kind, which
 // its event names too, and the type would add the events naming another
 // kind ("which seat do I have now?" found the gate).
-var whereToWords = []string{"end up", "ended up", "where did they leave", "where did you leave", "where was it left", "where were they left", "where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
+var whereToWords = []string{"where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
 	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
 	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取", "在哪取", "在哪拿", "在哪领", "哪里领", "在哪办", "哪儿取",
 	"在哪考", "哪里考", "在哪上课", "在哪集合", "在哪见面", "在哪坐", "在哪交", "在哪签"}
+
+// placeAsked are the words that, a few after "where", ask for a place: a
+// happening's (below), or where a thing was left or ended up ("where did they
+// leave my parcel?", "where did my headphones end up?"), where "where is my
+// parcel?" asks where it stands.
+var placeAsked = func() map[string]bool {
+	m := map[string]bool{"leave": true, "left": true, "end": true, "ended": true}
+	for w := range happenings {
+		m[w] = true
+	}
+	return m
+}()
 
 // happenings are what happens at a place: "where" before one of them asks
 // for the place ("where is my meeting?", "where's the boxing class?"), where
