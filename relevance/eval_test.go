@@ -348,7 +348,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// misses: development), -blind-113.json (the same shape, written after
 	// stop 57's first twenty-eight changes; committed unread, read once, then
 	// its misses: development), -blind-114.json (the same shape, written after
-	// stop 57's first twenty-nine changes; committed unread, read once);
+	// stop 57's first twenty-nine changes; committed unread, read once, then
+	// its misses: development), -blind-115.json (the same shape, written at
+	// the end of stop 57 after all its changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -408,7 +410,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-108.json"}, {"../examples/evalset-blind-109.json"},
 		{"../examples/evalset-blind-110.json"}, {"../examples/evalset-blind-111.json"},
 		{"../examples/evalset-blind-112.json"}, {"../examples/evalset-blind-113.json"},
-		{"../examples/evalset-blind-114.json"},
+		{"../examples/evalset-blind-114.json"}, {"../examples/evalset-blind-115.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
