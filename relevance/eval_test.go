@@ -618,6 +618,13 @@ func BenchmarkScore500Newest(b *testing.B) {
 	benchmarkScore500(b, "when is my delivery now?")
 }
 
+// BenchmarkScore500Why is the same with a question asking why that names its
+// problem ("declined"): the events stating a reason are checked for one of
+// their own (problemsOnly).
+func BenchmarkScore500Why(b *testing.B) {
+	benchmarkScore500(b, "why was my payment declined?")
+}
+
 // BenchmarkScore500Misspelt is the same with a question whose words are no
 // English words and in no event (a misspelling, a brand): the near spellings
 // of both are looked for among the candidates' terms (respellings).

@@ -657,9 +657,23 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 	if len(problems) == 0 {
 		return nil
 	}
+	// the problems' terms, when each is a Latin word's stem: an event holding
+	// none of them states a reason of its own, and its text is not read
+	// again (nil: some problem is Chinese, whose words' pairs are read)
+	var hs []uint64
+	for _, p := range problems {
+		if strings.IndexFunc(p, isCJK) >= 0 {
+			hs = nil
+			break
+		}
+		hs = append(hs, termHash(p))
+	}
 	var out []bool
 	for i := range docs {
-		if docs[i].count(reasonHash)+docs[i].count(delayHash) > 0 && !statesAnotherProblem(cands[i].Text, problems) {
+		if docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 || hs != nil && !hasAny(&docs[i], hs) {
+			continue
+		}
+		if !statesAnotherProblem(cands[i].Text, problems) {
 			if out == nil {
 				out = make([]bool, len(docs))
 			}
