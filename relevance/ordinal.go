@@ -105,6 +105,10 @@ func numbered(n int, noun string, docs []doc, cands []Candidate) bool {
 	if n <= 10 {
 		cjk = termHash("第" + string([]rune(cjkDigits)[n-1]))
 	}
+	var stems []string // the noun's and its synonyms', once: each event writing the number is read for them
+	if noun != "" {
+		stems = append([]string{stem(noun)}, Expand(noun, 3)...)
+	}
 	for i := range docs {
 		d := &docs[i]
 		if cjk != 0 && d.count(cjk) > 0 {
@@ -113,7 +117,7 @@ func numbered(n int, noun string, docs []doc, cands []Candidate) bool {
 		if d.count(hash) == 0 {
 			continue
 		}
-		if noun != "" && countsOf(strings.ToLower(cands[i].Text), num, noun) {
+		if len(stems) > 0 && countsOf(strings.ToLower(cands[i].Text), num, stems) {
 			return true
 		}
 		for k := range int(d.nOwn) {
@@ -125,19 +129,11 @@ func numbered(n int, noun string, docs []doc, cands []Candidate) bool {
 	return false
 }
 
-// countsOf reports the number num, a word of its own, right before the word
-// (its stem begins the word after) or a synonym of it in text (lower case):
-// "2 tickets" for "ticket", "Week 1 quiz" for "test".
-func countsOf(text, num, word string) bool {
-	if countsOfStem(text, num, stem(word)) {
-		return true
-	}
-	for _, t := range Expand(word, 3) {
-		if countsOfStem(text, num, t) {
-			return true
-		}
-	}
-	return false
+// countsOf reports the number num, a word of its own, right before a word
+// beginning with one of stems (a noun's and its synonyms') in text (lower
+// case): "2 tickets" for "ticket", "Week 1 quiz" for "test".
+func countsOf(text, num string, stems []string) bool {
+	return slices.ContainsFunc(stems, func(st string) bool { return countsOfStem(text, num, st) })
 }
 
 // countsOfStem is countsOf for one stem.
