@@ -699,7 +699,7 @@ func asksToBeTold(q text) bool {
 		return ""
 	}
 	for k, w := range q.words {
-		if !aboutWhatWasSaid.in(textOf(w)) {
+		if !slices.Contains(saidWords, w) {
 			continue
 		}
 		asking := at(k-1) == "you" && requestModals[at(k-2)] || at(k-1) == "please" || (at(k+1) == "me" || at(k+1) == "us") && whWords[at(k+2)]
@@ -707,8 +707,8 @@ func asksToBeTold(q text) bool {
 			return false
 		}
 	}
-	for _, c := range []string{"说", "提醒", "通知", "告诉"} {
-		if strings.Contains(q.norm, c) && !(c == "告诉" && (strings.Contains(q.norm, "请告诉") || strings.Contains(q.norm, "能告诉") || strings.Contains(q.norm, "可以告诉"))) {
+	for _, c := range saidCJK {
+		if strings.Contains(q.norm, c) && (c != "告诉" || !strings.Contains(q.norm, "请告诉") && !strings.Contains(q.norm, "能告诉") && !strings.Contains(q.norm, "可以告诉")) {
 			return false
 		}
 	}
@@ -720,9 +720,14 @@ func asksToBeTold(q text) bool {
 var requestModals = map[string]bool{"can": true, "could": true, "will": true, "would": true}
 var whWords = map[string]bool{"where": true, "when": true, "what": true, "how": true, "if": true, "whether": true, "why": true, "who": true, "which": true}
 
-// aboutWhatWasSaid marks a question about what someone said or warned of.
-var aboutWhatWasSaid = newCueSet([]string{"warn", "warned", "warning", "tell", "told", "say", "said", "mention", "mentioned", "remind", "reminded",
-	"notify", "notified", "alert", "说", "提醒", "通知", "告诉"})
+// aboutWhatWasSaid marks a question about what someone said or warned of:
+// one of saidWords (English) or saidCJK.
+var aboutWhatWasSaid = newCueSet(append(slices.Clone(saidWords), saidCJK...))
+
+var saidWords = []string{"warn", "warned", "warning", "tell", "told", "say", "said", "mention", "mentioned", "remind", "reminded",
+	"notify", "notified", "alert"}
+
+var saidCJK = []string{"说", "提醒", "通知", "告诉"}
 
 // relativeTimes marks, for a question asking when, the events whose only
 // time is one counted from the question's thing: "no eating 1 hour after the
