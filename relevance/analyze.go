@@ -255,26 +255,22 @@ func isDay(w string) bool {
 	return len(w) >= 1 && len(w) <= 2 && isNumber(w)
 }
 
-// tokenAfter is the token (letters and digits) after position j, past its
-// spaces.
+// wordAfter is the word (letters) after position j, past its spaces.
+func wordAfter(rs []rune, j int) string { return runAfter(rs, j, unicode.IsLetter) }
+
+// tokenAfter is the token (letters and digits: "3rd", "12") after position
+// j, past its spaces.
 func tokenAfter(rs []rune, j int) string {
-	for j < len(rs) && rs[j] == ' ' {
-		j++
-	}
-	k := j
-	for k < len(rs) && (unicode.IsLetter(rs[k]) || unicode.IsDigit(rs[k])) {
-		k++
-	}
-	return string(rs[j:k])
+	return runAfter(rs, j, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
-// wordAfter is the word (letters) after position j, past its spaces.
-func wordAfter(rs []rune, j int) string {
+// runAfter is the run of runes in after position j, past its spaces.
+func runAfter(rs []rune, j int, in func(rune) bool) string {
 	for j < len(rs) && rs[j] == ' ' {
 		j++
 	}
 	k := j
-	for k < len(rs) && unicode.IsLetter(rs[k]) {
+	for k < len(rs) && in(rs[k]) {
 		k++
 	}
 	return string(rs[j:k])
