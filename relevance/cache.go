@@ -3,6 +3,7 @@ package relevance
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +49,17 @@ const (
 	markReplaced             // a word saying a thing is another now (saysReplaced)
 	markCurrent              // a thing's new or current value (statesCurrent)
 )
+
+// clockOf is markClock when a text holds a clock time: 09:00, 9am, 7 pm, 7 点,
+// 七点, noon, midnight (not 9.30, which an amount writes as often).
+func clockOf(text string) uint8 {
+	if clockTime.MatchString(strings.ToLower(text)) {
+		return markClock
+	}
+	return 0
+}
+
+var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|点)|[一二三四五六七八九十两]\s*点|noon|midnight|o'clock`)
 
 // scriptsOf are the scripts text is written in.
 func scriptsOf(text string) uint8 {

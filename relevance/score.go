@@ -805,17 +805,6 @@ func noClock(cands []Candidate, docs []doc) []bool {
 	return out
 }
 
-// clockOf is markClock when a text holds a clock time: 09:00, 9am, 7 pm, 7 点,
-// 七点, noon, midnight (not 9.30, which an amount writes as often).
-func clockOf(text string) uint8 {
-	if clockTime.MatchString(strings.ToLower(text)) {
-		return markClock
-	}
-	return 0
-}
-
-var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|点)|[一二三四五六七八九十两]\s*点|noon|midnight|o'clock`)
-
 // relativeTime is a length before or after a thing, and what follows (2 hours
 // before the filling; 14 days prior to departure).
 var relativeTime = regexp.MustCompile(`(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?))\s+(?:before|after|prior to)\s+([^,;:.]*)`)
