@@ -1737,6 +1737,11 @@ var discountEnds = map[string]bool{"until": true, "till": true, "for": true, "al
 // priceEnds are the words after a price held out ("" for the line's end).
 var priceEnds = map[string]bool{"": true, "a": true, "per": true, "each": true, "only": true, "for": true, "with": true}
 
+// isLetters reports a word of lower-case Latin letters only.
+func isLetters(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
+}
+
 func isNumber(s string) bool {
 	return s != "" && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
@@ -1801,8 +1806,3 @@ func namesSomeone(rs []rune) bool {
 const cjkSurnames = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 
 var cjkTitles = newCJKWords("师傅", "阿姨", "医生", "老师", "先生", "女士", "经理", "教练", "律师", "护士", "大夫", "队长")
-
-// isLetters reports a word of lower-case Latin letters only.
-func isLetters(w string) bool {
-	return w != "" && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
-}
