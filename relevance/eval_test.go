@@ -350,7 +350,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// its misses: development), -blind-114.json (the same shape, written after
 	// stop 57's first twenty-nine changes; committed unread, read once, then
 	// its misses: development), -blind-115.json (the same shape, written at
-	// the end of stop 57 after all its changes; committed unread, read once);
+	// the end of stop 57 after all its changes; committed unread, read once),
+	// -blind-116.json, -blind-117.json and -blind-118.json (the same shape,
+	// written at the start of stop 58 before any change; committed unread,
+	// read once, then their misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -411,6 +414,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-110.json"}, {"../examples/evalset-blind-111.json"},
 		{"../examples/evalset-blind-112.json"}, {"../examples/evalset-blind-113.json"},
 		{"../examples/evalset-blind-114.json"}, {"../examples/evalset-blind-115.json"},
+		{"../examples/evalset-blind-116.json"}, {"../examples/evalset-blind-117.json"},
+		{"../examples/evalset-blind-118.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
