@@ -213,7 +213,10 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 
 // supersede lets a later event change what the most relevant one (i) says
 // where no identifier tells their story: one that shares a word with it,
-// says it changes something ("moved", "改到") and states what the question
+// says it changes something ("moved", "改到") or states a new value ("16 June
+// cancelled …; new date 18 June 10:00" after "Filling booked: 16 June
+// 10:00"; not one saying what is so now, "filling now with Dr Brandt, same
+// time", which need not change what is asked) and states what the question
 // asks (or names the thing it asks for, noun: "which room …?") is its newer
 // word, and inherits all of i's match (wA). For "when is
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
@@ -235,7 +238,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) || !names(j) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
+			!saysChanged(d) && d.count(newHash) == 0 || !names(j) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if chars == nil {
@@ -374,7 +377,10 @@ func (d doc) withChangeMarks() doc {
 	return d
 }
 
-var currentHashes = []uint64{termHash("new"), termHash(NowTerm)}
+var (
+	newHash       = termHash("new")
+	currentHashes = []uint64{newHash, termHash(NowTerm)}
+)
 
 // hasAny reports that the event has one of the terms hs.
 func hasAny(d *doc, hs []uint64) bool {
