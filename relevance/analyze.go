@@ -528,15 +528,29 @@ const StemCacheEntries = 100_000
 // stem is a word's Porter2 stem, in its American spelling (spellings).
 func stem(w string) string {
 	if len(w) > 32 {
-		return english.Stem(w, false) // rare: not worth a cache slot
+		return undoubled(english.Stem(w, false)) // rare: not worth a cache slot
 	}
 	return stems.Get(w, func() string {
-		s := english.Stem(w, false)
+		s := undoubled(english.Stem(w, false))
 		if a, ok := spellings().stems[s]; ok {
 			return a // (one spelling of a word: spellings.go)
 		}
 		return s
 	})
+}
+
+// undoubled is a stem without the last of the double consonant it ends
+// in, as Porter2 leaves one after taking off "-ed" or "-ing": "added" and
+// "adding" stem to "ad", and so do "add" and "adds" now, as "staff" does to
+// "staffed"'s "staf". Not when what is left is a stop word ("off", "inn"),
+// nor without a vowel before the pair ("mm").
+func undoubled(s string) string {
+	n := len(s)
+	if n < 3 || s[n-1] != s[n-2] || !strings.ContainsRune("bdfgmnprt", rune(s[n-1])) ||
+		!strings.ContainsAny(s[:n-2], "aeiouy") || stopWords[s[:n-1]] {
+		return s
+	}
+	return s[:n-1]
 }
 
 func isIdentifier(tok string) bool {
