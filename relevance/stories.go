@@ -33,8 +33,23 @@ var currencyHashes = func() map[uint64]bool {
 // identifier tells a story by itself; two prices may be equal), a currency or
 // the term of an answer type, an offer or a question.
 func (d *doc) storyWord(h uint64) bool {
-	return !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h]
+	return !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h] && !changeWord(h)
 }
+
+// changeWord reports the term of a word saying that something changed or is
+// another or new now: two events saying "changed" ("SIM PIN changed", "Plan
+// changed from Basic to Plus") tell no one story by it.
+func changeWord(h uint64) bool { return changeWordHashes[h] }
+
+var changeWordHashes = func() map[uint64]bool {
+	m := map[uint64]bool{}
+	for _, hs := range [][]uint64{changeHashes, replacedHashes, currentHashes} {
+		for _, h := range hs {
+			m[h] = true
+		}
+	}
+	return m
+}()
 
 // isAnswerTerm reports the term of an answer type, of an offer or of a line
 // that only asks: none says what an event is about.
@@ -217,8 +232,11 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // cancelled …; new date 18 June 10:00" after "Filling booked: 16 June
 // 10:00"; not one saying what is so now, "filling now with Dr Brandt, same
 // time", which need not change what is asked) and states what the question
-// asks (or names the thing it asks for, noun: "which room …?") is its newer
-// word, and inherits all of i's match (wA). For "when is
+// asks (or names the thing it asks for, noun: "which room …?", or says the
+// thing is another now, saysReplaced, as in inherit: "Booked instead: Yoga
+// Wed 19:00" after "Booked: Spin class Tue 18:30" for "what class am I going
+// to?") is its newer word, and inherits all of i's match (wA). A word saying
+// that something changed is no word the two share (storyWord). For "when is
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
 // "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
 // the same for a story an identifier tells, with or without such a word.)
@@ -238,7 +256,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) && d.count(newHash) == 0 || !names(j) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
+			!saysChanged(d) && d.count(newHash) == 0 || !names(j) && !saysReplaced(d) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if chars == nil {
