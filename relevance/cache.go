@@ -203,7 +203,7 @@ func newDoc(text string) doc {
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
 		marks: scriptsOf(text) | clockOf(text)}
-	return d.withChangeMarks()
+	return d.withChangeMarks(text)
 }
 
 // prefixed splits a prefixed identifier into its letter prefix, without the
@@ -287,7 +287,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 164
+const analysisVersion = 165
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

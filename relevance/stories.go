@@ -236,13 +236,17 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // thing is another now, saysReplaced, as in inherit: "Booked instead: Yoga
 // Wed 19:00" after "Booked: Spin class Tue 18:30" for "what class am I going
 // to?") is its newer word, and inherits all of i's match (wA). A word saying
-// that something changed is no word the two share (storyWord). For "when is
+// that something changed is no word the two share (storyWord). When i names
+// an identifier, the later events naming it tell its story (inherit); one
+// that does not name it supersedes it only for a question asking for the
+// newest ("when is the delivery now?": "Driver running late; new slot
+// 19:00-20:00" after "Grocery order GR-7730: … delivery Thu 18:00-19:00"). For "when is
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
 // "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
 // the same for a story an identifier tells, with or without such a word.)
 func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
 	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
-	if rels[i] <= 0 || namesOwnID(&docs[i]) || !statesAsked(&docs[i], asked) || !names(i) || asksFor(asked, ReasonTerm) {
+	if rels[i] <= 0 || namesOwnID(&docs[i]) && !how.newest || !statesAsked(&docs[i], asked) || !names(i) || asksFor(asked, ReasonTerm) {
 		// (asking why, a later change is no newer reason: "因 行程 变更，退还
 		// 差价" refunds because of the change that "因 台风，航班 改为 …" gave
 		// the reason for; a later event stating a reason of its own matches by it)
@@ -382,11 +386,17 @@ func statesCurrent(d *doc) bool { return d.marks&(markReplaced|markCurrent) != 0
 // changed (saysChanged, saysReplaced, statesCurrent), found once when the
 // event is analysed: a question asking for the newest checks every
 // candidate for them.
-func (d doc) withChangeMarks() doc {
-	if hasAny(&d, changeHashes) {
+// A line that only asks ("can I change the colour to blue?") says nothing
+// changed, nor does a word asking the customer to change something ("update
+// your card within 7 days", "please replace the filter").
+func (d doc) withChangeMarks(text string) doc {
+	if d.count(questionHash) > 0 {
+		return d
+	}
+	if hasAny(&d, changeHashes) && !onlyAsked(text, changeHashes) {
 		d.marks |= markChanged
 	}
-	if hasAny(&d, replacedHashes) {
+	if hasAny(&d, replacedHashes) && !onlyAsked(text, replacedHashes) {
 		d.marks |= markReplaced
 	}
 	if hasAny(&d, currentHashes) {
@@ -394,6 +404,21 @@ func (d doc) withChangeMarks() doc {
 	}
 	return d
 }
+
+// onlyAsked reports that each of a text's words whose terms are hs asks the
+// customer to do it ("update your card"): the word in its plain form before
+// whose thing it is to change.
+func onlyAsked(text string, hs []uint64) bool {
+	lower := strings.ToLower(text)
+	if !changeRequest.MatchString(lower) {
+		return false
+	}
+	return !slices.ContainsFunc(plainWords(changeRequest.ReplaceAllString(lower, " ")), func(w string) bool {
+		return slices.Contains(hs, termHash(stem(w)))
+	})
+}
+
+var changeRequest = regexp.MustCompile(`\b(?:update|change|reschedule|rebook|extend|adjust|move|renew|raise|reduce|lower|increase|postpone|delay|switch|replace|upgrade|downgrade|swap|convert) (?:your|the|my|our|it|them|this|that)\b`)
 
 var (
 	newHash       = termHash("new")
