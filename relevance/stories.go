@@ -420,9 +420,11 @@ func onlyAsked(text string, hs []uint64) bool {
 
 var changeRequest = regexp.MustCompile(`\b(?:update|change|reschedule|rebook|extend|adjust|move|renew|raise|reduce|lower|increase|postpone|delay|switch|replace|upgrade|downgrade|swap|convert) (?:your|the|my|our|it|them|this|that)\b`)
 
+// currentHashes are the terms of an event stating a new or current value:
+// "new" ("New seats on screen 5"), NowTerm, and 新 (新卡, 新 地址).
 var (
 	newHash       = termHash("new")
-	currentHashes = []uint64{newHash, termHash(NowTerm)}
+	currentHashes = []uint64{newHash, termHash(NowTerm), termHash("新")}
 )
 
 // hasAny reports that the event has one of the terms hs.
