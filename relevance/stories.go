@@ -305,13 +305,18 @@ func cjkChars(text string) []uint64 {
 // seats do I have for CN-7781?". The noun is one or
 // two words WordNet knows as a noun, before an auxiliary, a pronoun or a
 // preposition, or ending the question ("what happened to …" names none:
-// "happened" is no noun).
+// "happened" is no noun), or after "what is the latest …" ("what's the
+// latest bill?": bill). A word saying something changed names no thing
+// ("what's the newest update on my rental?" asks for any).
 func askedNoun(words, terms []string) uint64 {
 	for k, w := range words {
 		if w != "what" && w != "which" {
 			continue
 		}
 		n := k + 1
+		if n+2 < len(words) && (words[n] == "s" || words[n] == "is" || words[n] == "are") && ownerWords[words[n+1]] && newestWords[words[n+2]] {
+			n += 3 // ("what's the latest bill?", "what is my current plan?")
+		}
 		if n+1 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
 			n += 2
 		}
@@ -323,7 +328,7 @@ func askedNoun(words, terms []string) uint64 {
 				}
 				break
 			}
-			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !knowsAs(words[m], 'n') {
+			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !knowsAs(words[m], 'n') || changeWord(termHash(stem(words[m]))) {
 				break
 			}
 			j := slices.Index(terms, stem(words[m]))
@@ -338,6 +343,11 @@ func askedNoun(words, terms []string) uint64 {
 	}
 	return 0
 }
+
+var (
+	ownerWords  = map[string]bool{"the": true, "my": true, "our": true, "your": true}
+	newestWords = map[string]bool{"latest": true, "newest": true, "current": true, "last": true}
+)
 
 // askedCJKNoun is askedNoun for a Chinese question: the two characters after
 // 哪个 (哪家, 哪间, …) or 什么 name the thing it asks for ("我坐哪个车厢？",
