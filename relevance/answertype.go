@@ -1126,7 +1126,7 @@ const DelayTerm = "⌛"
 // faultCues mark a question asking what is wrong with a thing, or what a
 // check found.
 var faultCues = []string{"wrong with", "what's wrong", "what is wrong", "what was wrong", "anything wrong", "something wrong",
-	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么问题", "什么毛病", "毛病", "哪里坏", "坏了",
+	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么问题", "什么毛病", "毛病", "哪里坏",
 	// how a thing broke (怎么坏的)
 	"怎么坏", "咋坏", "怎么弄坏",
 	// what a doctor found (a diagnosis)
