@@ -353,7 +353,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// the end of stop 57 after all its changes; committed unread, read once),
 	// -blind-116.json, -blind-117.json and -blind-118.json (the same shape,
 	// written at the start of stop 58 before any change; committed unread,
-	// read once, then their misses: development);
+	// read once, then their misses: development), -blind-119.json (the same
+	// shape, written after stop 58's first eight changes; committed unread,
+	// read once, then its misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -415,7 +417,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-112.json"}, {"../examples/evalset-blind-113.json"},
 		{"../examples/evalset-blind-114.json"}, {"../examples/evalset-blind-115.json"},
 		{"../examples/evalset-blind-116.json"}, {"../examples/evalset-blind-117.json"},
-		{"../examples/evalset-blind-118.json"},
+		{"../examples/evalset-blind-118.json"}, {"../examples/evalset-blind-119.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
