@@ -40,7 +40,9 @@ type doc struct {
 // time, which "what time" asks for (noClock); and whether its words say that
 // something changed, is another now or has a new value (saysChanged,
 // saysReplaced, statesCurrent), which a question asking for the newest
-// checks in every candidate.
+// checks in every candidate; and a time counted from a thing ("2 hours
+// before the filling"), which a question asking when looks for in every
+// candidate stating a time (relativeTimes).
 const (
 	scriptCJK    = 1 << iota // a CJK character
 	scriptLatin              // a lower-case Latin letter: a word (an identifier's capitals are none)
@@ -48,6 +50,7 @@ const (
 	markChanged              // a word saying something changed (saysChanged)
 	markReplaced             // a word saying a thing is another now (saysReplaced)
 	markCurrent              // a thing's new or current value (statesCurrent)
+	markRelative             // a length before or after a thing (relativeOf)
 )
 
 // clockOf is markClock when a text holds a clock time: 09:00, 9am, 7 pm, 7 点,
@@ -60,6 +63,16 @@ func clockOf(text string) uint8 {
 }
 
 var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|点)|[一二三四五六七八九十两]\s*点|noon|midnight|o'clock`)
+
+// relativeOf is markRelative when a text holds a length before or after a
+// thing (relativeTime): "no eating 1 hour after the filling".
+func relativeOf(text string) uint8 {
+	if (strings.Contains(text, "efore") || strings.Contains(text, "fter") || strings.Contains(text, "rior")) &&
+		relativeTime.MatchString(normalise(text)) {
+		return markRelative
+	}
+	return 0
+}
 
 // scriptsOf are the scripts text is written in.
 func scriptsOf(text string) uint8 {
@@ -202,7 +215,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(text)}
+		marks: scriptsOf(text) | clockOf(text) | relativeOf(text)}
 	return d.withChangeMarks(text)
 }
 
@@ -287,7 +300,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 166
+const analysisVersion = 167
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -737,11 +737,10 @@ var saidCJK = []string{"说", "提醒", "通知", "告诉"}
 func relativeTimes(own []string, cands []Candidate, docs []doc) []bool {
 	var out []bool
 	for i := range docs {
-		text := cands[i].Text
-		if docs[i].count(timeHash) == 0 || !strings.Contains(text, "efore") && !strings.Contains(text, "fter") && !strings.Contains(text, "rior") {
-			continue // (before, after, prior: in any case, without normalising every event)
+		if docs[i].marks&markRelative == 0 || docs[i].count(timeHash) == 0 {
+			continue // (relativeOf, when the event was analysed)
 		}
-		norm := normalise(text)
+		norm := normalise(cands[i].Text)
 		if countedFrom(norm, own) {
 			if out == nil {
 				out = make([]bool, len(docs))

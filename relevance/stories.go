@@ -266,7 +266,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 		if chars == nil {
 			chars = cjkChars(cands[i].Text)
 		}
-		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return d.storyWord(h) && docs[i].count(h) > 0 && !slices.Contains(chars, h) }) {
+		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) }) {
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
 		}
 	}
