@@ -80,10 +80,29 @@ func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
 	}
 	if len(p.cjk) > 0 && strings.IndexFunc(q.norm, isCJK) >= 0 {
 		for k := range p.cjk {
-			if ph := &p.cjk[k]; strings.Contains(q.norm, ph.text) && !f(&ph.v, ph.words) {
+			if ph := &p.cjk[k]; holdsCJK(q.norm, ph.text) && !f(&ph.v, ph.words) {
 				return
 			}
 		}
+	}
+}
+
+// holdsCJK reports that a text holds a CJK phrase, not only as the end of a
+// question word's first character and the phrase's first: "几点的飞机" holds
+// no 点的 (what one ordered): 几点 asks the time; nor "为什么" 什么.
+func holdsCJK(norm, phrase string) bool {
+	for from := 0; ; {
+		k := strings.Index(norm[from:], phrase)
+		if k < 0 {
+			return false
+		}
+		k += from
+		prev, _ := utf8.DecodeLastRuneInString(norm[:k])
+		first, _ := utf8.DecodeRuneInString(phrase)
+		if prev != '几' && !cjkInterrogatives[[2]rune{prev, first}] {
+			return true
+		}
+		from = k + len(phrase)
 	}
 }
 
