@@ -118,9 +118,10 @@ func saidByStaff(rs []rune) bool {
 
 // DurationTerm is the term of an event that states how long something lasts
 // or runs in months or years: "24 months", "a 12-month contract", "valid for
-// 1 year", "有效期 一年", "3 个月". A time (TimeTerm) leaves them out, a plan's
-// length more often than a when; a question asking how long asks for either
-// (weighed as a time).
+// 1 year", "有效期 一年", "3 个月", or in hours, days or weeks written as one
+// word ("a 3-hour session", "2-day pass": hyphenLength). A time (TimeTerm)
+// leaves them out, a plan's length more often than a when; a question asking
+// how long asks for either (weighed as a time).
 const DurationTerm = "⧗"
 
 // durationCues mark a question asking how long something lasts (it asks for a
@@ -153,8 +154,34 @@ func mayStateLength(rs []rune) bool {
 // or years: a number (in digits or words) before a unit of durationUnits, or
 // before 个月 or 年 in Chinese (一年, 3 个月).
 func statesDuration(rs []rune) bool {
-	return mayStateLength(rs) && lengths.in(rs)
+	return mayStateLength(rs) && lengths.in(rs) || hyphenLength(rs)
 }
+
+// hyphenLength reports a length written as one word, a number, a hyphen and
+// a unit of time: "3-hour session", "2-day pass", "45-minute call". Such a
+// length says how long a thing lasts, not when it is (statesTime: "in 3
+// hours" is a time).
+func hyphenLength(rs []rune) bool {
+	var buf [12]byte
+	for i := 1; i+1 < len(rs); i++ {
+		if rs[i] != '-' || !unicode.IsDigit(rs[i-1]) || !isLatin(rs[i+1]) {
+			continue
+		}
+		start := i - 1
+		for start > 0 && unicode.IsDigit(rs[start-1]) {
+			start--
+		}
+		if start > 0 && (unicode.IsLetter(rs[start-1]) || rs[start-1] == '-' || rs[start-1] == '.') || inIdentifier(rs, start) {
+			continue // (INV-2-HOUR, A3-day: part of a code)
+		}
+		if in(hyphenUnits, asciiWord(rs[i+1:span(rs, i+1, isLatin)], &buf)) {
+			return true
+		}
+	}
+	return false
+}
+
+var hyphenUnits = map[string]bool{"minute": true, "hour": true, "day": true, "week": true, "night": true}
 
 // lengths are what statesDuration looks for: not a number of four digits or
 // more before 年 ("2026 年": a year), nor "a" before a unit ("2.50 EUR a
