@@ -1076,15 +1076,16 @@ func span(rs []rune, i int, in func(rune) bool) int {
 // isLatin: a letter of a script written with spaces between words.
 func isLatin(r rune) bool { return unicode.IsLetter(r) && !isCJK(r) }
 
-// followedBy reports that the next word of rs is w, after spaces, a hyphen
-// or an underscore ("on back-order", "out-of-stock", a status "on_hold").
+// followedBy reports that the next word of rs is w, after spaces, a hyphen,
+// an underscore or an apostrophe ("on back-order", "out-of-stock", a status
+// "on_hold", "can't").
 func followedBy(rs []rune, w string) bool {
 	k := 0
 	for k < len(rs) && rs[k] == ' ' {
 		k++
 	}
-	if k == 0 && len(rs) > 0 && (rs[0] == '-' || rs[0] == '_') {
-		k = 1
+	if k == 0 && len(rs) > 0 && (rs[0] == '-' || rs[0] == '_' || rs[0] == '\'' || rs[0] == '’') {
+		k = 1 // (or a contraction's: "can't" is "can", "t")
 	}
 	rest := rs[k:]
 	if k == 0 || len(rest) < len(w) || len(rest) > len(w) && unicode.IsLetter(rest[len(w)]) {
@@ -1319,8 +1320,10 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "leave", "vacation"}, "need": {"a", "an"}, "waiting": {"for", "on"},
 	"at": {"risk"}, "used": {"up"}, "limit": {"reached", "exceeded", "hit"}, "quota": {"reached", "exceeded", "hit", "full"},
 	"allowance": {"reached", "exceeded", "used"}, "storage": {"full"}, "held": {"for", "at", "up", "by"}, "signs": {"of"},
-	"could": {"not"}, "can": {"not"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
+	"could": {"not"}, "can": {"not", "t"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},
 	"have": {"not"}, "had": {"not"}, "is": {"not"}, "are": {"not"},
+	// and contracted, as the words split them ("can't", "didn't": "didn", "t")
+	"didn": {"t"}, "wasn": {"t"}, "weren": {"t"}, "hasn": {"t"}, "haven": {"t"}, "hadn": {"t"}, "isn": {"t"}, "aren": {"t"},
 	// why something could not be done ("nobody at home", "not found", "out of
 	// stock", "sold out")
 	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"}, "for": {"maintenance", "repairs", "repair", "renovation", "refurbishment", "cleaning", "works", "inspection", "holidays"},

@@ -348,14 +348,16 @@ func asksFor(t *testing.T, want map[string][]string) {
 }
 
 // A question asking why looks for the events that state a cause or a problem:
-// "why can't I stream?" shares no word with the failure that answers it.
+// "why is there no picture?" shares no word with the failure that answers it.
+// (Not "why can't I stream?": its "can't" states a problem, which the events
+// stating one match as a word.)
 func TestAWhyQuestionLooksForAReason(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "billing", Time: ago(40), Text: "Card payment for the monthly plan declined: card expired"},
 		{Source: "web", Time: ago(10), Text: "Signed in from the smart TV app"},
 		{Source: "mail", Time: ago(20), Text: "Opened the monthly newsletter e-mail"},
 	}
-	with, without := withAndWithout("why can't I stream anything?", cands, func(w *relevance.Weights) { w.Reason = 0 })
+	with, without := withAndWithout("why is there no picture?", cands, func(w *relevance.Weights) { w.Reason = 0 })
 	if with[0].Lexical != 1 || without[0].Lexical != 0 {
 		t.Errorf("the declined payment should be the only lexical match, and only with Reason: with %+v, without %+v", with, without)
 	}
