@@ -355,7 +355,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// written at the start of stop 58 before any change; committed unread,
 	// read once, then their misses: development), -blind-119.json (the same
 	// shape, written after stop 58's first eight changes; committed unread,
-	// read once, then its misses: development);
+	// read once, then its misses: development), -blind-120.json (the same
+	// shape, written after stop 58's first sixteen changes; committed
+	// unread, read once, then its misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -418,6 +420,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-114.json"}, {"../examples/evalset-blind-115.json"},
 		{"../examples/evalset-blind-116.json"}, {"../examples/evalset-blind-117.json"},
 		{"../examples/evalset-blind-118.json"}, {"../examples/evalset-blind-119.json"},
+		{"../examples/evalset-blind-120.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
