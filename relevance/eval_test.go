@@ -354,9 +354,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-116.json, -blind-117.json and -blind-118.json (the same shape,
 	// written at the start of stop 58 before any change; committed unread,
 	// read once, then their misses: development), -blind-119.json (the same
-	// shape, written after stop 58's first eight changes; committed unread,
+	// shape, written after stop 58's first seven changes; committed unread,
 	// read once, then its misses: development), -blind-120.json (the same
-	// shape, written after stop 58's first sixteen changes; committed
+	// shape, written after stop 58's first thirteen changes; committed
 	// unread, read once, then its misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
