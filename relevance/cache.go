@@ -65,10 +65,12 @@ func clockOf(text string) uint8 {
 var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|点)|[一二三四五六七八九十两]\s*点|noon|midnight|o'clock`)
 
 // relativeOf is markRelative when a text holds a length before or after a
-// thing (relativeTime): "no eating 1 hour after the filling".
+// thing (relativeTime, cjkRelativeTime): "no eating 1 hour after the
+// filling", "出发 前 7 天".
 func relativeOf(text string) uint8 {
 	if (strings.Contains(text, "efore") || strings.Contains(text, "fter") || strings.Contains(text, "rior")) &&
-		relativeTime.MatchString(normalise(text)) {
+		relativeTime.MatchString(normalise(text)) ||
+		(strings.Contains(text, "前") || strings.Contains(text, "后")) && cjkRelativeTime.MatchString(normalise(text)) {
 		return markRelative
 	}
 	return 0
@@ -300,7 +302,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 169
+const analysisVersion = 170
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Candidate is one event to score.
@@ -732,8 +733,8 @@ var saidCJK = []string{"说", "提醒", "通知", "告诉"}
 // relativeTimes marks, for a question asking when, the events whose only
 // time is one counted from the question's thing: "no eating 1 hour after the
 // filling" says when not to eat, not when the filling is, and "balance due 14
-// days before pick-up" when the balance is due, not the pick-up. Nil when no
-// event is such.
+// days before pick-up" when the balance is due, not the pick-up (nor "尾款
+// 请 于 出发 前 7 天 付清" when one sets off). Nil when no event is such.
 func relativeTimes(own []string, cands []Candidate, docs []doc) []bool {
 	var out []bool
 	for i := range docs {
@@ -754,23 +755,34 @@ func relativeTimes(own []string, cands []Candidate, docs []doc) []bool {
 // countedFrom reports a text (normalised) whose only time is a length before
 // or after a thing ("2 hours before the filling") that one of words (stems)
 // names within four words, and no other time.
+// In Chinese the thing comes first, and one of words of two characters or
+// more names it ("尾款 请 于 出发 前 7 天 付清": 出发).
 func countedFrom(norm string, words []string) bool {
-	ms := relativeTime.FindAllStringSubmatchIndex(norm, -1)
-	if len(ms) == 0 {
-		return false
-	}
 	named := false
 	rest := []byte(norm)
-	for _, m := range ms {
+	blank := func(from, to int) {
+		for k := from; k < to; k++ {
+			rest[k] = ' ' // (the length, which the time was)
+		}
+	}
+	for _, m := range relativeTime.FindAllStringSubmatchIndex(norm, -1) {
 		after := wordsOf(norm[m[4]:m[5]])
 		for _, w := range after[:min(4, len(after))] {
 			if slices.Contains(words, stem(w)) {
 				named = true
 			}
 		}
-		for k := m[2]; k < m[3]; k++ {
-			rest[k] = ' ' // (the length, which the time was)
+		blank(m[2], m[3])
+	}
+	for _, m := range cjkRelativeTime.FindAllStringSubmatchIndex(norm, -1) {
+		thing := norm[m[2]:m[3]]
+		if slices.ContainsFunc(words, func(w string) bool {
+			r, _ := utf8.DecodeRuneInString(w)
+			return isCJK(r) && utf8.RuneCountInString(w) > 1 && strings.Contains(thing, w)
+		}) {
+			named = true
 		}
+		blank(m[4], m[5])
 	}
 	return named && !statesTime(joinedCJK([]rune(string(rest))))
 }
@@ -807,6 +819,10 @@ func noClock(cands []Candidate, docs []doc) []bool {
 // relativeTime is a length before or after a thing, and what follows (2 hours
 // before the filling; 14 days prior to departure).
 var relativeTime = regexp.MustCompile(`(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?))\s+(?:before|after|prior to)\s+([^,;:.]*)`)
+
+// cjkRelativeTime is the Chinese: the thing, then 前 or 后 and the length
+// (出发 前 7 天; 手术后2小时).
+var cjkRelativeTime = regexp.MustCompile(`(\p{Han}{1,8})\s*(?:之前|之后|以前|以后|前|后)\s*((?:\d+|[一二三四五六七八九十两半]+)\s*(?:个\s*)?(?:分钟|小时|天|周|星期|月))`)
 
 // namesAnObject reports whether an event names an identifier of a kind
 // (INV-1040, 1Z88AA0312; not an amount, nor a bare number, which another
