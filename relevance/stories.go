@@ -228,10 +228,13 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 
 // supersede lets a later event change what the most relevant one (i) says
 // where no identifier tells their story: one that shares a word with it,
-// says it changes something ("moved", "改到") or states a new value ("16 June
-// cancelled …; new date 18 June 10:00" after "Filling booked: 16 June
-// 10:00"; not one saying what is so now, "filling now with Dr Brandt, same
-// time", which need not change what is asked) and states what the question
+// says it changes something ("moved", "改到") or, for a question asking for
+// the newest, states a new value ("16 June cancelled …; new date 18 June
+// 10:00" after "Filling booked: 16 June 10:00" for "when is my filling
+// now?"; not one saying what is so now, "filling now with Dr Brandt, same
+// time", which need not change what is asked; nor for any other question:
+// among other customers' events a "new" line sharing a word had taken the
+// answer's place, TestRankingHoldsAmongOtherCustomersEvents) and states what the question
 // asks (or names the thing it asks for, noun: "which room …?", or says the
 // thing is another now, saysReplaced, as in inherit: "Booked instead: Yoga
 // Wed 19:00" after "Booked: Spin class Tue 18:30" for "what class am I going
@@ -260,7 +263,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) && d.count(newHash) == 0 || !names(j) && !saysReplaced(d) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
+			!saysChanged(d) && (!how.newest || d.count(newHash) == 0) || !names(j) && !saysReplaced(d) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if chars == nil {
