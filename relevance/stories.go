@@ -227,26 +227,28 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 }
 
 // supersede lets a later event change what the most relevant one (i) says
-// where no identifier tells their story: one that shares a word with it,
-// says it changes something ("moved", "改到") or, for a question asking for
-// the newest, states a new value ("16 June cancelled …; new date 18 June
-// 10:00" after "Filling booked: 16 June 10:00" for "when is my filling
-// now?"; not one saying what is so now, "filling now with Dr Brandt, same
-// time", which need not change what is asked; nor for any other question:
-// among other customers' events a "new" line sharing a word had taken the
-// answer's place, TestRankingHoldsAmongOtherCustomersEvents) and states what the question
-// asks (or names the thing it asks for, noun: "which room …?", or says the
-// thing is another now, saysReplaced, as in inherit: "Booked instead: Yoga
-// Wed 19:00" after "Booked: Spin class Tue 18:30" for "what class am I going
-// to?") is its newer word, and inherits all of i's match (wA). A word saying
-// that something changed is no word the two share (storyWord). When i names
-// an identifier, the later events naming it tell its story (inherit); one
-// that does not name it supersedes it only for a question asking for the
-// newest ("when is the delivery now?": "Driver running late; new slot
-// 19:00-20:00" after "Grocery order GR-7730: … delivery Thu 18:00-19:00"). For "when is
+// where no identifier tells their story. A later event that shares a word
+// with it (a word saying that something changed is none: storyWord), says
+// it changes something ("moved", "改到") and states what the question asks
+// is its newer word, and inherits all of i's match (wA): for "when is
 // Bruno's vaccination?", "Bruno's appointment moved to Saturday 09:00" after
-// "Appointment for the dog Bruno: vaccination on Friday 11:00". (inherit does
-// the same for a story an identifier tells, with or without such a word.)
+// "Appointment for the dog Bruno: vaccination on Friday 11:00". Instead of
+// what the question asks, it may name the thing it asks for (noun: "which
+// room …?") or say the thing is another now (saysReplaced, as in inherit:
+// "Booked instead: Yoga Wed 19:00" after "Booked: Spin class Tue 18:30" for
+// "what class am I going to?").
+//
+// For a question asking for the newest, two more. One stating a new value
+// says it changed ("16 June cancelled …; new date 18 June 10:00" after
+// "Filling booked: 16 June 10:00" for "when is my filling now?"); not one
+// saying what is so now ("filling now with Dr Brandt, same time" need not
+// change what is asked), nor for other questions (among other customers'
+// events, a "new" line sharing a word had taken answers' places:
+// TestRankingHoldsAmongOtherCustomersEvents). And when i names an
+// identifier, whose later events tell its story (inherit), one that does not
+// name it may supersede it ("when is the delivery now?": "Driver running
+// late; new slot 19:00-20:00" after "Grocery order GR-7730: … delivery Thu
+// 18:00-19:00").
 func supersede(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
 	names := func(j int) bool { return noun == 0 || j < len(clauses) && clauses[j]&noun != 0 }
 	if rels[i] <= 0 || namesOwnID(&docs[i]) && !how.newest || !statesAsked(&docs[i], asked) || !names(i) || asksFor(asked, ReasonTerm) {
