@@ -378,11 +378,27 @@ func statesCount(rs []rune) bool {
 		}
 	}
 	for i, r := range rs {
-		if strings.ContainsRune(cjkMeasures, r) && numeralBefore(rs, i) {
+		if strings.ContainsRune(cjkMeasures, r) && numeralBefore(rs, i) && !ordinalBefore(rs, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// ordinalBefore reports that the number before rs[i] is an ordinal's, after
+// 第: "第 二 期" is the second instalment, not two of them.
+func ordinalBefore(rs []rune, i int) bool {
+	k := i
+	if k > 0 && rs[k-1] == ' ' {
+		k--
+	}
+	for k > 0 && isNumeral(rs[k-1]) {
+		k--
+	}
+	if k > 0 && rs[k-1] == ' ' {
+		k--
+	}
+	return k > 0 && rs[k-1] == '第'
 }
 
 // countedPlural reports a plural noun counted by the number a change gives it
