@@ -1293,7 +1293,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"scratched": true, "scratches": true, "dent": true, "dented": true, "stain": true, "stains": true, "stained": true,
 	// and what a doctor, a dentist or a vet finds ("X-ray: small fracture in the
 	// left front paw", "check-up: small cavity", "blood sugar elevated")
-	"fracture": true, "fractured": true, "sprain": true, "sprained": true, "inflamed": true,
+	"fracture": true, "fractured": true, "sprain": true, "sprained": true, "strain": true, "strained": true, "inflamed": true,
 	"inflammation": true, "swelling": true, "bruised": true, "allergic": true, "allergy": true, "limping": true,
 	"cavity": true, "cavities": true, "decay": true, "abnormal": true, "elevated": true, "deficiency": true, "cyst": true, "lump": true, "irregular": true,
 	"tartar": true, "plaque": true, "gingivitis": true,
