@@ -73,6 +73,7 @@ var answerTypes = []*answerType{
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", placeAsked, 4, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
 	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
+	{FrequencyTerm, "frequency", 0, newCueSet(frequencyCues), statesFrequency, func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{SaidTerm, "said", 0, newCueSet(saidCues), byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
@@ -399,6 +400,87 @@ func ordinalBefore(rs []rune, i int) bool {
 		k--
 	}
 	return k > 0 && rs[k-1] == '第'
+}
+
+// FrequencyTerm is the term of an event that states how often something
+// happens ("2 visits a day", "twice a day for 7 days", "every second
+// Friday", "weekly", "每天 两 次"): the answer to "how often does the sitter
+// come?".
+const FrequencyTerm = "↻"
+
+// frequencyCues mark a question that asks how often.
+var frequencyCues = []string{"how often", "how frequently", "how many times a", "how many times per", "how many times each",
+	"多久一次", "多长时间一次", "几天一次", "一天几次", "一周几次", "每天几次", "每周几次", "每月几次"}
+
+// statesFrequency reports a text stating how often: "every" before a period
+// or an ordinal ("every day", "every 2 weeks", "every second Friday"), a
+// word of a period's rate ("daily", "weekly"), once, twice or a number of
+// times or of things done, then "a" or "per" and a period ("3 times a day",
+// "2 visits per week"; not an amount: "39.00 EUR a month" is a price), or
+// in Chinese 每 before a period (每天, 每周, 每 3 天) or a period before a
+// number of times (一天 两 次).
+func statesFrequency(rs []rune, t text) bool {
+	w := t.words
+	for i, x := range w {
+		switch {
+		case frequencyWords[x]:
+			return true
+		case x == "every" && i+1 < len(w) && (ratePeriods[w[i+1]] || ratePeriods[strings.TrimSuffix(w[i+1], "s")] || isNumber(w[i+1]) ||
+			ordinalWords[w[i+1]] || w[i+1] == "other" || timeAlone[w[i+1]]):
+			return true
+		case (x == "a" || x == "per" || x == "each") && i+1 < len(w) && ratePeriods[w[i+1]] && i > 0:
+			before := w[max(0, i-3):i]
+			if slices.ContainsFunc(before, func(b string) bool { return currencyCodes[b] || b == "eur" || b == "usd" || b == "gbp" }) {
+				continue // a price ("39.00 EUR a month")
+			}
+			if w[i-1] == "once" || w[i-1] == "twice" || w[i-1] == "times" || w[i-1] == "x" ||
+				len(before) >= 2 && (isNumber(before[len(before)-2]) || numberWords[before[len(before)-2]]) && countedPlural(w[i-1]) {
+				return true
+			}
+		}
+	}
+	return cjkFrequency(rs)
+}
+
+var (
+	frequencyWords = map[string]bool{"daily": true, "weekly": true, "monthly": true, "fortnightly": true, "hourly": true, "nightly": true,
+		"biweekly": true, "yearly": true, "annually": true}
+	ratePeriods  = map[string]bool{"day": true, "week": true, "month": true, "year": true, "night": true, "morning": true, "evening": true, "hour": true, "fortnight": true}
+	ordinalWords = map[string]bool{"second": true, "third": true, "fourth": true, "2nd": true, "3rd": true, "4th": true}
+)
+
+// cjkFrequency reports 每 before a period (每天, 每周, 每 3 天), 天天, or a
+// period before a number of times (一天 两 次, 每周 3 次).
+func cjkFrequency(rs []rune) bool {
+	skip := func(k int, in func(rune) bool) int {
+		for k < len(rs) && (rs[k] == ' ' || in(rs[k])) {
+			k++
+		}
+		return k
+	}
+	for i, r := range rs {
+		switch {
+		case r == '每':
+			k := skip(i+1, isNumeral)
+			if k < len(rs) && rs[k] == '个' {
+				k = skip(k+1, func(rune) bool { return false })
+			}
+			if k < len(rs) && strings.ContainsRune("天日周月晚年时", rs[k]) {
+				return true
+			}
+		case r == '天' && i+1 < len(rs) && rs[i+1] == '天':
+			return true
+		case r == '次':
+			k := i
+			for k > 0 && (rs[k-1] == ' ' || isNumeral(rs[k-1])) {
+				k--
+			}
+			if k < i && k > 0 && strings.ContainsRune("天周月", rs[k-1]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // countedPlural reports a plural noun counted by the number a change gives it

@@ -22,6 +22,15 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)
 		}
 	}
+	// how often: a rate of times or of things done, every …, 每天; not a price
+	// a month, nor an ordinal's number
+	for text, want := range map[string]bool{"Pet sitting: 2 visits a day, 150.00 EUR": true, "Take one capsule three times a day": true,
+		"Regular clean booked: every second Friday": true, "Delivered weekly on Mondays": true, "每天 两 次，饭后 服用": true, "一天两次": true,
+		"每个月 自动 扣款": true, "Membership 39.00 EUR a month": false, "第 2 次 课 完成": false, "Visit booked for Friday": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.FrequencyTerm); got != want {
+			t.Errorf("%q states how often: %v, want %v", text, got, want)
+		}
+	}
 	// where a delivery was left is a place
 	for _, text := range []string{"DPD: delivered to neighbour at no. 14", "Car delivery scheduled at the dealer in Hannover"} {
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
@@ -276,7 +285,7 @@ func TestAnswerTypes(t *testing.T) {
 		"where did they leave my parcel?":     {place},
 		"医生 说 我 得 了 什么？":                      {why}, // a diagnosis: what a doctor found
 		"what's my diagnosis?":                {why},
-		"how often do I give the drops?":      {instr},
+		"how often do I give the drops?":      {instr, relevance.FrequencyTerm},
 		"还缺什么材料？":                             {why, instr}, // what is still to be handed in (a missing one holds things up)
 		"住院的还要交什么材料？":                         {instr},
 		"how do I take the antibiotics?":      {instr},
