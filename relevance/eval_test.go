@@ -360,6 +360,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// unread, read once, then its misses: development), -blind-121.json (the
 	// same shape, written after stop 58's first fifteen changes; committed
 	// unread, read once, then its misses: development), -blind-122.json (the
+	// same shape, written after stop 58's first twenty changes; committed
+	// unread, read once, then its misses: development), -blind-123.json (the
 	// same shape, written at the end of stop 58 after all its changes;
 	// committed unread, read once);
 	// examples/evalset-identifiers.json,
@@ -425,7 +427,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-116.json"}, {"../examples/evalset-blind-117.json"},
 		{"../examples/evalset-blind-118.json"}, {"../examples/evalset-blind-119.json"},
 		{"../examples/evalset-blind-120.json"}, {"../examples/evalset-blind-121.json"},
-		{"../examples/evalset-blind-122.json"},
+		{"../examples/evalset-blind-122.json"}, {"../examples/evalset-blind-123.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
