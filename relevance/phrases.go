@@ -87,9 +87,10 @@ func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
 	}
 }
 
-// holdsCJK reports that a text holds a CJK phrase, not only as the end of a
-// question word's first character and the phrase's first: "几点的飞机" holds
-// no 点的 (what one ordered): 几点 asks the time; nor "为什么" 什么.
+// holdsCJK reports that a text holds a CJK phrase other than right after a
+// character that makes a question word with the phrase's first (几 before
+// anything, 为 before 什): "几点的飞机" holds no 点的 (what one ordered), as
+// 几点 asks the time, and "为什么" holds no 什么.
 func holdsCJK(norm, phrase string) bool {
 	for from := 0; ; {
 		k := strings.Index(norm[from:], phrase)
