@@ -686,11 +686,11 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 	for _, q := range []string{"what's in KT-771?", "what was KT-771 about?", "what was KT-771 for?", "KT-771 里面有什么？",
 		"what was KT-771?", "what is KT-771?", "KT-771 买的什么？", "what items are in KT-771?"} { // (nothing asked but what it is; what was bought)
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
-		if _, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "description") || f.AsksStatus {
+		if _, _, f := fused(q, cands); !slices.Contains(f.Asks, "description") || f.AsksStatus {
 			t.Errorf("%q: fusion %+v, want asks description and no status share", q, f)
 		}
 	}
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what did you do about KT-771?", nil), cands, relevance.DefaultWeights, nil, testNow); slices.Contains(f.Asks, "description") {
+	if _, _, f := fused("what did you do about KT-771?", cands); slices.Contains(f.Asks, "description") {
 		t.Errorf("what was done about it: fusion %+v, want no description", f)
 	}
 }
@@ -722,7 +722,7 @@ func TestWhatAnIdentifierMeansIsWhereItIsNamed(t *testing.T) {
 	for _, q := range []string{"what does F07 mean?", "what does F07 stand for?", "F07: what is it?", "F07 what's that?", "F07 是什么意思？", "F07 是什么东西"} {
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
 	}
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what does F07 cost me?", nil), cands, relevance.DefaultWeights, nil, testNow); slices.Contains(f.Asks, "description") {
+	if _, _, f := fused("what does F07 cost me?", cands); slices.Contains(f.Asks, "description") {
 		t.Errorf("what it costs: fusion %+v, want no description", f)
 	}
 }
@@ -769,7 +769,7 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		{Source: "payments", Time: ago(10), Text: "Deposit 120.00 EUR received"},
 	}
 	firstOnlyWith(t, relevance.NewQuery("how many people are coming on moving day?", nil), cands, 0, func(w *relevance.Weights) { w.Count, w.Person = 0, 0 })
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("how many people are coming on moving day?", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "count") || !slices.Contains(f.Asks, "person") {
+	if _, _, f := fused("how many people are coming on moving day?", cands); !slices.Contains(f.Asks, "count") || !slices.Contains(f.Asks, "person") {
 		t.Errorf("how many people: fusion asks %v, want count and person", f.Asks)
 	}
 	for text, want := range map[string]bool{
@@ -956,12 +956,12 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		{Source: "garage", Time: ago(2), Text: "Courtesy car available until your car is ready"},
 	}
 	firstFor(t, cands, map[string]int{"what was wrong with the car?": 1, "why isn't my car ready?": 3})
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what was wrong with the car?", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Equal(f.Asks, []string{"fault"}) {
+	if _, _, f := fused("what was wrong with the car?", cands); !slices.Equal(f.Asks, []string{"fault"}) {
 		t.Errorf("asks %v, want [fault]", f.Asks)
 	}
 	// "什么问题" asks why, as "what's the problem" does, and after a thing
 	// ("车有什么问题？") what is wrong with it.
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("车有什么问题？", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "fault") {
+	if _, _, f := fused("车有什么问题？", cands); !slices.Contains(f.Asks, "fault") {
 		t.Errorf("车有什么问题？: asks %v, want fault among them", f.Asks)
 	}
 	// "what did the dentist find?" asks for a finding: a fault, not someone away
@@ -970,11 +970,11 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		{Source: "dentist", Time: ago(22), Text: "Dr Okafor unavailable on 24 Oct; filling now with Dr Brandt, same time"},
 	}
 	firstFor(t, dentist, map[string]int{"what did the dentist find?": 0})
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what did the dentist find?", nil), dentist, relevance.DefaultWeights, nil, testNow); !slices.Equal(f.Asks, []string{"fault"}) {
+	if _, _, f := fused("what did the dentist find?", dentist); !slices.Equal(f.Asks, []string{"fault"}) {
 		t.Errorf("what did the dentist find?: asks %v, want [fault]", f.Asks)
 	}
 	// and "怎么坏的？" asks how a thing broke: what is wrong with it
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("热水器怎么坏的？", nil), cands, relevance.DefaultWeights, nil, testNow); !slices.Contains(f.Asks, "fault") {
+	if _, _, f := fused("热水器怎么坏的？", cands); !slices.Contains(f.Asks, "fault") {
 		t.Errorf("热水器怎么坏的？: asks %v, want fault among them", f.Asks)
 	}
 }

@@ -21,6 +21,12 @@ func ranksFirst(scores []float64, k int) bool {
 	return !slices.ContainsFunc(scores, func(s float64) bool { return s > scores[k] })
 }
 
+// fused ranks the candidates for a question by default weights, at testNow,
+// with each one's components and the fusion.
+func fused(q string, cands []relevance.Candidate) ([]float64, []relevance.Components, relevance.Fusion) {
+	return relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+}
+
 // firstFor checks that each question ranks its candidate first (by default
 // weights, at testNow).
 func firstFor(t *testing.T, cands []relevance.Candidate, want map[string]int) {
@@ -445,7 +451,7 @@ func TestAnObjectNamedByItsWordsIsNotItsSiblings(t *testing.T) {
 		t.Errorf("fusion names %q, sources %.2f and %.2f: want pr7701, the posters' 0.5, the flyers' 1", f.Object, comps[3].Source, comps[2].Source)
 	}
 	for _, q := range []string{"are the flyers and the posters printed?", "have the orders been printed?"} {
-		if _, comps, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow); comps[3].Source != 1 || f.Object != "" {
+		if _, comps, f := fused(q, cands); comps[3].Source != 1 || f.Object != "" {
 			t.Errorf("%q: the posters' event counts as another object's: %+v (fusion names %q)", q, comps[3], f.Object)
 		}
 	}
@@ -564,7 +570,7 @@ func TestTheNewDayIsTheOneItChangedTo(t *testing.T) {
 		{Source: "payments", Time: ago(7), Text: "Balance of 1,550.00 GBP due 7 days before the move"},
 	}
 	firstFor(t, cands, map[string]int{"what's the new moving day?": 1})
-	_, _, f := relevance.ScoreFused(relevance.NewQuery("what's the new moving day?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, _, f := fused("what's the new moving day?", cands)
 	if !slices.Contains(f.Expanded, "chang") && !slices.Contains(f.Expanded, "changed") {
 		t.Errorf("the change words are brought in: %q", f.Expanded)
 	}
@@ -825,7 +831,7 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 		{Source: "legal", Time: ago(1), Text: "Target exchange date moved to 20 June"},
 	}
 	for _, q := range []string{"what is the latest on CV-33019?", "any update on CV-33019?", "CV-33019 最新进展？", "what's the status of CV-33019?"} {
-		scores, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		scores, _, f := fused(q, cands)
 		if !f.IdentifierAlone || f.Identifier != relevance.DefaultWeights.IdentifierStory || !ranksFirst(scores, 3) {
 			t.Errorf("%q: the newest event should rank first, naming the matter weigh IdentifierStory: %.3f %+v", q, scores, f)
 		}
@@ -847,7 +853,7 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 		t.Errorf("without IdentifierStory the courier's slot ranks first all the same (the test shows nothing): %.3f", scores)
 	}
 	// a question asking something of it keeps the identifier's weight
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what is the latest payment on CV-33019?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Identifier == 0 {
+	if _, _, f := fused("what is the latest payment on CV-33019?", cands); f.Identifier == 0 {
 		t.Errorf("naming the matter weighs nothing for a question about its payment: %+v", f)
 	}
 }
@@ -931,7 +937,7 @@ func TestTheNewestThatStatesWhatIsAsked(t *testing.T) {
 		{Source: "venue", Time: ago(25), Text: "Guest count changed from 60 to 75"},
 		{Source: "venue", Time: ago(3), Text: "Site visit booked for Saturday 11:00"},
 	}
-	scores, comps, f := relevance.ScoreFused(relevance.NewQuery("how many guests is the booking for now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	scores, comps, f := fused("how many guests is the booking for now?", cands)
 	if !f.AsksNewest || comps[2].Recency != 0 || comps[1].Recency == 0 || !ranksFirst(scores, 1) {
 		t.Errorf("the changed count should rank first, the site visit's newness count nothing: %.3f %+v", scores, comps)
 	}
@@ -947,15 +953,15 @@ func TestEachClauseAsksItsOwn(t *testing.T) {
 		{Source: "admin", Time: ago(30), Text: "2 seats removed: 11 seats"},
 		{Source: "billing", Time: ago(10), Text: "Invoice INV-30221: 132.00 USD for December"},
 	}
-	_, comps, f := relevance.ScoreFused(relevance.NewQuery("how many seats do we have and what do we pay now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, comps, f := fused("how many seats do we have and what do we pay now?", cands)
 	if !f.AsksNewest || comps[1].Recency == 0 || comps[2].Recency == 0 {
 		t.Errorf("the count and the amount should each count as newest: %+v %+v", f, comps)
 	}
-	_, comps, _ = relevance.ScoreFused(relevance.NewQuery("how many seats, and when do we pay now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, comps, _ = fused("how many seats, and when do we pay now?", cands)
 	if comps[1].Recency == 0 {
 		t.Errorf("the count answers the first clause: %+v", comps)
 	}
-	_, comps, _ = relevance.ScoreFused(relevance.NewQuery("how much will we be charged now, and when?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, comps, _ = fused("how much will we be charged now, and when?", cands)
 	if comps[1].Recency != 0 {
 		t.Errorf("a count answers neither clause: %+v", comps)
 	}
@@ -1403,7 +1409,7 @@ func TestAPlaceInAnOrderBringsNoSynonyms(t *testing.T) {
 		"what was my first order?":           {"foremost"},
 		"when is my next payment?":           {"follow"},
 	} {
-		_, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		_, _, f := fused(q, cands)
 		for _, u := range unwanted {
 			if slices.Contains(f.Expanded, u) {
 				t.Errorf("%q brings %q: %v", q, u, f.Expanded)
@@ -1447,7 +1453,7 @@ func TestARebookedFlightIsItsWays(t *testing.T) {
 		{Source: "ops", Time: ago(12), Text: "TP 1368 cancelled; moved to TP 1372 instead, 16 April 22:40"},
 		{Source: "ops", Time: ago(4), Text: "Online check-in open for TP 1351"},
 	}
-	_, comps, f := relevance.ScoreFused(relevance.NewQuery("when do I fly back now?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, comps, f := fused("when do I fly back now?", cands)
 	if f.Object != "tp1366 tp1368 tp1372" {
 		t.Errorf("the way back names TP 1366 and what replaced it: %q", f.Object)
 	}
@@ -1456,7 +1462,7 @@ func TestARebookedFlightIsItsWays(t *testing.T) {
 			t.Errorf("%q: identifier %v, want %v", cands[i].Text, comps[i].Identifier, want)
 		}
 	}
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what time is my outbound flight?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Object != "tp1351 qx7r2p" {
+	if _, _, f := fused("what time is my outbound flight?", cands); f.Object != "tp1351 qx7r2p" {
 		t.Errorf("the way out names TP 1351 and its booking (not gate G27): %q", f.Object)
 	}
 }
@@ -1475,7 +1481,7 @@ func TestTheWayHomeIsTheLegBackToWhereTheTripBegan(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"when do I fly home now?": 2, "what happened to my return flight?": 2,
 		"what time is my outbound flight?": 4})
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("where am I sitting on the way out?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Object != "os801" {
+	if _, _, f := fused("where am I sitting on the way out?", cands); f.Object != "os801" {
 		t.Errorf("the way out names OS 801: %q", f.Object)
 	}
 	// 去程 and 回程 say a leg is about travel, as 航班 does
@@ -1483,10 +1489,10 @@ func TestTheWayHomeIsTheLegBackToWhereTheTripBegan(t *testing.T) {
 		{Source: "flights", Time: ago(49), Text: "去程 HU7281 北京→三亚 3 月 2 日 08:05"},
 		{Source: "flights", Time: ago(48), Text: "回程 HU7282 三亚→北京 3 月 6 日 14:30"},
 	}
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("what time is my flight out?", nil), zh, relevance.DefaultWeights, nil, testNow); f.Object != "hu7281" {
+	if _, _, f := fused("what time is my flight out?", zh); f.Object != "hu7281" {
 		t.Errorf("the way out names HU7281: %q", f.Object)
 	}
-	_, comps, f := relevance.ScoreFused(relevance.NewQuery("when do I fly back?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, comps, f := fused("when do I fly back?", cands)
 	if f.Object != "os802" || comps[0].Identifier != 0 || comps[1].Identifier != 1 || comps[2].Identifier != 1 {
 		t.Errorf("the way back names OS 802 alone: %q %+v", f.Object, comps)
 	}
@@ -1545,7 +1551,7 @@ func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 	}
 	for q, want := range map[string]string{"has the second transfer gone through?": "tr88121", "how much was the first transfer?": "tr88120",
 		"第二笔转账到账了吗？": "tr88121"} {
-		_, comps, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		_, comps, f := fused(q, cands)
 		if f.Object != want {
 			t.Errorf("%q names %s: %q", q, want, f.Object)
 		}
@@ -1562,7 +1568,7 @@ func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 		{Source: "registration", Time: ago(52), Text: "Colleague registered: ticket DS-8842 for Priya Nair"},
 		{Source: "registration", Time: ago(27), Text: "DS-8842 transferred to Marco Bianchi at your request"},
 	}
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("whose name is on the second ticket now?", nil), tickets, relevance.DefaultWeights, nil, testNow); f.Object != "ds8842" {
+	if _, _, f := fused("whose name is on the second ticket now?", tickets); f.Object != "ds8842" {
 		t.Errorf("the second ticket is DS-8842: %q", f.Object)
 	}
 	for q, cs := range map[string][]relevance.Candidate{
@@ -1588,7 +1594,7 @@ func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 			{Source: "chat", Time: ago(4), Text: "客服：第二笔 转账 已 退回"},
 		},
 	} {
-		if _, _, f := relevance.ScoreFused(relevance.NewQuery(q, nil), cs, relevance.DefaultWeights, nil, testNow); f.Object != "" {
+		if _, _, f := fused(q, cs); f.Object != "" {
 			t.Errorf("%q names no object by its place here: %q", q, f.Object)
 		}
 	}
@@ -1603,8 +1609,8 @@ func TestANegatedChineseWordCountsHalf(t *testing.T) {
 		{Source: "topup", Time: ago(21), Text: "话费充值 50 元 成功"},
 	}
 	firstFor(t, cands, map[string]int{"为什么有一次充值没成功？": 0, "充值成功了吗？": 1})
-	_, with, _ := relevance.ScoreFused(relevance.NewQuery("充值没成功", nil), cands, relevance.DefaultWeights, nil, testNow)
-	_, asks, _ := relevance.ScoreFused(relevance.NewQuery("充值有没有成功", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, with, _ := fused("充值没成功", cands)
+	_, asks, _ := fused("充值有没有成功", cands)
 	if with[1].Lexical-with[0].Lexical >= asks[1].Lexical-asks[0].Lexical {
 		t.Errorf("成功 under 没 should count less than in 有没有成功: %+v, %+v", with, asks)
 	}
@@ -1648,11 +1654,11 @@ func TestANewestQuestionLooksForTheChange(t *testing.T) {
 		t.Errorf("the change should decide: without %.3f, with %.3f %+v, fusion %+v", off, scores, comps, f)
 	}
 	// a question asking for the newest, not what something is now: Changed
-	if _, _, f := relevance.ScoreFused(relevance.NewQuery("where did dinner just move?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Change != relevance.DefaultWeights.Changed || f.AsksNow {
+	if _, _, f := fused("where did dinner just move?", cands); f.Change != relevance.DefaultWeights.Changed || f.AsksNow {
 		t.Errorf("asking for the newest: %+v", f)
 	}
 	// not for a question that does not ask for the newest
-	if _, comps, f := relevance.ScoreFused(relevance.NewQuery("where is dinner?", nil), cands, relevance.DefaultWeights, nil, testNow); f.Change != 0 || comps[1].Change != 0 {
+	if _, comps, f := fused("where is dinner?", cands); f.Change != 0 || comps[1].Change != 0 {
 		t.Errorf("no change weight without asking for the newest: %+v %+v", f, comps)
 	}
 }
@@ -1705,7 +1711,7 @@ func TestANowQuestionLooksForTheNewValue(t *testing.T) {
 	}
 	// asking what happened last, only a change is one
 	cands := []relevance.Candidate{{Source: "s", Time: ago(20), Text: "Haircut moved to 5 May"}, {Source: "s", Time: ago(10), Text: "New haircut date: 5 May"}}
-	if _, comps, f := relevance.ScoreFused(relevance.NewQuery("what did I just book?", nil), cands, relevance.DefaultWeights, nil, testNow); f.AsksNow || comps[0].Change != 1 || comps[1].Change != 0 {
+	if _, comps, f := fused("what did I just book?", cands); f.AsksNow || comps[0].Change != 1 || comps[1].Change != 0 {
 		t.Errorf("asking what happened last: %+v %+v", f, comps)
 	}
 }
@@ -1733,7 +1739,7 @@ func TestARebookedTicketSaysItChanged(t *testing.T) {
 		{Source: "cinema", Time: ago(58), Text: "电影票：周六 19:30，3 号厅，2 张"},
 		{Source: "cinema", Time: ago(31), Text: "您 改签 到 周日 14:00 场次"},
 	}
-	if _, comps, f := relevance.ScoreFused(relevance.NewQuery("电影 现在 几点？", nil), cands, relevance.DefaultWeights, nil, testNow); !f.AsksNow || comps[1].Change != 1 {
+	if _, comps, f := fused("电影 现在 几点？", cands); !f.AsksNow || comps[1].Change != 1 {
 		t.Errorf("改签 says no change: %+v %+v", f, comps)
 	}
 }
@@ -1749,7 +1755,7 @@ func TestWhatSomeoneSaidInheritsNothing(t *testing.T) {
 		{Source: "billing", Time: ago(3), Text: "Invoice HC-1140-03: 66.00 + 35.00 = 101.00 EUR"},
 	}
 	firstFor(t, cands, map[string]int{"what did Marta say about the oven?": 1})
-	if _, comps, _ := relevance.ScoreFused(relevance.NewQuery("what did Marta say about the oven?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[3].Thread != 0 {
+	if _, comps, _ := fused("what did Marta say about the oven?", cands); comps[3].Thread != 0 {
 		t.Errorf("the invoice inherits of what Marta said: %+v", comps[3])
 	}
 }
@@ -1764,8 +1770,8 @@ func TestWhatTimeAsksForAClockTime(t *testing.T) {
 		{Source: "rail", Time: ago(24), Text: "Delay Repay claim for the 12 Mar journey submitted"},
 	}
 	firstFor(t, cands, map[string]int{"what time do I leave on the 12th?": 1})
-	_, what, _ := relevance.ScoreFused(relevance.NewQuery("what time do I leave on the 12th?", nil), cands, relevance.DefaultWeights, nil, testNow)
-	_, when, _ := relevance.ScoreFused(relevance.NewQuery("when do I leave on the 12th?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	_, what, _ := fused("what time do I leave on the 12th?", cands)
+	_, when, _ := fused("when do I leave on the 12th?", cands)
 	if what[2].Lexical/what[1].Lexical >= when[2].Lexical/when[1].Lexical {
 		t.Errorf("a date alone answers 'what time' as well as 'when': %+v, %+v", what, when)
 	}
