@@ -426,11 +426,11 @@ func statesFrequency(rs []rune, t text) bool {
 		case frequencyWords[x]:
 			return true
 		case x == "every" && i+1 < len(w) && (ratePeriods[w[i+1]] || ratePeriods[strings.TrimSuffix(w[i+1], "s")] || isNumber(w[i+1]) ||
-			ordinalWords[w[i+1]] || w[i+1] == "other" || timeAlone[w[i+1]]):
+			isOrdinal(w[i+1]) || w[i+1] == "other" || timeAlone[w[i+1]]):
 			return true
 		case (x == "a" || x == "per" || x == "each") && i+1 < len(w) && ratePeriods[w[i+1]] && i > 0:
 			before := w[max(0, i-3):i]
-			if slices.ContainsFunc(before, func(b string) bool { return currencyCodes[b] || b == "eur" || b == "usd" || b == "gbp" }) {
+			if slices.ContainsFunc(before, func(b string) bool { return currencyCodes[b] }) {
 				continue // a price ("39.00 EUR a month")
 			}
 			if w[i-1] == "once" || w[i-1] == "twice" || w[i-1] == "times" || w[i-1] == "x" ||
@@ -445,9 +445,12 @@ func statesFrequency(rs []rune, t text) bool {
 var (
 	frequencyWords = map[string]bool{"daily": true, "weekly": true, "monthly": true, "fortnightly": true, "hourly": true, "nightly": true,
 		"biweekly": true, "yearly": true, "annually": true}
-	ratePeriods  = map[string]bool{"day": true, "week": true, "month": true, "year": true, "night": true, "morning": true, "evening": true, "hour": true, "fortnight": true}
-	ordinalWords = map[string]bool{"second": true, "third": true, "fourth": true, "2nd": true, "3rd": true, "4th": true}
+	ratePeriods = map[string]bool{"day": true, "week": true, "month": true, "year": true, "night": true, "morning": true, "evening": true, "hour": true, "fortnight": true}
 )
+
+// isOrdinal reports an English ordinal, in words or in digits ("second",
+// "3rd": ordinalNumber).
+func isOrdinal(w string) bool { _, ok := ordinalNumber(w); return ok }
 
 // cjkFrequency reports 每 before a period (每天, 每周, 每 3 天), 天天, or a
 // period before a number of times (一天 两 次, 每周 3 次).

@@ -68,9 +68,13 @@ var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m
 // thing (relativeTime, cjkRelativeTime): "no eating 1 hour after the
 // filling", "出发 前 7 天".
 func relativeOf(text string) uint8 {
-	if (strings.Contains(text, "efore") || strings.Contains(text, "fter") || strings.Contains(text, "rior")) &&
-		relativeTime.MatchString(normalise(text)) ||
-		(strings.Contains(text, "前") || strings.Contains(text, "后")) && cjkRelativeTime.MatchString(normalise(text)) {
+	latin := strings.Contains(text, "efore") || strings.Contains(text, "fter") || strings.Contains(text, "rior")
+	cjk := strings.Contains(text, "前") || strings.Contains(text, "后")
+	if !latin && !cjk {
+		return 0 // (most texts: not normalised for nothing)
+	}
+	norm := normalise(text)
+	if latin && relativeTime.MatchString(norm) || cjk && cjkRelativeTime.MatchString(norm) {
 		return markRelative
 	}
 	return 0

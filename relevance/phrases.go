@@ -92,6 +92,7 @@ func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
 // anything, 为 before 什): "几点的飞机" holds no 点的 (what one ordered), as
 // 几点 asks the time, and "为什么" holds no 什么.
 func holdsCJK(norm, phrase string) bool {
+	first, size := utf8.DecodeRuneInString(phrase)
 	for from := 0; ; {
 		k := strings.Index(norm[from:], phrase)
 		if k < 0 {
@@ -99,11 +100,10 @@ func holdsCJK(norm, phrase string) bool {
 		}
 		k += from
 		prev, _ := utf8.DecodeLastRuneInString(norm[:k])
-		first, _ := utf8.DecodeRuneInString(phrase)
 		if prev != '几' && !cjkInterrogatives[[2]rune{prev, first}] {
 			return true
 		}
-		from = k + len(phrase)
+		from = k + size // (the next one may begin inside this one)
 	}
 }
 
