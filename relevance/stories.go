@@ -423,22 +423,27 @@ func (d doc) withChangeMarks(text string) doc {
 }
 
 // onlyAsked reports that each of a text's words whose terms are hs asks the
-// customer to do it ("update your card"): the word in its plain form before
-// whose thing it is to change.
+// customer to do it ("update your card", "please replace the filter"): the
+// word in its plain form, not "-ed", before whose thing it is to change.
 func onlyAsked(text string, hs []uint64) bool {
-	lower := strings.ToLower(text)
-	if !changeRequest.MatchString(lower) {
-		return false
+	words := plainWords(text)
+	asked := false
+	for k, w := range words {
+		if !slices.Contains(hs, termHash(stem(w))) {
+			continue
+		}
+		if strings.HasSuffix(w, "ed") || k+1 == len(words) || !requestObjects[words[k+1]] {
+			return false // (a change the text states)
+		}
+		asked = true
 	}
-	return !slices.ContainsFunc(plainWords(changeRequest.ReplaceAllString(lower, " ")), func(w string) bool {
-		return slices.Contains(hs, termHash(stem(w)))
-	})
+	return asked
 }
 
-var changeRequest = regexp.MustCompile(`\b(?:update|change|reschedule|rebook|extend|adjust|move|renew|raise|reduce|lower|increase|postpone|delay|switch|replace|upgrade|downgrade|swap|convert) (?:your|the|my|our|it|them|this|that)\b`)
+// requestObjects follow a change word that asks for the change: "update
+// your card", "change the address".
+var requestObjects = map[string]bool{"your": true, "the": true, "my": true, "our": true, "it": true, "them": true, "this": true, "that": true}
 
-// currentHashes are the terms of an event stating a new or current value:
-// "new" ("New seats on screen 5"), NowTerm, and 新 (新卡, 新 地址).
 var (
 	newHash       = termHash("new")
 	currentHashes = []uint64{newHash, termHash(NowTerm), termHash("新")}
