@@ -466,7 +466,7 @@ func cjkFrequency(rs []rune) bool {
 		case r == '每':
 			k := skip(i+1, isNumeral)
 			if k < len(rs) && rs[k] == '个' {
-				k = skip(k+1, func(rune) bool { return false })
+				k = skip(k+1, isNumeral)
 			}
 			if k < len(rs) && strings.ContainsRune("天日周月晚年时", rs[k]) {
 				return true

@@ -266,8 +266,9 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	var chars []uint64 // (cjkChars of i, once one is needed)
 	for j := range docs {
 		d := &docs[j]
-		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) ||
-			!saysChanged(d) && (!how.newest || d.count(newHash) == 0) || !names(j) && !saysReplaced(d) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
+		changes := saysChanged(d) || how.newest && d.count(newHash) > 0
+		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) || !changes ||
+			!names(j) && !saysReplaced(d) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if chars == nil {
