@@ -363,7 +363,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// same shape, written after stop 58's first twenty changes; committed
 	// unread, read once, then its misses: development), -blind-123.json (the
 	// same shape, written at the end of stop 58 after all its changes;
-	// committed unread, read once);
+	// committed unread, read once, then its misses: development),
+	// -blind-124.json to -blind-127.json (the same shape, written at the
+	// start of stop 59 before any change; committed unread, read once, then
+	// their misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -428,6 +431,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-118.json"}, {"../examples/evalset-blind-119.json"},
 		{"../examples/evalset-blind-120.json"}, {"../examples/evalset-blind-121.json"},
 		{"../examples/evalset-blind-122.json"}, {"../examples/evalset-blind-123.json"},
+		{"../examples/evalset-blind-124.json"}, {"../examples/evalset-blind-125.json"},
+		{"../examples/evalset-blind-126.json"}, {"../examples/evalset-blind-127.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
