@@ -816,7 +816,7 @@ func (t *answerType) asked(q text) bool {
 	switch {
 	case t.term == MoneyTerm && asksQuantity(q) && !moneyBeyondHowMuch.in(q):
 		return false // "how much energy …?" asks for a quantity
-	case t.term == QuantityTerm && moneyBeyondHowMuch.in(q):
+	case t.term == QuantityTerm && (moneyBeyondHowMuch.in(q) || !asksQuantity(q)):
 		return false // "how much does the data cost?" asks for money
 	}
 	if t.term != TimeTerm || !strings.Contains(q.norm, "几号") {
@@ -855,7 +855,26 @@ var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee"
 	"amount", "monthly payment", "monthly payments", "instalment", "installment", "月供", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"}
 
 // asksQuantity reports a question asking for a quantity (QuantityTerm).
-func asksQuantity(q text) bool { return quantityCues.in(q) || quantityGap.in(q.words) }
+func asksQuantity(q text) bool {
+	return quantityCues.in(q) || quantityGap.in(q.words) && !howMuchWasThe(q.words)
+}
+
+// howMuchWasThe reports "how much" asked of a thing named after a verb "to
+// be": "how much was the electricity in the end?" asks what it cost, where
+// "how much electricity did I use?" asks a quantity, and so may "how much
+// is roaming data?" (its price is a rate per amount) or "how much is left
+// …".
+func howMuchWasThe(words []string) bool {
+	for i, w := range words {
+		if w == "much" && i+2 < len(words) && beVerbs[words[i+1]] && theWords[words[i+2]] {
+			return true
+		}
+	}
+	return false
+}
+
+var beVerbs = map[string]bool{"is": true, "was": true, "are": true, "were": true, "s": true}
+var theWords = map[string]bool{"the": true, "my": true, "our": true, "this": true, "that": true}
 
 // moneyBeyondHowMuch are amountWords but "how much": the cues that ask for
 // money even where "how much" asks for a quantity ("how much does the data

@@ -867,6 +867,8 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"how much is the water bill?":     {relevance.MoneyTerm}, // a measurable's price
 		"how much is the data plan?":      {relevance.MoneyTerm},
 		"how much water did I use?":       {relevance.QuantityTerm},
+		"how much was the electricity?":   {relevance.MoneyTerm}, // what the thing cost
+		"how much is roaming data?":       {relevance.QuantityTerm},
 		// a distance or a weight, and not a limit or a place in a queue
 		"how far did we walk?":         {relevance.QuantityTerm},
 		"我们骑了多少公里？":                    {relevance.QuantityTerm},

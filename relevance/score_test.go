@@ -1212,6 +1212,20 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
 }
 
+// Asked whether something still holds, a later event on the thing that says
+// whether it does ("cancelled", "unpaid") answers, even when it does not
+// state what the question asks for: "do I still have to pay …?" asks an
+// amount, and "PF-88120 cancelled" states none.
+func TestAStillQuestionIsAnsweredByWhetherItHolds(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "fines", Time: ago(40), Text: "Fine PF-88120: 30.00 EUR, parked in zone 2"},
+		{Source: "fines", Time: ago(30), Text: "You appealed PF-88120: the sign was covered"},
+		{Source: "fines", Time: ago(20), Text: "Appeal accepted; PF-88120 cancelled"},
+		{Source: "permits", Time: ago(2), Text: "Permit renewal due in 14 days: 120.00 EUR"},
+	}
+	firstFor(t, cands, map[string]int{"do I still have to pay the parking fine?": 2, "how much was the parking fine?": 0})
+}
+
 // A contraction typed without its apostrophe is the contraction: "whats" is
 // "what's", a stop word, not a word one letter from "chat" (the typo
 // tolerance took it for one, and the agent's chat line outranked the add-on

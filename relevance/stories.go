@@ -198,7 +198,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 			}
 			for _, j := range story {
-				if !statesAsked(&docs[j], asked) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) ||
+				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) ||
 					how.elsewhere.of(j) || how.only(j) {
 					continue
 				}
@@ -462,6 +462,19 @@ func hasAny(d *doc, hs []uint64) bool {
 var replacedHashes = func() (hs []uint64) {
 	for _, w := range []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
 		"换成", "改为", "改成", "更换", "升级", "降级"} {
+		hs = append(hs, termHash(stem(w)))
+	}
+	return hs
+}()
+
+// standingHashes are the terms of words saying whether a thing still holds:
+// that it no longer does ("cancelled", "waived") or that it still does
+// ("unpaid", "overdue"). A later event saying so answers whether it still
+// holds, whatever the question asks for: "Appeal accepted; PF-88120
+// cancelled" for "do I still have to pay the parking fine?".
+var standingHashes = func() (hs []uint64) {
+	for _, w := range []string{"cancelled", "canceled", "waived", "withdrawn", "voided", "annulled", "revoked", "expired",
+		"unpaid", "outstanding", "overdue", "取消", "撤销", "作废", "免除", "过期", "未付", "未缴", "逾期"} {
 		hs = append(hs, termHash(stem(w)))
 	}
 	return hs
