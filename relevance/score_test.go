@@ -1758,17 +1758,19 @@ func TestARebookedTicketSaysItChanged(t *testing.T) {
 	}
 }
 
-// A request to change something ("update your card") and a line that only
-// asks ("can I move …?") say nothing changed; "moved" does.
+// A request to change something ("update your card"), a line that only
+// asks ("can I move …?") and a suggestion ("suggests moving …") say nothing
+// changed; "moved" does.
 func TestARequestSaysNothingChanged(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "billing", Time: ago(40), Text: "Reminder: please update your card within 7 days"},
 		{Source: "chat", Time: ago(30), Text: "Chat (customer): can I move the appointment to Friday?"},
 		{Source: "bookings", Time: ago(20), Text: "Appointment moved to Friday 10:00"},
+		{Source: "bookings", Time: ago(10), Text: "The dentist suggests moving to a spring check-up"},
 	}
 	_, comps, f := fused("when is my appointment now?", cands)
-	if !f.AsksNow || comps[0].Change != 0 || comps[1].Change != 0 || comps[2].Change != 1 {
-		t.Errorf("only the move says it changed: %+v %+v", f, comps)
+	if !f.AsksNow || comps[0].Change != 0 || comps[1].Change != 0 || comps[2].Change != 1 || comps[3].Change != 0 {
+		t.Errorf("only the move says it changed (not a request, a question or a suggestion): %+v %+v", f, comps)
 	}
 }
 

@@ -424,8 +424,9 @@ func (d doc) withChangeMarks(text string) doc {
 }
 
 // onlyAsked reports that each of a text's words whose terms are hs asks the
-// customer to do it ("update your card", "please replace the filter"): the
-// word in its plain form, not "-ed", before whose thing it is to change.
+// customer to do it ("update your card", "please replace the filter": the
+// word in its plain form, not "-ed", before whose thing it is to change) or
+// only suggests it ("we suggest moving up a level": suggesting).
 func onlyAsked(text string, hs []uint64) bool {
 	words := plainWords(text)
 	asked := false
@@ -433,13 +434,27 @@ func onlyAsked(text string, hs []uint64) bool {
 		if !slices.Contains(hs, termHash(stem(w))) {
 			continue
 		}
-		if strings.HasSuffix(w, "ed") || k+1 == len(words) || !requestObjects[words[k+1]] {
+		before := ""
+		if k > 0 {
+			before = words[k-1]
+		}
+		if before == "to" && k > 1 {
+			before = words[k-2]
+		}
+		if !suggesting[before] && (strings.HasSuffix(w, "ed") || k+1 == len(words) || !requestObjects[words[k+1]]) {
 			return false // (a change the text states)
 		}
 		asked = true
 	}
 	return asked
 }
+
+// suggesting are the words before a change word that only suggest it: "we
+// suggest moving up a level", "we recommend switching", "you might want to
+// change".
+var suggesting = map[string]bool{"suggest": true, "suggests": true, "recommend": true, "recommends": true, "advise": true,
+	"advises": true, "propose": true, "proposes": true, "consider": true, "want": true, "like": true, "can": true, "could": true,
+	"might": true, "should": true} // (not "may": "3 May moved to 5 May")
 
 // requestObjects follow a change word that asks for the change: "update
 // your card", "change the address".
