@@ -303,6 +303,8 @@ func TestAnswerTypes(t *testing.T) {
 		"要交多少？":                               {money},
 		"what's my balance?":                  {money},
 		"去机场那趟退了多少？":                          {money},
+		"每 期 还 多少？":                           {money}, // repaid, charged, deducted: 还, 收, 扣
+		"押金 扣 了 多少？":                          {money},
 		"why was my card declined?":           {why},
 		"what was causing the noise?":         {why},
 		"what caused the delay?":              {why},
