@@ -191,6 +191,12 @@ type Weights struct {
 	// are the flyers not printed yet?" and "PR-7702 printed and packed", when
 	// the flyers are PR-7701; 0: off, as 1).
 	Sibling float64
+	// Noun scales the weight of the word a "what …" or "which …" question
+	// names the thing it asks for by, when it asks for no answer type
+	// (askedNoun, askedCJKNoun): "孩子 做 了 什么 作品？" asks for the work (作品),
+	// and the event naming it answers it more than one naming only the child;
+	// "which gate for the outbound flight?" asks for a gate (0: off, as 1).
+	Noun float64
 	// Changed is the share an event that says something changed (saysChanged:
 	// "moved to", "rebooked", "raised", 改到) adds to its relevance when a
 	// question asks for the newest ("where is the jazz gig now?"): the change
@@ -209,7 +215,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, IdentifierStory: 0.1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -469,6 +475,16 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "reason" }) && !aboutSaid(q.normalised()) {
 			problemOnly = problemsOnly(q.normalised(), cands, docs)
 			lq.unstate(problemOnly, reasonHash, delayHash)
+		}
+		if w.Noun > 0 && w.Noun != 1 && len(asked) == 0 {
+			// the thing a "what …"/"which …" question names as what it asks
+			// for weighs more than its other words (Weights.Noun)
+			noun := askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
+			for k := range min(64, len(lq.terms)) {
+				if noun&(1<<k) != 0 && lq.of[k] < 0 {
+					lq.weights[k] *= w.Noun
+				}
+			}
 		}
 		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
 		expanded = lq.expanded()

@@ -1212,6 +1212,20 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
 }
 
+// The thing a "what …" question names as what it asks for weighs more than
+// its other words (Weights.Noun): "孩子 做 了 什么 作品？" asks for the work, and
+// the event naming it answers before the one naming the child, as old as
+// it (without the weight, the shorter one naming the child matches more).
+func TestTheThingAskedForWeighsMore(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "classes", Time: ago(30), Text: "第 3 次 课 孩子 请假"},
+		{Source: "classes", Time: ago(30), Text: "第 2 次 课 完成，作品：小猫 走迷宫"},
+		{Source: "notices", Time: ago(2), Text: "下周 日 课程 改 为 线上"},
+	}
+	firstFor(t, cands, map[string]int{"孩子 做 了 什么 作品？": 1, "孩子 怎么 了？": 0})
+	firstOnlyWith(t, relevance.NewQuery("孩子 做 了 什么 作品？", nil), cands, 1, func(w *relevance.Weights) { w.Noun = 0 })
+}
+
 // Asked whether something still holds, a later event on the thing that says
 // whether it does ("cancelled", "unpaid") answers, even when it does not
 // state what the question asks for: "do I still have to pay …?" asks an

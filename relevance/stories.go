@@ -376,7 +376,7 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 }
 
 // cjkNoNouns are what follows 什么 and names no thing ("什么时候", "什么意思").
-const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的"
+const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的 变化 变动 改变"
 
 // cjkWhichMeasures are the measure words after 哪 that make "which …".
 const cjkWhichMeasures = "个家间张条趟班位辆座"
