@@ -362,6 +362,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var problemOnly []bool   // the events whose only reason is the question's own problem (problemsOnly)
 	var expanded []string    // (Fusion.Expanded)
 	describes := false       // the question asks what its object is or holds (DescriptionTerm)
+	// the clauses of the thing a "what …"/"which …" question asks for by
+	// naming it, when it asks for no answer type (askedNoun, askedCJKNoun)
+	var noun uint64
 	asked := answerTypesAsked(q.normalised(), w)
 	byClause := askedByClause(q.normalised(), asked)
 	offer := w.Offer // the scale of a line that only offers
@@ -476,10 +479,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			problemOnly = problemsOnly(q.normalised(), cands, docs)
 			lq.unstate(problemOnly, reasonHash, delayHash)
 		}
-		if w.Noun > 0 && w.Noun != 1 && len(asked) == 0 {
+		if len(asked) == 0 {
+			noun = askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
+		}
+		if w.Noun > 0 && w.Noun != 1 {
 			// the thing a "what …"/"which …" question names as what it asks
 			// for weighs more than its other words (Weights.Noun)
-			noun := askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
 			for k := range min(64, len(lq.terms)) {
 				if noun&(1<<k) != 0 && lq.of[k] < 0 {
 					lq.weights[k] *= w.Noun
@@ -589,14 +594,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	aboutEvent := len(qids) > 0 && !q.Intent && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
-		// the clauses of the thing a "what …"/"which …" question asks for: a
-		// later event inherits only when it names the thing or says the thing
-		// is another now ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
+		// a later event inherits only when it names the thing a "what …"/
+		// "which …" question asks for (noun) or says the thing is another now ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
-		var noun uint64
-		if len(asked) == 0 && w.Lexical > 0 {
-			noun = askedNoun(q.normalised().words, qterms) | askedCJKNoun(q.normalised().norm, qterms)
-		}
 		how := inheritance{still: still, newest: q.Intent,
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
