@@ -667,6 +667,18 @@ var whereToWords = []string{"where do i", "where should i", "where must i", "whe
 	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取", "在哪取", "在哪拿", "在哪领", "哪里领", "在哪办", "哪儿取",
 	"在哪考", "哪里考", "在哪上课", "在哪集合", "在哪见面", "在哪坐", "在哪交", "在哪签"}
 
+// endsWhere reports a Chinese question ending with a verb and 哪 ("我们坐哪？",
+// "车停哪了？"): it asks where to do it, as 在哪坐 does; not 到哪 ("寄到哪了？"
+// asks where a thing has got to, and "SF-66012 在 哪？" where it stands).
+func endsWhere(norm string) bool {
+	rs := []rune(strings.TrimRight(norm, " ?!.。？！"))
+	n := len(rs)
+	for n > 0 && (rs[n-1] == '了' || rs[n-1] == '呢' || rs[n-1] == '啊' || rs[n-1] == ' ') {
+		n--
+	}
+	return n >= 2 && rs[n-1] == '哪' && isCJK(rs[n-2]) && rs[n-2] != '到' && rs[n-2] != '在'
+}
+
 // placeAsked are the words that, a few after "where", ask for a place: a
 // happening's (below), or where a thing was left or ended up ("where did they
 // leave my parcel?", "where did my headphones end up?"), where "where is my
@@ -810,7 +822,7 @@ func AnswerTypes(q string) []string {
 // number is none: "我在几号厅？", "几号登机口？" ask which hall, which gate (as
 // "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
-	if !t.cues.in(q) && !t.gap.in(q.words) {
+	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) {
 		return false
 	}
 	switch {

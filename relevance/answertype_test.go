@@ -331,6 +331,10 @@ func TestAnswerTypes(t *testing.T) {
 		"我该去哪上课？":                             {place},
 		"在哪取？":                                {place},
 		"在哪考科目一？":                             {place}, // where to sit an exam
+		"我们坐哪？":                               {place}, // a verb and 哪: where to do it
+		"外卖放哪了？":                              {place},
+		"寄到哪了？":                               nil, // where a thing has got to: where it stands
+		"SF-66012 在 哪？":                       nil,
 		"PN-5520 amount?":                     {money},
 		"what do I need to take with me?":     {instr},
 		"what should I bring on the day?":     {instr},
