@@ -366,7 +366,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// committed unread, read once, then its misses: development),
 	// -blind-124.json to -blind-127.json (the same shape, written at the
 	// start of stop 59 before any change; committed unread, read once, then
-	// their misses: development);
+	// their misses: development), -blind-128.json and -blind-129.json (the
+	// same shape, written after stop 59's first ten changes; committed
+	// unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -433,6 +435,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-122.json"}, {"../examples/evalset-blind-123.json"},
 		{"../examples/evalset-blind-124.json"}, {"../examples/evalset-blind-125.json"},
 		{"../examples/evalset-blind-126.json"}, {"../examples/evalset-blind-127.json"},
+		{"../examples/evalset-blind-128.json"}, {"../examples/evalset-blind-129.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
