@@ -367,7 +367,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-124.json to -blind-127.json (the same shape, written at the
 	// start of stop 59 before any change; committed unread, read once, then
 	// their misses: development), -blind-128.json and -blind-129.json (the
-	// same shape, written after stop 59's first ten changes; committed
+	// same shape, written after stop 59's first eight changes; committed
 	// unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
