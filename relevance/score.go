@@ -184,7 +184,9 @@ type Weights struct {
 	// question asks for (an answer type: a time for "when", an amount for
 	// "how much"): its newness says little of the answer, as a payment made a
 	// minute ago says little of "眼科几点？" (0: off, as 1; a question asking
-	// for the newest gives such an event none).
+	// for the newest gives such an event none). So does an event outside the
+	// story of the object a question asks the standing of ("what happened
+	// with LP-2210?": it neither names nor echoes the object, and inherits nothing).
 	Unstated float64
 	// Sibling scales the relevance of an event about another object of the
 	// kind of the one a question names by its words alone (aboutASibling: "why
@@ -643,7 +645,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// asked: none for a question asking for the newest (as it inherits
 	// nothing: inherit), Weights.Unstated for any other asking for a type;
 	// none either, in an object's story, for an event naming another object
-	// (story holds only for a question asking the newest)
+	// (story holds only for a question asking the newest); and
+	// Weights.Unstated, for a question asking where an object stands, for an
+	// event outside its story (neither naming the object nor echoing it, and
+	// inheriting nothing): "续保 优惠 截止 12 月 20 日" is newer than "维修
+	// 完成，800 元 已 由 对方 保险 支付" but says nothing of claim LP-2210
 	keep, scaled := 0.0, f.AsksNewest
 	if !f.AsksNewest && len(asked) > 0 && w.Unstated > 0 && w.Unstated < 1 {
 		keep, scaled = w.Unstated, true
@@ -652,6 +658,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		c := &comps[i]
 		if scaled && !statesAsked(&docs[i], byClause) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
+		}
+		if f.AsksStatus && !story && w.Unstated > 0 && c.Identifier == 0 && c.Thread == 0 {
+			c.Recency *= w.Unstated // (outside the object's story: it states nothing of where it stands)
 		}
 		if f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) {
 			c.Change = 1

@@ -1212,6 +1212,28 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
 }
 
+// Asked where an object stands, an event outside its story (naming neither
+// the object nor a word only its events use, and inheriting nothing) keeps
+// Weights.Unstated of its recency: the policy's renewal offer is newer than
+// the repair on claim LP-2210, but says nothing of it, and ranks below it.
+func TestAStatusQuestionLooksInsideTheStory(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "claims", Time: ago(45), Text: "Claim LP-2210 opened: car scratched in a car park, left rear door"},
+		{Source: "claims", Time: ago(36), Text: "Assessment: left rear door to be resprayed, repair 800.00 EUR"},
+		{Source: "claims", Time: ago(18), Text: "Resprayed door done; the other driver's insurer paid the 800.00 EUR repair"},
+		{Source: "policies", Time: ago(0), Text: "Renewal discount ends 20 December"},
+	}
+	q := relevance.NewQuery("what happened with LP-2210?", nil)
+	w := relevance.DefaultWeights
+	if scores, _ := relevance.Score(q, cands, w, nil, testNow); scores[2] <= scores[3] {
+		t.Errorf("the renewal offer outranks the repair on LP-2210: %.3f", scores)
+	}
+	w.Unstated = 0
+	if scores, _ := relevance.Score(q, cands, w, nil, testNow); scores[2] > scores[3] {
+		t.Errorf("without Unstated the renewal offer should outrank the repair (the test shows nothing): %.3f", scores)
+	}
+}
+
 // The thing a "what …" question names as what it asks for weighs more than
 // its other words (Weights.Noun): "孩子 做 了 什么 作品？" asks for the work, and
 // the event naming it answers before the one naming the child, as old as
