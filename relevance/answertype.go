@@ -1393,7 +1393,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"overbooked": true, "unreachable": true, "backorder": true, "backordered": true,
 	"needs": true, "needed": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
 	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
-	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true,
+	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true, "crack": true, "cracks": true, "chipped": true, "torn": true,
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
 	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
 	"unreadable": true, "illegible": true, "blurry": true, "incomplete": true,

@@ -192,6 +192,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Report for PC-5130: signs of mice in the loft":    {why}, // a finding
 		"Tom noticed moss in the back lawn":                {why},
 		"X-ray: small fracture in the left front paw":      {why},
+		"Check-up done: small crack in upper right molar":  {why},
 		"Storage quota reached: 100 GB used of 100 GB":     {why},
 		"Storage quota increased to 200 GB":                nil,
 		"Alarm disarmed by Alex":                           {who},
