@@ -1212,6 +1212,26 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
 }
 
+// Asked for the newest, a later change that names no identifier supersedes
+// the event that does when that is the window's only object: "Delivery moved
+// to Saturday" is the newer word on booking DL-5501. Not when another object
+// is in the window: "Friday's show starts at 20:00 instead" may be another
+// ticket's.
+func TestANewerChangeSupersedesTheOnlyObject(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(40), Text: "Grocery delivery DL-5501 booked: Friday 08:00-10:00"},
+		{Source: "orders", Time: ago(20), Text: "Delivery moved to Saturday 09:00-11:00 at your request"},
+		{Source: "shop", Time: ago(5), Text: "Weekend offer: 10% off fresh fruit"},
+	}
+	firstFor(t, cands, map[string]int{"when is my grocery delivery now?": 1})
+	theatre := []relevance.Candidate{
+		{Source: "tickets", Time: ago(40), Text: "Tickets TH-6631: 'The Tempest', 2 seats, Saturday 14:00"},
+		{Source: "tickets", Time: ago(35), Text: "Tickets TH-6640: 'Hamlet', 2 seats, Friday 19:30"},
+		{Source: "notices", Time: ago(10), Text: "Friday's 'Hamlet' starts at 20:00 instead of 19:30"},
+	}
+	firstFor(t, theatre, map[string]int{"which day is The Tempest now?": 0})
+}
+
 // Asked where an object stands, an event outside its story (naming neither
 // the object nor a word only its events use, and inheriting nothing) keeps
 // Weights.Unstated of its recency: the policy's renewal offer is newer than
