@@ -587,13 +587,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// A question about what one of an object's events says is no question
 	// about where the object stands: neither the status share nor the story's
 	// threads apply to it. One asking for what is newest ("when is the
-	// drop-off of RV-77 now?") asks where it stands, whatever it asks for.
+	// drop-off of RV-77 now?") asks where it stands, whatever it asks for, and
+	// so does one whether something still holds ("do I still have to pay
+	// PF-88019?": the fine's amount is what one event says, whether it is
+	// still owed is where its story stands; not "what is still missing for
+	// CL-6101?", which asks what an event says).
 	// Nor is one about what someone said ("what did Marta say about the
 	// oven?"): the event saying it answers it, not a later one of its story
 	// (the invoice charging the 35.00 EUR she noted), unless it asks for the
 	// newest ("what did I just tell the hotel?").
 	still := stillCues.in(q.normalised())
-	aboutEvent := len(qids) > 0 && !q.Intent && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	aboutEvent := len(qids) > 0 && !q.Intent && !(still && asksWhether(q.normalised())) && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
 		// a later event inherits only when it names the thing a "what …"/
@@ -1238,3 +1242,7 @@ func cosineAt(a []float32, sv *sparseVec, b []float32) float64 {
 	}
 	return dotFrom(a, b, sv.tail, s)
 }
+
+// asksWhether reports a question whether something is so: it opens with an
+// auxiliary ("do I still have to pay PF-88019?", "is H-20913 still on?").
+func asksWhether(q text) bool { return len(q.words) > 0 && auxiliaries[q.words[0]] }

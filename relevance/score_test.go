@@ -1280,6 +1280,9 @@ func TestAStillQuestionIsAnsweredByWhetherItHolds(t *testing.T) {
 		{Source: "permits", Time: ago(2), Text: "Permit renewal due in 14 days: 120.00 EUR"},
 	}
 	firstFor(t, cands, map[string]int{"do I still have to pay the parking fine?": 2, "how much was the parking fine?": 0})
+	// and so when it names the fine: a question whether something still holds
+	// asks where its story stands, not what the event stating its amount says
+	firstFor(t, cands, map[string]int{"do I still have to pay PF-88120?": 2, "how much is PF-88120?": 0})
 }
 
 // A contraction typed without its apostrophe is the contraction: "whats" is
