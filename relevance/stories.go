@@ -487,12 +487,12 @@ var replacedHashes = func() (hs []uint64) {
 }()
 
 // standingHashes are the terms of words saying whether a thing still holds:
-// that it no longer does ("cancelled", "waived") or that it still does
+// that it no longer does ("cancelled", "waived", "closed") or that it still does
 // ("unpaid", "overdue"). A later event saying so answers whether it still
 // holds, whatever the question asks for: "Appeal accepted; PF-88120
 // cancelled" for "do I still have to pay the parking fine?".
 var standingHashes = func() (hs []uint64) {
-	for _, w := range []string{"cancelled", "canceled", "waived", "withdrawn", "voided", "annulled", "revoked", "expired",
+	for _, w := range []string{"cancelled", "canceled", "waived", "withdrawn", "voided", "annulled", "revoked", "expired", "closed", "settled", "resolved",
 		"unpaid", "outstanding", "overdue", "取消", "撤销", "作废", "免除", "过期", "未付", "未缴", "逾期"} {
 		hs = append(hs, termHash(stem(w)))
 	}
