@@ -368,7 +368,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// start of stop 59 before any change; committed unread, read once, then
 	// their misses: development), -blind-128.json and -blind-129.json (the
 	// same shape, written after stop 59's first eight changes; committed
-	// unread, read once);
+	// unread, read once, then their misses: development), -blind-130.json
+	// and -blind-131.json (the same shape, written after stop 59's first
+	// thirteen changes; committed unread, read once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -436,6 +438,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-124.json"}, {"../examples/evalset-blind-125.json"},
 		{"../examples/evalset-blind-126.json"}, {"../examples/evalset-blind-127.json"},
 		{"../examples/evalset-blind-128.json"}, {"../examples/evalset-blind-129.json"},
+		{"../examples/evalset-blind-130.json"}, {"../examples/evalset-blind-131.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
