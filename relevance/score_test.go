@@ -1212,6 +1212,17 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
 }
 
+// Two events sharing only a unit ("18 GB", "40 GB") or a currency tell no
+// one story: the plan change is no newer word on the data used.
+func TestAUnitIsNoStory(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "usage", Time: ago(50), Text: "You've used 18 GB of 20 GB"},
+		{Source: "usage", Time: ago(32), Text: "Data limit reached; speed reduced until the 1st"},
+		{Source: "account", Time: ago(23), Text: "Plan change to 40 GB requested, from next month: 29.99 EUR"},
+	}
+	firstFor(t, cands, map[string]int{"how much data have I used?": 0})
+}
+
 // Asked for the newest, a later change that names no identifier supersedes
 // the event that does when that is the window's only object: "Delivery moved
 // to Saturday" is the newer word on booking DL-5501. Not when another object

@@ -20,20 +20,26 @@ func namesOwnID(d *doc) bool {
 	return false
 }
 
-var currencyHashes = func() map[uint64]bool {
+// unitHashes are the terms of currencies and units of measure (measures):
+// two events stating "18 GB" and "40 GB", or two prices in EUR, share a
+// unit, not a story.
+var unitHashes = func() map[uint64]bool {
 	m := map[uint64]bool{}
 	for c := range currencyCodes {
 		m[termHash(stem(c))] = true
+	}
+	for u := range measures {
+		m[termHash(stem(u))] = true
 	}
 	return m
 }()
 
 // storyWord reports that the term h of d says what d is about, so that two
 // events sharing it may tell one story: not an identifier or an amount (an
-// identifier tells a story by itself; two prices may be equal), a currency or
-// the term of an answer type, an offer or a question.
+// identifier tells a story by itself; two prices may be equal), a currency,
+// a unit of measure or the term of an answer type, an offer or a question.
 func (d *doc) storyWord(h uint64) bool {
-	return !isAnswerTerm(h) && !d.hasID(h) && !currencyHashes[h] && !changeWord(h)
+	return !isAnswerTerm(h) && !d.hasID(h) && !unitHashes[h] && !changeWord(h)
 }
 
 // changeWord reports the term of a word saying that something changed or is
