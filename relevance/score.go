@@ -542,6 +542,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
+	if w.Unstated > 0 && w.Unstated < 1 && slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) {
+		// asked what is wrong with a thing or what a check found, an event
+		// stating no fault or finding keeps Weights.Unstated of its relevance,
+		// not only of its recency: "Engineer Karl's visit report sent" names the
+		// engineer, "Service done: flue seal cracked" is what he found
+		for i := range docs {
+			if !statesAsked(&docs[i], byClause) {
+				rels[i] *= w.Unstated
+			}
+		}
+	}
 	var object string // (Fusion.Object)
 	if dir := askedDirection(q.normalised()); len(qids) == 0 && dir != 0 && w.Identifier > 0 {
 		// "when do I fly home now?" names the flights of the trip's way back

@@ -1212,6 +1212,19 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
 }
 
+// Asked what is wrong with a thing or what a check found, an event stating
+// no fault or finding keeps Weights.Unstated of its relevance: the later
+// line naming the engineer does not say what he found.
+func TestAFaultQuestionLooksForAFinding(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(50), Text: "Boiler service booked: Tuesday 08:00-10:00"},
+		{Source: "visits", Time: ago(40), Text: "Service done: pressure topped up, flue seal cracked"},
+		{Source: "visits", Time: ago(30), Text: "Engineer Karl's visit report sent to your e-mail"},
+		{Source: "billing", Time: ago(5), Text: "Invoice 95.00 EUR paid by card"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("what did the engineer find?", nil), cands, 1, func(w *relevance.Weights) { w.Unstated = 0 })
+}
+
 // Two events sharing only a unit ("18 GB", "40 GB") or a currency tell no
 // one story: the plan change is no newer word on the data used.
 func TestAUnitIsNoStory(t *testing.T) {
