@@ -193,6 +193,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Tom noticed moss in the back lawn":                {why},
 		"X-ray: small fracture in the left front paw":      {why},
 		"Check-up done: small crack in upper right molar":  {why},
+		"Inspection: front brake discs below limit":        {why},
 		"Storage quota reached: 100 GB used of 100 GB":     {why},
 		"Storage quota increased to 200 GB":                nil,
 		"Alarm disarmed by Alex":                           {who},
