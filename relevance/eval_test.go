@@ -370,7 +370,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// same shape, written after stop 59's first eight changes; committed
 	// unread, read once, then their misses: development), -blind-130.json
 	// and -blind-131.json (the same shape, written after stop 59's first
-	// thirteen changes; committed unread, read once);
+	// thirteen changes; committed unread, read once, then their misses:
+	// development), -blind-132.json and -blind-133.json (the same shape,
+	// written after stop 59's first sixteen changes; committed unread, read
+	// once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -439,6 +442,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-126.json"}, {"../examples/evalset-blind-127.json"},
 		{"../examples/evalset-blind-128.json"}, {"../examples/evalset-blind-129.json"},
 		{"../examples/evalset-blind-130.json"}, {"../examples/evalset-blind-131.json"},
+		{"../examples/evalset-blind-132.json"}, {"../examples/evalset-blind-133.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
