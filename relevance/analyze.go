@@ -28,7 +28,8 @@ type Analysis struct {
 	Terms []string
 	// IDs are the identifiers: tokens that mix letters and digits (INV-1040,
 	// R-7001, 1Z88AA0312), numbers of four or more digits (in a question, of
-	// three: "status of 311" for LR-311), amounts with a decimal
+	// three: "status of 311" for LR-311, unless compared: "less than 390"),
+	// amounts with a decimal
 	// part (129.90), e-mail-like tokens, and things named by a word and a
 	// number of one or two digits ("lesson 8": lesson8; numberedThing; no
 	// term: its word and number are terms). Lower-cased, and a letter prefix
@@ -188,9 +189,17 @@ func analyze(normalised string, answers, event bool) Analysis {
 		// one does ("status of 311" for LR-311); an event's does not ("300
 		// points" names nothing). A term of its own, not part of an amount:
 		// "300.50" names no 300.
+		// Not a number compared ("why is my payout less than 390?", "over
+		// 500"): an amount, which names no object.
+		var words []string
 		for _, w := range a.Terms {
 			if len(w) == 3 && strings.Trim(w, "0123456789") == "" && !slices.Contains(a.IDs, w) {
-				a.IDs = append(a.IDs, w)
+				if words == nil {
+					words = wordsOf(normalised)
+				}
+				if !onlyCompared(words, w) {
+					a.IDs = append(a.IDs, w)
+				}
 			}
 		}
 	}
@@ -578,6 +587,25 @@ func isIdentifier(tok string) bool {
 		return digits >= 4 && !smallNumbers(tok) // an order or account number, a year
 	}
 }
+
+// onlyCompared reports that each time the words hold the number n, a word
+// comparing it comes before it ("less than 390", "over 500", "below 100").
+func onlyCompared(words []string, n string) bool {
+	seen := false
+	for k, w := range words {
+		if w != n {
+			continue
+		}
+		if k == 0 || !comparing[words[k-1]] {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+var comparing = map[string]bool{"than": true, "over": true, "under": true, "above": true, "below": true, "about": true,
+	"around": true, "approximately": true, "roughly": true, "almost": true, "nearly": true, "least": true, "most": true}
 
 // isDate reports a date written year first (2026-12-10, 2026/12/10) or last
 // (10-12-2026, 12/10/2026): three numbers joined by "-" or "/", a year of

@@ -1225,6 +1225,19 @@ func TestAFaultQuestionLooksForAFinding(t *testing.T) {
 	firstOnlyWith(t, relevance.NewQuery("what did the engineer find?", nil), cands, 1, func(w *relevance.Weights) { w.Unstated = 0 })
 }
 
+// A question's number of three digits names an object ("status of 311"),
+// but not one it compares ("less than 390"): that is an amount.
+func TestAComparedNumberNamesNoObject(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "offers", Time: ago(28), Text: "Buyer accepted 390.00 EUR for the bike"},
+		{Source: "payments", Time: ago(1), Text: "Payout 370.50 EUR after the 5% fee, arrives in 2 days"},
+	}
+	firstFor(t, cands, map[string]int{"why is my payout less than 390?": 1})
+	if q := relevance.NewQuery("status of 311?", nil); !slices.Contains(q.Analysis.IDs, "311") {
+		t.Errorf("status of 311? names no object: %v", q.Analysis.IDs)
+	}
+}
+
 // Two events sharing only a unit ("18 GB", "40 GB") or a currency tell no
 // one story: the plan change is no newer word on the data used.
 func TestAUnitIsNoStory(t *testing.T) {
