@@ -734,7 +734,8 @@ var placeAfter = map[string][]string{"access": {"point"}, "pickup": {"point", "l
 	"drop": {"point"}, "service": {"point"}, "post": {"office"}, "car": {"park"}, "parcel": {"shop", "locker", "point", "station"}}
 
 // PersonTerm is the term of an event that names a person by their role or
-// title ("cleaner changed from Ana to Marek", "Dr. Haines", "骑手"): the answer
+// title ("cleaner changed from Ana to Marek", "Dr. Haines", "骑手"), or by a
+// surname after a title or after 小 (王师傅, 小李: namesSomeone): the answer
 // to "who". (Names alone are not told from other words: the text is
 // analysed in lower case, and a capital starts every sentence.)
 const PersonTerm = "☺"
@@ -1600,7 +1601,7 @@ func statesDeduction(w []string) bool {
 // "客服：") is left out.
 func statesPerson(rs []rune) bool {
 	rs = withoutSpeaker(rs)
-	return namesPerson(rs) || namesAnAddress(rs)
+	return namesPerson(rs) || namesAnAddress(rs) || namesSomeone(rs)
 }
 
 // withoutSpeaker is the text after a chat line's speaker label, if it has

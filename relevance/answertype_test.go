@@ -79,9 +79,10 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Sold on resale, payout 70.30 EUR after the 5% fee":            {money, why},
 		"Less than 5 minutes away":                                     {when},
 		"Technician visit booked for 8:30":                             {when, who},
-		"Ava's key worker is now Lina":                                 {who}, // (a worker by their part)
-		"已 送达，放 在 前台":                                                  nil,   // (the front desk where it was left: a place)
-		"SF-66020 已 签收，签收人：前台":                                         {who}, // (the one who signed for it)
+		"Ava's key worker is now Lina":                                 {who},      // (a worker by their part)
+		"已 送达，放 在 前台":                                                  nil,        // (the front desk where it was left: a place)
+		"SF-66020 已 签收，签收人：前台":                                         {who},      // (the one who signed for it)
+		"同伴 加入：小李":                                                     {who, who}, // (a surname after 小: someone by name, twice as 张阿姨)
 		"Pick-up from 10am":                                            {when},
 		"Call back at 9 pm":                                            {when},
 		"Renewal due 2026-05-20":                                       {when},
