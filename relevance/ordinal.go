@@ -42,9 +42,12 @@ func askedOrdinal(q text) (int, string) {
 // PCN-55302 when it came before PCN-55303, whichever of them the words match
 // best. The objects are those a prefixed identifier names (TR-88121): a
 // thing named by a word and a small number ("Session 3") is numbered by it
-// already, and the analysis reads "the third class" as 3. -1 when no event
-// names such an object, or its kind has fewer than n.
-func nthObject(n int, noun string, rels []float64, docs []doc, cands []Candidate) (ident, int) {
+// already, and the analysis reads "the third class" as 3. A word of the
+// question's (own) that some of the kind's introductions use and others do
+// not qualifies the kind: "the first Porto booking" is the first booking
+// introduced with "Porto", when there are n such. -1 when no event names
+// such an object, or its kind has fewer than n.
+func nthObject(n int, noun string, own []string, rels []float64, docs []doc, cands []Candidate) (ident, int) {
 	if numbered(n, noun, docs, cands) {
 		return ident{}, -1
 	}
@@ -86,8 +89,47 @@ func nthObject(n int, noun string, rels []float64, docs []doc, cands []Candidate
 		return ident{}, -1
 	}
 	objects = slices.DeleteFunc(objects, func(o object) bool { return o.id.family != kind })
+	// the question's words that some of the objects' introductions use and
+	// others do not qualify the kind: "the first Porto booking" is the first
+	// of the bookings introduced with "Porto"
+	var qualifying []uint64
+	for _, t := range own {
+		if hasDigit(t) {
+			continue // (a number: the ordinal's own, "1 night", a price)
+		}
+		h := termHash(t)
+		if c := countFunc(objects, func(o object) bool { return docs[o.intro].count(h) > 0 }); c > 0 && c < len(objects) {
+			qualifying = append(qualifying, h)
+		}
+	}
+	if len(qualifying) > 0 {
+		if kept := slices.DeleteFunc(slices.Clone(objects), func(o object) bool {
+			return !hasAll(&docs[o.intro], qualifying)
+		}); len(kept) >= n {
+			objects = kept
+		}
+	}
+	if len(objects) < n {
+		return ident{}, -1
+	}
 	slices.SortStableFunc(objects, func(a, b object) int { return cands[a.intro].Time.Compare(cands[b.intro].Time) })
 	return objects[n-1].id, objects[n-1].intro
+}
+
+// countFunc counts the elements of xs for which f holds.
+func countFunc[T any](xs []T, f func(T) bool) int {
+	n := 0
+	for _, x := range xs {
+		if f(x) {
+			n++
+		}
+	}
+	return n
+}
+
+// hasAll reports that the event has each of the terms hs.
+func hasAll(d *doc, hs []uint64) bool {
+	return !slices.ContainsFunc(hs, func(h uint64) bool { return d.count(h) == 0 })
 }
 
 // numbered reports that an event numbers things as the question does: by

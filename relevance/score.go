@@ -568,7 +568,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if n, noun := askedOrdinal(q.normalised()); len(qids) == 0 && object == "" && n > 0 && w.Identifier > 0 {
 		// "has the second transfer gone through?" names the second transfer
 		// the window introduces: the question names its identifier
-		if x, intro := nthObject(n, noun, rels, docs, cands); intro >= 0 {
+		if x, intro := nthObject(n, noun, own, rels, docs, cands); intro >= 0 {
 			qids = []ident{x}
 			for i := range docs {
 				comps[i].Identifier = idMatch(qids, &docs[i])

@@ -1672,6 +1672,20 @@ func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 		}
 	}
 	firstFor(t, cands, map[string]int{"has the second transfer gone through?": 2})
+	// a word some of the kind's introductions use and others do not qualifies
+	// it: the first Porto booking is the first of those introduced with Porto
+	hotels := []relevance.Candidate{
+		{Source: "bookings", Time: ago(55), Text: "Booking HG-1101: Lisbon, 2 nights from 3 May, 310.00 EUR"},
+		{Source: "bookings", Time: ago(46), Text: "Booking HG-1102: Porto, 1 night on 5 May, 120.00 EUR"},
+		{Source: "bookings", Time: ago(28), Text: "HG-1102 cancelled free of charge"},
+		{Source: "bookings", Time: ago(19), Text: "Booking HG-1103: Porto, 1 night on 5 May, 98.00 EUR, other hotel"},
+	}
+	for q, want := range map[string]string{"did the first Porto booking cost me anything?": "hg1102", "what did the second Porto booking cost?": "hg1103",
+		"how much was the first booking?": "hg1101"} {
+		if _, _, f := fused(q, hotels); f.Object != want {
+			t.Errorf("%q names %s: %q", q, want, f.Object)
+		}
+	}
 	// a number counting something else is no count of the thing asked of
 	tickets := []relevance.Candidate{
 		{Source: "registration", Time: ago(58), Text: "Registration confirmed: DevSummit Berlin, 2 days, ticket DS-8841"},
