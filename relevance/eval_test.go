@@ -373,7 +373,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// thirteen changes; committed unread, read once, then their misses:
 	// development), -blind-132.json and -blind-133.json (the same shape,
 	// written after stop 59's first sixteen changes; committed unread, read
-	// once);
+	// once, then their misses: development), -blind-134.json and
+	// -blind-135.json (the same shape, written after stop 59's nineteen
+	// changes; committed unread, read once only);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -443,6 +445,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-128.json"}, {"../examples/evalset-blind-129.json"},
 		{"../examples/evalset-blind-130.json"}, {"../examples/evalset-blind-131.json"},
 		{"../examples/evalset-blind-132.json"}, {"../examples/evalset-blind-133.json"},
+		{"../examples/evalset-blind-134.json"}, {"../examples/evalset-blind-135.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
