@@ -127,11 +127,6 @@ func countFunc[T any](xs []T, f func(T) bool) int {
 	return n
 }
 
-// hasAll reports that the event has each of the terms hs.
-func hasAll(d *doc, hs []uint64) bool {
-	return !slices.ContainsFunc(hs, func(h uint64) bool { return d.count(h) == 0 })
-}
-
 // numbered reports that an event numbers things as the question does: by
 // a word and the number ("Session 2": the analysis's numberedThing, a
 // letter-led identifier beside the number's term), by a Chinese ordinal

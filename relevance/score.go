@@ -186,7 +186,9 @@ type Weights struct {
 	// minute ago says little of "眼科几点？" (0: off, as 1; a question asking
 	// for the newest gives such an event none). So does an event outside the
 	// story of the object a question asks the standing of ("what happened
-	// with LP-2210?": it neither names nor echoes the object, and inherits nothing).
+	// with LP-2210?": it neither names nor echoes the object, and inherits
+	// nothing); and, of its relevance too, an event stating no fault or
+	// finding when a question asks what is wrong or what a check found.
 	Unstated float64
 	// Sibling scales the relevance of an event about another object of the
 	// kind of the one a question names by its words alone (aboutASibling: "why
@@ -611,8 +613,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	aboutEvent := len(qids) > 0 && !q.Intent && !(still && asksWhether(q.normalised())) && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
-		// a later event inherits only when it names the thing a "what …"/
-		// "which …" question asks for (noun) or says the thing is another now ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
+		// a later event inherits only when it names the thing a "what …" or
+		// "which …" question asks for (noun) or says the thing is another now
+		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		how := inheritance{still: still, newest: q.Intent,
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),

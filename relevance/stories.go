@@ -480,6 +480,11 @@ func hasAny(d *doc, hs []uint64) bool {
 	return slices.ContainsFunc(hs, func(h uint64) bool { return d.count(h) > 0 })
 }
 
+// hasAll reports that the event has each of the terms hs.
+func hasAll(d *doc, hs []uint64) bool {
+	return !slices.ContainsFunc(hs, func(h uint64) bool { return d.count(h) == 0 })
+}
+
 // replacedHashes are the terms of words saying that a thing is another now:
 // what a later event says of the thing a question names ("what plan …?")
 // without naming it. Not a change of time ("moved", "delayed"), which says
