@@ -671,12 +671,12 @@ var whereToWords = []string{"where do i", "where should i", "where must i", "whe
 // "车停哪了？"): it asks where to do it, as 在哪坐 does; not 到哪 ("寄到哪了？"
 // asks where a thing has got to, and "SF-66012 在 哪？" where it stands).
 func endsWhere(norm string) bool {
-	rs := []rune(strings.TrimRight(norm, " ?!.。？！"))
-	n := len(rs)
-	for n > 0 && (rs[n-1] == '了' || rs[n-1] == '呢' || rs[n-1] == '啊' || rs[n-1] == ' ') {
-		n--
+	s := strings.TrimRight(norm, " ?!.。？！了呢啊")
+	if !strings.HasSuffix(s, "哪") {
+		return false // (most questions: no runes read)
 	}
-	return n >= 2 && rs[n-1] == '哪' && isCJK(rs[n-2]) && rs[n-2] != '到' && rs[n-2] != '在'
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimSuffix(s, "哪"))
+	return isCJK(r) && r != '到' && r != '在'
 }
 
 // placeAsked are the words that, a few after "where", ask for a place: a
