@@ -375,7 +375,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// written after stop 59's first sixteen changes; committed unread, read
 	// once, then their misses: development), -blind-134.json and
 	// -blind-135.json (the same shape, written after stop 59's nineteen
-	// changes; committed unread, read once only);
+	// changes; committed unread, read once only), -blind-136.json (the same
+	// shape, most questions naming an identifier, whole or in part, typed
+	// loosely; written after the nineteen changes, committed unread, read
+	// once, then its misses: development);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -446,6 +449,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-130.json"}, {"../examples/evalset-blind-131.json"},
 		{"../examples/evalset-blind-132.json"}, {"../examples/evalset-blind-133.json"},
 		{"../examples/evalset-blind-134.json"}, {"../examples/evalset-blind-135.json"},
+		{"../examples/evalset-blind-136.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
