@@ -18,8 +18,12 @@ import (
 // 1Z88AA0312 delivered" is about O-4410 too, and "where is O-4410?" is
 // answered by it. One step only, not through an amount, and not through an
 // identifier that every candidate names (the customer's own, which names the
-// entity).
+// entity). Not from a question naming only an amount either: "86.50 是 什么 钱？"
+// names one charge on card 8821, not every event of the card.
 func link(comps []Components, docs []doc, qids []ident, share float64) {
+	if !slices.ContainsFunc(qids, func(q ident) bool { return !q.amount }) {
+		return // (an amount names a charge, not an object whose other events are about it)
+	}
 	var via []ident // the other identifiers of the events naming the object
 	for i := range docs {
 		if comps[i].Identifier == 0 {

@@ -1225,6 +1225,22 @@ func TestAFaultQuestionLooksForAFinding(t *testing.T) {
 	firstOnlyWith(t, relevance.NewQuery("what did the engineer find?", nil), cands, 1, func(w *relevance.Weights) { w.Unstated = 0 })
 }
 
+// A question naming only an amount names the event stating it, not the
+// other events of the account that event names: "86.50 是 什么 钱？" asks about
+// one charge on card 8821.
+func TestAnAmountLinksToNoOtherEvents(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "cards", Time: ago(47), Text: "尾号 8821 消费 86.50 元：星巴克"},
+		{Source: "cards", Time: ago(20), Text: "尾号 8821 本期 账单 1,366.50 元，还款 日 25 日"},
+		{Source: "cards", Time: ago(11), Text: "尾号 8821 已 还款 1,366.50 元"},
+		{Source: "cards", Time: ago(38), Text: "尾号 3305 消费 420.00 元：携程"},
+	}
+	firstFor(t, cands, map[string]int{"86.50 是 什么 钱？": 0})
+	if _, comps, _ := fused("86.50 是 什么 钱？", cands); comps[1].Identifier != 0 || comps[2].Identifier != 0 {
+		t.Errorf("the card's other events are linked to the amount: %+v", comps)
+	}
+}
+
 // A question's number of three digits names an object ("status of 311"),
 // but not one it compares ("less than 390"): that is an amount.
 func TestAComparedNumberNamesNoObject(t *testing.T) {
