@@ -206,6 +206,9 @@ func newDoc(text string) doc {
 			nums = append(nums, q.num)
 		}
 	}
+	for _, id := range a.IDs {
+		nums = append(nums, tailHashes(id)...)
+	}
 	slices.Sort(nums)
 	nums = slices.Compact(nums)
 	slab := make([]uint64, 0, 2*len(terms)+len(ids)+len(nums)+3*len(own))
@@ -223,6 +226,21 @@ func newDoc(text string) doc {
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
 		marks: scriptsOf(text) | clockOf(text) | relativeOf(text)}
 	return d.withChangeMarks(text)
+}
+
+// tailHashes are the hashes of the last four, five and six digits of an
+// identifier's number of eight digits or more (SF1460023871, DD20260301, a
+// card or an account number): a customer names it by its end ("23871 谁 签收
+// 的？", "the order ending 0301"), as a bare number of the question.
+func tailHashes(id string) []uint64 {
+	n := id
+	if _, num, ok := prefixed(id); ok {
+		n = num
+	}
+	if len(n) < 8 || strings.Trim(n, "0123456789") != "" {
+		return nil
+	}
+	return []uint64{termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-6:])}
 }
 
 // prefixed splits a prefixed identifier into its letter prefix, without the
@@ -306,7 +324,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 179
+const analysisVersion = 180
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

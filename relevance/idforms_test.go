@@ -65,3 +65,28 @@ func TestIdentifiersByTheirNumberAlone(t *testing.T) {
 		t.Errorf("typed another way MRR %.3f against %.3f as written", respelled.MRR, asWritten.MRR)
 	}
 }
+
+// A long number is named by its end as well ("the parcel ending 23871", "尾号
+// 0301"): the last four, five or six digits of an identifier's number of
+// eight or more name it, and not its sibling's.
+func TestALongNumberByItsEnd(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "shipping", Time: ago(58), Text: "Parcel SF1460023871 picked up: to Berlin"},
+		{Source: "shipping", Time: ago(49), Text: "Parcel SF1460023888 picked up: to Hamburg"},
+		{Source: "shipping", Time: ago(22), Text: "SF1460023871 delivered, signed for by reception"},
+		{Source: "orders", Time: ago(10), Text: "Order DD20260301 shipped"},
+	}
+	for q, named := range map[string][]bool{
+		"who signed for 23871?":         {true, false, true, false},
+		"where is the one ending 3888?": {false, true, false, false},
+		"0301 发货 了 吗？":                  {false, false, false, true},
+		"has 871 arrived?":              {false, false, false, false}, // (three digits name no end)
+	} {
+		_, comps, _ := fused(q, cands)
+		for i, want := range named {
+			if (comps[i].Identifier == 1) != want {
+				t.Errorf("%q: %q identifier %v, want named %v", q, cands[i].Text, comps[i].Identifier, want)
+			}
+		}
+	}
+}
