@@ -1397,7 +1397,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true, "crack": true, "cracks": true, "chipped": true, "torn": true,
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
 	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
-	"unreadable": true, "illegible": true, "blurry": true, "incomplete": true,
+	"unreadable": true, "bug": true, "bugs": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "noisy": true, "dripping": true, "throttled": true,
 	// a device's fault heard or seen ("left ear cup crackles", "screen flickers")

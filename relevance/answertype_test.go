@@ -195,6 +195,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"X-ray: small fracture in the left front paw":      {why},
 		"Check-up done: small crack in upper right molar":  {why},
 		"Inspection: front brake discs below limit":        {why},
+		"Router firmware bug confirmed":                    {why},
 		"Storage quota reached: 100 GB used of 100 GB":     {why},
 		"Storage quota increased to 200 GB":                nil,
 		"Alarm disarmed by Alex":                           {who},
