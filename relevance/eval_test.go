@@ -378,7 +378,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// changes; committed unread, read once only), -blind-136.json (the same
 	// shape, most questions naming an identifier, whole or in part, typed
 	// loosely; written after the nineteen changes, committed unread, read
-	// once, then its misses: development);
+	// once, then its misses: development), -blind-137.json (the same kind,
+	// written after stop 59's twenty-two changes; committed unread, read
+	// once);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -449,7 +451,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-130.json"}, {"../examples/evalset-blind-131.json"},
 		{"../examples/evalset-blind-132.json"}, {"../examples/evalset-blind-133.json"},
 		{"../examples/evalset-blind-134.json"}, {"../examples/evalset-blind-135.json"},
-		{"../examples/evalset-blind-136.json"},
+		{"../examples/evalset-blind-136.json"}, {"../examples/evalset-blind-137.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
