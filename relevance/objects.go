@@ -24,6 +24,7 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 	if !slices.ContainsFunc(qids, func(q ident) bool { return !q.amount }) {
 		return // (an amount names a charge, not an object whose other events are about it)
 	}
+	qids = ofTheirKind(qids, docs)
 	var via []ident // the other identifiers of the events naming the object
 	for i := range docs {
 		if comps[i].Identifier == 0 {
@@ -66,6 +67,34 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 			comps[j].Identifier = share
 		}
 	}
+}
+
+// ofTheirKind is qids with each bare number given the kind of the prefixed
+// identifier it names ("660121" names YK-660121: of kind YK), so that
+// another of that kind is not linked to it: "YK-660121 余额 500 元 转入
+// YK-660120" ties the two cards, and YK-660120's events say nothing of
+// 660121's money.
+func ofTheirKind(qids []ident, docs []doc) []ident {
+	var out []ident
+	for k, q := range qids {
+		if !q.bare || q.family != 0 {
+			continue
+		}
+		for i := range docs {
+			for j := range int(docs[i].nOwn) {
+				if id := docs[i].own(j); id.family != 0 && sameObject(q, id) {
+					if out == nil {
+						out = slices.Clone(qids)
+					}
+					out[k].family = id.family
+				}
+			}
+		}
+	}
+	if out == nil {
+		return qids
+	}
+	return out
 }
 
 // namesKin reports an event naming another object of an asked one's kind

@@ -1241,6 +1241,21 @@ func TestAnAmountLinksToNoOtherEvents(t *testing.T) {
 	}
 }
 
+// A bare number is of the kind of the identifier it names: "660121" is card
+// YK-660121, and the transfer tying it to YK-660120 makes YK-660120's events
+// no events of 660121's.
+func TestABareNumberIsOfItsIdentifiersKind(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "cards", Time: ago(49), Text: "Fuel card YK-660121 topped up: 500 CNY"},
+		{Source: "cards", Time: ago(31), Text: "YK-660121 reported lost"},
+		{Source: "cards", Time: ago(22), Text: "YK-660121 balance 500 CNY moved to YK-660120"},
+		{Source: "cards", Time: ago(4), Text: "YK-660120 balance 693.80 CNY"},
+	}
+	if _, comps, _ := fused("where did the money on 660121 go?", cands); comps[3].Identifier != 0 {
+		t.Errorf("YK-660120's balance is linked to 660121: %+v", comps[3])
+	}
+}
+
 // A question's number of three digits names an object ("status of 311"),
 // but not one it compares ("less than 390"): that is an amount.
 func TestAComparedNumberNamesNoObject(t *testing.T) {
