@@ -986,8 +986,8 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		t.Errorf("what did the dentist find?: asks %v, want [fault]", f.Asks)
 	}
 	// and "怎么坏的？" asks how a thing broke: what is wrong with it, as "what
-	// broke?" does
-	for _, q := range []string{"热水器怎么坏的？", "what broke?", "what's broken?"} {
+	// broke?" and 出了什么事 do
+	for _, q := range []string{"热水器怎么坏的？", "what broke?", "what's broken?", "快递 出 了 什么 事？"} {
 		if _, _, f := fused(q, cands); !slices.Contains(f.Asks, "fault") {
 			t.Errorf("%s: asks %v, want fault among them", q, f.Asks)
 		}
