@@ -1958,6 +1958,9 @@ var askWords = newCueSet([]string{"ask", "asked", "asking", "question", "questio
 // ("保洁师 自带 工具"), so an event naming one states PersonTerm twice.
 func namesSomeone(rs []rune) bool {
 	for i := 1; i < len(rs); i++ {
+		if !isCJK(rs[i]) {
+			continue // (a Latin text: no rune looked up)
+		}
 		// a title after a surname (its first letters looked for first: far
 		// fewer than the surnames), or a surname after 小
 		if strings.ContainsRune(cjkTitles.first, rs[i]) && strings.ContainsRune(cjkSurnames, rs[i-1]) && cjkTitles.begin(rs[i:]) ||
