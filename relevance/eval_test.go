@@ -380,7 +380,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// loosely; written after the nineteen changes, committed unread, read
 	// once, then its misses: development), -blind-137.json (the same kind,
 	// written after stop 59's twenty-two changes; committed unread, read
-	// once);
+	// once), -blind-138.json (the same shape as the 124th, written at the
+	// end of stop 59 after all its changes; committed unread, read once
+	// only);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -452,6 +454,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-132.json"}, {"../examples/evalset-blind-133.json"},
 		{"../examples/evalset-blind-134.json"}, {"../examples/evalset-blind-135.json"},
 		{"../examples/evalset-blind-136.json"}, {"../examples/evalset-blind-137.json"},
+		{"../examples/evalset-blind-138.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
