@@ -879,15 +879,12 @@ func asksQuantity(q text) bool {
 // …".
 func howMuchWasThe(words []string) bool {
 	for i, w := range words {
-		if w == "much" && i+2 < len(words) && beVerbs[words[i+1]] && theWords[words[i+2]] {
+		if w == "much" && i+2 < len(words) && beWords[words[i+1]] && ownerWords[words[i+2]] {
 			return true
 		}
 	}
 	return false
 }
-
-var beVerbs = map[string]bool{"is": true, "was": true, "are": true, "were": true, "s": true}
-var theWords = map[string]bool{"the": true, "my": true, "our": true, "this": true, "that": true}
 
 // moneyBeyondHowMuch are amountWords but "how much": the cues that ask for
 // money even where "how much" asks for a quantity ("how much does the data

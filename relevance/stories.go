@@ -332,7 +332,7 @@ func askedNoun(words, terms []string) uint64 {
 			continue
 		}
 		n := k + 1
-		if n+2 < len(words) && (words[n] == "s" || words[n] == "is" || words[n] == "are") && ownerWords[words[n+1]] && newestWords[words[n+2]] {
+		if n+2 < len(words) && beWords[words[n]] && ownerWords[words[n+1]] && newestWords[words[n+2]] {
 			n += 3 // ("what's the latest bill?", "what is my current plan?")
 		}
 		if n+1 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
