@@ -331,12 +331,7 @@ func legsAsked(d direction, cands []Candidate, docs []doc) (w way) {
 
 // rebookHashes are the terms of the words saying that a flight replaces
 // another (not "changed": "gate change to G27" names a gate).
-var rebookHashes = func() (hs []uint64) {
-	for _, w := range []string{"rebooked", "rebooking", "rebook", "instead", "replacement", "alternative", "改签", "改乘"} {
-		hs = append(hs, termHash(stem(w)))
-	}
-	return hs
-}()
+var rebookHashes = stemHashes("rebooked", "rebooking", "rebook", "instead", "replacement", "alternative", "改签", "改乘")
 
 // rebooked adds to a way (w) the flights that replace one of its own: a later
 // event saying a flight replaces another ("Rebooked: TP 1368, 16 April 21:15") that

@@ -489,38 +489,33 @@ func hasAll(d *doc, hs []uint64) bool {
 // what a later event says of the thing a question names ("what plan …?")
 // without naming it. Not a change of time ("moved", "delayed"), which says
 // nothing of which seat or which plan.
-var replacedHashes = func() (hs []uint64) {
-	for _, w := range []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
-		"换成", "改为", "改成", "更换", "升级", "降级"} {
-		hs = append(hs, termHash(stem(w)))
-	}
-	return hs
-}()
+var replacedHashes = stemHashes("changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
+	"换成", "改为", "改成", "更换", "升级", "降级")
 
 // standingHashes are the terms of words saying whether a thing still holds:
 // that it no longer does ("cancelled", "waived", "closed") or that it still does
 // ("unpaid", "overdue"). A later event saying so answers whether it still
 // holds, whatever the question asks for: "Appeal accepted; PF-88120
 // cancelled" for "do I still have to pay the parking fine?".
-var standingHashes = func() (hs []uint64) {
-	for _, w := range []string{"cancelled", "canceled", "waived", "withdrawn", "voided", "annulled", "revoked", "expired", "closed", "settled", "resolved",
-		"unpaid", "outstanding", "overdue", "取消", "撤销", "作废", "免除", "过期", "未付", "未缴", "逾期"} {
-		hs = append(hs, termHash(stem(w)))
-	}
-	return hs
-}()
+var standingHashes = stemHashes("cancelled", "canceled", "waived", "withdrawn", "voided", "annulled", "revoked", "expired", "closed", "settled", "resolved",
+	"unpaid", "outstanding", "overdue", "取消", "撤销", "作废", "免除", "过期", "未付", "未缴", "逾期")
 
 // changeWords say that something changed, and changeHashes are their terms.
 var changeWords = []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
 	"raised", "increased", "reduced", "lowered", "decreased",
 	"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长", "改签"}
 
-var changeHashes = func() (hs []uint64) {
-	for _, w := range changeWords {
-		hs = append(hs, termHash(stem(w))) // (a Chinese word's pair is its term)
+var changeHashes = stemHashes(changeWords...)
+
+// stemHashes are the terms of words, each as the analysis gives it: its stem
+// (a Chinese word's pair is its term).
+func stemHashes(words ...string) []uint64 {
+	hs := make([]uint64, len(words))
+	for i, w := range words {
+		hs[i] = termHash(stem(w))
 	}
 	return hs
-}()
+}
 
 // mostRelevant are the few most relevant candidates (followed), most
 // relevant first: the ones whose stories inherit and aboutASibling follow.
