@@ -389,17 +389,18 @@ func statesCount(rs []rune) bool {
 // ordinalBefore reports that the number before rs[i] is an ordinal's, after
 // 第: "第 二 期" is the second instalment, not two of them.
 func ordinalBefore(rs []rune, i int) bool {
-	k := i
-	if k > 0 && rs[k-1] == ' ' {
-		k--
-	}
-	for k > 0 && isNumeral(rs[k-1]) {
-		k--
-	}
-	if k > 0 && rs[k-1] == ' ' {
-		k--
-	}
+	k := numeralsFrom(rs, i)
 	return k > 0 && rs[k-1] == '第'
+}
+
+// numeralsFrom is where the numerals before rs[i] begin, with the spaces
+// around them ("第 二 期", "一天 两 次"): i when there are none.
+func numeralsFrom(rs []rune, i int) int {
+	k := i
+	for k > 0 && (rs[k-1] == ' ' || isNumeral(rs[k-1])) {
+		k--
+	}
+	return k
 }
 
 // FrequencyTerm is the term of an event that states how often something
@@ -474,11 +475,7 @@ func cjkFrequency(rs []rune) bool {
 		case r == '天' && i+1 < len(rs) && rs[i+1] == '天':
 			return true
 		case r == '次':
-			k := i
-			for k > 0 && (rs[k-1] == ' ' || isNumeral(rs[k-1])) {
-				k--
-			}
-			if k < i && k > 0 && strings.ContainsRune("天周月", rs[k-1]) {
+			if k := numeralsFrom(rs, i); k < i && k > 0 && strings.ContainsRune("天周月", rs[k-1]) {
 				return true
 			}
 		}

@@ -371,7 +371,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var noun uint64
 	asked := answerTypesAsked(q.normalised(), w)
 	byClause := askedByClause(q.normalised(), asked)
-	offer := w.Offer // the scale of a line that only offers
+	asksFault := slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) // (what is wrong, what a check found)
+	offer := w.Offer                                                                               // the scale of a line that only offers
 	if dealWords.in(q.normalised()) {
 		offer = 0
 	}
@@ -445,7 +446,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 		if k := slices.Index(lq.terms, ReasonTerm); k >= 0 && !slices.Contains(lq.terms, DelayTerm) &&
-			!slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) {
+			!asksFault {
 			// the question's own words state a reason ("why is my package
 			// stuck?"): an event stating only a delay states one too, blended
 			// into its clause, as for a question asking why; not for one
@@ -544,7 +545,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
-	if w.Unstated > 0 && w.Unstated < 1 && slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) {
+	if w.Unstated > 0 && w.Unstated < 1 && asksFault {
 		// asked what is wrong with a thing or what a check found, an event
 		// stating no fault or finding keeps Weights.Unstated of its relevance,
 		// not only of its recency: "Engineer Karl's visit report sent" names the
