@@ -48,8 +48,12 @@ type Analysis struct {
 //
 // NFKC first (normalise): full-width letters and digits, as Chinese and
 // Japanese keyboards type them (Ｄ－３００２１), are the same as ASCII (D-30021).
-func Analyze(text string) Analysis {
-	a := analyze(normalise(text), true, true)
+func Analyze(text string) Analysis { return analyzeText(text, normalise(text)) }
+
+// analyzeText is Analyze of a text and its normalised form (newDoc
+// normalises it once for the analysis and the marks).
+func analyzeText(text, norm string) Analysis {
+	a := analyze(norm, true, true)
 	if !slices.Contains(a.Terms, PersonTerm) && namesByGivenName(text) {
 		a.Terms = append(a.Terms, PersonTerm) // ("with Tom": a person, though no role says so)
 	}

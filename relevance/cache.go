@@ -64,16 +64,15 @@ func clockOf(text string) uint8 {
 
 var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|点)|[一二三四五六七八九十两]\s*点|noon|midnight|o'clock`)
 
-// relativeOf is markRelative when a text holds a length before or after a
-// thing (relativeTime, cjkRelativeTime): "no eating 1 hour after the
-// filling", "出发 前 7 天".
-func relativeOf(text string) uint8 {
-	latin := strings.Contains(text, "efore") || strings.Contains(text, "fter") || strings.Contains(text, "rior")
-	cjk := strings.Contains(text, "前") || strings.Contains(text, "后")
+// relativeOf is markRelative when a text (normalised) holds a length before
+// or after a thing (relativeTime, cjkRelativeTime): "no eating 1 hour after
+// the filling", "出发 前 7 天".
+func relativeOf(norm string) uint8 {
+	latin := strings.Contains(norm, "before") || strings.Contains(norm, "after") || strings.Contains(norm, "prior")
+	cjk := strings.Contains(norm, "前") || strings.Contains(norm, "后")
 	if !latin && !cjk {
-		return 0 // (most texts: not normalised for nothing)
+		return 0 // (most texts: no expression run)
 	}
-	norm := normalise(text)
 	if latin && relativeTime.MatchString(norm) || cjk && cjkRelativeTime.MatchString(norm) {
 		return markRelative
 	}
@@ -177,7 +176,8 @@ func (d *doc) names(q ident) bool {
 }
 
 func newDoc(text string) doc {
-	a := Analyze(text)
+	norm := normalise(text) // (once, for the analysis and the marks)
+	a := analyzeText(text, norm)
 	terms := make([]uint64, len(a.Terms), len(a.Terms)+1)
 	for i, t := range a.Terms {
 		terms[i] = termHash(t)
@@ -224,8 +224,8 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(text) | relativeOf(text)}
-	return d.withChangeMarks(text)
+		marks: scriptsOf(text) | clockOf(text) | relativeOf(norm)}
+	return d.withChangeMarks(norm)
 }
 
 // tailHashes are the hashes of the last four, five and six digits of an

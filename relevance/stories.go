@@ -417,14 +417,14 @@ func statesCurrent(d *doc) bool { return d.marks&(markReplaced|markCurrent) != 0
 // A line that only asks ("can I change the colour to blue?") says nothing
 // changed, nor does a word asking the customer to change something ("update
 // your card within 7 days", "please replace the filter").
-func (d doc) withChangeMarks(text string) doc {
+func (d doc) withChangeMarks(norm string) doc {
 	if d.count(questionHash) > 0 {
 		return d
 	}
-	if hasAny(&d, changeHashes) && !onlyAsked(text, changeHashes) {
+	if hasAny(&d, changeHashes) && !onlyAsked(norm, changeHashes) {
 		d.marks |= markChanged
 	}
-	if hasAny(&d, replacedHashes) && !onlyAsked(text, replacedHashes) {
+	if hasAny(&d, replacedHashes) && !onlyAsked(norm, replacedHashes) {
 		d.marks |= markReplaced
 	}
 	if hasAny(&d, currentHashes) {
@@ -433,12 +433,13 @@ func (d doc) withChangeMarks(text string) doc {
 	return d
 }
 
-// onlyAsked reports that each of a text's words whose terms are hs asks the
-// customer to do it ("update your card", "please replace the filter": the
-// word in its plain form, not "-ed", before whose thing it is to change) or
-// only suggests it ("we suggest moving up a level": suggesting).
-func onlyAsked(text string, hs []uint64) bool {
-	words := plainWords(text)
+// onlyAsked reports that each of a text's words (norm: the text
+// normalised) whose terms are hs asks the customer to do it ("update your
+// card", "please replace the filter": the word in its plain form, not "-ed",
+// before whose thing it is to change) or only suggests it ("we suggest
+// moving up a level": suggesting).
+func onlyAsked(norm string, hs []uint64) bool {
+	words := wordsOf(norm)
 	asked := false
 	for k, w := range words {
 		if !slices.Contains(hs, termHash(stem(w))) {
