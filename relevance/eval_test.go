@@ -382,7 +382,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// written after stop 59's twenty-two changes; committed unread, read
 	// once), -blind-138.json (the same shape as the 124th, written at the
 	// end of stop 59 after all its changes; committed unread, read once
-	// only);
+	// only), -blind-139.json (most questions naming an identifier in shapes
+	// the 136th and 137th did not: flight numbers, phone numbers, IBANs,
+	// plates, flat numbers, long order numbers and their ends; written at the
+	// start of stop 60 before any change, committed unread) and
+	// -blind-140.json (the same shape as the 124th, written at the start of
+	// stop 60 before any change, committed unread);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -454,7 +459,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-132.json"}, {"../examples/evalset-blind-133.json"},
 		{"../examples/evalset-blind-134.json"}, {"../examples/evalset-blind-135.json"},
 		{"../examples/evalset-blind-136.json"}, {"../examples/evalset-blind-137.json"},
-		{"../examples/evalset-blind-138.json"},
+		{"../examples/evalset-blind-138.json"}, {"../examples/evalset-blind-139.json"},
+		{"../examples/evalset-blind-140.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
