@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -1737,13 +1738,31 @@ var offerWords = newCueSet([]string{
 	"thank you for contacting", "one moment", "member of our team", "get back to you",
 	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "有什么可以帮", "感谢您的耐心", "感谢您的咨询",
 	"还有什么需要", "还有其他需要", "会尽快", "尽快回复", "随时联系",
-	"this week only", "this month only", "today only", "this weekend only", "only this week", "only this month", "boost your",
-	"bonus points", "bring a friend", "free this weekend", "free this week",
+	"boost your", "bonus points", "bring a friend", "free this weekend", "free this week",
 	"thanks for your review", "thank you for your review", "thanks for your feedback", "thank you for your feedback", "thanks for your rating"})
 
-// offers reports a line that only offers: one of offerWords, or advertising
-// by its shape (advertises).
-func offers(t text) bool { return offerWords.in(t) || advertises(t) }
+// limitedWords hold an offer out for a time ("20% off this week only"),
+// unless the line states what was done or changed for that time: "Lesson 6
+// moved to Wednesday 17:00 this week only" is a fact of the customer's case.
+var limitedWords = newCueSet([]string{"this week only", "this month only", "today only", "this weekend only",
+	"only this week", "only this month"})
+
+// doneOrChanged are the words by which a line states what was done or
+// changed (doneWords, changeWords).
+var doneOrChanged = func() map[string]bool {
+	m := maps.Clone(doneWords)
+	for _, w := range changeWords {
+		m[w] = true
+	}
+	return m
+}()
+
+// offers reports a line that only offers: one of offerWords, a time-limited
+// offer (limitedWords), or advertising by its shape (advertises).
+func offers(t text) bool {
+	return offerWords.in(t) || limitedWords.in(t) && !slices.ContainsFunc(t.words, func(w string) bool { return doneOrChanged[w] }) ||
+		advertises(t)
+}
 
 // advertises reports the shapes of a price or a discount held out rather than
 // charged: "up to 30% off", "20% off until Sunday" (not "20% off applied"), a
