@@ -649,7 +649,7 @@ func smallNumbers(tok string) bool {
 
 // canonicalAmount writes a number with separators one way: the last
 // separator is the decimal point when one or two digits follow it (129,90 and
-// 129.90 are 129.90; 1.250,00 and 1,250.00 are 1250.00), every other one
+// 129.90 are 129.90; 1.250,00 and 1,250.00 are 1250.00; 86.4 is 86.40), every other one
 // separates thousands and is dropped (1,250 is 1250). Other tokens only lose
 // their commas (a list such as 30021,40021 stays one token, as before).
 func canonicalAmount(tok string) string {
@@ -663,7 +663,9 @@ func canonicalAmount(tok string) string {
 		amount = amount && len(g) == 3 // thousands between the first group and the last
 	}
 	switch last := groups[n-1]; {
-	case amount && len(last) <= 2:
+	case amount && len(last) == 1:
+		return strings.Join(groups[:n-1], "") + "." + last + "0" // 86.4 is 86.40, as a question writes a price
+	case amount && len(last) == 2:
 		return strings.Join(groups[:n-1], "") + "." + last
 	case amount && len(last) == 3:
 		return strings.Join(groups, "")

@@ -277,6 +277,7 @@ func TestIdentifierSpellings(t *testing.T) {
 		"1Z88AA0312 ana.lee@example.com":           {"1z88aa0312", "ana.lee@example.com"},
 		"129.90 EUR, order 5001":                   {"129.90", "5001"},
 		"129,90 € 1.250,00 1,250.00 1,250":         {"129.90", "1250.00", "1250.00", "1250"}, // amounts written either way
+		"86.4 86.40 86,4":                          {"86.40", "86.40", "86.40"},              // one decimal is ten cents
 		"30021,40021":                              {"3002140021"},
 		"INV-2024-1040 INV2024-1040 inv_2024_1040": {"inv20241040", "inv20241040", "inv20241040"}, // every separator but an e-mail's or an amount's dots
 		"订单Ｄ－３００２１到哪了？":                            {"d30021"},                                    // full-width, as CJK keyboards type it
