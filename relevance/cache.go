@@ -207,7 +207,7 @@ func newDoc(text string) doc {
 		}
 	}
 	for _, id := range a.IDs {
-		nums = append(nums, tailHashes(id)...)
+		nums = append(nums, partHashes(id)...)
 	}
 	slices.Sort(nums)
 	nums = slices.Compact(nums)
@@ -228,19 +228,28 @@ func newDoc(text string) doc {
 	return d.withChangeMarks(norm)
 }
 
-// tailHashes are the hashes of the last four, five and six digits of an
-// identifier's number of eight digits or more (SF1460023871, DD20260301, a
-// card or an account number): a customer names it by its end ("23871 谁 签收
-// 的？", "the order ending 0301"), as a bare number of the question.
-func tailHashes(id string) []uint64 {
+// partHashes are the hashes of the parts of an identifier's number that a
+// customer names it by, as a bare number of the question: its last four,
+// five and six digits when it has eight or more (SF1460023871, DD20260301, a
+// card or an account number: "23871 谁 签收 的？", "the order ending 0301"),
+// and the number without its leading zeros when three digits or more are
+// left ("8820 什么 时候 看？" for GH-08820).
+func partHashes(id string) []uint64 {
 	n := id
 	if _, num, ok := prefixed(id); ok {
 		n = num
 	}
-	if len(n) < 8 || strings.Trim(n, "0123456789") != "" {
+	if strings.Trim(n, "0123456789") != "" {
 		return nil
 	}
-	return []uint64{termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-6:])}
+	var hs []uint64
+	if t := strings.TrimLeft(n, "0"); len(t) < len(n) && len(t) >= 3 {
+		hs = append(hs, termHash(t))
+	}
+	if len(n) >= 8 {
+		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-6:]))
+	}
+	return hs
 }
 
 // prefixed splits a prefixed identifier into its letter prefix, without the
@@ -324,7 +333,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 183
+const analysisVersion = 184
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

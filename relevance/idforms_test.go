@@ -68,19 +68,22 @@ func TestIdentifiersByTheirNumberAlone(t *testing.T) {
 
 // A long number is named by its end as well ("the parcel ending 23871", "尾号
 // 0301"): the last four, five or six digits of an identifier's number of
-// eight or more name it, and not its sibling's.
+// eight or more name it, and not its sibling's. A number with leading zeros
+// is named without them ("8820" for GH-08820).
 func TestALongNumberByItsEnd(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "shipping", Time: ago(58), Text: "Parcel SF1460023871 picked up: to Berlin"},
 		{Source: "shipping", Time: ago(49), Text: "Parcel SF1460023888 picked up: to Hamburg"},
 		{Source: "shipping", Time: ago(22), Text: "SF1460023871 delivered, signed for by reception"},
 		{Source: "orders", Time: ago(10), Text: "Order DD20260301 shipped"},
+		{Source: "bookings", Time: ago(5), Text: "Appointment GH-08820 moved to Monday"},
 	}
 	for q, named := range map[string][]bool{
-		"who signed for 23871?":         {true, false, true, false},
-		"where is the one ending 3888?": {false, true, false, false},
-		"0301 发货 了 吗？":                  {false, false, false, true},
-		"has 871 arrived?":              {false, false, false, false}, // (three digits name no end)
+		"who signed for 23871?":         {true, false, true, false, false},
+		"where is the one ending 3888?": {false, true, false, false, false},
+		"0301 发货 了 吗？":                  {false, false, false, true, false},
+		"has 871 arrived?":              {false, false, false, false, false}, // (three digits name no end)
+		"when is 8820 now?":             {false, false, false, false, true},  // (without its leading zero)
 	} {
 		_, comps, _ := fused(q, cands)
 		for i, want := range named {
