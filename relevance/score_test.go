@@ -71,6 +71,46 @@ func TestLaterEventsOnTheSameObjectInheritRelevance(t *testing.T) {
 	}
 }
 
+// A later event of the story introducing another identifier after the
+// story's own ("shipped, tracking …") hands the story on: the events after it
+// naming that identifier inherit as the story's own do. Not an identifier
+// named before the story's own (a repair opened for flat 1202 is the
+// repair's story), nor an event that names an earlier object besides it
+// (that object's story).
+func TestAStoryIsHandedOnToTheIdentifierItIntroduces(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(54), Text: "Order 2026112700418: down jacket, black, L, 599 CNY"},
+		{Source: "orders", Time: ago(45), Text: "Order 2026112700431: snow boots, size 39, 329 CNY"},
+		{Source: "shipping", Time: ago(36), Text: "2026112700418 shipped: ZTO 78830012655"},
+		{Source: "shipping", Time: ago(18), Text: "ZTO 78830012655 out for delivery"},
+		{Source: "shipping", Time: ago(9), Text: "78830012655 left at the pickup station, code 6-2-1045"},
+		{Source: "orders", Time: ago(2), Text: "2026112700431 cancelled, 329 CNY refunded"},
+	}
+	scores, comps, _ := fused("where is the down jacket?", cands)
+	if !ranksFirst(scores, 4) || comps[3].Thread == 0 {
+		t.Errorf("the parcel's newest event should rank first, its events inheriting: %.3f %+v", scores, comps)
+	}
+	flats := []relevance.Candidate{
+		{Source: "billing", Time: ago(56), Text: "3 栋 1202 室 物业费 第四 季度：1860 元"},
+		{Source: "repairs", Time: ago(38), Text: "报修 BX-7730：1202 卫生间 漏水 到 1102"},
+		{Source: "repairs", Time: ago(29), Text: "BX-7730：防水 层 破损，需 重做"},
+		{Source: "payments", Time: ago(20), Text: "1202 物业费 1860 元 已 缴"},
+		{Source: "repairs", Time: ago(11), Text: "BX-7730 防水 重做 完成"},
+	}
+	if _, comps, _ := fused("1202 的 物业费 交 了 没？", flats); comps[2].Thread >= comps[3].Thread || comps[4].Thread >= comps[3].Thread {
+		t.Errorf("the repair opened naming the flat tells its own story: %+v", comps)
+	}
+	notes := []relevance.Candidate{
+		{Source: "billing", Time: ago(57), Text: "Invoice TL-40211 issued: 12.50 EUR roaming charges"},
+		{Source: "support", Time: ago(33), Text: "Complaint about roaming charges logged as case RC-551"},
+		{Source: "support", Time: ago(21), Text: "RC-551 resolved: roaming fee waived, credit note CN-880"},
+		{Source: "billing", Time: ago(20), Text: "TL-40211 closed with credit note CN-880"},
+	}
+	if _, comps, _ := fused("what happened with case RC-551?", notes); comps[3].Thread != 0 {
+		t.Errorf("the invoice's event inherits from the complaint's story: %+v", comps[3])
+	}
+}
+
 // A later event of the story that matches a word of the question the first
 // does not inherits all of the first's relevance (ThreadAnswer): the first
 // names what is asked about, the later one what is asked of it, and the newer

@@ -203,6 +203,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					first = j
 				}
 			}
+			story = handedOn(story, q, first, cands, docs)
 			for _, j := range story {
 				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) ||
 					how.elsewhere.of(j) || how.only(j) {
@@ -230,6 +231,68 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	if (len(asked) > 0 || noun != 0) && len(top) > 0 {
 		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how)
 	}
+}
+
+// handedOn is a story with the events of the objects it hands on to. A
+// later event of the story (after its first) introducing another
+// identifier after the story's own, which no earlier event names
+// ("2026112700418 已 发货：中通 78830012655" after the order), hands the story
+// on: the events after it naming that identifier ("78830012655 已 放 菜鸟
+// 驿站") tell the same story; for "羽绒服 到 哪 了？", where the parcel is.
+// Not an identifier named before the story's own ("报修 BX-7730：1202 卫生间
+// 漏水" opens a repair's story, not flat 1202's), nor an amount; one
+// hand-off, not a chain of them.
+func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []int {
+	for _, j := range story[:len(story):len(story)] {
+		if !cands[j].Time.After(cands[first].Time) {
+			continue
+		}
+		own := false // (the story's identifier seen in j's text)
+		for k := range int(docs[j].nOwn) {
+			h := docs[j].own(k)
+			if sameObject(h, q) {
+				own = true
+			}
+			if !own || h.amount || sameObject(h, q) || slices.ContainsFunc(story, func(m int) bool { return m != j && docs[m].names(h) }) {
+				continue
+			}
+			introduced := true
+			for m := range docs {
+				if m != j && !cands[m].Time.After(cands[j].Time) && docs[m].names(h) {
+					introduced = false
+					break
+				}
+			}
+			if !introduced {
+				continue
+			}
+			for m := range docs {
+				if cands[m].Time.After(cands[j].Time) && docs[m].names(h) && !slices.Contains(story, m) && !namesAnother(m, h, cands, docs) {
+					story = append(story, m)
+				}
+			}
+		}
+	}
+	return story
+}
+
+// namesAnother reports that the m-th event names, besides h, an identifier
+// an earlier event names: it tells that object's story ("TL-40211 closed
+// with credit note CN-880" is the invoice's, though CN-880 came with the
+// complaint's).
+func namesAnother(m int, h ident, cands []Candidate, docs []doc) bool {
+	for k := range int(docs[m].nOwn) {
+		o := docs[m].own(k)
+		if o.amount || sameObject(o, h) {
+			continue
+		}
+		for e := range docs {
+			if e != m && cands[e].Time.Before(cands[m].Time) && docs[e].names(o) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // supersede lets a later event change what the most relevant one (i) says
