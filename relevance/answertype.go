@@ -43,6 +43,10 @@ type gapCue struct {
 	// unless: the words that, right after then's, make it no cue ("did you
 	// find my sweater?" asks about a lost thing, not what was found wrong)
 	unless map[string]bool
+	// last: the words that are a cue after first, however far, only ending
+	// the question ("what did the blood test show?", not "why did the show
+	// stop?")
+	last map[string]bool
 }
 
 func (g gapCue) in(words []string) bool {
@@ -52,6 +56,9 @@ func (g gapCue) in(words []string) bool {
 	for i, w := range words {
 		if w != g.first {
 			continue
+		}
+		if k := len(words) - 1; k > i && g.last[words[k]] {
+			return true
 		}
 		for k := i + 1; k < min(len(words), i+1+g.within); k++ {
 			if g.then[words[k]] && (k+1 == len(words) || !g.unless[words[k+1]]) {
@@ -67,11 +74,11 @@ var answerTypes = []*answerType{
 	{QuantityTerm, "quantity", 0, quantityCues, byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, quantityGap, 0},
 	{TimeTerm, "time", 0, newCueSet(timeWords), byRunes(statesTime), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 	{ReasonTerm, "reason", 0, newCueSet(whyWords), statesReason, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
-	{ReasonTerm, "fault", 0, newCueSet(faultCues), never, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives}, 0},
+	{ReasonTerm, "fault", 0, newCueSet(faultCues), never, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives, showWords}, 0},
 	// (never asked: the reason's clause admits it, unless the question asks for a fault)
 	{DelayTerm, "delay", 0, newCueSet(nil), never, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
-	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", placeAsked, 4, nil}, 0},
+	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", placeAsked, 4, nil, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
 	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{FrequencyTerm, "frequency", 0, newCueSet(frequencyCues), statesFrequency, func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
@@ -901,7 +908,7 @@ const QuantityTerm = "≋"
 // quantityGap: one of measurables, within three words after "much", makes
 // "how much" ask for a quantity ("how much mobile data is left?"), not money;
 // not before a word for what it costs ("how much is the water bill?").
-var quantityGap = gapCue{"much", measurables, 3, pricedBy}
+var quantityGap = gapCue{"much", measurables, 3, pricedBy, nil}
 
 // pricedBy are the words after a measurable that make it a price's ("the
 // water bill", "the data plan", "the fuel surcharge").
@@ -1367,6 +1374,10 @@ func never([]rune, text) bool { return false }
 // wrong with …" does (statesReason's findings), not a delay or someone away.
 var findWords = map[string]bool{"find": true, "discover": true, "notice": true, "spot": true, "detect": true}
 
+// showWords ask what a check found ending a question after "did": "what did
+// the scan show?", "what did the test reveal?"
+var showWords = map[string]bool{"show": true, "reveal": true}
+
 // possessives after a find word make the question one about a lost thing
 // ("did they find my umbrella?").
 var possessives = map[string]bool{"my": true, "our": true, "your": true, "his": true, "her": true, "their": true}
@@ -1389,7 +1400,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"overbooked": true, "unreachable": true, "backorder": true, "backordered": true,
 	"needs": true, "needed": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
 	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
-	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true, "crack": true, "cracks": true, "chipped": true, "torn": true,
+	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true, "crack": true, "cracks": true, "chipped": true, "torn": true, "tear": true,
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
 	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
 	"unreadable": true, "bug": true, "bugs": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,

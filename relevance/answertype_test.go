@@ -316,6 +316,8 @@ func TestAnswerTypes(t *testing.T) {
 		"为什么我的卡被拒了？":                          {why},
 		"what did they find in my house?":     {why},
 		"what did Marco find?":                {why},
+		"what did the scan show?":             {why}, // (show and reveal only ending the question)
+		"what did the blood test reveal?":     {why},
 		"did the vet notice anything?":        {why},
 		"can you find my order?":              nil,
 		"我的奶茶怎么还没到？":                          {why},
@@ -351,6 +353,8 @@ func TestAnswerTypes(t *testing.T) {
 		"which seat do I have now?":           nil,
 		"is the time slot still free?":        nil,
 		"did they find my umbrella?":          nil, // a lost thing, not what was found wrong
+		"why did the show stop?":              {why},
+		"did the show start?":                 nil,
 		"退款到了吗？":                              nil,
 		"did the parcel arrive?":              nil,
 	})

@@ -1264,6 +1264,13 @@ func TestAFaultQuestionLooksForAFinding(t *testing.T) {
 		{Source: "billing", Time: ago(5), Text: "Invoice 95.00 EUR paid by card"},
 	}
 	firstOnlyWith(t, relevance.NewQuery("what did the engineer find?", nil), cands, 1, func(w *relevance.Weights) { w.Unstated = 0 })
+	// "show" or "reveal" ending the question asks what a check found, as
+	// "find" does; a tear is a finding
+	scan := []relevance.Candidate{
+		{Source: "visits", Time: ago(50), Text: "Knee MRI result: small meniscus tear"},
+		{Source: "billing", Time: ago(2), Text: "Knee MRI scan co-payment: 20.00 EUR"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("what did the knee MRI scan show?", nil), scan, 0, func(w *relevance.Weights) { w.Unstated = 0 })
 }
 
 // A question naming only an amount names the event stating it, not the
