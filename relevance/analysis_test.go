@@ -178,6 +178,19 @@ func TestExpandReducesRegularForms(t *testing.T) {
 	}
 }
 
+// A word's senses in a part of speech WordNet's corpus never used it in,
+// while it used another, bring no synonyms: "come" is a verb (come back:
+// return), not the noun whose one sense is semen.
+func TestExpandLeavesOutUnusedPartsOfSpeech(t *testing.T) {
+	if _, err := os.Stat(WordNetDir); err != nil {
+		t.Skip("WordNet is not installed (make setup installs it)")
+	}
+	got := Expand("when do I come back?", 3)
+	if slices.Contains(got, english.Stem("semen", false)) || !slices.Contains(got, english.Stem("return", false)) {
+		t.Errorf(`"when do I come back?" expands to %v, want "return" and no "semen"`, got)
+	}
+}
+
 // A regular form is reduced only to a base of the part of speech its rule
 // inflects, as morphy does: "changed" is the verb "change", not "chang" (a
 // noun alone: the Yangtze's name), "booking" the verb "book", not a booklet.

@@ -113,6 +113,10 @@ func (w *wordnet) stemmedAntonyms(word string) []string {
 type wnRef struct {
 	offset int64
 	pos    byte // n, v, a or r
+	// unused: none of the lemma's senses in this part of speech was ever
+	// tagged in WordNet's corpus while one in another was (the noun "come",
+	// whose one sense is semen): its synonyms are left out (synonyms)
+	unused bool
 }
 
 // wnLemma is a lemma's place in the arena and its references.
@@ -140,7 +144,17 @@ func (w *wordnet) load() {
 	defer w.loaded.Store(true)
 	w.data, w.base, w.infl = map[byte]*os.File{}, map[string][]string{}, map[string][]string{}
 	index := map[string][]wnRef{} // while loading; then packed without pointers
-	defer func() { w.pack(index) }()
+	used := map[string]string{}   // the parts of speech in which a lemma's senses were tagged
+	defer func() {
+		for word, refs := range index {
+			if u := used[word]; u != "" {
+				for i := range refs {
+					refs[i].unused = strings.IndexByte(u, refs[i].pos) < 0
+				}
+			}
+		}
+		w.pack(index)
+	}()
 	for _, pf := range posFiles {
 		pos, name := pf.pos, pf.name
 		if b, err := os.ReadFile(filepath.Join(WordNetDir, name+".exc")); err == nil {
@@ -173,6 +187,11 @@ func (w *wordnet) load() {
 			senses, _ := strconv.Atoi(fs[2])
 			ptrs, _ := strconv.Atoi(fs[3])
 			first := 4 + ptrs + 2
+			if first-1 < len(fs) {
+				if tagged, err := strconv.Atoi(fs[first-1]); err == nil && tagged > 0 {
+					used[fs[0]] += pos
+				}
+			}
 			for i := first; i < len(fs) && i < first+senses; i++ {
 				off, err := strconv.ParseInt(fs[i], 10, 64)
 				if err == nil {
@@ -225,7 +244,7 @@ func (w *wordnet) synonyms(f wordForm, senses int) []string {
 	var out []string
 	n := map[byte]int{}
 	for _, r := range refs {
-		if n[r.pos] >= senses {
+		if n[r.pos] >= senses || r.unused {
 			continue
 		}
 		n[r.pos]++
