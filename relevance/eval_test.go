@@ -387,7 +387,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// plates, flat numbers, long order numbers and their ends; written at the
 	// start of stop 60 before any change, committed unread) and
 	// -blind-140.json (the same shape as the 124th, written at the start of
-	// stop 60 before any change, committed unread);
+	// stop 60 before any change, committed unread; both read once, then
+	// their misses: development), -blind-141.json (the 124th's shape) and
+	// -blind-142.json (eight events a customer, most questions telling one of
+	// two look-alike objects apart), written after stop 60's first seven
+	// changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -460,7 +464,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-134.json"}, {"../examples/evalset-blind-135.json"},
 		{"../examples/evalset-blind-136.json"}, {"../examples/evalset-blind-137.json"},
 		{"../examples/evalset-blind-138.json"}, {"../examples/evalset-blind-139.json"},
-		{"../examples/evalset-blind-140.json"},
+		{"../examples/evalset-blind-140.json"}, {"../examples/evalset-blind-141.json"},
+		{"../examples/evalset-blind-142.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
