@@ -1069,6 +1069,7 @@ func statesTime(rs []rune) bool {
 		return true
 	}
 	prevNumber, prevMonth, prevPrep := false, false, false
+	prevSoon, soon := false, false // the word before was "in", "within" or "after"; the number before came after one
 	var buf [12]byte
 	for i := 0; i < len(rs); {
 		r := rs[i]
@@ -1094,35 +1095,47 @@ func statesTime(rs []rune) bool {
 			}
 			// (an identifier's number counts nothing: "NX-30211 点的什么" asks no time)
 			prevNumber, prevMonth, prevPrep = parts <= 2 && !inIdentifier(rs, i), false, false
+			soon, prevSoon = prevSoon, false
 			i = j
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf) // (no time word is longer, nor other than ASCII)
-			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w)) || prevPrep && in(months, w) {
+			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w) || soon && in(soonUnits, w)) || prevPrep && in(months, w) {
 				return true
 			}
 			if prevNumber && in(dayKinds, w) {
 				i = j // "3-5 business days", "7 working days", "a couple of days": the unit follows
 				continue
 			}
-			prevNumber, prevMonth, prevPrep = in(numberWords, w) || in(fewWords, w), in(months, w), in(timePreps, w)
+			number := in(numberWords, w) || in(fewWords, w)
+			soon = number && prevSoon
+			prevNumber, prevMonth, prevPrep = number, in(months, w), in(timePreps, w)
+			prevSoon = in(soonWords, w)
 			i = j
 		case isCJK(r):
 			j := span(rs, i, isCJK)
 			if prevNumber && cjkAfterNumber.begin(rs[i:j]) && !cjkPlaceWords.begin(rs[i:j]) || cjkTimeWords.in(rs[i:j]) { // (5 号厅: a hall)
 				return true
 			}
-			prevNumber, prevMonth, prevPrep = false, false, false
+			prevNumber, prevMonth, prevPrep, prevSoon = false, false, false, false
 			i = j
 		case unicode.IsSpace(r):
 			i++
 		default:
-			prevNumber, prevMonth, prevPrep = false, false, false
+			prevNumber, prevMonth, prevPrep, prevSoon = false, false, false, false
 			i++
 		}
 	}
 	return false
 }
+
+// soonWords before a number of months or years (soonUnits) say how soon
+// ("check-up due in 6 months", "within 2 years"): a time, where "12 months"
+// alone is a plan's length (DurationTerm).
+var (
+	soonWords = map[string]bool{"in": true, "within": true, "after": true}
+	soonUnits = map[string]bool{"month": true, "months": true, "year": true, "years": true}
+)
 
 // inIdentifier reports that the number starting at rs[i] is glued to letters
 // before it, bare or through a hyphen (NX-30211, B14): an identifier's.

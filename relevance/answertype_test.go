@@ -99,7 +99,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"周六班调整为周日上午 9 点":                                               {when},
 		"骑手已取餐，预计 20 分钟送达":                                             {when, who},
 		"入住时间 5 月 3 日":                                                 {when},
-		"Tariff switched to Green Fix 24 months":                       nil, // a plan's length
+		"Tariff switched to Green Fix 24 months":                       nil,    // a plan's length
+		"Next check-up due in 6 months":                                {when}, // how soon, in months: a time (and a length)
+		"Discount ends after two years":                                {when},
 		"Storage add-on: plus 500 GB for 10.00 USD per month":          {money},
 		"Support 24/7 by chat":                                         nil,
 		"You may cancel at any time":                                   nil, // "may" is a month only beside a number
