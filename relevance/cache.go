@@ -51,16 +51,26 @@ const (
 	markReplaced             // a word saying a thing is another now (saysReplaced)
 	markCurrent              // a thing's new or current value (statesCurrent)
 	markRelative             // a length before or after a thing (relativeOf)
+	markDay                  // beside a clock time, a day or a date as well (clockOf)
 )
 
 // clockOf is markClock when a text holds a clock time: 09:00, 9am, 7 pm, 7 点,
-// 七点, noon, midnight (not 9.30, which an amount writes as often).
-func clockOf(text string) uint8 {
-	if clockTime.MatchString(strings.ToLower(text)) {
-		return markClock
+// 七点, noon, midnight (not 9.30, which an amount writes as often); and
+// markDay as well when, without its clock times and the parts of a day
+// (下午, "afternoon"), it still states a time: a day or a date ("12 月 25 日
+// 下午 2 点", "Friday 18:30"; not "下午 2 点 以后").
+func clockOf(text, norm string) uint8 {
+	if !clockTime.MatchString(strings.ToLower(text)) {
+		return 0
 	}
-	return 0
+	rest := dayParts.ReplaceAllString(clockTime.ReplaceAllString(norm, " "), " ")
+	if statesTime(joinedCJK([]rune(rest))) {
+		return markClock | markDay
+	}
+	return markClock
 }
+
+var dayParts = regexp.MustCompile(`上午|下午|晚上|早上|中午|凌晨|傍晚|morning|afternoon|evening`)
 
 var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|点)|[一二三四五六七八九十两]\s*点|noon|midnight|o'clock`)
 
@@ -224,7 +234,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(text) | relativeOf(norm)}
+		marks: scriptsOf(text) | clockOf(text, norm) | relativeOf(norm)}
 	return d.withChangeMarks(norm)
 }
 
@@ -333,7 +343,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 186
+const analysisVersion = 187
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

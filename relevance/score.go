@@ -363,7 +363,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	qids := identities(q.Analysis.IDs)
 	own := words(q.Analysis) // the question's words, without its identifiers
 	var qterms []string      // the question's words and their expansions, as BM25 matched them
-	var problemOnly []bool   // the events whose only reason is the question's own problem (problemsOnly)
+	var unstated []bool      // the events that do not state what is asked as the question asks it (inheritance.unstated)
 	var expanded []string    // (Fusion.Expanded)
 	describes := false       // the question asks what its object is or holds (DescriptionTerm)
 	// the clauses of the thing a "what …"/"which …" question asks for by
@@ -475,14 +475,23 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
-			lq.unstate(relativeTimes(own, cands, docs), timeHash)
+			relative := relativeTimes(own, cands, docs)
+			lq.unstate(relative, timeHash)
+			unstated = orMask(unstated, relative)
 			if clockAsked.in(q.normalised()) {
-				lq.unstate(noClock(cands, docs), timeHash)
+				m := noClock(cands, docs)
+				lq.unstate(m, timeHash)
+				unstated = orMask(unstated, m)
+			} else if dayAsked.in(q.normalised()) {
+				m := noDay(cands, docs)
+				lq.unstate(m, timeHash)
+				unstated = orMask(unstated, m)
 			}
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "reason" }) && !aboutSaid(q.normalised()) {
-			problemOnly = problemsOnly(q.normalised(), cands, docs)
-			lq.unstate(problemOnly, reasonHash, delayHash)
+			m := problemsOnly(q.normalised(), cands, docs)
+			lq.unstate(m, reasonHash, delayHash)
+			unstated = orMask(unstated, m)
 		}
 		if len(asked) == 0 {
 			noun = askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
@@ -621,7 +630,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		how := inheritance{still: still, newest: q.Intent,
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
-			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), problemOnly: problemOnly}
+			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
@@ -860,13 +869,56 @@ func noClock(cands []Candidate, docs []doc) []bool {
 	return out
 }
 
+// orMask is the events either mask marks (nil when both are).
+func orMask(a, b []bool) []bool {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	for i := range a {
+		a[i] = a[i] || b[i]
+	}
+	return a
+}
+
+// dayAsked marks a question asking for a day or a date ("which day do we
+// check in?", 哪天, 几号): a clock time alone does not answer it.
+var dayAsked = newCueSet([]string{"which day", "what day", "which date", "what date", "哪天", "哪一天", "几号", "哪日"})
+
+// noDay marks the events stating a clock time and no day or date ("入住 时间
+// 下午 2 点 以后" beside "入住 日期 改为 12 月 25 日"), when some event states
+// one. Nil when none is such.
+func noDay(cands []Candidate, docs []doc) []bool {
+	var out []bool
+	some := false
+	for i := range docs {
+		if docs[i].count(timeHash) == 0 {
+			continue
+		}
+		if docs[i].marks&markClock == 0 || docs[i].marks&markDay != 0 {
+			some = true
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(docs))
+		}
+		out[i] = true
+	}
+	if !some {
+		return nil
+	}
+	return out
+}
+
 // relativeTime is a length before or after a thing, and what follows (2 hours
 // before the filling; 14 days prior to departure).
 var relativeTime = regexp.MustCompile(`(\d+\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?))\s+(?:before|after|prior to)\s+([^,;:.]*)`)
 
 // cjkRelativeTime is the Chinese: the thing, then 前 or 后 and the length
 // (出发 前 7 天; 手术后2小时).
-var cjkRelativeTime = regexp.MustCompile(`(\p{Han}{1,8})\s*(?:之前|之后|以前|以后|前|后)\s*((?:\d+|[一二三四五六七八九十两半]+)\s*(?:个\s*)?(?:分钟|小时|天|周|星期|月))`)
+var cjkRelativeTime = regexp.MustCompile(`(\p{Han}{1,8})\s*(?:之前|之后|以前|以后|前|后)\s*((?:\d+|[一二三四五六七八九十两半]+)\s*(?:个\s*)?(?:分钟|小时|天|周|星期|月|工作日))`)
 
 // namesAnObject reports whether an event names an identifier of a kind
 // (INV-1040, 1Z88AA0312; not an amount, nor a bare number, which another

@@ -2000,6 +2000,23 @@ func TestWhatTimeAsksForAClockTime(t *testing.T) {
 	}, map[string]int{"搬家 几点 来？": 1})
 }
 
+// A question asking which day looks for a day or a date: a clock time alone
+// does not answer it ("入住 时间 下午 2 点 以后": from 2 pm, whichever day),
+// nor does it supersede the day it does not state, though it says 提前.
+func TestWhichDayAsksForADay(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(52), Text: "酒店 订单 JD-7720：12 月 24 日 入住，2 晚，大床房"},
+		{Source: "bookings", Time: ago(16), Text: "入住 日期 改为 12 月 25 日，退房 27 日"},
+		{Source: "notices", Time: ago(0), Text: "入住 时间 下午 2 点 以后，可 提前 寄存 行李"},
+	}
+	firstFor(t, cands, map[string]int{"哪天 入住？": 1, "几点 能 入住？": 2})
+	// a time counted in working days from another thing is no day of this one
+	firstFor(t, []relevance.Candidate{
+		{Source: "bookings", Time: ago(30), Text: "12月8日 体检改期为 12月9日 上午 8:30"},
+		{Source: "notices", Time: ago(3), Text: "报告预计体检后 5 个工作日出，短信通知"},
+	}, map[string]int{"体检是哪天？": 0})
+}
+
 // A question asking what was changed looks for the events saying a change in
 // their own words: "raised", "变更为".
 func TestAskingWhatChangedFindsTheChange(t *testing.T) {

@@ -138,13 +138,17 @@ type inheritance struct {
 	// the events about another day's thing than the days it names
 	// (aboutAnotherDay): a later one inherits nothing
 	elsewhere *anotherDay
-	// the events whose only reason is the problem a question asking why
-	// names (problemsOnly): they state no reason, and inherit nothing
-	problemOnly []bool
+	// the events that state what is asked only as the question does not
+	// count it: as a reason, only the problem a question asking why names
+	// (problemsOnly); as a time, one counted from another thing
+	// (relativeTimes), or no clock time or no day when the question asks
+	// for one (noClock, noDay). They inherit nothing, and supersede nothing.
+	unstated []bool
 }
 
-// only reports that the j-th event states only the question's own problem.
-func (how inheritance) only(j int) bool { return how.problemOnly != nil && how.problemOnly[j] }
+// only reports that the j-th event states what is asked only as the
+// question does not count it (unstated).
+func (how inheritance) only(j int) bool { return how.unstated != nil && how.unstated[j] }
 
 // inherit gives each event the relevance it inherits from the earlier events
 // of its story. Events that share an identifier tell one story: the first
@@ -341,7 +345,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 		d := &docs[j]
 		changes := saysChanged(d) || how.newest && d.count(newHash) > 0
 		if !cands[j].Time.After(cands[i].Time) || namesOwnID(d) || d.count(offerHash) > 0 || !statesAsked(d, asked) || !changes ||
-			!names(j) && !saysReplaced(d) || how.elsewhere.of(j) || asksWho && !saysReplaced(d) {
+			!names(j) && !saysReplaced(d) || how.elsewhere.of(j) || how.only(j) || asksWho && !saysReplaced(d) {
 			continue
 		}
 		if chars == nil {
