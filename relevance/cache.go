@@ -133,18 +133,22 @@ func identify(id string) ident {
 	q := ident{full: termHash(id)}
 	if prefix, n, ok := prefixed(id); ok {
 		q.num = termHash(n)
-		q.family = termHash(prefix)&^3 | 4 // never 0
+		q.family = familyOf(prefix)
 	} else {
 		rest := strings.Trim(id, "0123456789")
 		// an amount (129.90), or a dotted number (4.2.1, 192.168.1.20: a
 		// version, an address), which two objects may share as they may a price
 		q.bare, q.amount = rest == "", rest == "." || strings.Count(rest, ".") >= 2 && strings.Trim(rest, "0123456789.") == ""
 		if shape := letterLed(id); shape != "" {
-			q.family = termHash(shape)&^3 | 4
+			q.family = familyOf(shape)
 		}
 	}
 	return q
 }
+
+// familyOf is the family of identifiers of a prefix or a shape (letterLed): its
+// hash with the two low bits clear, never 0.
+func familyOf(s string) uint64 { return termHash(s)&^3 | 4 }
 
 // letterLed is the kind of an identifier of letters and digits that is no
 // prefix and a number ("ak_live_9F2" is aklive9f2, "RX7F2K"): its leading

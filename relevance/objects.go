@@ -2,6 +2,7 @@ package relevance
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -251,7 +252,8 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 }
 
 // aboutASibling returns the events about another object of the kind of the
-// one a question names by its words alone: "why are the flyers not printed
+// one a question names by its words alone (not of a kind it asks for,
+// answers: "which room is Monday's class in?" asks which of the rooms): "why are the flyers not printed
 // yet?" names no identifier, but "flyers" is said where PR-7701 was ordered
 // and by no event on PR-7702, so "PR-7702 printed and packed" is about another
 // order. A word of the question (terms: its own, not its expansions) names an
@@ -262,7 +264,7 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 // sibling but not it, and none of those words, are about the sibling; they
 // are returned with the object and the event introducing it. As inherit,
 // only the most relevant few events are followed: O(n) per request.
-func aboutASibling(terms []string, rels []float64, comps []Components, docs []doc, cands []Candidate) (siblings []int, intro int, object ident) {
+func aboutASibling(terms []string, answers []uint64, rels []float64, comps []Components, docs []doc, cands []Candidate) (siblings []int, intro int, object ident) {
 	top := mostRelevant(rels)
 	if !slices.ContainsFunc(top, func(i int) bool { return namesOwnID(&docs[i]) }) {
 		return nil, -1, ident{}
@@ -286,7 +288,7 @@ func aboutASibling(terms []string, rels []float64, comps []Components, docs []do
 			continue
 		}
 		for k := range int(docs[i].nOwn) {
-			if id := docs[i].own(k); !id.amount && id.family != 0 && kinIn(docs, []ident{id}) && introduces(i, id, docs, cands) {
+			if id := docs[i].own(k); !id.amount && id.family != 0 && !slices.Contains(answers, id.family) && kinIn(docs, []ident{id}) && introduces(i, id, docs, cands) {
 				objects = append(objects, story{id, i})
 			}
 		}
@@ -323,6 +325,23 @@ func aboutASibling(terms []string, rels []float64, comps []Components, docs []do
 		}
 	}
 	return siblings, intro, x[0]
+}
+
+// askedKinds are the kinds of identifier a question asks which one of
+// ("which room …?", "what gate …?": room 3, gate B12, by kinds): the word
+// after "which" or "what" as a prefix (INV-1040) or leading letters and
+// digits after them (room3, up to four digits; letterLed).
+func askedKinds(words []string) []uint64 {
+	var out []uint64
+	for k := 0; k+1 < len(words); k++ {
+		if w := words[k+1]; (words[k] == "which" || words[k] == "what") && len(w) >= 2 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") == "" {
+			out = append(out, familyOf(w))
+			for n := 1; n <= 4; n++ {
+				out = append(out, familyOf(w+"/"+strconv.Itoa(len(w)+n)))
+			}
+		}
+	}
+	return out
 }
 
 // idText is the identifier of text whose hash is x's, as the analysis writes

@@ -589,7 +589,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 	}
 	if len(qids) == 0 && object == "" && w.Sibling > 0 && w.Sibling < 1 {
-		siblings, intro, x := aboutASibling(own, rels, comps, docs, cands)
+		siblings, intro, x := aboutASibling(own, askedKinds(q.normalised().words), rels, comps, docs, cands)
 		for _, i := range siblings {
 			comps[i].Source *= w.Sibling
 			rels[i] *= w.Sibling

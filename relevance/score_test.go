@@ -498,6 +498,20 @@ func TestAnObjectNamedByItsWordsIsNotItsSiblings(t *testing.T) {
 	}
 }
 
+// A question asking which one of a kind ("which room …?") asks for one of
+// them: the rooms are its answers, not objects, and an event naming another
+// room is no sibling's ("Monday Spin moved to room 3").
+func TestWhatAQuestionAsksForIsNoObject(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bookings", Time: ago(57), Text: "Booked: Spin class Monday 18:00, room 2"},
+		{Source: "bookings", Time: ago(45), Text: "Booked: Spin class Friday 18:00, room 2"},
+		{Source: "changes", Time: ago(38), Text: "Monday Spin moved to room 3"},
+	}
+	if _, comps, f := fused("which room is Monday's class in?", cands); comps[2].Source != 1 || f.Object != "" {
+		t.Errorf("the room the class moved to counts as another object's: %+v (fusion names %q)", comps[2], f.Object)
+	}
+}
+
 // A dotted number (a version, an address) links nothing, as an amount does
 // not: two devices may run the same firmware. It still names itself.
 func TestAVersionIsNoLink(t *testing.T) {
