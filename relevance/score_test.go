@@ -2031,6 +2031,30 @@ func TestWhichDayAsksForADay(t *testing.T) {
 	}, map[string]int{"体检是哪天？": 0})
 }
 
+// Chinese written with spaces says a change as it does unspaced ("调 到 650
+// 元" is 调到), and a value raised to another is a change: the price now is
+// the raised one, not the newer payment of the old one.
+func TestASpacedChineseChangeIsAChange(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "contracts", Time: ago(50), Text: "车位 合同 CW-1181：地下 车位，月租 600 元"},
+		{Source: "contracts", Time: ago(18), Text: "CW-1181 车位 月租 调 到 650 元，从 1 月 起"},
+		{Source: "payments", Time: ago(10), Text: "CW-1181 12 月 车位 费 600 元 已 付"},
+	}
+	firstFor(t, cands, map[string]int{"车位 现在 多少 钱？": 1})
+}
+
+// A later change superseding the event a question matches shares a word
+// with it that is no time's or date's number: "第 2 周 周六 课 … 改到 线上"
+// shares only a "2" with "开课 时间 改 为 3月 9日，原 3月 2日".
+func TestATimesNumberTellsNoStory(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "classes", Time: ago(40), Text: "开课 时间 改 为 3月 9日，原 3月 2日"},
+		{Source: "classes", Time: ago(31), Text: "第 1 周 课程 完成，出勤 2/2"},
+		{Source: "classes", Time: ago(22), Text: "第 2 周 周六 课 因 场地 维修 改到 线上"},
+	}
+	firstFor(t, cands, map[string]int{"什么时候开课的？": 0})
+}
+
 // A question asking what was changed looks for the events saying a change in
 // their own words: "raised", "变更为".
 func TestAskingWhatChangedFindsTheChange(t *testing.T) {

@@ -349,7 +349,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 			continue
 		}
 		if chars == nil {
-			chars = cjkChars(cands[i].Text)
+			chars = append(cjkChars(cands[i].Text), shortNumbers(cands[i].Text)...)
 		}
 		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) }) {
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
@@ -375,6 +375,19 @@ func cjkChars(text string) []uint64 {
 			if h := termHash(string(r)); !slices.Contains(out, h) {
 				out = append(out, h)
 			}
+		}
+	}
+	return out
+}
+
+// shortNumbers are the hashes of a text's numbers of one or two digits as
+// terms of their own: a time's or a date's ("3月 2日", "9:30"), which a
+// change of another thing shares by chance ("第 2 周 周六 课 … 改 到 线上").
+func shortNumbers(text string) []uint64 {
+	var out []uint64
+	for _, w := range strings.FieldsFunc(normalise(text), func(r rune) bool { return r < '0' || r > '9' }) {
+		if h := termHash(w); len(w) <= 2 && !slices.Contains(out, h) {
+			out = append(out, h)
 		}
 	}
 	return out
@@ -488,16 +501,31 @@ func (d doc) withChangeMarks(norm string) doc {
 	if d.count(questionHash) > 0 {
 		return d
 	}
-	if hasAny(&d, changeHashes) && !onlyAsked(norm, changeHashes) {
+	var joined string // (Chinese written with spaces, joined: spacedSaid)
+	if d.marks&scriptCJK != 0 {
+		joined = string(joinedCJK([]rune(norm)))
+	}
+	if (hasAny(&d, changeHashes) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) {
 		d.marks |= markChanged
 	}
-	if hasAny(&d, replacedHashes) && !onlyAsked(norm, replacedHashes) {
+	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) {
 		d.marks |= markReplaced
 	}
 	if hasAny(&d, currentHashes) {
 		d.marks |= markCurrent
 	}
 	return d
+}
+
+// spacedSaid reports one of the Chinese words said across a space ("调 到
+// 650 元" says 调到): a word's characters, spaced as a segmenter leaves
+// them, are no pair of the analysis. joined is norm with the spaces between
+// its Chinese characters taken out ("" when it has none).
+func spacedSaid(norm, joined string, words []string) bool {
+	if joined == "" || joined == norm {
+		return false
+	}
+	return slices.ContainsFunc(words, func(w string) bool { return w[0] >= 0x80 && strings.Contains(joined, w) })
 }
 
 // onlyAsked reports that each of a text's words (norm: the text
@@ -557,8 +585,10 @@ func hasAll(d *doc, hs []uint64) bool {
 // what a later event says of the thing a question names ("what plan …?")
 // without naming it. Not a change of time ("moved", "delayed"), which says
 // nothing of which seat or which plan.
-var replacedHashes = stemHashes("changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
-	"换成", "改为", "改成", "更换", "升级", "降级")
+var replacedHashes = stemHashes(replacedWords...)
+
+var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
+	"换成", "改为", "改成", "更换", "升级", "降级"}
 
 // standingHashes are the terms of words saying whether a thing still holds:
 // that it no longer does ("cancelled", "waived", "closed") or that it still does
@@ -571,7 +601,9 @@ var standingHashes = stemHashes("cancelled", "canceled", "waived", "withdrawn", 
 // changeWords say that something changed, and changeHashes are their terms.
 var changeWords = []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
 	"raised", "increased", "reduced", "lowered", "decreased",
-	"改期", "改到", "改为", "改成", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长", "改签"}
+	"改期", "改到", "改为", "改成", "改至", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "延长", "改签",
+	// a value raised or lowered to another (调到 650 元, 上调, 降价)
+	"调到", "调为", "调至", "上调", "下调", "涨到", "涨至", "涨价", "降到", "降至", "降价"}
 
 var changeHashes = stemHashes(changeWords...)
 
