@@ -391,7 +391,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// their misses: development), -blind-141.json (the 124th's shape) and
 	// -blind-142.json (eight events a customer, most questions telling one of
 	// two look-alike objects apart), written after stop 60's first seven
-	// changes, committed unread;
+	// changes, committed unread, read once, then their misses: development;
+	// -blind-143.json (Chinese written unspaced, as customers and apps write
+	// it) and -blind-144.json (events as systems emit them: dotted names,
+	// key=value fields, statuses in capitals), written after stop 60's
+	// twelve changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -465,7 +469,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-136.json"}, {"../examples/evalset-blind-137.json"},
 		{"../examples/evalset-blind-138.json"}, {"../examples/evalset-blind-139.json"},
 		{"../examples/evalset-blind-140.json"}, {"../examples/evalset-blind-141.json"},
-		{"../examples/evalset-blind-142.json"},
+		{"../examples/evalset-blind-142.json"}, {"../examples/evalset-blind-143.json"},
+		{"../examples/evalset-blind-144.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
