@@ -48,6 +48,10 @@ var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any mo
 	"doing", "getting on", "coming along", "怎么样了", // (how it is doing: "how is the cat doing?", 进度怎么样了)
 	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有", "最后", "最终"})
 
+// happenedCues ask whether something has happened by now ("牛奶送到了吗？",
+// "物业费交了吗？"): the story's later event saying it is done answers it.
+var happenedCues = newCueSet([]string{"了吗"})
+
 // notYetCues say that something has not happened yet ("it still hasn't
 // arrived", "还没收到"): the question asks where its object stands, even when
 // its words match what one event says ("I ordered a jacket (order O-7712) and

@@ -2055,6 +2055,28 @@ func TestATimesNumberTellsNoStory(t *testing.T) {
 	firstFor(t, cands, map[string]int{"什么时候开课的？": 0})
 }
 
+// A question asking whether something has happened (了吗) is answered by the
+// story's later event saying it is done ("已 缴纳", "还款 成功"), which
+// inherits all of the bill's match; a promise of it ("明天 上午 送达") does
+// not.
+func TestHasItHappenedLooksForItDone(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "billing", Time: ago(56), Text: "物业费 账单 WY-2210：第三 季度 1,260 元，9月 30日 前 缴纳"},
+		{Source: "payments", Time: ago(20), Text: "WY-2210 已 缴纳 1,260 元"},
+		{Source: "notices", Time: ago(2), Text: "停水 时间 延长 至 14:00"},
+	}
+	firstFor(t, cands, map[string]int{"物业费 交 了 吗？": 1})
+	parcel := []relevance.Candidate{
+		{Source: "shipping", Time: ago(45), Text: "物流 单 ZT77501299：洗衣机，发往 杭州"},
+		{Source: "shipping", Time: ago(9), Text: "ZT77501299 包装 破损，机器 检查 无 损坏"},
+		{Source: "shipping", Time: ago(0), Text: "ZT77501299 明天 上午 送达"},
+		{Source: "notices", Time: ago(30), Text: "双 十二 满 200 减 30"},
+	}
+	if _, comps, _ := fused("洗衣机 坏 了 吗？", parcel); comps[2].Thread >= comps[0].Lexical {
+		t.Errorf("a promise of delivery inherits all of the order's match: %+v", comps)
+	}
+}
+
 // A question asking what was changed looks for the events saying a change in
 // their own words: "raised", "变更为".
 func TestAskingWhatChangedFindsTheChange(t *testing.T) {

@@ -128,8 +128,12 @@ func sameObject(a, b ident) bool {
 // (inherit).
 type inheritance struct {
 	still bool // it asks whether something still holds or where a thing stands (stillCues)
-	costs bool // it asks what a thing costs (asksWhatItCosts)
-	when  bool // it asks only when or how long, and not for the newest
+	// it asks whether something has happened ("牛奶送到了吗？", happenedCues):
+	// a later event saying it is done (doneMarks: 已, 成功) inherits all of
+	// the first's match, as for still, one that does not the usual share
+	happened bool
+	costs    bool // it asks what a thing costs (asksWhatItCosts)
+	when     bool // it asks only when or how long, and not for the newest
 	// it asks for the newest ("which hall is Northern Lights in now?"): a
 	// later event naming the thing asked for (noun) that says it changed
 	// ("show moved to Hall 6") inherits all of the first's match, as one
@@ -215,7 +219,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if cands[j].Time.After(cands[first].Time) {
 					share := firstShare
-					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) {
+					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || how.happened && hasAny(&docs[j], doneMarks) && docs[j].count(timeHash) == 0 {
 						share = w.ThreadAnswer
 					}
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
@@ -589,6 +593,10 @@ var replacedHashes = stemHashes(replacedWords...)
 
 var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
 	"换成", "改为", "改成", "更换", "升级", "降级"}
+
+// doneMarks are the terms of the words saying that something is done (已,
+// 成功, 完成): what a question asking whether it has happened looks for.
+var doneMarks = stemHashes("成功", "完成", "送达", "签收", "到账", "缴纳", "已缴", "已付", "已还", "已退", "退回", "已处理")
 
 // standingHashes are the terms of words saying whether a thing still holds:
 // that it no longer does ("cancelled", "waived", "closed") or that it still does
