@@ -731,7 +731,7 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	"考场", "考点", "车管所")
 
 // statesPlace reports that the text (normalised) names a place.
-var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords}.in
+var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords, false}.in
 
 // placeAfter are the words that name a place only before one of the words
 // listed for them ("access point", "post office"; a loyalty point is none).
@@ -1338,7 +1338,7 @@ var faultStated = func() func([]rune) bool {
 		}
 	}
 	cjk := slices.DeleteFunc(slices.Clone(cjkReasonWords.words), func(w string) bool { return delays[w] })
-	stated := statedByWords{words, after, newCJKWords(cjk...)}.in
+	stated := statedByWords{words, after, newCJKWords(cjk...), true}.in
 	return func(rs []rune) bool { return stated(withoutRequests(rs)) }
 }()
 
@@ -1554,7 +1554,7 @@ func statesShortfall(w []string) bool {
 	return false
 }
 
-var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords}
+var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords, true}
 
 // reasonStated reports a text stating a cause or a problem by its words
 // (withoutRequests: not what it asks the customer to do).
@@ -1650,7 +1650,7 @@ func speaker(rs []rune) (who string, rest []rune) {
 	return "", rs
 }
 
-var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords}.in
+var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords, false}.in
 
 // agentWords are a word and the word after it that name whoever did it.
 var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "collected": {"by"}, "accepted": {"by"},
@@ -1692,6 +1692,10 @@ type statedByWords struct {
 	words map[string]bool
 	after map[string][]string
 	cjk   cjkWords
+	// plurals: a word's plural states it too, as for a reason or a fault
+	// ("release problems", "delays"); not for a place ("doors" names no
+	// place to go)
+	plurals bool
 }
 
 func (s statedByWords) in(rs []rune) bool {
@@ -1720,6 +1724,10 @@ func (s statedByWords) each(rs []rune, found func(w string) bool) bool {
 			w := asciiWord(rs[i:j], &buf)
 			if (in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return followedBy(rs[j:], next) })) &&
 				found(string(w)) {
+				return true
+			}
+			// a plural as its singular ("release problems", "delays")
+			if n := len(w); s.plurals && n > 3 && w[n-1] == 's' && !in(s.words, w) && in(s.words, w[:n-1]) && found(string(w[:n-1])) {
 				return true
 			}
 			i = j

@@ -110,6 +110,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"外卖订单 D-30021 已下单：宫保鸡丁和米饭，共 42 元":                              {money},
 		"Card payment of 12.50 EUR for express shipping declined":      {money, why},
 		"Card payment declined: insufficient funds":                    {why},
+		"Binding adjusted after release problems":                      {why}, // a plural as its singular
+		"Doors now open at 19:00":                                      {when},
 		"File sync failed on device MacBook":                           {why},
 		"Delivery delayed because of the weather":                      {why},
 		"Account locked after three wrong passwords":                   {why},
