@@ -488,7 +488,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				unstated = orMask(unstated, m)
 			}
 		}
-		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "reason" }) && !aboutSaid(q.normalised()) {
+		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm }) && !aboutSaid(q.normalised()) {
 			m := problemsOnly(q.normalised(), cands, docs)
 			lq.unstate(m, reasonHash, delayHash)
 			unstated = orMask(unstated, m)
@@ -700,10 +700,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 
 var timeHash, reasonHash, delayHash = termHash(TimeTerm), termHash(ReasonTerm), termHash(DelayTerm)
 
-// problemsOnly marks, for a question asking why that names its problem ("why
-// is the sink leaking?", "为什么停水？"), the events whose only reason is that
-// problem: "You reported: sink leaking" says what the question says, and the
-// reason it asks for is another ("seal worn"). Not for a question about what
+// problemsOnly marks, for a question asking why or what is wrong that names
+// its problem ("why is the sink leaking?", "为什么停水？", "what was
+// broken?"), the events whose only reason is that problem: "You reported:
+// sink leaking" says what the question says, and the reason or the finding
+// it asks for is another ("seal worn"). Not for a question about what
 // was said ("why did you warn me about a leak?" asks for the warning). Nil
 // when the question names no problem or no event is such.
 func problemsOnly(q text, cands []Candidate, docs []doc) []bool {

@@ -2096,8 +2096,8 @@ func TestAskingWhatChangedFindsTheChange(t *testing.T) {
 	}
 }
 
-// A question asking why names its problem; an event saying only that problem
-// states no reason for it: "why is the tap dripping?" asks for the worn
+// A question asking why or what is wrong names its problem; an event saying
+// only that problem states no reason for it: "why is the tap dripping?" asks for the worn
 // washer, not the report of the drip. Not so for a question about what was
 // said: "why did you warn me about a leak?" asks for the warning.
 func TestTheQuestionsOwnProblemIsNoReason(t *testing.T) {
@@ -2109,6 +2109,12 @@ func TestTheQuestionsOwnProblemIsNoReason(t *testing.T) {
 		{Source: "notices", Time: ago(11), Text: "本周五 9:00-12:00 停水，因 管道 检修"},
 		{Source: "notices", Time: ago(2), Text: "停水 时间 延长 至 14:00"},
 	}, map[string]int{"为什么 停水？": 0})
+	// so is a question asking what is wrong: "what was broken?" asks for what
+	// broke, not the line calling it the broken one
+	firstFor(t, []relevance.Candidate{
+		{Source: "orders", Time: ago(35), Text: "GD-7702 arrived damaged: one planter cracked"},
+		{Source: "orders", Time: ago(20), Text: "Replacement planter for GD-7702 sent, no need to return the broken one"},
+	}, map[string]int{"what was broken?": 0})
 	firstFor(t, []relevance.Candidate{
 		{Source: "water", Time: ago(49), Text: "Smart meter alert: continuous flow for 24 hours, possible leak"},
 		{Source: "water", Time: ago(22), Text: "Leak found on the supply pipe in the front garden, repair needed"},

@@ -143,10 +143,11 @@ type inheritance struct {
 	// (aboutAnotherDay): a later one inherits nothing
 	elsewhere *anotherDay
 	// the events that state what is asked only as the question does not
-	// count it: as a reason, only the problem a question asking why names
-	// (problemsOnly); as a time, one counted from another thing
-	// (relativeTimes), or no clock time or no day when the question asks
-	// for one (noClock, noDay). They inherit nothing, and supersede nothing.
+	// count it: as a reason, only the problem a question asking why or what
+	// is wrong names (problemsOnly); as a time, one counted from another
+	// thing (relativeTimes), or no clock time or no day when the question
+	// asks for one (noClock, noDay). They inherit nothing, and supersede
+	// nothing.
 	unstated []bool
 }
 
