@@ -126,6 +126,10 @@ type ident struct {
 	bare      bool
 	amount    bool   // a number with a decimal part (129.90): an amount of money; or a dotted number (4.2.1): a version, an address, a date (2026.12.10)
 	family    uint64 // the prefix's hash, its two low bits clear (0: none): INV-1040 and INV-1041 are one kind of thing
+	// the prefix's term (a question's; 0 for an event's own): an event
+	// writing the prefix and a short number apart names it ("BA 982" for
+	// "ba982", where 982 alone is no identifier: names)
+	prefix uint64
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
@@ -134,6 +138,7 @@ func identify(id string) ident {
 	if prefix, n, ok := prefixed(id); ok {
 		q.num = termHash(n)
 		q.family = familyOf(prefix)
+		q.prefix = termHash(stem(prefix))
 	} else {
 		rest := strings.Trim(id, "0123456789")
 		// an amount (129.90), or a dotted number (4.2.1, 192.168.1.20: a
@@ -176,10 +181,11 @@ func identities(ids []string) []ident {
 // names reports the event names the identifier q: the same identifier, a bare
 // number against the same number behind a prefix, or the reverse ("order 5001"
 // and O-5001), or against an amount without cents ("the 1200 charge" and
-// 1,200.00 EUR: the amount's whole number is a term); two different prefixes
-// never match.
+// 1,200.00 EUR: the amount's whole number is a term); a question's prefixed
+// identifier against its prefix and number written apart ("ba982" and "BA
+// 982"); two different prefixes never match.
 func (d *doc) names(q ident) bool {
-	if d.hasID(q.full) || q.num != 0 && d.hasID(q.num) {
+	if d.hasID(q.full) || q.num != 0 && d.hasID(q.num) || q.prefix != 0 && d.count(q.prefix) > 0 && d.count(q.num) > 0 {
 		return true
 	}
 	if !q.bare {

@@ -93,3 +93,21 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		}
 	}
 }
+
+// A question's prefixed identifier names the event writing its prefix and
+// number apart, as flights are written ("ba982" is "BA 982"), though a short
+// number alone names nothing; not the sibling flight's.
+func TestAPrefixWrittenApartNamesItsIdentifier(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "flights", Time: ago(56), Text: "Flight BA 982 to Berlin, 14:25, gate A12"},
+		{Source: "flights", Time: ago(48), Text: "Flight BA 983 to London, 19:10, gate B7"},
+		{Source: "flights", Time: ago(40), Text: "BA 982 gate changed to A18"},
+		{Source: "flights", Time: ago(16), Text: "BA 983 gate changed from B7 to B11"},
+	}
+	_, comps, _ := fused("what gate for ba982?", cands)
+	for i, named := range []bool{true, false, true, false} {
+		if (comps[i].Identifier == 1) != named {
+			t.Errorf("%q: identifier %v, want named %v", cands[i].Text, comps[i].Identifier, named)
+		}
+	}
+}
