@@ -37,12 +37,13 @@ type doc struct {
 // The marks of a text, as doc.marks has them, found once when it is analysed
 // rather than in every question's window: its scripts, which the bridge
 // between English and Chinese needs to know of (crossesLanguages); a clock
-// time, which "what time" asks for (noClock); and whether its words say that
-// something changed, is another now or has a new value (saysChanged,
-// saysReplaced, statesCurrent), which a question asking for the newest
-// checks in every candidate; and a time counted from a thing ("2 hours
-// before the filling"), which a question asking when looks for in every
-// candidate stating a time (relativeTimes).
+// time, and a day beside it, which "what time" and "which day" ask for
+// (timeLacking); and whether its words say that something changed, is
+// another now or has a new value (saysChanged, saysReplaced,
+// statesCurrent), which a question asking for the newest checks in every
+// candidate; and a time counted from a thing ("2 hours before the
+// filling"), which a question asking when looks for in every candidate
+// stating a time (relativeTimes).
 const (
 	scriptCJK    = 1 << iota // a CJK character
 	scriptLatin              // a lower-case Latin letter: a word (an identifier's capitals are none)

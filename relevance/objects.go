@@ -252,11 +252,11 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 }
 
 // aboutASibling returns the events about another object of the kind of the
-// one a question names by its words alone (not of a kind it asks for,
-// answers: "which room is Monday's class in?" asks which of the rooms): "why are the flyers not printed
-// yet?" names no identifier, but "flyers" is said where PR-7701 was ordered
-// and by no event on PR-7702, so "PR-7702 printed and packed" is about another
-// order. A word of the question (terms: its own, not its expansions) names an
+// one a question names by its words alone (not of a kind it asks which one
+// of, answers: "which room is Monday's class in?"): "why are the flyers not
+// printed yet?" names no identifier, but "flyers" is said where PR-7701 was
+// ordered and by no event on PR-7702, so "PR-7702 printed and packed" is
+// about another order. A word of the question (terms: its own, not its expansions) names an
 // object when one of the most relevant few events introduces the object (it
 // is the first naming its identifier, and another object of its kind is in
 // the window) and uses the word, and no event on another object of its kind

@@ -474,24 +474,22 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			}
 		}
+		// the events that state what is asked only as the question does not
+		// count it: for the lexical match, and for the stories (inheritance)
+		unstate := func(m []bool, hs ...uint64) {
+			lq.unstate(m, hs...)
+			unstated = orMask(unstated, m)
+		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
-			relative := relativeTimes(own, cands, docs)
-			lq.unstate(relative, timeHash)
-			unstated = orMask(unstated, relative)
+			unstate(relativeTimes(own, cands, docs), timeHash)
 			if clockAsked.in(q.normalised()) {
-				m := noClock(cands, docs)
-				lq.unstate(m, timeHash)
-				unstated = orMask(unstated, m)
+				unstate(timeLacking(docs, func(marks uint8) bool { return marks&markClock != 0 }), timeHash)
 			} else if dayAsked.in(q.normalised()) {
-				m := noDay(cands, docs)
-				lq.unstate(m, timeHash)
-				unstated = orMask(unstated, m)
+				unstate(timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
 			}
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm }) && !aboutSaid(q.normalised()) {
-			m := problemsOnly(q.normalised(), cands, docs)
-			lq.unstate(m, reasonHash, delayHash)
-			unstated = orMask(unstated, m)
+			unstate(problemsOnly(q.normalised(), cands, docs), reasonHash, delayHash)
 		}
 		if len(asked) == 0 {
 			noun = askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
@@ -845,17 +843,20 @@ func countedFrom(norm string, words []string) bool {
 // leave?", 几点): a date alone does not answer it.
 var clockAsked = newCueSet([]string{"what time", "几点"})
 
-// noClock marks the events stating a time but no clock time ("claim
-// submitted for the 12 Mar journey" beside "moved to 12 Mar 09:00"), when
-// some event states one. Nil when none is such.
-func noClock(cands []Candidate, docs []doc) []bool {
+// timeLacking marks the events stating a time without what the question
+// asks of it, when some event stating a time has it (has, by the event's
+// marks): a clock time for "what time" ("claim submitted for the 12 Mar
+// journey" beside "moved to 12 Mar 09:00"), a day or a date for "which day"
+// ("入住 时间 下午 2 点 以后" beside "入住 日期 改为 12 月 25 日"). Nil when none
+// is such.
+func timeLacking(docs []doc, has func(marks uint8) bool) []bool {
 	var out []bool
 	some := false
 	for i := range docs {
 		if docs[i].count(timeHash) == 0 {
 			continue
 		}
-		if docs[i].marks&markClock != 0 {
+		if has(docs[i].marks) {
 			some = true
 			continue
 		}
@@ -870,7 +871,7 @@ func noClock(cands []Candidate, docs []doc) []bool {
 	return out
 }
 
-// orMask is the events either mask marks (nil when both are).
+// orMask is the events either mask marks (nil when both are; a is changed).
 func orMask(a, b []bool) []bool {
 	switch {
 	case a == nil:
@@ -887,31 +888,6 @@ func orMask(a, b []bool) []bool {
 // dayAsked marks a question asking for a day or a date ("which day do we
 // check in?", 哪天, 几号): a clock time alone does not answer it.
 var dayAsked = newCueSet([]string{"which day", "what day", "which date", "what date", "哪天", "哪一天", "几号", "哪日"})
-
-// noDay marks the events stating a clock time and no day or date ("入住 时间
-// 下午 2 点 以后" beside "入住 日期 改为 12 月 25 日"), when some event states
-// one. Nil when none is such.
-func noDay(cands []Candidate, docs []doc) []bool {
-	var out []bool
-	some := false
-	for i := range docs {
-		if docs[i].count(timeHash) == 0 {
-			continue
-		}
-		if docs[i].marks&markClock == 0 || docs[i].marks&markDay != 0 {
-			some = true
-			continue
-		}
-		if out == nil {
-			out = make([]bool, len(docs))
-		}
-		out[i] = true
-	}
-	if !some {
-		return nil
-	}
-	return out
-}
 
 // relativeTime is a length before or after a thing, and what follows (2 hours
 // before the filling; 14 days prior to departure).

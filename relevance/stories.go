@@ -128,9 +128,10 @@ func sameObject(a, b ident) bool {
 // (inherit).
 type inheritance struct {
 	still bool // it asks whether something still holds or where a thing stands (stillCues)
-	// it asks whether something has happened ("牛奶送到了吗？", happenedCues):
-	// a later event saying it is done (doneMarks: 已, 成功) inherits all of
-	// the first's match, as for still, one that does not the usual share
+	// it asks whether something has happened ("物业费交了吗？", happenedCues):
+	// a later event saying it is done (doneMarks: 已缴, 还款 成功, 送达), and
+	// stating no time (not "明天 上午 送达", a promise), inherits all of the
+	// first's match, as for still; one that does not the usual share
 	happened bool
 	costs    bool // it asks what a thing costs (asksWhatItCosts)
 	when     bool // it asks only when or how long, and not for the newest
@@ -146,7 +147,7 @@ type inheritance struct {
 	// count it: as a reason, only the problem a question asking why or what
 	// is wrong names (problemsOnly); as a time, one counted from another
 	// thing (relativeTimes), or no clock time or no day when the question
-	// asks for one (noClock, noDay). They inherit nothing, and supersede
+	// asks for one (timeLacking). They inherit nothing, and supersede
 	// nothing.
 	unstated []bool
 }
@@ -262,7 +263,7 @@ func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []
 			if sameObject(h, q) {
 				own = true
 			}
-			if !own || h.amount || sameObject(h, q) || slices.ContainsFunc(story, func(m int) bool { return m != j && docs[m].names(h) }) {
+			if !own || h.amount || sameObject(h, q) {
 				continue
 			}
 			introduced := true
@@ -530,7 +531,7 @@ func spacedSaid(norm, joined string, words []string) bool {
 	if joined == "" || joined == norm {
 		return false
 	}
-	return slices.ContainsFunc(words, func(w string) bool { return w[0] >= 0x80 && strings.Contains(joined, w) })
+	return slices.ContainsFunc(words, func(w string) bool { return strings.IndexFunc(w, isCJK) >= 0 && strings.Contains(joined, w) })
 }
 
 // onlyAsked reports that each of a text's words (norm: the text
@@ -595,8 +596,10 @@ var replacedHashes = stemHashes(replacedWords...)
 var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
 	"换成", "改为", "改成", "更换", "升级", "降级"}
 
-// doneMarks are the terms of the words saying that something is done (已,
-// 成功, 完成): what a question asking whether it has happened looks for.
+// doneMarks are the terms of the words saying that something is done
+// (成功, 完成, 送达, 签收, 到账, 缴纳, 已付 …; not 已 alone: "已 申请 换货"
+// is a request under way): what a question asking whether it has happened
+// looks for.
 var doneMarks = stemHashes("成功", "完成", "送达", "签收", "到账", "缴纳", "已缴", "已付", "已还", "已退", "退回", "已处理")
 
 // standingHashes are the terms of words saying whether a thing still holds:
