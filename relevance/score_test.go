@@ -90,6 +90,12 @@ func TestAStoryIsHandedOnToTheIdentifierItIntroduces(t *testing.T) {
 	if !ranksFirst(scores, 4) || comps[3].Thread == 0 {
 		t.Errorf("the parcel's newest event should rank first, its events inheriting: %.3f %+v", scores, comps)
 	}
+	// a later event naming both the order and the parcel keeps nothing out
+	both := slices.Clone(cands)
+	both[3].Text = "2026112700418 ZTO 78830012655 out for delivery"
+	if _, comps, _ := fused("where is the down jacket?", both); comps[4].Thread == 0 {
+		t.Errorf("the parcel's own event inherits nothing: %+v", comps[4])
+	}
 	flats := []relevance.Candidate{
 		{Source: "billing", Time: ago(56), Text: "3 栋 1202 室 物业费 第四 季度：1860 元"},
 		{Source: "repairs", Time: ago(38), Text: "报修 BX-7730：1202 卫生间 漏水 到 1102"},
