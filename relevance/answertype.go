@@ -1405,7 +1405,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"delayed": true, "delay": true, "problem": true, "issue": true, "unable": true, "bounced": true,
 	"flagged": true, "suspicious": true, "incorrect": true, "wrong": true, "damaged": true, "broken": true,
 	"lost": true, "missing": true, "dead": true, "flooded": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
-	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true,
+	"unsuccessful": true, "postponed": true, "late": true, "pending": true, "defect": true, "duplicate": true, "overcharged": true,
 	"defective": true, "faulty": true, "shortage": true, "ill": true, "sick": true, "weather": true, "storm": true,
 	"rain": true, "snow": true, "icy": true,
 	"gale": true, "hurricane": true, "typhoon": true, "snowstorm": true, "fog": true, "flooding": true,
@@ -1490,7 +1490,9 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 	"pressure": {"low", "high", "dropped", "drop"}, "battery": {"low", "flat", "dead", "drained"},
 	"low": {"pressure", "battery", "oil", "coolant", "tyre", "tire", "signal", "fluid"},
 	// why a payment came back ("returned by the bank: account closed", "cheque returned unpaid")
-	"account": {"closed"}, "returned": {"unpaid"}}
+	"account": {"closed"}, "returned": {"unpaid"},
+	// a charge made twice ("travel billed twice", "charged twice")
+	"billed": {"twice"}, "charged": {"twice"}, "paid": {"twice"}, "double": {"charged", "billed", "charge", "booking", "booked", "payment"}}
 
 // statesReason reports that the text (normalised; and as words) states a
 // cause or a problem, or what was taken off an amount (statesDeduction).

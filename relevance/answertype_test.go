@@ -111,6 +111,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Card payment of 12.50 EUR for express shipping declined":      {money, why},
 		"Card payment declined: insufficient funds":                    {why},
 		"Binding adjusted after release problems":                      {why}, // a plural as its singular
+		"Credit note for the travel billed twice":                      {why}, // a charge made twice
+		"Duplicate order removed":                                      {why},
 		"Doors now open at 19:00":                                      {when},
 		"File sync failed on device MacBook":                           {why},
 		"Delivery delayed because of the weather":                      {why},
