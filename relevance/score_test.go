@@ -2094,6 +2094,13 @@ func TestAskingWhatChangedFindsTheChange(t *testing.T) {
 		{Source: "mobile", Time: ago(8), Text: "套餐已变更为 5G 畅享 128 元，下月生效"},
 		{Source: "mobile", Time: ago(4), Text: "流量已用 80%，剩余 4GB"},
 	}, map[string]int{"我刚才改了什么？": 0})
+	firstFor(t, []relevance.Candidate{
+		{Source: "hosting", Time: ago(57), Text: "Server srv-eu-204 created: 4 vCPU, 8 GB, Frankfurt"},
+		{Source: "hosting", Time: ago(48), Text: "Server srv-eu-207 created: 2 vCPU, 4 GB, Frankfurt"},
+		{Source: "alerts", Time: ago(39), Text: "srv-eu-204 disk 92% full"},
+		{Source: "support", Time: ago(30), Text: "Ticket HS-55102: srv-eu-204 disk resized from 80 GB to 160 GB"},
+		{Source: "billing", Time: ago(3), Text: "November invoice HI-2211: 64.80 EUR"},
+	}, map[string]int{"how big is the disk on 204 now?": 3}) // (resized: a change)
 	// asking to change something asks for no change
 	q := relevance.NewQuery("can I change the delivery address?", nil)
 	_, _, f := relevance.ScoreFused(q, []relevance.Candidate{{Source: "orders", Time: ago(5), Text: "Delivery address changed to Elm Street 4"}}, relevance.DefaultWeights, nil, testNow)
