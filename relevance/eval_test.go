@@ -404,7 +404,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// questions naming an identifier or an amount in yet other shapes:
 	// zero-padded case numbers, currency symbols, grouped tracking numbers,
 	// flight numbers with a space, versions, "#A7-2210"), written after stop
-	// 60's twenty changes, committed unread;
+	// 60's twenty changes, committed unread, read once, then its misses:
+	// development; -blind-148.json (the 124th's shape) and -blind-149.json
+	// (eight events a customer, look-alikes and identifiers, English and
+	// Chinese), written at the end of stop 60 after all its changes,
+	// committed unread, read once only;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -481,6 +485,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-142.json"}, {"../examples/evalset-blind-143.json"},
 		{"../examples/evalset-blind-144.json"}, {"../examples/evalset-blind-145.json"},
 		{"../examples/evalset-blind-146.json"}, {"../examples/evalset-blind-147.json"},
+		{"../examples/evalset-blind-148.json"}, {"../examples/evalset-blind-149.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
