@@ -264,7 +264,7 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 // sibling but not it, and none of those words, are about the sibling; they
 // are returned with the object and the event introducing it. As inherit,
 // only the most relevant few events are followed: O(n) per request.
-func aboutASibling(terms []string, answers []uint64, rels []float64, comps []Components, docs []doc, cands []Candidate) (siblings []int, intro int, object ident) {
+func aboutASibling(terms, qwords []string, rels []float64, comps []Components, docs []doc, cands []Candidate) (siblings []int, intro int, object ident) {
 	top := mostRelevant(rels)
 	if !slices.ContainsFunc(top, func(i int) bool { return namesOwnID(&docs[i]) }) {
 		return nil, -1, ident{}
@@ -288,7 +288,7 @@ func aboutASibling(terms []string, answers []uint64, rels []float64, comps []Com
 			continue
 		}
 		for k := range int(docs[i].nOwn) {
-			if id := docs[i].own(k); !id.amount && id.family != 0 && !slices.Contains(answers, id.family) && kinIn(docs, []ident{id}) && introduces(i, id, docs, cands) {
+			if id := docs[i].own(k); !id.amount && id.family != 0 && !asksWhichOf(qwords, id.family) && kinIn(docs, []ident{id}) && introduces(i, id, docs, cands) {
 				objects = append(objects, story{id, i})
 			}
 		}
@@ -327,21 +327,26 @@ func aboutASibling(terms []string, answers []uint64, rels []float64, comps []Com
 	return siblings, intro, x[0]
 }
 
-// askedKinds are the kinds of identifier a question asks which one of
-// ("which room …?", "what gate …?": room 3, gate B12, by kinds): the word
-// after "which" or "what" as a prefix (INV-1040) or leading letters and
-// digits after them (room3, up to four digits; letterLed).
-func askedKinds(words []string) []uint64 {
-	var out []uint64
+// asksWhichOf reports a question (its words) asking which one of a kind of
+// identifier ("which room …?", "what gate …?": room 3, gate B12): the word
+// after "which" or "what" as the kind's prefix (INV-1040) or its leading
+// letters before up to four digits (room3; letterLed).
+func asksWhichOf(words []string, family uint64) bool {
 	for k := 0; k+1 < len(words); k++ {
-		if w := words[k+1]; (words[k] == "which" || words[k] == "what") && len(w) >= 2 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") == "" {
-			out = append(out, familyOf(w))
-			for n := 1; n <= 4; n++ {
-				out = append(out, familyOf(w+"/"+strconv.Itoa(len(w)+n)))
+		w := words[k+1]
+		if words[k] != "which" && words[k] != "what" || len(w) < 2 || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+			continue
+		}
+		if familyOf(w) == family {
+			return true
+		}
+		for n := 1; n <= 4; n++ {
+			if familyOf(w+"/"+strconv.Itoa(len(w)+n)) == family {
+				return true
 			}
 		}
 	}
-	return out
+	return false
 }
 
 // idText is the identifier of text whose hash is x's, as the analysis writes

@@ -476,20 +476,16 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		// the events that state what is asked only as the question does not
 		// count it: for the lexical match, and for the stories (inheritance)
-		unstate := func(m []bool, hs ...uint64) {
-			lq.unstate(m, hs...)
-			unstated = orMask(unstated, m)
-		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
-			unstate(relativeTimes(own, cands, docs), timeHash)
+			unstated = lq.unstateAll(unstated, relativeTimes(own, cands, docs), timeHash)
 			if clockAsked.in(q.normalised()) {
-				unstate(timeLacking(docs, func(marks uint8) bool { return marks&markClock != 0 }), timeHash)
+				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock != 0 }), timeHash)
 			} else if dayAsked.in(q.normalised()) {
-				unstate(timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
+				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
 			}
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm }) && !aboutSaid(q.normalised()) {
-			unstate(problemsOnly(q.normalised(), cands, docs), reasonHash, delayHash)
+			unstated = lq.unstateAll(unstated, problemsOnly(q.normalised(), cands, docs), reasonHash, delayHash)
 		}
 		if len(asked) == 0 {
 			noun = askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
@@ -587,7 +583,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 	}
 	if len(qids) == 0 && object == "" && w.Sibling > 0 && w.Sibling < 1 {
-		siblings, intro, x := aboutASibling(own, askedKinds(q.normalised().words), rels, comps, docs, cands)
+		siblings, intro, x := aboutASibling(own, q.normalised().words, rels, comps, docs, cands)
 		for _, i := range siblings {
 			comps[i].Source *= w.Sibling
 			rels[i] *= w.Sibling
@@ -871,18 +867,21 @@ func timeLacking(docs []doc, has func(marks uint8) bool) []bool {
 	return out
 }
 
-// orMask is the events either mask marks (nil when both are; a is changed).
-func orMask(a, b []bool) []bool {
+// unstateAll unstates the terms hs of the events marked (unstate) and
+// returns the events unstated so far with them: the mask the stories read
+// (inheritance.unstated; so far is changed).
+func (q *lexQuery) unstateAll(sofar, marked []bool, hs ...uint64) []bool {
+	q.unstate(marked, hs...)
 	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
+	case sofar == nil:
+		return marked
+	case marked == nil:
+		return sofar
 	}
-	for i := range a {
-		a[i] = a[i] || b[i]
+	for i := range sofar {
+		sofar[i] = sofar[i] || marked[i]
 	}
-	return a
+	return sofar
 }
 
 // dayAsked marks a question asking for a day or a date ("which day do we
