@@ -390,25 +390,27 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// stop 60 before any change, committed unread; both read once, then
 	// their misses: development), -blind-141.json (the 124th's shape) and
 	// -blind-142.json (eight events a customer, most questions telling one of
-	// two look-alike objects apart), written after stop 60's first seven
-	// changes, committed unread, read once, then their misses: development;
+	// two look-alike objects apart), written after stop 60's first six
+	// changes (commits; their commit said seven, counting one commit's two
+	// parts), committed unread, read once, then their misses: development;
 	// -blind-143.json (Chinese written unspaced, as customers and apps write
 	// it) and -blind-144.json (events as systems emit them: dotted names,
 	// key=value fields, statuses in capitals), written after stop 60's
-	// twelve changes, committed unread, read once, then their misses:
-	// development; -blind-145.json (English: questions asked for someone
-	// else, a bot's own lines among the events) and -blind-146.json
-	// (Chinese as apps send it, spaced and unspaced: trains, banks, rides,
-	// parcels), written after stop 60's nineteen changes, committed unread,
-	// read once, then their misses: development; -blind-147.json (most
-	// questions naming an identifier or an amount in yet other shapes:
-	// zero-padded case numbers, currency symbols, grouped tracking numbers,
-	// flight numbers with a space, versions, "#A7-2210"), written after stop
-	// 60's twenty changes, committed unread, read once, then its misses:
+	// first ten changes (their commit said twelve), committed unread, read
+	// once, then their misses: development; -blind-145.json (English:
+	// questions asked for someone else, a bot's own lines among the events)
+	// and -blind-146.json (Chinese as apps send it, spaced and unspaced:
+	// trains, banks, rides, parcels), written after stop 60's first fourteen
+	// changes (their commit said nineteen), committed unread, read once, then
+	// their misses: development; -blind-147.json (most questions naming an
+	// identifier or an amount in yet other shapes: zero-padded case numbers,
+	// currency symbols, grouped tracking numbers, flight numbers with a
+	// space, versions, "#A7-2210"), written after the same fourteen (its
+	// commit said twenty), committed unread, read once, then its misses:
 	// development; -blind-148.json (the 124th's shape) and -blind-149.json
 	// (eight events a customer, look-alikes and identifiers, English and
-	// Chinese), written at the end of stop 60 after all its changes,
-	// committed unread, read once only;
+	// Chinese), written at the end of stop 60 after all its seventeen
+	// changes, committed unread, read once only;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
