@@ -328,7 +328,9 @@ var countLabels = map[string]bool{"lesson": true, "session": true, "visit": true
 	"number": true, "phase": true, "milestone": true, "test": true, "attempt": true, "episode": true, "season": true,
 	"lane": true, "zone": true, "hall": true, "court": true, "bay": true, "desk": true, "table": true, "window": true,
 	"counter": true, "line": true, "bus": true, "route": true, "car": true, "coach": true, "group": true, "team": true,
-	"ward": true, "bed": true, "page": true, "year": true, "grade": true, "tier": true, "plan": true}
+	"ward": true, "bed": true, "page": true, "year": true, "grade": true, "tier": true, "plan": true,
+	// a card's or an account's end ("card ending 2210 added")
+	"ending": true}
 
 // cjkMeasures are the Chinese measure words that make a number before them a
 // count (not 元, 天, 点: money and time).
