@@ -409,8 +409,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// commit said twenty), committed unread, read once, then its misses:
 	// development; -blind-148.json (the 124th's shape) and -blind-149.json
 	// (eight events a customer, look-alikes and identifiers, English and
-	// Chinese), written at the end of stop 60 after all its seventeen
-	// changes, committed unread, read once only;
+	// Chinese), written at the end of stop 60 after seventeen of its
+	// eighteen changes, committed unread, read once only (their totals read
+	// again after the eighteenth: the same);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
