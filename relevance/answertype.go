@@ -1399,7 +1399,7 @@ var possessives = map[string]bool{"my": true, "our": true, "your": true, "his": 
 
 // reasonWords state a cause or a problem (and reasonAfter's, before another word).
 var reasonWords = map[string]bool{"because": true, "reason": true, "caused": true, "cause": true,
-	"failed": true, "failure": true, "fails": true, "failing": true, "error": true, "errors": true,
+	"failed": true, "failure": true, "failing": true, "error": true,
 	"declined": true, "denied": true, "rejected": true, "refused": true, "blocked": true, "suspended": true,
 	"expired": true, "insufficient": true, "exceeded": true, "invalid": true,
 	"unavailable": true, "outage": true, "downtime": true, "disrupted": true, "interrupted": true,
@@ -1415,10 +1415,10 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"overbooked": true, "unreachable": true, "backorder": true, "backordered": true,
 	"needs": true, "needed": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
 	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
-	"fail": true, "fault": true, "faults": true, "worn": true, "leak": true, "leaks": true, "leaking": true, "cracked": true, "crack": true, "cracks": true, "chipped": true, "torn": true, "tear": true,
+	"fail": true, "fault": true, "worn": true, "leak": true, "leaking": true, "cracked": true, "crack": true, "chipped": true, "torn": true, "tear": true,
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
 	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
-	"unreadable": true, "bug": true, "bugs": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
+	"unreadable": true, "bug": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "noisy": true, "dripping": true, "throttled": true,
 	// a device's fault heard or seen ("left ear cup crackles", "screen flickers")
@@ -1428,7 +1428,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"spilled": true, "spilt": true, "melted": true, "crushed": true, "squashed": true, "soggy": true,
 	// what an inspection finds ("Tom noticed moss in the back lawn", "battery also swollen")
 	"detected": true, "noticed": true, "spotted": true, "swollen": true, "rotten": true, "damp": true, "scratch": true,
-	"scratched": true, "scratches": true, "dent": true, "dented": true, "stain": true, "stains": true, "stained": true,
+	"scratched": true, "scratches": true, "dent": true, "dented": true, "stain": true, "stained": true,
 	// and what a doctor, a dentist or a vet finds ("X-ray: small fracture in the
 	// left front paw", "check-up: small cavity", "blood sugar elevated")
 	"fracture": true, "fractured": true, "sprain": true, "sprained": true, "strain": true, "strained": true, "inflamed": true,
