@@ -346,7 +346,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	// another's now ("changed from Ana to Marek", 换成): "刘师傅 请假，练车 改到
 	// 周日" moves the time, not the teacher
 	asksWho := asksFor(asked, PersonTerm)
-	var chars []uint64 // (cjkChars of i, once one is needed)
+	var chars []uint64 // (noStoryTerms of i, once one is needed)
 	for j := range docs {
 		d := &docs[j]
 		changes := saysChanged(d) || how.newest && d.count(newHash) > 0
@@ -355,7 +355,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 			continue
 		}
 		if chars == nil {
-			chars = append(cjkChars(cands[i].Text), shortNumbers(cands[i].Text)...)
+			chars = noStoryTerms(cands[i].Text)
 		}
 		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) }) {
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
@@ -371,29 +371,28 @@ func asksFor(asked [][]*answerType, term string) bool {
 	})
 }
 
-// cjkChars are the hashes of a text's Chinese characters as terms of their
-// own: a character alone is no word two events share ("下次 加强针" and "复查
-// 改到 下周四" tell two stories), its pairs are.
-func cjkChars(text string) []uint64 {
+// noStoryTerms are the hashes of a text's terms that tell no story when
+// another event shares them: its Chinese characters as terms of their own
+// (a character alone is no word two events share: "下次 加强针" and "复查
+// 改到 下周四" tell two stories; its pairs are), and its numbers of one or
+// two digits, a time's or a date's ("3月 2日", "9:30"), which a change of
+// another thing shares by chance ("第 2 周 周六 课 … 改 到 线上").
+func noStoryTerms(text string) []uint64 {
 	out := []uint64{}
-	for _, r := range normalise(text) {
-		if isCJK(r) {
-			if h := termHash(string(r)); !slices.Contains(out, h) {
-				out = append(out, h)
-			}
+	add := func(t string) {
+		if h := termHash(t); !slices.Contains(out, h) {
+			out = append(out, h)
 		}
 	}
-	return out
-}
-
-// shortNumbers are the hashes of a text's numbers of one or two digits as
-// terms of their own: a time's or a date's ("3月 2日", "9:30"), which a
-// change of another thing shares by chance ("第 2 周 周六 课 … 改 到 线上").
-func shortNumbers(text string) []uint64 {
-	var out []uint64
-	for _, w := range strings.FieldsFunc(normalise(text), func(r rune) bool { return r < '0' || r > '9' }) {
-		if h := termHash(w); len(w) <= 2 && !slices.Contains(out, h) {
-			out = append(out, h)
+	norm := normalise(text)
+	for _, r := range norm {
+		if isCJK(r) {
+			add(string(r))
+		}
+	}
+	for _, w := range strings.FieldsFunc(norm, func(r rune) bool { return r < '0' || r > '9' }) {
+		if len(w) <= 2 {
+			add(w)
 		}
 	}
 	return out
