@@ -257,24 +257,15 @@ func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []
 		if !cands[j].Time.After(cands[first].Time) {
 			continue
 		}
-		own := false // (the story's identifier seen in j's text)
+		afterOwn := false // (past the story's identifier in j's text)
 		for k := range int(docs[j].nOwn) {
 			h := docs[j].own(k)
 			if sameObject(h, q) {
-				own = true
-			}
-			if !own || h.amount || sameObject(h, q) {
+				afterOwn = true
 				continue
 			}
-			introduced := true
-			for m := range docs {
-				if m != j && !cands[m].Time.After(cands[j].Time) && docs[m].names(h) {
-					introduced = false
-					break
-				}
-			}
-			if !introduced {
-				continue
+			if !afterOwn || h.amount || namedEarlier(j, h, cands, docs) {
+				continue // (no hand-off: named before the story's, an amount, or no new object)
 			}
 			for m := range docs {
 				if cands[m].Time.After(cands[j].Time) && docs[m].names(h) && !slices.Contains(story, m) && !namesAnother(m, h, cands, docs) {
@@ -292,14 +283,19 @@ func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []
 // complaint's).
 func namesAnother(m int, h ident, cands []Candidate, docs []doc) bool {
 	for k := range int(docs[m].nOwn) {
-		o := docs[m].own(k)
-		if o.amount || sameObject(o, h) {
-			continue
+		if o := docs[m].own(k); !o.amount && !sameObject(o, h) && namedEarlier(m, o, cands, docs) {
+			return true
 		}
-		for e := range docs {
-			if e != m && cands[e].Time.Before(cands[m].Time) && docs[e].names(o) {
-				return true
-			}
+	}
+	return false
+}
+
+// namedEarlier reports that another event than the m-th, not after it,
+// names the identifier id.
+func namedEarlier(m int, id ident, cands []Candidate, docs []doc) bool {
+	for e := range docs {
+		if e != m && !cands[e].Time.After(cands[m].Time) && docs[e].names(id) {
+			return true
 		}
 	}
 	return false
