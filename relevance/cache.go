@@ -55,13 +55,14 @@ const (
 	markDay                  // beside a clock time, a day or a date as well (clockOf)
 )
 
-// clockOf is markClock when a text holds a clock time: 09:00, 9am, 7 pm, 7 点,
+// clockOf is markClock when a text (normalised: a full-width "９：００" is
+// 09:00) holds a clock time: 09:00, 9am, 7 pm, 7 点,
 // 七点, noon, midnight (not 9.30, which an amount writes as often); and
 // markDay as well when, without its clock times and the parts of a day
 // (下午, "afternoon"), it still states a time: a day or a date ("12 月 25 日
 // 下午 2 点", "Friday 18:30"; not "下午 2 点 以后").
-func clockOf(text, norm string) uint8 {
-	if !clockTime.MatchString(strings.ToLower(text)) {
+func clockOf(norm string) uint8 {
+	if !clockTime.MatchString(norm) {
 		return 0
 	}
 	rest := dayParts.ReplaceAllString(clockTime.ReplaceAllString(norm, " "), " ")
@@ -245,7 +246,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(text, norm) | relativeOf(norm)}
+		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm)}
 	return d.withChangeMarks(norm)
 }
 
@@ -354,7 +355,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 192
+const analysisVersion = 193
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not
