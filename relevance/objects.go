@@ -256,14 +256,15 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 // of, answers: "which room is Monday's class in?"): "why are the flyers not
 // printed yet?" names no identifier, but "flyers" is said where PR-7701 was
 // ordered and by no event on PR-7702, so "PR-7702 printed and packed" is
-// about another order. A word of the question (terms: its own, not its expansions) names an
-// object when one of the most relevant few events introduces the object (it
-// is the first naming its identifier, and another object of its kind is in
-// the window) and uses the word, and no event on another object of its kind
-// does; when the question's words name one object so, the events naming a
-// sibling but not it, and none of those words, are about the sibling; they
-// are returned with the object and the event introducing it. As inherit,
-// only the most relevant few events are followed: O(n) per request.
+// about another order. A word of the question (terms: its own, not its
+// expansions) names an object when one of the most relevant few events
+// introduces the object (it is the first naming its identifier, and another
+// object of its kind is in the window) and uses the word, and no event on
+// another object of its kind does; when the question's words name one
+// object so, the events naming a sibling but not it, and none of those
+// words, are about the sibling; they are returned with the object and the
+// event introducing it. As inherit, only the most relevant few events are
+// followed: O(n) per request.
 func aboutASibling(terms, qwords []string, rels []float64, comps []Components, docs []doc, cands []Candidate) (siblings []int, intro int, object ident) {
 	top := mostRelevant(rels)
 	if !slices.ContainsFunc(top, func(i int) bool { return namesOwnID(&docs[i]) }) {
