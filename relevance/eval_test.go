@@ -411,7 +411,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// (eight events a customer, look-alikes and identifiers, English and
 	// Chinese), written at the end of stop 60 after seventeen of its
 	// eighteen changes, committed unread, read once only (their totals read
-	// again after the eighteenth: the same);
+	// again after the eighteenth: the same); -blind-150.json (the 36th's
+	// shape: twelve businesses, six events each, about a quarter of the
+	// questions naming an identifier) and -blind-151.json (most questions
+	// naming an identifier as customers shorten it: its last digits, a
+	// lower-case or unhyphenated code, "2026/INV/0042"), written at the start
+	// of stop 61 before any change, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -489,6 +494,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-144.json"}, {"../examples/evalset-blind-145.json"},
 		{"../examples/evalset-blind-146.json"}, {"../examples/evalset-blind-147.json"},
 		{"../examples/evalset-blind-148.json"}, {"../examples/evalset-blind-149.json"},
+		{"../examples/evalset-blind-150.json"}, {"../examples/evalset-blind-151.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
