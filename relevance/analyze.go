@@ -506,8 +506,9 @@ func (a *Analysis) addToken(tok string) {
 // identifiers of their own: "https://carrier.example/track/1Z88AA0312" names
 // 1Z88AA0312 and "O-5001/O-5002" both orders, as a question asks for them.
 // Not a prefixed identifier's parts ("INV/1040" is inv1040 alone, and its
-// number does not stand for another prefix's), nor numbers alone (dates,
-// amounts).
+// number does not stand for another prefix's), nor numbers alone: the year
+// of "2026/INV/0042" is no object, and its last number names it as a part
+// does (partHashes).
 func (a *Analysis) addListed(tok, id string) {
 	if !strings.ContainsAny(tok, "/,") || strings.IndexFunc(tok, unicode.IsLetter) < 0 {
 		return
@@ -517,8 +518,8 @@ func (a *Analysis) addListed(tok, id string) {
 	}
 	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '/' || r == ',' }) {
 		part = strings.Trim(part, "-.@_")
-		if part == tok || !isIdentifier(part) {
-			continue
+		if part == tok || !isIdentifier(part) || strings.IndexFunc(part, unicode.IsLetter) < 0 {
+			continue // (a number alone is a part of the whole: partHashes)
 		}
 		pid := part
 		if prefix, n, ok := prefixed(part); ok {

@@ -132,6 +132,10 @@ type ident struct {
 	// writing the prefix and a short number apart names it ("BA 982" for
 	// "ba982", where 982 alone is no identifier: names)
 	prefix uint64
+	// the parts of its number a customer names it by (partHashes; a
+	// question's; 0 for an event's own): an event naming one as a bare
+	// number names it ("...3390 delivered" for JD014600003390)
+	parts [4]uint64
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
@@ -168,6 +172,20 @@ func letterLed(id string) string {
 	return id[:k] + "/" + strconv.Itoa(len(id))
 }
 
+// askedIdentities describes a question's ids, each once, with the parts of
+// their numbers an event may name them by (ident.parts).
+func askedIdentities(ids []string) []ident {
+	var out []ident
+	for _, id := range ids {
+		q := identify(id)
+		copy(q.parts[:], partHashes(id))
+		if !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 // identities describes ids, each once.
 func identities(ids []string) []ident {
 	var out []ident
@@ -191,6 +209,11 @@ func (d *doc) names(q ident) bool {
 		return true
 	}
 	if !q.bare {
+		for _, h := range q.parts {
+			if h != 0 && h != q.num && d.hasID(h) {
+				return true
+			}
+		}
 		return false
 	}
 	_, ok := slices.BinarySearch(d.nums(), q.full)
@@ -255,16 +278,22 @@ func newDoc(text string) doc {
 // five and six digits when it has eight or more (SF1460023871, DD20260301, a
 // card or an account number: "23871 谁 签收 的？", "the order ending 0301"),
 // and the number without its leading zeros when three digits or more are
-// left ("8820 什么 时候 看？" for GH-08820).
+// left ("8820 什么 时候 看？" for GH-08820). The number of an identifier of
+// other parts is the digits it ends in ("0042" for 2026/INV/0042).
 func partHashes(id string) []uint64 {
 	n := id
+	var hs []uint64
 	if _, num, ok := prefixed(id); ok {
 		n = num
+	} else if run := id[strings.LastIndexFunc(id, func(r rune) bool { return r < '0' || r > '9' })+1:]; run != id {
+		// the number ending an identifier of other parts (2026inv0042,
+		// 1z88aa0312) names it as its number does a prefixed one's
+		if len(run) < 3 {
+			return nil
+		}
+		n = run
+		hs = append(hs, termHash(run))
 	}
-	if strings.Trim(n, "0123456789") != "" {
-		return nil
-	}
-	var hs []uint64
 	if t := strings.TrimLeft(n, "0"); len(t) < len(n) && len(t) >= 3 {
 		hs = append(hs, termHash(t))
 	}
@@ -355,7 +384,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 193
+const analysisVersion = 194
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

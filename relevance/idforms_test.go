@@ -111,3 +111,33 @@ func TestAPrefixWrittenApartNamesItsIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// And the other way: an event naming a long number by its end ("...3390
+// delivered", as carriers shorten it) names the question's whole identifier,
+// not its sibling's. An identifier of other parts ("2026/INV/0042", a year,
+// a kind, a number) is named by the number it ends in, and its year names
+// nothing: the sibling invoice of the same year is no answer.
+func TestAnEventNamingTheEndOfAnIdentifier(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "shipping", Time: ago(58), Text: "Parcel JD014600003312 from Anna's Shop: dispatched"},
+		{Source: "shipping", Time: ago(51), Text: "Parcel JD014600003390 from Birkenhof: dispatched"},
+		{Source: "shipping", Time: ago(34), Text: "...3390 delayed: address label unreadable"},
+		{Source: "shipping", Time: ago(25), Text: "...3312 delivered to your neighbour"},
+		{Source: "billing", Time: ago(20), Text: "Invoice 2026/INV/0042 issued: hosting, 180.00 EUR"},
+		{Source: "billing", Time: ago(15), Text: "Payment received for 2026/INV/0043"},
+		{Source: "billing", Time: ago(10), Text: "Payment plan agreed for 0042: 3 x 60.00 EUR"},
+	}
+	for q, named := range map[string][]bool{
+		"JD014600003390 status?":        {false, true, true, false, false, false, false},
+		"what's left on 2026/INV/0042?": {false, false, false, false, true, false, true},
+		"is 0043 paid?":                 {false, false, false, false, false, true, false},
+		"what was billed in 2026?":      {false, false, false, false, false, false, false}, // (a year alone is no invoice's number)
+	} {
+		_, comps, _ := fused(q, cands)
+		for i, want := range named {
+			if (comps[i].Identifier == 1) != want {
+				t.Errorf("%q: %q identifier %v, want named %v", q, cands[i].Text, comps[i].Identifier, want)
+			}
+		}
+	}
+}
