@@ -416,7 +416,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// questions naming an identifier) and -blind-151.json (most questions
 	// naming an identifier as customers shorten it: its last digits, a
 	// lower-case or unhyphenated code, "2026/INV/0042"), written at the start
-	// of stop 61 before any change, committed unread;
+	// of stop 61 before any change, committed unread, read once, then their
+	// misses: development; -blind-152.json (most questions naming an
+	// identifier in still other shapes: serial numbers, long policy numbers
+	// and their ends, booking references, meters, domains, "88 号 订单" for
+	// YC20261130-88) and -blind-153.json (the 36th's shape again), written
+	// after stop 61's first change, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -495,6 +500,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-146.json"}, {"../examples/evalset-blind-147.json"},
 		{"../examples/evalset-blind-148.json"}, {"../examples/evalset-blind-149.json"},
 		{"../examples/evalset-blind-150.json"}, {"../examples/evalset-blind-151.json"},
+		{"../examples/evalset-blind-152.json"}, {"../examples/evalset-blind-153.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
