@@ -518,8 +518,8 @@ func (a *Analysis) addListed(tok, id string) {
 	}
 	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '/' || r == ',' }) {
 		part = strings.Trim(part, "-.@_")
-		if part == tok || !isIdentifier(part) || strings.IndexFunc(part, unicode.IsLetter) < 0 {
-			continue // (a number alone is a part of the whole: partHashes)
+		if part == tok || !isIdentifier(part) || strings.IndexFunc(part, unicode.IsLetter) < 0 || isDomain(part) {
+			continue // (a number alone is a part of the whole: partHashes; a link's host is where it is, not what)
 		}
 		pid := part
 		if prefix, n, ok := prefixed(part); ok {
@@ -581,7 +581,7 @@ func isIdentifier(tok string) bool {
 	case strings.Contains(tok, "@") && letters > 0:
 		return true // e-mail-like
 	case digits == 0:
-		return false
+		return isDomain(tok)
 	case letters > 0:
 		// INV-1040, R-7001, 1Z88AA0312, G12; not a word spelled with a number
 		// first (2FA, 3rd, 10am), nor anything shorter than three.
@@ -592,6 +592,29 @@ func isIdentifier(tok string) bool {
 		return digits >= 4 && !smallNumbers(tok) // an order or account number, a year
 	}
 }
+
+// isDomain reports a domain name (shop-birke.de, acme.io, mail.kleinbau.de):
+// two or more labels of letters, digits and hyphens, the first two long or
+// more, and a last one that is a country's two letters or one of topLevel.
+// Not an abbreviation ("e.g.", "a.m."), nor a file's name (report.pdf).
+func isDomain(tok string) bool {
+	labels := strings.Split(tok, ".")
+	if len(labels) < 2 || len(labels[0]) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	tld := labels[len(labels)-1]
+	return len(tld) == 2 && strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == "" || topLevel[tld]
+}
+
+// topLevel are the generic top-level domains customers' domains are most
+// often in (and .example, as documentation writes them).
+var topLevel = map[string]bool{"com": true, "net": true, "org": true, "info": true, "biz": true, "io": true, "app": true, "dev": true,
+	"shop": true, "store": true, "online": true, "site": true, "tech": true, "cloud": true, "example": true}
 
 // onlyCompared reports that each time the words hold the number n, a word
 // comparing it comes before it ("less than 390", "over 500", "below 100").

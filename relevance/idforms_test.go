@@ -2,6 +2,7 @@ package relevance_test
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,6 +139,34 @@ func TestAnEventNamingTheEndOfAnIdentifier(t *testing.T) {
 			if (comps[i].Identifier == 1) != want {
 				t.Errorf("%q: %q identifier %v, want named %v", q, cands[i].Text, comps[i].Identifier, want)
 			}
+		}
+	}
+}
+
+// A domain name is an identifier (shop-birke.de, acme.io): the question naming
+// one finds its events, and not its sibling's under another top-level domain.
+// An abbreviation ("e.g.", "a.m.") or a file's name (report.pdf) is none.
+func TestADomainIsAnIdentifier(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "domains", Time: ago(50), Text: "Domain example-shop.com renewed for 1 year: 14.99 USD"},
+		{Source: "domains", Time: ago(40), Text: "Domain example-shop.net renewal failed: card declined"},
+		{Source: "domains", Time: ago(20), Text: "example-shop.net expires in 3 days; renew to keep it"},
+	}
+	_, comps, _ := fused("is example-shop.net renewed?", cands)
+	for i, named := range []bool{false, true, true} {
+		if (comps[i].Identifier == 1) != named {
+			t.Errorf("%q: identifier %v, want named %v", cands[i].Text, comps[i].Identifier, named)
+		}
+	}
+	for text, want := range map[string][]string{
+		"Site shop-birke.de down":                         {"shop-birke.de"},
+		"SSO enabled for acme.io by admin j.ortiz":        {"acme.io"},
+		"see the attached report.pdf, e.g. its last page": nil,
+		"open from 9 a.m. to 5 p.m.":                      nil,
+		"Sending domain mail.kleinbau.de added":           {"mail.kleinbau.de"},
+	} {
+		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
+			t.Errorf("%q: identifiers %q, want %q", text, got, want)
 		}
 	}
 }
