@@ -135,7 +135,7 @@ type ident struct {
 	// the parts of its number a customer names it by (partHashes; a
 	// question's; 0 for an event's own): an event naming one as a bare
 	// number names it ("...3390 delivered" for JD014600003390)
-	parts [4]uint64
+	parts [5]uint64
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
@@ -279,10 +279,13 @@ func newDoc(text string) doc {
 // card or an account number: "23871 谁 签收 的？", "the order ending 0301"),
 // and the number without its leading zeros when three digits or more are
 // left ("8820 什么 时候 看？" for GH-08820). The number of an identifier of
-// other parts is the digits it ends in ("0042" for 2026/INV/0042).
+// other parts is the digits it ends in ("0042" for 2026/INV/0042), and its
+// last four and five digits when it has five or more (a serial number:
+// "99812" for SN 4C2-99812, which reads 4c299812).
 func partHashes(id string) []uint64 {
 	n := id
 	var hs []uint64
+	serial := false // (an identifier of letters and digits that is no prefixed number: 4C2-99812)
 	if _, num, ok := prefixed(id); ok {
 		n = num
 	} else if run := id[strings.LastIndexFunc(id, func(r rune) bool { return r < '0' || r > '9' })+1:]; run != id {
@@ -291,14 +294,14 @@ func partHashes(id string) []uint64 {
 		if len(run) < 3 {
 			return nil
 		}
-		n = run
+		n, serial = run, true
 		hs = append(hs, termHash(run))
 	}
 	if t := strings.TrimLeft(n, "0"); len(t) < len(n) && len(t) >= 3 {
 		hs = append(hs, termHash(t))
 	}
-	if len(n) >= 8 {
-		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-6:]))
+	if len(n) >= 8 || serial && len(n) >= 5 {
+		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-min(6, len(n)):]))
 	}
 	return hs
 }
@@ -384,7 +387,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 195
+const analysisVersion = 196
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

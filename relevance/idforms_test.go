@@ -117,7 +117,8 @@ func TestAPrefixWrittenApartNamesItsIdentifier(t *testing.T) {
 // delivered", as carriers shorten it) names the question's whole identifier,
 // not its sibling's. An identifier of other parts ("2026/INV/0042", a year,
 // a kind, a number) is named by the number it ends in, and its year names
-// nothing: the sibling invoice of the same year is no answer.
+// nothing: the sibling invoice of the same year is no answer. A serial
+// number's last five digits name it too ("99812" for SN 4C2-99812).
 func TestAnEventNamingTheEndOfAnIdentifier(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "shipping", Time: ago(58), Text: "Parcel JD014600003312 from Anna's Shop: dispatched"},
@@ -127,12 +128,15 @@ func TestAnEventNamingTheEndOfAnIdentifier(t *testing.T) {
 		{Source: "billing", Time: ago(20), Text: "Invoice 2026/INV/0042 issued: hosting, 180.00 EUR"},
 		{Source: "billing", Time: ago(15), Text: "Payment received for 2026/INV/0043"},
 		{Source: "billing", Time: ago(10), Text: "Payment plan agreed for 0042: 3 x 60.00 EUR"},
+		{Source: "repairs", Time: ago(8), Text: "Warranty claim for serial SN 4C2-99870 registered"},
+		{Source: "repairs", Time: ago(4), Text: "99812 repaired free of charge and shipped back"},
 	}
 	for q, named := range map[string][]bool{
-		"JD014600003390 status?":        {false, true, true, false, false, false, false},
-		"what's left on 2026/INV/0042?": {false, false, false, false, true, false, true},
-		"is 0043 paid?":                 {false, false, false, false, false, true, false},
-		"what was billed in 2026?":      {false, false, false, false, false, false, false}, // (a year alone is no invoice's number)
+		"JD014600003390 status?":             {false, true, true, false, false, false, false, false, false},
+		"what's left on 2026/INV/0042?":      {false, false, false, false, true, false, true, false, false},
+		"is 0043 paid?":                      {false, false, false, false, false, true, false, false, false},
+		"what was billed in 2026?":           {false, false, false, false, false, false, false, false, false}, // (a year alone is no invoice's number)
+		"do I have to pay for SN 4C2-99812?": {false, false, false, false, false, false, false, false, true},
 	} {
 		_, comps, _ := fused(q, cands)
 		for i, want := range named {
