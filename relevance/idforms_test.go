@@ -174,3 +174,22 @@ func TestADomainIsAnIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// An event naming the end of another identifier of the question's object
+// is about the object: the question names a car by its plate, the policy
+// event holds the plate and the policy's long number, and "4588 已 续保"
+// names the policy by its end. Not the sibling policy's "4512".
+func TestAnEventNamingTheEndOfALinkedIdentifier(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "policies", Time: ago(57), Text: "车险 保单 PDAA2026330100004512：沪A·D7721，保费 4 120 元"},
+		{Source: "policies", Time: ago(49), Text: "车险 保单 PDAA2026330100004588：沪B·K3309，保费 3 380 元"},
+		{Source: "claims", Time: ago(31), Text: "4512 定损 2 300 元"},
+		{Source: "policies", Time: ago(5), Text: "4588 已 续保，保费 3 210 元"},
+	}
+	_, comps, _ := fused("沪B·K3309 保费 现在 多少？", cands)
+	for i, linked := range []bool{false, true, false, true} {
+		if (comps[i].Identifier > 0) != linked {
+			t.Errorf("%q: identifier %v, want linked %v", cands[i].Text, comps[i].Identifier, linked)
+		}
+	}
+}

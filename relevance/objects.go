@@ -63,11 +63,43 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 			entity |= 1 << k
 		}
 	}
+	var parts []uint64 // the parts of the identifiers the events naming the object hold (made when first needed)
 	for j := range docs {
-		if comps[j].Identifier == 0 && masks[j]&^entity != 0 && !namesKin(&docs[j], qids) {
-			comps[j].Identifier = share
+		if comps[j].Identifier != 0 || namesKin(&docs[j], qids) {
+			continue
+		}
+		if masks[j]&^entity == 0 && !namesAPart(&docs[j], &parts, comps, docs) {
+			continue
+		}
+		comps[j].Identifier = share
+	}
+}
+
+// namesAPart reports that an event names, by a bare number, a part of an
+// identifier that an event naming the question's object holds
+// (partHashes): "4588 已 续保" is about policy PDAA2026330100004588, which
+// the event naming plate 沪B·K3309 holds. *parts holds those parts, sorted,
+// made when first needed.
+func namesAPart(d *doc, parts *[]uint64, comps []Components, docs []doc) bool {
+	for k := range int(d.nOwn) {
+		x := d.own(k)
+		if !x.bare {
+			continue
+		}
+		if *parts == nil {
+			*parts = []uint64{}
+			for i := range docs {
+				if comps[i].Identifier >= 1 {
+					*parts = append(*parts, docs[i].nums()...)
+				}
+			}
+			slices.Sort(*parts)
+		}
+		if _, ok := slices.BinarySearch(*parts, x.full); ok {
+			return true
 		}
 	}
+	return false
 }
 
 // ofTheirKind is qids with each bare number given the kind of the prefixed
