@@ -534,6 +534,10 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 	"要做什么", "需要做什么", "该做什么", "需要我做", "要我做", "我该怎么做", "需要我提供", "需要我上传",
 	// what is still to be handed in (need to provide, submit)
 	"要交什么", "交什么材料", "要提供什么", "要上传什么", "要补什么", "补什么材料", "还缺什么", "缺什么材料", "要什么材料", "需要什么材料",
+	// what the business asked of the customer ("what did they need me to
+	// send?", "what do you want from me?")
+	"need me to", "needs me to", "needed me to", "want me to", "wants me to", "wanted me to",
+	"need from me", "needs from me", "needed from me", "want from me", "wants from me", "wanted from me", "asked me to", "asked me for",
 	// what is left to do
 	"what else do i have to", "what else do i need", "what else should i", "what else must i", "anything else i need to", "anything else i have to",
 	"still have to do", "still need to do", "left to do", "left to sort", "还要做什么", "还需要做什么", "还要办什么", "还需要办",

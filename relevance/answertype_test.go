@@ -272,97 +272,100 @@ func TestSpacedChineseStatesWhatItDoesUnspaced(t *testing.T) {
 func TestAnswerTypes(t *testing.T) {
 	money, when, why, who, place, instr := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm, relevance.PlaceTerm, relevance.InstructionTerm
 	asksFor(t, map[string][]string{
-		"when is the technician coming?":      {when},
-		"what is my monthly payment?":         {money}, // a sum by its name
-		"月供多少？":                               {money},
-		"what time does the shop open?":       {when},
-		"which day is my class on?":           {when},
-		"how long until my parcel comes?":     {when},
-		"what's the ETA of my driver?":        {when},
-		"RC-5520 pick-up time?":               {when}, // a question naming the time it asks for
-		"delivery date for my sofa":           {when},
-		"我的香锅怎么这么晚才到？":                        {why}, // why so late
-		"英语课改到什么时候了？":                         {when},
-		"下次 打针 什么 时候？":                        {when}, // Chinese written with spaces between its words asks as unspaced
-		"我 刚才 付 了 多少？":                        {money},
-		"我几点可以入住？":                            {when},
-		"哪天送到？":                               {when},
-		"几号送到？":                               {when},
-		"药怎么吃？":                               {instr}, // how to take a medicine
-		"药 怎么 用？":                             {instr},
-		"体检前要注意什么？":                           {instr}, // what to watch out for before it
-		"where did my headphones end up?":     {place}, // where a thing was left
-		"where did they leave my parcel?":     {place},
-		"医生 说 我 得 了 什么？":                      {why}, // a diagnosis: what a doctor found
-		"what's my diagnosis?":                {why},
-		"how often do I give the drops?":      {instr, relevance.FrequencyTerm},
-		"还缺什么材料？":                             {why, instr}, // what is still to be handed in (a missing one holds things up)
-		"住院的还要交什么材料？":                         {instr},
-		"how do I take the antibiotics?":      {instr},
-		"孩子查出什么？":                             {why}, // what a check found
-		"我在几号厅？":                              nil,   // which hall: no date
-		"几号登机口？":                              nil,   // which gate
-		"what are the opening hours?":         {when},
-		"how much does CI-5520 cost?":         {money},
-		"when will I be charged?":             {money, when},
-		"what do I have to pay myself?":       {money},
-		"what's the total on MV-8820?":        {money},
-		"why was it so expensive?":            {money, why},
-		"这次维修一共花了多少？":                         {money},
-		"我付了多少？":                              {money},
-		"要交多少？":                               {money},
-		"what's my balance?":                  {money},
-		"去机场那趟退了多少？":                          {money},
-		"每 期 还 多少？":                           {money}, // repaid, charged, deducted: 还, 收, 扣
-		"押金 扣 了 多少？":                          {money},
-		"why was my card declined?":           {why},
-		"what was causing the noise?":         {why},
-		"what caused the delay?":              {why},
-		"how come my order was cancelled?":    {why},
-		"为什么我的卡被拒了？":                          {why},
-		"what did they find in my house?":     {why},
-		"what did Marco find?":                {why},
-		"what did the scan show?":             {why}, // (show and reveal only ending the question)
-		"what did the blood test reveal?":     {why},
-		"did the vet notice anything?":        {why},
-		"can you find my order?":              nil,
-		"我的奶茶怎么还没到？":                          {why},
-		"what's holding up my installation?":  {why},
-		"do you still need anything from me?": {why}, // a missing requirement holds things up
-		"what are you waiting for?":           {why},
-		"what were they waiting on from me":   {why},
-		"what else needs fixing on the bike?": {why}, // a fault found
-		"anything I should keep an eye on?":   {why},
-		"who is coming to fix the boiler?":    {who},
-		"谁来送货？":                               {who},
-		"where do I need to go for class?":    {place},
-		"where are my seats?":                 {place},
-		"where is the boxing class?":          {place}, // something that happens somewhere
-		"where's my meeting with the lawyer?": {place},
-		"where is my parcel?":                 nil, // its whereabouts: its status
-		"我该去哪上课？":                             {place},
-		"在哪取？":                                {place},
-		"在哪考科目一？":                             {place}, // where to sit an exam
-		"我们坐哪？":                               {place}, // a verb and 哪: where to do it
-		"外卖放哪了？":                              {place},
-		"寄到哪了？":                               nil, // where a thing has got to: where it stands
-		"SF-66012 在 哪？":                       nil,
-		"PN-5520 amount?":                     {money},
-		"what do I need to take with me?":     {instr},
-		"what should I bring on the day?":     {instr},
-		"考试要带什么？":                             {instr},
-		"how do I fix the syncing?":           {instr}, // how to put it right
-		"网络问题怎么解决？":                           {instr},
-		"房租每月多少？":                             {money}, // rent, how much a month
-		"when do I have to be there?":         {when},
-		"where is my refund?":                 nil,
-		"which seat do I have now?":           nil,
-		"is the time slot still free?":        nil,
-		"did they find my umbrella?":          nil, // a lost thing, not what was found wrong
-		"why did the show stop?":              {why},
-		"did the show start?":                 nil,
-		"退款到了吗？":                              nil,
-		"did the parcel arrive?":              nil,
+		"when is the technician coming?":           {when},
+		"what is my monthly payment?":              {money}, // a sum by its name
+		"月供多少？":                                    {money},
+		"what time does the shop open?":            {when},
+		"which day is my class on?":                {when},
+		"how long until my parcel comes?":          {when},
+		"what's the ETA of my driver?":             {when},
+		"RC-5520 pick-up time?":                    {when}, // a question naming the time it asks for
+		"delivery date for my sofa":                {when},
+		"我的香锅怎么这么晚才到？":                             {why}, // why so late
+		"英语课改到什么时候了？":                              {when},
+		"下次 打针 什么 时候？":                             {when}, // Chinese written with spaces between its words asks as unspaced
+		"我 刚才 付 了 多少？":                             {money},
+		"我几点可以入住？":                                 {when},
+		"哪天送到？":                                    {when},
+		"几号送到？":                                    {when},
+		"药怎么吃？":                                    {instr}, // how to take a medicine
+		"what did they need me to send for 99812?": {instr}, // what the business asked of the customer
+		"what did you want from me on 88213?":      {instr},
+		"what papers did you need from me?":        {why, instr}, // (a missing paper is also why a case waits)
+		"药 怎么 用？":                                  {instr},
+		"体检前要注意什么？":                                {instr}, // what to watch out for before it
+		"where did my headphones end up?":          {place}, // where a thing was left
+		"where did they leave my parcel?":          {place},
+		"医生 说 我 得 了 什么？":                           {why}, // a diagnosis: what a doctor found
+		"what's my diagnosis?":                     {why},
+		"how often do I give the drops?":           {instr, relevance.FrequencyTerm},
+		"还缺什么材料？":                                  {why, instr}, // what is still to be handed in (a missing one holds things up)
+		"住院的还要交什么材料？":                              {instr},
+		"how do I take the antibiotics?":           {instr},
+		"孩子查出什么？":                                  {why}, // what a check found
+		"我在几号厅？":                                   nil,   // which hall: no date
+		"几号登机口？":                                   nil,   // which gate
+		"what are the opening hours?":              {when},
+		"how much does CI-5520 cost?":              {money},
+		"when will I be charged?":                  {money, when},
+		"what do I have to pay myself?":            {money},
+		"what's the total on MV-8820?":             {money},
+		"why was it so expensive?":                 {money, why},
+		"这次维修一共花了多少？":                              {money},
+		"我付了多少？":                                   {money},
+		"要交多少？":                                    {money},
+		"what's my balance?":                       {money},
+		"去机场那趟退了多少？":                               {money},
+		"每 期 还 多少？":                                {money}, // repaid, charged, deducted: 还, 收, 扣
+		"押金 扣 了 多少？":                               {money},
+		"why was my card declined?":                {why},
+		"what was causing the noise?":              {why},
+		"what caused the delay?":                   {why},
+		"how come my order was cancelled?":         {why},
+		"为什么我的卡被拒了？":                               {why},
+		"what did they find in my house?":          {why},
+		"what did Marco find?":                     {why},
+		"what did the scan show?":                  {why}, // (show and reveal only ending the question)
+		"what did the blood test reveal?":          {why},
+		"did the vet notice anything?":             {why},
+		"can you find my order?":                   nil,
+		"我的奶茶怎么还没到？":                               {why},
+		"what's holding up my installation?":       {why},
+		"do you still need anything from me?":      {why}, // a missing requirement holds things up
+		"what are you waiting for?":                {why},
+		"what were they waiting on from me":        {why},
+		"what else needs fixing on the bike?":      {why}, // a fault found
+		"anything I should keep an eye on?":        {why},
+		"who is coming to fix the boiler?":         {who},
+		"谁来送货？":                                    {who},
+		"where do I need to go for class?":         {place},
+		"where are my seats?":                      {place},
+		"where is the boxing class?":               {place}, // something that happens somewhere
+		"where's my meeting with the lawyer?":      {place},
+		"where is my parcel?":                      nil, // its whereabouts: its status
+		"我该去哪上课？":                                  {place},
+		"在哪取？":                                     {place},
+		"在哪考科目一？":                                  {place}, // where to sit an exam
+		"我们坐哪？":                                    {place}, // a verb and 哪: where to do it
+		"外卖放哪了？":                                   {place},
+		"寄到哪了？":                                    nil, // where a thing has got to: where it stands
+		"SF-66012 在 哪？":                            nil,
+		"PN-5520 amount?":                          {money},
+		"what do I need to take with me?":          {instr},
+		"what should I bring on the day?":          {instr},
+		"考试要带什么？":                                  {instr},
+		"how do I fix the syncing?":                {instr}, // how to put it right
+		"网络问题怎么解决？":                                {instr},
+		"房租每月多少？":                                  {money}, // rent, how much a month
+		"when do I have to be there?":              {when},
+		"where is my refund?":                      nil,
+		"which seat do I have now?":                nil,
+		"is the time slot still free?":             nil,
+		"did they find my umbrella?":               nil, // a lost thing, not what was found wrong
+		"why did the show stop?":                   {why},
+		"did the show start?":                      nil,
+		"退款到了吗？":                                   nil,
+		"did the parcel arrive?":                   nil,
 	})
 }
 
