@@ -193,3 +193,21 @@ func TestAnEventNamingTheEndOfALinkedIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// A question naming an order asks what a follow-up line naming no object
+// says when its word is there and not in the order's first event ("已 选
+// 座" for 座位): the seat line ranks first, not the order's newest event
+// (a question about where the order stands would be answered by that one).
+func TestAQuestionAboutAFollowUpLine(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(56), Text: "电影 票 订单 DY-8801：《流浪 地球 3》，周五 19:30，7 号 厅，2 张"},
+		{Source: "orders", Time: ago(46), Text: "已 选 座：8 排 10、11 座"},
+		{Source: "orders", Time: ago(35), Text: "加购 爆米花 套餐 39 元"},
+		{Source: "orders", Time: ago(14), Text: "DY-8801 取票码 552901"},
+		{Source: "notices", Time: ago(4), Text: "影院 停车 凭 票 免费 3 小时"},
+	}
+	firstFor(t, cands, map[string]int{"DY-8801 座位 在 哪？": 1, "DY-8801 取票码 多少？": 3})
+	if _, _, f := fused("DY-8801 座位 在 哪？", cands); f.AsksStatus {
+		t.Errorf("asks where DY-8801 stands; want what its seat line says")
+	}
+}

@@ -938,7 +938,9 @@ func words(a Analysis) []string {
 // answer type that an event on the object states ("how much does CI-5520
 // cost?", and the renewal states the premium), or one of its words (or their expansions) is in a later event on
 // the object and not in the first ("was O-9210 paid?" asks about the payment,
-// wherever the story has gone since). "has O-9210 arrived?" and "is RA-3301
+// wherever the story has gone since), or in an event naming no object of its
+// own, as a follow-up line does ("DY-8801 座位 在 哪？" asks what "已 选 座：8 排
+// 10、11 座" says, not what the order's newest event does). "has O-9210 arrived?" and "is RA-3301
 // still booked?" ask where it stands: nothing of theirs is in a later event,
 // or it was there from the start (the object's kind, "order", "claim", or how
 // the story began).
@@ -969,6 +971,11 @@ func asksWhatAnEventSays(terms []string, asked []*answerType, comps []Components
 		}
 		if slices.ContainsFunc(story[1:], func(i int) bool { return docs[i].count(h) > 0 }) {
 			return true
+		}
+		for j := range docs {
+			if docs[j].count(h) > 0 && !namesAnObject(&docs[j]) {
+				return true // (a line naming no object: "已 选 座 23A" after the ticket order)
+			}
 		}
 	}
 	return false
