@@ -1421,7 +1421,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
 	"fail": true, "fault": true, "worn": true, "leak": true, "leaking": true, "cracked": true, "crack": true, "chipped": true, "torn": true, "tear": true,
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
-	"overheating": true, "overheated": true, "slow": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
+	"overheating": true, "overheated": true, "slow": true, "weak": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
 	"unreadable": true, "bug": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "noisy": true, "dripping": true, "throttled": true,

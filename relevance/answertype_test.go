@@ -65,6 +65,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Cheque returned unpaid":                                       {why},
 		"Soup spilled in the bag":                                      {why},
 		"Return opened: left ear cup crackles":                         {why},
+		"C7 reported: front brake weak":                                {why}, // (a weak brake, signal or battery is a fault)
+		"TH-32 back online, signal weak (-82 dBm)":                     {why},
 		"复诊 前 请 停用 药膏 一天":                                              nil, // what it asks the customer to do states no problem
 		"账户 已 停用，请 联系 我们":                                              {why},
 		"练车 取消：刘师傅 请假":                                                 {why, who, who}, // (请假: on leave)
