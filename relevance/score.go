@@ -623,6 +623,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		how := inheritance{still: still, newest: q.Intent, happened: !still && happenedCues.in(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
+			sum:       slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
 			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
@@ -1091,6 +1092,19 @@ var priceCues = newCueSet([]string{"how much is", "how much was", "how much are"
 // cjkMoneyMoves the Chinese verbs before 多少钱 that say it.
 var moneyMoves = map[string]bool{"left": true, "back": true, "receive": true, "received": true, "refund": true, "refunded": true,
 	"owe": true, "pay": true, "paid": true, "charged": true, "get": true, "got": true, "spent": true, "spend": true}
+
+// asksMoneyBack reports a question asking how much came back or is left (a
+// refund, a payout, what remains to pay): moneyBack's words, or one of
+// cjkMoneyBack's characters ("卡里还剩多少钱？", "退了多少？", 赔多少).
+func asksMoneyBack(q text) bool {
+	return slices.ContainsFunc(q.words, func(w string) bool { return moneyBack[w] }) || strings.ContainsAny(q.norm, cjkMoneyBack) ||
+		strings.Contains(q.norm, "还有") || strings.Contains(q.norm, "余额")
+}
+
+var moneyBack = map[string]bool{"left": true, "back": true, "receive": true, "received": true, "refund": true, "refunded": true,
+	"get": true, "got": true, "remaining": true, "remain": true, "owe": true}
+
+const cjkMoneyBack = "剩退赔返补"
 
 const cjkMoneyMoves = "退付扣花还交赔补返收欠"
 

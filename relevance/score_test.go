@@ -2162,3 +2162,18 @@ func TestAChangeOfTimeIsNoChangeOfWho(t *testing.T) {
 	}
 	firstFor(t, swapped, map[string]int{"who is cleaning on Friday?": 1})
 }
+
+// A later amount of a story other than the first's is another sum: asked
+// how much the card's bill wants repaid, its statement answers, not the
+// purchase on the card after it, which would otherwise inherit all of the
+// statement's match ("信用卡 尾号 4410 消费 960.00 元" is a sum of its own).
+func TestALaterAmountIsAnotherSum(t *testing.T) {
+	cards := []relevance.Candidate{
+		{Source: "cards", Time: ago(58), Text: "信用卡 尾号 4410 本期 账单 2,876.30 元，还款日 1 月 25 日"},
+		{Source: "cards", Time: ago(45), Text: "信用卡 尾号 4410 消费 960.00 元，商户：某某 电器"},
+		{Source: "cards", Time: ago(30), Text: "尾号 4410 的 卡 有 一笔 境外 交易，已 冻结"},
+		{Source: "cards", Time: ago(20), Text: "您 确认 交易 非 本人，已 申请 换卡"},
+		{Source: "cards", Time: ago(6), Text: "分期 申请 已 通过：960.00 元 分 6 期"},
+	}
+	firstFor(t, cards, map[string]int{"这个月要还多少钱？": 0})
+}

@@ -134,7 +134,13 @@ type inheritance struct {
 	// first's match, as for still; one that does not the usual share
 	happened bool
 	costs    bool // it asks what a thing costs (asksWhatItCosts)
-	when     bool // it asks only when or how long, and not for the newest
+	// it asks how much, and not what came back or is left (asksMoneyBack): a
+	// later amount of the story other than the first's is another sum ("信用卡
+	// 尾号 8821 消费 1,280 元" after the card's bill, "余额 337.60 元" after a top-up
+	// of 1 000), which inherits the share wT, not all of the first's, unless
+	// it says something changed
+	sum  bool
+	when bool // it asks only when or how long, and not for the newest
 	// it asks for the newest ("which hall is Northern Lights in now?"): a
 	// later event naming the thing asked for (noun) that says it changed
 	// ("show moved to Hall 6") inherits all of the first's match, as one
@@ -180,7 +186,10 @@ func (how inheritance) only(j int) bool { return how.unstated != nil && how.unst
 // long) the thing is, a later amount on a thing introduced with its price is
 // a payment on it ("Balance of 880.00 EUR due by 12 April" for "when do we
 // arrive in Lisbon?"), whose date is the payment's: it inherits wT, unless it
-// says something changed. Nor does a later event about another day's thing
+// says something changed. When it asks how much and not what came back or
+// is left (sum), a later event stating other amounts than the first's is
+// another sum (a purchase on the card after its bill): it inherits wT,
+// unless it says something changed. Nor does a later event about another day's thing
 // than the day the question names (aboutAnotherDay): for "when is my
 // Thursday room?", "Tuesday booking cancelled: …; moved you to room Boreal".
 func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, asked [][]*answerType, clauses []uint64, noun uint64, how inheritance) {
@@ -227,6 +236,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
 						share = min(share, w.Thread) // (a payment on the thing: its date is the payment's)
 					}
+					if how.sum && !how.still && !how.happened && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) && !sameSums(&docs[j], &docs[first], q) {
+						share = min(share, w.Thread) // (another sum: a purchase on the card after its bill, a deposit on a quote)
+					}
 					if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
 						share = w.ThreadAnswer
 					}
@@ -241,6 +253,24 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	if (len(asked) > 0 || noun != 0) && len(top) > 0 {
 		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how)
 	}
+}
+
+// sameSums reports that the event j states no number of its own besides the
+// story's identifier q and prefixed identifiers, or one that the story's
+// first event states too (98.60 paid of a bill of 98.60).
+func sameSums(j, first *doc, q ident) bool {
+	some := false
+	for k := range int(j.nOwn) {
+		x := j.own(k)
+		if x.num != 0 || sameObject(x, q) {
+			continue
+		}
+		some = true
+		if first.names(x) {
+			return true
+		}
+	}
+	return !some
 }
 
 // handedOn is a story with the events of the objects it hands on to. A
