@@ -200,13 +200,25 @@ func identities(ids []string) []ident {
 
 // names reports the event names the identifier q: the same identifier, a bare
 // number against the same number behind a prefix, or the reverse ("order 5001"
-// and O-5001), or against an amount without cents ("the 1200 charge" and
+// and O-5001), one of its kind whose number is q's padded with zeros
+// (INC0012345 for "INC12345"), or against an amount without cents ("the 1200 charge" and
 // 1,200.00 EUR: the amount's whole number is a term); a question's prefixed
 // identifier against its prefix and number written apart ("ba982" and "BA
 // 982"); two different prefixes never match.
 func (d *doc) names(q ident) bool {
 	if d.hasID(q.full) || q.num != 0 && d.hasID(q.num) || q.prefix != 0 && d.count(q.prefix) > 0 && d.count(q.num) > 0 {
 		return true
+	}
+	if q.family != 0 && q.num != 0 {
+		// the same kind's identifier with its number padded ("INC0012345"
+		// for "INC12345"): the event holds the number without its zeros
+		if _, ok := slices.BinarySearch(d.nums(), q.num); ok {
+			for k := range int(d.nOwn) {
+				if d.own(k).family == q.family {
+					return true
+				}
+			}
+		}
 	}
 	if !q.bare {
 		for _, h := range q.parts {

@@ -211,3 +211,27 @@ func TestAQuestionAboutAFollowUpLine(t *testing.T) {
 		t.Errorf("asks where DY-8801 stands; want what its seat line says")
 	}
 }
+
+// A prefixed identifier typed without its number's zero padding is the
+// padded one ("INC12345" for INC0012345, "GH-8820" for GH-08820), and not
+// its sibling.
+func TestAPaddedNumberTypedWithoutItsZeros(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "it", Time: ago(50), Text: "INC0012345 opened: VPN down"},
+		{Source: "it", Time: ago(40), Text: "INC0012346 opened: printer jam"},
+		{Source: "it", Time: ago(10), Text: "INC0012345 resolved"},
+		{Source: "bookings", Time: ago(5), Text: "Appointment GH-08820 moved to Monday"},
+	}
+	for q, named := range map[string][]bool{
+		"is INC12345 done?":   {true, false, true, false},
+		"is inc-12346 fixed?": {false, true, false, false},
+		"when is GH-8820?":    {false, false, false, true},
+	} {
+		_, comps, _ := fused(q, cands)
+		for i, want := range named {
+			if (comps[i].Identifier == 1) != want {
+				t.Errorf("%q: %q identifier %v, want named %v", q, cands[i].Text, comps[i].Identifier, want)
+			}
+		}
+	}
+}
