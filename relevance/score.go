@@ -940,8 +940,10 @@ func words(a Analysis) []string {
 // cost?", and the renewal states the premium), or one of its words (or their expansions) is in a later event on
 // the object and not in the first ("was O-9210 paid?" asks about the payment,
 // wherever the story has gone since), or in an event naming no object of its
-// own, as a follow-up line does ("DY-8801 座位 在 哪？" asks what "已 选 座：8 排
-// 10、11 座" says, not what the order's newest event does). "has O-9210 arrived?" and "is RA-3301
+// own, as a follow-up line does: from a source of the story's, between its
+// first and last events ("DY-8801 座位 在 哪？" asks what "已 选 座：8 排 10、11
+// 座" says, not what the order's newest event does; another line that
+// happens to say 座 is no follow-up). "has O-9210 arrived?" and "is RA-3301
 // still booked?" ask where it stands: nothing of theirs is in a later event,
 // or it was there from the start (the object's kind, "order", "claim", or how
 // the story began).
@@ -957,6 +959,12 @@ func asksWhatAnEventSays(terms []string, asked []*answerType, comps []Components
 	}
 	if len(story) < 2 {
 		return false
+	}
+	last := cands[story[0]].Time // (the story's last event's time)
+	for _, i := range story {
+		if cands[i].Time.After(last) {
+			last = cands[i].Time
+		}
 	}
 	for _, t := range terms {
 		if hasDigit(t) {
@@ -974,8 +982,9 @@ func asksWhatAnEventSays(terms []string, asked []*answerType, comps []Components
 			return true
 		}
 		for j := range docs {
-			if docs[j].count(h) > 0 && !namesAnObject(&docs[j]) {
-				return true // (a line naming no object: "已 选 座 23A" after the ticket order)
+			if docs[j].count(h) > 0 && !namesAnObject(&docs[j]) && cands[j].Time.After(cands[story[0]].Time) && cands[j].Time.Before(last) &&
+				slices.ContainsFunc(story, func(i int) bool { return cands[i].Source == cands[j].Source }) {
+				return true // (a line naming no object within the story: "已 选 座 23A" after the ticket order)
 			}
 		}
 	}
