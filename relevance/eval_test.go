@@ -431,7 +431,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-157.json (most questions naming an identifier: service-desk
 	// incidents, Chinese tracking numbers by their ends, IBANs and transfer
 	// references, card numbers, projects, claims), written after stop 61's
-	// twelve changes, committed unread, read once only;
+	// ten changes (eleven commits, one mending another), committed unread,
+	// read once only;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
