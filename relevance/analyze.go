@@ -598,17 +598,17 @@ func isIdentifier(tok string) bool {
 // more, and a last one that is a country's two letters or one of topLevel.
 // Not an abbreviation ("e.g.", "a.m."), nor a file's name (report.pdf).
 func isDomain(tok string) bool {
-	labels := strings.Split(tok, ".")
-	if len(labels) < 2 || len(labels[0]) < 2 {
-		return false
+	last := strings.LastIndexByte(tok, '.')
+	if first := strings.IndexByte(tok, '.'); first < 2 || last == len(tok)-1 || strings.Contains(tok, "..") {
+		return false // (no dot, a first label shorter than two, an empty label)
 	}
-	for _, l := range labels {
-		if l == "" || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
 			return false
 		}
 	}
-	tld := labels[len(labels)-1]
-	return len(tld) == 2 && strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == "" || topLevel[tld]
+	tld := tok[last+1:]
+	return len(tld) == 2 && strings.IndexFunc(tld, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 || topLevel[tld]
 }
 
 // topLevel are the generic top-level domains customers' domains are most

@@ -133,9 +133,11 @@ type ident struct {
 	// "ba982", where 982 alone is no identifier: names)
 	prefix uint64
 	// the parts of its number a customer names it by (partHashes; a
-	// question's; 0 for an event's own): an event naming one as a bare
-	// number names it ("...3390 delivered" for JD014600003390)
-	parts [5]uint64
+	// question's; nil for an event's own and when it has none): an event
+	// naming one as a bare number names it ("...3390 delivered" for
+	// JD014600003390). A pointer: an ident is passed by value in the
+	// stories' loops over every candidate.
+	parts *[5]uint64
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
@@ -178,10 +180,15 @@ func askedIdentities(ids []string) []ident {
 	var out []ident
 	for _, id := range ids {
 		q := identify(id)
-		copy(q.parts[:], partHashes(id))
-		if !slices.Contains(out, q) {
-			out = append(out, q)
+		if slices.ContainsFunc(out, func(o ident) bool { return o.full == q.full }) {
+			continue
 		}
+		var buf [5]uint64
+		if hs := partHashes(buf[:0], id); len(hs) > 0 {
+			q.parts = new([5]uint64) // (only for the identifiers that have parts)
+			copy(q.parts[:], hs)
+		}
+		out = append(out, q)
 	}
 	return out
 }
@@ -221,9 +228,11 @@ func (d *doc) names(q ident) bool {
 		}
 	}
 	if !q.bare {
-		for _, h := range q.parts {
-			if h != 0 && h != q.num && d.hasID(h) {
-				return true
+		if q.parts != nil {
+			for _, h := range q.parts {
+				if h != 0 && h != q.num && d.hasID(h) {
+					return true
+				}
 			}
 		}
 		return false
@@ -264,7 +273,7 @@ func newDoc(text string) doc {
 		}
 	}
 	for _, id := range a.IDs {
-		nums = append(nums, partHashes(id)...)
+		nums = partHashes(nums, id)
 	}
 	slices.Sort(nums)
 	nums = slices.Compact(nums)
@@ -293,10 +302,9 @@ func newDoc(text string) doc {
 // left ("8820 什么 时候 看？" for GH-08820). The number of an identifier of
 // other parts is the digits it ends in ("0042" for 2026/INV/0042), and its
 // last four and five digits when it has five or more (a serial number:
-// "99812" for SN 4C2-99812, which reads 4c299812).
-func partHashes(id string) []uint64 {
+// "99812" for SN 4C2-99812, which reads 4c299812). They are appended to hs.
+func partHashes(hs []uint64, id string) []uint64 {
 	n := id
-	var hs []uint64
 	serial := false // (an identifier of letters and digits that is no prefixed number: 4C2-99812)
 	if _, num, ok := prefixed(id); ok {
 		n = num
@@ -304,7 +312,7 @@ func partHashes(id string) []uint64 {
 		// the number ending an identifier of other parts (2026inv0042,
 		// 1z88aa0312) names it as its number does a prefixed one's
 		if len(run) < 3 {
-			return nil
+			return hs
 		}
 		n, serial = run, true
 		hs = append(hs, termHash(run))
