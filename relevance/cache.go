@@ -216,7 +216,9 @@ func (d *doc) names(q ident) bool {
 	if d.hasID(q.full) || q.num != 0 && d.hasID(q.num) || q.prefix != 0 && d.count(q.prefix) > 0 && d.count(q.num) > 0 {
 		return true
 	}
-	if q.family != 0 && q.num != 0 {
+	if q.prefix != 0 && q.family != 0 {
+		// a question's (prefix: an event's own identifiers are compared in
+		// the stories' loops over every candidate, and have no typed form):
 		// the same kind's identifier with its number padded ("INC0012345"
 		// for "INC12345"): the event holds the number without its zeros
 		if _, ok := slices.BinarySearch(d.nums(), q.num); ok {
