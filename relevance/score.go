@@ -1103,8 +1103,9 @@ var moneyMoves = map[string]bool{"left": true, "back": true, "receive": true, "r
 	"owe": true, "pay": true, "paid": true, "charged": true, "get": true, "got": true, "spent": true, "spend": true}
 
 // asksMoneyBack reports a question asking how much came back or is left (a
-// refund, a payout, what remains to pay): moneyBack's words, or one of
-// cjkMoneyBack's characters ("卡里还剩多少钱？", "退了多少？", 赔多少).
+// refund, a payout, what remains to pay, a balance): moneyBack's words (those
+// of moneyMoves that say so, and "remaining"), one of cjkMoneyBack's
+// characters ("卡里还剩多少钱？", "退了多少？", 赔多少), 还有 or 余额.
 func asksMoneyBack(q text) bool {
 	return slices.ContainsFunc(q.words, func(w string) bool { return moneyBack[w] }) || strings.ContainsAny(q.norm, cjkMoneyBack) ||
 		strings.Contains(q.norm, "还有") || strings.Contains(q.norm, "余额")

@@ -136,9 +136,9 @@ type inheritance struct {
 	costs    bool // it asks what a thing costs (asksWhatItCosts)
 	// it asks how much, and not what came back or is left (asksMoneyBack): a
 	// later amount of the story other than the first's is another sum ("信用卡
-	// 尾号 8821 消费 1,280 元" after the card's bill, "余额 337.60 元" after a top-up
-	// of 1 000), which inherits the share wT, not all of the first's, unless
-	// it says something changed
+	// 尾号 8821 消费 1,280 元" after the card's bill, a deposit of 500 after a
+	// quote of 1 800), which inherits the share wT, not all of the first's,
+	// unless it says something changed
 	sum  bool
 	when bool // it asks only when or how long, and not for the newest
 	// it asks for the newest ("which hall is Northern Lights in now?"): a
