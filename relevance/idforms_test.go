@@ -79,20 +79,13 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		{Source: "orders", Time: ago(10), Text: "Order DD20260301 shipped"},
 		{Source: "bookings", Time: ago(5), Text: "Appointment GH-08820 moved to Monday"},
 	}
-	for q, named := range map[string][]bool{
+	namedBy(t, cands, map[string][]bool{
 		"who signed for 23871?":         {true, false, true, false, false},
 		"where is the one ending 3888?": {false, true, false, false, false},
 		"0301 发货 了 吗？":                  {false, false, false, true, false},
 		"has 871 arrived?":              {false, false, false, false, false}, // (three digits name no end)
 		"when is 8820 now?":             {false, false, false, false, true},  // (without its leading zero)
-	} {
-		_, comps, _ := fused(q, cands)
-		for i, want := range named {
-			if (comps[i].Identifier == 1) != want {
-				t.Errorf("%q: %q identifier %v, want named %v", q, cands[i].Text, comps[i].Identifier, want)
-			}
-		}
-	}
+	})
 }
 
 // A question's prefixed identifier names the event writing its prefix and
@@ -105,12 +98,7 @@ func TestAPrefixWrittenApartNamesItsIdentifier(t *testing.T) {
 		{Source: "flights", Time: ago(40), Text: "BA 982 gate changed to A18"},
 		{Source: "flights", Time: ago(16), Text: "BA 983 gate changed from B7 to B11"},
 	}
-	_, comps, _ := fused("what gate for ba982?", cands)
-	for i, named := range []bool{true, false, true, false} {
-		if (comps[i].Identifier == 1) != named {
-			t.Errorf("%q: identifier %v, want named %v", cands[i].Text, comps[i].Identifier, named)
-		}
-	}
+	namedBy(t, cands, map[string][]bool{"what gate for ba982?": {true, false, true, false}})
 }
 
 // And the other way: an event naming a long number by its end ("...3390
@@ -131,20 +119,13 @@ func TestAnEventNamingTheEndOfAnIdentifier(t *testing.T) {
 		{Source: "repairs", Time: ago(8), Text: "Warranty claim for serial SN 4C2-99870 registered"},
 		{Source: "repairs", Time: ago(4), Text: "99812 repaired free of charge and shipped back"},
 	}
-	for q, named := range map[string][]bool{
+	namedBy(t, cands, map[string][]bool{
 		"JD014600003390 status?":             {false, true, true, false, false, false, false, false, false},
 		"what's left on 2026/INV/0042?":      {false, false, false, false, true, false, true, false, false},
 		"is 0043 paid?":                      {false, false, false, false, false, true, false, false, false},
 		"what was billed in 2026?":           {false, false, false, false, false, false, false, false, false}, // (a year alone is no invoice's number)
 		"do I have to pay for SN 4C2-99812?": {false, false, false, false, false, false, false, false, true},
-	} {
-		_, comps, _ := fused(q, cands)
-		for i, want := range named {
-			if (comps[i].Identifier == 1) != want {
-				t.Errorf("%q: %q identifier %v, want named %v", q, cands[i].Text, comps[i].Identifier, want)
-			}
-		}
-	}
+	})
 }
 
 // A domain name is an identifier (shop-birke.de, acme.io): the question naming
@@ -156,12 +137,7 @@ func TestADomainIsAnIdentifier(t *testing.T) {
 		{Source: "domains", Time: ago(40), Text: "Domain example-shop.net renewal failed: card declined"},
 		{Source: "domains", Time: ago(20), Text: "example-shop.net expires in 3 days; renew to keep it"},
 	}
-	_, comps, _ := fused("is example-shop.net renewed?", cands)
-	for i, named := range []bool{false, true, true} {
-		if (comps[i].Identifier == 1) != named {
-			t.Errorf("%q: identifier %v, want named %v", cands[i].Text, comps[i].Identifier, named)
-		}
-	}
+	namedBy(t, cands, map[string][]bool{"is example-shop.net renewed?": {false, true, true}})
 	for text, want := range map[string][]string{
 		"Site shop-birke.de down":                         {"shop-birke.de"},
 		"SSO enabled for acme.io by admin j.ortiz":        {"acme.io"},
@@ -222,15 +198,22 @@ func TestAPaddedNumberTypedWithoutItsZeros(t *testing.T) {
 		{Source: "it", Time: ago(10), Text: "INC0012345 resolved"},
 		{Source: "bookings", Time: ago(5), Text: "Appointment GH-08820 moved to Monday"},
 	}
-	for q, named := range map[string][]bool{
+	namedBy(t, cands, map[string][]bool{
 		"is INC12345 done?":   {true, false, true, false},
 		"is inc-12346 fixed?": {false, true, false, false},
 		"when is GH-8820?":    {false, false, false, true},
-	} {
+	})
+}
+
+// namedBy checks, for each question, which candidates name its identifier
+// (an identifier score of 1).
+func namedBy(t *testing.T, cands []relevance.Candidate, want map[string][]bool) {
+	t.Helper()
+	for q, named := range want {
 		_, comps, _ := fused(q, cands)
-		for i, want := range named {
-			if (comps[i].Identifier == 1) != want {
-				t.Errorf("%q: %q identifier %v, want named %v", q, cands[i].Text, comps[i].Identifier, want)
+		for i, w := range named {
+			if (comps[i].Identifier == 1) != w {
+				t.Errorf("%q: %q identifier %v, want named %v", q, cands[i].Text, comps[i].Identifier, w)
 			}
 		}
 	}
