@@ -1144,12 +1144,19 @@ var (
 )
 
 // inIdentifier reports that the number starting at rs[i] is glued to letters
-// before it, bare or through a hyphen (NX-30211, B14): an identifier's.
+// before it, bare or through the identifier's other parts (NX-30211, B14,
+// HT/2026/0118): an identifier's.
 func inIdentifier(rs []rune, i int) bool {
-	if i > 1 && rs[i-1] == '-' {
-		i--
+	for j := i - 1; j >= 0; j-- {
+		switch r := rs[j]; {
+		case isLatin(r):
+			return true
+		case unicode.IsDigit(r) || r == '-' || r == '/' || r == '_':
+			continue // (the identifier's other parts: HT/2026/0118, INV-2024-1040)
+		}
+		return false
 	}
-	return i > 0 && isLatin(rs[i-1])
+	return false
 }
 
 // ordinalDay reports a day of the month as an ordinal: "the 1st of each

@@ -217,8 +217,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"请到 3 号窗口办理":                                       nil, // a counter's number is no date either
 		"因节假日物流停运":                                         {why},
 		"月底前完成":                                            {when},
-		"需要我自己装吗？":                                         nil, // (not 需要: "do I need to …?")
-		"NX-30211 点的什么？":                                   nil, // an identifier's number is no hour
+		"需要我自己装吗？":                                         nil,     // (not 需要: "do I need to …?")
+		"NX-30211 点的什么？":                                   nil,     // an identifier's number is no hour
+		"HT/2026/0118 月租 3 600 元":                          {money}, // nor a month, however its parts are joined
 		"NX-30211 12 点 送达":                                 {when},
 	} {
 		var got []string
