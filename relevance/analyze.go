@@ -37,6 +37,10 @@ type Analysis struct {
 	// and INV/1040 are all inv1040: one identifier, however it is typed); then
 	// matched exactly.
 	IDs []string
+	// groups are the last groups of digits of identifiers written in groups
+	// ("00312" of RE-24-00312, which reads re2400312): a customer names the
+	// identifier by it (newDoc).
+	groups []string
 }
 
 // Analyze splits text into terms and identifiers, with the terms of the
@@ -468,6 +472,9 @@ func (a *Analysis) addToken(tok string) {
 				return r
 			}, id)
 		} else if !strings.ContainsAny(id, "@.") {
+			if k := strings.LastIndexAny(id, "-_/"); k >= 0 && len(id)-k > 3 && strings.Trim(id[k+1:], "0123456789") == "" {
+				a.groups = append(a.groups, id[k+1:])
+			}
 			// Nor between the other parts of one (INV-2024-1040, inv2024-1040
 			// and INV_2024_1040 are inv20241040); an e-mail address or an
 			// amount keeps its dots.

@@ -277,6 +277,12 @@ func newDoc(text string) doc {
 	for _, id := range a.IDs {
 		nums = partHashes(nums, id)
 	}
+	for _, g := range a.groups { // (the last group of one written in groups, with and without its zeros)
+		nums = append(nums, termHash(g))
+		if t := strings.TrimLeft(g, "0"); len(t) < len(g) && len(t) >= 3 {
+			nums = append(nums, termHash(t))
+		}
+	}
 	slices.Sort(nums)
 	nums = slices.Compact(nums)
 	slab := make([]uint64, 0, 2*len(terms)+len(ids)+len(nums)+3*len(own))
@@ -409,7 +415,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 198
+const analysisVersion = 199
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

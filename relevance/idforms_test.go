@@ -218,3 +218,18 @@ func namedBy(t *testing.T, cands []relevance.Candidate, want map[string][]bool) 
 		}
 	}
 }
+
+// An identifier written in groups is named by its last group, with or
+// without its zeros ("00312" and "312" for RE-24-00312, which reads
+// re2400312), not its sibling.
+func TestAnIdentifierByItsLastGroup(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "billing", Time: ago(50), Text: "Invoice RE-24-00312: consulting October, 3,600.00 EUR"},
+		{Source: "billing", Time: ago(40), Text: "Invoice RE-24-00329: consulting November, 2,880.00 EUR"},
+		{Source: "billing", Time: ago(10), Text: "RE-24-00312 settled in full"},
+	}
+	namedBy(t, cands, map[string][]bool{
+		"how much is still open on 00312?": {true, false, true},
+		"is 329 paid?":                     {false, true, false},
+	})
+}
