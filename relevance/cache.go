@@ -229,14 +229,14 @@ func (d *doc) names(q ident) bool {
 			}
 		}
 	}
-	if !q.bare {
-		if q.parts != nil {
-			for _, h := range q.parts {
-				if h != 0 && h != q.num && d.hasID(h) {
-					return true
-				}
+	if q.parts != nil {
+		for _, h := range q.parts {
+			if h != 0 && h != q.num && d.hasID(h) {
+				return true
 			}
 		}
+	}
+	if !q.bare {
 		return false
 	}
 	_, ok := slices.BinarySearch(d.nums(), q.full)
@@ -415,7 +415,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 199
+const analysisVersion = 200
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

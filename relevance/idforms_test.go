@@ -233,3 +233,20 @@ func TestAnIdentifierByItsLastGroup(t *testing.T) {
 		"is 329 paid?":                     {false, true, false},
 	})
 }
+
+// A number written in groups is one identifier before a colon too ("Mobile
+// number 0176 4410 2290: Flex 20 GB"; a clock's colon is followed by its
+// minutes), and a question pasting a long number whole names the events
+// that name it by its end ("5577 加 购 流量 包" for 13811225577).
+func TestALongNumberPastedWhole(t *testing.T) {
+	if got := relevance.Analyze("Mobile number 0176 4410 2290: Flex 20 GB").IDs; !slices.Equal(got, []string{"017644102290"}) {
+		t.Errorf("identifiers %q, want one number", got)
+	}
+	cands := []relevance.Candidate{
+		{Source: "contracts", Time: ago(56), Text: "手机 号 138 1122 5501：套餐 59 元"},
+		{Source: "contracts", Time: ago(47), Text: "手机 号 138 1122 5577：套餐 19 元"},
+		{Source: "contracts", Time: ago(29), Text: "5577 加 购 流量 包 10G，10 元"},
+		{Source: "contracts", Time: ago(20), Text: "5501 申请 携号转网"},
+	}
+	namedBy(t, cands, map[string][]bool{"13811225577 加 了 什么？": {false, true, true, false}})
+}
