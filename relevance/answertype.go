@@ -1450,7 +1450,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unwell": true, "temperature": true, "rash": true, "cough": true, "coughing": true,
 	"diarrhoea": true, "diarrhea": true, "headache": true, "migraine": true}
 
-var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失", "损坏",
+var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失",
 	"延迟", "晚点", "超时", "拦截", "拒单", "拒收", "无法", "未能", "缺货", "需定制", "需要定制", "定制中", "出餐慢", "出餐较慢", "爆单", "管制", "暴雨", "天气", "生病", "台风", "大风", "暴雪", "大雾",
 	// the English words' Chinese (caused, declined, invalid, unavailable, outage, overdue, postponed, missing, diagnosis, revoked, …;
 	// not 需要, 必须 or 不能, which most questions asking whether one must or can say)
@@ -1461,11 +1461,12 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"漏水", "渗水", "磨损", "老化", "堵塞", "卡住", "裂", "生锈", "发炎", "感染", "发烧", "过热", "变慢",
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
-	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "坏点", "瑕疵", "刮花", "刮伤", "划伤", "磕碰", "碰坏", "摔坏",
-	// and a part gone (burnt out, broken, bent, snapped, loose, a bad contact)
-	"烧坏", "烧毁", "坏掉", "坏了", "弯折", "折断", "断裂", "松动", "接触不良",
+	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "瑕疵", "刮花", "刮伤", "划伤", "磕碰",
+	// and a part gone (broken, 坏 as in 坏了, 烧坏, 摔坏, 坏点; burnt out, bent,
+	// snapped, loose, a bad contact)
+	"坏", "烧毁", "弯折", "折断", "断裂", "松动", "接触不良",
 	// and what went wrong with a delivery's goods (spilled, crushed, melted, gone cold)
-	"洒了", "洒出", "撒了", "压坏", "压扁", "化了", "凉了",
+	"洒了", "洒出", "撒了", "压扁", "化了", "凉了",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
 	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿", "蛀牙", "龋齿", "偏高", "偏低", "囊肿", "结节",
 	// and why something is sent back (too small, too big, does not fit)

@@ -66,6 +66,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Soup spilled in the bag":                                      {why},
 		"Return opened: left ear cup crackles":                         {why},
 		"C7 reported: front brake weak":                                {why}, // (a weak brake, signal or battery is a fault)
+		"SH-20260415 检测：压缩机 坏，在 保修 期 内":                                {why}, // (坏 spaced, without 了)
 		"TH-32 back online, signal weak (-82 dBm)":                     {why},
 		"复诊 前 请 停用 药膏 一天":                                              nil, // what it asks the customer to do states no problem
 		"账户 已 停用，请 联系 我们":                                              {why},
