@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -1097,26 +1098,33 @@ var priceCues = newCueSet([]string{"how much is", "how much was", "how much are"
 	// what a thing's sum is ("押金是多少？", a credit line: "额度多少？")
 	"是多少", "额度", "限额", "credit limit"})
 
-// moneyMoves are the words of a question asking how much money moved, and
-// cjkMoneyMoves the Chinese verbs before 多少钱 that say it.
-var moneyMoves = map[string]bool{"left": true, "back": true, "receive": true, "received": true, "refund": true, "refunded": true,
-	"owe": true, "pay": true, "paid": true, "charged": true, "get": true, "got": true, "spent": true, "spend": true}
-
 // asksMoneyBack reports a question asking how much came back or is left (a
-// refund, a payout, what remains to pay, a balance): moneyBack's words (those
-// of moneyMoves that say so, and "remaining"), one of cjkMoneyBack's
-// characters ("卡里还剩多少钱？", "退了多少？", 赔多少), 还有 or 余额.
+// refund, a payout, what remains to pay, a balance): one of moneyBack's
+// words, of cjkMoneyBack's characters ("卡里还剩多少钱？", "退了多少？", 赔多少),
+// 还有 or 余额.
 func asksMoneyBack(q text) bool {
 	return slices.ContainsFunc(q.words, func(w string) bool { return moneyBack[w] }) || strings.ContainsAny(q.norm, cjkMoneyBack) ||
 		strings.Contains(q.norm, "还有") || strings.Contains(q.norm, "余额")
 }
 
-var moneyBack = map[string]bool{"left": true, "back": true, "receive": true, "received": true, "refund": true, "refunded": true,
-	"get": true, "got": true, "remaining": true, "remain": true, "owe": true}
+// moneyBack are the words of a question asking how much money came back or
+// is left, and cjkMoneyBack the Chinese characters that say it; moneyMoves
+// and cjkMoneyMoves (before 多少钱) those asking how much money moved either
+// way: they and the words of money going out.
+var (
+	moneyBack = map[string]bool{"left": true, "back": true, "receive": true, "received": true, "refund": true, "refunded": true,
+		"get": true, "got": true, "remaining": true, "remain": true, "owe": true}
+	moneyMoves = func() map[string]bool {
+		m := map[string]bool{"pay": true, "paid": true, "charged": true, "spent": true, "spend": true}
+		maps.Copy(m, moneyBack)
+		return m
+	}()
+)
 
-const cjkMoneyBack = "剩退赔返补"
-
-const cjkMoneyMoves = "退付扣花还交赔补返收欠"
+const (
+	cjkMoneyBack  = "剩退赔返补"
+	cjkMoneyMoves = cjkMoneyBack + "付扣花还交收欠"
+)
 
 var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("price"): true, stem("total"): true,
 	stem("monthly"): true, stem("fee"): true, stem("amount"): true,
