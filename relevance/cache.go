@@ -217,10 +217,11 @@ func (d *doc) names(q ident) bool {
 		return true
 	}
 	if q.prefix != 0 && q.family != 0 {
-		// a question's (prefix: an event's own identifiers are compared in
-		// the stories' loops over every candidate, and have no typed form):
-		// the same kind's identifier with its number padded ("INC0012345"
-		// for "INC12345"): the event holds the number without its zeros
+		// a question's prefixed identifier (only a question's has its
+		// prefix: an event's own are compared in the stories' loops over
+		// every candidate) names one of its kind whose number is its own
+		// padded with zeros, which the event holds without them (partHashes):
+		// "INC12345" names INC0012345
 		if _, ok := slices.BinarySearch(d.nums(), q.num); ok {
 			for k := range int(d.nOwn) {
 				if d.own(k).family == q.family {
@@ -277,11 +278,8 @@ func newDoc(text string) doc {
 	for _, id := range a.IDs {
 		nums = partHashes(nums, id)
 	}
-	for _, g := range a.groups { // (the last group of one written in groups, with and without its zeros)
-		nums = append(nums, termHash(g))
-		if t := strings.TrimLeft(g, "0"); len(t) < len(g) && len(t) >= 3 {
-			nums = append(nums, termHash(t))
-		}
+	for _, g := range a.groups { // (the last group of one written in groups, and its parts: without its zeros)
+		nums = partHashes(append(nums, termHash(g)), g)
 	}
 	slices.Sort(nums)
 	nums = slices.Compact(nums)

@@ -622,9 +622,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// "which …" question asks for (noun) or says the thing is another now
 		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
-		how := inheritance{still: still, newest: q.Intent, happened: !still && happenedCues.in(q.normalised()),
+		happened := !still && happenedCues.in(q.normalised())
+		how := inheritance{still: still, newest: q.Intent, happened: happened,
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
-			sum:       slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
+			sum:       !still && !happened && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
 			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)

@@ -134,11 +134,12 @@ type inheritance struct {
 	// first's match, as for still; one that does not the usual share
 	happened bool
 	costs    bool // it asks what a thing costs (asksWhatItCosts)
-	// it asks how much, and not what came back or is left (asksMoneyBack): a
-	// later amount of the story other than the first's is another sum ("信用卡
-	// 尾号 8821 消费 1,280 元" after the card's bill, a deposit of 500 after a
-	// quote of 1 800), which inherits the share wT, not all of the first's,
-	// unless it says something changed
+	// it asks how much, and not what came back or is left (asksMoneyBack),
+	// nor whether it still holds or has happened: a later amount of the
+	// story other than the first's is another sum ("信用卡 尾号 8821 消费 1,280
+	// 元" after the card's bill, a deposit of 500 after a quote of 1 800),
+	// which inherits the share wT, not all of the first's, unless it says
+	// something changed
 	sum  bool
 	when bool // it asks only when or how long, and not for the newest
 	// it asks for the newest ("which hall is Northern Lights in now?"): a
@@ -236,7 +237,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
 						share = min(share, w.Thread) // (a payment on the thing: its date is the payment's)
 					}
-					if how.sum && !how.still && !how.happened && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) && !sameSums(&docs[j], &docs[first], q) {
+					if how.sum && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) && !sameSums(&docs[j], &docs[first], q) {
 						share = min(share, w.Thread) // (another sum: a purchase on the card after its bill, a deposit on a quote)
 					}
 					if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
