@@ -138,17 +138,13 @@ func TestADomainIsAnIdentifier(t *testing.T) {
 		{Source: "domains", Time: ago(20), Text: "example-shop.net expires in 3 days; renew to keep it"},
 	}
 	namedBy(t, cands, map[string][]bool{"is example-shop.net renewed?": {false, true, true}})
-	for text, want := range map[string][]string{
+	identifiersAre(t, map[string][]string{
 		"Site shop-birke.de down":                         {"shop-birke.de"},
 		"SSO enabled for acme.io by admin j.ortiz":        {"acme.io"},
 		"see the attached report.pdf, e.g. its last page": nil,
 		"open from 9 a.m. to 5 p.m.":                      nil,
 		"Sending domain mail.kleinbau.de added":           {"mail.kleinbau.de"},
-	} {
-		if got := relevance.Analyze(text).IDs; !slices.Equal(got, want) {
-			t.Errorf("%q: identifiers %q, want %q", text, got, want)
-		}
-	}
+	})
 }
 
 // An event naming the end of another identifier of the question's object
@@ -239,9 +235,7 @@ func TestAnIdentifierByItsLastGroup(t *testing.T) {
 // minutes), and a question pasting a long number whole names the events
 // that name it by its end ("5577 加 购 流量 包" for 13811225577).
 func TestALongNumberPastedWhole(t *testing.T) {
-	if got := relevance.Analyze("Mobile number 0176 4410 2290: Flex 20 GB").IDs; !slices.Equal(got, []string{"017644102290"}) {
-		t.Errorf("identifiers %q, want one number", got)
-	}
+	identifiersAre(t, map[string][]string{"Mobile number 0176 4410 2290: Flex 20 GB": {"017644102290"}})
 	cands := []relevance.Candidate{
 		{Source: "contracts", Time: ago(56), Text: "手机 号 138 1122 5501：套餐 59 元"},
 		{Source: "contracts", Time: ago(47), Text: "手机 号 138 1122 5577：套餐 19 元"},
@@ -249,4 +243,14 @@ func TestALongNumberPastedWhole(t *testing.T) {
 		{Source: "contracts", Time: ago(20), Text: "5501 申请 携号转网"},
 	}
 	namedBy(t, cands, map[string][]bool{"13811225577 加 了 什么？": {false, true, true, false}})
+}
+
+// identifiersAre checks the identifiers Analyze finds in each text.
+func identifiersAre(t *testing.T, want map[string][]string) {
+	t.Helper()
+	for text, ids := range want {
+		if got := relevance.Analyze(text).IDs; !slices.Equal(got, ids) {
+			t.Errorf("%q: identifiers %q, want %q", text, got, ids)
+		}
+	}
 }
