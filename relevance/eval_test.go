@@ -438,7 +438,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// policy numbers with slashes, plates, invoices with years, booking
 	// references, subscription codes, grouped tracking numbers), written
 	// after the same ten, committed unread, read once, then their misses:
-	// development;
+	// development; -blind-160.json (English) and -blind-161.json (Chinese),
+	// most questions naming an identifier (flights and booking codes, long
+	// tracking numbers by their ends, invoices by their last digits, phone
+	// numbers spaced differently, repair and claim numbers, bank-card ends,
+	// work orders, plates, student numbers) and -blind-162.json (the 36th's
+	// shape), written after stop 61, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -521,6 +526,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-154.json"}, {"../examples/evalset-blind-155.json"},
 		{"../examples/evalset-blind-156.json"}, {"../examples/evalset-blind-157.json"},
 		{"../examples/evalset-blind-158.json"}, {"../examples/evalset-blind-159.json"},
+		{"../examples/evalset-blind-160.json"}, {"../examples/evalset-blind-161.json"},
+		{"../examples/evalset-blind-162.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
