@@ -292,6 +292,8 @@ func TestAnswerTypes(t *testing.T) {
 		"我几点可以入住？":                                 {when},
 		"哪天送到？":                                    {when},
 		"几号送到？":                                    {when},
+		"茶几 多少 钱？":                                 {money}, // 几 ends 茶几 (coffee table): no 几多 asking
+		"几点 的 飞机？":                                 {when},
 		"药怎么吃？":                                    {instr}, // how to take a medicine
 		"what did they need me to send for 99812?": {instr}, // what the business asked of the customer
 		"what did you want from me on 88213?":      {instr},

@@ -90,9 +90,13 @@ func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
 // holdsCJK reports that a text holds a CJK phrase other than right after a
 // character that makes a question word with the phrase's first (几 before
 // anything, 为 before 什): "几点的飞机" holds no 点的 (what one ordered), as
-// 几点 asks the time, and "为什么" holds no 什么.
+// 几点 asks the time, and "为什么" holds no 什么. A phrase that begins with a
+// question word of its own makes none with 几: that 几 ends a word before it
+// ("茶几多少钱？" asks 多少钱 of the coffee table, 茶几).
 func holdsCJK(norm, phrase string) bool {
 	first, size := utf8.DecodeRuneInString(phrase)
+	second, _ := utf8.DecodeRuneInString(phrase[size:])
+	asks := cjkInterrogatives[[2]rune{first, second}]
 	for from := 0; ; {
 		k := strings.Index(norm[from:], phrase)
 		if k < 0 {
@@ -100,7 +104,7 @@ func holdsCJK(norm, phrase string) bool {
 		}
 		k += from
 		prev, _ := utf8.DecodeLastRuneInString(norm[:k])
-		if prev != '几' && !cjkInterrogatives[[2]rune{prev, first}] {
+		if (prev != '几' || asks) && !cjkInterrogatives[[2]rune{prev, first}] {
 			return true
 		}
 		from = k + size // (the next one may begin inside this one)
