@@ -2165,3 +2165,15 @@ func TestALaterAmountIsAnotherSum(t *testing.T) {
 	}
 	firstFor(t, cards, map[string]int{"这个月要还多少钱？": 0})
 }
+
+// An abbreviation WordNet writes with its full stop ("dr." for "doctor") is
+// the word a text writes as "Dr." (its term "dr"): "what did the doctor
+// write?" finds Dr. Weiss's note, not the newer events naming no one.
+func TestAnAbbreviationIsItsWord(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "clinic", Time: ago(30), Text: "Note from Dr. Weiss: rest for a week"},
+		{Source: "clinic", Time: ago(10), Text: "Invoice 40 EUR sent"},
+		{Source: "clinic", Time: ago(5), Text: "Appointment booked for Friday"},
+	}
+	firstFor(t, cands, map[string]int{"what did the doctor write?": 0, "what did the physician say?": 0})
+}

@@ -87,9 +87,17 @@ func (w *wordnet) stemmedSynonyms(f wordForm, senses int) []string {
 	return w.expansions.Get(f.form+"/"+f.pos+"/"+strconv.Itoa(senses), func() []string {
 		var out []string
 		for _, s := range w.synonyms(f, senses) {
-			// (a lemma of two letters only when it is a unit: "kilometre" finds
-			// "km", not "ca" for "calcium" nor "ad" for "advertisement")
-			if (len(s) >= 3 || quantityUnits[s]) && !stopWords[s] {
+			// An abbreviation WordNet writes with its full stop ("dr." for
+			// "doctor") is the term a text's "Dr." or "Dr" makes, without it;
+			// one with stops inside ("o.k.", "a.m.") is none, as a text's
+			// words split there. (A lemma of two letters only when it is a
+			// unit or such an abbreviation: "kilometre" finds "km", not "ca"
+			// for "calcium" nor "ad" for "advertisement".)
+			abbr := strings.HasSuffix(s, ".")
+			if s = strings.TrimSuffix(s, "."); strings.Contains(s, ".") {
+				continue
+			}
+			if (len(s) >= 3 || abbr && len(s) == 2 || quantityUnits[s]) && !stopWords[s] {
 				out = append(out, english.Stem(s, false))
 			}
 		}
