@@ -2177,3 +2177,14 @@ func TestAnAbbreviationIsItsWord(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"what did the doctor write?": 0, "what did the physician say?": 0})
 }
+
+// The two characters before 怎么样 name what a Chinese question asks for, as
+// a "what …" question's noun does: "52001 结果 怎么样？" asks for the result, and
+// the newer fee of the follow-up visit it led to does not inherit its match.
+func TestHowIsTheThingAsksForTheThing(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "lab", Time: ago(30), Text: "化验 单 HY-52001 结果 异常，请 复诊"},
+		{Source: "billing", Time: ago(10), Text: "HY-52001 复诊 挂号 费 已 付 50 元"},
+	}
+	firstFor(t, cands, map[string]int{"52001 结果 怎么样？": 0})
+}

@@ -481,9 +481,20 @@ var (
 
 // askedCJKNoun is askedNoun for a Chinese question: the two characters after
 // 哪个 (哪家, 哪间, …) or 什么 name the thing it asks for ("我坐哪个车厢？",
-// "是什么车厢？": 车厢), unless they name no thing (什么时候, 出什么事了).
+// "是什么车厢？": 车厢), and so do the two before 怎么样 or 如何 ("结果怎么样？"
+// asks for the result, as "what is the result?" does), unless they name no
+// thing (什么时候, 出什么事了, 情况怎么样).
 func askedCJKNoun(norm string, terms []string) uint64 {
 	rs := []rune(norm)
+	for k := 2; k+1 < len(rs); k++ {
+		how := rs[k] == '怎' && rs[k+1] == '么' && k+2 < len(rs) && rs[k+2] == '样' || rs[k] == '如' && rs[k+1] == '何'
+		if !how || !isCJK(rs[k-2]) || !isCJK(rs[k-1]) || strings.Contains(cjkNoNouns, string(rs[k-2:k])) {
+			continue
+		}
+		if j := slices.Index(terms, string(rs[k-2:k])); j >= 0 && j < 64 {
+			return 1 << j
+		}
+	}
 	for k := 0; k+3 < len(rs); k++ {
 		which := rs[k] == '哪' && strings.ContainsRune(cjkWhichMeasures, rs[k+1])
 		what := rs[k] == '什' && rs[k+1] == '么' && !strings.Contains(cjkNoNouns, string(rs[k+2:k+4]))
@@ -497,8 +508,9 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 	return 0
 }
 
-// cjkNoNouns are what follows 什么 and names no thing ("什么时候", "什么意思").
-const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的 变化 变动 改变"
+// cjkNoNouns are what follows 什么, or comes before 怎么样, and names no thing
+// ("什么时候", "什么意思", "进度怎么样": where a thing stands).
+const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的 变化 变动 改变 进度 进展 状态"
 
 // cjkWhichMeasures are the measure words after 哪 that make "which …".
 const cjkWhichMeasures = "个家间张条趟班位辆座"
