@@ -447,7 +447,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// misses: development; -blind-163.json (the 36th's shape) and
 	// -blind-164.json (identifiers: cloud projects and VMs, employee numbers,
 	// social-security and housing-fund accounts, event orders, ETC cards and
-	// plates, pharmacy orders), written after stop 62's first four changes,
+	// plates, pharmacy orders), written after stop 62's first three changes,
 	// committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
