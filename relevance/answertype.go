@@ -927,11 +927,14 @@ var measurables = map[string]bool{"data": true, "energy": true, "power": true, "
 	"btc": true, "ether": true, "eth": true, "traffic": true, "bandwidth": true, "memory": true, "weight": true,
 	"luggage": true, "baggage": true}
 
-// quantityCues are the Chinese questions asking for a quantity.
+// quantityCues are the questions asking for a quantity that quantityGap
+// does not find.
 var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤",
 	// a distance or a weight ("how far did I drive?", not "how far can I go below zero?" nor "how far am I in the queue?")
 	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
-	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里"})
+	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里",
+	// a line's speed ("how fast is my line?"; not "how fast will the refund come?": a time)
+	"how fast is", "how fast are", "what speed", "which speed", "网速", "多少兆"})
 
 // measures are the units that make a number before them a quantity ("41
 // kWh", "5GB"): quantityUnits' units of measure, not its counts' ("items",
@@ -939,7 +942,8 @@ var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少
 var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "kwh": true, "mwh": true, "kw": true,
 	"km": true, "kg": true, "g": true, "l": true, "ml": true, "litre": true, "litres": true, "liter": true,
 	"liters": true, "btc": true, "eth": true, "m3": true, "gigabytes": true, "megabytes": true, "miles": true,
-	"kilometres": true, "kilometers": true, "kilos": true, "lb": true, "lbs": true, "tonnes": true}
+	"kilometres": true, "kilometers": true, "kilos": true, "lb": true, "lbs": true, "tonnes": true,
+	"mbit": true, "mbps": true, "gbit": true, "gbps": true, "kbps": true} // (and a line's speed: "500 Mbit")
 
 // statesQuantity reports that the text (normalised) states a quantity: a
 // number and a unit of measures after it, with or without a space ("41 kWh",

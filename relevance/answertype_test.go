@@ -906,22 +906,28 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"how heavy is the parcel?":     {relevance.QuantityTerm},
 		"how far can I go below zero?": nil,
 		"how far am I in the queue?":   nil,
+		// a line's speed, and not how soon a thing comes
+		"how fast is my line?":           {relevance.QuantityTerm},
+		"宽带 网速 多少？":                      {relevance.QuantityTerm},
+		"how fast will the refund come?": nil,
 	} {
 		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
 			t.Errorf("%q asks %q, want %q", q, got, want)
 		}
 	}
 	for text, want := range map[string]bool{
-		"Charging stopped: 41 kWh delivered, 20.50 EUR": true,
-		"本月流量已用 25GB，剩余 5GB":                            true,
-		"10 月用电 210 度":                                  true,
-		"Bought 0.041 BTC for 2,480.00 EUR":             true,
-		"Idle fee of 6.00 EUR charged":                  false,
-		"Order of 12 items placed":                      false,
-		"Delivery in 3 days":                            false,
-		"Bike returned after 34 km":                     true,
-		"骑行 12 公里":                                      true,
-		"Parcel weighs 4 lbs":                           true,
+		"Charging stopped: 41 kWh delivered, 20.50 EUR":   true,
+		"本月流量已用 25GB，剩余 5GB":                              true,
+		"10 月用电 210 度":                                    true,
+		"Bought 0.041 BTC for 2,480.00 EUR":               true,
+		"Idle fee of 6.00 EUR charged":                    false,
+		"Order of 12 items placed":                        false,
+		"Delivery in 3 days":                              false,
+		"Bike returned after 34 km":                       true,
+		"骑行 12 公里":                                        true,
+		"Parcel weighs 4 lbs":                             true,
+		"Fibre order placed: 500 Mbit, 44.99 EUR a month": true,
+		"Line upgraded to 1 Gbps":                         true,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.QuantityTerm); got != want {
 			t.Errorf("%q states a quantity: %v, want %v", text, got, want)
