@@ -388,6 +388,15 @@ func statesCount(rs []rune) bool {
 			return true
 		}
 	}
+	for i := 2; i < len(fields); i++ {
+		// a group's size: "crew of 3", "a party of 6", "table for 4"; not
+		// "team of 3 hours"
+		n := strings.TrimRight(fields[i], ",.;:!?)")
+		if isNumber(n) && len(n) <= 4 && (fields[i-1] == "of" || fields[i-1] == "for") && groupNouns[fields[i-2]] &&
+			(i+1 == len(fields) || !unitWord(strings.TrimRight(fields[i+1], ",.;"))) {
+			return true
+		}
+	}
 	for i, r := range rs {
 		if strings.ContainsRune(cjkMeasures, r) && numeralBefore(rs, i) && !ordinalBefore(rs, i) {
 			return true
@@ -395,6 +404,10 @@ func statesCount(rs []rune) bool {
 	}
 	return false
 }
+
+// groupNouns are the groups whose size a number after "of" or "for" states.
+var groupNouns = map[string]bool{"crew": true, "party": true, "group": true, "team": true, "family": true, "table": true,
+	"household": true, "squad": true}
 
 // ordinalBefore reports that the number before rs[i] is an ordinal's, after
 // 第: "第 二 期" is the second instalment, not two of them.

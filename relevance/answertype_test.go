@@ -17,7 +17,9 @@ import (
 func TestTextsStateAnswerTypes(t *testing.T) {
 	money, when, why, who := relevance.MoneyTerm, relevance.TimeTerm, relevance.ReasonTerm, relevance.PersonTerm
 	// a plural thing a change counts anew states a count
-	for text, want := range map[string]bool{"Arrival moved to 19 July; nights reduced to 2": true, "Guests raised to 12": true, "Fee reduced to 29": false} {
+	// and so does a group's size
+	for text, want := range map[string]bool{"Arrival moved to 19 July; nights reduced to 2": true, "Guests raised to 12": true, "Fee reduced to 29": false,
+		"MV-9001 booked for 15 Dec, crew of 3": true, "Table for 4 confirmed": true, "Booked for 15 Dec": false} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)
 		}
