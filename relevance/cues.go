@@ -74,7 +74,11 @@ var cueStems = func() map[string]bool {
 // happened last ("when is the filling now?", not "what did I just buy?").
 var nowCues = newCueSet([]string{"now", "currently", "at the moment", "现在", "目前"})
 
-var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前", "以后", "今后"}
+// cjkCues (cueStems) include 消息, 进展 and 动态 (news, progress, what is
+// going on): asked for the newest, they ask only what is new, and their
+// characters matched other words ("最近 一 条 消息？" matched "HT9902316 已
+// 取消" by 消).
+var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前", "以后", "今后", "消息", "进展", "动态"}
 
 // withoutCues drops from a question's terms the words that only say it asks
 // for the newest, and the characters and pair of a Chinese one: "最近有什么进展？"

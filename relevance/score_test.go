@@ -2188,3 +2188,14 @@ func TestHowIsTheThingAsksForTheThing(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"52001 结果 怎么样？": 0})
 }
+
+// Asked for the newest, 消息 (news) only asks what is new: "最近 一 条 消息？"
+// finds the newest event, not an older one sharing its character 消 (取消).
+func TestNewsAsksOnlyWhatIsNew(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "hotel", Time: ago(40), Text: "HT9902316 已 取消，退款 460 元"},
+		{Source: "hotel", Time: ago(13), Text: "HT9902315 含 双 早"},
+		{Source: "hotel", Time: ago(4), Text: "发票 已 开 给 HT9902315"},
+	}
+	firstFor(t, cands, map[string]int{"最近 一 条 消息？": 2, "有 什么 新 动态？": 2})
+}
