@@ -49,7 +49,8 @@ var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any mo
 	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有", "最后", "最终"})
 
 // happenedCues ask whether something has happened by now ("牛奶送到了吗？",
-// "物业费交了吗？"): the story's later event saying it is done answers it.
+// "物业费交了吗？"): the story's later event saying it is done answers it
+// (saysDone; an English question: asksWhetherDone).
 var happenedCues = newCueSet([]string{"了吗"})
 
 // notYetCues say that something has not happened yet ("it still hasn't

@@ -622,8 +622,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// "which …" question asks for (noun) or says the thing is another now
 		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
-		happened := !still && happenedCues.in(q.normalised())
-		how := inheritance{still: still, newest: q.Intent, happened: happened,
+		happened := !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
+		how := inheritance{still: still, newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			sum:       !still && !happened && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
@@ -1329,3 +1329,40 @@ func cosineAt(a []float32, sv *sparseVec, b []float32) float64 {
 // asksWhether reports a question whether something is so: it opens with an
 // auxiliary ("do I still have to pay PF-88019?", "is H-20913 still on?").
 func asksWhether(q text) bool { return len(q.words) > 0 && auxiliaries[q.words[0]] }
+
+// asksWhetherDone reports an English question whether something has been
+// done, as happenedCues do a Chinese one: opened by "did", "has" or "have"
+// ("did the customs payment go through?", "has the claim paid out?"), or by
+// "is"/"are" and ended by a participle ("is 917 paid?", "is the windscreen
+// done yet?"; not "is my fixed rate going down?").
+func asksWhetherDone(q text) bool {
+	if len(q.words) < 2 {
+		return false
+	}
+	switch q.words[0] {
+	case "did", "has", "have":
+		return true
+	case "is", "are", "was", "were":
+		last := q.words[len(q.words)-1]
+		if (last == "yet" || last == "already" || last == "now") && len(q.words) > 3 {
+			last = q.words[len(q.words)-2]
+		}
+		return strings.HasSuffix(last, "ed") || last == "paid" || last == "done" || last == "sent"
+	}
+	return false
+}
+
+// aboutMoney reports a question naming money or an amount ("did the customs
+// payment go through?", "did I get the 75 back?", "钱 退 了 吗？"): only for
+// it does an event saying money was paid say that what it asks is done
+// (saysDone).
+func aboutMoney(q text) bool {
+	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] || isNumber(w) }) ||
+		strings.ContainsAny(q.norm, "钱款费付")
+}
+
+// moneyWords name money, or its paying, in a question (not "get" or "back",
+// which a parcel's question says as often).
+var moneyWords = map[string]bool{"money": true, "pay": true, "paid": true, "payment": true, "payments": true, "fee": true,
+	"fees": true, "charge": true, "charged": true, "refund": true, "refunded": true, "deposit": true, "bill": true,
+	"invoice": true, "transfer": true, "payout": true, "salary": true, "rent": true}

@@ -2199,3 +2199,30 @@ func TestNewsAsksOnlyWhatIsNew(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"最近 一 条 消息？": 2, "有 什么 新 动态？": 2})
 }
+
+// An English question whether something has been done ("did the customs
+// payment go through?", "did the lights come?") asks, as "…了吗？" does, for
+// the story's later event saying it is done ("Customs duty 18.40 EUR paid",
+// "delivered"), not the earlier one that matches more of its words; an event
+// saying money was paid says so only for a question about money: "did they
+// get the form?" is not answered by the trip's payment.
+func TestWhetherItIsDoneFindsTheEventSayingSo(t *testing.T) {
+	customs := []relevance.Candidate{
+		{Source: "parcels", Time: ago(48), Text: "Customs duty 18.40 EUR to pay before delivery"},
+		{Source: "parcels", Time: ago(39), Text: "Customs duty 18.40 EUR paid"},
+		{Source: "parcels", Time: ago(3), Text: "Parcel out for delivery, arriving 14:00-16:00"},
+	}
+	firstFor(t, customs, map[string]int{"did the customs payment go through?": 1})
+	lights := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Order BK-3310: bike lights, front and rear, 39.90 EUR"},
+		{Source: "orders", Time: ago(30), Text: "BK-3310 delivered to your door"},
+		{Source: "web", Time: ago(5), Text: "Signed in from the mobile app"},
+	}
+	firstFor(t, lights, map[string]int{"did the lights come?": 1})
+	school := []relevance.Candidate{
+		{Source: "school", Time: ago(38), Text: "Class 4B trip to the planetarium on 9 May: 8.00 EUR, consent form by 2 May"},
+		{Source: "school", Time: ago(30), Text: "Consent form for the planetarium received"},
+		{Source: "school", Time: ago(4), Text: "Planetarium trip 8.00 EUR paid"},
+	}
+	firstFor(t, school, map[string]int{"did they get the form?": 1})
+}

@@ -128,12 +128,16 @@ func sameObject(a, b ident) bool {
 // (inherit).
 type inheritance struct {
 	still bool // it asks whether something still holds or where a thing stands (stillCues)
-	// it asks whether something has happened ("物业费交了吗？", happenedCues):
+	// it asks whether something has happened ("物业费交了吗？", happenedCues;
+	// "did the lights come?", asksWhetherDone):
 	// a later event saying it is done (doneMarks: 已缴, 还款 成功, 送达), and
 	// stating no time (not "明天 上午 送达", a promise), inherits all of the
 	// first's match, as for still; one that does not the usual share
 	happened bool
-	costs    bool // it asks what a thing costs (asksWhatItCosts)
+	// it asks whether something has happened and names money or an amount
+	// (aboutMoney): an event saying money was paid says it is done
+	aboutMoney bool
+	costs      bool // it asks what a thing costs (asksWhatItCosts)
 	// it asks how much, and not what came back or is left (asksMoneyBack),
 	// nor whether it still holds or has happened: a later amount of the
 	// story other than the first's is another sum ("信用卡 尾号 8821 消费 1,280
@@ -231,7 +235,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if cands[j].Time.After(cands[first].Time) {
 					share := firstShare
-					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || how.happened && hasAny(&docs[j], doneMarks) && docs[j].count(timeHash) == 0 {
+					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || how.happened && saysDone(&docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0 {
 						share = w.ThreadAnswer
 					}
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
@@ -639,6 +643,37 @@ var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "r
 // is a request under way): what a question asking whether it has happened
 // looks for.
 var doneMarks = stemHashes("成功", "完成", "送达", "签收", "到账", "缴纳", "已缴", "已付", "已还", "已退", "退回", "已处理")
+
+// saysDone reports an event saying that something is done: one of
+// doneMarks, or of finishedWords as written (a stem would take "delivery" for
+// "delivered", "refund issued" for "refunded"), or, for a question about
+// money (money), of paidWords: "Planetarium trip 8.00 EUR paid" is no answer
+// to "did they get the form?". (Not sellingVerbs' doneWords, which hold
+// "requested", "ordered", "booked": a thing under way.)
+func saysDone(d *doc, text string, money bool) bool {
+	if hasAny(d, doneMarks) {
+		return true
+	}
+	if d.marks&scriptLatin == 0 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') }) {
+		w = strings.ToLower(w)
+		if finishedWords[w] || money && paidWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// finishedWords are the English words saying that something is done, and
+// paidWords those saying that money was paid.
+var (
+	finishedWords = map[string]bool{"succeeded": true, "completed": true, "done": true, "resolved": true, "fixed": true,
+		"delivered": true, "received": true, "approved": true, "processed": true, "activated": true, "repaired": true,
+		"cleared": true, "collected": true}
+	paidWords = map[string]bool{"paid": true, "refunded": true, "credited": true, "settled": true, "reimbursed": true}
+)
 
 // standingHashes are the terms of words saying whether a thing still holds:
 // that it no longer does ("cancelled", "waived", "closed") or that it still does
