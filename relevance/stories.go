@@ -129,10 +129,10 @@ func sameObject(a, b ident) bool {
 type inheritance struct {
 	still bool // it asks whether something still holds or where a thing stands (stillCues)
 	// it asks whether something has happened ("物业费交了吗？", happenedCues;
-	// "did the lights come?", asksWhetherDone):
-	// a later event saying it is done (doneMarks: 已缴, 还款 成功, 送达), and
-	// stating no time (not "明天 上午 送达", a promise), inherits all of the
-	// first's match, as for still; one that does not the usual share
+	// "did the lights come?", asksWhetherDone): a later event saying it is
+	// done (saysDone: 已缴, 还款 成功, 送达, "delivered"), and stating no time
+	// (not "明天 上午 送达", a promise), inherits all of the first's match, as
+	// for still; one that does not the usual share
 	happened bool
 	// it asks whether something has happened and names money or an amount
 	// (aboutMoney): an event saying money was paid says it is done
