@@ -448,7 +448,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-164.json (identifiers: cloud projects and VMs, employee numbers,
 	// social-security and housing-fund accounts, event orders, ETC cards and
 	// plates, pharmacy orders), written after stop 62's first three changes,
-	// committed unread;
+	// committed unread, read once, then their misses: development;
+	// -blind-165.json and -blind-166.json (questions whether a thing is done,
+	// in English and Chinese, with identifiers: furniture, transfers,
+	// helpdesk incidents, parcels sent again, subscriptions, opticians,
+	// fees, car services, lockers, bills, train refunds), written after
+	// stop 62's first seven changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -533,7 +538,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-158.json"}, {"../examples/evalset-blind-159.json"},
 		{"../examples/evalset-blind-160.json"}, {"../examples/evalset-blind-161.json"},
 		{"../examples/evalset-blind-162.json"}, {"../examples/evalset-blind-163.json"},
-		{"../examples/evalset-blind-164.json"},
+		{"../examples/evalset-blind-164.json"}, {"../examples/evalset-blind-165.json"},
+		{"../examples/evalset-blind-166.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
