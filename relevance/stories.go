@@ -671,7 +671,7 @@ func saysDone(d *doc, text string, money bool) bool {
 var (
 	finishedWords = map[string]bool{"succeeded": true, "completed": true, "done": true, "resolved": true, "fixed": true,
 		"delivered": true, "received": true, "approved": true, "processed": true, "activated": true, "repaired": true,
-		"cleared": true, "collected": true}
+		"cleared": true, "collected": true, "executed": true}
 	paidWords = map[string]bool{"paid": true, "refunded": true, "credited": true, "settled": true, "reimbursed": true}
 )
 
