@@ -657,11 +657,19 @@ func saysDone(d *doc, text string, money bool) bool {
 	if d.marks&scriptLatin == 0 {
 		return false
 	}
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') }) {
-		w = strings.ToLower(w)
-		if finishedWords[w] || money && paidWords[w] {
+	var buf [12]byte // (no word of the lists is longer)
+	for i := 0; i < len(text); {
+		j, n := i, 0
+		for ; j < len(text) && ('a' <= text[j] && text[j] <= 'z' || 'A' <= text[j] && text[j] <= 'Z'); j++ {
+			if n < len(buf) {
+				buf[n] = text[j] | 0x20 // (lower case)
+			}
+			n++
+		}
+		if w := buf[:min(n, len(buf))]; n > 0 && n <= len(buf) && (finishedWords[string(w)] || money && paidWords[string(w)]) {
 			return true
 		}
+		i = j + 1
 	}
 	return false
 }
