@@ -95,8 +95,6 @@ func (p *phraseIndex[T]) each(q text, f func(v *T, matched []string) bool) {
 // ("茶几多少钱？" asks 多少钱 of the coffee table, 茶几).
 func holdsCJK(norm, phrase string) bool {
 	first, size := utf8.DecodeRuneInString(phrase)
-	second, _ := utf8.DecodeRuneInString(phrase[size:])
-	asks := cjkInterrogatives[[2]rune{first, second}]
 	for from := 0; ; {
 		k := strings.Index(norm[from:], phrase)
 		if k < 0 {
@@ -104,11 +102,18 @@ func holdsCJK(norm, phrase string) bool {
 		}
 		k += from
 		prev, _ := utf8.DecodeLastRuneInString(norm[:k])
-		if (prev != '几' || asks) && !cjkInterrogatives[[2]rune{prev, first}] {
+		if (prev != '几' || asksItself(phrase, first, size)) && !cjkInterrogatives[[2]rune{prev, first}] {
 			return true
 		}
 		from = k + size // (the next one may begin inside this one)
 	}
+}
+
+// asksItself reports a phrase beginning with a question word of two
+// characters (多少钱: 多少), whose first is first, size bytes long.
+func asksItself(phrase string, first rune, size int) bool {
+	second, _ := utf8.DecodeRuneInString(phrase[size:])
+	return cjkInterrogatives[[2]rune{first, second}]
 }
 
 // particles are the adverbs that make a phrasal verb with a verb before them.
