@@ -174,33 +174,23 @@ func letterLed(id string) string {
 	return id[:k] + "/" + strconv.Itoa(len(id))
 }
 
-// askedIdentities describes a question's ids, each once, with the parts of
-// their numbers an event may name them by (ident.parts).
-func askedIdentities(ids []string) []ident {
+// identities describes ids, each once; a question's (asked) with the parts
+// of their numbers an event may name them by (ident.parts).
+func identities(ids []string, asked bool) []ident {
 	var out []ident
 	for _, id := range ids {
 		q := identify(id)
 		if slices.ContainsFunc(out, func(o ident) bool { return o.full == q.full }) {
 			continue
 		}
-		var buf [5]uint64
-		if hs := partHashes(buf[:0], id); len(hs) > 0 {
-			q.parts = new([5]uint64) // (only for the identifiers that have parts)
-			copy(q.parts[:], hs)
+		if asked {
+			var buf [5]uint64
+			if hs := partHashes(buf[:0], id); len(hs) > 0 {
+				q.parts = new([5]uint64) // (only for the identifiers that have parts)
+				copy(q.parts[:], hs)
+			}
 		}
 		out = append(out, q)
-	}
-	return out
-}
-
-// identities describes ids, each once.
-func identities(ids []string) []ident {
-	var out []ident
-	for _, id := range ids {
-		q := identify(id)
-		if !slices.Contains(out, q) {
-			out = append(out, q)
-		}
 	}
 	return out
 }
@@ -268,7 +258,7 @@ func newDoc(text string) doc {
 	}
 	terms = terms[:k]
 	ids := hashes(a.IDs)
-	own := identities(a.IDs)
+	own := identities(a.IDs, false)
 	var nums []uint64
 	for _, q := range own {
 		if q.num != 0 {
