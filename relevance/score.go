@@ -1111,12 +1111,13 @@ func asksMoneyBack(q text) bool {
 // moneyBack are the words of a question asking how much money came back or
 // is left, and cjkMoneyBack the Chinese characters that say it; moneyMoves
 // and cjkMoneyMoves (before 多少钱) those asking how much money moved either
-// way: they and the words of money going out.
+// way: they and the words of money going out (moneyOut).
 var (
 	moneyBack = map[string]bool{"left": true, "back": true, "receive": true, "received": true, "refund": true, "refunded": true,
 		"get": true, "got": true, "remaining": true, "remain": true, "owe": true}
+	moneyOut   = map[string]bool{"pay": true, "paid": true, "charged": true, "spent": true, "spend": true}
 	moneyMoves = func() map[string]bool {
-		m := map[string]bool{"pay": true, "paid": true, "charged": true, "spent": true, "spend": true}
+		m := maps.Clone(moneyOut)
 		maps.Copy(m, moneyBack)
 		return m
 	}()
@@ -1361,8 +1362,12 @@ func aboutMoney(q text) bool {
 		strings.ContainsAny(q.norm, "钱款费付")
 }
 
-// moneyWords name money, or its paying, in a question (not "get" or "back",
-// which a parcel's question says as often).
-var moneyWords = map[string]bool{"money": true, "pay": true, "paid": true, "payment": true, "payments": true, "fee": true,
-	"fees": true, "charge": true, "charged": true, "refund": true, "refunded": true, "deposit": true, "bill": true,
-	"invoice": true, "transfer": true, "payout": true, "salary": true, "rent": true}
+// moneyWords name money, or its paying (moneyOut), in a question (not "get"
+// or "back", which a parcel's question says as often).
+var moneyWords = func() map[string]bool {
+	m := map[string]bool{"money": true, "payment": true, "payments": true, "fee": true, "fees": true, "charge": true,
+		"refund": true, "refunded": true, "deposit": true, "bill": true, "invoice": true, "transfer": true, "payout": true,
+		"salary": true, "rent": true}
+	maps.Copy(m, moneyOut)
+	return m
+}()
