@@ -323,7 +323,9 @@ type Fusion struct {
 	// window (wI is Weights.IdentifierAlone of Weights.Identifier;
 	// Weights.IdentifierStory of it when the question asks only what is
 	// newest on it: "what is the latest on CV-33019?" is then "what is the
-	// latest?", naming the object only the surer news of it).
+	// latest?", naming the object only the surer news of it; not while an
+	// event neither naming nor linked to it names an object of another kind:
+	// strangers).
 	IdentifierAlone bool `json:"identifier_alone,omitempty"`
 	// Asks are the answer types it looks for: amount, time, reason, person,
 	// place, instruction, count; description for a question asking what its object
@@ -643,13 +645,16 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	story := false
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
 		f.Identifier, f.IdentifierAlone = w.Identifier*w.IdentifierAlone, true
-		if (f.AsksNewest || f.AsksStatus) && !slices.ContainsFunc(own, func(t string) bool { return !newsWord(t) }) {
+		if (f.AsksNewest || f.AsksStatus) && !slices.ContainsFunc(own, func(t string) bool { return !newsWord(t) }) && !strangers(comps, docs) {
 			// "what is the latest on CV-33019?" (or "what's the status of
 			// AP-6612?") and nothing else in the window of its kind: the
 			// window is the object's story, and its newest
 			// event the answer whether it names the object or not, unless it
 			// names another object instead (a policy's renewal quote is no
-			// news of claim CL-50317); naming it counts IdentifierStory
+			// news of claim CL-50317); naming it counts IdentifierStory. Not
+			// when an event outside its story names an object of another
+			// kind (strangers): the window then holds more than its story,
+			// and its newest event, naming nothing, need be no news of it
 			f.Identifier, story = w.Identifier*w.IdentifierStory, true
 		}
 	}
@@ -905,6 +910,18 @@ var cjkRelativeTime = regexp.MustCompile(`(\p{Han}{1,8})\s*(?:之前|之后|以�
 func namesAnObject(d *doc) bool {
 	for k := range int(d.nOwn) {
 		if d.own(k).family != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// strangers reports whether an event neither naming nor linked to the
+// question's objects names an identifier of a kind (namesAnObject): the
+// window is then no one object's story.
+func strangers(comps []Components, docs []doc) bool {
+	for i := range docs {
+		if comps[i].Identifier == 0 && namesAnObject(&docs[i]) {
 			return true
 		}
 	}

@@ -907,6 +907,26 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 	}
 }
 
+// A window holding an object of another kind that neither the question
+// names nor its object's events link to is no one object's story: for
+// "status of CL-50317?" beside policy PL-2201's renewal quote, the newest
+// event naming nothing (a newsletter) is not the claim's news, and the
+// event naming the claim keeps Weights.IdentifierAlone.
+func TestAnotherKindsObjectMakesTheWindowNoOneStory(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "claims", Time: ago(50), Text: "Claim CL-50317 opened: water damage in the kitchen"},
+		{Source: "claims", Time: ago(36), Text: "Loss adjuster visit booked for Thursday"},
+		{Source: "policies", Time: ago(22), Text: "Policy PL-2201 renewal quote: 412 EUR a year"},
+		{Source: "news", Time: ago(8), Text: "Winter newsletter: five tips for a safe home"},
+	}
+	for _, q := range []string{"status of CL-50317?", "CL-50317"} {
+		scores, _, f := fused(q, cands)
+		if !f.IdentifierAlone || f.Identifier == relevance.DefaultWeights.IdentifierStory || !ranksFirst(scores, 0) {
+			t.Errorf("%q: the claim's event should rank first, naming it weigh IdentifierAlone: %.3f %+v", q, scores, f)
+		}
+	}
+}
+
 // "我坐哪个车厢？" (which carriage am I in?) asks for the thing it names after
 // 哪个, as "which seat …?" does: the later events of the train's story that
 // do not name a carriage (a delay) inherit nothing of its match.
