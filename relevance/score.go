@@ -645,7 +645,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	story := false
 	if w.IdentifierAlone > 0 && len(qids) > 0 && !contested(qids, docs) {
 		f.Identifier, f.IdentifierAlone = w.Identifier*w.IdentifierAlone, true
-		if (f.AsksNewest || f.AsksStatus) && !slices.ContainsFunc(own, func(t string) bool { return !newsWord(t) }) && !strangers(comps, docs) {
+		if (f.AsksNewest || f.AsksStatus) && !slices.ContainsFunc(own, func(t string) bool { return !newsWord(t) }) && !strangers(comps, docs, cands) {
 			// "what is the latest on CV-33019?" (or "what's the status of
 			// AP-6612?") and nothing else in the window of its kind: the
 			// window is the object's story, and its newest
@@ -917,12 +917,29 @@ func namesAnObject(d *doc) bool {
 }
 
 // strangers reports whether an event neither naming nor linked to the
-// question's objects names an identifier of a kind (namesAnObject): the
-// window is then no one object's story.
-func strangers(comps []Components, docs []doc) bool {
+// question's objects names an identifier of a kind (namesAnObject) or a
+// long number (seven digits or more: a phone line, an account): the window
+// is then no one object's story.
+func strangers(comps []Components, docs []doc, cands []Candidate) bool {
 	for i := range docs {
-		if comps[i].Identifier == 0 && namesAnObject(&docs[i]) {
+		if comps[i].Identifier == 0 && (namesAnObject(&docs[i]) || longNumber(cands[i].Text)) {
 			return true
+		}
+	}
+	return false
+}
+
+// longNumber reports whether s holds a run of seven digits or more.
+func longNumber(s string) bool {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n++
+			if n >= 7 {
+				return true
+			}
+		} else {
+			n = 0
 		}
 	}
 	return false

@@ -907,8 +907,9 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 	}
 }
 
-// A window holding an object of another kind that neither the question
-// names nor its object's events link to is no one object's story: for
+// A window holding an object of another kind (or a long number: a phone
+// line) that neither the question names nor its object's events link to is
+// no one object's story: for
 // "status of CL-50317?" beside policy PL-2201's renewal quote, the newest
 // event naming nothing (a newsletter) is not the claim's news, and the
 // event naming the claim keeps Weights.IdentifierAlone.
@@ -924,6 +925,11 @@ func TestAnotherKindsObjectMakesTheWindowNoOneStory(t *testing.T) {
 		if !f.IdentifierAlone || f.Identifier == relevance.DefaultWeights.IdentifierStory || !ranksFirst(scores, 0) {
 			t.Errorf("%q: the claim's event should rank first, naming it weigh IdentifierAlone: %.3f %+v", q, scores, f)
 		}
+	}
+	// a long number alone (a phone line, an account) names an object too
+	cands[2].Text = "Line 01512345678 suspended: bill unpaid"
+	if scores, _, f := fused("CL-50317", cands); f.Identifier == relevance.DefaultWeights.IdentifierStory || !ranksFirst(scores, 0) {
+		t.Errorf("beside a suspended phone line, the claim's event should rank first: %.3f %+v", scores, f)
 	}
 }
 
