@@ -305,8 +305,10 @@ func aboutASibling(terms, qwords []string, rels []float64, comps []Components, d
 	var words []uint64 // the question's words that may name an object
 	for _, t := range terms {
 		// a word (not a number, nor one Chinese character) that is no answer
-		// type's term nor a place in an order ("next", "second")
-		if h := termHash(t); !isAnswerTerm(h) && !strings.ContainsAny(t, "0123456789") && !positional[t] &&
+		// type's term nor a place in an order ("next", "second"), nor says
+		// that a thing is done (成功: "候补 成功 了 吗？" names no object by
+		// it, though the rebooking that succeeded introduced G1376)
+		if h := termHash(t); !isAnswerTerm(h) && !strings.ContainsAny(t, "0123456789") && !positional[t] && !slices.Contains(doneMarks, h) &&
 			(strings.IndexFunc(t, isCJK) < 0 || utf8.RuneCountInString(t) >= 2) {
 			words = append(words, h)
 		}

@@ -476,7 +476,8 @@ func TestNewnessSaysLittleOfWhatAnEventDoesNotState(t *testing.T) {
 // A question naming its object by words only the object's introduction uses
 // ("flyers": PR-7701) is not about the events of a sibling (PR-7702), however
 // well they match another of its words ("printed"); words naming both
-// objects, or a word a sibling's event uses too, name neither.
+// objects, or a word a sibling's event uses too, name neither, nor does a
+// word saying that a thing is done (成功).
 func TestAnObjectNamedByItsWordsIsNotItsSiblings(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "orders", Time: ago(54), Text: "Order PR-7701: 200 flyers A5, glossy, 34.00 EUR"},
@@ -493,6 +494,18 @@ func TestAnObjectNamedByItsWordsIsNotItsSiblings(t *testing.T) {
 		if _, comps, f := fused(q, cands); comps[3].Source != 1 || f.Object != "" {
 			t.Errorf("%q: the posters' event counts as another object's: %+v (fusion names %q)", q, comps[3], f.Object)
 		}
+	}
+	// a word saying a thing is done names no object: the rebooking that
+	// succeeded introduced G1376, but "候补 成功 了 吗？" asks about the
+	// waiting list of G1375
+	trains := []relevance.Candidate{
+		{Source: "tickets", Time: ago(57), Text: "订单 EA48201937：G1372 次 上海虹桥 — 北京南，二等座 553 元"},
+		{Source: "tickets", Time: ago(48), Text: "订单 EA48201955：G1375 次 北京南 — 上海虹桥，二等座 553 元"},
+		{Source: "tickets", Time: ago(39), Text: "EA48201937 改签 成功：G1376 次，05 车 11F"},
+		{Source: "waitlist", Time: ago(30), Text: "G1375 次 一等座 候补 中"},
+	}
+	if _, comps, f := fused("候补 成功 了 吗？", trains); comps[3].Source != 1 || f.Object != "" {
+		t.Errorf("the waiting list counts as another object's than the question's: %+v (fusion names %q)", comps[3], f.Object)
 	}
 }
 
