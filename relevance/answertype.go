@@ -677,7 +677,8 @@ func init() {
 }
 
 // PlaceTerm is the term of an event that names a place to go to or be at
-// ("room 4.12", "platform 22", "block C row 12", "at the front desk", "3 号厅"):
+// ("room 4.12", "platform 22", "block C row 12", "at the front desk", "3 号厅";
+// or where a thing is had online: "in the app", "on the portal"):
 // the answer to "where do I go?", "where are my seats?".
 const PlaceTerm = "⌖"
 
@@ -734,7 +735,9 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	"berth": true, "pier": true, "dock": true, "quay": true, "jetty": true, "cabin": true, "bay": true, "campsite": true,
 	// where a delivery is left ("left with neighbour at number 12", "on the porch")
 	"neighbour": true, "neighbor": true, "doorstep": true, "porch": true, "mailbox": true, "letterbox": true,
-	"concierge": true, "dealer": true, "dealership": true}
+	"concierge": true, "dealer": true, "dealership": true,
+	// where a thing is had online ("e-tickets in the app", "on our website")
+	"app": true, "website": true, "portal": true}
 
 var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
