@@ -468,7 +468,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// misses: development; -blind-170.json (the 36th's shape: tyre changes,
 	// concert orders, a dentist's plan, coworking cards, a language
 	// course; Chinese wedding banquets and a car-insurance claim), written
-	// after stop 63's first four changes, committed unread;
+	// after stop 63's first four changes, committed unread, read once, then
+	// its misses: development; -blind-171.json (identifiers typed another
+	// way: IBANs with and without spaces and by their ends, orders by their
+	// last digits or their amount, phone lines in national and
+	// international form, booking references in lower case; Chinese orders
+	// and patient cards by their ends), written after stop 63's first five
+	// changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -556,7 +562,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-164.json"}, {"../examples/evalset-blind-165.json"},
 		{"../examples/evalset-blind-166.json"}, {"../examples/evalset-blind-167.json"},
 		{"../examples/evalset-blind-168.json"}, {"../examples/evalset-blind-169.json"},
-		{"../examples/evalset-blind-170.json"},
+		{"../examples/evalset-blind-170.json"}, {"../examples/evalset-blind-171.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
