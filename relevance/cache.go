@@ -138,6 +138,9 @@ type ident struct {
 	// JD014600003390). A pointer: an ident is passed by value in the
 	// stories' loops over every candidate.
 	parts *[5]uint64
+	// tail is phoneTail of a question's number alone (0 for an event's
+	// own): an event naming a number of the same last ten digits names it
+	tail uint64
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
@@ -189,6 +192,7 @@ func identities(ids []string, asked bool) []ident {
 				q.parts = new([5]uint64) // (only for the identifiers that have parts)
 				copy(q.parts[:], hs)
 			}
+			q.tail = phoneTail(id)
 		}
 		out = append(out, q)
 	}
@@ -229,6 +233,11 @@ func (d *doc) names(q ident) bool {
 	}
 	if !q.bare {
 		return false
+	}
+	if q.tail != 0 {
+		if _, ok := slices.BinarySearch(d.nums(), q.tail); ok || d.hasID(q.tail) {
+			return true
+		}
 	}
 	_, ok := slices.BinarySearch(d.nums(), q.full)
 	return ok || d.count(q.full) > 0
@@ -319,7 +328,22 @@ func partHashes(hs []uint64, id string) []uint64 {
 	if len(n) >= 8 || serial && len(n) >= 5 {
 		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-min(6, len(n)):]))
 	}
+	if t := phoneTail(id); t != 0 {
+		hs = append(hs, t)
+	}
 	return hs
+}
+
+// phoneTail is the hash of the last ten digits of a number alone of eleven
+// digits or more, 0 for any other identifier: a phone number written with
+// its country code or its trunk prefix (+49 151 2345 6789, 0151 2345 6789;
+// +86 138 0013 8000, 13800138000; +1 415 555 0100, 415 555 0100) is named by
+// another form of it, whose last ten digits are the same.
+func phoneTail(id string) uint64 {
+	if len(id) < 11 || strings.Trim(id, "0123456789") != "" {
+		return 0
+	}
+	return termHash(id[len(id)-10:])
 }
 
 // prefixed splits a prefixed identifier into its letter prefix, without the
@@ -403,7 +427,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 204
+const analysisVersion = 205
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

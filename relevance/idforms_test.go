@@ -254,3 +254,23 @@ func identifiersAre(t *testing.T, want map[string][]string) {
 		}
 	}
 }
+
+// A phone number written with its country code names the one written with
+// its trunk prefix or without either, and the reverse: their last ten digits
+// are the same (+49 151 2345 6789 and 0151 2345 6789; +86 138 0013 8000 and
+// 13800138000; +1 415 555 0100 and 415 555 0100). Another line's is not.
+func TestAPhoneNumberInItsOtherForm(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "lines", Time: ago(58), Text: "Line +49 151 2345 6789 activated on plan M"},
+		{Source: "lines", Time: ago(48), Text: "Line +49 151 2345 6790 activated on plan S"},
+		{Source: "lines", Time: ago(8), Text: "015123456789 upgraded to plan L"},
+		{Source: "lines", Time: ago(4), Text: "客服 回访：+86 138 0013 8000"},
+		{Source: "lines", Time: ago(2), Text: "Callback booked for 415 555 0100"},
+	}
+	namedBy(t, cands, map[string][]bool{
+		"what plan is +4915123456789 on?": {true, false, true, false, false},
+		"0151 2345 6789":                  {true, false, true, false, false},
+		"13800138000 谁 打 的？":              {false, false, false, true, false},
+		"+1 415 555 0100":                 {false, false, false, false, true},
+	})
+}
