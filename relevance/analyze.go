@@ -494,6 +494,11 @@ func (a *Analysis) addToken(tok string) {
 		}
 		a.addListed(tok, id)
 	}
+	if len(tok) > 3 && tok[1] == '-' && tok[0] >= 'a' && tok[0] <= 'z' && strings.Trim(tok[2:], "abcdefghijklmnopqrstuvwxyz") == "" {
+		// a letter joined to a word is one word as written together too
+		// ("e-mail" is "email"; "e-tickets", "x-ray"), besides the word
+		a.Terms = append(a.Terms, stem(tok[:1]+tok[2:]))
+	}
 	// The parts of a compound token are words of their own ("check-in", "2-factor").
 	for _, w := range strings.FieldsFunc(tok, isJoiner) {
 		if hasDigit(w) {
