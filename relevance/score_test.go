@@ -2264,4 +2264,12 @@ func TestWhetherItIsDoneFindsTheEventSayingSo(t *testing.T) {
 		{Source: "school", Time: ago(4), Text: "Planetarium trip 8.00 EUR paid"},
 	}
 	firstFor(t, school, map[string]int{"did they get the form?": 1})
+	// "prepaid" says it was paid, as "paid" does
+	hotel := []relevance.Candidate{
+		{Source: "bookings", Time: ago(57), Text: "Booking ref HX7Q2: Hotel Aurora Vienna, 3 nights from 18 Dec, 426 EUR"},
+		{Source: "bookings", Time: ago(47), Text: "Booking ref HX7Q9: Hotel Aurora Vienna, 1 night 21 Dec, 139 EUR"},
+		{Source: "payments", Time: ago(17), Text: "HX7Q2 prepaid in full"},
+		{Source: "bookings", Time: ago(7), Text: "Check-in for HX7Q2 from 15:00, key box code sent by SMS"},
+	}
+	firstFor(t, hotel, map[string]int{"have I paid for the 3 nights?": 2})
 }

@@ -680,7 +680,7 @@ var (
 	finishedWords = map[string]bool{"succeeded": true, "completed": true, "done": true, "resolved": true, "fixed": true,
 		"delivered": true, "received": true, "approved": true, "processed": true, "activated": true, "repaired": true,
 		"cleared": true, "collected": true, "executed": true}
-	paidWords = map[string]bool{"paid": true, "refunded": true, "credited": true, "settled": true, "reimbursed": true}
+	paidWords = map[string]bool{"paid": true, "prepaid": true, "refunded": true, "credited": true, "settled": true, "reimbursed": true}
 )
 
 // standingHashes are the terms of words saying whether a thing still holds:
