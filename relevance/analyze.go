@@ -430,13 +430,49 @@ func groupedNumber(rs []rune, i, j int) (int, string) {
 		k = e + 1
 	}
 	if groups < 3 || digits < 8 || long < 2 {
-		return j, "" // (not "seats 12 14 16 18")
+		return phoneNumber(rs, i, j) // (not "seats 12 14 16 18")
 	}
 	var b strings.Builder
 	for _, r := range rs[i:end] {
 		if r != ' ' {
 			b.WriteRune(r)
 		}
+	}
+	return end, b.String()
+}
+
+// phoneNumber finds a phone number written in groups of digits from the
+// token rs[i:j], as groupedNumber does a number: after a "+", its country
+// code and the groups after it ("+49 30 1234567"); or a trunk prefix's
+// area code (a 0 and one to four digits, not 00) and the groups after it
+// ("030 1234567", "0151 23456789"); groups of one to eight digits one space
+// apart, nine to fifteen digits in all (ten or more after a trunk prefix:
+// not "seats 012 14 16 18"). It returns where the groups end and
+// the number joined, or j when there is none.
+func phoneNumber(rs []rune, i, j int) (int, string) {
+	plus := i > 0 && rs[i-1] == '+'
+	if !plus && (j-i < 2 || j-i > 5 || rs[i] != '0' || rs[i+1] == '0') || plus && j-i > 3 {
+		return j, ""
+	}
+	var b strings.Builder
+	end := i
+	for k := i; ; {
+		e := k
+		for e < len(rs) && unicode.IsDigit(rs[e]) {
+			e++
+		}
+		if e == k || e-k > 8 || e < len(rs) && (unicode.IsLetter(rs[e]) || isJoiner(rs[e]) && e+1 < len(rs) && !unicode.IsSpace(rs[e+1]) || rs[e] == ':') {
+			break // (not a group of digits: a word, an amount, a time)
+		}
+		b.WriteString(string(rs[k:e]))
+		end = e
+		if e+1 >= len(rs) || rs[e] != ' ' {
+			break
+		}
+		k = e + 1
+	}
+	if end == j || b.Len() < 9 || !plus && b.Len() < 10 || b.Len() > 15 {
+		return j, ""
 	}
 	return end, b.String()
 }

@@ -138,9 +138,10 @@ type ident struct {
 	// JD014600003390). A pointer: an ident is passed by value in the
 	// stories' loops over every candidate.
 	parts *[5]uint64
-	// tail is phoneTail of a question's number alone (0 for an event's
-	// own): an event naming a number of the same last ten digits names it
-	tail uint64
+	// phone are the phoneForms of a question's number alone (nil for an
+	// event's own and for any other): an event naming one of them, or a
+	// number one of whose forms is one of them or the whole, names it
+	phone *[3]uint64
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
@@ -192,7 +193,10 @@ func identities(ids []string, asked bool) []ident {
 				q.parts = new([5]uint64) // (only for the identifiers that have parts)
 				copy(q.parts[:], hs)
 			}
-			q.tail = phoneTail(id)
+			if fs := phoneForms(buf[:0], id); len(fs) > 0 {
+				q.phone = new([3]uint64)
+				copy(q.phone[:], fs)
+			}
 		}
 		out = append(out, q)
 	}
@@ -234,9 +238,11 @@ func (d *doc) names(q ident) bool {
 	if !q.bare {
 		return false
 	}
-	if q.tail != 0 {
-		if _, ok := slices.BinarySearch(d.nums(), q.tail); ok || d.hasID(q.tail) {
-			return true
+	if q.phone != nil {
+		for _, h := range q.phone {
+			if _, ok := slices.BinarySearch(d.nums(), h); h != 0 && (ok || d.hasID(h)) {
+				return true
+			}
 		}
 	}
 	_, ok := slices.BinarySearch(d.nums(), q.full)
@@ -275,7 +281,7 @@ func newDoc(text string) doc {
 		}
 	}
 	for _, id := range a.IDs {
-		nums = partHashes(nums, id)
+		nums = phoneForms(partHashes(nums, id), id)
 	}
 	for _, g := range a.groups { // (the last group of one written in groups, and its parts: without its zeros)
 		nums = partHashes(append(nums, termHash(g)), g)
@@ -328,22 +334,26 @@ func partHashes(hs []uint64, id string) []uint64 {
 	if len(n) >= 8 || serial && len(n) >= 5 {
 		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-min(6, len(n)):]))
 	}
-	if t := phoneTail(id); t != 0 {
-		hs = append(hs, t)
-	}
 	return hs
 }
 
-// phoneTail is the hash of the last ten digits of a number alone of eleven
-// digits or more, 0 for any other identifier: a phone number written with
-// its country code or its trunk prefix (+49 151 2345 6789, 0151 2345 6789;
-// +86 138 0013 8000, 13800138000; +1 415 555 0100, 415 555 0100) is named by
-// another form of it, whose last ten digits are the same.
-func phoneTail(id string) uint64 {
-	if len(id) < 11 || strings.Trim(id, "0123456789") != "" {
-		return 0
+// phoneForms are the hashes of the national numbers a number alone of nine
+// to fifteen digits may be the phone number of, appended to hs: without its
+// trunk prefix when it has one (0301234567: 301234567), else without the
+// country code of one, two or three digits that it may begin with
+// (49301234567: 9301234567, 301234567, 01234567). A phone number written
+// with its country code, its trunk prefix or neither (+49 30 1234567, 030
+// 1234567; +86 138 0013 8000, 13800138000; +1 415 555 0100, 415 555 0100)
+// is named by another form of it, one of whose forms, or whole, is one of
+// its.
+func phoneForms(hs []uint64, id string) []uint64 {
+	if len(id) < 9 || len(id) > 15 || strings.Trim(id, "0123456789") != "" || strings.HasPrefix(id, "00") {
+		return hs
 	}
-	return termHash(id[len(id)-10:])
+	if id[0] == '0' {
+		return append(hs, termHash(id[1:]))
+	}
+	return append(hs, termHash(id[1:]), termHash(id[2:]), termHash(id[3:]))
 }
 
 // prefixed splits a prefixed identifier into its letter prefix, without the
@@ -427,7 +437,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 206
+const analysisVersion = 207
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -256,9 +256,10 @@ func identifiersAre(t *testing.T, want map[string][]string) {
 }
 
 // A phone number written with its country code names the one written with
-// its trunk prefix or without either, and the reverse: their last ten digits
-// are the same (+49 151 2345 6789 and 0151 2345 6789; +86 138 0013 8000 and
-// 13800138000; +1 415 555 0100 and 415 555 0100). Another line's is not.
+// its trunk prefix or without either, and the reverse (+49 151 2345 6789 and
+// 0151 2345 6789; +49 30 1234567 and 030 1234567, a number of two groups
+// after its trunk prefix; +86 138 0013 8000 and 13800138000; +1 415 555 0100
+// and 415 555 0100). Another line's is not.
 func TestAPhoneNumberInItsOtherForm(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "lines", Time: ago(58), Text: "Line +49 151 2345 6789 activated on plan M"},
@@ -267,6 +268,13 @@ func TestAPhoneNumberInItsOtherForm(t *testing.T) {
 		{Source: "lines", Time: ago(4), Text: "客服 回访：+86 138 0013 8000"},
 		{Source: "lines", Time: ago(2), Text: "Callback booked for 415 555 0100"},
 	}
+	identifiersAre(t, map[string][]string{"Call us on 030 1234567": {"0301234567"}, "Line 0151 23456789": {"015123456789"},
+		"+49 30 1234567": {"49301234567"}, "seats 012 14 16 18": nil})
+	cands = append(cands, relevance.Candidate{Source: "lines", Time: ago(1), Text: "Landline 030 1234567 moved to fibre"})
+	namedBy(t, cands, map[string][]bool{
+		"+49 30 1234567": {false, false, false, false, false, true},
+	})
+	cands = cands[:5]
 	namedBy(t, cands, map[string][]bool{
 		"what plan is +4915123456789 on?": {true, false, true, false, false},
 		"0151 2345 6789":                  {true, false, true, false, false},
