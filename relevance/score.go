@@ -617,6 +617,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// (the invoice charging the 35.00 EUR she noted), unless it asks for the
 	// newest ("what did I just tell the hotel?").
 	still := stillCues.in(q.normalised())
+	happened := false
 	aboutEvent := len(qids) > 0 && !q.Intent && !(still && asksWhether(q.normalised())) && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
@@ -624,7 +625,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// "which …" question asks for (noun) or says the thing is another now
 		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
-		happened := !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
+		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
 		how := inheritance{still: still, newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			sum:       !still && !happened && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
@@ -680,6 +681,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// event outside its story (neither naming the object nor echoing it, and
 	// inheriting nothing): "续保 优惠 截止 12 月 20 日" is newer than "维修
 	// 完成，800 元 已 由 对方 保险 支付" but says nothing of claim LP-2210
+	// asked whether a thing named is done, an event on it not saying so
+	// keeps Weights.Unstated of its recency, as one not stating an asked
+	// type does: the newest word on the object need not be that it is done
+	doneAsked := f.AsksStatus && happened && w.Unstated > 0 && w.Unstated < 1
+	money := doneAsked && aboutMoney(q.normalised())
 	keep, scaled := 0.0, f.AsksNewest
 	if !f.AsksNewest && len(asked) > 0 && w.Unstated > 0 && w.Unstated < 1 {
 		keep, scaled = w.Unstated, true
@@ -688,6 +694,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		c := &comps[i]
 		if scaled && !statesAsked(&docs[i], byClause) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
+		}
+		if doneAsked && c.Identifier > 0 && !saysDone(&docs[i], cands[i].Text, money) {
+			c.Recency *= w.Unstated // (an event on the object not saying it is done: "is RMA 771204 fixed?")
 		}
 		if f.AsksStatus && !story && w.Unstated > 0 && c.Identifier == 0 && c.Thread == 0 {
 			c.Recency *= w.Unstated // (outside the object's story: it states nothing of where it stands)

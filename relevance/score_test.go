@@ -2264,6 +2264,17 @@ func TestWhetherItIsDoneFindsTheEventSayingSo(t *testing.T) {
 		{Source: "school", Time: ago(4), Text: "Planetarium trip 8.00 EUR paid"},
 	}
 	firstFor(t, school, map[string]int{"did they get the form?": 1})
+	// asked whether a thing it names is done, an event on it not saying so
+	// keeps Weights.Unstated of its recency: the parcel's newer word is no
+	// answer to whether the repair is done
+	repair := []relevance.Candidate{
+		{Source: "repairs", Time: ago(54), Text: "Repair RMA 77-1204 received: laptop, screen flicker"},
+		{Source: "repairs", Time: ago(46), Text: "Repair RMA 77-1209 received: charger not working"},
+		{Source: "repairs", Time: ago(37), Text: "77-1204 diagnosis: display cable faulty, covered by warranty"},
+		{Source: "repairs", Time: ago(11), Text: "77-1204 repaired and shipped back, UPS 1Z999AA10123456784"},
+		{Source: "shipping", Time: ago(2), Text: "1Z999AA10123456784 out for delivery"},
+	}
+	firstFor(t, repair, map[string]int{"is rma 771204 fixed?": 3})
 	// "prepaid" says it was paid, as "paid" does
 	hotel := []relevance.Candidate{
 		{Source: "bookings", Time: ago(57), Text: "Booking ref HX7Q2: Hotel Aurora Vienna, 3 nights from 18 Dec, 426 EUR"},
