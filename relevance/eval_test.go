@@ -474,7 +474,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// last digits or their amount, phone lines in national and
 	// international form, booking references in lower case; Chinese orders
 	// and patient cards by their ends), written after stop 63's first five
-	// changes, committed unread;
+	// changes, committed unread, read once, then its misses: development
+	// (two events' phone number, mistyped, mended after the first read);
+	// -blind-172.json (identifiers of other shapes: licence keys by their
+	// last group, VINs and containers, air waybills with and without their
+	// dash, incidents without their zero padding, IMEIs by their ends;
+	// Chinese medical-insurance cards), written after stop 63's first
+	// nine changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -563,6 +569,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-166.json"}, {"../examples/evalset-blind-167.json"},
 		{"../examples/evalset-blind-168.json"}, {"../examples/evalset-blind-169.json"},
 		{"../examples/evalset-blind-170.json"}, {"../examples/evalset-blind-171.json"},
+		{"../examples/evalset-blind-172.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
