@@ -508,7 +508,9 @@ func (a *Analysis) addToken(tok string) {
 				return r
 			}, id)
 		} else if !strings.ContainsAny(id, "@.") {
-			if k := strings.LastIndexAny(id, "-_/"); k >= 0 && len(id)-k > 3 && strings.Trim(id[k+1:], "0123456789") == "" {
+			if k := strings.LastIndexAny(id, "-_/"); k >= 0 && len(id)-k > 3 && (strings.Trim(id[k+1:], "0123456789") == "" || len(id)-k > 4 && hasDigit(id[k+1:])) {
+				// (its last group of digits, or of four letters and digits
+				// or more: a licence key's "1AB6")
 				a.groups = append(a.groups, id[k+1:])
 			}
 			// Nor between the other parts of one (INV-2024-1040, inv2024-1040

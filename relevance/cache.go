@@ -235,8 +235,8 @@ func (d *doc) names(q ident) bool {
 			}
 		}
 	}
-	if !q.bare {
-		return false
+	if !q.bare && (q.num != 0 || q.amount) {
+		return false // (an identifier of letters and digits is named by a group too: a licence key's last)
 	}
 	if q.phone != nil {
 		for _, h := range q.phone {
@@ -437,7 +437,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 207
+const analysisVersion = 208
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

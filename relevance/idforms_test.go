@@ -217,7 +217,8 @@ func namedBy(t *testing.T, cands []relevance.Candidate, want map[string][]bool) 
 
 // An identifier written in groups is named by its last group, with or
 // without its zeros ("00312" and "312" for RE-24-00312, which reads
-// re2400312), not its sibling.
+// re2400312), not its sibling; a licence key by its last group of letters
+// and digits ("1AB6" for 7F3K-92QL-XM4P-1AB6).
 func TestAnIdentifierByItsLastGroup(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "billing", Time: ago(50), Text: "Invoice RE-24-00312: consulting October, 3,600.00 EUR"},
@@ -228,6 +229,14 @@ func TestAnIdentifierByItsLastGroup(t *testing.T) {
 		"how much is still open on 00312?": {true, false, true},
 		"is 329 paid?":                     {false, true, false},
 	})
+	// a last group of letters and digits names its identifier too (a
+	// licence key's), not another's
+	keys := []relevance.Candidate{
+		{Source: "licences", Time: ago(57), Text: "Licence key 7F3K-92QL-XM4P-0ZD8 issued for Studio Pro, 2 seats"},
+		{Source: "licences", Time: ago(47), Text: "Licence key 7F3K-92QL-XM4P-1AB6 issued for Studio Lite, 1 seat"},
+		{Source: "activations", Time: ago(37), Text: "7F3K-92QL-XM4P-0ZD8 activated on LAPTOP-ANNA"},
+	}
+	namedBy(t, keys, map[string][]bool{"what is key 1AB6 for?": {false, true, false}, "where is 0ZD8 activated?": {true, false, true}})
 }
 
 // A number written in groups is one identifier before a colon too ("Mobile
