@@ -487,6 +487,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
 			}
 		}
+		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && asksMoneyReturned(q.normalised()) {
+			unstated = lq.unstateAll(unstated, notReturned(docs), moneyHash)
+		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm }) && !aboutSaid(q.normalised()) {
 			unstated = lq.unstateAll(unstated, problemsOnly(q.normalised(), cands, docs), reasonHash, delayHash)
 		}
@@ -1165,6 +1168,45 @@ var (
 		return m
 	}()
 )
+
+// asksMoneyReturned reports an English question asking how much money came
+// back (a refund, a payout): "back" (not "the back"), "refund", "refunded",
+// "reimbursed" or "compensation"; not one asking what is left or owed. (A
+// Chinese one says it more ways than its events: 定损金额 answers 赔多少,
+// 押金 已 解冻 what came back of a deposit.)
+func asksMoneyReturned(q text) bool {
+	for k, w := range q.words {
+		if returnedWords[w] && (w != "back" || k == 0 || q.words[k-1] != "the") {
+			return true
+		}
+	}
+	return false
+}
+
+var returnedWords = map[string]bool{"back": true, "refund": true, "refunded": true, "reimbursed": true, "compensation": true, "payout": true}
+
+// returnedHashes are the terms of the words saying money came back. Not
+// "returned", whose stem a "late return fee" says; "credited"'s is a credit
+// card's too, which then counts as saying so.
+var returnedHashes = stemHashes("refund", "refunded", "reimbursed", "reimbursement", "credited", "back", "payout",
+	"compensation", "compensated", "cashback", "paid", "退", "赔", "返", "到账")
+
+// notReturned marks the events stating an amount without saying that money
+// came back ("Order FD-40117 placed: … 31.50 EUR" for "how much did I get
+// back for FD-40117?"): their amount is no answer to it (nil: none).
+func notReturned(docs []doc) []bool {
+	var out []bool
+	for i := range docs {
+		if docs[i].count(moneyHash) == 0 || hasAny(&docs[i], returnedHashes) {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(docs))
+		}
+		out[i] = true
+	}
+	return out
+}
 
 const (
 	cjkMoneyBack  = "剩退赔返补"

@@ -2284,3 +2284,18 @@ func TestWhetherItIsDoneFindsTheEventSayingSo(t *testing.T) {
 	}
 	firstFor(t, hotel, map[string]int{"have I paid for the 3 nights?": 2})
 }
+
+// Asked how much money came back, an event stating an amount without saying
+// that money came back (a fee charged, an order's price) does not state what
+// is asked: for "how much did I get back for TR-30112?", the refund, not the
+// newer fee that the same trip was charged.
+func TestMoneyBackIsNoMoneyCharged(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "trips", Time: ago(50), Text: "Trip TR-30112 ended: 2 h 10 min, 31.40 EUR"},
+		{Source: "fees", Time: ago(40), Text: "Cleaning fee 25.00 EUR for TR-30112: dog hair on the seats"},
+		{Source: "fees", Time: ago(25), Text: "Cleaning fee for TR-30112 refunded: 25.00 EUR"},
+		{Source: "fees", Time: ago(10), Text: "Late return fee 15.00 EUR for TR-30112"},
+		{Source: "trips", Time: ago(5), Text: "Trip TR-30127 ended: 45 min, 9.80 EUR"},
+	}
+	firstFor(t, cands, map[string]int{"how much did I get back for TR-30112?": 2})
+}
