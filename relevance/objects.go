@@ -21,11 +21,17 @@ import (
 // identifier that every candidate names (the customer's own, which names the
 // entity). Not from a question naming only an amount either: "86.50 是 什么 钱？"
 // names one charge on card 8821, not every event of the card.
-func link(comps []Components, docs []doc, qids []ident, share float64) {
+func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share float64) {
 	if !slices.ContainsFunc(qids, func(q ident) bool { return !q.amount }) {
 		return // (an amount names a charge, not an object whose other events are about it)
 	}
 	qids = ofTheirKind(qids, docs)
+	var first time.Time // when the first event naming the object came
+	for i := range docs {
+		if comps[i].Identifier > 0 && (first.IsZero() || cands[i].Time.Before(first)) {
+			first = cands[i].Time
+		}
+	}
 	var via []ident // the other identifiers of the events naming the object
 	for i := range docs {
 		if comps[i].Identifier == 0 {
@@ -43,6 +49,17 @@ func link(comps []Components, docs []doc, qids []ident, share float64) {
 			via = append(via, id)
 		}
 	}
+	// not an object named before the question's was (the course an invoice
+	// is for: "Invoice INV-60215 for DS-202" does not make DS-202's start
+	// date news of the invoice)
+	via = slices.DeleteFunc(via, func(id ident) bool {
+		for j := range docs {
+			if cands[j].Time.Before(first) && docs[j].names(id) {
+				return true
+			}
+		}
+		return false
+	})
 	if len(via) == 0 {
 		return
 	}

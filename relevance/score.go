@@ -602,7 +602,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		replies(questions, rels, comps, cands, docs, asking, w.Thread)
 	}
 	if len(qids) > 0 && w.Linked > 0 {
-		link(comps, docs, qids, w.Linked)
+		link(comps, docs, cands, qids, w.Linked)
 	}
 	if len(qids) > 0 && w.Echo > 0 {
 		echo(comps, docs, cands, rels, w.Echo, sc)

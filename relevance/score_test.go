@@ -446,6 +446,33 @@ func TestASiblingIsNoLink(t *testing.T) {
 	}
 }
 
+// An object named before the question's object was is no link: "Invoice
+// INV-60215 for DS-202" names the course it is for, which was booked before
+// it, and the course's later start date is no news of the invoice. An
+// object the question's object's events introduce is (the parcel an order
+// was sent in).
+func TestAnEarlierObjectIsNoLink(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "enrolment", Time: ago(49), Text: "Enrolled in DS-202 Machine Learning Basics, cohort Mar"},
+		{Source: "billing", Time: ago(40), Text: "Invoice INV-60214 for DS-201: 450 EUR, paid"},
+		{Source: "billing", Time: ago(31), Text: "Invoice INV-60215 for DS-202: 520 EUR, due 20 Dec"},
+		{Source: "course", Time: ago(22), Text: "DS-202 start date moved to April"},
+	}
+	_, comps := relevance.Score(relevance.NewQuery("is INV-60215 paid?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if comps[3].Identifier != 0 || comps[0].Identifier != 0 {
+		t.Errorf("the course's events count as the invoice's: %+v, %+v", comps[0], comps[3])
+	}
+	parcel := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Order O-4410 placed: hiking boots"},
+		{Source: "orders", Time: ago(45), Text: "Order O-4411 placed: socks"},
+		{Source: "shipping", Time: ago(30), Text: "Parcel 1Z88AA0312 for order O-4410 handed to the carrier"},
+		{Source: "shipping", Time: ago(5), Text: "Parcel 1Z88AA0312 delivered"},
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("where is O-4410?", nil), parcel, relevance.DefaultWeights, nil, testNow); comps[3].Identifier == 0 {
+		t.Errorf("the parcel the order was sent in is no link: %+v", comps[3])
+	}
+}
+
 // For a question asking only when the thing is, a later amount on a thing
 // introduced with its price is a payment on it, whose date is the payment's:
 // the balance due by 12 April is not when the trip starts.
