@@ -101,6 +101,26 @@ func TestAPrefixWrittenApartNamesItsIdentifier(t *testing.T) {
 	namedBy(t, cands, map[string][]bool{"what gate for ba982?": {true, false, true, false}})
 }
 
+// And a question writing a code's letters apart from its number ("what is
+// VC 4410?") names it as written together: the question's "vc" is the
+// identifier's prefix, not a word of its own. Not a word WordNet knows
+// ("order 5001", "room 204"), a currency ("EUR 4410") nor a unit.
+func TestACodeWrittenApartInAQuestion(t *testing.T) {
+	for q, want := range map[string][]string{"what is VC 4410?": {"vc4410"}, "inv 60215 paid?": {"inv60215"},
+		"order 5001 status": {"5001"}, "how much is EUR 4410?": {"4410"}, "is room 204 free?": {"204"}} {
+		if got := relevance.NewQuery(q, nil).Analysis.IDs; !slices.Equal(got, want) {
+			t.Errorf("%q: identifiers %q, want %q", q, got, want)
+		}
+	}
+	cands := []relevance.Candidate{
+		{Source: "cards", Time: ago(55), Text: "Virtual card VC-4410 created for online shopping, limit 500.00 EUR"},
+		{Source: "cards", Time: ago(41), Text: "VC-4410 payment of 89.99 EUR to GADGETWORLD declined: limit reached"},
+		{Source: "cards", Time: ago(40), Text: "VC-4410 limit raised to 1,000.00 EUR"},
+		{Source: "cards", Time: ago(38), Text: "VC-4410 payment of 89.99 EUR to GADGETWORLD approved"},
+	}
+	firstFor(t, cands, map[string]int{"what is VC 4410?": 0, "what is VC-4410?": 0})
+}
+
 // And the other way: an event naming a long number by its end ("...3390
 // delivered", as carriers shorten it) names the question's whole identifier,
 // not its sibling's. An identifier of other parts ("2026/INV/0042", a year,
