@@ -104,10 +104,12 @@ func TestAPrefixWrittenApartNamesItsIdentifier(t *testing.T) {
 // And a question writing a code's letters apart from its number ("what is
 // VC 4410?") names it as written together: the question's "vc" is the
 // identifier's prefix, not a word of its own. Not a word WordNet knows
-// ("order 5001", "room 204"), a currency ("EUR 4410") nor a unit.
+// ("order 5001", "room 204", "br 220"), unless written in capitals ("BR
+// 220"), nor a currency ("EUR 4410") or a unit.
 func TestACodeWrittenApartInAQuestion(t *testing.T) {
 	for q, want := range map[string][]string{"what is VC 4410?": {"vc4410"}, "inv 60215 paid?": {"inv60215"},
-		"order 5001 status": {"5001"}, "how much is EUR 4410?": {"4410"}, "is room 204 free?": {"204"}} {
+		"what did BR 220 cost?": {"br220"}, "did EX 5502 get paid?": {"ex5502"}, // (capitals: a code, though WordNet knows "br" and "ex")
+		"order 5001 status": {"5001"}, "how much is EUR 4410?": {"4410"}, "is room 204 free?": {"204"}, "did br 220 come?": {"220"}} {
 		if got := relevance.NewQuery(q, nil).Analysis.IDs; !slices.Equal(got, want) {
 			t.Errorf("%q: identifiers %q, want %q", q, got, want)
 		}

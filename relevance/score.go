@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -52,9 +53,29 @@ func (q *Query) normalised() text {
 // offer it: its analysis has no OfferTerm.
 func NewQuery(question string, vec []float32) Query {
 	q := Query{Text: WithoutCourtesy(spelledOut(question)), Vector: vec}
-	q.Analysis, q.Intent = analyze(normalise(q.Text), true, false), recencyIntent(q.normalised())
+	q.Analysis, q.Intent = analyze(normalise(codesJoined(q.Text)), true, false), recencyIntent(q.normalised())
 	return q
 }
+
+// codesJoined is a question with the codes it writes in capitals apart from
+// their numbers joined to them ("what did BR 220 cost?": BR-220), as
+// codeApart joins those of letters no word WordNet knows in any case ("vc
+// 4410"): capitals are a code's, whatever word they spell ("BR", "EX",
+// "CD"). Not a currency's, a unit's or a month's ("EUR 4410", "KG 500").
+func codesJoined(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsUpper) {
+		return s
+	}
+	return capsApart.ReplaceAllStringFunc(s, func(m string) string {
+		letters, number, _ := strings.Cut(m, " ")
+		if w := strings.ToLower(letters); stopWords[w] || currencyCodes[w] || quantityUnits[w] || timeUnits[w] || months[w] {
+			return m
+		}
+		return letters + "-" + number
+	})
+}
+
+var capsApart = regexp.MustCompile(`\b[A-Z]{2,5} [0-9]{3,}\b`)
 
 // Weights fuse the components. See Score.
 type Weights struct {
