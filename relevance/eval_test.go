@@ -484,7 +484,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// development; -blind-173.json (the 36th's shape: Chinese driving
 	// school, pet clinic and loan instalments; a gym, EV charging, a tax
 	// advisor), written after stop 63's first eleven changes, committed
-	// unread;
+	// unread, read once, then its misses: development; -blind-174.json
+	// (the 36th's shape: solar installation, a visa, a lease return, a
+	// school trip; Chinese removals and a passport), written after stop
+	// 63's first fifteen changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -574,6 +577,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-168.json"}, {"../examples/evalset-blind-169.json"},
 		{"../examples/evalset-blind-170.json"}, {"../examples/evalset-blind-171.json"},
 		{"../examples/evalset-blind-172.json"}, {"../examples/evalset-blind-173.json"},
+		{"../examples/evalset-blind-174.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
