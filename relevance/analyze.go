@@ -173,14 +173,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 				i = end
 				continue
 			}
-			if tok := string(rs[i:j]); !event && codeApart(rs, prevWord, prevEnd, i, j) && len(a.Terms) > 0 && a.Terms[len(a.Terms)-1] == stem(string(prevWord)) {
-				// a question writing a code's letters apart from its number
-				// ("what is VC 4410?") names it as written together
-				a.Terms = a.Terms[:len(a.Terms)-1]
-				a.addToken(string(prevWord) + "-" + tok)
-			} else {
-				a.addToken(tok)
-			}
+			a.addToken(string(rs[i:j]))
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
 			// 1", "on the 6th" the 6th); not "at first", nor "the first time"
 			// (once, of tries: no thing's number)
@@ -802,31 +795,6 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
-
-// codeApart reports the token rs[i:j], a number of three digits or more,
-// written one space after a code's letters (word, ending at wordEnd): two to
-// five letters that are no word WordNet knows, nor a stop word, a currency, a
-// unit or a month ("VC 4410", "INV 1040"; not "order 5001", "EUR 4410").
-func codeApart(rs, word []rune, wordEnd, i, j int) bool {
-	if wordEnd < 0 || i != wordEnd+1 || rs[wordEnd] != ' ' || j-i < 3 || len(word) < 2 || len(word) > 5 {
-		return false
-	}
-	for _, r := range rs[i:j] {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	for _, r := range word {
-		if r < 'a' || r > 'z' {
-			return false
-		}
-	}
-	if j < len(rs) && (rs[j] == '.' || rs[j] == ',' || rs[j] == ':') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) {
-		return false // (an amount, a time)
-	}
-	w := string(word)
-	return !stopWords[w] && !currencyCodes[w] && !quantityUnits[w] && !timeUnits[w] && !months[w] && !timeAlone[w] && !knows(w)
-}
 
 // numberedThing is the identifier of a thing named by a word and a small
 // number ("lesson 8", "milestone 2", "pitch 14", "platform 22": lesson8): the

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -57,25 +56,34 @@ func NewQuery(question string, vec []float32) Query {
 	return q
 }
 
-// codesJoined is a question with the codes it writes in capitals apart from
-// their numbers joined to them ("what did BR 220 cost?": BR-220), as
-// codeApart joins those of letters no word WordNet knows in any case ("vc
-// 4410"): capitals are a code's, whatever word they spell ("BR", "EX",
-// "CD"). Not a currency's, a unit's or a month's ("EUR 4410", "KG 500").
+// codesJoined is a question with the codes it writes apart from their
+// numbers joined to them ("what is VC 4410?", "inv 60215 paid?": VC-4410,
+// inv-60215): two to five letters, then a space and three digits or more,
+// the letters in capitals (whatever word they spell: "BR 220", "EX 5502")
+// or no word WordNet knows ("order 5001", "room 204" and "br 220" stay
+// apart); not a currency, a unit or a month ("EUR 4410", "KG 500"), nor an
+// amount or a time ("EUR 12.50").
 func codesJoined(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsUpper) {
+	var b []byte
+	last := 0
+	for _, m := range codeApart.FindAllStringSubmatchIndex(s, -1) {
+		letters, end := s[m[2]:m[3]], m[1]
+		w := strings.ToLower(letters)
+		if end+1 < len(s) && strings.IndexByte(".,:", s[end]) >= 0 && s[end+1] >= '0' && s[end+1] <= '9' ||
+			stopWords[w] || currencyCodes[w] || quantityUnits[w] || timeUnits[w] || months[w] || timeAlone[w] ||
+			strings.ToUpper(letters) != letters && knows(w) {
+			continue
+		}
+		b = append(append(append(b, s[last:m[3]]...), '-'), s[m[4]:end]...)
+		last = end
+	}
+	if b == nil {
 		return s
 	}
-	return capsApart.ReplaceAllStringFunc(s, func(m string) string {
-		letters, number, _ := strings.Cut(m, " ")
-		if w := strings.ToLower(letters); stopWords[w] || currencyCodes[w] || quantityUnits[w] || timeUnits[w] || months[w] {
-			return m
-		}
-		return letters + "-" + number
-	})
+	return string(append(b, s[last:]...))
 }
 
-var capsApart = regexp.MustCompile(`\b[A-Z]{2,5} [0-9]{3,}\b`)
+var codeApart = regexp.MustCompile(`\b([A-Za-z]{2,5}) ([0-9]{3,})\b`)
 
 // Weights fuse the components. See Score.
 type Weights struct {
