@@ -64,6 +64,15 @@ func NewQuery(question string, vec []float32) Query {
 // apart); not a currency, a unit or a month ("EUR 4410", "KG 500"), nor an
 // amount or a time ("EUR 12.50").
 func codesJoined(s string) string {
+	k := 1
+	for ; k+1 < len(s); k++ { // (most questions have no letter, space and digit in a row: no match to look for)
+		if s[k] == ' ' && s[k+1] >= '0' && s[k+1] <= '9' && (s[k-1]|0x20 >= 'a' && s[k-1]|0x20 <= 'z') {
+			break
+		}
+	}
+	if k+1 >= len(s) {
+		return s
+	}
 	var b []byte
 	last := 0
 	for _, m := range codeApart.FindAllStringSubmatchIndex(s, -1) {
