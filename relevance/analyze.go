@@ -173,7 +173,15 @@ func analyze(normalised string, answers, event bool) Analysis {
 				i = end
 				continue
 			}
+			nIDs := len(a.IDs)
 			a.addToken(string(rs[i:j]))
+			if !event && len(a.IDs) > nIDs && prevEnd == i-1 && labelWords[string(prevWord)] && len(a.Terms) > 0 {
+				// a question's "number 55109", "ref 8812": the label says
+				// only that an identifier follows, no word of the question
+				if k := slices.Index(a.Terms, stem(string(prevWord))); k >= 0 {
+					a.Terms = slices.Delete(a.Terms, k, k+1)
+				}
+			}
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
 			// 1", "on the 6th" the 6th); not "at first", nor "the first time"
 			// (once, of tries: no thing's number)
@@ -795,6 +803,10 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// labelWords only say that an identifier follows ("number 55109", "ref
+// 8812"), as "#" does.
+var labelWords = map[string]bool{"number": true, "no": true, "nr": true, "num": true, "ref": true, "reference": true, "id": true}
 
 // numberedThing is the identifier of a thing named by a word and a small
 // number ("lesson 8", "milestone 2", "pitch 14", "platform 22": lesson8): the

@@ -123,6 +123,26 @@ func TestACodeWrittenApartInAQuestion(t *testing.T) {
 	firstFor(t, cands, map[string]int{"what is VC 4410?": 0, "what is VC-4410?": 0})
 }
 
+// A label before a question's identifier ("number 4410", "ref 4410") only
+// says that an identifier follows: it is no word of the question, which
+// asks what 4410 is as "what is 4410?" does. "what is my tracking number?"
+// keeps its word.
+func TestALabelBeforeAnIdentifierIsNoWord(t *testing.T) {
+	for q, want := range map[string]bool{"what is number 4410?": false, "ref 4410 status": false, "what is my tracking number?": true} {
+		terms := relevance.NewQuery(q, nil).Analysis.Terms
+		if got := slices.Contains(terms, "number") || slices.Contains(terms, "ref"); got != want {
+			t.Errorf("%q: terms %q, want the label among them: %v", q, terms, want)
+		}
+	}
+	cands := []relevance.Candidate{
+		{Source: "cards", Time: ago(55), Text: "Virtual card VC-4410 created for online shopping, limit 500.00 EUR"},
+		{Source: "cards", Time: ago(41), Text: "VC-4410 payment of 89.99 EUR to GADGETWORLD declined: limit reached"},
+		{Source: "cards", Time: ago(40), Text: "VC-4410 limit raised to 1,000.00 EUR"},
+		{Source: "cards", Time: ago(38), Text: "VC-4410 payment of 89.99 EUR to GADGETWORLD approved"},
+	}
+	firstFor(t, cands, map[string]int{"what is number 4410?": 0, "what is 4410?": 0})
+}
+
 // And the other way: an event naming a long number by its end ("...3390
 // delivered", as carriers shorten it) names the question's whole identifier,
 // not its sibling's. An identifier of other parts ("2026/INV/0042", a year,
