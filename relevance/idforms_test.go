@@ -109,6 +109,7 @@ func TestAPrefixWrittenApartNamesItsIdentifier(t *testing.T) {
 func TestACodeWrittenApartInAQuestion(t *testing.T) {
 	for q, want := range map[string][]string{"what is VC 4410?": {"vc4410"}, "inv 60215 paid?": {"inv60215"},
 		"what did BR 220 cost?": {"br220"}, "did EX 5502 get paid?": {"ex5502"}, // (capitals: a code, though WordNet knows "br" and "ex")
+		"is INV: 1040 paid?": {"inv1040"}, "is INV #1040 paid?": {"inv1040"}, "Order: 12345": {"12345"}, // (after a colon or " #" too)
 		"order 5001 status": {"5001"}, "how much is EUR 4410?": {"4410"}, "is room 204 free?": {"204"}, "did br 220 come?": {"220"}} {
 		if got := relevance.NewQuery(q, nil).Analysis.IDs; !slices.Equal(got, want) {
 			t.Errorf("%q: identifiers %q, want %q", q, got, want)

@@ -57,21 +57,15 @@ func NewQuery(question string, vec []float32) Query {
 }
 
 // codesJoined is a question with the codes it writes apart from their
-// numbers joined to them ("what is VC 4410?", "inv 60215 paid?": VC-4410,
-// inv-60215): two to five letters, then a space and three digits or more,
-// the letters in capitals (whatever word they spell: "BR 220", "EX 5502")
+// numbers joined to them ("what is VC 4410?", "inv 60215 paid?", "INV: 1040",
+// "INV #1040": VC-4410, inv-60215, INV-1040): two to five letters, then a
+// space, a colon or " #", and three digits or more, the letters in capitals (whatever word they spell: "BR 220", "EX 5502")
 // or no word WordNet knows ("order 5001", "room 204" and "br 220" stay
 // apart); not a currency, a unit or a month ("EUR 4410", "KG 500"), nor an
 // amount or a time ("EUR 12.50").
 func codesJoined(s string) string {
-	k := 1
-	for ; k+1 < len(s); k++ { // (most questions have no letter, space and digit in a row: no match to look for)
-		if s[k] == ' ' && s[k+1] >= '0' && s[k+1] <= '9' && (s[k-1]|0x20 >= 'a' && s[k-1]|0x20 <= 'z') {
-			break
-		}
-	}
-	if k+1 >= len(s) {
-		return s
+	if !letterThenDigits(s) {
+		return s // (most questions: no match to look for)
 	}
 	var b []byte
 	last := 0
@@ -92,7 +86,25 @@ func codesJoined(s string) string {
 	return string(append(b, s[last:]...))
 }
 
-var codeApart = regexp.MustCompile(`\b([A-Za-z]{2,5}) ([0-9]{3,})\b`)
+// letterThenDigits reports a digit after a space, a colon or a "#" that
+// follow a letter (one or two of them): where codeApart may match.
+func letterThenDigits(s string) bool {
+	for k := 2; k < len(s); k++ {
+		if s[k] < '0' || s[k] > '9' || strings.IndexByte(" :#", s[k-1]) < 0 {
+			continue
+		}
+		j := k - 1
+		for j > 0 && k-j <= 2 && strings.IndexByte(" :#", s[j]) >= 0 {
+			j--
+		}
+		if c := s[j] | 0x20; c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+var codeApart = regexp.MustCompile(`\b([A-Za-z]{2,5})(?:: ?| #| )([0-9]{3,})\b`)
 
 // Weights fuse the components. See Score.
 type Weights struct {
