@@ -49,35 +49,36 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 			via = append(via, id)
 		}
 	}
-	// not an object named before the question's was (the course an invoice
-	// is for: "Invoice INV-60215 for DS-202" does not make DS-202's start
-	// date news of the invoice)
-	via = slices.DeleteFunc(via, func(id ident) bool {
-		for j := range docs {
-			if cands[j].Time.Before(first) && docs[j].names(id) {
-				return true
-			}
-		}
-		return false
-	})
 	if len(via) == 0 {
 		return
 	}
-	// One pass: which of them each event names, and how many events name each.
+	// One pass: which of them each event names, how many events name each,
+	// and which an event before the object's first names.
 	masks := make([]uint64, len(docs))
 	counts := make([]int, len(via))
+	var earlier uint64
 	for j := range docs {
 		for k, id := range via {
 			if docs[j].names(id) {
 				masks[j] |= 1 << k
 				counts[k]++
+				if cands[j].Time.Before(first) {
+					earlier |= 1 << k
+				}
 			}
 		}
 	}
-	var entity uint64 // the identifiers every candidate names
+	if earlier == 1<<len(via)-1 {
+		return
+	}
+	// not through the identifiers every candidate names (the entity's), nor
+	// an object named before the question's was (the course an invoice is
+	// for: "Invoice INV-60215 for DS-202" does not make DS-202's start date
+	// news of the invoice)
+	not := earlier
 	for k, n := range counts {
 		if len(docs) > 2 && n == len(docs) {
-			entity |= 1 << k
+			not |= 1 << k
 		}
 	}
 	var parts []uint64 // the parts of the identifiers the events naming the object hold (made when first needed)
@@ -85,7 +86,7 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 		if comps[j].Identifier != 0 || namesKin(&docs[j], qids) {
 			continue
 		}
-		if masks[j]&^entity == 0 && !namesAPart(&docs[j], &parts, comps, docs) {
+		if masks[j]&^not == 0 && !namesAPart(&docs[j], &parts, comps, docs) {
 			continue
 		}
 		comps[j].Identifier = share
