@@ -173,14 +173,13 @@ func analyze(normalised string, answers, event bool) Analysis {
 				i = end
 				continue
 			}
-			nIDs := len(a.IDs)
+			nIDs, nTerms := len(a.IDs), len(a.Terms)
 			a.addToken(string(rs[i:j]))
-			if !event && len(a.IDs) > nIDs && prevEnd == i-1 && labelWords[string(prevWord)] && len(a.Terms) > 0 {
-				// a question's "number 55109", "ref 8812": the label says
-				// only that an identifier follows, no word of the question
-				if k := slices.Index(a.Terms, stem(string(prevWord))); k >= 0 {
-					a.Terms = slices.Delete(a.Terms, k, k+1)
-				}
+			if !event && len(a.IDs) > nIDs && prevEnd == i-1 && labelWords[string(prevWord)] && nTerms > 0 && a.Terms[nTerms-1] == stem(string(prevWord)) {
+				// a question's "number 55109", "ref 8812": the label (the
+				// term before the identifier's) says only that an identifier
+				// follows, no word of the question
+				a.Terms = slices.Delete(a.Terms, nTerms-1, nTerms)
 			}
 			// an ordinal's number, as for 第一 above ("the first walk" is "Walk
 			// 1", "on the 6th" the 6th); not "at first", nor "the first time"

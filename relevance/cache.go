@@ -240,7 +240,10 @@ func (d *doc) names(q ident) bool {
 	}
 	if q.phone != nil {
 		for _, h := range q.phone {
-			if _, ok := slices.BinarySearch(d.nums(), h); h != 0 && (ok || d.hasID(h)) {
+			if h == 0 {
+				break // (fewer forms than the array holds)
+			}
+			if _, ok := slices.BinarySearch(d.nums(), h); ok || d.hasID(h) {
 				return true
 			}
 		}
