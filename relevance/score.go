@@ -1204,13 +1204,17 @@ func asksMoneyBack(q text) bool {
 		strings.Contains(q.norm, "还有") || strings.Contains(q.norm, "余额")
 }
 
-// moneyBack are the words of a question asking how much money came back or
-// is left, and cjkMoneyBack the Chinese characters that say it; moneyMoves
-// and cjkMoneyMoves (before 多少钱) those asking how much money moved either
-// way: they and the words of money going out (moneyOut).
+// moneyBack are the words of a question asking how much money came back
+// (returnedWords) or is left, and cjkMoneyBack the Chinese characters that
+// say it; moneyMoves and cjkMoneyMoves (before 多少钱) those asking how much
+// money moved either way: they and the words of money going out (moneyOut).
 var (
-	moneyBack = map[string]bool{"left": true, "back": true, "receive": true, "received": true, "refund": true, "refunded": true,
-		"get": true, "got": true, "remaining": true, "remain": true, "owe": true}
+	moneyBack = func() map[string]bool {
+		m := map[string]bool{"left": true, "receive": true, "received": true, "get": true, "got": true, "remaining": true,
+			"remain": true, "owe": true}
+		maps.Copy(m, returnedWords)
+		return m
+	}()
 	moneyOut   = map[string]bool{"pay": true, "paid": true, "charged": true, "spent": true, "spend": true}
 	moneyMoves = func() map[string]bool {
 		m := maps.Clone(moneyOut)
@@ -1233,6 +1237,7 @@ func asksMoneyReturned(q text) bool {
 	return false
 }
 
+// returnedWords are the words of a question asking how much money came back.
 var returnedWords = map[string]bool{"back": true, "refund": true, "refunded": true, "reimbursed": true, "compensation": true, "payout": true}
 
 // returnedHashes are the terms of the words saying money came back. Not
