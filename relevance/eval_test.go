@@ -487,7 +487,15 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// unread, read once, then its misses: development; -blind-174.json
 	// (the 36th's shape: solar installation, a visa, a lease return, a
 	// school trip; Chinese removals and a passport), written after stop
-	// 63's first fifteen changes, committed unread;
+	// 63's first fifteen changes, committed unread, read once, then its
+	// misses: development; -blind-175.json (the 36th's shape, Chinese
+	// questions written without spaces: a pharmacy, couriers, a home
+	// insurance claim, a dentist, a plumber, a mortgage, a pet sitter,
+	// property management, a bike shop, an airline, hosting) and
+	// -blind-176.json (the same, more identifier questions: courses,
+	// purchase orders, a tour group, an electrician, a vet, car service,
+	// a hotel, a subscription, a hospital), written at stop 64's start,
+	// committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -577,7 +585,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-168.json"}, {"../examples/evalset-blind-169.json"},
 		{"../examples/evalset-blind-170.json"}, {"../examples/evalset-blind-171.json"},
 		{"../examples/evalset-blind-172.json"}, {"../examples/evalset-blind-173.json"},
-		{"../examples/evalset-blind-174.json"},
+		{"../examples/evalset-blind-174.json"}, {"../examples/evalset-blind-175.json"},
+		{"../examples/evalset-blind-176.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
