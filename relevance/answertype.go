@@ -1126,8 +1126,9 @@ func statesTime(rs []rune) bool {
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf) // (no time word is longer, nor other than ASCII)
-			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w) || soon && in(soonUnits, w)) || prevPrep && in(months, w) {
-				return true
+			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w) || soon && in(soonUnits, w)) || prevPrep && in(months, w) ||
+				len(w) == 3 && in(weekdays, w) && hoursAfter(rs, j) {
+				return true // (a weekday written short before its hours: "Mon 8-10", "Fri 13-15"; not "sun 5 stars")
 			}
 			if prevNumber && in(dayKinds, w) {
 				i = j // "3-5 business days", "7 working days", "a couple of days": the unit follows
@@ -1153,6 +1154,27 @@ func statesTime(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// hoursAfter reports that the token after rs[j] (past spaces and a comma) is
+// a range of hours: one or two digits, a dash, one or two digits ("8-10").
+func hoursAfter(rs []rune, j int) bool {
+	for j < len(rs) && (rs[j] == ' ' || rs[j] == ',') {
+		j++
+	}
+	digits := func() int {
+		n := 0
+		for ; j < len(rs) && unicode.IsDigit(rs[j]); j++ {
+			n++
+		}
+		return n
+	}
+	if n := digits(); n == 0 || n > 2 || j >= len(rs) || rs[j] != '-' && rs[j] != '–' {
+		return false
+	}
+	j++
+	n := digits()
+	return n > 0 && n <= 2 && (j == len(rs) || !unicode.IsDigit(rs[j]) && rs[j] != '-')
 }
 
 // soonWords before a number of months or years (soonUnits) say how soon

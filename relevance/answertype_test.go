@@ -139,6 +139,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Refund R-7001 approved":                                       nil,
 		"Shipping of the rewards moved to June":                        {when}, // a month after a preposition
 		"Offer valid until March":                                      {when},
+		"Visit moved to Mon 8-10":                                      {when}, // a weekday written short before its hours
+		"Rated sun 5 stars":                                            nil,
 		"Marching band tickets, may sell out":                          nil,
 		"Grid approval still pending":                                  {why},
 		"Technician could not access the building":                     {why, who},
