@@ -2310,6 +2310,14 @@ func TestWhetherItIsDoneFindsTheEventSayingSo(t *testing.T) {
 		{Source: "bookings", Time: ago(7), Text: "Check-in for HX7Q2 from 15:00, key box code sent by SMS"},
 	}
 	firstFor(t, hotel, map[string]int{"have I paid for the 3 nights?": 2})
+	// "shipped" says a thing is on its way, done for a question whether it
+	// has left: not the newer invoice for it
+	wholesale := []relevance.Candidate{
+		{Source: "orders", Time: ago(55), Text: "PO 55120 received: 20 boxes of copier paper, 96 EUR"},
+		{Source: "shipping", Time: ago(16), Text: "PO 55120 shipped with DHL Freight"},
+		{Source: "billing", Time: ago(6), Text: "Invoice 90311 for PO 55120: 96 EUR, due in 30 days"},
+	}
+	firstFor(t, wholesale, map[string]int{"has PO 55120 left?": 1})
 }
 
 // Asked how much money came back, an event stating an amount without saying

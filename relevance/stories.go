@@ -674,12 +674,14 @@ func saysDone(d *doc, text string, money bool) bool {
 	return false
 }
 
-// finishedWords are the English words saying that something is done, and
-// paidWords those saying that money was paid.
+// finishedWords are the English words saying that something is done
+// ("shipped" and "dispatched" too: a thing on its way is done for whether it
+// has left, and a step of whether it has come, whose "delivered" is newer),
+// and paidWords those saying that money was paid.
 var (
 	finishedWords = map[string]bool{"succeeded": true, "completed": true, "done": true, "resolved": true, "fixed": true,
 		"delivered": true, "received": true, "approved": true, "processed": true, "activated": true, "repaired": true,
-		"cleared": true, "collected": true, "executed": true}
+		"cleared": true, "collected": true, "executed": true, "shipped": true, "dispatched": true}
 	paidWords = map[string]bool{"paid": true, "prepaid": true, "refunded": true, "credited": true, "settled": true, "reimbursed": true}
 )
 
