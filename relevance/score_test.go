@@ -2318,6 +2318,12 @@ func TestWhetherItIsDoneFindsTheEventSayingSo(t *testing.T) {
 		{Source: "billing", Time: ago(6), Text: "Invoice 90311 for PO 55120: 96 EUR, due in 30 days"},
 	}
 	firstFor(t, wholesale, map[string]int{"has PO 55120 left?": 1})
+	caigou := []relevance.Candidate{
+		{Source: "订单", Time: ago(55), Text: "采购 单 CG-5512：打印 纸 20 箱，96 元"},
+		{Source: "物流", Time: ago(16), Text: "CG-5512 已 发货，德邦 物流"},
+		{Source: "财务", Time: ago(6), Text: "CG-5512 发票 已 开具，30 天 内 付款"},
+	}
+	firstFor(t, caigou, map[string]int{"CG-5512走了吗？": 1})
 }
 
 // Asked how much money came back, an event stating an amount without saying
