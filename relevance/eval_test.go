@@ -495,7 +495,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-176.json (the same, more identifier questions: courses,
 	// purchase orders, a tour group, an electrician, a vet, car service,
 	// a hotel, a subscription, a hospital), written at stop 64's start,
-	// committed unread;
+	// committed unread, read once, then their misses: development;
+	// -blind-177.json (energy, roaming, Chinese car sharing, a library,
+	// Chinese food delivery, travel insurance, movers, Chinese dry
+	// cleaning, photo books, coworking) and -blind-178.json (the 36th's
+	// shape again, identifiers typed in lower case, apart or without their
+	// dash), written after stop 64's first six changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -586,7 +591,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-170.json"}, {"../examples/evalset-blind-171.json"},
 		{"../examples/evalset-blind-172.json"}, {"../examples/evalset-blind-173.json"},
 		{"../examples/evalset-blind-174.json"}, {"../examples/evalset-blind-175.json"},
-		{"../examples/evalset-blind-176.json"},
+		{"../examples/evalset-blind-176.json"}, {"../examples/evalset-blind-177.json"},
+		{"../examples/evalset-blind-178.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
