@@ -83,6 +83,7 @@ var answerTypes = []*answerType{
 	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{FrequencyTerm, "frequency", 0, newCueSet(frequencyCues), statesFrequency, func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{SaidTerm, "said", 0, newCueSet(saidCues), byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
+	{PercentTerm, "rate", 0, newCueSet(rateCues), byRunes(statesPercent), func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 }
@@ -123,6 +124,59 @@ func saidByCustomer(rs []rune) bool {
 func saidByStaff(rs []rune) bool {
 	who, _ := speaker(rs)
 	return staffSpeakers[who]
+}
+
+// PercentTerm is the term of an event that states a percentage ("3.6%
+// fixed for 10 years", "20 percent off", "利率 2.1%", "百分之五"): the
+// answer to a question asking a rate ("what interest rate did the bank
+// offer?", "ML-20931 rate?", "利率多少？").
+const PercentTerm = "%"
+
+// rateCues mark a question asking for a rate; so does "rate" as a noun of
+// its own (asksRate).
+var rateCues = []string{"interest rate", "apr", "percentage", "what percent", "how many percent", "利率", "年化", "费率",
+	"税率", "百分比", "百分之几", "几个点"}
+
+// asksRate reports a question's "rate" as a noun of its own: not the price
+// a word before it makes of it ("hourly rate", "monthly rate", "unit rate",
+// "exchange rate": priceRates), nor the verb ("what did I rate the
+// chicken?", "how do I rate …", "rate limit").
+func asksRate(words []string) bool {
+	for i, w := range words {
+		if w != "rate" || i+1 < len(words) && (words[i+1] == "limit" || stopWords[words[i+1]] && words[i+1] != "on" && words[i+1] != "for") {
+			continue
+		}
+		if i == 0 || !priceRates[words[i-1]] && !rateVerbs[words[i-1]] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	priceRates = map[string]bool{"hourly": true, "daily": true, "weekly": true, "monthly": true, "nightly": true, "yearly": true,
+		"annual": true, "unit": true, "exchange": true, "day": true, "night": true, "room": true, "flat": true, "hour": true,
+		"base": true, "standard": true, "data": true, "heart": true, "success": true}
+	rateVerbs = map[string]bool{"i": true, "you": true, "we": true, "they": true, "to": true, "please": true}
+)
+
+// statesPercent reports a percentage: a number and "%" (NFKC makes "％"
+// one), "percent", "per cent" or "pct" after it, or 百分之.
+func statesPercent(rs []rune) bool {
+	for i, r := range rs {
+		switch {
+		case r == '%' && i > 0 && (unicode.IsDigit(rs[i-1]) || rs[i-1] == ' ' && i > 1 && unicode.IsDigit(rs[i-2])):
+			return true
+		case r == '百' && i+2 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之':
+			return true
+		case unicode.IsDigit(r) && (i+1 == len(rs) || !unicode.IsDigit(rs[i+1])):
+			rest := string(rs[i+1:])
+			if strings.HasPrefix(rest, " percent") || strings.HasPrefix(rest, " per cent") || strings.HasPrefix(rest, " pct") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // DurationTerm is the term of an event that states how long something lasts
@@ -850,6 +904,9 @@ func AnswerTypes(q string) []string {
 // number is none: "我在几号厅？", "几号登机口？" ask which hall, which gate (as
 // "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
+	if t.term == PercentTerm && asksRate(q.words) {
+		return true
+	}
 	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) {
 		return false
 	}

@@ -33,6 +33,13 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 			t.Errorf("%q states how often: %v, want %v", text, got, want)
 		}
 	}
+	// a percentage states a rate, written with "%", "percent" or 百分之
+	for text, want := range map[string]bool{"Offer for MA-10442: 3.41% fixed for 10 years": true, "20 percent off all shoes": true,
+		"利率 2.1%": true, "首付 百分之三十": true, "Tariff 0.29 EUR/kWh": false, "Room 204, 3 nights": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.PercentTerm); got != want {
+			t.Errorf("%q states a percentage: %v, want %v", text, got, want)
+		}
+	}
 	// where a delivery was left is a place
 	for _, text := range []string{"DPD: delivered to neighbour at no. 14", "Car delivery scheduled at the dealer in Hannover"} {
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
@@ -316,6 +323,11 @@ func TestAnswerTypes(t *testing.T) {
 		"我在几号厅？":                                   nil,   // which hall: no date
 		"几号登机口？":                                   nil,   // which gate
 		"what are the opening hours?":              {when},
+		"what interest rate did the bank offer?":   {relevance.PercentTerm}, // a rate: a percentage
+		"ML-20931 rate?":                           {relevance.PercentTerm},
+		"利率多少？":                                    {relevance.PercentTerm},
+		"what's the exchange rate?":                nil, // a rate that is a price or a verb is none
+		"what did I rate the chicken order?":       nil,
 		"how much does CI-5520 cost?":              {money},
 		"when will I be charged?":                  {money, when},
 		"what do I have to pay myself?":            {money},

@@ -2340,3 +2340,16 @@ func TestMoneyBackIsNoMoneyCharged(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"how much did I get back for TR-30112?": 2})
 }
+
+// A question asking a rate ("KR-5510 rate?") asks for a percentage: the
+// loan's 5.9%, not its newer instalments and statements, which its story's
+// status would otherwise prefer.
+func TestARateIsAPercentage(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "loans", Time: ago(50), Text: "Loan KR-5510: 12,000 EUR, 5.9% fixed for 5 years"},
+		{Source: "payments", Time: ago(30), Text: "KR-5510 instalment 232 EUR collected"},
+		{Source: "payments", Time: ago(15), Text: "KR-5510 instalment 232 EUR collected"},
+		{Source: "letters", Time: ago(4), Text: "Yearly statement for KR-5510 available online"},
+	}
+	firstFor(t, cands, map[string]int{"KR-5510 rate?": 0, "what interest rate do I pay on KR-5510?": 0})
+}
