@@ -773,6 +773,15 @@ func TestWhatAnIdentifierMeansIsWhereItIsNamed(t *testing.T) {
 	if _, _, f := fused("what does F07 cost me?", cands); slices.Contains(f.Asks, "description") {
 		t.Errorf("what it costs: fusion %+v, want no description", f)
 	}
+	// "which trip is TI-5520?" asks what kind of thing it is, as "what is
+	// TI-5520?" does: the policy's own event, not the claim made under it
+	policy := []relevance.Candidate{
+		{Source: "policies", Time: ago(50), Text: "Travel insurance TI-5520: Japan, 3-17 April, 2 adults, 96 EUR"},
+		{Source: "claims", Time: ago(35), Text: "Claim TC-330 under TI-5520: lost luggage, 420 EUR"},
+		{Source: "claims", Time: ago(20), Text: "TC-330: please send the airline's report"},
+		{Source: "claims", Time: ago(5), Text: "TC-330 approved: 420 EUR"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("which trip is TI-5520?", nil), policy, 0, func(w *relevance.Weights) { w.Description = 0 })
 }
 
 // A question asking what a thing's sum is ("额度是多少？", a credit line) is

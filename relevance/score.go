@@ -1112,7 +1112,8 @@ func asksDescription(q text) bool {
 }
 
 // asksWhatItIs reports a question that names its objects and asks nothing
-// more than what they are ("what was GR-6611?", "what's INV-7731?") or mean
+// more than what they are ("what was GR-6611?", "what's INV-7731?", "which
+// trip is TI-60023?") or mean
 // ("what does E21 mean?", "JD-3302 是什么东西？"): the event introducing one says it, where the later
 // events of a story it names (the repair that error E21 opened) only name it
 // through another identifier (link). own are its terms without its
@@ -1125,6 +1126,11 @@ func asksWhatItIs(q text, own []string) bool {
 		return -1
 	}, q.norm); cjkWhatItIs[cjk] {
 		return true // "JD-3302 是什么东西？", "E21 是什么意思": its Chinese is nothing more
+	}
+	// "which trip is TI-60023?", "which order was 4471?": the kind of thing
+	// its object is, and nothing more
+	if len(q.words) >= 4 && q.words[0] == "which" && beWords[q.words[2]] && len(own) == 1 && own[0] == stem(q.words[1]) {
+		return true
 	}
 	// the question may name its object first ("RX-40012: what is it?"): the
 	// words before its "what" are then the identifier's, none of own
