@@ -604,7 +604,7 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 	// what the business asked of the customer ("what did they need me to
 	// send?", "what do you want from me?")
 	"need me to", "needs me to", "needed me to", "want me to", "wants me to", "wanted me to",
-	"need from me", "needs from me", "needed from me", "want from me", "wants from me", "wanted from me", "asked me to", "asked me for",
+	"need from me", "needs from me", "needed from me", "want from me", "wants from me", "wanted from me", "asked me to", "asked me for", "did they ask for", "did you ask for", "did they request", "did you request",
 	// what is left to do
 	"what else do i have to", "what else do i need", "what else should i", "what else must i", "anything else i need to", "anything else i have to",
 	"still have to do", "still need to do", "left to do", "left to sort", "还要做什么", "还需要做什么", "还要办什么", "还需要办",

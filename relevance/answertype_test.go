@@ -308,6 +308,7 @@ func TestAnswerTypes(t *testing.T) {
 		"药怎么吃？":                                    {instr}, // how to take a medicine
 		"what did they need me to send for 99812?": {instr}, // what the business asked of the customer
 		"what did you want from me on 88213?":      {instr},
+		"what papers did they ask for?":            {instr},      // what the business asked for
 		"what papers did you need from me?":        {why, instr}, // (a missing paper is also why a case waits)
 		"药 怎么 用？":                                  {instr},
 		"体检前要注意什么？":                                {instr}, // what to watch out for before it
