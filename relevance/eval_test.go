@@ -500,7 +500,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese food delivery, travel insurance, movers, Chinese dry
 	// cleaning, photo books, coworking) and -blind-178.json (the 36th's
 	// shape again, identifiers typed in lower case, apart or without their
-	// dash), written after stop 64's first six changes, committed unread;
+	// dash), written after stop 64's first six changes, committed unread,
+	// read once, then their misses: development; -blind-179.json
+	// (broadband, a card dispute, Chinese returns, train tickets and car
+	// insurance, an online course, parking fines, a sofa, concerts, a
+	// Chinese pharmacy) and -blind-180.json (identifiers as customers
+	// paste them: "#300471", "policy no. 7712-0043", "rc 77310", card
+	// ends, a courier number's last group), written after stop 64's
+	// first twelve changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -592,7 +599,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-172.json"}, {"../examples/evalset-blind-173.json"},
 		{"../examples/evalset-blind-174.json"}, {"../examples/evalset-blind-175.json"},
 		{"../examples/evalset-blind-176.json"}, {"../examples/evalset-blind-177.json"},
-		{"../examples/evalset-blind-178.json"},
+		{"../examples/evalset-blind-178.json"}, {"../examples/evalset-blind-179.json"},
+		{"../examples/evalset-blind-180.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
