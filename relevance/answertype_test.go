@@ -814,6 +814,15 @@ func TestAPriceQuestionFindsWhereTheObjectWasPriced(t *testing.T) {
 	if scores, _ := relevance.Score(relevance.NewQuery("how much was refunded for YX-5503?", nil), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 2) {
 		t.Errorf("how much was refunded: %.3f, want the refund first", scores)
 	}
+	// a price raised since is what the object costs now: the newer sum, not
+	// the introduction's (nor a renewal's charge of the same price)
+	repriced := []relevance.Candidate{
+		{Source: "contracts", Time: ago(55), Text: "Water contract WA-3310: monthly advance 41 EUR"},
+		{Source: "billing", Time: ago(35), Text: "WA-3310 renewed: 41 EUR taken"},
+		{Source: "billing", Time: ago(15), Text: "Monthly advance for WA-3310 raised to 46 EUR"},
+		{Source: "meters", Time: ago(5), Text: "Meter reading for WA-3310 received"},
+	}
+	firstFor(t, repriced, map[string]int{"WA-3310 monthly amount?": 2, "how much is WA-3310?": 2})
 }
 
 // A question asking how many looks for the events that state a count: "how

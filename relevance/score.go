@@ -519,7 +519,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// started" leaves the price to the charge)
 			price := asksPrice(q.Analysis, asked)
 			if price || asksDescription(q.normalised()) || asksWhatItIs(q.normalised(), own) {
-				if intro := introOf(qids, cands, docs); intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
+				intro := introOf(qids, cands, docs)
+				if price && intro >= 0 {
+					intro = repriced(intro, qids, cands, docs)
+				}
+				if intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
 					tf := make([]int32, len(docs))
 					tf[intro] = 1
 					lq.synth = append(lq.synth, synthTerm{term: DescriptionTerm, weight: w.Description, of: -1, tf: tf})
@@ -1155,6 +1159,26 @@ var cjkWhatItIs = map[string]bool{"是什么": true, "是什么东西": true, "�
 var meaningStems = map[string]bool{stem("mean"): true, stem("meant"): true, stem("stand"): true, stem("signify"): true}
 
 var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "were": true}
+
+// repriced is the event that says what the object introduced at intro
+// costs now: the newest of those naming it that state an amount and say
+// it was raised or lowered ("Monthly advance for G-2207-118 raised to 78
+// EUR"; not "renewed: 24.99 EUR taken", "return moved, extra day 48 EUR"),
+// or intro.
+func repriced(intro int, qids []ident, cands []Candidate, docs []doc) int {
+	at := intro
+	for i := range docs {
+		if cands[i].Time.After(cands[at].Time) && idMatch(qids, &docs[i]) > 0 && docs[i].count(moneyHash) > 0 && hasAny(&docs[i], repricedHashes) {
+			at = i
+		}
+	}
+	return at
+}
+
+// repricedHashes are the terms of the words saying a sum was raised or
+// lowered.
+var repricedHashes = stemHashes("raised", "increased", "reduced", "lowered", "decreased", "上调", "下调", "涨到", "涨至", "降到",
+	"降至", "调到", "调为", "调至", "涨价", "降价")
 
 // asksPrice reports a question that asks how much its object is and nothing
 // else ("how much was DC-2210?", "how much did YX-5503 cost?", "WM-2201
