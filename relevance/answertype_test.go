@@ -823,6 +823,21 @@ func TestAPriceQuestionFindsWhereTheObjectWasPriced(t *testing.T) {
 		{Source: "meters", Time: ago(5), Text: "Meter reading for WA-3310 received"},
 	}
 	firstFor(t, repriced, map[string]int{"WA-3310 monthly amount?": 2, "how much is WA-3310?": 2})
+	// so is a plan upgraded to a new price in a window of its one object,
+	// though the upgrade does not name it; an upgrade free of charge states
+	// no new sum
+	upgraded := []relevance.Candidate{
+		{Source: "subscriptions", Time: ago(55), Text: "Subscription ST-7710 started: Standard plan, 11.99 EUR per month"},
+		{Source: "subscriptions", Time: ago(30), Text: "Plan upgraded to Premium: 17.99 EUR per month, from next bill"},
+		{Source: "profiles", Time: ago(5), Text: "Profile 'Kids' created"},
+	}
+	firstFor(t, upgraded, map[string]int{"how much is ST-7710 a month now?": 1})
+	free := []relevance.Candidate{
+		{Source: "rentals", Time: ago(50), Text: "Rental RC-5510: compact car, 3 days, 180 EUR"},
+		{Source: "rentals", Time: ago(30), Text: "RC-5510 upgraded free of charge to an estate car"},
+		{Source: "rentals", Time: ago(10), Text: "RC-5510 pick-up desk in hall B"},
+	}
+	firstFor(t, free, map[string]int{"how much does RC-5510 cost?": 0})
 }
 
 // A question asking how many looks for the events that state a count: "how

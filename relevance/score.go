@@ -1161,23 +1161,42 @@ var meaningStems = map[string]bool{stem("mean"): true, stem("meant"): true, stem
 var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "were": true}
 
 // repriced is the event that says what the object introduced at intro
-// costs now: the newest of those naming it that state an amount and say
-// it was raised or lowered ("Monthly advance for G-2207-118 raised to 78
-// EUR"; not "renewed: 24.99 EUR taken", "return moved, extra day 48 EUR"),
-// or intro.
+// costs now: the newest of those naming it (or any, in a window where no
+// event names another object of its kind: "Plan upgraded to Premium: 17.99
+// EUR per month" after ST-3301's start) that state a sum and say it was
+// raised, lowered, upgraded or downgraded ("Monthly advance for G-2207-118
+// raised to 78 EUR"; not "renewed: 24.99 EUR taken", "return moved, extra
+// day 48 EUR", "upgraded free of charge"), or intro.
 func repriced(intro int, qids []ident, cands []Candidate, docs []doc) int {
 	at := intro
+	alone := !contested(qids, docs)
 	for i := range docs {
-		if cands[i].Time.After(cands[at].Time) && idMatch(qids, &docs[i]) > 0 && docs[i].count(moneyHash) > 0 && hasAny(&docs[i], repricedHashes) {
+		if cands[i].Time.After(cands[at].Time) && (alone || idMatch(qids, &docs[i]) > 0) && docs[i].count(moneyHash) > 0 && hasAny(&docs[i], repricedHashes) &&
+			bareNumber(cands[i].Text) { // (a sum: not "upgraded free of charge")
 			at = i
 		}
 	}
 	return at
 }
 
+// bareNumber reports a number in text that is no identifier's part (not the
+// 4471 of RC-4471).
+func bareNumber(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= '0' && text[i] <= '9' && (i == 0 || !isIDByte(text[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '/' || c == '_'
+}
+
 // repricedHashes are the terms of the words saying a sum was raised or
 // lowered.
-var repricedHashes = stemHashes("raised", "increased", "reduced", "lowered", "decreased", "上调", "下调", "涨到", "涨至", "降到",
+var repricedHashes = stemHashes("raised", "increased", "reduced", "lowered", "decreased", "upgraded", "downgraded", "上调", "下调", "涨到", "涨至", "降到",
 	"降至", "调到", "调为", "调至", "涨价", "降价")
 
 // asksPrice reports a question that asks how much its object is and nothing
