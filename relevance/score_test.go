@@ -186,7 +186,7 @@ func TestAnEventNotNamingTheAskedThingInheritsNothing(t *testing.T) {
 		{Source: "notices", Time: ago(33), Text: "CN-7781 show moved to Saturday 21:00"},
 		{Source: "snacks", Time: ago(21), Text: "Snack voucher: 1 large popcorn added to CN-7781"},
 	}
-	for _, q := range []string{"what seats do I have for CN-7781?", "CN-7781 which seats?"} { // (the noun may end the question)
+	for _, q := range []string{"what seats do I have for CN-7781?", "CN-7781 which seats?", "what are the seats for CN-7781?"} { // (the noun may end the question, or follow "what's the")
 		scores, comps = relevance.Score(relevance.NewQuery(q, nil), tickets, relevance.DefaultWeights, nil, testNow)
 		if comps[2].Thread != 0 || comps[3].Thread != 0 || !ranksFirst(scores, 0) {
 			t.Errorf("%q: the move and the popcorn, naming no seat, inherit, or outrank the tickets: %.3f %+v", q, scores, comps)

@@ -439,17 +439,25 @@ func noStoryTerms(text string) []uint64 {
 // seats do I have for CN-7781?". The noun is one or
 // two words WordNet knows as a noun, before an auxiliary, a pronoun or a
 // preposition, or ending the question ("what happened to …" names none:
-// "happened" is no noun), or after "what is the latest …" ("what's the
+// "happened" is no noun), or after "what is the", "what's my" ("what's the
+// excess on 88120?": excess) or "what is the latest …" ("what's the
 // latest bill?": bill). A word saying something changed names no thing
-// ("what's the newest update on my rental?" asks for any).
+// ("what's the newest update on my rental?" asks for any), nor does the
+// status asked ("what is the status of claim A?").
 func askedNoun(words, terms []string) uint64 {
 	for k, w := range words {
 		if w != "what" && w != "which" {
 			continue
 		}
 		n := k + 1
-		if n+2 < len(words) && beWords[words[n]] && ownerWords[words[n+1]] && newestWords[words[n+2]] {
-			n += 3 // ("what's the latest bill?", "what is my current plan?")
+		if n+2 < len(words) && beWords[words[n]] && ownerWords[words[n+1]] {
+			if !newestWords[words[n+2]] && newsWord(stem(words[n+2])) {
+				return 0 // ("what is the status of claim A?": where it stands, no thing in it)
+			}
+			n += 2 // ("what's the excess on 88120?", "what is my plan?")
+			if newestWords[words[n]] {
+				n++ // ("what's the latest bill?", "what is my current plan?")
+			}
 		}
 		if n+1 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
 			n += 2
