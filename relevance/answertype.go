@@ -164,19 +164,35 @@ var (
 // one), "percent", "per cent" or "pct" after it, or 百分之.
 func statesPercent(rs []rune) bool {
 	for i, r := range rs {
-		switch {
-		case r == '%' && i > 0 && (unicode.IsDigit(rs[i-1]) || rs[i-1] == ' ' && i > 1 && unicode.IsDigit(rs[i-2])):
-			return true
-		case r == '百' && i+2 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之':
-			return true
-		case unicode.IsDigit(r) && (i+1 == len(rs) || !unicode.IsDigit(rs[i+1])):
-			rest := string(rs[i+1:])
-			if strings.HasPrefix(rest, " percent") || strings.HasPrefix(rest, " per cent") || strings.HasPrefix(rest, " pct") {
+		switch r {
+		case '%':
+			if i > 0 && (unicode.IsDigit(rs[i-1]) || rs[i-1] == ' ' && i > 1 && unicode.IsDigit(rs[i-2])) {
+				return true
+			}
+		case '百':
+			if i+2 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之' {
+				return true
+			}
+		case 'p':
+			if i > 1 && rs[i-1] == ' ' && unicode.IsDigit(rs[i-2]) && (runesHavePrefix(rs[i:], "percent") || runesHavePrefix(rs[i:], "per cent") || runesHavePrefix(rs[i:], "pct")) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// runesHavePrefix reports that rs begins with the ASCII prefix p.
+func runesHavePrefix(rs []rune, p string) bool {
+	if len(rs) < len(p) {
+		return false
+	}
+	for k := 0; k < len(p); k++ {
+		if rs[k] != rune(p[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // DurationTerm is the term of an event that states how long something lasts
