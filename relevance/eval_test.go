@@ -507,7 +507,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese pharmacy) and -blind-180.json (identifiers as customers
 	// paste them: "#300471", "policy no. 7712-0043", "rc 77310", card
 	// ends, a courier number's last group), written after stop 64's
-	// first twelve changes, committed unread;
+	// first eleven changes, committed unread, read once, then their
+	// misses: development;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
