@@ -508,7 +508,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// paste them: "#300471", "policy no. 7712-0043", "rc 77310", card
 	// ends, a courier number's last group), written after stop 64's
 	// first eleven changes, committed unread, read once, then their
-	// misses: development;
+	// misses: development; -blind-181.json (the 36th's shape: hearing
+	// aids, a Chinese driving school, wholesale, Chinese telecom, tyres,
+	// a Chinese hospital, a SaaS workspace, a vet), written after all
+	// fifteen of stop 64's changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -601,7 +604,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-174.json"}, {"../examples/evalset-blind-175.json"},
 		{"../examples/evalset-blind-176.json"}, {"../examples/evalset-blind-177.json"},
 		{"../examples/evalset-blind-178.json"}, {"../examples/evalset-blind-179.json"},
-		{"../examples/evalset-blind-180.json"},
+		{"../examples/evalset-blind-180.json"}, {"../examples/evalset-blind-181.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
