@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -1180,18 +1181,15 @@ func repriced(intro int, qids []ident, cands []Candidate, docs []doc) int {
 }
 
 // bareNumber reports a number in text that is no identifier's part (not the
-// 4471 of RC-4471).
+// 4471 of RC-4471: inIdentifier).
 func bareNumber(text string) bool {
-	for i := 0; i < len(text); i++ {
-		if text[i] >= '0' && text[i] <= '9' && (i == 0 || !isIDByte(text[i-1])) {
+	rs := []rune(text)
+	for i, r := range rs {
+		if unicode.IsDigit(r) && (i == 0 || !unicode.IsDigit(rs[i-1])) && !inIdentifier(rs, i) {
 			return true
 		}
 	}
 	return false
-}
-
-func isIDByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '/' || c == '_'
 }
 
 // repricedHashes are the terms of the words saying a sum was raised or
