@@ -161,38 +161,26 @@ var (
 )
 
 // statesPercent reports a percentage: a number and "%" (NFKC makes "％"
-// one), "percent", "per cent" or "pct" after it, or 百分之.
+// one), or the word "percent", "per cent" or "pct" after it (followedBy), or
+// 百分之.
 func statesPercent(rs []rune) bool {
 	for i, r := range rs {
-		switch r {
-		case '%':
+		switch {
+		case r == '%':
 			if i > 0 && (unicode.IsDigit(rs[i-1]) || rs[i-1] == ' ' && i > 1 && unicode.IsDigit(rs[i-2])) {
 				return true
 			}
-		case '百':
+		case r == '百':
 			if i+2 < len(rs) && rs[i+1] == '分' && rs[i+2] == '之' {
 				return true
 			}
-		case 'p':
-			if i > 1 && rs[i-1] == ' ' && unicode.IsDigit(rs[i-2]) && (runesHavePrefix(rs[i:], "percent") || runesHavePrefix(rs[i:], "per cent") || runesHavePrefix(rs[i:], "pct")) {
+		case r == 'p' && i > 1 && rs[i-1] == ' ' && unicode.IsDigit(rs[i-2]):
+			if after := rs[i-1:]; followedBy(after, "percent") || followedBy(after, "pct") || followedBy(after, "per") && followedBy(rs[i+3:], "cent") {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// runesHavePrefix reports that rs begins with the ASCII prefix p.
-func runesHavePrefix(rs []rune, p string) bool {
-	if len(rs) < len(p) {
-		return false
-	}
-	for k := 0; k < len(p); k++ {
-		if rs[k] != rune(p[k]) {
-			return false
-		}
-	}
-	return true
 }
 
 // DurationTerm is the term of an event that states how long something lasts

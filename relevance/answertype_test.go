@@ -35,7 +35,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 	}
 	// a percentage states a rate, written with "%", "percent" or 百分之
 	for text, want := range map[string]bool{"Offer for MA-10442: 3.41% fixed for 10 years": true, "20 percent off all shoes": true,
-		"利率 2.1%": true, "首付 百分之三十": true, "Tariff 0.29 EUR/kWh": false, "Room 204, 3 nights": false} {
+		"利率 2.1%": true, "首付 百分之三十": true, "Fee of 3 per cent": true, "5 pct off": true, "Tariff 0.29 EUR/kWh": false, "Room 204, 3 nights": false} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.PercentTerm); got != want {
 			t.Errorf("%q states a percentage: %v, want %v", text, got, want)
 		}
