@@ -511,7 +511,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// misses: development; -blind-181.json (the 36th's shape: hearing
 	// aids, a Chinese driving school, wholesale, Chinese telecom, tyres,
 	// a Chinese hospital, a SaaS workspace, a vet), written after all
-	// fifteen of stop 64's changes, committed unread;
+	// fifteen of stop 64's changes, committed unread, read once at that
+	// stop's end, then its misses: development; -blind-182.json (the 36th's
+	// shape: glasses, Chinese parcels, coworking, Chinese home cleaning, an
+	// online pharmacy, a Chinese gym, boat rental, Chinese car insurance
+	// claims) and -blind-183.json (a bank's cards and transfers, movers,
+	// streaming, a kindergarten, printing, a rented flat's repairs, event
+	// tickets, solar panels), written at stop 65's start, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -605,6 +611,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-176.json"}, {"../examples/evalset-blind-177.json"},
 		{"../examples/evalset-blind-178.json"}, {"../examples/evalset-blind-179.json"},
 		{"../examples/evalset-blind-180.json"}, {"../examples/evalset-blind-181.json"},
+		{"../examples/evalset-blind-182.json"}, {"../examples/evalset-blind-183.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
