@@ -1597,7 +1597,7 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 	// stock", "sold out")
 	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"}, "for": {"maintenance", "repairs", "repair", "renovation", "refurbishment", "cleaning", "works", "inspection", "holidays"},
 	"without": {"a", "an", "valid", "permission", "authorisation", "authorization"},
-	"not": {"found", "available", "enough", "home", "reachable", "possible", "eligible", "valid", "working", "responding", "charging", "connecting", "loading",
+	"not": {"as", "found", "available", "enough", "home", "reachable", "possible", "eligible", "valid", "working", "responding", "charging", "connecting", "loading",
 		"work", "respond", "charge", "connect", "load"},
 	"of": {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},
 	"please": {"upload", "send", "provide", "submit", "sign", "resend", "complete"},

@@ -132,6 +132,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"支付失败：余额不足":                                                    {why},
 		"Return started for SH-4410: too small":                        {why}, // why it is sent back
 		"Delivery failed: nobody at home":                              {why}, // why it could not be done
+		"GL-30421: tint not as ordered, lenses remade":                 {why}, // not what was ordered
 		"Item not available, refund issued":                            {why},
 		"Oat milk out of stock, removed from the order":                {why},
 		"Tickets sold out":                                             {why},
