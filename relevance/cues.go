@@ -95,6 +95,28 @@ func withoutCues(terms []string, q string) []string {
 	return slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return cueStems[t] || slices.Contains(drop, t) })
 }
 
+// idioms are phrases of the still cues whose words name nothing the question
+// is about: "did the payment go through in the end?" asks whether it did at
+// last, not about an end ("Card ending 4471 unblocked" matched it).
+var idioms = newCueSet([]string{"in the end"})
+
+// idiomStem is the stem of the word that idioms' phrase holds.
+var idiomStem = stem("end")
+
+// withoutIdiom is the question's words without the word of an idiom it says
+// (idioms), and whether it says one.
+func withoutIdiom(terms []string, q text) ([]string, bool) {
+	if !idioms.in(q) || !slices.Contains(terms, idiomStem) {
+		return terms, false
+	}
+	return slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return t == idiomStem }), true
+}
+
+// fromIdiom reports an expansion that only an idiom's word brings.
+func fromIdiom(e expansion) bool {
+	return len(e.from) > 0 && !slices.ContainsFunc(e.from, func(f string) bool { return f != idiomStem })
+}
+
 // fromCue reports an expansion that only the recency cues of cueStems bring.
 func fromCue(e expansion) bool {
 	return len(e.from) > 0 && !slices.ContainsFunc(e.from, func(f string) bool { return !cueStems[f] })

@@ -439,6 +439,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if q.Intent {
 			qw = withoutCues(qw, q.normalised().norm)
 		}
+		qw, idiom := withoutIdiom(qw, q.normalised())
 		lq := newLexQuery(qw, w.CJKChar)
 		for _, h := range negatedCJK(q.normalised().norm) {
 			// "为什么没送到？" asks about a delivery that did not happen: "已送到"
@@ -466,7 +467,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if w.Synonyms > 0 && w.Senses > 0 || w.Inflected > 0 {
 			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, func(e expansion) {
 				switch {
-				case q.Intent && fromCue(e):
+				case q.Intent && fromCue(e), idiom && fromIdiom(e):
 					// what "latest", "newest" or "recently" bring ("late",
 					// "new"): the words only ask for the newest (withoutCues)
 				case e.inflected && w.Inflected > 0:

@@ -1308,6 +1308,27 @@ func TestRecencyCuesAreNoTerms(t *testing.T) {
 	}
 }
 
+// "In the end" asks whether something happened at last: its "end" is no word
+// of what the question is about, nor are the words it brings ("finish",
+// "stop"); "Card ending 4471 unblocked" does not match it.
+func TestAnIdiomsWordIsNoTerm(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bank", Time: ago(40), Text: "Transfer TR-20934 to the electricity company rejected: IBAN invalid"},
+		{Source: "bank", Time: ago(20), Text: "Transfer TR-20934 sent again with corrected IBAN, executed"},
+		{Source: "cards", Time: ago(9), Text: "Card ending 4471 unblocked, the stop on it finished"},
+	}
+	for _, q := range []string{"did the transfer go through in the end?", "did the transfer to the electricity company work in the end?"} {
+		scores, comps, _ := fused(q, cands)
+		if comps[2].Lexical != 0 || ranksFirst(scores, 2) {
+			t.Errorf("%q: the card's line should match nothing: %.3f %+v", q, scores, comps)
+		}
+	}
+	// the word itself, asked about, still counts
+	if _, comps, _ := fused("when does the card ending 4471 expire?", cands); comps[2].Lexical == 0 {
+		t.Errorf("a question naming the card's ending should match it: %+v", comps)
+	}
+}
+
 // A question whether something still holds or has happened by now ("still",
 // "yet", 了没, "in the end", 最后), or how it is doing ("how is … doing?", 怎么样了), asks where its story stands: the later event on the thing
 // inherits all of the match of the event that introduced it, and is newer.
