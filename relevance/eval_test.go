@@ -517,7 +517,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// online pharmacy, a Chinese gym, boat rental, Chinese car insurance
 	// claims) and -blind-183.json (a bank's cards and transfers, movers,
 	// streaming, a kindergarten, printing, a rented flat's repairs, event
-	// tickets, solar panels), written at stop 65's start, committed unread;
+	// tickets, solar panels), written at stop 65's start, committed unread,
+	// read once, then their misses: development; -blind-184.json (the 36th's
+	// shape: furniture, Chinese food delivery, car hire, Chinese property
+	// management, a language school, Chinese flights, a domain and mailbox,
+	// Chinese broadband) and -blind-185.json (a dentist, a gym, a SIM and
+	// number porting, a tax advisor, a hotel, car charging, laundry, a
+	// school), written after stop 65's first four changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -612,6 +618,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-178.json"}, {"../examples/evalset-blind-179.json"},
 		{"../examples/evalset-blind-180.json"}, {"../examples/evalset-blind-181.json"},
 		{"../examples/evalset-blind-182.json"}, {"../examples/evalset-blind-183.json"},
+		{"../examples/evalset-blind-184.json"}, {"../examples/evalset-blind-185.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
