@@ -685,7 +685,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
-		how := inheritance{still: still, newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
+		how := inheritance{still: still, whether: asksWhether(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			sum:       !still && !happened && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,

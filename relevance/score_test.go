@@ -1329,6 +1329,18 @@ func TestAnIdiomsWordIsNoTerm(t *testing.T) {
 	}
 }
 
+// Asked whether something is still missing, the later event saying that what
+// an event found missing came in answers it; asked what is missing, the
+// event saying so does (supplied).
+func TestWhatCameInAnswersWhetherItIsStillMissing(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "visa", Time: ago(50), Text: "Application received; missing: a copy of your passport photo page"},
+		{Source: "visa", Time: ago(30), Text: "Passport copy uploaded, thank you"},
+		{Source: "visa", Time: ago(10), Text: "Consulate appointment booked for 3 February"},
+	}
+	firstFor(t, cands, map[string]int{"do you still need anything from me?": 1, "is anything still missing?": 1, "what do you still need from me?": 0})
+}
+
 // A question whether something still holds or has happened by now ("still",
 // "yet", 了没, "in the end", 最后), or how it is doing ("how is … doing?", 怎么样了), asks where its story stands: the later event on the thing
 // inherits all of the match of the event that introduced it, and is newer.

@@ -128,6 +128,9 @@ func sameObject(a, b ident) bool {
 // (inherit).
 type inheritance struct {
 	still bool // it asks whether something still holds or where a thing stands (stillCues)
+	// it asks whether (asksWhether: "do you still need anything from me?",
+	// not "what do you still need?", which asks what an event says)
+	whether bool
 	// it asks whether something has happened ("物业费交了吗？", happenedCues;
 	// "did the lights come?", asksWhetherDone): a later event saying it is
 	// done (saysDone: 已缴, 还款 成功, 送达, "delivered"), and stating no time
@@ -258,7 +261,50 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	if (len(asked) > 0 || noun != 0) && len(top) > 0 {
 		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how)
 	}
+	if how.still && how.whether && len(top) > 0 {
+		supplied(top[0], rels, comps, cands, docs, w)
+	}
 }
+
+// supplied lets a later event saying that what the most relevant one (i)
+// found missing or needed came in answer a question whether it still holds:
+// "Vaccination record received" after "Mia: vaccination record still
+// missing" for "is anything still missing for Mia?", "Receipts uploaded"
+// after "Missing: receipts for home office costs" for "do you still need
+// anything from me?". The later event shares a word of what i says is
+// missing (storyWord, as for supersede) and says it is done (saysDone) or
+// was handed in (suppliedHashes); it inherits all of i's match (wA). Not
+// when i names an identifier: the events naming it tell its story
+// (inherit).
+func supplied(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
+	if rels[i] <= 0 || namesOwnID(&docs[i]) || !hasAny(&docs[i], lackingHashes) {
+		// (an event naming an identifier tells its story by it: inherit)
+		return
+	}
+	var chars []uint64
+	for j := range docs {
+		d := &docs[j]
+		if !cands[j].Time.After(cands[i].Time) || !hasAny(d, suppliedHashes) && !saysDone(d, cands[j].Text, false) {
+			continue
+		}
+		if chars == nil {
+			chars = noStoryTerms(cands[i].Text)
+		}
+		if slices.ContainsFunc(d.terms(), func(h uint64) bool {
+			return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) && !slices.Contains(lackingHashes, h)
+		}) {
+			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
+		}
+	}
+}
+
+// lackingHashes are the terms of words saying that something is missing or
+// still needed from the customer, and suppliedHashes those saying that it was
+// handed in (supplied).
+var (
+	lackingHashes  = stemHashes("missing", "needed", "required", "缺少", "缺失", "待补充", "需补充", "需要补充", "未提交")
+	suppliedHashes = stemHashes("uploaded", "submitted", "provided", "supplied", "handed", "已提交", "已上传", "补交", "已补充", "收到")
+)
 
 // sameSums reports that the event j states no number of its own besides the
 // story's identifier q and prefixed identifiers, or one that the story's
