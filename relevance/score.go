@@ -610,6 +610,20 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
+	if w.Unstated > 0 && w.Unstated < 1 && len(asked) == 1 && asked[0].term == TimeTerm && clockAsked.in(q.normalised()) {
+		// asked what time ("what time do I see the teacher?", 几点), an event
+		// stating no clock time keeps Weights.Unstated of its relevance, as one
+		// stating no fault does for a fault question: "Parent-teacher day: Thu
+		// 28 Nov, book a slot" names the teacher, "Your slot: Thu 28 Nov 16:40"
+		// is the time (+7 −1 on the development sets). Not one saying the time
+		// changed or is late ("列车 晚点 40 分钟"), whose time is the one before
+		// it, later
+		for i := range docs {
+			if docs[i].marks&markClock == 0 && !saysChanged(&docs[i]) && docs[i].count(delayHash) == 0 {
+				rels[i] *= w.Unstated
+			}
+		}
+	}
 	if w.Unstated > 0 && w.Unstated < 1 && asksFault {
 		// asked what is wrong with a thing or what a check found, an event
 		// stating no fault or finding keeps Weights.Unstated of its relevance,

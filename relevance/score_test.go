@@ -1329,6 +1329,17 @@ func TestAnIdiomsWordIsNoTerm(t *testing.T) {
 	}
 }
 
+// Asked what time, an event stating no clock time keeps Weights.Unstated of
+// its relevance: the day's event names the dentist, the later one the time.
+func TestAnEventWithoutAClockTimeCountsLittleForWhatTime(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "dentist", Time: ago(40), Text: "Your slot: 09:15, room 4"},
+		{Source: "dentist", Time: ago(20), Text: "Dentist appointment with Dr Weber confirmed for Tuesday 12 March"},
+		{Source: "dentist", Time: ago(5), Text: "Reminder: bring your insurance card"},
+	}
+	firstFor(t, cands, map[string]int{"what time is my dentist appointment?": 0, "which day is my dentist appointment?": 1})
+}
+
 // Asked whether something is still missing, the later event saying that what
 // an event found missing came in answers it; asked what is missing, the
 // event saying so does (supplied).
