@@ -610,17 +610,18 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
-	if w.Unstated > 0 && w.Unstated < 1 && len(asked) == 1 && asked[0].term == TimeTerm && clockAsked.in(q.normalised()) {
-		// asked what time ("what time do I see the teacher?", 几点), an event
-		// stating no clock time keeps Weights.Unstated of its relevance, as one
-		// stating no fault does for a fault question: "Parent-teacher day: Thu
-		// 28 Nov, book a slot" names the teacher, "Your slot: Thu 28 Nov 16:40"
-		// is the time (+7 −1 on the development sets). Not one saying the time
-		// changed or is late ("列车 晚点 40 分钟"), whose time is the one before
-		// it, later
-		for i := range docs {
-			if docs[i].marks&markClock == 0 && !saysChanged(&docs[i]) && docs[i].count(delayHash) == 0 {
-				rels[i] *= w.Unstated
+	if w.Unstated > 0 && w.Unstated < 1 && len(asked) == 1 && asked[0].term == TimeTerm {
+		// asked what time (几点) or which day (哪天), an event stating no clock
+		// time, or no day, keeps Weights.Unstated of its relevance, as one
+		// stating no fault does for a fault question: for "what time do I see
+		// the teacher?", "Parent-teacher day: Thu 28 Nov, book a slot" names
+		// the teacher, "Your slot: Thu 28 Nov 16:40" is the time (lacksTimeAsked;
+		// +7 −1 on the development sets for the clock, +4 −1 for the day)
+		if clock := clockAsked.in(q.normalised()); clock || dayAsked.in(q.normalised()) {
+			for i := range docs {
+				if lacksTimeAsked(&docs[i], clock) {
+					rels[i] *= w.Unstated
+				}
 			}
 		}
 	}
@@ -927,6 +928,19 @@ func countedFrom(norm string, words []string) bool {
 
 // clockAsked marks a question asking for a clock time ("what time does it
 // leave?", 几点): a date alone does not answer it.
+// lacksTimeAsked reports that an event states no clock time (clock) or no
+// day (else), nor that the time changed or is late ("列车 晚点 40 分钟", whose
+// time is the one before it, later).
+func lacksTimeAsked(d *doc, clock bool) bool {
+	if saysChanged(d) || d.count(delayHash) > 0 {
+		return false
+	}
+	if clock {
+		return d.marks&markClock == 0
+	}
+	return d.count(timeHash) == 0 || d.marks&markClock != 0 && d.marks&markDay == 0
+}
+
 var clockAsked = newCueSet([]string{"what time", "几点"})
 
 // timeLacking marks the events stating a time without what the question

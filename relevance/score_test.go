@@ -1330,14 +1330,20 @@ func TestAnIdiomsWordIsNoTerm(t *testing.T) {
 }
 
 // Asked what time, an event stating no clock time keeps Weights.Unstated of
-// its relevance: the day's event names the dentist, the later one the time.
-func TestAnEventWithoutAClockTimeCountsLittleForWhatTime(t *testing.T) {
+// its relevance: the day's event names the dentist, the earlier one the
+// time; asked which day, one stating no day (lacksTimeAsked).
+func TestAnEventWithoutTheTimeAskedCountsLittle(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "dentist", Time: ago(40), Text: "Your slot: 09:15, room 4"},
 		{Source: "dentist", Time: ago(20), Text: "Dentist appointment with Dr Weber confirmed for Tuesday 12 March"},
 		{Source: "dentist", Time: ago(5), Text: "Reminder: bring your insurance card"},
 	}
 	firstFor(t, cands, map[string]int{"what time is my dentist appointment?": 0, "which day is my dentist appointment?": 1})
+	// and asked which day, one stating no day
+	firstFor(t, []relevance.Candidate{
+		{Source: "dentist", Time: ago(40), Text: "Appointment confirmed: wisdom tooth out, Monday 10:00"},
+		{Source: "dentist", Time: ago(10), Text: "Before the tooth extraction: eat normally, no rinsing afterwards"},
+	}, map[string]int{"which day is the tooth extraction?": 0})
 }
 
 // Asked whether something is still missing, the later event saying that what
