@@ -523,7 +523,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// management, a language school, Chinese flights, a domain and mailbox,
 	// Chinese broadband) and -blind-185.json (a dentist, a gym, a SIM and
 	// number porting, a tax advisor, a hotel, car charging, laundry, a
-	// school), written after stop 65's first four changes, committed unread;
+	// school), written after stop 65's first four changes, committed unread,
+	// read once, then their misses: development; -blind-186.json (the 36th's
+	// shape: a bike repair, Chinese number porting, catering, a Chinese
+	// flat rental, contact lenses, a Chinese course, a boiler service, a
+	// Chinese fuel card) and -blind-187.json (a web shop's exchange,
+	// contents insurance, physio, a Chinese shop, a car wash, a Chinese
+	// repair service, parking permits, Chinese movers), written after stop
+	// 65's first nine changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -619,6 +626,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-180.json"}, {"../examples/evalset-blind-181.json"},
 		{"../examples/evalset-blind-182.json"}, {"../examples/evalset-blind-183.json"},
 		{"../examples/evalset-blind-184.json"}, {"../examples/evalset-blind-185.json"},
+		{"../examples/evalset-blind-186.json"}, {"../examples/evalset-blind-187.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
