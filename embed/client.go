@@ -34,7 +34,8 @@ type Config struct {
 	// WordVectors (local only) is a file of word vectors in GloVe's text format
 	// whose words' vectors end each vector (NewLocalFromConfig): default
 	// DefaultWordVectors, which `make setup` installs; none for the hashed
-	// words alone (the local embedder before 2026-12-03, local-hash-v1-384).
+	// words alone (local-hash-v2-384; the local embedder before 2026-12-03 was
+	// such, as local-hash-v1-384).
 	WordVectors string `yaml:"word_vectors"`
 	// BaseURL of the provider: for openai it ends in /v1 (https://api.openai.com/v1,
 	// http://localhost:8000/v1 for vLLM, http://localhost:11434/v1 for Ollama's

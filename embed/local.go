@@ -76,9 +76,9 @@ func (l *Local) Dims() int { return l.dims }
 // one. With word vectors it names them by their content.
 func (l *Local) Model() string {
 	if l.wv != nil {
-		return fmt.Sprintf("local-hash-v1-%d-wordvec-v2-%s", l.dims, l.wv.ID())
+		return fmt.Sprintf("local-hash-v2-%d-wordvec-v2-%s", l.dims, l.wv.ID())
 	}
-	return fmt.Sprintf("local-hash-v1-%d", l.dims)
+	return fmt.Sprintf("local-hash-v2-%d", l.dims)
 }
 
 // Embed returns one vector per text.
@@ -120,16 +120,36 @@ func (l *Local) embedInto(v []float32, text string) {
 	var word [64]rune // words longer than this are hashed by their first 64 runes
 	n := 0
 	var prevCJK rune
+	// a code's letters, when the word before a joiner ("DS" of "DS-220") is
+	// one, and whether a joiner alone follows them so far
+	var code [8]rune
+	nCode, joined := 0, false
 	flush := func() {
 		if n == 0 {
+			nCode, joined = 0, false
 			return
 		}
 		w := word[:min(n, len(word))]
 		if n <= maxStopWordLen && stopWords[string(w)] {
-			n = 0
+			n, nCode, joined = 0, 0, false
 			return
 		}
 		l.add(hashed, hashRunes(fnvOffset, w), wordWeight)
+		// an identifier however it is typed: "DS-220" also as "ds220", and
+		// "DS220" also as "ds" and "220" (codeWeight each)
+		if k := letterDigitSplit(w); k > 0 {
+			l.add(hashed, hashRunes(fnvOffset, w[:k]), codeWeight)
+			l.add(hashed, hashRunes(fnvOffset, w[k:]), codeWeight)
+		} else if joined && nCode > 0 && unicode.IsDigit(w[0]) && n+nCode <= len(word) {
+			var both [64]rune
+			m := copy(both[:], code[:nCode])
+			m += copy(both[m:], w)
+			l.add(hashed, hashRunes(fnvOffset, both[:m]), codeWeight)
+		}
+		nCode, joined = 0, false
+		if n <= len(code) && allLetters(w) {
+			nCode = copy(code[:], w)
+		}
 		if g != nil && n <= len(word) {
 			if r := l.wv.rank(string(w)); r >= 0 {
 				l.wv.addTo(g, r, float64(r+100)/float64(r+1100))
@@ -164,8 +184,13 @@ func (l *Local) embedInto(v []float32, text string) {
 				word[n] = unicode.ToLower(r)
 			}
 			n++
+		case (r == '-' || r == '_') && n > 0:
+			flush()
+			joined = nCode > 0
+			nCode *= b2i(joined)
 		default:
 			flush()
+			nCode = 0
 		}
 		prevCJK = 0
 	}
@@ -204,6 +229,43 @@ func (l *Local) add(v []float32, h uint64, w float32) {
 		w = -w
 	}
 	v[idx] += w
+}
+
+// codeWeight is the weight of an identifier's other spellings.
+const codeWeight = 0.5
+
+// letterDigitSplit is where a word of letters then digits ("ds220") turns to
+// digits; 0 for any other word.
+func letterDigitSplit(w []rune) int {
+	k := 0
+	for k < len(w) && unicode.IsLetter(w[k]) {
+		k++
+	}
+	if k == 0 || k == len(w) {
+		return 0
+	}
+	for _, r := range w[k:] {
+		if !unicode.IsDigit(r) {
+			return 0
+		}
+	}
+	return k
+}
+
+func allLetters(w []rune) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func normalize(v []float32) {

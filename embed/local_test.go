@@ -64,6 +64,23 @@ func TestLocalChinese(t *testing.T) {
 	}
 }
 
+// An identifier typed with or without its dash is one word: "DS220" and
+// "PX3302总共多少钱" find the events naming DS-220 and PX-3302 before the
+// others, and "DS-220" finds one naming DS220.
+func TestLocalIdentifiersHoweverTyped(t *testing.T) {
+	l, _ := NewLocal(LocalDimsDefault)
+	for _, c := range []struct{ q, hit, miss string }{
+		{"what's the status of DS220?", "DS-220: merchant refunded 89.99 EUR", "New card sent by post, arrives in 3-5 working days"},
+		{"PX3302总共多少钱？", "报名 课程 PX-3302：Python 入门，1980 元", "分期 第 二 期 990 元 已 扣款"},
+		{"status of DS-220?", "Dispute DS220 opened for the payment", "New card sent by post, arrives in 3-5 working days"},
+	} {
+		q, hit, miss := embedOne(t, l, c.q), embedOne(t, l, c.hit), embedOne(t, l, c.miss)
+		if cosine(q, hit) <= cosine(q, miss) || cosine(q, hit) < 0.1 {
+			t.Errorf("%q: %q %.3f, %q %.3f", c.q, c.hit, cosine(q, hit), c.miss, cosine(q, miss))
+		}
+	}
+}
+
 func TestNewLocalValidates(t *testing.T) {
 	if _, err := NewLocal(0); err == nil {
 		t.Error("want an error for 0 dimensions")

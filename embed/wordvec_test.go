@@ -128,7 +128,7 @@ func TestWordVectorsBringMeaning(t *testing.T) {
 
 func TestNewLocalFromConfig(t *testing.T) {
 	l, err := NewLocalFromConfig(Config{Provider: ProviderLocal, Dims: 64, WordVectors: WordVectorsNone})
-	if err != nil || l.Model() != "local-hash-v1-64" {
+	if err != nil || l.Model() != "local-hash-v2-64" {
 		t.Fatalf("none: %v, %v", l, err)
 	}
 	_, err = NewLocalFromConfig(Config{Provider: ProviderLocal, Dims: 384, WordVectors: filepath.Join(t.TempDir(), "missing.txt")})

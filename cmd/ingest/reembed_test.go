@@ -99,7 +99,7 @@ sources:
 	defer st.Close()
 	var fresh bytes.Buffer // a store without vectors: nothing to do
 	if err := run(ctx, []string{"reembed", "-config", before, "-dry-run"}, os.Getenv, &fresh, io.Discard); err != nil ||
-		!strings.Contains(fresh.String(), "dry run: the store holds no vectors yet: nothing to re-embed (they will be local-hash-v1-64/64's)") {
+		!strings.Contains(fresh.String(), "dry run: the store holds no vectors yet: nothing to re-embed (they will be local-hash-v2-64/64's)") {
 		t.Fatalf("a fresh store: %v\n%s", err, fresh.String())
 	}
 	old := hashedEmbedder(t, 64)
@@ -178,7 +178,7 @@ sources:
 	// A dry run beside it says what it would do, and writes nothing.
 	var dry bytes.Buffer
 	if err := run(ctx, []string{"reembed", "-config", after, "-dry-run"}, os.Getenv, &dry, io.Discard); err != nil ||
-		!strings.Contains(dry.String(), fmt.Sprintf("dry run: re-embedding %d vectors of local-hash-v1-64/64 with openai:fake-96/96", nEvents+3*nDocs)) {
+		!strings.Contains(dry.String(), fmt.Sprintf("dry run: re-embedding %d vectors of local-hash-v2-64/64 with openai:fake-96/96", nEvents+3*nDocs)) {
 		t.Fatalf("dry run: %v\n%s", err, dry.String())
 	}
 	if _, unfinished, err := st.LoadReembed(ctx); err != nil || unfinished || keys(":{*}:tl") == 0 {
@@ -359,7 +359,7 @@ sources:
 		t.Errorf("-copy-from the same prefix: %v", err)
 	}
 	got, err := reembed("-copy-from", "old")
-	if err != nil || !strings.Contains(got, fmt.Sprintf("re-embedded %d events, 1 documents and 2 chunks with local-hash-v1-48/48", nEvents+1)) ||
+	if err != nil || !strings.Contains(got, fmt.Sprintf("re-embedded %d events, 1 documents and 2 chunks with local-hash-v2-48/48", nEvents+1)) ||
 		!strings.Contains(got, "the collections old_* are kept") {
 		t.Fatalf("reembed: %v\n%s", err, got)
 	}
@@ -396,7 +396,7 @@ sources:
 		t.Errorf("knowledge search in the new collections: %v %+v", err, hits)
 	}
 	svc.Close()
-	if _, err := wire.Open(ctx, load(before), nil, slog.New(slog.DiscardHandler)); err == nil || !strings.Contains(err.Error(), "holds vectors of local-hash-v1-48/48") {
+	if _, err := wire.Open(ctx, load(before), nil, slog.New(slog.DiscardHandler)); err == nil || !strings.Contains(err.Error(), "holds vectors of local-hash-v2-48/48") {
 		t.Errorf("a service with the embedder before: %v", err)
 	}
 	// The collections copied from are as they were.
