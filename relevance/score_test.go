@@ -1359,7 +1359,8 @@ func TestWhatCameInAnswersWhetherItIsStillMissing(t *testing.T) {
 }
 
 // A question whether something still holds or has happened by now ("still",
-// "yet", 了没, "in the end", 最后), or how it is doing ("how is … doing?", 怎么样了), asks where its story stands: the later event on the thing
+// "yet", 了没, "in the end", 最后), or how it is doing ("how is … doing?", "what's
+// happening with …?", 怎么样了), asks where its story stands: the later event on the thing
 // inherits all of the match of the event that introduced it, and is newer.
 func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	cands := []relevance.Candidate{
@@ -1368,7 +1369,8 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "bookings", Time: ago(25), Text: "BK-410 cancelled: storm warning, refund issued"},
 		{Source: "shop", Time: ago(5), Text: "Rain jackets in the shop now"},
 	}
-	firstFor(t, cands, map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0, "how is the kayak booking doing?": 2})
+	firstFor(t, cands, map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0, "how is the kayak booking doing?": 2,
+		"what's happening with the kayak booking?": 2, "any news on the kayak booking?": 2})
 	zh := []relevance.Candidate{
 		{Source: "orders", Time: ago(40), Text: "订单 BK-410：皮划艇 双人，周六 10:00，价格 200 元"},
 		{Source: "orders", Time: ago(30), Text: "订单 BK-411：自行车，周日 09:00"},
