@@ -882,10 +882,10 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 		{Source: "billing", Time: ago(30), Text: "Weekly box 54.90 EUR charged to card"},
 		{Source: "plans", Time: ago(8), Text: "KT-318 skipped for the week of 3 March"},
 	}
-	// (the skipped week's newness counting whole, Weights.Unstated off, and
-	// the charge's echo at 0.4, so that IdentifierAlone alone decides)
+	// (the skipped week's newness counting whole, Weights.Unstated off, so
+	// that IdentifierAlone alone decides)
 	w := relevance.DefaultWeights
-	w.Unstated, w.Echo = 0, 0.4
+	w.Unstated = 0
 	if scores, _ := relevance.Score(relevance.NewQuery("what did KT-318 cost?", nil), alone, w, nil, testNow); !ranksFirst(scores, 1) {
 		t.Errorf("the charge should rank first: %.3f", scores)
 	}
