@@ -1329,6 +1329,18 @@ func TestAnIdiomsWordIsNoTerm(t *testing.T) {
 	}
 }
 
+// Asked whether a thing is fixed, the later event of its story saying that a
+// part was replaced says it is done: it inherits all of the first's match.
+func TestAPartReplacedIsARepairDone(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "repairs", Time: ago(50), Text: "Repair RP-4410: dishwasher does not drain"},
+		{Source: "repairs", Time: ago(30), Text: "RP-4410: technician visit Friday 9:00"},
+		{Source: "repairs", Time: ago(15), Text: "RP-4410: pump replaced, test cycle fine"},
+		{Source: "news", Time: ago(5), Text: "Spring offers on washing machines"},
+	}
+	firstFor(t, cands, map[string]int{"is the dishwasher fixed?": 2})
+}
+
 // Asked what time, an event stating no clock time keeps Weights.Unstated of
 // its relevance: the day's event names the dentist, the earlier one the
 // time; asked which day, one stating no day (lacksTimeAsked).

@@ -730,12 +730,13 @@ func saysDone(d *doc, text string, money bool) bool {
 
 // finishedWords are the English words saying that something is done
 // ("shipped" and "dispatched" too: a thing on its way is done for whether it
-// has left, and a step of whether it has come, whose "delivered" is newer),
+// has left, and a step of whether it has come, whose "delivered" is newer;
+// "replaced": a part replaced is a repair done),
 // and paidWords those saying that money was paid.
 var (
 	finishedWords = map[string]bool{"succeeded": true, "completed": true, "done": true, "resolved": true, "fixed": true,
 		"delivered": true, "received": true, "approved": true, "processed": true, "activated": true, "repaired": true,
-		"cleared": true, "collected": true, "executed": true, "shipped": true, "dispatched": true}
+		"cleared": true, "collected": true, "executed": true, "shipped": true, "dispatched": true, "replaced": true}
 	paidWords = map[string]bool{"paid": true, "prepaid": true, "refunded": true, "credited": true, "settled": true, "reimbursed": true}
 )
 
