@@ -1329,6 +1329,17 @@ func TestAnIdiomsWordIsNoTerm(t *testing.T) {
 	}
 }
 
+// A lease or a membership renewed (续租, 续约) says its end changed, as 续借
+// does for a loan: the renewal answers until when it runs.
+func TestARenewalIsTheNewerEnd(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "车位", Time: ago(40), Text: "车位 B-220 月租 300 元，4 月 30 日 到期"},
+		{Source: "车位", Time: ago(20), Text: "B-220 续租 到 9 月 30 日，已 付 1 500 元"},
+		{Source: "通知", Time: ago(5), Text: "地库 照明 维修：周三 全天"},
+	}
+	firstFor(t, cands, map[string]int{"车位租到什么时候？": 1})
+}
+
 // Asked whether a thing is fixed, the later event of its story saying that a
 // part was replaced says it is done: it inherits all of the first's match.
 func TestAPartReplacedIsARepairDone(t *testing.T) {
