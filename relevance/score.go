@@ -700,7 +700,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
-		how := inheritance{still: still, whether: asksWhether(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
+		how := inheritance{still: still, whether: asksWhether(q.normalised()), fixed: fixedCues.in(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			sum:       !still && !happened && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
@@ -940,6 +940,9 @@ func lacksTimeAsked(d *doc, clock bool) bool {
 	}
 	return d.count(timeHash) == 0 || d.marks&markClock != 0 && d.marks&markDay == 0
 }
+
+// fixedCues ask whether a problem is fixed (inheritance.fixed, solved).
+var fixedCues = newCueSet([]string{"fixed", "solved", "resolved", "repaired", "sorted", "working again", "normal", "修好", "解决", "正常", "恢复", "好了"})
 
 var clockAsked = newCueSet([]string{"what time", "几点"})
 

@@ -1340,6 +1340,18 @@ func TestARenewalIsTheNewerEnd(t *testing.T) {
 	firstFor(t, cands, map[string]int{"车位租到什么时候？": 1})
 }
 
+// Asked whether a problem is fixed, a later event sharing a word of the
+// event stating the problem and saying it works again answers (solved),
+// where no identifier tells the story.
+func TestALaterWordThatItWorksAnswersWhetherItIsFixed(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "support", Time: ago(45), Text: "Heating pump noisy, radiators stay cold"},
+		{Source: "support", Time: ago(25), Text: "Radiators warm again, pump stable after bleeding"},
+		{Source: "shop", Time: ago(5), Text: "Winter offer: 10% off boiler checks"},
+	}
+	firstFor(t, cands, map[string]int{"is the radiator problem fixed?": 1})
+}
+
 // Asked whether a thing is fixed, the later event of its story saying that a
 // part was replaced says it is done: it inherits all of the first's match.
 func TestAPartReplacedIsARepairDone(t *testing.T) {

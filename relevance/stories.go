@@ -128,6 +128,9 @@ func sameObject(a, b ident) bool {
 // (inherit).
 type inheritance struct {
 	still bool // it asks whether something still holds or where a thing stands (stillCues)
+	// it asks whether a problem is fixed (fixedCues: "is the pressure
+	// problem solved?", 修好了吗)
+	fixed bool
 	// it asks whether (asksWhether: "do you still need anything from me?",
 	// not "what do you still need?", which asks what an event says)
 	whether bool
@@ -264,7 +267,41 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	if how.still && how.whether && len(top) > 0 {
 		supplied(top[0], rels, comps, cands, docs, w)
 	}
+	if how.fixed && len(top) > 0 {
+		solved(top[0], rels, comps, cands, docs, w)
+	}
 }
+
+// solved lets a later event saying that the problem the most relevant one
+// (i) states is solved answer a question whether it is fixed: "Valve
+// replaced, pressure stable at 1.5 bar" after "Follow-up: pressure dropped
+// again, valve to replace" for "is the pressure problem solved?". The later
+// event shares a word of i (storyWord, as for supersede) and says it is done
+// (saysDone) or works (solvedHashes); it inherits all of i's match (wA).
+// Not when i names an identifier: its story tells it (inherit).
+func solved(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
+	if rels[i] <= 0 || namesOwnID(&docs[i]) || docs[i].count(reasonHash) == 0 {
+		return
+	}
+	var chars []uint64
+	for j := range docs {
+		d := &docs[j]
+		if !cands[j].Time.After(cands[i].Time) || !hasAny(d, solvedHashes) && !saysDone(d, cands[j].Text, false) {
+			continue
+		}
+		if chars == nil {
+			chars = noStoryTerms(cands[i].Text)
+		}
+		if slices.ContainsFunc(d.terms(), func(h uint64) bool {
+			return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h)
+		}) {
+			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
+		}
+	}
+}
+
+// solvedHashes are the terms of words saying that a thing works again.
+var solvedHashes = stemHashes("stable", "normal", "works", "working", "fine", "solved", "resolved", "正常", "解决", "恢复", "好了")
 
 // supplied lets a later event saying that what the most relevant one (i)
 // found missing or needed came in answer a question whether it still holds:
