@@ -280,23 +280,8 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // (saysDone) or works (solvedHashes); it inherits all of i's match (wA).
 // Not when i names an identifier: its story tells it (inherit).
 func solved(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
-	if rels[i] <= 0 || namesOwnID(&docs[i]) || docs[i].count(reasonHash) == 0 {
-		return
-	}
-	var chars []uint64
-	for j := range docs {
-		d := &docs[j]
-		if !cands[j].Time.After(cands[i].Time) || !hasAny(d, solvedHashes) && !saysDone(d, cands[j].Text, false) {
-			continue
-		}
-		if chars == nil {
-			chars = noStoryTerms(cands[i].Text)
-		}
-		if slices.ContainsFunc(d.terms(), func(h uint64) bool {
-			return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h)
-		}) {
-			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
-		}
+	if rels[i] > 0 && !namesOwnID(&docs[i]) && docs[i].count(reasonHash) > 0 {
+		answeredLater(i, solvedHashes, nil, rels, comps, cands, docs, w)
 	}
 }
 
@@ -314,21 +299,27 @@ var solvedHashes = stemHashes("stable", "normal", "works", "working", "fine", "s
 // when i names an identifier: the events naming it tell its story
 // (inherit).
 func supplied(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
-	if rels[i] <= 0 || namesOwnID(&docs[i]) || !hasAny(&docs[i], lackingHashes) {
-		// (an event naming an identifier tells its story by it: inherit)
-		return
+	if rels[i] > 0 && !namesOwnID(&docs[i]) && hasAny(&docs[i], lackingHashes) {
+		answeredLater(i, suppliedHashes, lackingHashes, rels, comps, cands, docs, w)
 	}
+}
+
+// answeredLater gives each event after the i-th that says it is done
+// (saysDone) or one of says, and shares a word of i's (a storyWord, not a
+// short number's nor one of skip), all of i's match (wA): it answers what i
+// left open (supplied, solved).
+func answeredLater(i int, says, skip []uint64, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
 	var chars []uint64
 	for j := range docs {
 		d := &docs[j]
-		if !cands[j].Time.After(cands[i].Time) || !hasAny(d, suppliedHashes) && !saysDone(d, cands[j].Text, false) {
+		if !cands[j].Time.After(cands[i].Time) || !hasAny(d, says) && !saysDone(d, cands[j].Text, false) {
 			continue
 		}
 		if chars == nil {
 			chars = noStoryTerms(cands[i].Text)
 		}
 		if slices.ContainsFunc(d.terms(), func(h uint64) bool {
-			return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) && !slices.Contains(lackingHashes, h)
+			return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) && !slices.Contains(skip, h)
 		}) {
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
 		}
