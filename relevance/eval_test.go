@@ -538,7 +538,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// lines by their last digits, number plates, Chinese invoice numbers,
 	// a van rental, subscriptions, Chinese access cards and parking spaces,
 	// courses), written after stop 65's first thirteen changes, committed
-	// unread;
+	// unread, read once, then their misses: development; -blind-190.json
+	// (the 36th's shape: a florist, a Chinese maternity nurse, self storage,
+	// Chinese piano lessons, a dog sitter, Chinese dry cleaning, energy, a
+	// Chinese work visa) and -blind-191.json (look-alike identifiers:
+	// invoices, flights, Chinese parcels by their last group, repairs,
+	// Chinese transfers, tickets), written after stop 65's first seventeen
+	// changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -636,6 +642,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-184.json"}, {"../examples/evalset-blind-185.json"},
 		{"../examples/evalset-blind-186.json"}, {"../examples/evalset-blind-187.json"},
 		{"../examples/evalset-blind-188.json"}, {"../examples/evalset-blind-189.json"},
+		{"../examples/evalset-blind-190.json"}, {"../examples/evalset-blind-191.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
