@@ -745,6 +745,21 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 	}
 }
 
+// 总价 asks what a thing costs, as 多少钱 does: the contract's price, not the
+// down payment on it.
+func TestATotalPriceIsThePrice(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "合同", Time: ago(50), Text: "保洁 服务 合同 HT-330：12 次，2 400 元"},
+		{Source: "支付", Time: ago(40), Text: "HT-330 首付 1 200 元 已 支付"},
+		{Source: "服务", Time: ago(10), Text: "HT-330 第 一 次 保洁 完成"},
+	}
+	for _, q := range []string{"HT330总价多少？", "HT-330 总价 是 多少"} {
+		if scores, _, f := fused(q, cands); !ranksFirst(scores, 0) || !slices.Contains(f.Asks, "description") {
+			t.Errorf("%q: the contract should rank first, asked as its price: %.3f %+v", q, scores, f)
+		}
+	}
+}
+
 // "What did I just pay for?" asks for the newest payment: an event stating an
 // amount, not a newer notice that states none.
 func TestWhatAPaymentWasForStatesAnAmount(t *testing.T) {

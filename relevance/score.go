@@ -1349,9 +1349,10 @@ const (
 
 var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("price"): true, stem("total"): true,
 	stem("monthly"): true, stem("fee"): true, stem("amount"): true,
-	// Chinese, as the analysis gives it (characters and their pairs): 多少钱, 价格, 一共
+	// Chinese, as the analysis gives it (characters and their pairs): 多少钱, 价格, 一共, 总价 (not
+	// 总共, 合计: a total with what was added since)
 	"多": true, "少": true, "钱": true, "多少": true, "少钱": true, "价": true, "格": true, "价格": true, "价钱": true,
-	"一": true, "共": true, "一共": true}
+	"一": true, "共": true, "一共": true, "总": true, "总价": true}
 
 // introOf is the candidate that introduces the question's object: the first
 // of the window to name one of its identifiers (-1: none does).
