@@ -926,8 +926,6 @@ func countedFrom(norm string, words []string) bool {
 	return named && !statesTime(joinedCJK([]rune(string(rest))))
 }
 
-// clockAsked marks a question asking for a clock time ("what time does it
-// leave?", 几点): a date alone does not answer it.
 // lacksTimeAsked reports that an event states no clock time (clock) or no
 // day (else), nor that the time changed or is late ("列车 晚点 40 分钟", whose
 // time is the one before it, later).
@@ -944,6 +942,8 @@ func lacksTimeAsked(d *doc, clock bool) bool {
 // fixedCues ask whether a problem is fixed (inheritance.fixed, solved).
 var fixedCues = newCueSet([]string{"fixed", "solved", "resolved", "repaired", "sorted", "working again", "normal", "修好", "解决", "正常", "恢复", "好了"})
 
+// clockAsked marks a question asking for a clock time ("what time does it
+// leave?", 几点): a date alone does not answer it.
 var clockAsked = newCueSet([]string{"what time", "几点"})
 
 // timeLacking marks the events stating a time without what the question
