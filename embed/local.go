@@ -120,8 +120,8 @@ func (l *Local) embedInto(v []float32, text string) {
 	var word [64]rune // words longer than this are hashed by their first 64 runes
 	n := 0
 	var prevCJK rune
-	// a code's letters, when the word before a joiner ("DS" of "DS-220") is
-	// one, and whether a joiner alone follows them so far
+	// a code's letters, when the word before is one ("DS" of "DS-220"), and
+	// whether a joiner ("-", "_") alone came after them
 	var code [8]rune
 	nCode, joined := 0, false
 	flush := func() {
@@ -187,7 +187,6 @@ func (l *Local) embedInto(v []float32, text string) {
 		case (r == '-' || r == '_') && n > 0:
 			flush()
 			joined = nCode > 0
-			nCode *= b2i(joined)
 		default:
 			flush()
 			nCode = 0
@@ -259,13 +258,6 @@ func allLetters(w []rune) bool {
 		}
 	}
 	return true
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func normalize(v []float32) {
