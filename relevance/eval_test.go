@@ -544,7 +544,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese work visa) and -blind-191.json (look-alike identifiers:
 	// invoices, flights, Chinese parcels by their last group, repairs,
 	// Chinese transfers, tickets), written after stop 65's first seventeen
-	// changes, committed unread;
+	// changes, committed unread, read once, then their misses: development;
+	// -blind-192.json (the 36th's shape: a photo book, Chinese furniture,
+	// gym classes, a Chinese courier, a vet, Chinese housing fund
+	// withdrawals, a web shop, a Chinese school enrolment) and
+	// -blind-193.json (recency and look-alike questions: orders, a clinic,
+	// Chinese orders, a car service, Chinese parcel lockers, a SaaS plan),
+	// written after stop 65's first twenty-one changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -643,6 +649,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-186.json"}, {"../examples/evalset-blind-187.json"},
 		{"../examples/evalset-blind-188.json"}, {"../examples/evalset-blind-189.json"},
 		{"../examples/evalset-blind-190.json"}, {"../examples/evalset-blind-191.json"},
+		{"../examples/evalset-blind-192.json"}, {"../examples/evalset-blind-193.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
