@@ -550,7 +550,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// withdrawals, a web shop, a Chinese school enrolment) and
 	// -blind-193.json (recency and look-alike questions: orders, a clinic,
 	// Chinese orders, a car service, Chinese parcel lockers, a SaaS plan),
-	// written after stop 65's first twenty-one changes, committed unread;
+	// written after stop 65's first nineteen changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
