@@ -858,6 +858,11 @@ func TestANumberedThingIsAnIdentifier(t *testing.T) {
 		"Venue reserved: Orchard Hall, Saturday 12 June":            nil,
 		"Booked 2 rooms":   nil,
 		"Training at 9:30": nil,
+		// three digits after a "#" are a reference; after a letter, no
+		"Ticket #881: SSO login loop": {"881"},
+		"#881: fixed in release 4.2":  {"881"},
+		"Written in C#881 style":      nil,
+		"Top 100 offers":              nil,
 	})
 	cands := []relevance.Candidate{
 		{Source: "lessons", Time: ago(57), Text: "Driving lesson 7 completed with instructor Petra: roundabouts, parking"},
