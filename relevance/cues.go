@@ -41,12 +41,13 @@ var recencyCues = newCueSet(recencyWords)
 // stillCues ask whether something still holds or has happened by now ("still",
 // "yet", "in the end", 了没), where a thing is ("where's the sushi?", 到哪了)
 // or how it is doing ("how is the cat doing?", "what's happening with the
-// claim?", "any news on the order?", 进度怎么样了):
+// claim?", "what happened to my flight home?", "any news on the order?",
+// 进度怎么样了):
 // where the thing's story stands, not how it began. Not 还, which also means to
 // pay back.
 var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now",
 	"where is", "where are", "where s", // ("where's": "where", "s")
-	"doing", "getting on", "coming along", "happening with", "going on with", "news on", "update on", "怎么样了",
+	"doing", "getting on", "coming along", "happening with", "going on with", "news on", "update on", "happened to", "怎么样了",
 	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有", "最后", "最终"})
 
 // happenedCues ask whether something has happened by now ("牛奶送到了吗？",

@@ -1410,7 +1410,7 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "shop", Time: ago(5), Text: "Rain jackets in the shop now"},
 	}
 	firstFor(t, cands, map[string]int{"is the kayak still booked?": 2, "is the kayak booked?": 0, "how is the kayak booking doing?": 2,
-		"what's happening with the kayak booking?": 2, "any news on the kayak booking?": 2})
+		"what's happening with the kayak booking?": 2, "any news on the kayak booking?": 2, "what happened to the kayak booking?": 2})
 	zh := []relevance.Candidate{
 		{Source: "orders", Time: ago(40), Text: "订单 BK-410：皮划艇 双人，周六 10:00，价格 200 元"},
 		{Source: "orders", Time: ago(30), Text: "订单 BK-411：自行车，周日 09:00"},
