@@ -610,29 +610,24 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			rels[i] = c.Source * (wS*c.Similarity + wL*c.Lexical) / (wS + wL)
 		}
 	}
-	if w.Unstated > 0 && w.Unstated < 1 && len(asked) == 1 && asked[0].term == TimeTerm {
-		// asked what time (几点) or which day (哪天), an event stating no clock
-		// time, or no day, keeps Weights.Unstated of its relevance, as one
-		// stating no fault does for a fault question: for "what time do I see
-		// the teacher?", "Parent-teacher day: Thu 28 Nov, book a slot" names
-		// the teacher, "Your slot: Thu 28 Nov 16:40" is the time (lacksTimeAsked;
-		// +7 −1 on the development sets for the clock, +4 −1 for the day)
-		if clock := clockAsked.in(q.normalised()); clock || dayAsked.in(q.normalised()) {
+	if w.Unstated > 0 && w.Unstated < 1 {
+		// an event not stating what is asked keeps Weights.Unstated of its
+		// relevance, not only of its recency, for two kinds of question: one
+		// asking what is wrong with a thing or what a check found ("Engineer
+		// Karl's visit report sent" names the engineer, "Service done: flue
+		// seal cracked" is what he found), and one asking what time (几点) or
+		// which day (哪天), for an event stating no clock time, or no day
+		// (lacksTimeAsked): for "what time do I see the teacher?",
+		// "Parent-teacher day: Thu 28 Nov, book a slot" names the teacher,
+		// "Your slot: Thu 28 Nov 16:40" is the time (+7 −1 on the development
+		// sets for the clock, +4 −1 for the day)
+		clock := clockAsked.in(q.normalised())
+		when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || dayAsked.in(q.normalised()))
+		if asksFault || when {
 			for i := range docs {
-				if lacksTimeAsked(&docs[i], clock) {
+				if asksFault && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
 					rels[i] *= w.Unstated
 				}
-			}
-		}
-	}
-	if w.Unstated > 0 && w.Unstated < 1 && asksFault {
-		// asked what is wrong with a thing or what a check found, an event
-		// stating no fault or finding keeps Weights.Unstated of its relevance,
-		// not only of its recency: "Engineer Karl's visit report sent" names the
-		// engineer, "Service done: flue seal cracked" is what he found
-		for i := range docs {
-			if !statesAsked(&docs[i], byClause) {
-				rels[i] *= w.Unstated
 			}
 		}
 	}
@@ -692,7 +687,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// newest ("what did I just tell the hotel?").
 	still := stillCues.in(q.normalised())
 	happened := false
-	aboutEvent := len(qids) > 0 && !q.Intent && !(still && asksWhether(q.normalised())) && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	whether := asksWhether(q.normalised())
+	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
 		// a later event inherits only when it names the thing a "what …" or
@@ -700,7 +696,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
-		how := inheritance{still: still, whether: asksWhether(q.normalised()), fixed: fixedCues.in(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
+		how := inheritance{still: still, whether: whether, fixed: fixedCues.in(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			sum:       !still && !happened && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,

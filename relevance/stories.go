@@ -318,12 +318,20 @@ func answeredLater(i int, says, skip []uint64, rels []float64, comps []Component
 		if chars == nil {
 			chars = noStoryTerms(cands[i].Text)
 		}
-		if slices.ContainsFunc(d.terms(), func(h uint64) bool {
-			return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) && !slices.Contains(skip, h)
-		}) {
+		if sharesStoryWord(d, &docs[i], chars, skip) {
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
 		}
 	}
+}
+
+// sharesStoryWord reports that d shares with the event e a word that says
+// what e is about (storyWord), none of e's short numbers or characters
+// (chars: noStoryTerms) nor of skip: the two may tell one story (supersede,
+// answeredLater).
+func sharesStoryWord(d, e *doc, chars, skip []uint64) bool {
+	return slices.ContainsFunc(d.terms(), func(h uint64) bool {
+		return e.count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) && !slices.Contains(skip, h)
+	})
 }
 
 // lackingHashes are the terms of words saying that something is missing or
@@ -462,7 +470,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 		if chars == nil {
 			chars = noStoryTerms(cands[i].Text)
 		}
-		if slices.ContainsFunc(d.terms(), func(h uint64) bool { return docs[i].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h) }) {
+		if sharesStoryWord(d, &docs[i], chars, nil) {
 			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
 		}
 	}
