@@ -1221,9 +1221,8 @@ func bareNumber(text string) bool {
 }
 
 // repricedHashes are the terms of the words saying a sum was raised or
-// lowered.
-var repricedHashes = stemHashes("raised", "increased", "reduced", "lowered", "decreased", "upgraded", "downgraded", "上调", "下调", "涨到", "涨至", "降到",
-	"降至", "调到", "调为", "调至", "涨价", "降价")
+// lowered (valueChangedWords), or a plan upgraded or downgraded.
+var repricedHashes = stemHashes(append([]string{"upgraded", "downgraded"}, valueChangedWords...)...)
 
 // asksPrice reports a question that asks how much its object is and nothing
 // else ("how much was DC-2210?", "how much did YX-5503 cost?", "WM-2201

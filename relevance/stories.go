@@ -785,10 +785,15 @@ var standingHashes = stemHashes("cancelled", "canceled", "waived", "withdrawn", 
 	"unpaid", "outstanding", "overdue", "取消", "撤销", "作废", "免除", "过期", "未付", "未缴", "逾期")
 
 // changeWords say that something changed, and changeHashes are their terms.
-var changeWords = []string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
-	"raised", "increased", "reduced", "lowered", "decreased", "resized", "expanded", "enlarged", "shortened",
-	"改期", "改到", "改为", "改成", "改至", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "续租", "续约", "续期", "延长", "改签",
-	// a value raised or lowered to another (调到 650 元, 上调, 降价)
+var changeWords = append([]string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
+	"resized", "expanded", "enlarged", "shortened",
+	"改期", "改到", "改为", "改成", "改至", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "续租", "续约", "续期", "延长", "改签"},
+	valueChangedWords...)
+
+// valueChangedWords say that a value was raised or lowered to another
+// ("raised to 78 EUR", 调到 650 元, 上调, 降价): changes (changeWords), and
+// what a price question looks for (repriced).
+var valueChangedWords = []string{"raised", "increased", "reduced", "lowered", "decreased",
 	"调到", "调为", "调至", "上调", "下调", "涨到", "涨至", "涨价", "降到", "降至", "降价", "增加到", "增至", "减少到", "减至"}
 
 var changeHashes = stemHashes(changeWords...)
