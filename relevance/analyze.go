@@ -175,11 +175,13 @@ func analyze(normalised string, answers, event bool) Analysis {
 			}
 			nIDs, nTerms := len(a.IDs), len(a.Terms)
 			a.addToken(string(rs[i:j]))
-			if len(a.IDs) == nIDs && j-i == 3 && hashNumber(rs, i, j) {
+			if len(a.IDs) == nIDs && j-i == 3 && afterHash(rs, i) {
 				// "#881": a number the "#" says is a reference (a ticket's,
 				// an order's), though three digits alone name nothing ("300
 				// points")
-				a.IDs = append(a.IDs, string(rs[i:j]))
+				if tok := string(rs[i:j]); isNumber(tok) {
+					a.IDs = append(a.IDs, tok)
+				}
 			}
 			if !event && len(a.IDs) > nIDs && prevEnd == i-1 && labelWords[string(prevWord)] && nTerms > 0 && a.Terms[nTerms-1] == stem(string(prevWord)) {
 				// a question's "number 55109", "ref 8812": the label (the
@@ -490,18 +492,10 @@ func phoneNumber(rs []rune, i, j int) (int, string) {
 	return end, b.String()
 }
 
-// hashNumber reports digits alone from rs[i] to rs[j] written after a "#"
-// that follows no letter or digit ("Ticket #881", not "C#881").
-func hashNumber(rs []rune, i, j int) bool {
-	if i == 0 || rs[i-1] != '#' || i >= 2 && (unicode.IsLetter(rs[i-2]) || unicode.IsDigit(rs[i-2])) {
-		return false
-	}
-	for _, r := range rs[i:j] {
-		if !unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return true
+// afterHash reports a token at rs[i] written after a "#" that follows no
+// letter or digit ("Ticket #881", not "C#881").
+func afterHash(rs []rune, i int) bool {
+	return i > 0 && rs[i-1] == '#' && (i < 2 || !unicode.IsLetter(rs[i-2]) && !unicode.IsDigit(rs[i-2]))
 }
 
 // isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
