@@ -102,26 +102,23 @@ func withoutCues(terms []string, q string) []string {
 // last, not about an end ("Card ending 4471 unblocked" matched it).
 var idioms = newCueSet([]string{"in the end"})
 
-// idiomStem is the stem of the word that idioms' phrase holds.
-var idiomStem = stem("end")
+// idiomStems are the stems of the words that idioms' phrases hold.
+var idiomStems = map[string]bool{stem("end"): true}
 
-// withoutIdiom is the question's words without the word of an idiom it says
+// withoutIdiom is the question's words without the words of an idiom it says
 // (idioms), and whether it says one.
 func withoutIdiom(terms []string, q text) ([]string, bool) {
-	if !idioms.in(q) || !slices.Contains(terms, idiomStem) {
+	if !idioms.in(q) {
 		return terms, false
 	}
-	return slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return t == idiomStem }), true
+	return slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return idiomStems[t] }), true
 }
 
-// fromIdiom reports an expansion that only an idiom's word brings.
-func fromIdiom(e expansion) bool {
-	return len(e.from) > 0 && !slices.ContainsFunc(e.from, func(f string) bool { return f != idiomStem })
-}
-
-// fromCue reports an expansion that only the recency cues of cueStems bring.
-func fromCue(e expansion) bool {
-	return len(e.from) > 0 && !slices.ContainsFunc(e.from, func(f string) bool { return !cueStems[f] })
+// fromOnly reports an expansion that only the words of stems bring: the
+// recency cues' (cueStems: "late" for "latest") or an idiom's (idiomStems:
+// "finish" for the "end" of "in the end").
+func fromOnly(e expansion, stems map[string]bool) bool {
+	return len(e.from) > 0 && !slices.ContainsFunc(e.from, func(f string) bool { return !stems[f] })
 }
 
 // RecencyIntent reports whether the question asks for what is newest.

@@ -455,7 +455,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 			for _, m := range th.matches(q.normalised()) {
 				m.each(func(e expansion) {
-					if !q.Intent || !fromCue(e) {
+					if !q.Intent || !fromOnly(e, cueStems) {
 						lq.bring(e, w.Thesaurus, docs)
 					}
 				})
@@ -467,7 +467,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if w.Synonyms > 0 && w.Senses > 0 || w.Inflected > 0 {
 			synonymsOf(q.Text, q.Analysis.Terms, w.Senses, func(e expansion) {
 				switch {
-				case q.Intent && fromCue(e), idiom && fromIdiom(e):
+				case q.Intent && fromOnly(e, cueStems), idiom && fromOnly(e, idiomStems):
 					// what "latest", "newest" or "recently" bring ("late",
 					// "new"): the words only ask for the newest (withoutCues)
 				case e.inflected && w.Inflected > 0:
