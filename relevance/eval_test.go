@@ -550,7 +550,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// withdrawals, a web shop, a Chinese school enrolment) and
 	// -blind-193.json (recency and look-alike questions: orders, a clinic,
 	// Chinese orders, a car service, Chinese parcel lockers, a SaaS plan),
-	// written after stop 65's first nineteen changes, committed unread;
+	// written after stop 65's first nineteen changes, committed unread, read
+	// once, then their misses: development; -blind-194.json (the 36th's
+	// shape: a bike repair, Chinese train tickets, a language school, Chinese
+	// property repairs, hearing aids, Chinese phone top-ups, a boat charter,
+	// Chinese online courses) and -blind-195.json (identifiers of many kinds:
+	// missing-bag reports, prescriptions, a Chinese return by its courier
+	// number, meters by their last digits, domain names, Chinese social
+	// insurance cases), written after stop 65, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -650,6 +657,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-188.json"}, {"../examples/evalset-blind-189.json"},
 		{"../examples/evalset-blind-190.json"}, {"../examples/evalset-blind-191.json"},
 		{"../examples/evalset-blind-192.json"}, {"../examples/evalset-blind-193.json"},
+		{"../examples/evalset-blind-194.json"}, {"../examples/evalset-blind-195.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
