@@ -284,7 +284,7 @@ func newDoc(text string) doc {
 		}
 	}
 	for _, id := range a.IDs {
-		nums = phoneForms(partHashes(nums, id), id)
+		nums = lastThree(phoneForms(partHashes(nums, id), id), id)
 	}
 	for _, g := range a.groups { // (the last group of one written in groups, and its parts: without its zeros)
 		nums = partHashes(append(nums, termHash(g)), g)
@@ -318,24 +318,45 @@ func newDoc(text string) doc {
 // last four and five digits when it has five or more (a serial number:
 // "99812" for SN 4C2-99812, which reads 4c299812). They are appended to hs.
 func partHashes(hs []uint64, id string) []uint64 {
-	n := id
-	serial := false // (an identifier of letters and digits that is no prefixed number: 4C2-99812)
-	if _, num, ok := prefixed(id); ok {
-		n = num
-	} else if run := id[strings.LastIndexFunc(id, func(r rune) bool { return r < '0' || r > '9' })+1:]; run != id {
+	n, serial := numberPart(id)
+	if len(n) < 3 {
+		return hs
+	}
+	if serial {
 		// the number ending an identifier of other parts (2026inv0042,
 		// 1z88aa0312) names it as its number does a prefixed one's
-		if len(run) < 3 {
-			return hs
-		}
-		n, serial = run, true
-		hs = append(hs, termHash(run))
+		hs = append(hs, termHash(n))
 	}
 	if t := strings.TrimLeft(n, "0"); len(t) < len(n) && len(t) >= 3 {
 		hs = append(hs, termHash(t))
 	}
 	if len(n) >= 8 || serial && len(n) >= 5 {
 		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-min(6, len(n)):]))
+	}
+	return hs
+}
+
+// numberPart is the number of an identifier: a prefixed one's (inv1040:
+// 1040), the digits an identifier of other parts ends in (4c299812: 99812,
+// serial), or the whole.
+func numberPart(id string) (n string, serial bool) {
+	if _, num, ok := prefixed(id); ok {
+		return num, false
+	}
+	if run := id[strings.LastIndexFunc(id, func(r rune) bool { return r < '0' || r > '9' })+1:]; run != id {
+		return run, true
+	}
+	return id, false
+}
+
+// lastThree appends the hash of the last three digits of an event's
+// identifier whose number has seven or more, as a customer quotes it alone
+// ("033 办完了吗？" for SB20261105033, "218 三月多少？" for 户号 4400218). Only an
+// event's: a question naming SF1460023871 is not about the event whose 871
+// is a sum.
+func lastThree(hs []uint64, id string) []uint64 {
+	if n, _ := numberPart(id); len(n) >= 7 {
+		hs = append(hs, termHash(n[len(n)-3:]))
 	}
 	return hs
 }
@@ -440,7 +461,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 214
+const analysisVersion = 215
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

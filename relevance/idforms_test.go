@@ -69,8 +69,11 @@ func TestIdentifiersByTheirNumberAlone(t *testing.T) {
 
 // A long number is named by its end as well ("the parcel ending 23871", "尾号
 // 0301"): the last four, five or six digits of an identifier's number of
-// eight or more name it, and not its sibling's. A number with leading zeros
-// is named without them ("8820" for GH-08820).
+// eight or more name it, and not its sibling's; so do its last three when it
+// has seven or more ("033 办完了吗？" for SB20261105033), but only as a
+// question's number alone: the question naming SF1460023871 does not name
+// the event whose 871 is a sum. A number with leading zeros is named without
+// them ("8820" for GH-08820).
 func TestALongNumberByItsEnd(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "shipping", Time: ago(58), Text: "Parcel SF1460023871 picked up: to Berlin"},
@@ -78,13 +81,17 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		{Source: "shipping", Time: ago(22), Text: "SF1460023871 delivered, signed for by reception"},
 		{Source: "orders", Time: ago(10), Text: "Order DD20260301 shipped"},
 		{Source: "bookings", Time: ago(5), Text: "Appointment GH-08820 moved to Monday"},
+		{Source: "billing", Time: ago(3), Text: "Customs fee 871 paid"},
+		{Source: "billing", Time: ago(2), Text: "Account 4400218: bill 92.40 EUR"},
 	}
 	namedBy(t, cands, map[string][]bool{
-		"who signed for 23871?":         {true, false, true, false, false},
-		"where is the one ending 3888?": {false, true, false, false, false},
-		"0301 发货 了 吗？":                  {false, false, false, true, false},
-		"has 871 arrived?":              {false, false, false, false, false}, // (three digits name no end)
-		"when is 8820 now?":             {false, false, false, false, true},  // (without its leading zero)
+		"who signed for 23871?":         {true, false, true, false, false, false, false},
+		"where is the one ending 3888?": {false, true, false, false, false, false, false},
+		"0301 发货 了 吗？":                  {false, false, false, true, false, false, false},
+		"has 871 arrived?":              {true, false, true, false, false, true, false},   // (the last three of seven digits or more; and the 871 written)
+		"has SF1460023871 arrived?":     {true, false, true, false, false, false, false},  // (not the sum 871)
+		"when is 8820 now?":             {false, false, false, false, true, false, false}, // (without its leading zero)
+		"218 三月 多少？":                    {false, false, false, false, false, false, true},
 	})
 }
 
