@@ -108,6 +108,28 @@ func TestAPrefixWrittenApartNamesItsIdentifier(t *testing.T) {
 	namedBy(t, cands, map[string][]bool{"what gate for ba982?": {true, false, true, false}})
 }
 
+// Events writing a code apart from its number ("LISTP 48817", as airlines
+// write a missing-bag report) tell the question's joined "listp48822" from
+// its sibling: the identifier counts in full, as between two codes written
+// together, and the sibling's event saying "found" does not outrank the
+// question's bag.
+func TestACodeWrittenApartInEventsHasSiblings(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "claims", Time: ago(58), Text: "Missing bag report LISTP 48817 opened: black suitcase"},
+		{Source: "claims", Time: ago(48), Text: "Missing bag report LISTP 48822 opened: blue backpack"},
+		{Source: "claims", Time: ago(38), Text: "LISTP 48817: bag found in Frankfurt, on its way to Lisbon"},
+		{Source: "claims", Time: ago(28), Text: "LISTP 48822: still searching; you can claim 50 EUR a day for essentials"},
+	}
+	_, _, f := fused("listp48822 found yet?", cands)
+	if f.IdentifierAlone {
+		t.Errorf("listp48822 counted as the only one of its kind beside LISTP 48817: %+v", f)
+	}
+	scores, _ := relevance.Score(relevance.NewQuery("listp48822 found yet?", nil), cands, relevance.DefaultWeights, nil, testNow)
+	if scores[2] >= scores[3] || scores[2] >= scores[1] {
+		t.Errorf("the sibling's \"found\" %.3f ranks above the question's bag's events %.3f, %.3f", scores[2], scores[1], scores[3])
+	}
+}
+
 // And a question writing a code's letters apart from its number ("what is
 // VC 4410?") names it as written together: the question's "vc" is the
 // identifier's prefix, not a word of its own. Not a word WordNet knows

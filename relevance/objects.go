@@ -445,6 +445,23 @@ func saidOfAnother(h uint64, x []ident, docs []doc, comps []Components) bool {
 	return false
 }
 
+// writesApart reports an event writing the prefix of the question's
+// identifier q apart from another number than q's ("LISTP 48817" for
+// "listp48822"): another object of its kind, as an event's own identifier
+// of its family would be (an event's code written apart from its number is
+// no identifier of its own: ADR 0009).
+func writesApart(d *doc, q ident) bool {
+	if q.prefix == 0 || d.count(q.prefix) == 0 || d.names(q) {
+		return false
+	}
+	for k := range int(d.nOwn) {
+		if id := d.own(k); id.bare {
+			return true
+		}
+	}
+	return false
+}
+
 // contested reports that the question's identifiers tell events apart: an
 // event names another object of one of their kinds (INV-1041 for INV-1040:
 // the same prefix, another number; for a bare number, the kind of the
@@ -474,6 +491,9 @@ func contested(qids []ident, docs []doc) bool {
 			return true
 		}
 		for i := range docs {
+			if writesApart(&docs[i], q) {
+				return true
+			}
 			for k := range int(docs[i].nOwn) {
 				id := docs[i].own(k)
 				if id.family != 0 && slices.Contains(kinds[:n], id.family) && !sameObject(q, id) {
