@@ -557,7 +557,15 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese online courses) and -blind-195.json (identifiers of many kinds:
 	// missing-bag reports, prescriptions, a Chinese return by its courier
 	// number, meters by their last digits, domain names, Chinese social
-	// insurance cases), written after stop 65, committed unread;
+	// insurance cases), written after stop 65, committed unread, read once,
+	// then their misses: development; -blind-196.json (the 36th's shape: a
+	// piano tuner, a Chinese air conditioner's installation, a theatre
+	// season ticket, a Chinese health check, cat boarding, a Chinese driving
+	// school, a roofer, Chinese broadband moving) and -blind-197.json
+	// (identifiers of many kinds: containers, Chinese invoice numbers by
+	// their end, licence keys, patient numbers, IBANs by their end, Chinese
+	// hospital registrations), written after stop 66's first two changes,
+	// committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -658,6 +666,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-190.json"}, {"../examples/evalset-blind-191.json"},
 		{"../examples/evalset-blind-192.json"}, {"../examples/evalset-blind-193.json"},
 		{"../examples/evalset-blind-194.json"}, {"../examples/evalset-blind-195.json"},
+		{"../examples/evalset-blind-196.json"}, {"../examples/evalset-blind-197.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
