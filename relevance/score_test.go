@@ -71,6 +71,25 @@ func TestLaterEventsOnTheSameObjectInheritRelevance(t *testing.T) {
 	}
 }
 
+// An event naming a long number by its end alone ("41890 已 发送", as a
+// sender shortens an invoice number) tells that number's story: it inherits
+// from the event naming it in full, and its sibling's shortened event does
+// not.
+func TestAnEventNamingALongNumberByItsEndTellsItsStory(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "invoices", Time: ago(57), Text: "发票 号码 24312000000041877：服务 费 1 200 元，已 开具"},
+		{Source: "invoices", Time: ago(47), Text: "发票 号码 24312000000041890：会议 费 3 600 元，已 开具"},
+		{Source: "invoices", Time: ago(37), Text: "41877 抬头 错误，已 作废"},
+		{Source: "invoices", Time: ago(27), Text: "重新 开具 发票 号码 24312000000042015：服务 费 1 200 元"},
+		{Source: "invoices", Time: ago(17), Text: "41890 已 发送 至 邮箱 finance@hx-tech.cn"},
+		{Source: "invoices", Time: ago(7), Text: "42015 已 发送 至 邮箱 finance@hx-tech.cn"},
+	}
+	scores, comps, _ := fused("会议费发票发了吗？", cands)
+	if comps[4].Thread == 0 || comps[5].Thread >= comps[4].Thread || scores[5] >= scores[4] {
+		t.Errorf("the meeting invoice's sending should inherit its match, its sibling's not: %.3f %+v", scores, comps)
+	}
+}
+
 // A later event of the story introducing another identifier after the
 // story's own ("shipped, tracking …") hands the story on: the events after it
 // naming that identifier inherit as the story's own do. Not an identifier

@@ -218,7 +218,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			q := docs[i].own(k)
 			story = story[:0]
 			for j := range docs {
-				if docs[j].names(q) {
+				if docs[j].names(q) || namesItsEnd(&docs[j], &docs[i]) {
 					story = append(story, j)
 				}
 			}
@@ -358,6 +358,21 @@ func sameSums(j, first *doc, q ident) bool {
 		}
 	}
 	return !some
+}
+
+// namesItsEnd reports that d names by a number alone the end of a long
+// number e names ("41890 已 发送" after "发票 号码 24312000000041890：会议 费"):
+// a number of d's that is among the parts e's identifiers are named by
+// (partHashes), as a customer names one by its end.
+func namesItsEnd(d, e *doc) bool {
+	for k := range int(d.nOwn) {
+		if id := d.own(k); id.bare {
+			if _, ok := slices.BinarySearch(e.nums(), id.full); ok && !e.hasID(id.full) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // handedOn is a story with the events of the objects it hands on to. A
