@@ -211,6 +211,12 @@ type Weights struct {
 	// Echo is the identifier score of an event that repeats a word only the
 	// events naming the question's object use (see echo; 0: off).
 	Echo float64
+	// EchoAnswer is the identifier score of an event linked to the
+	// question's object by echo (or link) that matches the question's words
+	// by echoMargin more than every event naming the object does, for a
+	// question asking neither for the newest nor where the object stands
+	// (see echoAnswers; not above Echo: off).
+	EchoAnswer float64
 	// Respelled weighs BM25 matches of a misspelt question word's near
 	// spellings that the candidates contain (respellings; 0: off).
 	Respelled float64
@@ -271,7 +277,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, IdentifierStory: 0.1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, EchoAnswer: 0.8, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -690,6 +696,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	whether := asksWhether(q.normalised())
 	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
+	if aboutEvent && w.EchoAnswer > w.Echo {
+		echoAnswers(comps, w)
+	}
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
 		// a later event inherits only when it names the thing a "what …" or
 		// "which …" question asks for (noun) or says the thing is another now
@@ -1419,6 +1428,32 @@ func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 
 // idMatch is the share of the question's identifiers the event names (see
 // doc.names).
+// echoAnswers gives the events the question's object reaches only by echo
+// or link (an identifier score between 0 and 1) Weights.EchoAnswer when one
+// matches the question's words (its lexical score) by echoMargin more than
+// every event naming the object: for "31120045 退款 到 了 吗？", "质检 通过，退款
+// 899 元 已 原路 退回" says the refund the question asks about, and
+// "31120045 申请 退货" only names the order. The event naming the object
+// keeps the larger identifier score, so the two compete on what they say.
+func echoAnswers(comps []Components, w Weights) {
+	best := 0.0 // the best lexical score of an event naming the object
+	for i := range comps {
+		if comps[i].Identifier >= 1 {
+			best = max(best, comps[i].Lexical)
+		}
+	}
+	for i := range comps {
+		if c := &comps[i]; c.Identifier > 0 && c.Identifier < w.EchoAnswer && c.Lexical > best+echoMargin {
+			c.Identifier = w.EchoAnswer
+		}
+	}
+}
+
+// echoMargin is how much better (of the best lexical score, 1) an echoing
+// event matches the question's words than every event naming the object
+// for EchoAnswer: a clear difference, not a thesaurus entry's chance match.
+const echoMargin = 0.4
+
 func idMatch(q []ident, d *doc) float64 {
 	if len(q) == 0 {
 		return 0

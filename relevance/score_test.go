@@ -789,8 +789,10 @@ func TestAnEventBelongsToTheStoryItsWordsComeFrom(t *testing.T) {
 		{Source: "wallet", Time: ago(8), Text: "Wallet topped up with 20.00 EUR"},
 	}
 	q := "how much did the ride on SC-7741 cost?"
-	scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
-	if comps[1].Identifier != relevance.DefaultWeights.Echo {
+	w := relevance.DefaultWeights
+	w.EchoAnswer = 0 // (which story an event belongs to; the ride's end answers the cost: TestAnEchoThatSaysWhatIsAskedCountsMore)
+	scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, w, nil, testNow)
+	if comps[1].Identifier != w.Echo {
 		t.Errorf("%q: the ride's end after SC-7741's start is its ride: %+v", q, comps[1])
 	}
 	if comps[3].Identifier != 0 || comps[4].Identifier != 0 {
@@ -800,8 +802,60 @@ func TestAnEventBelongsToTheStoryItsWordsComeFrom(t *testing.T) {
 		t.Errorf("%q: SC-7741's end should rank above SC-7790's: %v", q, scores)
 	}
 	// the later ride's end uses as many of both starts' words: the later's
-	if _, comps := relevance.Score(relevance.NewQuery("how much did the ride on SC-7790 cost?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[3].Identifier != relevance.DefaultWeights.Echo || comps[1].Identifier != 0 {
+	if _, comps := relevance.Score(relevance.NewQuery("how much did the ride on SC-7790 cost?", nil), cands, w, nil, testNow); comps[3].Identifier != w.Echo || comps[1].Identifier != 0 {
 		t.Errorf("SC-7790's ride ended last, SC-7741's before it started: %+v", comps)
+	}
+}
+
+// An event reaching the question's object only by echo, that says what
+// the question asks about where the events naming the object do not, counts
+// Weights.EchoAnswer of the identifier's score: for "KD-33019 赔多少？" the
+// claim's approval with its sum, not the claim naming the parcel; for
+// "VB-5130 when does it ship" the agent's "it ships tomorrow", not the size
+// change naming the order. Not
+// for a question asking where the object stands ("has the second transfer
+// gone through?"), whose story's newest event answers it.
+func TestAnEchoThatSaysWhatIsAskedCountsMore(t *testing.T) {
+	claims := []relevance.Candidate{
+		{Source: "orders", Time: ago(57), Text: "寄件单 KD-33018：文件一份，寄往上海，运费 22 元"},
+		{Source: "orders", Time: ago(52), Text: "寄件单 KD-33019：电饭煲一个，寄往成都，运费 35 元"},
+		{Source: "logistics", Time: ago(36), Text: "KD-33019 运输途中外包装破损，已拍照登记"},
+		{Source: "logistics", Time: ago(24), Text: "KD-33018 已送达，本人签收"},
+		{Source: "support", Time: ago(12), Text: "KD-33019 理赔申请已提交，等待审核"},
+		{Source: "support", Time: ago(4), Text: "客服：理赔审核通过，将赔付 180 元"},
+	}
+	bikes := []relevance.Candidate{
+		{Source: "orders", Time: ago(59), Text: "Order VB-5130: gravel bike Canyon Grail, size M, 1,899.00 EUR"},
+		{Source: "orders", Time: ago(56), Text: "Order VB-5131: bike lights set, 45.00 EUR"},
+		{Source: "shipping", Time: ago(41), Text: "VB-5131 delivered to your door"},
+		{Source: "shipping", Time: ago(33), Text: "VB-5130 on hold: frame size M out of stock, expected in 3 weeks"},
+		{Source: "chat", Time: ago(20), Text: "Chat (customer): can I switch to size L instead?"},
+		{Source: "chat", Time: ago(19), Text: "Chat (agent): size L is in stock, I changed your order, it ships tomorrow"},
+		{Source: "orders", Time: ago(18), Text: "VB-5130 changed to size L"},
+	}
+	for _, c := range []struct {
+		q     string
+		cands []relevance.Candidate
+		want  int
+	}{{"KD-33019 赔多少？", claims, 5}, {"VB-5130 when does it ship", bikes, 5}} {
+		scores, comps := relevance.Score(relevance.NewQuery(c.q, nil), c.cands, relevance.DefaultWeights, nil, testNow)
+		if comps[c.want].Identifier != relevance.DefaultWeights.EchoAnswer || !ranksFirst(scores, c.want) {
+			t.Errorf("%q: %q should count EchoAnswer and rank first: %.3f %+v", c.q, c.cands[c.want].Text, scores, comps[c.want])
+		}
+		w := relevance.DefaultWeights
+		w.EchoAnswer = 0
+		if scores, _ := relevance.Score(relevance.NewQuery(c.q, nil), c.cands, w, nil, testNow); ranksFirst(scores, c.want) {
+			t.Errorf("%q: ranks first without EchoAnswer too (the test shows nothing)", c.q)
+		}
+	}
+	transfers := []relevance.Candidate{
+		{Source: "payments", Time: ago(52), Text: "Transfer TR-88120 of 5,000.00 EUR to savings completed"},
+		{Source: "payments", Time: ago(44), Text: "Transfer TR-88121 of 2,500.00 EUR to savings pending: daily limit check"},
+		{Source: "payments", Time: ago(21), Text: "TR-88121 released after verification"},
+		{Source: "notices", Time: ago(12), Text: "Interest rate on easy-access savings falls to 2.5% from 1 June"},
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("has TR-88121 gone through?", nil), transfers, relevance.DefaultWeights, nil, testNow); comps[3].Identifier > relevance.DefaultWeights.Echo {
+		t.Errorf("a question where the transfer stands lifts no echo: %+v", comps[3])
 	}
 }
 
@@ -906,10 +960,11 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 		{Source: "billing", Time: ago(30), Text: "Weekly box 54.90 EUR charged to card"},
 		{Source: "plans", Time: ago(8), Text: "KT-318 skipped for the week of 3 March"},
 	}
-	// (the skipped week's newness counting whole, Weights.Unstated off, so
-	// that IdentifierAlone alone decides)
+	// (the skipped week's newness counting whole, Weights.Unstated off, and
+	// the charge's echo its own score, Weights.EchoAnswer off, so that
+	// IdentifierAlone alone decides)
 	w := relevance.DefaultWeights
-	w.Unstated = 0
+	w.Unstated, w.EchoAnswer = 0, 0
 	if scores, _ := relevance.Score(relevance.NewQuery("what did KT-318 cost?", nil), alone, w, nil, testNow); !ranksFirst(scores, 1) {
 		t.Errorf("the charge should rank first: %.3f", scores)
 	}
@@ -926,7 +981,7 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 	// the charge came after KT-318's start and before KT-319's: KT-318's
 	// story (TestAnEventBelongsToTheStoryItsWordsComeFrom), and it answers
 	// the cost: above the plan's start and KT-319's plan
-	if comps[1].Identifier != relevance.DefaultWeights.Echo || scores[1] <= max(scores[0], scores[3]) {
+	if comps[1].Identifier < relevance.DefaultWeights.Echo || scores[1] <= max(scores[0], scores[3]) {
 		t.Errorf("the weekly charge before KT-319 existed is KT-318's and answers its cost: %.3f %+v", scores, comps[1])
 	}
 }
