@@ -1426,8 +1426,6 @@ func Recency(now, t time.Time, halfLife time.Duration) float64 {
 // UniqueTerms are text's analysed terms, each once, in order.
 func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 
-// idMatch is the share of the question's identifiers the event names (see
-// doc.names).
 // echoAnswers gives the events the question's object reaches only by echo
 // or link (an identifier score between 0 and 1) Weights.EchoAnswer when one
 // matches the question's words (its lexical score) by echoMargin more than
@@ -1454,6 +1452,8 @@ func echoAnswers(comps []Components, w Weights) {
 // for EchoAnswer: a clear difference, not a thesaurus entry's chance match.
 const echoMargin = 0.4
 
+// idMatch is the share of the question's identifiers the event names (see
+// doc.names).
 func idMatch(q []ident, d *doc) float64 {
 	if len(q) == 0 {
 		return 0
