@@ -214,11 +214,13 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	}
 	var story []int // the candidates naming one identifier: the story it tells
 	for _, i := range top {
+		var buf [8]uint64
+		ends := endsOf(&docs[i], buf[:0])
 		for k := range int(docs[i].nOwn) {
 			q := docs[i].own(k)
 			story = story[:0]
 			for j := range docs {
-				if docs[j].names(q) || namesItsEnd(&docs[j], &docs[i]) {
+				if docs[j].names(q) || len(ends) > 0 && namesAnEnd(&docs[j], ends) {
 					story = append(story, j)
 				}
 			}
@@ -360,16 +362,33 @@ func sameSums(j, first *doc, q ident) bool {
 	return !some
 }
 
-// namesItsEnd reports that d names by a number alone the end of a long
-// number e names ("41890 已 发送" after "发票 号码 24312000000041890：会议 费"):
-// a number of d's that is among the parts e's identifiers are named by
-// (partHashes), as a customer names one by its end.
-func namesItsEnd(d, e *doc) bool {
+// endsOf are the ends of the long numbers e names that a customer names
+// one by alone (partHashes, lastThree: "41890" of 24312000000041890), not
+// its identifiers' own numbers (the 1040 of INV-1040 names it as such),
+// appended to hs.
+func endsOf(e *doc, hs []uint64) []uint64 {
+	for _, h := range e.nums() {
+		if e.hasID(h) {
+			continue
+		}
+		own := false
+		for k := range int(e.nOwn) {
+			own = own || e.own(k).num == h
+		}
+		if !own {
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}
+
+// namesAnEnd reports that d names by a number alone one of ends (endsOf):
+// "41890 已 发送" after "发票 号码 24312000000041890：会议 费" tells that
+// invoice's story, as a customer names one by its end.
+func namesAnEnd(d *doc, ends []uint64) bool {
 	for k := range int(d.nOwn) {
-		if id := d.own(k); id.bare {
-			if _, ok := slices.BinarySearch(e.nums(), id.full); ok && !e.hasID(id.full) {
-				return true
-			}
+		if id := d.own(k); id.bare && slices.Contains(ends, id.full) {
+			return true
 		}
 	}
 	return false
