@@ -572,7 +572,15 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-199.json (identifiers of many kinds: tyre changes and plates,
 	// Chinese leases by their end, shop orders, Chinese credit cards by
 	// their last digits, gym member numbers by their end, Chinese waybills),
-	// written after stop 66's first four changes, committed unread;
+	// written after stop 66's first four changes, committed unread, read
+	// once, then their misses: development; -blind-200.json (the 36th's
+	// shape: a photo studio, a Chinese renovation, guitar lessons, Chinese
+	// group meals, car sharing, a Chinese coding class, a pool service, a
+	// Chinese phone repair) and -blind-201.json (identifiers of many kinds:
+	// warranty claims by their end, Chinese traffic fines, server names,
+	// Chinese clinic numbers by their last three, booking references,
+	// Chinese electricity accounts written in groups), written after stop
+	// 66's changes and its review, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -675,6 +683,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-194.json"}, {"../examples/evalset-blind-195.json"},
 		{"../examples/evalset-blind-196.json"}, {"../examples/evalset-blind-197.json"},
 		{"../examples/evalset-blind-198.json"}, {"../examples/evalset-blind-199.json"},
+		{"../examples/evalset-blind-200.json"}, {"../examples/evalset-blind-201.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
