@@ -211,8 +211,8 @@ type Weights struct {
 	// Echo is the identifier score of an event that repeats a word only the
 	// events naming the question's object use (see echo; 0: off).
 	Echo float64
-	// EchoAnswer is the identifier score of an event linked to the
-	// question's object by echo (or link) that matches the question's words
+	// EchoAnswer is the identifier score of an event tied to the question's
+	// object by echo (or by link, with Linked below it) that matches the question's words
 	// by echoMargin more than every event naming the object does, for a
 	// question asking neither for the newest nor where the object stands
 	// (see echoAnswers; not above Echo: off).
