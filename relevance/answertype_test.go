@@ -760,6 +760,28 @@ func TestATotalPriceIsThePrice(t *testing.T) {
 	}
 }
 
+// A question asking for a total ("一共 多少 钱？", "what's the total for …?")
+// is answered by the newest event naming the object that states one ("完工，共
+// 840 元", the rental's invoice), not the price it was booked at.
+func TestATotalIsTheNewestTotalStated(t *testing.T) {
+	service := []relevance.Candidate{
+		{Source: "保养", Time: ago(57), Text: "保养 预约 BY-6610：周一 上午 9 点，小 保养，480 元"},
+		{Source: "保养", Time: ago(47), Text: "BY-6610 检查 发现 刹车 片 磨损，建议 更换，360 元"},
+		{Source: "保养", Time: ago(37), Text: "您 同意 更换 刹车 片"},
+		{Source: "保养", Time: ago(27), Text: "BY-6610 完工，共 840 元"},
+		{Source: "活动", Time: ago(7), Text: "洗车 券 2 张 已 发放"},
+	}
+	rental := []relevance.Candidate{
+		{Source: "rentals", Time: ago(53), Text: "Rental RA-40917: VW Golf, plate M-FX 2231, 3 days, 147.00 EUR"},
+		{Source: "rentals", Time: ago(44), Text: "Rental RA-40917: child seat added, 15.00 EUR"},
+		{Source: "fines", Time: ago(35), Text: "Speed camera fine for M-FX 2231: 30.00 EUR, admin fee 25.00 EUR"},
+		{Source: "rentals", Time: ago(26), Text: "Rental RA-40925: Opel Corsa, plate M-KL 805, 2 days, 88.00 EUR"},
+		{Source: "billing", Time: ago(1), Text: "Invoice for RA-40917: 217.00 EUR"},
+	}
+	firstFor(t, service, map[string]int{"BY6610 一共 多少 钱？": 3, "BY-6610 总共 多少？": 3})
+	firstFor(t, rental, map[string]int{"what's the total for ra40917?": 4})
+}
+
 // "What did I just pay for?" asks for the newest payment: an event stating an
 // amount, not a newer notice that states none.
 func TestWhatAPaymentWasForStatesAnAmount(t *testing.T) {

@@ -529,7 +529,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			if price || asksDescription(q.normalised()) || asksWhatItIs(q.normalised(), own) {
 				intro := introOf(qids, cands, docs)
 				if price && intro >= 0 {
-					intro = repriced(intro, qids, cands, docs)
+					intro = repriced(intro, qids, cands, docs, totalCues.in(q.normalised()))
 				}
 				if intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
 					tf := make([]int32, len(docs))
@@ -1204,12 +1204,15 @@ var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "
 // EUR per month" after ST-3301's start) that state a sum and say it was
 // raised, lowered, upgraded or downgraded ("Monthly advance for G-2207-118
 // raised to 78 EUR"; not "renewed: 24.99 EUR taken", "return moved, extra
-// day 48 EUR", "upgraded free of charge"), or intro.
-func repriced(intro int, qids []ident, cands []Candidate, docs []doc) int {
+// day 48 EUR", "upgraded free of charge"), or, when the question asks for a
+// total (total), the newest naming it that states a total (totalHashes:
+// "BY-6610 完工，共 840 元" after "保养 预约 BY-6610：…，480 元"; not an
+// add-on's "2 人 共 60 元", which names no order); else intro.
+func repriced(intro int, qids []ident, cands []Candidate, docs []doc, total bool) int {
 	at := intro
 	alone := !contested(qids, docs)
 	for i := range docs {
-		if cands[i].Time.After(cands[at].Time) && (alone || idMatch(qids, &docs[i]) > 0) && docs[i].count(moneyHash) > 0 && hasAny(&docs[i], repricedHashes) &&
+		if cands[i].Time.After(cands[at].Time) && docs[i].count(moneyHash) > 0 && ((alone || idMatch(qids, &docs[i]) > 0) && hasAny(&docs[i], repricedHashes) || total && idMatch(qids, &docs[i]) > 0 && hasAny(&docs[i], totalHashes)) &&
 			bareNumber(cands[i].Text) { // (a sum: not "upgraded free of charge")
 			at = i
 		}
@@ -1228,6 +1231,16 @@ func bareNumber(text string) bool {
 	}
 	return false
 }
+
+// totalCues mark a question asking for a total ("what's the total for
+// RA-40917?", "BY6610 一共 多少 钱？"), and totalHashes are the terms of an
+// event stating one ("BY-6610 完工，共 840 元", "Invoice for RA-40917: 217.00
+// EUR"): the newest such sum naming the object answers it, not the price it
+// was introduced with (repriced).
+var (
+	totalCues   = newCueSet([]string{"total", "altogether", "in all", "all in", "一共", "总共", "合计", "总计", "总价", "总额"})
+	totalHashes = stemHashes("total", "altogether", "invoice", "invoiced", "共", "合计", "总计", "总价", "总额", "一共", "总共")
+)
 
 // repricedHashes are the terms of the words saying a sum was raised or
 // lowered (valueChangedWords), or a plan upgraded or downgraded.
