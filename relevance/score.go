@@ -691,7 +691,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// oven?"): the event saying it answers it, not a later one of its story
 	// (the invoice charging the 35.00 EUR she noted), unless it asks for the
 	// newest ("what did I just tell the hotel?").
-	still := stillCues.in(q.normalised())
+	still := stillCues.in(q.normalised()) || asksIfStillOwed(q.normalised())
 	happened := false
 	whether := asksWhether(q.normalised())
 	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
@@ -1438,6 +1438,14 @@ func Recency(now, t time.Time, halfLife time.Duration) float64 {
 
 // UniqueTerms are text's analysed terms, each once, in order.
 func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
+
+// asksIfStillOwed reports a question whether something must still be done
+// or paid ("do I have to pay the fine for BLT2208?", "do we need to send
+// anything?"): where the thing's story stands answers it, as for "still".
+func asksIfStillOwed(q text) bool {
+	w := q.words
+	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to"
+}
 
 // echoAnswers gives the events the question's object reaches only by echo
 // or link (an identifier score between 0 and 1) Weights.EchoAnswer when one

@@ -1493,6 +1493,22 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
 }
 
+// "Do I have to pay …?", "do we need to …?" ask whether something is still
+// owed: where the fine's story stands, its cancellation, answers it, not the
+// notice; "how much do I have to pay?" asks what an event says.
+func TestWhetherStillOwedAsksWhereTheStoryStands(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "permits", Time: ago(56), Text: "Parking permit PP-3310 for plate HH-KL 204, zone B, 30.00 EUR a month"},
+		{Source: "permits", Time: ago(48), Text: "Plate changed on PP-3310 from HH-KL 204 to HH-MT 918"},
+		{Source: "fines", Time: ago(40), Text: "Penalty notice PN-71120: HH-KL 204 parked in zone C, 25.00 EUR"},
+		{Source: "fines", Time: ago(32), Text: "PN-71120 appeal received"},
+		{Source: "fines", Time: ago(24), Text: "PN-71120 cancelled: permit was valid for the old plate that day"},
+		{Source: "permits", Time: ago(15), Text: "PP-3310 renewed until 31 December"},
+		{Source: "notices", Time: ago(6), Text: "Zone B closed 14-15 December for road works"},
+	}
+	firstFor(t, cands, map[string]int{"do I have to pay the ticket?": 4, "how much is the ticket?": 2})
+}
+
 // Asked what is wrong with a thing or what a check found, an event stating
 // no fault or finding keeps Weights.Unstated of its relevance: the later
 // line naming the engineer does not say what he found.
