@@ -686,7 +686,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// so does one whether something still holds ("do I still have to pay
 	// PF-88019?": the fine's amount is what one event says, whether it is
 	// still owed is where its story stands; not "what is still missing for
-	// CL-6101?", which asks what an event says).
+	// CL-6101?", which asks what an event says), and so does one whether a
+	// step of its story is done ("is 917 paid?": asksIfDone).
 	// Nor is one about what someone said ("what did Marta say about the
 	// oven?"): the event saying it answers it, not a later one of its story
 	// (the invoice charging the 35.00 EUR she noted), unless it asks for the
@@ -694,7 +695,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	still := stillCues.in(q.normalised()) || asksIfStillOwed(q.normalised())
 	happened := false
 	whether := asksWhether(q.normalised())
-	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if aboutEvent && w.EchoAnswer > w.Echo {
 		echoAnswers(comps, w)
@@ -1445,6 +1446,16 @@ func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 func asksIfStillOwed(q text) bool {
 	w := q.words
 	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to"
+}
+
+// asksIfDone reports a question whether a step of its object's story is done
+// ("is 917 paid?", "is TC-1180 approved?", "was the order cancelled?": a
+// whether-done question, asksWhetherDone, naming a done word): where the
+// story stands answers it, the later "Retry of INV-2026-0917 succeeded", not
+// the event that matches its word ("Payment for INV-2026-0917 failed"), so
+// it is no question about what one event says.
+func asksIfDone(q text) bool {
+	return asksWhetherDone(q) && slices.ContainsFunc(q.words, func(w string) bool { return doneWords[w] })
 }
 
 // echoAnswers gives the events the question's object reaches only by echo

@@ -240,15 +240,22 @@ func TestTheStorysFirstEventPassesOnMore(t *testing.T) {
 	if want := w.Thread; comps[2].Thread != want {
 		t.Errorf("the delivery inherits %.3f from the payment, want Thread %.3f", comps[2].Thread, want)
 	}
-	// Named by its identifier, the question asks what one of the object's
-	// events says (the payment), not where the object stands: nothing is
-	// passed down the story, and the payment outranks the newer delivery slot.
-	scores, comps := relevance.Score(relevance.NewQuery("was O-9210 paid?", nil), cands, w, nil, now)
+	// Named by its identifier, a question about what one of the object's
+	// events says (the payment's card) passes nothing down the story; one
+	// whether a step is done ("was O-9210 paid?") asks where the story stands
+	// (TestWhetherAStepIsDoneAsksWhereTheStoryStands), but the newer delivery
+	// slot, which says nothing of a payment, inherits only Thread, and the
+	// payment outranks it either way.
+	scores, comps := relevance.Score(relevance.NewQuery("which card was O-9210 paid with?", nil), cands, w, nil, now)
 	if comps[2].Thread != 0 {
 		t.Errorf("the delivery inherits %.3f from the payment, want 0", comps[2].Thread)
 	}
 	if scores[1] <= scores[2] {
 		t.Errorf("the payment (%.3f) should outrank the newer delivery slot (%.3f)", scores[1], scores[2])
+	}
+	scores, comps = relevance.Score(relevance.NewQuery("was O-9210 paid?", nil), cands, w, nil, now)
+	if comps[2].Thread > w.Thread || scores[1] <= scores[2] {
+		t.Errorf("the delivery inherits %.3f (want at most Thread %.3f); the payment (%.3f) should outrank it (%.3f)", comps[2].Thread, w.Thread, scores[1], scores[2])
 	}
 }
 
@@ -1507,6 +1514,22 @@ func TestWhetherStillOwedAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "notices", Time: ago(6), Text: "Zone B closed 14-15 December for road works"},
 	}
 	firstFor(t, cands, map[string]int{"do I have to pay the ticket?": 4, "how much is the ticket?": 2})
+}
+
+// "Is 917 paid?" asks whether a step of the invoice's story is done: where
+// the story stands, the retry that succeeded, answers it, not the failed
+// payment that matches its word.
+func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "billing", Time: ago(57), Text: "Invoice INV-2026-0917 issued: 240.00 USD, Team plan, due 15 Dec"},
+		{Source: "billing", Time: ago(49), Text: "Invoice INV-2026-0918 issued: 36.00 USD, extra seats, due 15 Dec"},
+		{Source: "billing", Time: ago(40), Text: "Payment for INV-2026-0917 failed: card expired"},
+		{Source: "account", Time: ago(32), Text: "Card ending 4242 replaced by card ending 1881"},
+		{Source: "billing", Time: ago(22), Text: "INV-2026-0918 paid with card ending 1881"},
+		{Source: "billing", Time: ago(14), Text: "Retry of INV-2026-0917 succeeded"},
+		{Source: "account", Time: ago(4), Text: "Seat added: dana@northwind.io"},
+	}
+	firstFor(t, cands, map[string]int{"is 917 paid?": 5, "is INV-2026-0917 paid?": 5})
 }
 
 // Asked what is wrong with a thing or what a check found, an event stating
