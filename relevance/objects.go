@@ -99,25 +99,16 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 // the event naming plate 沪B·K3309 holds. *parts holds those parts, sorted,
 // made when first needed.
 func namesAPart(d *doc, parts *[]uint64, comps []Components, docs []doc) bool {
-	for k := range int(d.nOwn) {
-		x := d.own(k)
-		if !x.bare {
-			continue
-		}
-		if *parts == nil {
-			*parts = []uint64{}
-			for i := range docs {
-				if comps[i].Identifier >= 1 {
-					*parts = append(*parts, docs[i].nums()...)
-				}
+	if *parts == nil {
+		*parts = []uint64{}
+		for i := range docs {
+			if comps[i].Identifier >= 1 {
+				*parts = append(*parts, docs[i].nums()...)
 			}
-			slices.Sort(*parts)
 		}
-		if _, ok := slices.BinarySearch(*parts, x.full); ok {
-			return true
-		}
+		slices.Sort(*parts)
 	}
-	return false
+	return namesOneOf(d, *parts)
 }
 
 // ofTheirKind is qids with each bare number given the kind of the prefixed

@@ -1213,7 +1213,11 @@ func repriced(intro int, qids []ident, cands []Candidate, docs []doc, total bool
 	at := intro
 	alone := !contested(qids, docs)
 	for i := range docs {
-		if cands[i].Time.After(cands[at].Time) && docs[i].count(moneyHash) > 0 && ((alone || idMatch(qids, &docs[i]) > 0) && hasAny(&docs[i], repricedHashes) || total && idMatch(qids, &docs[i]) > 0 && hasAny(&docs[i], totalHashes)) &&
+		if !cands[i].Time.After(cands[at].Time) || docs[i].count(moneyHash) == 0 {
+			continue
+		}
+		names := idMatch(qids, &docs[i]) > 0
+		if ((alone || names) && hasAny(&docs[i], repricedHashes) || total && names && hasAny(&docs[i], totalHashes)) &&
 			bareNumber(cands[i].Text) { // (a sum: not "upgraded free of charge")
 			at = i
 		}

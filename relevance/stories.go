@@ -220,7 +220,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			q := docs[i].own(k)
 			story = story[:0]
 			for j := range docs {
-				if docs[j].names(q) || len(ends) > 0 && namesAnEnd(&docs[j], ends) {
+				if docs[j].names(q) || len(ends) > 0 && namesOneOf(&docs[j], ends) {
 					story = append(story, j)
 				}
 			}
@@ -365,7 +365,7 @@ func sameSums(j, first *doc, q ident) bool {
 // endsOf are the ends of the long numbers e names that a customer names
 // one by alone (partHashes, lastThree: "41890" of 24312000000041890), not
 // its identifiers' own numbers (the 1040 of INV-1040 names it as such),
-// appended to hs.
+// appended to hs: sorted, as e's numbers are (namesOneOf).
 func endsOf(e *doc, hs []uint64) []uint64 {
 	for _, h := range e.nums() {
 		if e.hasID(h) {
@@ -382,13 +382,16 @@ func endsOf(e *doc, hs []uint64) []uint64 {
 	return hs
 }
 
-// namesAnEnd reports that d names by a number alone one of ends (endsOf):
-// "41890 已 发送" after "发票 号码 24312000000041890：会议 费" tells that
-// invoice's story, as a customer names one by its end.
-func namesAnEnd(d *doc, ends []uint64) bool {
+// namesOneOf reports that d names by a number alone one of hs (sorted): a
+// part of an identifier that an event naming the question's object holds
+// (namesAPart), or the end of a long number the story's event names
+// (endsOf: "41890 已 发送" after "发票 号码 24312000000041890：会议 费").
+func namesOneOf(d *doc, hs []uint64) bool {
 	for k := range int(d.nOwn) {
-		if id := d.own(k); id.bare && slices.Contains(ends, id.full) {
-			return true
+		if id := d.own(k); id.bare {
+			if _, ok := slices.BinarySearch(hs, id.full); ok {
+				return true
+			}
 		}
 	}
 	return false
