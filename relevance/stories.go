@@ -212,7 +212,8 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		// below)
 		firstShare = w.ThreadAnswer
 	}
-	var story []int // the candidates naming one identifier: the story it tells
+	var storyBuf [16]int  // (most stories are short: no allocation)
+	story := storyBuf[:0] // the candidates naming one identifier: the story it tells
 	for _, i := range top {
 		var buf [8]uint64
 		ends := endsOf(&docs[i], buf[:0])
