@@ -580,7 +580,16 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// warranty claims by their end, Chinese traffic fines, server names,
 	// Chinese clinic numbers by their last three, booking references,
 	// Chinese electricity accounts written in groups), written after stop
-	// 66's changes and its review, committed unread;
+	// 66's changes and its review, committed unread, read once, then their
+	// misses: development; -blind-202.json (the 36th's shape: dog grooming,
+	// a Chinese driving school, a visa application, Chinese building
+	// repairs, furniture delivery, a Chinese vet, solar panels, a Chinese
+	// used car, a wedding venue, a Chinese tax refund) and -blind-203.json
+	// (identifiers of many kinds: parcel lockers by their end, Chinese
+	// mortgages, dental patient numbers, Chinese waybills in groups, domain
+	// names, Chinese car insurance, e-ticket numbers by their end, Chinese
+	// social security cards, leave requests, Chinese game orders), written
+	// before stop 67's first change, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -684,6 +693,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-196.json"}, {"../examples/evalset-blind-197.json"},
 		{"../examples/evalset-blind-198.json"}, {"../examples/evalset-blind-199.json"},
 		{"../examples/evalset-blind-200.json"}, {"../examples/evalset-blind-201.json"},
+		{"../examples/evalset-blind-202.json"}, {"../examples/evalset-blind-203.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
