@@ -160,6 +160,12 @@ var changeAsked = newCueSet([]string{"change", "changed", "changes", "改了", "
 var changeRequests = newCueSet([]string{"can i change", "could i change", "can we change", "how do i change", "how can i change",
 	"how to change", "want to change", "like to change", "need to change", "is it possible to change", "能改", "可以改", "想改", "要改", "怎么改"})
 
+// originalCues ask for a thing's first value, not its newest ("how many
+// guests did we book originally?", 原来订了几位？): no later change answers it
+// better (newerValues).
+var originalCues = newCueSet([]string{"originally", "original", "at first", "in the beginning", "to begin with", "first booked",
+	"原来", "原本", "本来", "最初", "一开始", "起初"})
+
 // changedTo are the things whose new value a question may ask for.
 var changedTo = map[string]bool{"date": true, "day": true, "time": true, "address": true, "price": true, "total": true,
 	"deadline": true, "slot": true, "departure": true, "arrival": true, "amount": true, "balance": true}

@@ -272,12 +272,18 @@ type Weights struct {
 	// (statesCurrent): such a question asks for the value that replaced the
 	// booked one, not for what happened last (0: Changed).
 	ChangedNow float64
+	// Newer is Changed for a question naming an object and asking for one of
+	// its values (an answer type or a thing named: "how many guests is WV118
+	// for?"), given to a later event on the object that says the value
+	// changed and states a new one ("WV-118: guest count raised to 95" after
+	// "Booking WV-118: …, 80 guests"): newerValues (0: off).
+	Newer float64
 }
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, IdentifierStory: 0.1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, EchoAnswer: 0.8, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, EchoAnswer: 0.8, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5, Newer: 0.2}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -295,7 +301,8 @@ type Components struct {
 	// Change is 1 for an event that says something changed ("moved to",
 	// "rebooked", 改到) when the question asks for what is newest, or that
 	// states a new or current value when it asks what something is now
-	// (statesCurrent), 0 for any other.
+	// (statesCurrent), or that states a newer value of what a question
+	// naming its object asks for (newerValues), 0 for any other.
 	Change float64 `json:"change"`
 	// Cosine is the raw cosine similarity (before normalising).
 	Cosine float64 `json:"-"`
@@ -340,7 +347,8 @@ const (
 // event saying something changed (or, for a question asking what something is
 // now, stating a new or current value), wC Weights.Changed when the question
 // asks for what is newest (Weights.ChangedNow when it asks what something is
-// now; else 0), r is
+// now; Weights.Newer when it names an object and asks for one of its values,
+// and an event on it states a newer one: newerValues; else 0), r is
 // Weights.Recency, or Weights.RecencyIntent when the question asks for what is
 // newest (Weights.Status when it names an object and asks where it stands),
 // and wI is Weights.Identifier, times Weights.IdentifierAlone when no other
@@ -371,7 +379,9 @@ type Fusion struct {
 	AsksStatus bool `json:"asks_status,omitempty"`
 	// Change is wC, the share an event saying something changed adds to its
 	// relevance: Weights.Changed when the question asks for the newest
-	// (Weights.ChangedNow when it asks what something is now), else 0.
+	// (Weights.ChangedNow when it asks what something is now; Weights.Newer
+	// when it names an object and asks for one of its values, and an event
+	// states a newer one: newerValues), else 0.
 	Change float64 `json:"change_weight,omitempty"`
 	// AsksNow: the question asks what something is now; an event stating a
 	// new or current value counts as saying it changed (Weights.ChangedNow).
@@ -770,6 +780,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if !f.AsksNewest && len(asked) > 0 && w.Unstated > 0 && w.Unstated < 1 {
 		keep, scaled = w.Unstated, true
 	}
+	var newer []bool // (newerValues: a question naming an object asks for a value it has now)
+	if w.Newer > 0 && len(qids) > 0 && !q.Intent && (len(asked) > 0 || noun != 0) && !asksFor(byClause, ReasonTerm) && !originalCues.in(q.normalised()) {
+		if newer = newerValues(rels, comps, cands, docs, byClause, clauses, noun); newer != nil {
+			f.Change = w.Newer
+		}
+	}
 	for i := range cands {
 		c := &comps[i]
 		if scaled && !statesAsked(&docs[i], byClause) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
@@ -782,6 +798,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			c.Recency *= w.Unstated // (outside the object's story: it states nothing of where it stands)
 		}
 		if f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) {
+			c.Change = 1
+		}
+		if newer != nil && newer[i] {
 			c.Change = 1
 		}
 		scores[i] = (1-r)*(1+f.Change*c.Change)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source

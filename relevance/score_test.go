@@ -2558,3 +2558,49 @@ func TestARateIsAPercentage(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"KR-5510 rate?": 0, "what interest rate do I pay on KR-5510?": 0})
 }
+
+// A question naming an object and asking for one of its values asks for the
+// value it has now: a later event on the object saying the value changed and
+// stating a new one (newerValues) adds Weights.Newer to its relevance, which
+// decides between it and the older event that matches a little better. Not
+// an event restating the value, nor one changing another thing of the object
+// (sharing no word of what the best says but the object's name), nor for a
+// question asking for the value it had at first.
+func TestAQuestionNamingAnObjectTakesItsNewerValue(t *testing.T) {
+	without := relevance.DefaultWeights
+	without.Newer = 0
+	for _, c := range [][]string{
+		{"what is the monthly fee for TV-900?", "TV package TV-900: monthly fee 24.00 EUR", "TV-900 fee raised to 27.00 EUR", "TV-900 box delivered"},
+		{"PX-208 报销 多少 钱？", "报销 单 PX-208：报销 860 元", "PX-208 报销 调整 为 720 元", "PX-208 已 转交 财务"},
+	} {
+		q, cands := c[0], tenMinutesApart(c[1:])
+		query := relevance.NewQuery(q, nil)
+		off, _ := relevance.Score(query, cands, without, nil, testNow)
+		on, comps, f := relevance.ScoreFused(query, cands, relevance.DefaultWeights, nil, testNow)
+		if !ranksFirst(off, 0) || !ranksFirst(on, 1) || comps[1].Change != 1 || comps[0].Change != 0 || comps[2].Change != 0 || f.Change != relevance.DefaultWeights.Newer {
+			t.Errorf("%q: %q should rank first with Newer only: without %.3f, with %.3f %+v %+v", q, c[2], off, on, comps, f)
+		}
+	}
+	for _, c := range [][]string{
+		// the value restated
+		{"what is the monthly fee for GY-52?", "Gym membership GY-52: monthly fee 39.00 EUR", "GY-52 renewed: 39.00 EUR", "GY-52 locker added"},
+		// another thing of the object changed
+		{"how much is this month's bill for 0176 4410 2290?", "0176 4410 2290 bill for May: 31.20 EUR", "0176 4410 2290 plan changed to 15 GB for 19.99 EUR from June", "0176 4410 2290 roaming on"},
+		// the value it had at first
+		{"what was the monthly fee for TV-900 originally?", "TV package TV-900: monthly fee 24.00 EUR", "TV-900 fee raised to 27.00 EUR", "TV-900 box delivered"},
+	} {
+		if _, comps, f := fused(c[0], tenMinutesApart(c[1:])); f.Change != 0 || comps[1].Change != 0 {
+			t.Errorf("%q: no newer value: %+v %+v", c[0], comps, f)
+		}
+	}
+}
+
+// tenMinutesApart are the texts as candidates of one source, the oldest
+// first, ten minutes apart, the newest ten minutes ago.
+func tenMinutesApart(texts []string) []relevance.Candidate {
+	var cands []relevance.Candidate
+	for i, text := range texts {
+		cands = append(cands, relevance.Candidate{Source: "s", Time: ago(10 * (len(texts) - i)), Text: text})
+	}
+	return cands
+}

@@ -514,6 +514,105 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 	}
 }
 
+// newerValues are the events that state a newer value of what a question
+// naming an object asks for (one of its answer types, or the thing it names:
+// askedNoun): of the object's events stating it, the most relevant is the
+// value the ranking would give (best); a later one that says it changed or
+// is another now (saysChanged, saysReplaced: "guest count raised to 95",
+// "调整 为 1 120 元") and states a number the best does not state (or says
+// the thing is another) is the object's newer word on it. It names the
+// object too, or names no object while the window holds no other, and
+// shares a word with the best that says what it is about (storyWord, as for
+// supersede): the object's name alone makes no story, as one object has many
+// values ("13800138821 这个 月 多少 钱？": the plan changing from next month
+// shares no such word with the month's bill that answers). Nil when none
+// does. Not a later event restating the value ("CW-8830 renewed: 24.99 EUR
+// taken" after "… 24.99 EUR a month").
+func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64) []bool {
+	stated := func(j int) bool {
+		return rels[j] > 0 && statesAsked(&docs[j], asked) && (noun == 0 || j < len(clauses) && clauses[j]&noun != 0)
+	}
+	best := -1
+	for j := range docs {
+		if comps[j].Identifier == 1 && stated(j) && (best < 0 || rels[j] > rels[best]) {
+			best = j
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	var newer []bool
+	var chars []uint64 // (noStoryTerms of the best, once one is needed)
+	for j := range docs {
+		d := &docs[j]
+		named := comps[j].Identifier == 1
+		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !saysReplaced(d) || !stated(j) ||
+			!named && (namesOwnID(d) || anotherObject(best, docs)) || !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) {
+			continue
+		}
+		if chars == nil {
+			chars = numberTerms(cands[best].Text, noStoryTerms(cands[best].Text))
+		}
+		if !slices.ContainsFunc(d.terms(), func(h uint64) bool {
+			return docs[best].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h)
+		}) {
+			continue // (a number is a value, and the object's name tells no story of one of them)
+		}
+		if newer == nil {
+			newer = make([]bool, len(docs))
+		}
+		newer[j] = true
+	}
+	return newer
+}
+
+// newNumber reports that text states a number (a run of digits) that old
+// does not.
+func newNumber(text, old string) bool {
+	for i := 0; i < len(text); {
+		if !isDigit(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isDigit(text[j]) {
+			j++
+		}
+		if !hasNumber(old, text[i:j]) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// hasNumber reports that text holds n as a whole run of digits.
+func hasNumber(text, n string) bool {
+	for k := 0; ; {
+		at := strings.Index(text[k:], n)
+		if at < 0 {
+			return false
+		}
+		at += k
+		end := at + len(n)
+		if (at == 0 || !isDigit(text[at-1])) && (end == len(text) || !isDigit(text[end])) {
+			return true
+		}
+		k = at + 1
+	}
+}
+
+// numberTerms appends to hs the hashes of the numbers (runs of digits) in
+// text.
+func numberTerms(text string, hs []uint64) []uint64 {
+	for _, n := range strings.FieldsFunc(text, func(r rune) bool { return r < '0' || r > '9' }) {
+		hs = append(hs, termHash(n))
+	}
+	return hs
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
 // asksFor reports that one of a question's clauses asks for the answer type
 // of the term.
 func asksFor(asked [][]*answerType, term string) bool {
