@@ -1476,9 +1476,19 @@ func asksIfStillOwed(q text) bool {
 // whether-done question, asksWhetherDone, naming a done word): where the
 // story stands answers it, the later "Retry of INV-2026-0917 succeeded", not
 // the event that matches its word ("Payment for INV-2026-0917 failed"), so
-// it is no question about what one event says.
+// it is no question about what one event says. A participle after "been"
+// names the step as a done word does ("has SP-4021 been allowed to
+// connect?", "has INV-0917 been settled?").
 func asksIfDone(q text) bool {
-	return asksWhetherDone(q) && slices.ContainsFunc(q.words, func(w string) bool { return doneWords[w] })
+	if !asksWhetherDone(q) {
+		return false
+	}
+	for i, w := range q.words {
+		if doneWords[w] || i > 0 && q.words[i-1] == "been" && strings.HasSuffix(w, "ed") {
+			return true
+		}
+	}
+	return false
 }
 
 // echoAnswers gives the events the question's object reaches only by echo

@@ -1518,7 +1518,8 @@ func TestWhetherStillOwedAsksWhereTheStoryStands(t *testing.T) {
 
 // "Is 917 paid?" asks whether a step of the invoice's story is done: where
 // the story stands, the retry that succeeded, answers it, not the failed
-// payment that matches its word.
+// payment that matches its word. So does "has BP-77 been allowed …?", whose
+// participle after "been" names the step as a done word would.
 func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "billing", Time: ago(57), Text: "Invoice INV-2026-0917 issued: 240.00 USD, Team plan, due 15 Dec"},
@@ -1530,6 +1531,12 @@ func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "account", Time: ago(4), Text: "Seat added: dana@northwind.io"},
 	}
 	firstFor(t, cands, map[string]int{"is 917 paid?": 5, "is INV-2026-0917 paid?": 5})
+	permit := []relevance.Candidate{
+		{Source: "p", Time: ago(50), Text: "Extension plans BP-77: rear kitchen, 24 m2"},
+		{Source: "p", Time: ago(30), Text: "Building permit request for BP-77 sent to the council"},
+		{Source: "p", Time: ago(10), Text: "Council approved BP-77"},
+	}
+	firstFor(t, permit, map[string]int{"has BP-77 been allowed by the council?": 2})
 }
 
 // Asked what is wrong with a thing or what a check found, an event stating
