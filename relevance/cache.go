@@ -310,8 +310,9 @@ func newDoc(text string) doc {
 
 // partHashes are the hashes of the parts of an identifier's number that a
 // customer names it by, as a bare number of the question: its last four,
-// five and six digits when it has eight or more (SF1460023871, DD20260301, a
-// card or an account number: "23871 谁 签收 的？", "the order ending 0301"),
+// five and six digits when it has seven or more (SF1460023871, DD20260301,
+// CLM-55-20433, a card or an account number: "23871 谁 签收 的？", "the order
+// ending 0301", "20433"),
 // and the number without its leading zeros when three digits or more are
 // left ("8820 什么 时候 看？" for GH-08820). The number of an identifier of
 // other parts is the digits it ends in ("0042" for 2026/INV/0042), and its
@@ -330,7 +331,7 @@ func partHashes(hs []uint64, id string) []uint64 {
 	if t := strings.TrimLeft(n, "0"); len(t) < len(n) && len(t) >= 3 {
 		hs = append(hs, termHash(t))
 	}
-	if len(n) >= 8 || serial && len(n) >= 5 {
+	if len(n) >= 7 || serial && len(n) >= 5 {
 		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-min(6, len(n)):]))
 	}
 	return hs
@@ -461,7 +462,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 215
+const analysisVersion = 216
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

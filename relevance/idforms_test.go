@@ -69,7 +69,7 @@ func TestIdentifiersByTheirNumberAlone(t *testing.T) {
 
 // A long number is named by its end as well ("the parcel ending 23871", "尾号
 // 0301"): the last four, five or six digits of an identifier's number of
-// eight or more name it, and not its sibling's; so do its last three when it
+// seven or more name it, and not its sibling's; so do its last three when it
 // has seven or more ("033 办完了吗？" for SB20261105033), but only as a
 // question's number alone: the question naming SF1460023871 does not name
 // the event whose 871 is a sum. A number with leading zeros is named without
@@ -93,6 +93,13 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		"when is 8820 now?":             {false, false, false, false, true, false, false}, // (without its leading zero)
 		"218 三月 多少？":                    {false, false, false, false, false, false, true},
 	})
+	// a number of seven digits is named by its last four, five and six too:
+	// "20433" for CLM-55-20433 (written together, 5520433), not its sibling
+	claims := []relevance.Candidate{
+		{Source: "claims", Time: ago(40), Text: "Claim CLM-55-20418: water damage in the kitchen"},
+		{Source: "claims", Time: ago(30), Text: "Claim CLM-55-20433: stolen bicycle"},
+	}
+	namedBy(t, claims, map[string][]bool{"what do you need for 20433?": {false, true}, "0418 有 进展 吗？": {true, false}})
 }
 
 // A question's prefixed identifier names the event writing its prefix and
