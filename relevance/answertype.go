@@ -402,7 +402,7 @@ const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对�
 func statesCount(rs []rune) bool {
 	fields := strings.Fields(string(rs))
 	for i, tok := range fields {
-		if i+1 >= len(fields) || !(isNumber(tok) && len(tok) <= 4 || numberWords[tok]) {
+		if i+1 >= len(fields) || !(isNumber(tok) && len(tok) <= 4 || numberWords[tok] || inThousands(tok)) {
 			continue
 		}
 		if i > 0 && countLabels[strings.Trim(fields[i-1], "(\"'#")] {
@@ -433,7 +433,7 @@ func statesCount(rs []rune) bool {
 	for i := 1; i < len(fields); i++ {
 		// a count named, and what it is or became: "Guest count raised to
 		// 110", "headcount: 12"
-		if n := strings.TrimRight(fields[i], ",.;:!?)"); !isNumber(n) || len(n) > 4 || fields[i-1] != "to" && !strings.HasSuffix(fields[i-1], ":") {
+		if n := strings.TrimRight(fields[i], ",.;:!?)"); !(isNumber(n) && len(n) <= 4 || inThousands(n)) || fields[i-1] != "to" && !strings.HasSuffix(fields[i-1], ":") {
 			continue
 		}
 		if i+1 < len(fields) && unitWord(strings.TrimRight(fields[i+1], ",.;")) {
@@ -2069,6 +2069,21 @@ var priceEnds = map[string]bool{"": true, "a": true, "per": true, "each": true, 
 // isLetters reports a word of lower-case Latin letters only.
 func isLetters(w string) bool {
 	return w != "" && strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
+}
+
+// inThousands reports a number written in groups of thousands of up to
+// seven digits ("1,000", "12,500"): a count as "80" is ("1,000 flyers").
+func inThousands(s string) bool {
+	head, rest, ok := strings.Cut(s, ",")
+	if !ok || head == "" || len(head) > 3 || !isNumber(head) {
+		return false
+	}
+	for _, g := range strings.Split(rest, ",") {
+		if len(g) != 3 || !isNumber(g) {
+			return false
+		}
+	}
+	return len(s) <= 9
 }
 
 func isNumber(s string) bool {

@@ -920,6 +920,9 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"Aligner set 7 of 20 dispatched":                     true,
 		"Workspace upgraded to Pro: 12 seats.":               true, // (a sentence's period, a clause's comma)
 		"Venue booked: 80 guests, 6,400.00 EUR":              true,
+		"Quantity changed to 1,000 flyers, 139 EUR":          true, // a count in thousands
+		"Guest count raised to 1,200; new quote":             true,
+		"Budget: 1,500 EUR":                                  false,
 		"Delivery expected in 3 days.":                       false,
 		"New card ending 2210 added; 17.99 EUR paid":         false, // a card's end labels it
 	} {
