@@ -395,7 +395,8 @@ var countLabels = map[string]bool{"lesson": true, "session": true, "visit": true
 const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对本期晚杯条次"
 
 // statesCount reports that the text (normalised) states how many of
-// something: a number alone (or a number word) that no label word precedes,
+// something: a number alone (or a number word) that no label word precedes
+// and that is no group of a number written in groups ("0134 5567 8890"),
 // before a word that is no unit of time, money or measure ("80 guests", "2 x
 // …"), a count changed ("from 60 to 72"), or a number before a Chinese
 // measure word.
@@ -407,6 +408,9 @@ func statesCount(rs []rune) bool {
 		}
 		if i > 0 && countLabels[strings.Trim(fields[i-1], "(\"'#")] {
 			continue
+		}
+		if len(tok) > 1 && tok[0] == '0' || i > 0 && isNumber(fields[i-1]) {
+			continue // a group of a number written in groups ("DPD 0134 5567 8890 delivered"), no count
 		}
 		next := strings.TrimRight(fields[i+1], ",.;:!?)") // ("80 guests, 6,400.00 EUR", "for 12 seats.")
 		if next == "of" && i+2 < len(fields) && isNumber(strings.TrimRight(fields[i+2], ",.;:")) {

@@ -911,6 +911,7 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"Delivery expected in 3 days":                        false,
 		"Visit booked for Tuesday 10:30, technician Priya":   false,
 		"Parcel 00340434 out for delivery":                   false, // an identifier
+		"DPD 0134 5567 8890 delivered to your neighbour":     false, // a number written in groups
 		"Ride ended: 13 minutes, 3.1 km, 4.15 EUR":           false,
 		"Order for 500 Mbit fibre placed, contract K-9902":   false,
 		"Refund of 40.00 EUR issued to PayPal, case CP-1207": false,
