@@ -1773,7 +1773,36 @@ func speaker(rs []rune) (who string, rest []rune) {
 	return "", rs
 }
 
-var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords, false}.in
+var namesPerson = func() func([]rune) bool {
+	s := statedByWords{personWords, agentWords, cjkPersonWords, false}
+	return func(rs []rune) bool { return s.in(withoutPronounAgents(rs)) }
+}()
+
+// withoutPronounAgents is rs with the "by" before a pronoun blanked
+// ("cancelled by you", "changed by us"): the customer or the business is no
+// one a "who" question asks for.
+func withoutPronounAgents(rs []rune) []rune {
+	var out []rune
+	for i := 0; i+3 < len(rs); i++ {
+		if rs[i] != 'b' && rs[i] != 'B' || rs[i+1] != 'y' || rs[i+2] != ' ' || i > 0 && isLatin(rs[i-1]) {
+			continue
+		}
+		j := span(rs, i+3, isLatin)
+		if !pronounAgents[strings.ToLower(string(rs[i+3:j]))] {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(rs)
+		}
+		out[i], out[i+1] = ' ', ' '
+	}
+	if out == nil {
+		return rs
+	}
+	return out
+}
+
+var pronounAgents = map[string]bool{"you": true, "me": true, "us": true, "them": true, "yourself": true}
 
 // agentWords are a word and the word after it that name whoever did it.
 var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "collected": {"by"}, "accepted": {"by"},
