@@ -929,11 +929,27 @@ func (t *answerType) asked(q text) bool {
 	}
 	rs := []rune(q.norm)
 	for k := 0; k+1 < len(rs); k++ {
-		if rs[k] == '几' && rs[k+1] == '号' && (cjkPlaceWords.begin(rs[k+1:]) || cjkPlaceWords.begin(rs[k+2:])) {
+		if rs[k] == '几' && rs[k+1] == '号' && (cjkPlaceWords.begin(rs[k+1:]) || cjkPlaceWords.begin(rs[k+2:]) || asksWhichNumber(rs, k)) {
 			rs[k], rs[k+1] = ' ', ' '
 		}
 	}
 	return t.cues.in(textOf(string(rs)))
+}
+
+// asksWhichNumber reports that the 几号 at rs[k] asks which number a thing
+// has, as "我的柜子是几号？" does: after 是, and a thing before it rather than a
+// day ("今天是几号？", "截止日期是几号？", "生日是几号？" ask a date).
+func asksWhichNumber(rs []rune, k int) bool {
+	j := k - 1
+	for j >= 0 && rs[j] == ' ' {
+		j--
+	}
+	if j < 1 || rs[j] != '是' {
+		return false
+	}
+	for j--; j >= 0 && rs[j] == ' '; j-- {
+	}
+	return j >= 0 && isCJK(rs[j]) && !strings.ContainsRune("天日期号时候间", rs[j])
 }
 
 // answerTypesAsked are the answer types the question asks for that w weighs.
@@ -1160,6 +1176,7 @@ func statesTime(rs []rune) bool {
 		return true
 	}
 	prevNumber, prevMonth, prevPrep := false, false, false
+	prevValue := -1                // the number before, when of one or two digits
 	prevSoon, soon := false, false // the word before was "in", "within" or "after"; the number before came after one
 	var buf [12]byte
 	for i := 0; i < len(rs); {
@@ -1186,6 +1203,13 @@ func statesTime(rs []rune) bool {
 			}
 			// (an identifier's number counts nothing: "NX-30211 点的什么" asks no time)
 			prevNumber, prevMonth, prevPrep = parts <= 2 && !inIdentifier(rs, i), false, false
+			prevValue = -1
+			if parts == 1 && digits <= 2 {
+				prevValue = int(rs[i] - '0')
+				if digits == 2 {
+					prevValue = prevValue*10 + int(rs[i+1]-'0')
+				}
+			}
 			soon, prevSoon = prevSoon, false
 			i = j
 		case isLatin(r):
@@ -1206,7 +1230,7 @@ func statesTime(rs []rune) bool {
 			i = j
 		case isCJK(r):
 			j := span(rs, i, isCJK)
-			if prevNumber && cjkAfterNumber.begin(rs[i:j]) && !cjkPlaceWords.begin(rs[i:j]) || cjkTimeWords.in(rs[i:j]) { // (5 号厅: a hall)
+			if prevNumber && cjkAfterNumber.begin(rs[i:j]) && !cjkPlaceWords.begin(rs[i:j]) && inCalendar(rs[i], prevValue) || cjkTimeWords.in(rs[i:j]) { // (5 号厅: a hall)
 				return true
 			}
 			prevNumber, prevMonth, prevPrep, prevSoon = false, false, false, false
@@ -1219,6 +1243,22 @@ func statesTime(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// inCalendar reports that a number (v, -1 when longer than two digits) can
+// be what the Chinese unit after it (r) counts: a day of a month (号, 日) is
+// 1-31, a month 1-12, an hour (点, 时) 0-24; "95 号 汽油" is a grade of
+// petrol, not a date. Other units (天, 小时, 分钟) take any number.
+func inCalendar(r rune, v int) bool {
+	switch r {
+	case '号', '日':
+		return v >= 1 && v <= 31
+	case '月':
+		return v >= 1 && v <= 12
+	case '点', '时':
+		return v >= 0 && v <= 24
+	}
+	return true
 }
 
 // hoursAfter reports that the token after rs[j] (past spaces and a comma) is

@@ -229,6 +229,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"电池鼓包，建议更换":                                        {why},
 		"场次改至 5 号厅，座位不变":                                   nil, // a hall's number is no date (5 号: the 5th)
 		"5 号上午 10 点":                                       {when},
+		"92 号 汽油 加满":                                       nil, // a grade of petrol: no day of a month
+		"31 日 前 缴费":                                        {when},
 		"请到 3 号窗口办理":                                       nil, // a counter's number is no date either
 		"因节假日物流停运":                                         {why},
 		"月底前完成":                                            {when},
@@ -326,6 +328,9 @@ func TestAnswerTypes(t *testing.T) {
 		"孩子查出什么？":                                  {why}, // what a check found
 		"我在几号厅？":                                   nil,   // which hall: no date
 		"几号登机口？":                                   nil,   // which gate
+		"我的柜子是几号？":                                 nil,   // which number a thing has
+		"今天是几号？":                                   {when},
+		"截止日期是几号？":                                 {when},
 		"what are the opening hours?":              {when},
 		"what interest rate did the bank offer?":   {relevance.PercentTerm}, // a rate: a percentage
 		"ML-20931 rate?":                           {relevance.PercentTerm},
