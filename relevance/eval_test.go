@@ -599,7 +599,16 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// jobs, Chinese medical claims by their end, cloud project names, Chinese
 	// leases by their end, claims by their end, Chinese fuel cards by their
 	// last digits), written after stop 67's first two changes, committed
-	// unread;
+	// unread, read once, then their misses: development; -blind-206.json (the
+	// 36th's shape: a fitted kitchen, a Chinese hotel, maths tutoring, a
+	// Chinese new car, a campsite, a Chinese renovation, a stairlift, a
+	// Chinese parcel sent, fibre broadband, Chinese dog boarding) and
+	// -blind-207.json (identifiers of many kinds: tyre storage, Chinese
+	// transfers by account ends, event orders by their end, Chinese freight
+	// by its end, licence keys by their last group, Chinese phone numbers by
+	// their end, vet patient files, Chinese fee slips by their end, shop
+	// orders, Chinese transit cards by their end), written after stop 67's
+	// first seven changes, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -705,6 +714,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-200.json"}, {"../examples/evalset-blind-201.json"},
 		{"../examples/evalset-blind-202.json"}, {"../examples/evalset-blind-203.json"},
 		{"../examples/evalset-blind-204.json"}, {"../examples/evalset-blind-205.json"},
+		{"../examples/evalset-blind-206.json"}, {"../examples/evalset-blind-207.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
