@@ -137,7 +137,7 @@ type ident struct {
 	// naming one as a bare number names it ("...3390 delivered" for
 	// JD014600003390). A pointer: an ident is passed by value in the
 	// stories' loops over every candidate.
-	parts *[5]uint64
+	parts *[6]uint64
 	// phone are the phoneForms of a question's number alone (nil for an
 	// event's own and for any other): an event naming one of them, or a
 	// number one of whose forms is one of them or the whole, names it
@@ -188,9 +188,13 @@ func identities(ids []string, asked bool) []ident {
 			continue
 		}
 		if asked {
-			var buf [5]uint64
-			if hs := partHashes(buf[:0], id); len(hs) > 0 {
-				q.parts = new([5]uint64) // (only for the identifiers that have parts)
+			var buf [6]uint64
+			hs := partHashes(buf[:0], id)
+			if n, _ := numberPart(id); len(n) >= 7 {
+				hs = append(hs, labelHash(n[len(n)-3:]))
+			}
+			if len(hs) > 0 {
+				q.parts = new([6]uint64) // (only for the identifiers that have parts)
 				copy(q.parts[:], hs)
 			}
 			if fs := phoneForms(buf[:0], id); len(fs) > 0 {
@@ -276,6 +280,11 @@ func newDoc(text string) doc {
 	}
 	terms = terms[:k]
 	ids := hashes(a.IDs)
+	if l := openingLabel(norm); l != "" {
+		ids = append(ids, labelHash(l)) // (a line opening with a short number: lastThree's other side)
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+	}
 	own := identities(a.IDs, false)
 	var nums []uint64
 	for _, q := range own {
@@ -349,6 +358,30 @@ func numberPart(id string) (n string, serial bool) {
 	}
 	return id, false
 }
+
+// openingLabel is the number of three digits a text opens with when it
+// labels the line ("118 多 缴 200 元", "#905: box damaged"), "" for any other:
+// not an amount or a measure ("388 元 已 退回", "900 EUR received"), nor the
+// first group of a number written in groups ("138 0013 8821").
+func openingLabel(norm string) string {
+	t := strings.TrimLeft(norm, "#")
+	if len(t) < 5 || !isDigit(t[0]) || !isDigit(t[1]) || !isDigit(t[2]) || t[3] != ' ' && t[3] != ':' {
+		return ""
+	}
+	next, _, _ := strings.Cut(strings.TrimLeft(t[4:], ": "), " ")
+	next = strings.TrimRight(next, ",.;:")
+	if next == "" || isDigit(next[0]) || unitWord(next) || strings.HasPrefix(next, "元") || strings.HasPrefix(next, "块") {
+		return ""
+	}
+	return t[:3]
+}
+
+// labelHash is the hash an event opening with a number as its label
+// (openingLabel) has among its identifiers, and a question's long number
+// among its parts by its last three: "XF20260901118 退 多少？" names "118 多
+// 缴 200 元". A number of three digits elsewhere in a line names nothing so:
+// "Customs fee 871 paid" is a sum.
+func labelHash(n string) uint64 { return termHash("#" + n) }
 
 // lastThree appends the hash of the last three digits of an event's
 // identifier whose number has seven or more, as a customer quotes it alone
@@ -462,7 +495,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 220
+const analysisVersion = 221
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

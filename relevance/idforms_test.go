@@ -73,7 +73,8 @@ func TestIdentifiersByTheirNumberAlone(t *testing.T) {
 // has seven or more ("033 办完了吗？" for SB20261105033), but only as a
 // question's number alone: the question naming SF1460023871 does not name
 // the event whose 871 is a sum. A number with leading zeros is named without
-// them ("8820" for GH-08820).
+// them ("8820" for GH-08820). A line opening with its last three as a label
+// ("118 多 缴 200 元") is named by the long number too.
 func TestALongNumberByItsEnd(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "shipping", Time: ago(58), Text: "Parcel SF1460023871 picked up: to Berlin"},
@@ -100,6 +101,16 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		{Source: "claims", Time: ago(30), Text: "Claim CLM-55-20433: stolen bicycle"},
 	}
 	namedBy(t, claims, map[string][]bool{"what do you need for 20433?": {false, true}, "0418 有 进展 吗？": {true, false}})
+	// and a line opening with a long number's last three, as its label, is
+	// named by the long number; not a sum opening a line
+	fees := []relevance.Candidate{
+		{Source: "fees", Time: ago(50), Text: "学费 缴费 单 XF2026-0901-118：6 800 元"},
+		{Source: "fees", Time: ago(40), Text: "住宿 费 缴费 单 XF2026-0901-131：1 200 元"},
+		{Source: "fees", Time: ago(30), Text: "118 多 缴 200 元，将 原路 退回"},
+		{Source: "fees", Time: ago(20), Text: "131 已 缴"},
+		{Source: "fees", Time: ago(10), Text: "200 元 已 退回"},
+	}
+	namedBy(t, fees, map[string][]bool{"XF20260901118 退 多少？": {true, false, true, false, false}, "XF20260901200 呢？": {false, false, false, false, false}})
 }
 
 // A question's prefixed identifier names the event writing its prefix and
