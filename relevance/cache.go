@@ -142,6 +142,11 @@ type ident struct {
 	// event's own and for any other): an event naming one of them, or a
 	// number one of whose forms is one of them or the whole, names it
 	phone *[3]uint64
+	// group is the hash of a question's identifier's last group of letters
+	// and digits, when it is written in groups (a licence key's "81LP" of
+	// 7H2K-Q9XN-81LP; 0 for any other): an event naming it as a word names
+	// the identifier ("81LP activation failed")
+	group uint64
 }
 
 // identify describes an identifier (lower case, as Analyze gives it).
@@ -180,7 +185,7 @@ func letterLed(id string) string {
 
 // identities describes ids, each once; a question's (asked) with the parts
 // of their numbers an event may name them by (ident.parts).
-func identities(ids []string, asked bool) []ident {
+func identities(ids []string, asked bool, groups ...string) []ident {
 	var out []ident
 	for _, id := range ids {
 		q := identify(id)
@@ -192,6 +197,11 @@ func identities(ids []string, asked bool) []ident {
 			hs := partHashes(buf[:0], id)
 			if n, _ := numberPart(id); len(n) >= 7 {
 				hs = append(hs, labelHash(n[len(n)-3:]))
+			}
+			for _, g := range groups {
+				if !isNumber(g) && strings.HasSuffix(id, g) && len(g) < len(id) {
+					q.group = termHash(g)
+				}
 			}
 			if len(hs) > 0 {
 				q.parts = new([6]uint64) // (only for the identifiers that have parts)
@@ -238,6 +248,9 @@ func (d *doc) names(q ident) bool {
 				return true
 			}
 		}
+	}
+	if q.group != 0 && d.count(q.group) > 0 {
+		return true
 	}
 	if !q.bare && (q.num != 0 || q.amount) {
 		return false // (an identifier of letters and digits is named by a group too: a licence key's last)

@@ -308,7 +308,8 @@ func namedBy(t *testing.T, cands []relevance.Candidate, want map[string][]bool) 
 // An identifier written in groups is named by its last group, with or
 // without its zeros ("00312" and "312" for RE-24-00312, which reads
 // re2400312), not its sibling; a licence key by its last group of letters
-// and digits ("1AB6" for 7F3K-92QL-XM4P-1AB6).
+// and digits ("1AB6" for 7F3K-92QL-XM4P-1AB6), and the key asked whole names
+// a line writing that group alone.
 func TestAnIdentifierByItsLastGroup(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "billing", Time: ago(50), Text: "Invoice RE-24-00312: consulting October, 3,600.00 EUR"},
@@ -327,6 +328,11 @@ func TestAnIdentifierByItsLastGroup(t *testing.T) {
 		{Source: "activations", Time: ago(37), Text: "7F3K-92QL-XM4P-0ZD8 activated on LAPTOP-ANNA"},
 	}
 	namedBy(t, keys, map[string][]bool{"what is key 1AB6 for?": {false, true, false}, "where is 0ZD8 activated?": {true, false, true}})
+	// and the key asked by its groups names a line writing its last alone
+	// ("0ZD8 activation failed"), not its sibling's
+	keys = append(keys, relevance.Candidate{Source: "activations", Time: ago(27), Text: "0ZD8 activation failed: key in use"},
+		relevance.Candidate{Source: "activations", Time: ago(17), Text: "1AB6 reset by support"})
+	namedBy(t, keys, map[string][]bool{"why did 7F3K-92QL-XM4P-0ZD8 fail?": {true, false, true, true, false}})
 }
 
 // A number written in groups is one identifier before a colon too ("Mobile
