@@ -169,7 +169,8 @@ func TestALaterEventAddingTheAskedWordInheritsAll(t *testing.T) {
 // it is, and inherits nothing; one that names it does, and so does one that
 // says the thing is another now ("GM-330 upgraded to Premium" for "what plan
 // is GM-330 on?"), whether the question names the object or not; a change of
-// time ("delayed by 90 minutes") says nothing of the seat.
+// time ("delayed by 90 minutes") says nothing of the seat. A word WordNet
+// does not know names the thing asked for as a noun does.
 func TestAnEventNotNamingTheAskedThingInheritsNothing(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "bookings", Time: ago(58), Text: "Flight LH 2034 Munich to Paris on 4 May 07:05 booked, seat 12A"},
@@ -210,6 +211,18 @@ func TestAnEventNotNamingTheAskedThingInheritsNothing(t *testing.T) {
 		if comps[2].Thread != 0 || comps[3].Thread != 0 || !ranksFirst(scores, 0) {
 			t.Errorf("%q: the move and the popcorn, naming no seat, inherit, or outrank the tickets: %.3f %+v", q, scores, comps)
 		}
+	}
+	// a word WordNet does not know, where the thing asked for is named, is
+	// that thing: the work and the payment do not name the downpipe
+	roof := []relevance.Candidate{
+		{Source: "orders", Time: ago(57), Text: "Roof order RF-77: new gutters, downpipe copper, 2,400 EUR"},
+		{Source: "orders", Time: ago(47), Text: "RF-77: downpipe changed to zinc, -150 EUR"},
+		{Source: "planning", Time: ago(37), Text: "Scaffolding booked for Tuesday"},
+		{Source: "planning", Time: ago(17), Text: "RF-77 work starts Monday of week 15"},
+		{Source: "billing", Time: ago(7), Text: "Second instalment for RF-77: 1,200 EUR due on completion"},
+	}
+	if scores, comps = relevance.Score(relevance.NewQuery("what downpipe is RF-77 getting?", nil), roof, relevance.DefaultWeights, nil, testNow); comps[3].Thread != 0 || comps[4].Thread != 0 || !ranksFirst(scores, 1) {
+		t.Errorf("the work and the payment, naming no downpipe, inherit, or outrank its change: %.3f %+v", scores, comps)
 	}
 }
 

@@ -656,7 +656,8 @@ func noStoryTerms(text string) []uint64 {
 // the thing is another now (saysReplaced): "GM-330 upgraded to Premium" for "what
 // plan is GM-330 on?", where "popcorn added to CN-7781" says nothing of "what
 // seats do I have for CN-7781?". The noun is one or
-// two words WordNet knows as a noun, before an auxiliary, a pronoun or a
+// two words WordNet knows as a noun (or does not know at all, as a trade's
+// word: "what worktop is KF-3306 getting?"), before an auxiliary, a pronoun or a
 // preposition, or ending the question ("what happened to …" names none:
 // "happened" is no noun), or after "what is the", "what's my" ("what's the
 // excess on 88120?": excess) or "what is the latest …" ("what's the
@@ -689,7 +690,7 @@ func askedNoun(words, terms []string) uint64 {
 				}
 				break
 			}
-			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !knowsAs(words[m], 'n') || changeWord(termHash(stem(words[m]))) {
+			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !(knowsAs(words[m], 'n') || !knows(words[m]) && isLetters(words[m])) || changeWord(termHash(stem(words[m]))) {
 				break
 			}
 			j := slices.Index(terms, stem(words[m]))
