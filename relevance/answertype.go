@@ -912,7 +912,7 @@ func AnswerTypes(q string) []string {
 // number is none: "我在几号厅？", "几号登机口？" ask which hall, which gate (as
 // "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
-	if t.term == PercentTerm && asksRate(q.words) {
+	if t.term == PercentTerm && asksRate(q.words) || t.term == TimeTerm && namesADate(q.words) {
 		return true
 	}
 	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) {
@@ -1119,6 +1119,18 @@ func statesMoney(rs []rune) bool {
 		default:
 			prevNumber, prevCurrency = false, false
 			i++
+		}
+	}
+	return false
+}
+
+// namesADate reports a question naming the date it asks for, whatever date
+// ("FB-6021 install date?", "the dates of my stay"; the compounds of
+// timeWords name others' times): not "up to date".
+func namesADate(words []string) bool {
+	for i, w := range words {
+		if (w == "date" || w == "dates") && (i == 0 || words[i-1] != "to") {
+			return true
 		}
 	}
 	return false

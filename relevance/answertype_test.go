@@ -325,10 +325,13 @@ func TestAnswerTypes(t *testing.T) {
 		"还缺什么材料？":                                  {why, instr}, // what is still to be handed in (a missing one holds things up)
 		"住院的还要交什么材料？":                              {instr},
 		"how do I take the antibiotics?":           {instr},
-		"孩子查出什么？":                                  {why}, // what a check found
-		"我在几号厅？":                                   nil,   // which hall: no date
-		"几号登机口？":                                   nil,   // which gate
-		"我的柜子是几号？":                                 nil,   // which number a thing has
+		"孩子查出什么？":                                  {why},  // what a check found
+		"我在几号厅？":                                   nil,    // which hall: no date
+		"几号登机口？":                                   nil,    // which gate
+		"我的柜子是几号？":                                 nil,    // which number a thing has
+		"FB-6021 install date?":                    {when}, // a date named, whatever date
+		"what are the dates of my stay?":           {when},
+		"are his shots up to date?":                nil,
 		"今天是几号？":                                   {when},
 		"截止日期是几号？":                                 {when},
 		"what are the opening hours?":              {when},
