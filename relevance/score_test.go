@@ -2590,14 +2590,15 @@ func TestAQuestionNamingAnObjectTakesItsNewerValue(t *testing.T) {
 	without := relevance.DefaultWeights
 	without.Newer = 0
 	for _, c := range [][]string{
-		{"what is the monthly fee for TV-900?", "TV package TV-900: monthly fee 24.00 EUR", "TV-900 fee raised to 27.00 EUR", "TV-900 box delivered"},
-		{"PX-208 报销 多少 钱？", "报销 单 PX-208：报销 860 元", "PX-208 报销 调整 为 720 元", "PX-208 已 转交 财务"},
+		{"what is the monthly fee for TV-900?", "TV package TV-900: monthly fee 24.00 EUR", "TV-900 fee raised to 27.00 EUR", "TV-900 box delivered", "TV-900 PIN changed"},
+		{"PX-208 报销 多少 钱？", "报销 单 PX-208：报销 860 元", "PX-208 报销 调整 为 720 元", "PX-208 已 转交 财务", "PX-208 联系 电话 已 更改"},
 	} {
 		q, cands := c[0], tenMinutesApart(c[1:])
 		query := relevance.NewQuery(q, nil)
 		off, _ := relevance.Score(query, cands, without, nil, testNow)
 		on, comps, f := relevance.ScoreFused(query, cands, relevance.DefaultWeights, nil, testNow)
-		if !ranksFirst(off, 0) || !ranksFirst(on, 1) || comps[1].Change != 1 || comps[0].Change != 0 || comps[2].Change != 0 || f.Change != relevance.DefaultWeights.Newer {
+		// (only the newer value: not the PIN or the phone number changed)
+		if !ranksFirst(off, 0) || !ranksFirst(on, 1) || comps[1].Change != 1 || comps[0].Change != 0 || comps[2].Change != 0 || comps[3].Change != 0 || f.Change != relevance.DefaultWeights.Newer {
 			t.Errorf("%q: %q should rank first with Newer only: without %.3f, with %.3f %+v %+v", q, c[2], off, on, comps, f)
 		}
 	}
