@@ -608,7 +608,17 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// by its end, licence keys by their last group, Chinese phone numbers by
 	// their end, vet patient files, Chinese fee slips by their end, shop
 	// orders, Chinese transit cards by their end), written after stop 67's
-	// first seven changes, committed unread;
+	// first seven changes, committed unread, read once, then their misses:
+	// development; -blind-208.json (the 36th's shape: a puppy course, a
+	// Chinese car rental, a photo book, a Chinese maternity nurse, a class
+	// pass, a Chinese car service, a Spanish course, a Chinese exam, a
+	// move, Chinese broadband) and -blind-209.json (identifiers of many
+	// kinds: library items by their end, Chinese social insurance slips by
+	// their end, lab orders, Chinese parking spaces, employee numbers,
+	// Chinese prescriptions by their end, vehicle numbers by their end,
+	// Chinese tours by their end, member cards by their end, Chinese
+	// invoices by their end), written after stop 67's first eleven changes
+	// and the mend of the first, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -715,6 +725,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-202.json"}, {"../examples/evalset-blind-203.json"},
 		{"../examples/evalset-blind-204.json"}, {"../examples/evalset-blind-205.json"},
 		{"../examples/evalset-blind-206.json"}, {"../examples/evalset-blind-207.json"},
+		{"../examples/evalset-blind-208.json"}, {"../examples/evalset-blind-209.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
