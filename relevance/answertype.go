@@ -193,7 +193,8 @@ const DurationTerm = "⧗"
 
 // durationCues mark a question asking how long something lasts (it asks for a
 // time too: timeWords has "how long", 多久).
-var durationCues = []string{"how long", "how many months", "how many years", "how many weeks", "多久", "多长时间", "多长", "几个月", "几年", "期限"}
+var durationCues = []string{"how long", "how many months", "how many years", "how many weeks", "多久", "多长时间", "多长", "几个月", "几年", "期限",
+	"几天", "多少天", "几周", "几个星期", "几个小时", "几小时"}
 
 var durationCueSet = newCueSet(durationCues)
 
@@ -1149,7 +1150,9 @@ var timeWords = []string{"when", "what time", "which day", "what day", "which da
 	"pick up time", "pickup time", "collection time", "delivery time", "delivery date", "arrival time", "departure time",
 	"start time", "start date", "end date", "due date", "return date", "check in time", "check out time", "checkout time",
 	"appointment time", "opening time", "closing time", "deadline", "expiry date", "renewal date",
-	"payment date", "取件时间", "送达时间", "发货时间", "到货时间", "截止日期", "到期日"}
+	"payment date", "取件时间", "送达时间", "发货时间", "到货时间", "截止日期", "到期日",
+	// how many days or hours something lasts (租几天, 要几个小时; a length, durationCues)
+	"几天", "多少天", "几周", "几个星期", "几个小时", "几小时"}
 
 // Words that state a time on their own, and those that do beside a number.
 var (

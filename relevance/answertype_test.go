@@ -330,6 +330,8 @@ func TestAnswerTypes(t *testing.T) {
 		"几号登机口？":                                   nil,    // which gate
 		"我的柜子是几号？":                                 nil,    // which number a thing has
 		"FB-6021 install date?":                    {when}, // a date named, whatever date
+		"ZC-77102 租 几 天？":                          {when}, // how many days: a length
+		"修 要 几 小时？":                                {when},
 		"what are the dates of my stay?":           {when},
 		"are his shots up to date?":                nil,
 		"今天是几号？":                                   {when},
