@@ -197,6 +197,8 @@ func identities(ids []string, asked bool, groups ...string) []ident {
 			hs := partHashes(buf[:0], id)
 			if n, _ := numberPart(id); len(n) >= 7 {
 				hs = append(hs, labelHash(n[len(n)-3:]))
+			} else if t := strings.TrimLeft(n, "0"); len(t) == 3 && len(t) < len(n) {
+				hs = append(hs, labelHash(t)) // (without its zeros: "894 locker 22 assigned" for MC-00894)
 			}
 			for _, g := range groups {
 				if !isNumber(g) && strings.HasSuffix(id, g) && len(g) < len(id) {

@@ -74,7 +74,8 @@ func TestIdentifiersByTheirNumberAlone(t *testing.T) {
 // question's number alone: the question naming SF1460023871 does not name
 // the event whose 871 is a sum. A number with leading zeros is named without
 // them ("8820" for GH-08820). A line opening with its last three as a label
-// ("118 多 缴 200 元") is named by the long number too.
+// ("118 多 缴 200 元") is named by the long number too, and by a number with
+// leading zeros when they leave three ("894 locker" for MC-00894).
 func TestALongNumberByItsEnd(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "shipping", Time: ago(58), Text: "Parcel SF1460023871 picked up: to Berlin"},
@@ -111,6 +112,14 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		{Source: "fees", Time: ago(10), Text: "200 元 已 退回"},
 	}
 	namedBy(t, fees, map[string][]bool{"XF20260901118 退 多少？": {true, false, true, false, false}, "XF20260901200 呢？": {false, false, false, false, false}})
+	// so is a number with leading zeros by the three digits they leave
+	cards := []relevance.Candidate{
+		{Source: "members", Time: ago(40), Text: "Member card MC-00871: hot desk"},
+		{Source: "members", Time: ago(30), Text: "Member card MC-00894: fixed desk"},
+		{Source: "members", Time: ago(20), Text: "894 locker 22 assigned"},
+		{Source: "members", Time: ago(10), Text: "871 meeting room credits: 4 hours left"},
+	}
+	namedBy(t, cards, map[string][]bool{"MC-00894 locker?": {false, true, true, false}})
 }
 
 // A question's prefixed identifier names the event writing its prefix and
