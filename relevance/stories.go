@@ -542,7 +542,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		return nil
 	}
 	var newer []bool
-	var chars []uint64 // (noStoryTerms of the best, once one is needed)
+	var chars []uint64 // (the best's noStoryTerms and numbers, once one is needed)
 	for j := range docs {
 		d := &docs[j]
 		named := comps[j].Identifier == 1
@@ -569,47 +569,20 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 // newNumber reports that text states a number (a run of digits) that old
 // does not.
 func newNumber(text, old string) bool {
-	for i := 0; i < len(text); {
-		if !isDigit(text[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && isDigit(text[j]) {
-			j++
-		}
-		if !hasNumber(old, text[i:j]) {
-			return true
-		}
-		i = j
-	}
-	return false
-}
-
-// hasNumber reports that text holds n as a whole run of digits.
-func hasNumber(text, n string) bool {
-	for k := 0; ; {
-		at := strings.Index(text[k:], n)
-		if at < 0 {
-			return false
-		}
-		at += k
-		end := at + len(n)
-		if (at == 0 || !isDigit(text[at-1])) && (end == len(text) || !isDigit(text[end])) {
-			return true
-		}
-		k = at + 1
-	}
+	olds := strings.FieldsFunc(old, notDigit)
+	return slices.ContainsFunc(strings.FieldsFunc(text, notDigit), func(n string) bool { return !slices.Contains(olds, n) })
 }
 
 // numberTerms appends to hs the hashes of the numbers (runs of digits) in
 // text.
 func numberTerms(text string, hs []uint64) []uint64 {
-	for _, n := range strings.FieldsFunc(text, func(r rune) bool { return r < '0' || r > '9' }) {
+	for _, n := range strings.FieldsFunc(text, notDigit) {
 		hs = append(hs, termHash(n))
 	}
 	return hs
 }
+
+func notDigit(r rune) bool { return r < '0' || r > '9' }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
