@@ -816,7 +816,7 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	"考场", "考点", "车管所")
 
 // statesPlace reports that the text (normalised) names a place.
-var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords, false}.in
+var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords, false, nil}.in
 
 // placeAfter are the words that name a place only before one of the words
 // listed for them ("access point", "post office"; a loyalty point is none).
@@ -1402,6 +1402,26 @@ func isLatin(r rune) bool { return unicode.IsLetter(r) && !isCJK(r) }
 // followedBy reports that the next word of rs is w, after spaces, a hyphen,
 // an underscore or an apostrophe ("on back-order", "out-of-stock", a status
 // "on_hold", "can't").
+// followedBy is followedBy, unless one of s.notAfter follows w.
+func (s statedByWords) followedBy(rs []rune, w string) bool {
+	if !followedBy(rs, w) {
+		return false
+	}
+	if s.notAfter == nil {
+		return true
+	}
+	k := 0
+	for k < len(rs) && !isLatin(rs[k]) {
+		k++ // (to w)
+	}
+	k += len(w)
+	for k < len(rs) && rs[k] == ' ' {
+		k++
+	}
+	var buf [12]byte
+	return !in(s.notAfter, asciiWord(rs[k:span(rs, k, isLatin)], &buf))
+}
+
 func followedBy(rs []rune, w string) bool {
 	k := 0
 	for k < len(rs) && rs[k] == ' ' {
@@ -1513,7 +1533,7 @@ var faultStated = func() func([]rune) bool {
 		}
 	}
 	cjk := slices.DeleteFunc(slices.Clone(cjkReasonWords.words), func(w string) bool { return delays[w] })
-	stated := statedByWords{words, after, newCJKWords(cjk...), true}.in
+	stated := statedByWords{words, after, newCJKWords(cjk...), true, nil}.in
 	return func(rs []rune) bool { return stated(withoutRequests(rs)) }
 }()
 
@@ -1732,7 +1752,7 @@ func statesShortfall(w []string) bool {
 	return false
 }
 
-var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords, true}
+var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords, true, nil}
 
 // reasonStated reports a text stating a cause or a problem by its words
 // (withoutRequests: not what it asks the customer to do).
@@ -1828,35 +1848,10 @@ func speaker(rs []rune) (who string, rest []rune) {
 	return "", rs
 }
 
-var namesPerson = func() func([]rune) bool {
-	s := statedByWords{personWords, agentWords, cjkPersonWords, false}
-	return func(rs []rune) bool { return s.in(withoutPronounAgents(rs)) }
-}()
+var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords, false, pronounAgents}.in
 
-// withoutPronounAgents is rs with the "by" before a pronoun blanked
-// ("cancelled by you", "changed by us"): the customer or the business is no
-// one a "who" question asks for.
-func withoutPronounAgents(rs []rune) []rune {
-	var out []rune
-	for i := 0; i+3 < len(rs); i++ {
-		if rs[i] != 'b' && rs[i] != 'B' || rs[i+1] != 'y' || rs[i+2] != ' ' || i > 0 && isLatin(rs[i-1]) {
-			continue
-		}
-		j := span(rs, i+3, isLatin)
-		if !pronounAgents[strings.ToLower(string(rs[i+3:j]))] {
-			continue
-		}
-		if out == nil {
-			out = slices.Clone(rs)
-		}
-		out[i], out[i+1] = ' ', ' '
-	}
-	if out == nil {
-		return rs
-	}
-	return out
-}
-
+// pronounAgents after an agent's "by" name no one a "who" question asks for
+// ("cancelled by you", "changed by us": the customer or the business).
 var pronounAgents = map[string]bool{"you": true, "me": true, "us": true, "them": true, "yourself": true}
 
 // agentWords are a word and the word after it that name whoever did it.
@@ -1903,6 +1898,9 @@ type statedByWords struct {
 	// ("release problems", "delays"); not for a place ("doors" names no
 	// place to go)
 	plurals bool
+	// notAfter are the words that, following one of after's words, undo it
+	// ("cancelled by you" names no agent: pronounAgents; nil: none)
+	notAfter map[string]bool
 }
 
 func (s statedByWords) in(rs []rune) bool {
@@ -1929,7 +1927,7 @@ func (s statedByWords) each(rs []rune, found func(w string) bool) bool {
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf)
-			if (in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return followedBy(rs[j:], next) })) &&
+			if (in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return s.followedBy(rs[j:], next) })) &&
 				found(string(w)) {
 				return true
 			}
