@@ -543,11 +543,24 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	}
 	var newer []bool
 	var chars []uint64 // (the best's noStoryTerms and numbers, once one is needed)
+	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
 	for j := range docs {
 		d := &docs[j]
-		named := comps[j].Identifier == 1
-		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !saysReplaced(d) || !stated(j) ||
-			!named && (namesOwnID(d) || anotherObject(best, docs)) || !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) {
+		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !saysReplaced(d) || !stated(j) {
+			continue
+		}
+		if comps[j].Identifier < 1 {
+			if others == 0 {
+				others = 1
+				if anotherObject(best, docs) {
+					others = 2
+				}
+			}
+			if namesOwnID(d) || others == 2 {
+				continue
+			}
+		}
+		if !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) {
 			continue
 		}
 		if chars == nil {
