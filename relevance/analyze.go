@@ -794,6 +794,9 @@ func numberWord(tok string) bool {
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
 
+// isDigit reports an ASCII digit.
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
 func isCJK(r rune) bool {
 	if r < 0x1100 { // below Hangul Jamo: no CJK script
 		return false

@@ -194,12 +194,7 @@ func identities(ids []string, asked bool, groups ...string) []ident {
 		}
 		if asked {
 			var buf [6]uint64
-			hs := partHashes(buf[:0], id)
-			if n, _ := numberPart(id); len(n) >= 7 {
-				hs = append(hs, labelHash(n[len(n)-3:]))
-			} else if t := strings.TrimLeft(n, "0"); len(t) == 3 && len(t) < len(n) {
-				hs = append(hs, labelHash(t)) // (without its zeros: "894 locker 22 assigned" for MC-00894)
-			}
+			hs := labels(partHashes(buf[:0], id), id)
 			for _, g := range groups {
 				if !isNumber(g) && strings.HasSuffix(id, g) && len(g) < len(id) {
 					q.group = termHash(g)
@@ -397,6 +392,19 @@ func openingLabel(norm string) string {
 // 缴 200 元". A number of three digits elsewhere in a line names nothing so:
 // "Customs fee 871 paid" is a sum.
 func labelHash(n string) uint64 { return termHash("#" + n) }
+
+// labels appends to hs the labelHash a line names a question's identifier
+// by: its last three digits when its number has seven or more (as lastThree
+// keeps them for an event's), or its number without leading zeros when they
+// leave three ("894 locker 22 assigned" for MC-00894).
+func labels(hs []uint64, id string) []uint64 {
+	if n, _ := numberPart(id); len(n) >= 7 {
+		hs = append(hs, labelHash(n[len(n)-3:]))
+	} else if t := strings.TrimLeft(n, "0"); len(t) == 3 && len(t) < len(n) {
+		hs = append(hs, labelHash(t))
+	}
+	return hs
+}
 
 // lastThree appends the hash of the last three digits of an event's
 // identifier whose number has seven or more, as a customer quotes it alone

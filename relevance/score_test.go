@@ -2200,10 +2200,7 @@ func TestANowQuestionLooksForTheNewValue(t *testing.T) {
 		"how many seats does LC-300 have now?": {[]string{"Licence LC-300 for Designer Pro: 5 seats", "LC-300: 2 seats added, now 7 seats",
 			"Invoice for the 2 extra seats on LC-300: 180.00 EUR"}, 1},
 	} {
-		var cands []relevance.Candidate
-		for i, text := range c.events {
-			cands = append(cands, relevance.Candidate{Source: "s", Time: ago(10 * (len(c.events) - i)), Text: text})
-		}
+		cands := tenMinutesApart(c.events)
 		query := relevance.NewQuery(q, nil)
 		off, _ := relevance.Score(query, cands, without, nil, testNow)
 		on, comps, f := relevance.ScoreFused(query, cands, relevance.DefaultWeights, nil, testNow)

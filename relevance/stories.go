@@ -597,8 +597,6 @@ func numberTerms(text string, hs []uint64) []uint64 {
 
 func notDigit(r rune) bool { return r < '0' || r > '9' }
 
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }
-
 // asksFor reports that one of a question's clauses asks for the answer type
 // of the term.
 func asksFor(asked [][]*answerType, term string) bool {
