@@ -618,7 +618,22 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese prescriptions by their end, vehicle numbers by their end,
 	// Chinese tours by their end, member cards by their end, Chinese
 	// invoices by their end), written after stop 67's first eleven changes
-	// and the mend of the first, committed unread;
+	// and the mend of the first, committed unread, read once, then their
+	// misses: development; -blind-210.json and -blind-212.json (the 36th's
+	// shape: a piano tuning, a Chinese kindergarten, a boat hire, a Chinese
+	// interior design, catering, Chinese wedding photos, a bike repair, a
+	// Chinese flight change, concert seats, a Chinese phone repair; a
+	// kitchen, Chinese house cleaning, a camp pitch, a Chinese cake, an eye
+	// clinic, Chinese swimming lessons, printing, a Chinese study-abroad
+	// agency, pet sitting, Chinese broadband) and -blind-211.json and
+	// -blind-213.json (identifiers of many kinds, mostly named by their
+	// end: prescriptions, Chinese waybills in groups, servers, Chinese cards
+	// by their last four, registrations, Chinese housing fund claims, car
+	// sharing trips, Chinese hospital numbers in groups, desk contracts,
+	// Chinese fuel cards; phone lines, Chinese traffic records, inbound
+	// shipments, Chinese invoice numbers, school trip forms, Chinese flats,
+	// artworks, Chinese course orders, vans, Chinese water accounts),
+	// written at stop 68's start, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -726,6 +741,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-204.json"}, {"../examples/evalset-blind-205.json"},
 		{"../examples/evalset-blind-206.json"}, {"../examples/evalset-blind-207.json"},
 		{"../examples/evalset-blind-208.json"}, {"../examples/evalset-blind-209.json"},
+		{"../examples/evalset-blind-210.json"}, {"../examples/evalset-blind-211.json"},
+		{"../examples/evalset-blind-212.json"}, {"../examples/evalset-blind-213.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
