@@ -142,10 +142,10 @@ type ident struct {
 	// event's own and for any other): an event naming one of them, or a
 	// number one of whose forms is one of them or the whole, names it
 	phone *[3]uint64
-	// group is the hash of a question's identifier's last group of letters
-	// and digits, when it is written in groups (a licence key's "81LP" of
-	// 7H2K-Q9XN-81LP; 0 for any other): an event naming it as a word names
-	// the identifier ("81LP activation failed")
+	// group is the hash of a question's identifier's last group, when it is
+	// written in groups (a licence key's "81LP" of 7H2K-Q9XN-81LP, "1090" of
+	// T-88-1090; 0 for any other): an event naming it as a word names the
+	// identifier ("81LP activation failed", "1090 parking fine")
 	group uint64
 }
 
@@ -195,8 +195,11 @@ func identities(ids []string, asked bool, groups ...string) []ident {
 		if asked {
 			var buf [6]uint64
 			hs := labels(partHashes(buf[:0], id), id)
+			if rest := afterLetters(id); rest != "" {
+				hs = append(hs, termHash(rest))
+			}
 			for _, g := range groups {
-				if !isNumber(g) && strings.HasSuffix(id, g) && len(g) < len(id) {
+				if strings.HasSuffix(id, g) && len(g) < len(id) {
 					q.group = termHash(g)
 				}
 			}
@@ -304,6 +307,9 @@ func newDoc(text string) doc {
 	}
 	for _, id := range a.IDs {
 		nums = lastThree(phoneForms(partHashes(nums, id), id), id)
+		if rest := afterLetters(id); rest != "" {
+			nums = append(nums, termHash(rest))
+		}
 	}
 	for _, g := range a.groups { // (the last group of one written in groups, and its parts: without its zeros)
 		nums = partHashes(append(nums, termHash(g)), g)
@@ -367,6 +373,21 @@ func numberPart(id string) (n string, serial bool) {
 		return run, true
 	}
 	return id, false
+}
+
+// afterLetters is an identifier of letters and digits without the letters it
+// opens with, when what is left opens with a digit and holds a letter too
+// ("6c09" of TRIP-6C-09, "2211c" of AW-2211-C), "" for any other: a
+// customer and a line name it so ("when does the bus leave for 6C-09?",
+// "2211-C hold expired"), as they name a prefixed identifier (O-5001) by its
+// number.
+func afterLetters(id string) string {
+	i := strings.IndexFunc(id, func(r rune) bool { return r < 'a' || r > 'z' })
+	if i < 1 || len(id)-i < 3 || !isDigit(id[i]) || strings.Trim(id[i:], "0123456789") == "" ||
+		strings.Trim(id, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return ""
+	}
+	return id[i:]
 }
 
 // openingLabel is the number of three digits a text opens with when it
@@ -518,7 +539,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 221
+const analysisVersion = 222
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

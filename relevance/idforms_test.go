@@ -342,6 +342,39 @@ func TestAnIdentifierByItsLastGroup(t *testing.T) {
 	keys = append(keys, relevance.Candidate{Source: "activations", Time: ago(27), Text: "0ZD8 activation failed: key in use"},
 		relevance.Candidate{Source: "activations", Time: ago(17), Text: "1AB6 reset by support"})
 	namedBy(t, keys, map[string][]bool{"why did 7F3K-92QL-XM4P-0ZD8 fail?": {true, false, true, true, false}})
+	// a last group of digits the same way ("1090 parking fine" for
+	// T-88-1090, whose number 881090 is too short to have parts)
+	trips := []relevance.Candidate{
+		{Source: "trips", Time: ago(48), Text: "Trip T-88-1090: Fiat 500, 18 min, 6.30 EUR"},
+		{Source: "trips", Time: ago(38), Text: "Trip T-88-1042: VW ID.3, 42 min, 14.70 EUR"},
+		{Source: "trips", Time: ago(28), Text: "1090 parking fine forwarded: 25 EUR"},
+		{Source: "trips", Time: ago(18), Text: "1042 damage already recorded"},
+	}
+	namedBy(t, trips, map[string][]bool{"why is there a fine on T-88-1090?": {true, false, true, false}})
+}
+
+// An identifier of letters and digits is named without the letters it opens
+// with, by a customer and by a line, typed with its separators or without
+// ("6C-09" and "6c09" for TRIP-6C-09, "2211-A" for AW-2211-A), not its
+// sibling's; a prefixed one keeps its own rule (its number).
+func TestAnIdentifierWithoutItsLeadingLetters(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "school", Time: ago(57), Text: "Trip form TRIP-6C-09: museum visit 14 Nov, 12 EUR"},
+		{Source: "school", Time: ago(47), Text: "Trip form TRIP-6C-14: ski week 2-7 Feb, 420 EUR"},
+		{Source: "school", Time: ago(37), Text: "6C-09 payment received"},
+		{Source: "school", Time: ago(27), Text: "6C-14 first instalment 210 EUR due 1 Dec"},
+	}
+	namedBy(t, cands, map[string][]bool{
+		"when is 6c09's visit?":     {true, false, true, false},
+		"trip6c14 how much is due?": {false, true, false, true},
+		"TRIP-6C-14 paid?":          {false, true, false, true},
+	})
+	art := []relevance.Candidate{
+		{Source: "sales", Time: ago(58), Text: "Artwork AW-2211-A: 'Blue Harbour', oil on canvas, 2,400 EUR"},
+		{Source: "sales", Time: ago(48), Text: "Artwork AW-2211-C: 'Morning Fields', watercolour, 650 EUR"},
+		{Source: "sales", Time: ago(38), Text: "2211-A framing done"},
+	}
+	namedBy(t, art, map[string][]bool{"what did 2211-A cost?": {true, false, true}, "aw2211c price?": {false, true, false}})
 }
 
 // A number written in groups is one identifier before a colon too ("Mobile
