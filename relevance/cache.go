@@ -117,7 +117,7 @@ func (d *doc) nums() []uint64  { o := 2*d.nTerms + d.nIDs; return d.slab[o : o+d
 func (d *doc) own(k int) ident {
 	o := int(2*d.nTerms+d.nIDs+d.nNum) + 3*k
 	kind := d.slab[o+2]
-	return ident{full: d.slab[o], num: d.slab[o+1], bare: kind == 1, amount: kind == 2, family: kind &^ 3}
+	return ident{full: d.slab[o], num: d.slab[o+1], bare: kind&1 != 0, amount: kind&2 != 0, family: kind &^ 3}
 }
 
 // ident is an identifier as matching needs it: its hash and, for a prefixed
@@ -161,11 +161,20 @@ func identify(id string) ident {
 		// an amount (129.90), or a dotted number (4.2.1, 192.168.1.20: a
 		// version, an address), which two objects may share as they may a price
 		q.bare, q.amount = rest == "", rest == "." || strings.Count(rest, ".") >= 2 && strings.Trim(rest, "0123456789.") == ""
+		// a year (2026) is a date too, which two objects share: "房号
+		// 3-2-1705 物业费 2026 年" is not about flat 1702 because its bill
+		// names the year
+		q.amount = q.amount || isYear(id)
 		if shape := letterLed(id); shape != "" {
 			q.family = familyOf(shape)
 		}
 	}
 	return q
+}
+
+// isYear reports a number that may be a year: four digits from 1900 to 2099.
+func isYear(id string) bool {
+	return len(id) == 4 && (strings.HasPrefix(id, "19") || strings.HasPrefix(id, "20")) && isNumber(id)
 }
 
 // familyOf is the family of identifiers of a prefix or a shape (letterLed): its
@@ -319,12 +328,12 @@ func newDoc(text string) doc {
 	slab := make([]uint64, 0, 2*len(terms)+len(ids)+len(nums)+3*len(own))
 	slab = append(append(append(append(slab, terms...), tf...), ids...), nums...)
 	for _, q := range own {
-		kind := q.family // the low two bits say bare (1) or amount (2)
-		switch {
-		case q.bare:
-			kind = 1
-		case q.amount:
-			kind = 2
+		kind := q.family // the low two bits say bare (1) and amount (2)
+		if q.bare {
+			kind |= 1
+		}
+		if q.amount {
+			kind |= 2
 		}
 		slab = append(slab, q.full, q.num, kind)
 	}
@@ -539,7 +548,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 222
+const analysisVersion = 223
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

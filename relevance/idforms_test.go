@@ -429,3 +429,15 @@ func TestAPhoneNumberInItsOtherForm(t *testing.T) {
 		"+1 415 555 0100":                 {false, false, false, false, true},
 	})
 }
+
+// A year is a date two objects share, not an identifier tying them: flat
+// 1705's bill naming 2026 is not about flat 1702, whose bill names 2026 too.
+func TestAYearTiesNoObjects(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "property", Time: ago(56), Text: "房号 3-2-1702 物业费 2026 年 3 360 元"},
+		{Source: "property", Time: ago(46), Text: "房号 3-2-1705 物业费 2026 年 2 980 元"},
+		{Source: "property", Time: ago(36), Text: "1702 卫生间 漏水 报修"},
+		{Source: "property", Time: ago(26), Text: "1705 已 缴 物业费"},
+	}
+	namedBy(t, cands, map[string][]bool{"1702 物业费 多少？": {true, false, true, false}})
+}
