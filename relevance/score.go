@@ -782,8 +782,24 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	var newer []bool // (newerValues: a question naming an object asks for a value it has now)
 	if w.Newer > 0 && len(qids) > 0 && !q.Intent && (len(asked) > 0 || noun != 0) && !asksFor(byClause, ReasonTerm) && !originalCues.in(q.normalised()) {
-		if newer = newerValues(rels, comps, cands, docs, byClause, clauses, noun); newer != nil {
+		var best int
+		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun); newer != nil {
 			f.Change = w.Newer
+			if noun != 0 {
+				// an event naming the thing asked with its newer value
+				// ("CP-4412 moved to pitch 31" for "which pitch is
+				// cp4412?") matches the question as the best does: what
+				// else the best says ("Pitch booking …: pitch 23, 5
+				// nights") is no more of an answer. Not for an answer type
+				// asked, where a later event need not name the thing: a
+				// plan's price "adjusted" from next month is no newer price
+				// of the month asked
+				for j, ok := range newer {
+					if ok {
+						rels[j] = max(rels[j], rels[best])
+					}
+				}
+			}
 		}
 	}
 	for i := range cands {

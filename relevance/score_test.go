@@ -2613,6 +2613,21 @@ func TestAQuestionNamingAnObjectTakesItsNewerValue(t *testing.T) {
 	}
 }
 
+// An event naming the thing a question asks for ("which pitch …?") with its
+// newer value matches the question as well as the best event stating it, so
+// its newer word wins though the booking says "pitch" twice and more besides.
+func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
+	for _, c := range [][]string{
+		{"which pitch is cp4412?", "Pitch booking CP-4412: pitch 23, 5 nights from 2 August, tent, 140 EUR", "CP-4412 moved to pitch 31 near the lake", "CP-4412 balance 160 EUR payable on arrival"},
+		{"which block is co66104 in?", "Concert order CO-66104: 2 tickets, block C, row 14, 178 EUR", "CO-66104: seats moved to block B, row 9, no extra charge", "E-tickets for CO-66104 sent to your email"},
+	} {
+		scores, comps, _ := fused(c[0], tenMinutesApart(c[1:]))
+		if !ranksFirst(scores, 1) || comps[1].Change != 1 {
+			t.Errorf("%q: %q should rank first: %.3f %+v", c[0], c[2], scores, comps)
+		}
+	}
+}
+
 // tenMinutesApart are the texts as candidates of one source, the oldest
 // first, ten minutes apart, the newest ten minutes ago.
 func tenMinutesApart(texts []string) []relevance.Candidate {

@@ -527,21 +527,20 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // values ("13800138821 这个 月 多少 钱？": the plan changing from next month
 // shares no such word with the month's bill that answers). Nil when none
 // does. Not a later event restating the value ("CW-8830 renewed: 24.99 EUR
-// taken" after "… 24.99 EUR a month").
-func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64) []bool {
+// taken" after "… 24.99 EUR a month"). best is the best's index.
+func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64) (newer []bool, best int) {
 	stated := func(j int) bool {
 		return rels[j] > 0 && statesAsked(&docs[j], asked) && (noun == 0 || j < len(clauses) && clauses[j]&noun != 0)
 	}
-	best := -1
+	best = -1
 	for j := range docs {
 		if comps[j].Identifier == 1 && stated(j) && (best < 0 || rels[j] > rels[best]) {
 			best = j
 		}
 	}
 	if best < 0 {
-		return nil
+		return nil, best
 	}
-	var newer []bool
 	var chars []uint64 // (the best's noStoryTerms and numbers, once one is needed)
 	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
 	for j := range docs {
@@ -576,7 +575,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		}
 		newer[j] = true
 	}
-	return newer
+	return newer, best
 }
 
 // newNumber reports that text states a number (a run of digits) that old
