@@ -861,6 +861,8 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"physiotherapist": true, "physio": true, "psychologist": true, "counsellor": true, "counselor": true,
 	"coordinator": true, "planner": true, "dispatcher": true, "mailman": true, "messenger": true,
 	"chauffeur": true, "mover": true,
+	// a line giving someone's name ("55163 name changed to Priya Nair")
+	"name": true,
 	// family ("picked up at 13:10 by her father")
 	"father": true, "mother": true, "dad": true, "mum": true, "mom": true, "husband": true, "wife": true, "son": true,
 	"daughter": true, "brother": true, "sister": true, "grandmother": true, "grandma": true, "grandfather": true,

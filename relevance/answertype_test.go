@@ -1136,8 +1136,10 @@ func TestAGivenNameAnswersWho(t *testing.T) {
 		{Source: "training", Time: ago(3), Text: "Session 3 booked: Friday 7:00"},
 	}
 	firstFor(t, cands, map[string]int{"who trained me?": 1, "who was my trainer?": 1})
-	// and after a deed's "by", but not a payment's, nor a company's two words
+	// and after a deed's "by", but not a payment's, nor a company's two
+	// words; and a line giving someone's name ("name changed to …")
 	for text, want := range map[string]bool{
+		"55163 name changed to Priya Nair":     true,
 		"Friday walk done by Ines: 40 minutes": true,
 		"Boiler checked by Anna":               true,
 		"Paid by Visa ending 4471":             false,
