@@ -437,8 +437,9 @@ func statesCount(rs []rune) bool {
 	}
 	for i := 1; i < len(fields); i++ {
 		// a count named, and what it is or became: "Guest count raised to
-		// 110", "headcount: 12"
-		if n := strings.TrimRight(fields[i], ",.;:!?)"); !(isNumber(n) && len(n) <= 4 || inThousands(n)) || fields[i-1] != "to" && !strings.HasSuffix(fields[i-1], ":") {
+		// 110", "headcount: 12", "quantity raised to 1,000", "guest count
+		// now 52"
+		if n := strings.TrimRight(fields[i], ",.;:!?)"); !(isNumber(n) && len(n) <= 4 || inThousands(n)) || fields[i-1] != "to" && fields[i-1] != "now" && !strings.HasSuffix(fields[i-1], ":") {
 			continue
 		}
 		if i+1 < len(fields) && unitWord(strings.TrimRight(fields[i+1], ",.;")) {
@@ -446,7 +447,7 @@ func statesCount(rs []rune) bool {
 		}
 		if slices.ContainsFunc(fields[max(0, i-4):i], func(f string) bool {
 			f = strings.Trim(f, ":,;")
-			return f == "count" || f == "headcount" || countedPlural(f)
+			return f == "count" || f == "headcount" || f == "quantity" || countedPlural(f)
 		}) {
 			return true
 		}

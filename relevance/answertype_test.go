@@ -935,6 +935,9 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"Venue booked: 80 guests, 6,400.00 EUR":              true,
 		"Quantity changed to 1,000 flyers, 139 EUR":          true, // a count in thousands
 		"Guest count raised to 1,200; new quote":             true,
+		"PR-30412: quantity raised to 1,000, 59 EUR":         true, // the count named "quantity"
+		"CT-2209: guest count now 52, price updated":         true, // what it is now
+		"Price now 27 EUR":                                   false,
 		"Budget: 1,500 EUR":                                  false,
 		"Delivery expected in 3 days.":                       false,
 		"New card ending 2210 added; 17.99 EUR paid":         false, // a card's end labels it
