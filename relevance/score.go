@@ -785,19 +785,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		var best int
 		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun); newer != nil {
 			f.Change = w.Newer
-			if noun != 0 {
-				// an event naming the thing asked with its newer value
-				// ("CP-4412 moved to pitch 31" for "which pitch is
-				// cp4412?") matches the question as the best does: what
-				// else the best says ("Pitch booking …: pitch 23, 5
-				// nights") is no more of an answer. Not for an answer type
-				// asked, where a later event need not name the thing: a
-				// plan's price "adjusted" from next month is no newer price
-				// of the month asked
-				for j, ok := range newer {
-					if ok {
-						rels[j] = max(rels[j], rels[best])
-					}
+			// an event naming the thing asked with its newer value ("CP-4412
+			// moved to pitch 31" for "which pitch is cp4412?"), or the type
+			// asked by its word ("quantity raised to 1,000" for "how many
+			// cards …?": typeNames), matches the question as the best does:
+			// what else the best says ("Pitch booking …: pitch 23, 5
+			// nights") is no more of an answer. Not any newer value of a
+			// type asked, which need not be of the thing asked: a plan's
+			// base rate "adjusted" is no newer price of the month asked
+			for j, ok := range newer {
+				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause)) {
+					rels[j] = max(rels[j], rels[best])
 				}
 			}
 		}

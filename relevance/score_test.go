@@ -2613,18 +2613,29 @@ func TestAQuestionNamingAnObjectTakesItsNewerValue(t *testing.T) {
 	}
 }
 
-// An event naming the thing a question asks for ("which pitch …?") with its
-// newer value matches the question as well as the best event stating it, so
-// its newer word wins though the booking says "pitch" twice and more besides.
+// An event naming the thing a question asks for ("which pitch …?"), or the
+// type it asks for by its word ("quantity" for "how many"), with its newer
+// value matches the question as well as the best event stating it, so its
+// newer word wins though the booking says "pitch" twice and more besides.
 func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 	for _, c := range [][]string{
 		{"which pitch is cp4412?", "Pitch booking CP-4412: pitch 23, 5 nights from 2 August, tent, 140 EUR", "CP-4412 moved to pitch 31 near the lake", "CP-4412 balance 160 EUR payable on arrival"},
 		{"which block is co66104 in?", "Concert order CO-66104: 2 tickets, block C, row 14, 178 EUR", "CO-66104: seats moved to block B, row 9, no extra charge", "E-tickets for CO-66104 sent to your email"},
+		// and one naming the type asked by its word, with no word of the
+		// best's ("cards")
+		{"how many cards is pr30412?", "Print job PR-30412: 500 business cards, matt, 39 EUR", "PR-30412: quantity raised to 1,000, 59 EUR", "PR-30412 in print"},
 	} {
 		scores, comps, _ := fused(c[0], tenMinutesApart(c[1:]))
 		if !ranksFirst(scores, 1) || comps[1].Change != 1 {
 			t.Errorf("%q: %q should rank first: %.3f %+v", c[0], c[2], scores, comps)
 		}
+	}
+	// the type's word is what a newer value shares with the best, when no
+	// other word is ("new total" against "540.00 EUR")
+	q := "what is the total for CT-4410?"
+	cands := tenMinutesApart([]string{"Catering order CT-4410: buffet for 30 on 18 May, 540.00 EUR", "You changed the number of guests to 36; new total 648.00 EUR", "Delivery window for 18 May: 11:00-11:30"})
+	if _, comps, _ := fused(q, cands); comps[1].Change != 1 {
+		t.Errorf("%q: %q should be the newer value: %+v", q, cands[1].Text, comps)
 	}
 }
 

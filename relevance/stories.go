@@ -567,8 +567,11 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		}
 		if !slices.ContainsFunc(d.terms(), func(h uint64) bool {
 			return docs[best].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h)
-		}) {
-			continue // (a number is a value, and the object's name tells no story of one of them)
+		}) && !namesTypeAsked(d, asked) {
+			// (a number is a value, and the object's name tells no story of
+			// one of them; the type's name does: "quantity raised to 1,000"
+			// for "500 business cards")
+			continue
 		}
 		if newer == nil {
 			newer = make([]bool, len(docs))
@@ -966,6 +969,30 @@ func anotherObject(i int, docs []doc) bool {
 	for j := range docs {
 		for k := range int(docs[j].nOwn) {
 			if x := docs[j].own(k); !x.amount && !docs[i].names(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typeNames are the words that name an answer type's value in an event
+// ("quantity raised to 1,000", "guest count now 52", "new price 64 EUR",
+// "install date moved"): a later event naming the type asked with a new
+// value tells of what the question asks as the event stating it does, in
+// other words than its.
+var typeNames = map[string][]uint64{
+	CountTerm: stemHashes("count", "quantity", "headcount", "number", "数量", "人数"),
+	MoneyTerm: stemHashes("price", "cost", "fee", "total", "amount", "价格", "费用", "金额", "总价"),
+	TimeTerm:  stemHashes("date", "time", "日期", "时间"),
+}
+
+// namesTypeAsked reports that an event names an answer type asked by its
+// word (typeNames).
+func namesTypeAsked(d *doc, asked [][]*answerType) bool {
+	for _, c := range asked {
+		for _, t := range c {
+			if slices.ContainsFunc(typeNames[t.term], func(h uint64) bool { return d.count(h) > 0 }) {
 				return true
 			}
 		}
