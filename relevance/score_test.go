@@ -2624,6 +2624,8 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 		// and one naming the type asked by its word, with no word of the
 		// best's ("cards")
 		{"how many cards is pr30412?", "Print job PR-30412: 500 business cards, matt, 39 EUR", "PR-30412: quantity raised to 1,000, 59 EUR", "PR-30412 in print"},
+		// a new value is a newer one ("new estimate")
+		{"br7730 how much will it cost?", "Repair job BR-7730: gears slipping, estimate 45 EUR", "BR-7730: chain also worn, new estimate 80 EUR", "BR-7730 ready for pickup"},
 	} {
 		scores, comps, _ := fused(c[0], tenMinutesApart(c[1:]))
 		if !ranksFirst(scores, 1) || comps[1].Change != 1 {

@@ -518,8 +518,8 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // naming an object asks for (one of its answer types, or the thing it names:
 // askedNoun): of the object's events stating it, the most relevant is the
 // value the ranking would give (best); a later one that says it changed or
-// is another now (saysChanged, saysReplaced: "guest count raised to 95",
-// "调整 为 1 120 元") and states a number the best does not state (or says
+// is new or another now (saysChanged, statesCurrent: "guest count raised to
+// 95", "调整 为 1 120 元", "new estimate 80 EUR") and states a number the best does not state (or says
 // the thing is another) is the object's newer word on it. It names the
 // object too, or names no object while the window holds no other, and
 // shares a word with the best that says what it is about (storyWord, as for
@@ -545,7 +545,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
 	for j := range docs {
 		d := &docs[j]
-		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !saysReplaced(d) || !stated(j) {
+		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) || !stated(j) {
 			continue
 		}
 		if comps[j].Identifier < 1 {
@@ -983,7 +983,7 @@ func anotherObject(i int, docs []doc) bool {
 // other words than its.
 var typeNames = map[string][]uint64{
 	CountTerm: stemHashes("count", "quantity", "headcount", "number", "数量", "人数"),
-	MoneyTerm: stemHashes("price", "cost", "fee", "total", "amount", "价格", "费用", "金额", "总价"),
+	MoneyTerm: stemHashes("price", "cost", "fee", "total", "amount", "estimate", "quote", "价格", "费用", "金额", "总价", "报价"),
 	TimeTerm:  stemHashes("date", "time", "日期", "时间"),
 }
 
