@@ -1031,6 +1031,8 @@ var measurables = map[string]bool{"data": true, "energy": true, "power": true, "
 // quantityCues are the questions asking for a quantity that quantityGap
 // does not find.
 var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤",
+	// a volume ("加了多少油？", 几升)
+	"多少油", "几升", "多少升",
 	// a distance or a weight ("how far did I drive?", not "how far can I go below zero?" nor "how far am I in the queue?")
 	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
 	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里",

@@ -1013,6 +1013,8 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"how far did we walk?":         {relevance.QuantityTerm},
 		"我们骑了多少公里？":                    {relevance.QuantityTerm},
 		"how heavy is the parcel?":     {relevance.QuantityTerm},
+		"上次加了多少油？":                     {relevance.QuantityTerm}, // a volume
+		"加了几升？":                        {relevance.QuantityTerm},
 		"how far can I go below zero?": nil,
 		"how far am I in the queue?":   nil,
 		// a line's speed, and not how soon a thing comes
