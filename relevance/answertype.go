@@ -1031,8 +1031,8 @@ var measurables = map[string]bool{"data": true, "energy": true, "power": true, "
 // quantityCues are the questions asking for a quantity that quantityGap
 // does not find.
 var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤",
-	// a volume ("加了多少油？", 几升)
-	"多少油", "几升", "多少升",
+	// a volume ("加了多少油？", 几升), a size ("DG7713 多 大？")
+	"多少油", "几升", "多少升", "多大",
 	// a distance or a weight ("how far did I drive?", not "how far can I go below zero?" nor "how far am I in the queue?")
 	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
 	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里",
@@ -1050,10 +1050,12 @@ var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "
 
 // statesQuantity reports that the text (normalised) states a quantity: a
 // number and a unit of measures after it, with or without a space ("41 kWh",
-// "25GB"), or a number before 度 (kilowatt hours), 公斤, 公里 or 千米.
+// "25GB"), or a number before 度 (kilowatt hours), a Chinese unit of weight,
+// length or area (公斤, 克, 吨, 公里, 米, 寸, 平米, …; not 升, which begins 升级,
+// an upgrade) or 毫升.
 func statesQuantity(rs []rune) bool { return quantities.in(rs) }
 
-var quantities = newUnitScan(unitScan{units: measures, cjk: newCJKWords("度", "公斤", "公里", "千米")})
+var quantities = newUnitScan(unitScan{units: measures, cjk: newCJKWords("度", "公斤", "公里", "千米", "毫升", "克", "吨", "米", "厘米", "寸", "平米", "平方米")})
 
 // currencyCodes are the currency words that make a number next to them money.
 var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf": true, "cny": true, "rmb": true,

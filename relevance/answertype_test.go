@@ -1015,6 +1015,7 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"how heavy is the parcel?":     {relevance.QuantityTerm},
 		"上次加了多少油？":                     {relevance.QuantityTerm}, // a volume
 		"加了几升？":                        {relevance.QuantityTerm},
+		"DG7713 多 大？":                  {relevance.QuantityTerm}, // a size
 		"how far can I go below zero?": nil,
 		"how far am I in the queue?":   nil,
 		// a line's speed, and not how soon a thing comes
@@ -1036,6 +1037,10 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"Delivery in 3 days":                              false,
 		"Bike returned after 34 km":                       true,
 		"骑行 12 公里":                                        true,
+		"DG-7713 改 为 10 寸，补 差价 80 元":                      true, // a length, a weight, an area
+		"快递 重 500 克":                                      true,
+		"客厅 面积 35 平米":                                     true,
+		"KD-3390 升级 为 500M":                               false, // (升级: no litres)
 		"Parcel weighs 4 lbs":                             true,
 		"Fibre order placed: 500 Mbit, 44.99 EUR a month": true,
 		"Line upgraded to 1 Gbps":                         true,
