@@ -977,14 +977,15 @@ func anotherObject(i int, docs []doc) bool {
 }
 
 // typeNames are the words that name an answer type's value in an event
-// ("quantity raised to 1,000", "guest count now 52", "new price 64 EUR",
-// "install date moved"): a later event naming the type asked with a new
-// value tells of what the question asks as the event stating it does, in
-// other words than its.
+// ("quantity raised to 1,000", "guest count now 52", "new estimate 80
+// EUR"): a later event naming the type asked with a new value tells of what
+// the question asks as the event stating it does, in other words than its.
+// A count's and a price's only: a time's ("date", 日期) names one of many
+// an object has ("开课 日期 推迟" is not the lessons' weekday that "哪 天
+// 上课？" asks for).
 var typeNames = map[string][]uint64{
 	CountTerm: stemHashes("count", "quantity", "headcount", "number", "数量", "人数"),
 	MoneyTerm: stemHashes("price", "cost", "fee", "total", "amount", "estimate", "quote", "价格", "费用", "金额", "总价", "报价"),
-	TimeTerm:  stemHashes("date", "time", "日期", "时间"),
 }
 
 // namesTypeAsked reports that an event names an answer type asked by its
