@@ -438,7 +438,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	describes := false       // the question asks what its object is or holds (DescriptionTerm)
 	// the clauses of the thing a "what …"/"which …" question asks for by
 	// naming it, when it asks for no answer type (askedNoun, askedCJKNoun)
-	var noun uint64
+	var noun, counted uint64
 	asked := answerTypesAsked(q.normalised(), w)
 	byClause := askedByClause(q.normalised(), asked)
 	asksFault := slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) // (what is wrong, what a check found)
@@ -567,6 +567,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		if len(asked) == 0 {
 			noun = askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
+		} else if asksFor([][]*answerType{asked}, CountTerm) {
+			counted = countedNoun(q.normalised().words, lq.terms)
 		}
 		if w.Noun > 0 && w.Noun != 1 {
 			// the thing a "what …"/"which …" question names as what it asks
@@ -786,15 +788,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun); newer != nil {
 			f.Change = w.Newer
 			// an event naming the thing asked with its newer value ("CP-4412
-			// moved to pitch 31" for "which pitch is cp4412?"), or the type
-			// asked by its word ("quantity raised to 1,000" for "how many
-			// cards …?": typeNames), matches the question as the best does:
+			// moved to pitch 31" for "which pitch is cp4412?"), the thing a
+			// count asked counts ("00417 seats increased to 8" for "how many
+			// seats …?": countedNoun), or the type asked by its word
+			// ("quantity raised to 1,000" for "how many cards …?":
+			// typeNames), matches the question as the best does:
 			// what else the best says ("Pitch booking …: pitch 23, 5
 			// nights") is no more of an answer. Not any newer value of a
 			// type asked, which need not be of the thing asked: a plan's
 			// base rate "adjusted" is no newer price of the month asked
 			for j, ok := range newer {
-				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause)) {
+				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0) {
 					rels[j] = max(rels[j], rels[best])
 				}
 			}

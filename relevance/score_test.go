@@ -2613,8 +2613,9 @@ func TestAQuestionNamingAnObjectTakesItsNewerValue(t *testing.T) {
 	}
 }
 
-// An event naming the thing a question asks for ("which pitch …?"), or the
-// type it asks for by its word ("quantity" for "how many"), with its newer
+// An event naming the thing a question asks for ("which pitch …?", "how
+// many seats …?"), or the type it asks for by its word ("quantity" for "how
+// many"), with its newer
 // value matches the question as well as the best event stating it, so its
 // newer word wins though the booking says "pitch" twice and more besides.
 func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
@@ -2624,6 +2625,8 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 		// and one naming the type asked by its word, with no word of the
 		// best's ("cards")
 		{"how many cards is pr30412?", "Print job PR-30412: 500 business cards, matt, 39 EUR", "PR-30412: quantity raised to 1,000, 59 EUR", "PR-30412 in print"},
+		// the thing "how many …" counts, named with its newer count
+		{"how many seats on sub-eu-00417?", "Subscription SUB-EU-00417: Team plan, 5 seats, 60 EUR a month", "00417 seats increased to 8", "00417 next invoice 96 EUR"},
 		// a new value is a newer one ("new estimate")
 		{"br7730 how much will it cost?", "Repair job BR-7730: gears slipping, estimate 45 EUR", "BR-7730: chain also worn, new estimate 80 EUR", "BR-7730 ready for pickup"},
 	} {

@@ -1000,3 +1000,25 @@ func namesTypeAsked(d *doc, asked [][]*answerType) bool {
 	}
 	return false
 }
+
+// countedNoun is the clause bit of the thing "how many …" counts ("how many
+// seats on SUB-EU-00417?": seats), 0 when none: a newer value naming it
+// ("00417 seats increased to 8") matches the question as the best event
+// stating the count does (newerValues). A word WordNet knows as a noun, or
+// does not know, as for askedNoun.
+func countedNoun(words, terms []string) uint64 {
+	for k := 0; k+2 < len(words); k++ {
+		if words[k] != "how" || words[k+1] != "many" {
+			continue
+		}
+		w := words[k+2]
+		if stopWords[w] || !(knowsAs(w, 'n') || !knows(w) && isLetters(w)) {
+			return 0
+		}
+		if j := slices.Index(terms, stem(w)); j >= 0 && j < 64 {
+			return 1 << j
+		}
+		return 0
+	}
+	return 0
+}
