@@ -346,7 +346,9 @@ func newDoc(text string) doc {
 // customer names it by, as a bare number of the question: its last four,
 // five and six digits when it has seven or more (SF1460023871, DD20260301,
 // CLM-55-20433, a card or an account number: "23871 谁 签收 的？", "the order
-// ending 0301", "20433"),
+// ending 0301", "20433"), and its last four when it has six (MU-88-1907,
+// which reads mu881907, and WS-24-0815 typed whole: "1907 entry time
+// changed", "0815: derailleur bent"),
 // and the number without its leading zeros when three digits or more are
 // left ("8820 什么 时候 看？" for GH-08820). The number of an identifier of
 // other parts is the digits it ends in ("0042" for 2026/INV/0042), and its
@@ -367,6 +369,8 @@ func partHashes(hs []uint64, id string) []uint64 {
 	}
 	if len(n) >= 7 || serial && len(n) >= 5 {
 		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-min(6, len(n)):]))
+	} else if len(n) >= 6 {
+		hs = append(hs, termHash(n[len(n)-4:]))
 	}
 	return hs
 }
@@ -548,7 +552,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 226
+const analysisVersion = 227
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -353,6 +353,18 @@ func TestAnIdentifierByItsLastGroup(t *testing.T) {
 	namedBy(t, trips, map[string][]bool{"why is there a fine on T-88-1090?": {true, false, true, false}})
 }
 
+// A prefixed identifier whose number has six digits is named by its last
+// four, typed whole or not ("mu881907" and "1907" for MU-88-1907), not its
+// sibling's.
+func TestASixDigitNumberByItsLastFour(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "tickets", Time: ago(57), Text: "Ticket order MU-88-1907: 2 adults, timed entry 10:30"},
+		{Source: "tickets", Time: ago(47), Text: "Ticket order MU-88-1944: 1 adult + audio guide"},
+		{Source: "tickets", Time: ago(37), Text: "1907 entry time changed to 11:00"},
+	}
+	namedBy(t, cands, map[string][]bool{"when can we enter on mu881907?": {true, false, true}, "is 1907 paid?": {true, false, true}})
+}
+
 // An identifier of letters and digits is named without the letters it opens
 // with, by a customer and by a line, typed with its separators or without
 // ("6C-09" and "6c09" for TRIP-6C-09, "2211-A" for AW-2211-A), not its
