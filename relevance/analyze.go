@@ -432,8 +432,11 @@ func groupedNumber(rs []rune, i, j int) (int, string) {
 			e++
 		}
 		if e == k || d == 0 || e-k > 6 || groups == 0 && e != j ||
-			e < len(rs) && (isJoiner(rs[e]) && e+1 < len(rs) && !unicode.IsSpace(rs[e+1]) || rs[e] == ':' && e+1 < len(rs) && unicode.IsDigit(rs[e+1])) {
-			break // (not a group: "PK-88", "12:30", a word; "… 2290: Flex" ends one)
+			e < len(rs) && (isJoiner(rs[e]) && e+1 < len(rs) && !unicode.IsSpace(rs[e+1]) || rs[e] == ':' && e+1 < len(rs) && unicode.IsDigit(rs[e+1]) && e-k <= 2) {
+			// (not a group: "PK-88", "12:30", a word; "… 2290: Flex" ends
+			// one, and so does "… 6604：11 月", whose four digits are no
+			// clock's hour)
+			break
 		}
 		groups, digits, end = groups+1, digits+d, e
 		if e-k >= 3 {

@@ -391,10 +391,11 @@ func TestAnIdentifierWithoutItsLeadingLetters(t *testing.T) {
 
 // A number written in groups is one identifier before a colon too ("Mobile
 // number 0176 4410 2290: Flex 20 GB"; a clock's colon is followed by its
-// minutes), and a question pasting a long number whole names the events
+// minutes, after an hour of one or two digits), and a question pasting a long number whole names the events
 // that name it by its end ("5577 加 购 流量 包" for 13811225577).
 func TestALongNumberPastedWhole(t *testing.T) {
-	identifiersAre(t, map[string][]string{"Mobile number 0176 4410 2290: Flex 20 GB": {"017644102290"}})
+	identifiersAre(t, map[string][]string{"Mobile number 0176 4410 2290: Flex 20 GB": {"017644102290"},
+		"电费 户号 3302 1187 6604：11 月 312 元": {"330211876604"}}) // (a colon after four digits: no clock)
 	cands := []relevance.Candidate{
 		{Source: "contracts", Time: ago(56), Text: "手机 号 138 1122 5501：套餐 59 元"},
 		{Source: "contracts", Time: ago(47), Text: "手机 号 138 1122 5577：套餐 19 元"},
