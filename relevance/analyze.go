@@ -438,6 +438,9 @@ func groupedNumber(rs []rune, i, j int) (int, string) {
 			// clock's hour)
 			break
 		}
+		if groups >= 3 && e+1 < len(rs) && rs[e] == ' ' && beforeUnit(rs[e+1:]) {
+			break // (a count, a sum or a date after the number: "… 6604 11 月 电费", "… 2290 12 months")
+		}
 		groups, digits, end = groups+1, digits+d, e
 		if e-k >= 3 {
 			long++
@@ -457,6 +460,20 @@ func groupedNumber(rs []rune, i, j int) (int, string) {
 		}
 	}
 	return end, b.String()
+}
+
+// beforeUnit reports a text opening with a unit a number before it counts
+// in: a unit word (unitWord: "months", "EUR", "GB") or a Chinese unit of
+// time or money (月, 日, 号, 年, 天, 元, 块).
+func beforeUnit(rs []rune) bool {
+	if len(rs) > 0 && strings.ContainsRune("月日号年天元块", rs[0]) {
+		return true
+	}
+	k := 0
+	for k < len(rs) && unicode.IsLetter(rs[k]) && !isCJK(rs[k]) {
+		k++
+	}
+	return k > 0 && unitWord(strings.ToLower(string(rs[:k])))
 }
 
 // phoneNumber finds a phone number written in groups of digits from the

@@ -395,7 +395,9 @@ func TestAnIdentifierWithoutItsLeadingLetters(t *testing.T) {
 // that name it by its end ("5577 加 购 流量 包" for 13811225577).
 func TestALongNumberPastedWhole(t *testing.T) {
 	identifiersAre(t, map[string][]string{"Mobile number 0176 4410 2290: Flex 20 GB": {"017644102290"},
-		"电费 户号 3302 1187 6604：11 月 312 元": {"330211876604"}}) // (a colon after four digits: no clock)
+		"电费 户号 3302 1187 6604：11 月 312 元": {"330211876604"}, // (a colon after four digits: no clock)
+		"电费 户号 3302 1187 6604 11 月 312 元": {"330211876604"}, // (nor the month after it a group)
+		"Line 0176 4410 2290 12 months":   {"017644102290"}})
 	cands := []relevance.Candidate{
 		{Source: "contracts", Time: ago(56), Text: "手机 号 138 1122 5501：套餐 59 元"},
 		{Source: "contracts", Time: ago(47), Text: "手机 号 138 1122 5577：套餐 19 元"},
