@@ -1004,15 +1004,22 @@ func namesTypeAsked(d *doc, asked [][]*answerType) bool {
 // countedNoun is the clause bit of the thing "how many …" counts ("how many
 // seats on SUB-EU-00417?": seats), 0 when none: a newer value naming it
 // ("00417 seats increased to 8") matches the question as the best event
-// stating the count does (newerValues). A word WordNet knows as a noun, or
-// does not know, as for askedNoun.
+// stating the count does (newerValues). The last of its words ("how many
+// ACME shares …": shares), one WordNet knows as a noun, or does not know, as
+// for askedNoun.
 func countedNoun(words, terms []string) uint64 {
 	for k := 0; k+2 < len(words); k++ {
 		if words[k] != "how" || words[k+1] != "many" {
 			continue
 		}
-		w := words[k+2]
-		if stopWords[w] || !(knowsAs(w, 'n') || !knows(w) && isLetters(w)) {
+		// the last of up to three words before an auxiliary, a pronoun, a
+		// preposition or the end ("how many ACME shares do I own?": shares)
+		m := k + 2
+		for m+1 < len(words) && m+1 < k+5 && !nounFollowers[words[m+1]] && !stopWords[words[m+1]] {
+			m++
+		}
+		w := words[m]
+		if stopWords[w] || nounFollowers[w] || !(knowsAs(w, 'n') || !knows(w) && isLetters(w)) {
 			return 0
 		}
 		if j := slices.Index(terms, stem(w)); j >= 0 && j < 64 {
