@@ -1165,7 +1165,10 @@ var timeWords = []string{"when", "what time", "which day", "what day", "which da
 var (
 	timeAlone = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true,
 		"saturday": true, "sunday": true, "weekend": true, "today": true, "tomorrow": true, "tonight": true,
-		"yesterday": true, "noon": true, "midday": true, "midnight": true}
+		"yesterday": true, "noon": true, "midday": true, "midnight": true,
+		// a weekday that recurs ("Tuesdays 17:00", "moved to Thursdays")
+		"mondays": true, "tuesdays": true, "wednesdays": true, "thursdays": true, "fridays": true, "saturdays": true,
+		"sundays": true, "weekends": true}
 	// months count beside a number only ("20 May", "May 20"; "may" is also a verb)
 	months = map[string]bool{"january": true, "february": true, "march": true, "april": true, "may": true,
 		"june": true, "july": true, "august": true, "september": true, "october": true, "november": true,

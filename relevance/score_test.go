@@ -1478,6 +1478,12 @@ func TestAnEventWithoutTheTimeAskedCountsLittle(t *testing.T) {
 		{Source: "dentist", Time: ago(40), Text: "Appointment confirmed: wisdom tooth out, Monday 10:00"},
 		{Source: "dentist", Time: ago(10), Text: "Before the tooth extraction: eat normally, no rinsing afterwards"},
 	}, map[string]int{"which day is the tooth extraction?": 0})
+	// a weekday that recurs is a day ("moved to Thursdays 16:30")
+	firstFor(t, []relevance.Candidate{
+		{Source: "lessons", Time: ago(47), Text: "MT-208 moved to Thursdays 16:30 from next week"},
+		{Source: "lessons", Time: ago(27), Text: "Lesson on 14 May missed, will be made up"},
+		{Source: "lessons", Time: ago(17), Text: "Make-up lesson booked for 21 May 16:30"},
+	}, map[string]int{"what day is mt208 now?": 0})
 }
 
 // Asked whether something is still missing, the later event saying that what
