@@ -746,7 +746,8 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 		{Source: "shipping", Time: ago(5), Text: "KT-771 out for delivery, arriving before 18:00"},
 	}
 	for _, q := range []string{"what's in KT-771?", "what was KT-771 about?", "what was KT-771 for?", "KT-771 里面有什么？",
-		"what was KT-771?", "what is KT-771?", "KT-771 买的什么？", "what items are in KT-771?"} { // (nothing asked but what it is; what was bought)
+		"what was KT-771?", "what is KT-771?", "KT-771 买的什么？", "what items are in KT-771?", // (nothing asked but what it is; what was bought)
+		"what does KT-771 include?", "KT-771 包含什么？"} { // (what it holds)
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
 		if _, _, f := fused(q, cands); !slices.Contains(f.Asks, "description") || f.AsksStatus {
 			t.Errorf("%q: fusion %+v, want asks description and no status share", q, f)

@@ -1178,12 +1178,13 @@ func asksWhatAnEventSays(terms []string, asked []*answerType, comps []Components
 const DescriptionTerm = "§"
 
 // descriptionCues mark a question asking what its object is or holds ("how
-// many recipes are in MK-5520?", "what items are in KT-771?"); so
+// many recipes are in MK-5520?", "what items are in KT-771?", "what does
+// HH-55-20931 cover?", "what does the package include?"); so
 // does one that ends in "about" ("what was INC-2291 about?"; not "what about
 // my order?"), and a "what" question that ends in "for" ("what was PR-2042
 // for?": what it was bought or billed for).
 var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in", "are in", "were in", "what's on", "what is on", "what was on",
-	"contain", "contains", "included in", "里面有什么", "包括什么", "什么内容",
+	"contain", "contains", "included in", "include", "includes", "cover", "covers", "里面有什么", "包括什么", "包含什么", "什么内容",
 	"点的什么", "点了什么", "买的什么", "买了什么", "订的什么", "订了什么", "寄的什么", "寄了什么"})
 
 func asksDescription(q text) bool {
