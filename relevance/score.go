@@ -570,6 +570,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		} else if asksFor([][]*answerType{asked}, CountTerm) {
 			counted = countedNoun(q.normalised().words, lq.terms)
 		}
+		if strings.Contains(q.normalised().norm, "哪天") || strings.Contains(q.normalised().norm, "哪一天") {
+			// the 天 of 哪天 asks which day: no word to match, as a length's
+			// "15 天 后 交付" would ("HS5531 哪 天 拍？" asks for the shoot's
+			// date). Not the other Chinese time cues' characters: 什么时候's
+			// 时候 and 几号's 号 match their answers as often (+5 −4)
+			for k := range min(64, len(lq.terms)) {
+				if lq.terms[k] == "天" && lq.of[k] < 0 {
+					lq.weights[k] = 0
+				}
+			}
+		}
 		if w.Noun > 0 && w.Noun != 1 {
 			// the thing a "what …"/"which …" question names as what it asks
 			// for weighs more than its other words (Weights.Noun)

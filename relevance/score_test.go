@@ -1484,6 +1484,14 @@ func TestAnEventWithoutTheTimeAskedCountsLittle(t *testing.T) {
 		{Source: "lessons", Time: ago(27), Text: "Lesson on 14 May missed, will be made up"},
 		{Source: "lessons", Time: ago(17), Text: "Make-up lesson booked for 21 May 16:30"},
 	}, map[string]int{"what day is mt208 now?": 0})
+	// and the 天 of 哪天 is no word a length ("15 天 后") matches
+	firstFor(t, []relevance.Candidate{
+		{Source: "预约", Time: ago(56), Text: "婚纱 摄影 HS-5531：10 月 3 日 外景，套餐 8 800 元"},
+		{Source: "预约", Time: ago(46), Text: "HS-5531 拍摄 日期 改 到 10 月 6 日"},
+		{Source: "拍摄", Time: ago(26), Text: "拍摄 完成，共 拍 620 张"},
+		{Source: "选片", Time: ago(16), Text: "请 在 7 天 内 选 出 40 张 精修"},
+		{Source: "选片", Time: ago(6), Text: "HS-5531 精修 照片 预计 15 天 后 交付"},
+	}, map[string]int{"HS5531 哪 天 拍？": 1})
 }
 
 // Asked whether something is still missing, the later event saying that what
