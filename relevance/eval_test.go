@@ -648,7 +648,23 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// permits, Chinese after-sales tickets, vet patients, Chinese mortgages,
 	// hotel reservations, Chinese school fee slips, router orders, Chinese
 	// driving licence files, room bookings, Chinese payslips), written after
-	// stop 68's first eleven changes, committed unread;
+	// stop 68's first eleven changes, committed unread, read once, then
+	// their misses: development; -blind-218.json and -blind-220.json (the
+	// 36th's shape: a chimney sweep, Chinese deep cleaning, e-bike hire, a
+	// Chinese renovation, a recital, a Chinese hotel, gutters, Chinese
+	// coding lessons, a ski school, a Chinese camera repair; a pool service,
+	// a Chinese group lunch, a wedding venue, a Chinese cleaner, a scooter
+	// repair, a Chinese tour, piano lessons, a Chinese plumber, a car
+	// subscription, Chinese swimming lessons) and -blind-219.json and
+	// -blind-221.json (identifiers of many kinds, mostly named by their end:
+	// storage units, Chinese transit cards in groups, appointments, Chinese
+	// service orders, shop orders, Chinese leases, festival passes, Chinese
+	// hospital checks, meters, Chinese waybills in groups; memberships,
+	// Chinese transfers, train tickets, Chinese social security cards in
+	// groups, pet policies, Chinese orders in groups, invoices, Chinese
+	// takeaway orders in groups, cloud projects, Chinese car rentals in
+	// groups), written after stop 68's twenty-first change, committed
+	// unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -760,6 +776,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-212.json"}, {"../examples/evalset-blind-213.json"},
 		{"../examples/evalset-blind-214.json"}, {"../examples/evalset-blind-215.json"},
 		{"../examples/evalset-blind-216.json"}, {"../examples/evalset-blind-217.json"},
+		{"../examples/evalset-blind-218.json"}, {"../examples/evalset-blind-219.json"},
+		{"../examples/evalset-blind-220.json"}, {"../examples/evalset-blind-221.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
