@@ -916,7 +916,7 @@ func AnswerTypes(q string) []string {
 // number is none: "我在几号厅？", "几号登机口？" ask which hall, which gate (as
 // "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
-	if t.term == PercentTerm && asksRate(q.words) || t.term == TimeTerm && namesADate(q.words) {
+	if t.term == PercentTerm && asksRate(q.words) || t.term == TimeTerm && (namesADate(q.words) || asksWeekday(q.norm)) {
 		return true
 	}
 	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) {

@@ -297,6 +297,9 @@ func TestAnswerTypes(t *testing.T) {
 		"月供多少？":                                    {money},
 		"what time does the shop open?":            {when},
 		"which day is my class on?":                {when},
+		"BC6021 周 几 上课？":                           {when}, // which weekday
+		"星期几 来？":                                   {when},
+		"一周几次？":                                    {relevance.CountTerm, relevance.FrequencyTerm}, // (how often: no weekday)
 		"how long until my parcel comes?":          {when},
 		"what's the ETA of my driver?":             {when},
 		"RC-5520 pick-up time?":                    {when}, // a question naming the time it asks for

@@ -555,7 +555,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			unstated = lq.unstateAll(unstated, relativeTimes(own, cands, docs), timeHash)
 			if clockAsked.in(q.normalised()) {
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock != 0 }), timeHash)
-			} else if dayAsked.in(q.normalised()) {
+			} else if asksDay(q.normalised()) {
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
 			}
 		}
@@ -651,7 +651,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// "Your slot: Thu 28 Nov 16:40" is the time (+7 −1 on the development
 		// sets for the clock, +4 −1 for the day)
 		clock := clockAsked.in(q.normalised())
-		when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || dayAsked.in(q.normalised()))
+		when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || asksDay(q.normalised()))
 		if asksFault || when {
 			for i := range docs {
 				if asksFault && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
@@ -1048,6 +1048,30 @@ func (q *lexQuery) unstateAll(sofar, marked []bool, hs ...uint64) []bool {
 // dayAsked marks a question asking for a day or a date ("which day do we
 // check in?", 哪天, 几号): a clock time alone does not answer it.
 var dayAsked = newCueSet([]string{"which day", "what day", "which date", "what date", "哪天", "哪一天", "几号", "哪日"})
+
+// asksDay reports a question asking for a day or a date (dayAsked), or which
+// weekday (asksWeekday).
+func asksDay(q text) bool { return dayAsked.in(q) || asksWeekday(q.norm) }
+
+// asksWeekday reports a Chinese question asking which weekday ("BC6021 周 几
+// 上课？", 星期几, 礼拜几; its Chinese joined): not one asking how often or
+// how many ("一周几次？", "每周几天", 周几个小时).
+func asksWeekday(norm string) bool {
+	if !strings.Contains(norm, "几") {
+		return false // (most questions: nothing read)
+	}
+	rs := []rune(norm)
+	for k := 1; k < len(rs); k++ {
+		if rs[k] != '几' || rs[k-1] != '周' && !(rs[k-1] == '期' && k > 1 && rs[k-2] == '星') && !(rs[k-1] == '拜' && k > 1 && rs[k-2] == '礼') {
+			continue
+		}
+		if k+1 < len(rs) && strings.ContainsRune("次天个小回节趟遍", rs[k+1]) {
+			continue // (how often, how many)
+		}
+		return true
+	}
+	return false
+}
 
 // relativeTime is a length before or after a thing, and what follows (2 hours
 // before the filling; 14 days prior to departure).
