@@ -439,6 +439,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// the clauses of the thing a "what …"/"which …" question asks for by
 	// naming it, when it asks for no answer type (askedNoun, askedCJKNoun)
 	var noun, counted uint64
+	var nounWords []string // (noun's terms)
 	asked := answerTypesAsked(q.normalised(), w)
 	byClause := askedByClause(q.normalised(), asked)
 	asksFault := slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) // (what is wrong, what a check found)
@@ -567,6 +568,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		if len(asked) == 0 {
 			noun = askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
+			for k := range min(64, len(lq.terms)) {
+				if noun&(1<<k) != 0 {
+					nounWords = append(nounWords, lq.terms[k])
+				}
+			}
 		} else if asksFor([][]*answerType{asked}, CountTerm) {
 			counted = countedNoun(q.normalised().words, lq.terms)
 		}
@@ -796,7 +802,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var newer []bool // (newerValues: a question naming an object asks for a value it has now)
 	if w.Newer > 0 && len(qids) > 0 && !q.Intent && (len(asked) > 0 || noun != 0) && !asksFor(byClause, ReasonTerm) && !originalCues.in(q.normalised()) {
 		var best int
-		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun); newer != nil {
+		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun, nounWords); newer != nil {
 			f.Change = w.Newer
 			// an event naming the thing asked with its newer value ("CP-4412
 			// moved to pitch 31" for "which pitch is cp4412?"), the thing a

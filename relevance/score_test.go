@@ -2639,6 +2639,8 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 		// and one naming the type asked by its word, with no word of the
 		// best's ("cards")
 		{"how many cards is pr30412?", "Print job PR-30412: 500 business cards, matt, 39 EUR", "PR-30412: quantity raised to 1,000, 59 EUR", "PR-30412 in print"},
+		// a newer word after the thing named, not a number ("row C" after "row F")
+		{"which row is rt5508?", "Recital tickets RT-5508: 3 seats, row F, 4 May, 66 EUR", "RT-5508: seats moved to row C, same price", "RT-5508 tickets emailed"},
 		// the thing "how many …" counts, named with its newer count
 		{"how many seats on sub-eu-00417?", "Subscription SUB-EU-00417: Team plan, 5 seats, 60 EUR a month", "00417 seats increased to 8", "00417 next invoice 96 EUR"},
 		// a new value is a newer one ("new estimate")

@@ -519,8 +519,11 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // askedNoun): of the object's events stating it, the most relevant is the
 // value the ranking would give (best); a later one that says it changed or
 // is new or another now (saysChanged, statesCurrent: "guest count raised to
-// 95", "调整 为 1 120 元", "new estimate 80 EUR") and states a number the best does not state (or says
-// the thing is another) is the object's newer word on it. It names the
+// 95", "调整 为 1 120 元", "new estimate 80 EUR") and states a number the
+// best does not state, or another word after the thing a "which …"
+// question names ("moved to row C" after "row F": newAfterNoun, nounWords
+// being the noun's terms), or says the thing is another, is the object's
+// newer word on it. It names the
 // object too, or names no object while the window holds no other, and
 // shares a word with the best that says what it is about (storyWord, as for
 // supersede): the object's name alone makes no story, as one object has many
@@ -528,7 +531,7 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // shares no such word with the month's bill that answers). Nil when none
 // does. Not a later event restating the value ("CW-8830 renewed: 24.99 EUR
 // taken" after "… 24.99 EUR a month"). best is the best's index.
-func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64) (newer []bool, best int) {
+func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64, nounWords []string) (newer []bool, best int) {
 	stated := func(j int) bool {
 		return rels[j] > 0 && statesAsked(&docs[j], asked) && (noun == 0 || j < len(clauses) && clauses[j]&noun != 0)
 	}
@@ -559,7 +562,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 				continue
 			}
 		}
-		if !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) {
+		if !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) && !newAfterNoun(cands[j].Text, cands[best].Text, nounWords) {
 			continue
 		}
 		if chars == nil {
@@ -1028,4 +1031,31 @@ func countedNoun(words, terms []string) uint64 {
 		return 0
 	}
 	return 0
+}
+
+// newAfterNoun reports that text writes a word after one of the nouns (their
+// stems) that old writes another after ("moved to row C" after "row F").
+func newAfterNoun(text, old string, nouns []string) bool {
+	if len(nouns) == 0 {
+		return false
+	}
+	after := func(t string) map[string]string {
+		ws := wordsOf(normalise(t))
+		m := map[string]string{}
+		for i := 0; i+1 < len(ws); i++ {
+			if st := stem(ws[i]); slices.Contains(nouns, st) {
+				if _, ok := m[st]; !ok {
+					m[st] = ws[i+1]
+				}
+			}
+		}
+		return m
+	}
+	a, b := after(text), after(old)
+	for n, v := range a {
+		if w, ok := b[n]; ok && w != v {
+			return true
+		}
+	}
+	return false
 }
