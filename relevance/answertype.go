@@ -768,6 +768,13 @@ func endsWhere(norm string) bool {
 	return isCJK(r) && r != '到' && r != '在'
 }
 
+// endsTakesHowMuch reports a Chinese question ending with 要多少 ("XJ2219 修
+// 要 多少？": what the repair takes), which asks for money as 要多少钱 does; a
+// measure word after it asks for another thing (要多少天: durationCues).
+func endsTakesHowMuch(norm string) bool {
+	return strings.HasSuffix(strings.TrimRight(norm, " ?!.。？！了呢啊"), "要多少")
+}
+
 // placeAsked are the words that, a few after "where", ask for a place: a
 // happening's (below), or where a thing was left or ended up ("where did they
 // leave my parcel?", "where did my headphones end up?"), where "where is my
@@ -919,7 +926,7 @@ func (t *answerType) asked(q text) bool {
 	if t.term == PercentTerm && asksRate(q.words) || t.term == TimeTerm && (namesADate(q.words) || asksWeekday(q.norm)) {
 		return true
 	}
-	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) {
+	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) && (t.term != MoneyTerm || !endsTakesHowMuch(q.norm)) {
 		return false
 	}
 	switch {

@@ -300,6 +300,7 @@ func TestAnswerTypes(t *testing.T) {
 		"BC6021 周 几 上课？":                           {when}, // which weekday
 		"星期几 来？":                                   {when},
 		"一周几次？":                                    {relevance.CountTerm, relevance.FrequencyTerm}, // (how often: no weekday)
+		"XJ2219 修 要 多少？":                           {money},                                        // what it takes
 		"how long until my parcel comes?":          {when},
 		"what's the ETA of my driver?":             {when},
 		"RC-5520 pick-up time?":                    {when}, // a question naming the time it asks for
