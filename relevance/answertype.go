@@ -1041,6 +1041,7 @@ var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少
 	// a volume ("加了多少油？", 几升), a size ("DG7713 多 大？")
 	"多少油", "几升", "多少升", "多大",
 	// a distance or a weight ("how far did I drive?", not "how far can I go below zero?" nor "how far am I in the queue?")
+	"how big is", "how big are", "how large is", "how large are", "what size is", "what size are",
 	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
 	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里",
 	// a line's speed ("how fast is my line?"; not "how fast will the refund come?": a time)
@@ -1050,7 +1051,7 @@ var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少
 // kWh", "5GB"): quantityUnits' units of measure, not its counts' ("items",
 // "times"), times' or rates' ("nights", "months").
 var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "kwh": true, "mwh": true, "kw": true,
-	"km": true, "kg": true, "g": true, "l": true, "ml": true, "litre": true, "litres": true, "liter": true,
+	"km": true, "kg": true, "g": true, "l": true, "ml": true, "m2": true, "sqm": true, "litre": true, "litres": true, "liter": true,
 	"liters": true, "btc": true, "eth": true, "m3": true, "gigabytes": true, "megabytes": true, "miles": true,
 	"kilometres": true, "kilometers": true, "kilos": true, "lb": true, "lbs": true, "tonnes": true,
 	"mbit": true, "mbps": true, "gbit": true, "gbps": true, "kbps": true} // (and a line's speed: "500 Mbit")
