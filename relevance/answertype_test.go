@@ -1021,6 +1021,7 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"上次加了多少油？":                     {relevance.QuantityTerm}, // a volume
 		"加了几升？":                        {relevance.QuantityTerm},
 		"DG7713 多 大？":                  {relevance.QuantityTerm}, // a size
+		"how big is 1187?":             {relevance.QuantityTerm},
 		"how far can I go below zero?": nil,
 		"how far am I in the queue?":   nil,
 		// a line's speed, and not how soon a thing comes
@@ -1044,6 +1045,7 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"骑行 12 公里":                                        true,
 		"DG-7713 改 为 10 寸，补 差价 80 元":                      true, // a length, a weight, an area
 		"快递 重 500 克":                                      true,
+		"Storage unit SU-B-1187: 10 m², monthly 129 EUR":  true, // an area
 		"客厅 面积 35 平米":                                     true,
 		"KD-3390 升级 为 500M":                               false, // (升级: no litres)
 		"Parcel weighs 4 lbs":                             true,
