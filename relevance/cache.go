@@ -132,12 +132,13 @@ type ident struct {
 	// writing the prefix and a short number apart names it ("BA 982" for
 	// "ba982", where 982 alone is no identifier: names)
 	prefix uint64
-	// the parts of its number a customer names it by (partHashes; a
-	// question's; nil for an event's own and when it has none): an event
+	// the parts of its number a customer names it by (partHashes, labels,
+	// afterLetters: at most seven; a question's; nil for an event's own and
+	// when it has none): an event
 	// naming one as a bare number names it ("...3390 delivered" for
 	// JD014600003390). A pointer: an ident is passed by value in the
 	// stories' loops over every candidate.
-	parts *[6]uint64
+	parts *[8]uint64
 	// phone are the phoneForms of a question's number alone (nil for an
 	// event's own and for any other): an event naming one of them, or a
 	// number one of whose forms is one of them or the whole, names it
@@ -202,7 +203,7 @@ func identities(ids []string, asked bool, groups ...string) []ident {
 			continue
 		}
 		if asked {
-			var buf [6]uint64
+			var buf [8]uint64
 			hs := labels(partHashes(buf[:0], id), id)
 			if rest := afterLetters(id); rest != "" {
 				hs = append(hs, termHash(rest))
@@ -213,7 +214,7 @@ func identities(ids []string, asked bool, groups ...string) []ident {
 				}
 			}
 			if len(hs) > 0 {
-				q.parts = new([6]uint64) // (only for the identifiers that have parts)
+				q.parts = new([8]uint64) // (only for the identifiers that have parts)
 				copy(q.parts[:], hs)
 			}
 			if fs := phoneForms(buf[:0], id); len(fs) > 0 {
