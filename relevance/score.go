@@ -573,7 +573,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 					nounWords = append(nounWords, lq.terms[k])
 				}
 			}
-		} else if asksFor([][]*answerType{asked}, CountTerm) {
+		} else if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == CountTerm }) {
 			counted = countedNoun(q.normalised().words, lq.terms)
 		}
 		if strings.Contains(q.normalised().norm, "哪天") || strings.Contains(q.normalised().norm, "哪一天") {

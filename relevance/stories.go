@@ -523,8 +523,8 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // best does not state, or another word after the thing a "which …"
 // question names ("moved to row C" after "row F": newAfterNoun, nounWords
 // being the noun's terms), or says the thing is another, is the object's
-// newer word on it. It names the
-// object too, or names no object while the window holds no other, and
+// newer word on it. It names the object too, or names no object while the
+// window holds no other, and
 // shares a word with the best that says what it is about (storyWord, as for
 // supersede): the object's name alone makes no story, as one object has many
 // values ("13800138821 这个 月 多少 钱？": the plan changing from next month
@@ -1034,28 +1034,26 @@ func countedNoun(words, terms []string) uint64 {
 }
 
 // newAfterNoun reports that text writes a word after one of the nouns (their
-// stems) that old writes another after ("moved to row C" after "row F").
+// stems) that old writes another after ("moved to row C" after "row F"),
+// each read at the noun's first place in it.
 func newAfterNoun(text, old string, nouns []string) bool {
 	if len(nouns) == 0 {
 		return false
 	}
-	after := func(t string) map[string]string {
-		ws := wordsOf(normalise(t))
-		m := map[string]string{}
-		for i := 0; i+1 < len(ws); i++ {
-			if st := stem(ws[i]); slices.Contains(nouns, st) {
-				if _, ok := m[st]; !ok {
-					m[st] = ws[i+1]
-				}
-			}
-		}
-		return m
-	}
-	a, b := after(text), after(old)
-	for n, v := range a {
-		if w, ok := b[n]; ok && w != v {
-			return true
+	a, b := wordsOf(normalise(text)), wordsOf(normalise(old))
+	return slices.ContainsFunc(nouns, func(n string) bool {
+		x, y := wordAfterStem(a, n), wordAfterStem(b, n)
+		return x != "" && y != "" && x != y
+	})
+}
+
+// wordAfterStem is the word after the first of words whose stem is n, "" when
+// none is or it ends them.
+func wordAfterStem(words []string, n string) string {
+	for i := 0; i+1 < len(words); i++ {
+		if stem(words[i]) == n {
+			return words[i+1]
 		}
 	}
-	return false
+	return ""
 }
