@@ -760,7 +760,7 @@ var whereToWords = []string{"where do i", "where should i", "where must i", "whe
 // "车停哪了？"): it asks where to do it, as 在哪坐 does; not 到哪 ("寄到哪了？"
 // asks where a thing has got to, and "SF-66012 在 哪？" where it stands).
 func endsWhere(norm string) bool {
-	s := strings.TrimRight(norm, " ?!.。？！了呢啊")
+	s := questionEnd(norm)
 	if !strings.HasSuffix(s, "哪") {
 		return false // (most questions: no runes read)
 	}
@@ -772,8 +772,12 @@ func endsWhere(norm string) bool {
 // 要 多少？": what the repair takes), which asks for money as 要多少钱 does; a
 // measure word after it asks for another thing (要多少天: durationCues).
 func endsTakesHowMuch(norm string) bool {
-	return strings.HasSuffix(strings.TrimRight(norm, " ?!.。？！了呢啊"), "要多少")
+	return strings.HasSuffix(questionEnd(norm), "要多少")
 }
+
+// questionEnd is a question (normalised) without the marks and particles
+// that end it ("？", 了, 呢, 啊), for the words that end it to be read.
+func questionEnd(norm string) string { return strings.TrimRight(norm, " ?!.。？！了呢啊") }
 
 // placeAsked are the words that, a few after "where", ask for a place: a
 // happening's (below), or where a thing was left or ended up ("where did they

@@ -132,9 +132,9 @@ type ident struct {
 	// writing the prefix and a short number apart names it ("BA 982" for
 	// "ba982", where 982 alone is no identifier: names)
 	prefix uint64
-	// the parts of its number a customer names it by (partHashes, labels,
-	// afterLetters: at most seven; a question's; nil for an event's own and
-	// when it has none): an event
+	// the parts of its number a customer names it by (partHashes and
+	// labels: at most seven; a question's; nil for an event's own and when
+	// it has none): an event
 	// naming one as a bare number names it ("...3390 delivered" for
 	// JD014600003390). A pointer: an ident is passed by value in the
 	// stories' loops over every candidate.
@@ -205,9 +205,6 @@ func identities(ids []string, asked bool, groups ...string) []ident {
 		if asked {
 			var buf [8]uint64
 			hs := labels(partHashes(buf[:0], id), id)
-			if rest := afterLetters(id); rest != "" {
-				hs = append(hs, termHash(rest))
-			}
 			for _, g := range groups {
 				if strings.HasSuffix(id, g) && len(g) < len(id) {
 					q.group = termHash(g)
@@ -317,9 +314,6 @@ func newDoc(text string) doc {
 	}
 	for _, id := range a.IDs {
 		nums = lastThree(phoneForms(partHashes(nums, id), id), id)
-		if rest := afterLetters(id); rest != "" {
-			nums = append(nums, termHash(rest))
-		}
 	}
 	for _, g := range a.groups { // (the last group of one written in groups, and its parts: without its zeros)
 		nums = partHashes(append(nums, termHash(g)), g)
@@ -354,8 +348,13 @@ func newDoc(text string) doc {
 // left ("8820 什么 时候 看？" for GH-08820). The number of an identifier of
 // other parts is the digits it ends in ("0042" for 2026/INV/0042), and its
 // last four and five digits when it has five or more (a serial number:
-// "99812" for SN 4C2-99812, which reads 4c299812). They are appended to hs.
+// "99812" for SN 4C2-99812, which reads 4c299812); and an identifier of
+// letters and digits is named without the letters it opens with
+// (afterLetters). They are appended to hs.
 func partHashes(hs []uint64, id string) []uint64 {
+	if rest := afterLetters(id); rest != "" {
+		hs = append(hs, termHash(rest)) // (TRIP-6C-09 by its 6C-09)
+	}
 	n, serial := numberPart(id)
 	if len(n) < 3 {
 		return hs

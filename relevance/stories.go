@@ -679,7 +679,7 @@ func askedNoun(words, terms []string) uint64 {
 				}
 				break
 			}
-			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !(knowsAs(words[m], 'n') || !knows(words[m]) && isLetters(words[m])) || changeWord(termHash(stem(words[m]))) {
+			if m == n+2 || stopWords[words[m]] || strings.HasSuffix(words[m], "ed") || !nounLike(words[m]) || changeWord(termHash(stem(words[m]))) {
 				break
 			}
 			j := slices.Index(terms, stem(words[m]))
@@ -694,6 +694,10 @@ func askedNoun(words, terms []string) uint64 {
 	}
 	return 0
 }
+
+// nounLike reports a word WordNet knows as a noun, or does not know at all
+// and is letters (a trade's word: "worktop"), as the thing a question names.
+func nounLike(w string) bool { return knowsAs(w, 'n') || !knows(w) && isLetters(w) }
 
 var (
 	ownerWords  = map[string]bool{"the": true, "my": true, "our": true, "your": true}
@@ -1008,8 +1012,7 @@ func namesTypeAsked(d *doc, asked [][]*answerType) bool {
 // seats on SUB-EU-00417?": seats), 0 when none: a newer value naming it
 // ("00417 seats increased to 8") matches the question as the best event
 // stating the count does (newerValues). The last of its words ("how many
-// ACME shares …": shares), one WordNet knows as a noun, or does not know, as
-// for askedNoun.
+// ACME shares …": shares), nounLike as for askedNoun.
 func countedNoun(words, terms []string) uint64 {
 	for k := 0; k+2 < len(words); k++ {
 		if words[k] != "how" || words[k+1] != "many" {
@@ -1022,7 +1025,7 @@ func countedNoun(words, terms []string) uint64 {
 			m++
 		}
 		w := words[m]
-		if stopWords[w] || nounFollowers[w] || !(knowsAs(w, 'n') || !knows(w) && isLetters(w)) {
+		if stopWords[w] || nounFollowers[w] || !nounLike(w) {
 			return 0
 		}
 		if j := slices.Index(terms, stem(w)); j >= 0 && j < 64 {
