@@ -665,7 +665,21 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// takeaway orders in groups, cloud projects, Chinese car rentals in
 	// groups), written after stop 68's nineteenth change and the mend of
 	// its seventh, committed unread, read once, then their misses:
-	// development;
+	// development; -blind-222.json and -blind-224.json (the 36th's shape: a
+	// dog walker, a Chinese training course, a glazier, a Chinese property
+	// repair, a pottery course, a Chinese parcel in groups, a surf camp, a
+	// Chinese renovation, a choir, a Chinese pet hotel; movers, a Chinese
+	// maternity nurse, a climbing pass, Chinese broadband, a maths tutor, a
+	// Chinese driving school, a cake order, Chinese deep cleaning, glasses,
+	// a Chinese health check) and -blind-223.json and -blind-225.json
+	// (identifiers of many kinds, mostly named by their end: concert
+	// tickets, Chinese medical claims in groups, lockers, Chinese orders,
+	// patent applications, Chinese social insurance accounts, containers,
+	// Chinese exam numbers, licence keys, Chinese fuel cards; domains,
+	// Chinese waybills in groups, meeting rooms, Chinese housing fund loans,
+	// bike rentals, Chinese electricity accounts, shop orders, Chinese
+	// hospital registrations, van plates, Chinese school fee slips), written
+	// at the start of stop 69, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -779,6 +793,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-216.json"}, {"../examples/evalset-blind-217.json"},
 		{"../examples/evalset-blind-218.json"}, {"../examples/evalset-blind-219.json"},
 		{"../examples/evalset-blind-220.json"}, {"../examples/evalset-blind-221.json"},
+		{"../examples/evalset-blind-222.json"}, {"../examples/evalset-blind-223.json"},
+		{"../examples/evalset-blind-224.json"}, {"../examples/evalset-blind-225.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
