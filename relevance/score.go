@@ -809,13 +809,16 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// count asked counts ("00417 seats increased to 8" for "how many
 			// seats …?": countedNoun), or the type asked by its word
 			// ("quantity raised to 1,000" for "how many cards …?":
-			// typeNames), matches the question as the best does:
+			// typeNames), or, when a time is asked, a time moved
+			// ("MV-7714 start moved to 10:00" for "what time do the
+			// movers come for mv7714?": movesATime), matches the
+			// question as the best does:
 			// what else the best says ("Pitch booking …: pitch 23, 5
 			// nights") is no more of an answer. Not any newer value of a
 			// type asked, which need not be of the thing asked: a plan's
 			// base rate "adjusted" is no newer price of the month asked
 			for j, ok := range newer {
-				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0) {
+				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || asksFor(byClause, TimeTerm) && movesATime(&docs[j]) && opens(best, comps, cands)) {
 					rels[j] = max(rels[j], rels[best])
 				}
 			}
@@ -1746,3 +1749,14 @@ var moneyWords = func() map[string]bool {
 	maps.Copy(m, moneyOut)
 	return m
 }()
+
+// opens reports that the i-th event is the first on its object (the
+// earliest naming the object asked about).
+func opens(i int, comps []Components, cands []Candidate) bool {
+	for j := range cands {
+		if comps[j].Identifier == 1 && cands[j].Time.Before(cands[i].Time) {
+			return false
+		}
+	}
+	return true
+}

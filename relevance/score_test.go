@@ -2651,6 +2651,25 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 			t.Errorf("%q: %q should rank first: %.3f %+v", c[0], c[2], scores, comps)
 		}
 	}
+	// the time asked moved, whatever thing's time the later event names
+	// ("start", "validity"), after the event that opened the object's story
+	for _, c := range [][]string{
+		{"what time do the roofers come for rj5512?", "Roofing job RJ-5512: 3 roofers, 14 May 7:00, 2,400 EUR", "RJ-5512 start moved to 9:30", "RJ-5512 scaffolding ordered"},
+		{"until when is gp2204 valid?", "Gym pass GP-2204: 20 visits, valid until 31 May, 150 EUR", "GP-2204 validity extended to 30 June", "GP-2204 visit logged, 12 left"},
+		{"HY4471 哪 天 到期？", "会员 卡 HY-4471：年卡，5 月 31 日 到期，1 200 元", "HY-4471 延长 到 6 月 30 日", "HY-4471 积分 300 分"},
+	} {
+		scores, comps, _ := fused(c[0], tenMinutesApart(c[1:]))
+		if !ranksFirst(scores, 1) || comps[1].Change != 1 {
+			t.Errorf("%q: %q should rank first: %.3f %+v", c[0], c[2], scores, comps)
+		}
+	}
+	// but not after a later event that is the best: the object's start
+	// postponed is not the weekday its classes moved to
+	q0 := "which day are KL-3301's classes?"
+	c0 := tenMinutesApart([]string{"Course KL-3301: Spanish A1, 10 weeks, 300 EUR", "KL-3301 classes changed to Thursdays", "KL-3301 start date postponed to 12 March"})
+	if scores, _, _ := fused(q0, c0); !ranksFirst(scores, 1) {
+		t.Errorf("%q: %q should rank first: %.3f", q0, c0[1].Text, scores)
+	}
 	// the type's word is what a newer value shares with the best, when no
 	// other word is ("new total" against "540.00 EUR")
 	q := "what is the total for CT-4410?"

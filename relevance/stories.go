@@ -921,6 +921,20 @@ var changeWords = append([]string{"moved", "changed", "rescheduled", "postponed"
 	"改期", "改到", "改为", "改成", "改至", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "续租", "续约", "续期", "延长", "改签"},
 	valueChangedWords...)
 
+// movedHashes are the terms of the words saying that a time moved
+// ("rescheduled", "extended to 10 Dec", 推迟, 改到): of the changes
+// (changeWords), those whose new value is a time.
+var movedHashes = stemHashes("moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "brought",
+	"改期", "改到", "改至", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期")
+
+// movesATime reports an event saying that a time moved (movedHashes): a
+// later one on the object asked about, stating a time, is its newer time
+// whatever thing's time it names ("55-A extended to 10 Dec" for "BR-55-A
+// until when?").
+func movesATime(d *doc) bool {
+	return slices.ContainsFunc(movedHashes, func(h uint64) bool { return d.count(h) > 0 })
+}
+
 // valueChangedWords say that a value was raised or lowered to another
 // ("raised to 78 EUR", 调到 650 元, 上调, 降价): changes (changeWords), and
 // what a price question looks for (repriced).
