@@ -432,10 +432,10 @@ func groupedNumber(rs []rune, i, j int) (int, string) {
 			e++
 		}
 		if e == k || d == 0 || e-k > 6 || groups == 0 && e != j ||
-			e < len(rs) && (isJoiner(rs[e]) && e+1 < len(rs) && !unicode.IsSpace(rs[e+1]) || rs[e] == ':' && e+1 < len(rs) && unicode.IsDigit(rs[e+1]) && e-k <= 2) {
+			e < len(rs) && (isJoiner(rs[e]) && e+1 < len(rs) && !unicode.IsSpace(rs[e+1]) || rs[e] == ':' && e+1 < len(rs) && unicode.IsDigit(rs[e+1]) && clockHour(rs[k:e])) {
 			// (not a group: "PK-88", "12:30", a word; "… 2290: Flex" ends
-			// one, and so does "… 6604：11 月", whose four digits are no
-			// clock's hour)
+			// one, and so does "… 6604：11 月" or "… 4417 26：11 月",
+			// whose digits are no clock's hour)
 			break
 		}
 		if groups >= 3 && e+1 < len(rs) && rs[e] == ' ' && beforeUnit(rs[e+1:]) {
@@ -460,6 +460,22 @@ func groupedNumber(rs []rune, i, j int) (int, string) {
 		}
 	}
 	return end, b.String()
+}
+
+// clockHour reports digits that can be a clock's hour (0 to 24, one or two
+// digits).
+func clockHour(rs []rune) bool {
+	if len(rs) == 0 || len(rs) > 2 {
+		return false
+	}
+	h := 0
+	for _, r := range rs {
+		if r < '0' || r > '9' {
+			return false
+		}
+		h = 10*h + int(r-'0')
+	}
+	return h <= 24
 }
 
 // beforeUnit reports a text opening with a unit a number before it counts

@@ -397,6 +397,7 @@ func TestALongNumberPastedWhole(t *testing.T) {
 	identifiersAre(t, map[string][]string{"Mobile number 0176 4410 2290: Flex 20 GB": {"017644102290"},
 		"电费 户号 3302 1187 6604：11 月 312 元": {"330211876604"}, // (a colon after four digits: no clock)
 		"电费 户号 3302 1187 6604 11 月 312 元": {"330211876604"}, // (nor the month after it a group)
+		"电费 户号 0300 4417 26：11 月 312 元":   {"0300441726"},   // (nor after two digits no hour has)
 		"Line 0176 4410 2290 12 months":   {"017644102290"}})
 	cands := []relevance.Candidate{
 		{Source: "contracts", Time: ago(56), Text: "手机 号 138 1122 5501：套餐 59 元"},

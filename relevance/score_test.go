@@ -2362,6 +2362,12 @@ func TestHasItHappenedLooksForItDone(t *testing.T) {
 		{Source: "notices", Time: ago(2), Text: "停水 时间 延长 至 14:00"},
 	}
 	firstFor(t, cands, map[string]int{"物业费 交 了 吗？": 1})
+	// paid off (缴清), after a reminder asking to pay
+	firstFor(t, []relevance.Candidate{
+		{Source: "billing", Time: ago(56), Text: "水费 户号 5521 0098 7731：11 月 水费 86 元"},
+		{Source: "billing", Time: ago(26), Text: "7731 欠费 86 元，请 尽快 缴纳"},
+		{Source: "billing", Time: ago(16), Text: "7731 已 缴清"},
+	}, map[string]int{"552100987731 交 了 吗？": 2})
 	parcel := []relevance.Candidate{
 		{Source: "shipping", Time: ago(45), Text: "物流 单 ZT77501299：洗衣机，发往 杭州"},
 		{Source: "shipping", Time: ago(9), Text: "ZT77501299 包装 破损，机器 检查 无 损坏"},

@@ -863,7 +863,7 @@ var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "r
 // (成功, 完成, 送达, 签收, 到账, 缴纳, 已付 …; 发货 too, as "shipped" is in
 // finishedWords; not 已 alone: "已 申请 换货" is a request under way): what
 // a question asking whether it has happened looks for.
-var doneMarks = stemHashes("发货", "成功", "完成", "送达", "签收", "到账", "缴纳", "已缴", "已付", "已还", "已退", "退回", "已处理")
+var doneMarks = stemHashes("发货", "成功", "完成", "送达", "签收", "到账", "缴纳", "已缴", "已付", "已还", "已退", "退回", "已处理", "缴清", "付清", "还清", "结清")
 
 // saysDone reports an event saying that something is done: one of
 // doneMarks, or of finishedWords as written (a stem would take "delivery" for
