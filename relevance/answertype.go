@@ -1164,6 +1164,9 @@ const TimeTerm = "◷"
 // timeWords mark a question that asks when.
 var timeWords = []string{"when", "what time", "which day", "what day", "which date", "what date", "how long", "how soon",
 	"what times", "which days", "what days", "which dates", "what dates",
+	// the part of a day asked names its day ("which evening is PT-614 on?")
+	"which morning", "which afternoon", "which evening", "which night", "what morning", "what afternoon", "what evening", "what night",
+	"which weekday", "what weekday",
 	"eta", "opening hours", "open until", "营业时间", "什么时候", "啥时候", "何时", "几点", "哪天", "哪一天", "几号", "多久", "多长时间",
 	// a question that names the time it asks for ("RC-5520 pick-up time?", "delivery date for my sofa")
 	"pick up time", "pickup time", "collection time", "delivery time", "delivery date", "arrival time", "departure time",

@@ -562,7 +562,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 				continue
 			}
 		}
-		if !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) && !newAfterNoun(cands[j].Text, cands[best].Text, nounWords) {
+		if !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) && !newAfterNoun(cands[j].Text, cands[best].Text, nounWords) && !(movesATime(d) && asksFor(asked, TimeTerm)) {
 			continue
 		}
 		if chars == nil {
