@@ -818,7 +818,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// type asked, which need not be of the thing asked: a plan's
 			// base rate "adjusted" is no newer price of the month asked
 			for j, ok := range newer {
-				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || asksFor(byClause, TimeTerm) && movesATime(&docs[j]) && opens(best, comps, cands)) {
+				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || asksFor(byClause, TimeTerm) && movesATime(&docs[j], cands[j].Text) && opens(best, comps, cands)) {
 					rels[j] = max(rels[j], rels[best])
 				}
 			}

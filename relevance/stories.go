@@ -562,7 +562,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 				continue
 			}
 		}
-		if !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) && !newAfterNoun(cands[j].Text, cands[best].Text, nounWords) && !(movesATime(d) && asksFor(asked, TimeTerm)) {
+		if !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) && !newAfterNoun(cands[j].Text, cands[best].Text, nounWords) && !(asksFor(asked, TimeTerm) && movesATime(d, cands[j].Text)) {
 			continue
 		}
 		if chars == nil {
@@ -924,15 +924,25 @@ var changeWords = append([]string{"moved", "changed", "rescheduled", "postponed"
 // movedHashes are the terms of the words saying that a time moved
 // ("rescheduled", "extended to 10 Dec", 推迟, 改到): of the changes
 // (changeWords), those whose new value is a time.
-var movedHashes = stemHashes("moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "brought",
-	"改期", "改到", "改至", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期")
+var (
+	movedWords  = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "brought", "改期", "改到", "改至", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
+	movedHashes = stemHashes(movedWords...)
+)
 
-// movesATime reports an event saying that a time moved (movedHashes): a
-// later one on the object asked about, stating a time, is its newer time
-// whatever thing's time it names ("55-A extended to 10 Dec" for "BR-55-A
-// until when?").
-func movesATime(d *doc) bool {
-	return slices.ContainsFunc(movedHashes, func(h uint64) bool { return d.count(h) > 0 })
+// movesATime reports an event (d, of text) saying that a time moved
+// (movedWords, in Chinese across a space too: "改 到 12 月 12 日",
+// spacedSaid): a later one on the object asked about, stating a time, is
+// its newer time whatever thing's time it names ("55-A extended to 10 Dec"
+// for "BR-55-A until when?").
+func movesATime(d *doc, text string) bool {
+	if hasAny(d, movedHashes) {
+		return true
+	}
+	if d.marks&scriptCJK == 0 {
+		return false
+	}
+	norm := normalise(text)
+	return spacedSaid(norm, string(joinedCJK([]rune(norm))), movedWords)
 }
 
 // valueChangedWords say that a value was raised or lowered to another
