@@ -530,7 +530,11 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // values ("13800138821 这个 月 多少 钱？": the plan changing from next month
 // shares no such word with the month's bill that answers). Nil when none
 // does. Not a later event restating the value ("CW-8830 renewed: 24.99 EUR
-// taken" after "… 24.99 EUR a month"). best is the best's index.
+// taken" after "… 24.99 EUR a month"). An event naming the object and
+// saying that the time asked moved (movesATime: "0412 moved to Tuesdays"
+// for "which day is ENR/2026/0412?") is its newer word on it without a new
+// number or a shared word: a time moved is the time asked. best is the
+// best's index.
 func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64, nounWords []string) (newer []bool, best int) {
 	stated := func(j int) bool {
 		return rels[j] > 0 && statesAsked(&docs[j], asked) && (noun == 0 || j < len(clauses) && clauses[j]&noun != 0)
@@ -546,6 +550,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	}
 	var chars []uint64 // (the best's noStoryTerms and numbers, once one is needed)
 	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
+	asksTime := asksFor(asked, TimeTerm)
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) || !stated(j) {
@@ -562,7 +567,8 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 				continue
 			}
 		}
-		if !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) && !newAfterNoun(cands[j].Text, cands[best].Text, nounWords) && !(asksFor(asked, TimeTerm) && movesATime(d, cands[j].Text)) {
+		moved := asksTime && comps[j].Identifier == 1 && movesATime(d, cands[j].Text)
+		if !moved && !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) && !newAfterNoun(cands[j].Text, cands[best].Text, nounWords) {
 			continue
 		}
 		if chars == nil {
@@ -570,7 +576,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		}
 		if !slices.ContainsFunc(d.terms(), func(h uint64) bool {
 			return docs[best].count(h) > 0 && d.storyWord(h) && !slices.Contains(chars, h)
-		}) && !namesTypeAsked(d, asked) {
+		}) && !namesTypeAsked(d, asked) && !moved {
 			// (a number is a value, and the object's name tells no story of
 			// one of them; the type's name does: "quantity raised to 1,000"
 			// for "500 business cards")
