@@ -499,7 +499,7 @@ func TestCosineOverTheNonZerosIsCosine(t *testing.T) {
 
 // A question asking what a thing costs, not how much money moved (inherit).
 func TestAsksWhatItCosts(t *testing.T) {
-	for q, want := range map[string]bool{"how much is the hotel?": true, "这期账单多少钱？": true, "what's the price of the course?": true,
+	for q, want := range map[string]bool{"how much is the hotel?": true, "这期账单多少钱？": true, "11 月 账单 多少？": true, "what's the price of the course?": true,
 		"how much does the seat cost?": true, "how much is left to pay?": false, "how much did I get back?": false,
 		"退了多少钱？": false, "付了多少钱？": false, "when is the hotel?": false, "is my costume ready?": false} {
 		if got := asksWhatItCosts(newText(q)); got != want {

@@ -772,8 +772,21 @@ func endsWhere(norm string) bool {
 // 要 多少？": what the repair takes), which asks for money as 要多少钱 does; a
 // measure word after it asks for another thing (要多少天: durationCues).
 func endsTakesHowMuch(norm string) bool {
-	return strings.HasSuffix(questionEnd(norm), "要多少")
+	return strings.HasSuffix(questionEnd(norm), "要多少") || endsSumHowMuch(norm)
 }
+
+// endsSumHowMuch reports a Chinese question ending with 多少 after a word
+// naming a sum of money (sumNouns): "3360 账单 多少？", "月供多少？" ask what
+// it is, where 多少 alone asks for any number.
+func endsSumHowMuch(norm string) bool {
+	before, ok := strings.CutSuffix(questionEnd(norm), "多少")
+	before = strings.TrimRight(before, " ")
+	return ok && slices.ContainsFunc(sumNouns, func(n string) bool { return strings.HasSuffix(before, n) })
+}
+
+// sumNouns name a sum of money that a thing has (a bill, a price, a fee).
+var sumNouns = []string{"账单", "费用", "价格", "价钱", "租金", "房租", "月租", "运费", "月供", "保费", "押金", "定金", "订金",
+	"尾款", "总价", "学费", "电费", "水费", "燃气费", "物业费", "话费", "罚款", "报价", "工资", "年费", "会费", "首付"}
 
 // questionEnd is a question (normalised) without the marks and particles
 // that end it ("？", 了, 呢, 啊), for the words that end it to be read.

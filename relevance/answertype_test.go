@@ -301,6 +301,8 @@ func TestAnswerTypes(t *testing.T) {
 		"星期几 来？":                                   {when},
 		"一周几次？":                                    {relevance.CountTerm, relevance.FrequencyTerm}, // (how often: no weekday)
 		"XJ2219 修 要 多少？":                           {money},                                        // what it takes
+		"3360 账单 多少？":                              {money},                                        // a sum by its name, then 多少
+		"押金多少？":                                    {money},
 		"how long until my parcel comes?":          {when},
 		"what's the ETA of my driver?":             {when},
 		"RC-5520 pick-up time?":                    {when}, // a question naming the time it asks for

@@ -1363,7 +1363,7 @@ func asksWhatItCosts(q text) bool {
 	if slices.ContainsFunc(q.words, func(w string) bool { return moneyMoves[w] }) {
 		return false
 	}
-	if priceCues.in(q) {
+	if priceCues.in(q) || endsSumHowMuch(q.norm) {
 		return true
 	}
 	if i := strings.Index(q.norm, "多少钱"); i >= 0 {

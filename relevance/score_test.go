@@ -1889,6 +1889,11 @@ func TestWhatAThingCostsIsWhereItWasPriced(t *testing.T) {
 	firstFor(t, cands, map[string]int{"how much is the hotel?": 0, "酒店多少钱？": 0})
 	changed := append(slices.Clone(cands[:1]), relevance.Candidate{Source: "bookings", Time: ago(15), Text: "HT-880 价格 调整 为 900 元"})
 	firstFor(t, changed, map[string]int{"酒店多少钱？": 1})
+	// a sum by its name, then 多少: what the bill is, not its repayment
+	firstFor(t, []relevance.Candidate{
+		{Source: "bank", Time: ago(58), Text: "尾号 2207 的 信用卡 12 月 账单 3 120.40 元，最低 还款 312.04 元"},
+		{Source: "bank", Time: ago(22), Text: "尾号 2207 还款 3 120.40 元 成功"},
+	}, map[string]int{"12 月 账单 多少？": 0})
 	// how much money moved is another question (TestAsksWhatItCosts)
 	moved := []relevance.Candidate{
 		{Source: "bookings", Time: ago(50), Text: "Hotel booking HT-881: 2 nights, 240.00 EUR"},
