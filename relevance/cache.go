@@ -355,6 +355,9 @@ func partHashes(hs []uint64, id string) []uint64 {
 	if rest := afterLetters(id); rest != "" {
 		hs = append(hs, termHash(rest)) // (TRIP-6C-09 by its 6C-09)
 	}
+	if tail := serialTail(id); tail != "" {
+		hs = append(hs, termHash(tail)) // (5CG2231KQ7 by its KQ7)
+	}
 	n, serial := numberPart(id)
 	if len(n) < 3 {
 		return hs
@@ -401,6 +404,25 @@ func afterLetters(id string) string {
 		return ""
 	}
 	return id[i:]
+}
+
+// serialTail is the end of a serial number of letters and digits, from its
+// last letters ("kq7" of 5CG2231KQ7), when the serial has eight characters
+// or more and the end two letters or more and a digit: a customer and a
+// line name a serial so ("KQ7 battery replaced"). "" for any other.
+func serialTail(id string) string {
+	if len(id) < 8 || strings.Trim(id, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return ""
+	}
+	d := strings.LastIndexFunc(id, func(r rune) bool { return r < '0' || r > '9' }) // (the last letter)
+	if d < 0 || d == len(id)-1 {
+		return ""
+	}
+	l := strings.LastIndexFunc(id[:d+1], func(r rune) bool { return r < 'a' || r > 'z' }) // (the digit before the last letters)
+	if l < 0 || d-l < 2 || len(id)-l-1 > 5 {
+		return ""
+	}
+	return id[l+1:]
 }
 
 // openingLabel is the number of three digits a text opens with when it
@@ -552,7 +574,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 232
+const analysisVersion = 233
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

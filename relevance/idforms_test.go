@@ -389,6 +389,26 @@ func TestAnIdentifierWithoutItsLeadingLetters(t *testing.T) {
 	namedBy(t, art, map[string][]bool{"what did 2211-A cost?": {true, false, true}, "aw2211c price?": {false, true, false}})
 }
 
+// A serial number of letters and digits is named by its end from its last
+// letters ("KQ7" for 5CG2231KQ7), by a customer and by a line, not its
+// sibling's; a short identifier has no such end ("AB12CD3").
+func TestASerialNumberByItsEnd(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "it", Time: ago(56), Text: "Laptop serial 8HX4410TM5: warranty until 2027-06-30"},
+		{Source: "it", Time: ago(46), Text: "Laptop serial 8HX4410TN5: warranty until 2026-11-30"},
+		{Source: "it", Time: ago(36), Text: "TM5 keyboard replaced"},
+		{Source: "it", Time: ago(26), Text: "TN5 fan noise reported"},
+	}
+	namedBy(t, cands, map[string][]bool{
+		"until when is tm5 covered?":   {true, false, true, false},
+		"what happened to 8HX4410TN5?": {false, true, false, true},
+	})
+	namedBy(t, []relevance.Candidate{
+		{Source: "it", Time: ago(20), Text: "Locker AB12CD3 opened"},
+		{Source: "it", Time: ago(10), Text: "CD3 cable missing"},
+	}, map[string][]bool{"AB12CD3 status?": {true, false}})
+}
+
 // A number written in groups is one identifier before a colon too ("Mobile
 // number 0176 4410 2290: Flex 20 GB"; a clock's colon is followed by its
 // minutes, after an hour of one or two digits), and a question pasting a long number whole names the events
