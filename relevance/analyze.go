@@ -41,6 +41,10 @@ type Analysis struct {
 	// ("00312" of RE-24-00312, which reads re2400312): a customer names the
 	// identifier by it (newDoc).
 	groups []string
+	// pairs are the last groups of two digits of identifiers ("07" of
+	// GD-20261203-07): a line opening with one as its label names the
+	// identifier a question asks about (labels, openingLabel).
+	pairs []string
 }
 
 // Analyze splits text into terms and identifiers, with the terms of the
@@ -569,6 +573,8 @@ func (a *Analysis) addToken(tok string) {
 				// (its last group of digits, or of four letters and digits
 				// or more: a licence key's "1AB6")
 				a.groups = append(a.groups, id[k+1:])
+			} else if k > 0 && len(id)-k == 3 && isDigit(id[k+1]) && isDigit(id[k+2]) {
+				a.pairs = append(a.pairs, id[k+1:])
 			}
 			// Nor between the other parts of one (INV-2024-1040, inv2024-1040
 			// and INV_2024_1040 are inv20241040); an e-mail address or an

@@ -195,7 +195,7 @@ func letterLed(id string) string {
 
 // identities describes ids, each once; a question's (asked) with the parts
 // of their numbers an event may name them by (ident.parts).
-func identities(ids []string, asked bool, groups ...string) []ident {
+func identities(ids []string, asked bool, groups, pairs []string) []ident {
 	var out []ident
 	for _, id := range ids {
 		q := identify(id)
@@ -205,6 +205,11 @@ func identities(ids []string, asked bool, groups ...string) []ident {
 		if asked {
 			var buf [8]uint64
 			hs := labels(partHashes(buf[:0], id), id)
+			for _, p := range pairs {
+				if strings.HasSuffix(id, p) && len(hs) < len(buf) {
+					hs = append(hs, labelHash(p)) // ("07 需 更换 配件" for GD-20261203-07)
+				}
+			}
 			for _, g := range groups {
 				if strings.HasSuffix(id, g) && len(g) < len(id) {
 					q.group = termHash(g)
@@ -305,7 +310,7 @@ func newDoc(text string) doc {
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 	}
-	own := identities(a.IDs, false)
+	own := identities(a.IDs, false, nil, nil)
 	var nums []uint64
 	for _, q := range own {
 		if q.num != 0 {
@@ -426,21 +431,35 @@ func serialTail(id string) string {
 }
 
 // openingLabel is the number of three digits a text opens with when it
-// labels the line ("118 多 缴 200 元", "#905: box damaged"), "" for any other:
-// not an amount or a measure ("388 元 已 退回", "900 EUR received"), nor the
-// first group of a number written in groups ("138 0013 8821").
+// labels the line ("118 多 缴 200 元", "#905: box damaged"), or of two ("07
+// 需 更换 配件", which a question's identifier ending in the group "-07"
+// names: Analysis.pairs), "" for any other: not an amount or a measure
+// ("388 元 已 退回", "900 EUR received", "15 分钟", "12 月"), nor a clock's
+// hour ("09:30"), nor the first group of a number written in groups ("138
+// 0013 8821").
 func openingLabel(norm string) string {
 	t := strings.TrimLeft(norm, "#")
-	if len(t) < 5 || !isDigit(t[0]) || !isDigit(t[1]) || !isDigit(t[2]) || t[3] != ' ' && t[3] != ':' {
+	n := 0
+	for n < len(t) && n < 4 && isDigit(t[n]) {
+		n++
+	}
+	if n < 2 || n > 3 || len(t) < n+2 || t[n] != ' ' && t[n] != ':' {
 		return ""
 	}
-	next, _, _ := strings.Cut(strings.TrimLeft(t[4:], ": "), " ")
+	next, _, _ := strings.Cut(strings.TrimLeft(t[n+1:], ": "), " ")
 	next = strings.TrimRight(next, ",.;:")
 	if next == "" || isDigit(next[0]) || unitWord(next) || strings.HasPrefix(next, "元") || strings.HasPrefix(next, "块") {
 		return ""
 	}
-	return t[:3]
+	if n == 2 && (t[n] == ':' || strings.IndexFunc(next, func(r rune) bool { return strings.ContainsRune(cjkMeasures+cjkUnits, r) }) == 0) {
+		return "" // (a clock's hour, or a count or a date: "15 分钟", "12 月", "20 份")
+	}
+	return t[:n]
 }
+
+// cjkUnits are the Chinese units of time, money and measure a number of two
+// digits opening a line counts in (with cjkMeasures), where it is no label.
+const cjkUnits = "月日号年天元块分点时秒吨岁周米斤克层楼排座"
 
 // labelHash is the hash an event opening with a number as its label
 // (openingLabel) has among its identifiers, and a question's long number
@@ -574,7 +593,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 233
+const analysisVersion = 234
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

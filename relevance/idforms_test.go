@@ -120,6 +120,18 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		{Source: "members", Time: ago(10), Text: "871 meeting room credits: 4 hours left"},
 	}
 	namedBy(t, cards, map[string][]bool{"MC-00894 locker?": {false, true, true, false}})
+	// and a line opening with the last group of two digits of a question's
+	// identifier, as its label; not a count, a date or a clock's hour
+	// opening a line
+	work := []relevance.Candidate{
+		{Source: "tickets", Time: ago(50), Text: "维修 工单 WX-20261130-04：水管 漏水"},
+		{Source: "tickets", Time: ago(40), Text: "维修 工单 WX-20261130-14：门锁 坏 了"},
+		{Source: "tickets", Time: ago(30), Text: "04 师傅 已 更换 阀门"},
+		{Source: "tickets", Time: ago(25), Text: "14 已 换 新 锁芯"},
+		{Source: "tickets", Time: ago(20), Text: "04 分钟 后 到"},
+		{Source: "tickets", Time: ago(10), Text: "04:30 停水"},
+	}
+	namedBy(t, work, map[string][]bool{"WX-20261130-04 修 好 了 吗？": {true, false, true, false, false, false}})
 }
 
 // A question's prefixed identifier names the event writing its prefix and
