@@ -695,7 +695,21 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese property tickets, members, Chinese credit cards by their end,
 	// gas meters, Chinese charging orders in groups, enrolments, Chinese
 	// concert tickets), written after stop 69's fourth change, committed
-	// unread;
+	// unread, read once, then their misses: development; -blind-230.json
+	// and -blind-232.json (the 36th's shape: a carpenter, Chinese baby
+	// classes, a spa, Chinese furniture assembly, a bike fitting, a Chinese
+	// sofa, a tiler, a Chinese grocery order, a DJ, Chinese picture framing;
+	// a roofer, Chinese swimming lessons, catering, a Chinese car service,
+	// French lessons, a Chinese fridge, a pet sitter, Chinese piano practice,
+	// a gym, a Chinese group deal) and -blind-231.json and -blind-233.json
+	// (identifiers of many kinds, mostly named by their end: prescriptions,
+	// Chinese vehicle transfers, access points, Chinese deposits in groups,
+	// invoices, Chinese gas accounts in groups, key cards, Chinese flight
+	// orders in groups, flats, Chinese freight; SIM cards in groups, Chinese
+	// table orders, shop orders, Chinese repair tickets in groups, berths,
+	// Chinese phone repairs, visas, Chinese stored-value cards in groups,
+	// databases, Chinese train tickets in groups), written after stop 69's
+	// eighth change, committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -813,6 +827,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-224.json"}, {"../examples/evalset-blind-225.json"},
 		{"../examples/evalset-blind-226.json"}, {"../examples/evalset-blind-227.json"},
 		{"../examples/evalset-blind-228.json"}, {"../examples/evalset-blind-229.json"},
+		{"../examples/evalset-blind-230.json"}, {"../examples/evalset-blind-231.json"},
+		{"../examples/evalset-blind-232.json"}, {"../examples/evalset-blind-233.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
