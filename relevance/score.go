@@ -802,7 +802,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var newer []bool // (newerValues: a question naming an object asks for a value it has now)
 	if w.Newer > 0 && len(qids) > 0 && !q.Intent && (len(asked) > 0 || noun != 0) && !asksFor(byClause, ReasonTerm) && !originalCues.in(q.normalised()) {
 		var best int
-		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun, nounWords); newer != nil {
+		// a time moved is a newer one of a question asking when, not of one
+		// asking how long ("每 次 多久？" is no clock time moved)
+		moves := asksFor(byClause, TimeTerm) && !durationCueSet.in(q.normalised())
+		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun, nounWords, moves); newer != nil {
 			f.Change = w.Newer
 			// an event naming the thing asked with its newer value ("CP-4412
 			// moved to pitch 31" for "which pitch is cp4412?"), the thing a
@@ -818,7 +821,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// type asked, which need not be of the thing asked: a plan's
 			// base rate "adjusted" is no newer price of the month asked
 			for j, ok := range newer {
-				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || asksFor(byClause, TimeTerm) && movesATime(&docs[j], cands[j].Text) && opens(best, comps, cands)) {
+				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || moves && movesATime(&docs[j], cands[j].Text) && opens(best, comps, cands)) {
 					rels[j] = max(rels[j], rels[best])
 				}
 			}

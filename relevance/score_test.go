@@ -2680,6 +2680,12 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 			t.Errorf("%q: %q should rank first: %.3f %+v", c[0], c[2], scores, comps)
 		}
 	}
+	// nor for a question asking how long: a clock time moved is no length
+	q1 := "YL1103 每 次 多久？"
+	c1 := tenMinutesApart([]string{"瑜伽 私教 YL-1103：每 周 1 次，每 次 45 分钟，每 月 600 元", "YL-1103 改 为 每 次 60 分钟", "YL-1103 时间 改 到 周三 晚上 7 点"})
+	if scores, _, _ := fused(q1, c1); !ranksFirst(scores, 1) {
+		t.Errorf("%q: %q should rank first: %.3f", q1, c1[1].Text, scores)
+	}
 	// but not after a later event that is the best: the object's start
 	// postponed is not the weekday its classes moved to
 	q0 := "which day are KL-3301's classes?"

@@ -533,9 +533,9 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // taken" after "… 24.99 EUR a month"). An event naming the object and
 // saying that the time asked moved (movesATime: "0412 moved to Tuesdays"
 // for "which day is ENR/2026/0412?") is its newer word on it without a new
-// number or a shared word: a time moved is the time asked. best is the
-// best's index.
-func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64, nounWords []string) (newer []bool, best int) {
+// number or a shared word: a time moved is the time asked (moves: the
+// question asks when, not how long). best is the best's index.
+func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64, nounWords []string, moves bool) (newer []bool, best int) {
 	stated := func(j int) bool {
 		return rels[j] > 0 && statesAsked(&docs[j], asked) && (noun == 0 || j < len(clauses) && clauses[j]&noun != 0)
 	}
@@ -550,7 +550,6 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	}
 	var chars []uint64 // (the best's noStoryTerms and numbers, once one is needed)
 	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
-	asksTime := asksFor(asked, TimeTerm)
 	for j := range docs {
 		d := &docs[j]
 		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) || !stated(j) {
@@ -567,7 +566,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 				continue
 			}
 		}
-		moved := asksTime && comps[j].Identifier == 1 && movesATime(d, cands[j].Text)
+		moved := moves && comps[j].Identifier == 1 && movesATime(d, cands[j].Text)
 		if !moved && !saysReplaced(d) && !newNumber(cands[j].Text, cands[best].Text) && !newAfterNoun(cands[j].Text, cands[best].Text, nounWords) {
 			continue
 		}
