@@ -814,14 +814,15 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// ("quantity raised to 1,000" for "how many cards …?":
 			// typeNames), or, when a time is asked, a time moved
 			// ("MV-7714 start moved to 10:00" for "what time do the
-			// movers come for mv7714?": movesATime), matches the
+			// movers come for mv7714?": movesATime; not after a best
+			// that is itself a later change: changesLater), matches the
 			// question as the best does:
 			// what else the best says ("Pitch booking …: pitch 23, 5
 			// nights") is no more of an answer. Not any newer value of a
 			// type asked, which need not be of the thing asked: a plan's
 			// base rate "adjusted" is no newer price of the month asked
 			for j, ok := range newer {
-				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || moves && movesATime(&docs[j], cands[j].Text) && opens(best, comps, cands)) {
+				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || moves && movesATime(&docs[j], cands[j].Text) && !changesLater(best, comps, cands, docs)) {
 					rels[j] = max(rels[j], rels[best])
 				}
 			}
@@ -1753,13 +1754,18 @@ var moneyWords = func() map[string]bool {
 	return m
 }()
 
-// opens reports that the i-th event is the first on its object (the
-// earliest naming the object asked about).
-func opens(i int, comps []Components, cands []Candidate) bool {
+// changesLater reports that the i-th event says something changed (a
+// change of its own) after an earlier event on the object asked about: a
+// time moved after it is more likely another of the object's times ("PX-5521
+// 上课 时间 调整 为 周六" then "开课 日期 推迟 到 3 月 15 日").
+func changesLater(i int, comps []Components, cands []Candidate, docs []doc) bool {
+	if !saysChanged(&docs[i]) {
+		return false
+	}
 	for j := range cands {
 		if comps[j].Identifier == 1 && cands[j].Time.Before(cands[i].Time) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }

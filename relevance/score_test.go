@@ -2680,6 +2680,13 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 			t.Errorf("%q: %q should rank first: %.3f %+v", c[0], c[2], scores, comps)
 		}
 	}
+	// after a best that states the time and is no change, though not the
+	// object's first
+	q2 := "when does 7781 arrive?"
+	c2 := tenMinutesApart([]string{"Order 114-5501-7781: desk lamp, 49 EUR", "7781 shipped, arriving Friday", "7781 delivery moved to Monday", "7781 invoice sent"})
+	if scores, _, _ := fused(q2, c2); !ranksFirst(scores, 2) {
+		t.Errorf("%q: %q should rank first: %.3f", q2, c2[2].Text, scores)
+	}
 	// nor for a question asking how long: a clock time moved is no length
 	q1 := "YL1103 每 次 多久？"
 	c1 := tenMinutesApart([]string{"瑜伽 私教 YL-1103：每 周 1 次，每 次 45 分钟，每 月 600 元", "YL-1103 改 为 每 次 60 分钟", "YL-1103 时间 改 到 周三 晚上 7 点"})
