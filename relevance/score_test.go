@@ -2668,6 +2668,8 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 		{"what time do the roofers come for rj5512?", "Roofing job RJ-5512: 3 roofers, 14 May 7:00, 2,400 EUR", "RJ-5512 start moved to 9:30", "RJ-5512 scaffolding ordered"},
 		{"until when is gp2204 valid?", "Gym pass GP-2204: 20 visits, valid until 31 May, 150 EUR", "GP-2204 validity extended to 30 June", "GP-2204 visit logged, 12 left"},
 		{"HY4471 哪 天 到期？", "会员 卡 HY-4471：年卡，5 月 31 日 到期，1 200 元", "HY-4471 延长 到 6 月 30 日", "HY-4471 积分 300 分"},
+		// switched to another day (换 到)
+		{"HX2201 周 几 上课？", "画画 班 HX-2201：每 周二 下午 3 点 上课，10 节，900 元", "HX-2201 换 到 周四 下午 3 点", "HX-2201 已 上 2 节"},
 		// named by its number alone, sharing no word with the best
 		{"which day is ENR/2026/0733?", "Enrolment ENR/2026/0733: Italian A2, Mondays", "0733 moved to Thursdays", "0733 books handed out"},
 		// Chinese written with spaces between its words: 改 到

@@ -923,14 +923,14 @@ var standingHashes = stemHashes("cancelled", "canceled", "waived", "withdrawn", 
 // changeWords say that something changed, and changeHashes are their terms.
 var changeWords = append([]string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
 	"resized", "expanded", "enlarged", "shortened",
-	"改期", "改到", "改为", "改成", "改至", "换成", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "续租", "续约", "续期", "延长", "改签"},
+	"改期", "改到", "改为", "改成", "改至", "换成", "换到", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "续租", "续约", "续期", "延长", "改签"},
 	valueChangedWords...)
 
 // movedHashes are the terms of the words saying that a time moved
 // ("rescheduled", "extended to 10 Dec", 推迟, 改到): of the changes
 // (changeWords), those whose new value is a time.
 var (
-	movedWords  = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "brought", "改期", "改到", "改至", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
+	movedWords  = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "brought", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
 	movedHashes = stemHashes(movedWords...)
 )
 
