@@ -709,7 +709,23 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// table orders, shop orders, Chinese repair tickets in groups, berths,
 	// Chinese phone repairs, visas, Chinese stored-value cards in groups,
 	// databases, Chinese train tickets in groups), written after stop 69's
-	// eighth change, committed unread;
+	// eighth change, committed unread, read once, then their misses:
+	// development; -blind-234.json and -blind-236.json (the 36th's shape: a
+	// locksmith, a Chinese dentist, bike hire, a Chinese phone top-up, a
+	// recording studio, Chinese property fees, a boat trip, a Chinese
+	// banquet, a chimney inspection, a Chinese camera rental; a painter, a
+	// Chinese gardener, car detailing, Chinese calligraphy lessons, a hot
+	// tub, a Chinese washing machine, theatre tickets, Chinese
+	// physiotherapy, a fence, a Chinese guesthouse) and -blind-235.json and
+	// -blind-237.json (identifiers of many kinds, mostly named by their
+	// end: warranty claims, Chinese waybills in groups, conference badges,
+	// Chinese medical cards in groups, forklifts, Chinese wedding packages,
+	// bank accounts in groups, Chinese uniform orders, seat licenses,
+	// Chinese parking spaces; pallets, Chinese transit cards in groups,
+	// legal cases, Chinese car washes in groups, ferry tickets, Chinese
+	// e-invoices in groups, subscriptions, Chinese hospital checks in
+	// groups, domains, Chinese broadband accounts in groups), written after
+	// stop 69's last change, committed unread and read once;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -829,6 +845,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-228.json"}, {"../examples/evalset-blind-229.json"},
 		{"../examples/evalset-blind-230.json"}, {"../examples/evalset-blind-231.json"},
 		{"../examples/evalset-blind-232.json"}, {"../examples/evalset-blind-233.json"},
+		{"../examples/evalset-blind-234.json"}, {"../examples/evalset-blind-235.json"},
+		{"../examples/evalset-blind-236.json"}, {"../examples/evalset-blind-237.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
