@@ -926,9 +926,9 @@ var changeWords = append([]string{"moved", "changed", "rescheduled", "postponed"
 	"改期", "改到", "改为", "改成", "改至", "换成", "换到", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "续租", "续约", "续期", "延长", "改签"},
 	valueChangedWords...)
 
-// movedHashes are the terms of the words saying that a time moved
-// ("rescheduled", "extended to 10 Dec", 推迟, 改到): of the changes
-// (changeWords), those whose new value is a time.
+// movedWords say that a time moved ("rescheduled", "extended to 10 Dec",
+// "brought forward", 推迟, 改到): of the changes (changeWords), those whose
+// new value is a time; movedHashes are their terms.
 var (
 	movedWords  = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "brought", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
 	movedHashes = stemHashes(movedWords...)
