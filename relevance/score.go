@@ -559,6 +559,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			} else if asksDay(q.normalised()) {
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
 			}
+			if len(qids) > 0 && !durationCueSet.in(q.normalised()) && !slices.ContainsFunc(q.normalised().words, func(w string) bool { return paymentWords[w] }) && !strings.ContainsAny(q.normalised().norm, "付缴交费账") {
+				unstated = lq.unstateAll(unstated, paymentDates(docs, qids), timeHash)
+			}
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && asksMoneyReturned(q.normalised()) {
 			unstated = lq.unstateAll(unstated, notReturned(docs), moneyHash)
@@ -1768,4 +1771,32 @@ func changesLater(i int, comps []Components, cands []Candidate, docs []doc) bool
 		}
 	}
 	return false
+}
+
+// paymentHashes say that a sum is to be paid by a time ("invoice 220 EUR,
+// due in 14 days", "payable by 1 May", 缴费 截止 3 月 31 日).
+var paymentHashes = stemHashes("due", "payable", "截止")
+
+// paymentWords are the words of a question about paying, whose time is then
+// what it asks ("when is the invoice due?", "when do I pay?").
+var paymentWords = map[string]bool{"due": true, "pay": true, "paid": true, "payment": true, "bill": true, "invoice": true, "charge": true, "charged": true, "debit": true, "deposit": true, "instalment": true, "installment": true, "fee": true}
+
+// paymentDates marks the events naming an object the question names
+// (qids) and stating a sum and when it is to be paid (paymentHashes): for a
+// question asking when the thing is ("when is gj4417 now?"), not how long
+// and not about paying, their time is the payment's, not the thing's, and
+// the newest of them is no newer time of it ("GJ-4417 invoice 220 EUR, due
+// in 14 days" after "GJ-4417 postponed to 21 Nov"). Nil: none.
+func paymentDates(docs []doc, qids []ident) []bool {
+	var out []bool
+	for i := range docs {
+		if docs[i].count(moneyHash) == 0 || !hasAny(&docs[i], paymentHashes) || !slices.ContainsFunc(qids, docs[i].names) {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(docs))
+		}
+		out[i] = true
+	}
+	return out
 }
