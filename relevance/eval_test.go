@@ -725,7 +725,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// legal cases, Chinese car washes in groups, ferry tickets, Chinese
 	// e-invoices in groups, subscriptions, Chinese hospital checks in
 	// groups, domains, Chinese broadband accounts in groups), written after
-	// stop 69's last change, committed unread and read once;
+	// stop 69's thirteenth change, committed unread and read once (the
+	// fourteenth, made after, leaves them as read);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
