@@ -1440,7 +1440,23 @@ func isLatin(r rune) bool { return unicode.IsLetter(r) && !isCJK(r) }
 // followedBy reports that the next word of rs is w, after spaces, a hyphen,
 // an underscore or an apostrophe ("on back-order", "out-of-stock", a status
 // "on_hold", "can't").
-// followedBy is followedBy, unless one of s.notAfter follows w.
+func followedBy(rs []rune, w string) bool {
+	k := 0
+	for k < len(rs) && rs[k] == ' ' {
+		k++
+	}
+	if k == 0 && len(rs) > 0 && (rs[0] == '-' || rs[0] == '_' || rs[0] == '\'' || rs[0] == '’') {
+		k = 1 // (or a contraction's: "can't" is "can", "t")
+	}
+	rest := rs[k:]
+	if k == 0 || len(rest) < len(w) || len(rest) > len(w) && unicode.IsLetter(rest[len(w)]) {
+		return false
+	}
+	return string(rest[:len(w)]) == w
+}
+
+// followedBy is followedBy, unless one of s.notAfter follows w ("cancelled
+// by you": "you" after "by", pronounAgents).
 func (s statedByWords) followedBy(rs []rune, w string) bool {
 	if !followedBy(rs, w) {
 		return false
@@ -1458,21 +1474,6 @@ func (s statedByWords) followedBy(rs []rune, w string) bool {
 	}
 	var buf [12]byte
 	return !in(s.notAfter, asciiWord(rs[k:span(rs, k, isLatin)], &buf))
-}
-
-func followedBy(rs []rune, w string) bool {
-	k := 0
-	for k < len(rs) && rs[k] == ' ' {
-		k++
-	}
-	if k == 0 && len(rs) > 0 && (rs[0] == '-' || rs[0] == '_' || rs[0] == '\'' || rs[0] == '’') {
-		k = 1 // (or a contraction's: "can't" is "can", "t")
-	}
-	rest := rs[k:]
-	if k == 0 || len(rest) < len(w) || len(rest) > len(w) && unicode.IsLetter(rest[len(w)]) {
-		return false
-	}
-	return string(rest[:len(w)]) == w
 }
 
 // cjkWords are Chinese words, and the characters they begin with: a run of
