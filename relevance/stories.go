@@ -920,17 +920,19 @@ var (
 var standingHashes = stemHashes("cancelled", "canceled", "waived", "withdrawn", "voided", "annulled", "revoked", "expired", "closed", "settled", "resolved",
 	"unpaid", "outstanding", "overdue", "取消", "撤销", "作废", "免除", "过期", "未付", "未缴", "逾期")
 
-// changeWords say that something changed, and changeHashes are their terms.
-var changeWords = append([]string{"moved", "changed", "rescheduled", "postponed", "rebooked", "updated", "adjusted", "delayed", "instead", "renewed", "extended",
-	"resized", "expanded", "enlarged", "shortened",
-	"改期", "改到", "改为", "改成", "改至", "换成", "换到", "调整", "更改", "修改", "变更", "推迟", "提前", "延期", "续借", "续租", "续约", "续期", "延长", "改签"},
-	valueChangedWords...)
+// changeWords say that something changed, and changeHashes are their terms:
+// a time moved (timeMoves), a value raised or lowered (valueChangedWords), or
+// any other thing.
+var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "adjusted", "instead", "renewed", "resized", "expanded", "enlarged", "shortened",
+	"改为", "改成", "换成", "调整", "更改", "修改", "变更"}, valueChangedWords)
 
-// movedWords say that a time moved ("rescheduled", "extended to 10 Dec",
-// "brought forward", 推迟, 改到): of the changes (changeWords), those whose
-// new value is a time; movedHashes are their terms.
+// timeMoves are the changes whose new value is a time ("rescheduled",
+// "extended to 10 Dec", 推迟, 改到); movedWords are they and "brought"
+// ("brought forward", which says nothing changed by itself), and movedHashes
+// their terms.
 var (
-	movedWords  = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "brought", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
+	timeMoves   = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
+	movedWords  = append(slices.Clip(timeMoves), "brought")
 	movedHashes = stemHashes(movedWords...)
 )
 
