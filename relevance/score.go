@@ -802,7 +802,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if !f.AsksNewest && len(asked) > 0 && w.Unstated > 0 && w.Unstated < 1 {
 		keep, scaled = w.Unstated, true
 	}
-	var newer []bool // (newerValues: a question naming an object asks for a value it has now)
+	var newer []uint8 // (newerValues: a question naming an object asks for a value it has now)
 	if w.Newer > 0 && len(qids) > 0 && !q.Intent && (len(asked) > 0 || noun != 0) && !asksFor(byClause, ReasonTerm) && !originalCues.in(q.normalised()) {
 		var best int
 		// a time moved is a newer one of a question asking when, not of one
@@ -824,8 +824,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// nights") is no more of an answer. Not any newer value of a
 			// type asked, which need not be of the thing asked: a plan's
 			// base rate "adjusted" is no newer price of the month asked
-			for j, ok := range newer {
-				if ok && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || moves && movesATime(&docs[j], cands[j].Text) && !changesLater(best, comps, cands, docs)) {
+			for j, kind := range newer {
+				if kind != 0 && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || kind == newerTime && !changesLater(best, comps, cands, docs)) {
 					rels[j] = max(rels[j], rels[best])
 				}
 			}
@@ -845,7 +845,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if f.AsksNewest && f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) {
 			c.Change = 1
 		}
-		if newer != nil && newer[i] {
+		if newer != nil && newer[i] != 0 {
 			c.Change = 1
 		}
 		scores[i] = (1-r)*(1+f.Change*c.Change)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source

@@ -534,8 +534,9 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // saying that the time asked moved (movesATime: "0412 moved to Tuesdays"
 // for "which day is ENR/2026/0412?") is its newer word on it without a new
 // number or a shared word: a time moved is the time asked (moves: the
-// question asks when, not how long). best is the best's index.
-func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64, nounWords []string, moves bool) (newer []bool, best int) {
+// question asks when, not how long). Each newer event is marked newerValue,
+// or newerTime when it says the time moved. best is the best's index.
+func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64, nounWords []string, moves bool) (newer []uint8, best int) {
 	stated := func(j int) bool {
 		return rels[j] > 0 && statesAsked(&docs[j], asked) && (noun == 0 || j < len(clauses) && clauses[j]&noun != 0)
 	}
@@ -582,12 +583,21 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 			continue
 		}
 		if newer == nil {
-			newer = make([]bool, len(docs))
+			newer = make([]uint8, len(docs))
 		}
-		newer[j] = true
+		newer[j] = newerValue
+		if moved {
+			newer[j] = newerTime
+		}
 	}
 	return newer, best
 }
+
+// The kinds of newer event newerValues marks.
+const (
+	newerValue uint8 = 1 + iota // a newer value of what is asked
+	newerTime                   // a time asked, moved (movesATime)
+)
 
 // newNumber reports that text states a number (a run of digits) that old
 // does not.
