@@ -559,7 +559,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			} else if asksDay(q.normalised()) {
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
 			}
-			if len(qids) > 0 && !durationCueSet.in(q.normalised()) && !slices.ContainsFunc(q.normalised().words, func(w string) bool { return paymentWords[w] }) && !strings.ContainsAny(q.normalised().norm, "付缴交费账") {
+			if len(qids) > 0 && !durationCueSet.in(q.normalised()) && !aboutPaying(q.normalised()) {
 				unstated = lq.unstateAll(unstated, paymentDates(docs, qids), timeHash)
 			}
 		}
@@ -1777,9 +1777,13 @@ func changesLater(i int, comps []Components, cands []Candidate, docs []doc) bool
 // due in 14 days", "payable by 1 May", 缴费 截止 3 月 31 日).
 var paymentHashes = stemHashes("due", "payable", "截止")
 
-// paymentWords are the words of a question about paying, whose time is then
-// what it asks ("when is the invoice due?", "when do I pay?").
-var paymentWords = map[string]bool{"due": true, "pay": true, "paid": true, "payment": true, "bill": true, "invoice": true, "charge": true, "charged": true, "debit": true, "deposit": true, "instalment": true, "installment": true, "fee": true}
+// aboutPaying reports a question about paying, whose time is then what it
+// asks ("when is the invoice due?", "when do I pay?", 什么时候缴费): a word of
+// money (moneyWords) or "due", or a Chinese character of money or paying.
+func aboutPaying(q text) bool {
+	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] || w == "due" }) ||
+		strings.ContainsAny(q.norm, "钱款费付缴交账")
+}
 
 // paymentDates marks the events naming an object the question names
 // (qids) and stating a sum and when it is to be paid (paymentHashes): for a
