@@ -466,6 +466,10 @@ func groupedNumber(rs []rune, i, j int) (int, string) {
 	return end, b.String()
 }
 
+// cjkDateMoney are the Chinese units of a date or a length of days and of
+// money: 月, 日, 号, 年, 天, 元, 块.
+const cjkDateMoney = "月日号年天元块"
+
 // clockHour reports digits that can be a clock's hour (0 to 24, one or two
 // digits).
 func clockHour(rs []rune) bool {
@@ -484,9 +488,9 @@ func clockHour(rs []rune) bool {
 
 // beforeUnit reports a text opening with a unit a number before it counts
 // in: a unit word (unitWord: "months", "EUR", "GB") or a Chinese unit of
-// time or money (月, 日, 号, 年, 天, 元, 块).
+// time or money (cjkDateMoney).
 func beforeUnit(rs []rune) bool {
-	if len(rs) > 0 && strings.ContainsRune("月日号年天元块", rs[0]) {
+	if len(rs) > 0 && strings.ContainsRune(cjkDateMoney, rs[0]) {
 		return true
 	}
 	k := 0

@@ -459,7 +459,7 @@ func openingLabel(norm string) string {
 
 // cjkUnits are the Chinese units of time, money and measure a number of two
 // digits opening a line counts in (with cjkMeasures), where it is no label.
-const cjkUnits = "月日号年天元块分点时秒吨岁周米斤克层楼排座"
+const cjkUnits = cjkDateMoney + "分点时秒吨岁周米斤克层楼排座"
 
 // labelHash is the hash an event opening with a number as its label
 // (openingLabel) has among its identifiers, and a question's long number
