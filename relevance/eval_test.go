@@ -727,6 +727,22 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// groups, domains, Chinese broadband accounts in groups), written after
 	// stop 69's thirteenth change, committed unread and read once (the
 	// fourteenth, made after, leaves them as read);
+	// -blind-238.json and -blind-240.json (the 36th's shape: window
+	// cleaning, a Chinese removal, dog grooming, a Chinese dentist, a tailor,
+	// a Chinese car rental, a roofer, a Chinese exam, Spanish lessons, a
+	// Chinese hotel; a locksmith, a Chinese photo studio, a personal
+	// trainer, Chinese home cleaning, furniture assembly, Chinese cat
+	// boarding, festival tickets, a Chinese driving school, solar panels,
+	// a Chinese laundry) and -blind-239.json and -blind-241.json
+	// (identifiers of many kinds, mostly named by their end: parcel
+	// lockers, Chinese train tickets in groups, insurance policies, Chinese
+	// medical cards in groups, library loans, Chinese property accounts,
+	// tool rentals, Chinese phone numbers in groups, customs declarations,
+	// Chinese transfers in groups; hotel bookings, Chinese waybills in
+	// groups, licence keys, Chinese student numbers in groups, rental
+	// bikes, Chinese parking permits, lab samples, Chinese gas accounts in
+	// groups, warranty claims, Chinese court cases), written at the start
+	// of stop 70 and committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -848,6 +864,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-232.json"}, {"../examples/evalset-blind-233.json"},
 		{"../examples/evalset-blind-234.json"}, {"../examples/evalset-blind-235.json"},
 		{"../examples/evalset-blind-236.json"}, {"../examples/evalset-blind-237.json"},
+		{"../examples/evalset-blind-238.json"}, {"../examples/evalset-blind-239.json"},
+		{"../examples/evalset-blind-240.json"}, {"../examples/evalset-blind-241.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
