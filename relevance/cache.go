@@ -205,6 +205,12 @@ func identities(ids []string, asked bool, groups, pairs []string) []ident {
 		if asked {
 			var buf [8]uint64
 			hs := labels(partHashes(buf[:0], id), id)
+			if head := headOf(id); head != "" && len(hs)+2 <= len(buf) {
+				hs = append(hs, termHash(head)) // ("R-0093 extended" for R-0093-KX)
+				if _, n, ok := prefixed(head); ok {
+					hs = append(hs, termHash(n)) // ("0093 returned")
+				}
+			}
 			for _, p := range pairs {
 				if strings.HasSuffix(id, p) && len(hs) < len(buf) {
 					hs = append(hs, labelHash(p)) // ("07 需 更换 配件" for GD-20261203-07)
@@ -346,9 +352,10 @@ func newDoc(text string) doc {
 // customer names it by, as a bare number of the question: its last four,
 // five and six digits when it has seven or more (SF1460023871, DD20260301,
 // CLM-55-20433, a card or an account number: "23871 谁 签收 的？", "the order
-// ending 0301", "20433"), and its last four when it has six (MU-88-1907,
-// which reads mu881907, and WS-24-0815 typed whole: "1907 entry time
-// changed", "0815: derailleur bent"),
+// ending 0301", "20433"), and its last four and five when it has six
+// (MU-88-1907, which reads mu881907, WS-24-0815 and LIC-AX9-20313 typed
+// whole: "1907 entry time changed", "0815: derailleur bent", "20313 renewal
+// invoice sent"),
 // and the number without its leading zeros when three digits or more are
 // left ("8820 什么 时候 看？" for GH-08820). The number of an identifier of
 // other parts is the digits it ends in ("0042" for 2026/INV/0042), and its
@@ -378,7 +385,7 @@ func partHashes(hs []uint64, id string) []uint64 {
 	if len(n) >= 7 || serial && len(n) >= 5 {
 		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]), termHash(n[len(n)-min(6, len(n)):]))
 	} else if len(n) >= 6 {
-		hs = append(hs, termHash(n[len(n)-4:]))
+		hs = append(hs, termHash(n[len(n)-4:]), termHash(n[len(n)-5:]))
 	}
 	return hs
 }
@@ -394,6 +401,22 @@ func numberPart(id string) (n string, serial bool) {
 		return run, true
 	}
 	return id, false
+}
+
+// headOf is an identifier that ends in one to three letters after its
+// number, without them ("r0093" of R-0093-KX, "ord7781" of ORD-7781-EU),
+// when the number has three digits or more; "" for any other. A line names
+// the object by it ("R-0093 extended by 2 days"), as a system writes a
+// rental's code without its branch's letters.
+func headOf(id string) string {
+	head := strings.TrimRight(id, "abcdefghijklmnopqrstuvwxyz")
+	if n := len(id) - len(head); n == 0 || n > 3 || len(head) < 4 {
+		return ""
+	}
+	if k := strings.LastIndexFunc(head, func(r rune) bool { return r < '0' || r > '9' }); len(head)-k-1 < 3 {
+		return ""
+	}
+	return head
 }
 
 // afterLetters is an identifier of letters and digits without the letters it
@@ -593,7 +616,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 235
+const analysisVersion = 236
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

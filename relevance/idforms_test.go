@@ -375,6 +375,54 @@ func TestASixDigitNumberByItsLastFour(t *testing.T) {
 		{Source: "tickets", Time: ago(37), Text: "1907 entry time changed to 11:00"},
 	}
 	namedBy(t, cands, map[string][]bool{"when can we enter on mu881907?": {true, false, true}, "is 1907 paid?": {true, false, true}})
+	// and by its last five, which a code of letters and a digit before it
+	// ("TR3-") leaves when typed whole: vchtr351207 reads vchtr and 351207
+	vouchers := []relevance.Candidate{
+		{Source: "vouchers", Time: ago(57), Text: "Gift voucher VCH-TR3-51207: 50 EUR, valid until 31 March"},
+		{Source: "vouchers", Time: ago(47), Text: "Gift voucher VCH-TR3-51270: 25 EUR, valid until 30 June"},
+		{Source: "vouchers", Time: ago(37), Text: "51207 used at checkout, 12 EUR left"},
+		{Source: "vouchers", Time: ago(27), Text: "51270 extended to 31 December"},
+	}
+	namedBy(t, vouchers, map[string][]bool{"vchtr351207 used?": {true, false, true, false}})
+}
+
+// An identifier ending in letters after its number is named by its head,
+// without them ("KT-5512" and "5512" for KT-5512-SW, a line writing a
+// rental's code without its branch's letters), not its sibling's.
+func TestAnIdentifierByItsHead(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "rentals", Time: ago(57), Text: "Rental KT-5512-SW: camping stove, 2 days, 18 EUR"},
+		{Source: "rentals", Time: ago(47), Text: "Rental KT-5521-SW: two-person tent, 4 days, 60 EUR"},
+		{Source: "rentals", Time: ago(37), Text: "KT-5512 returned, all parts present"},
+		{Source: "rentals", Time: ago(27), Text: "5512 deposit refunded"},
+		{Source: "rentals", Time: ago(17), Text: "KT-5521 pole broken, 12 EUR charged"},
+	}
+	namedBy(t, cands, map[string][]bool{
+		"kt5512sw returned?":     {true, false, true, true, false},
+		"what about KT-5521-SW?": {false, true, false, false, true},
+	})
+}
+
+// An event naming a question's object only in part (one group of "7730
+// 0421", which a sibling shares) is no way to the object's other events:
+// the other identifiers it names ("0412") are its sibling's, not the
+// question's object's.
+func TestNoLinkThroughAnEventNamingTheObjectInPart(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "customs", Time: ago(57), Text: "Customs entry CE 31 NL 7730 0412: 2 crates, held"},
+		{Source: "customs", Time: ago(47), Text: "Customs entry CE 31 NL 7730 0421: 5 crates, released"},
+		{Source: "customs", Time: ago(37), Text: "0412 duty paid"},
+		{Source: "customs", Time: ago(27), Text: "0412 released, out for delivery"},
+	}
+	_, comps, _ := fused("is 7730 0421 released?", cands)
+	if comps[1].Identifier != 1 {
+		t.Errorf("%q: identifier %v, want 1", cands[1].Text, comps[1].Identifier)
+	}
+	for _, i := range []int{2, 3} {
+		if comps[i].Identifier != 0 {
+			t.Errorf("%q: identifier %v, want 0 (its sibling's)", cands[i].Text, comps[i].Identifier)
+		}
+	}
 }
 
 // An identifier of letters and digits is named without the letters it opens

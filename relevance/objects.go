@@ -27,14 +27,16 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 	}
 	qids = ofTheirKind(qids, docs)
 	var first time.Time // when the first event naming the object came
+	best := 0.0
 	for i := range docs {
 		if comps[i].Identifier > 0 && (first.IsZero() || cands[i].Time.Before(first)) {
 			first = cands[i].Time
 		}
+		best = max(best, comps[i].Identifier)
 	}
 	var via []ident // the other identifiers of the events naming the object
 	for i := range docs {
-		if comps[i].Identifier == 0 {
+		if comps[i].Identifier == 0 || comps[i].Identifier < best {
 			continue
 		}
 		for k := range int(docs[i].nOwn) {
