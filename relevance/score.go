@@ -571,6 +571,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		if len(asked) == 0 {
 			noun = askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
+			if noun == 0 && len(qids) > 0 {
+				noun = terseNoun(q.normalised(), q.Analysis.IDs, lq.terms)
+			}
 			for k := range min(64, len(lq.terms)) {
 				if noun&(1<<k) != 0 {
 					nounWords = append(nounWords, lq.terms[k])
@@ -723,7 +726,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// Nor is one about what someone said ("what did Marta say about the
 	// oven?"): the event saying it answers it, not a later one of its story
 	// (the invoice charging the 35.00 EUR she noted), unless it asks for the
-	// newest ("what did I just tell the hotel?").
+	// newest ("what did I just tell the hotel?"). Nor one asking for a
+	// thing's first value ("RF-2025 original quote?", "原来 几 点？":
+	// originalCues): a later event of its story is no newer word on it.
 	still := stillCues.in(q.normalised()) || asksIfStillOwed(q.normalised())
 	happened := false
 	whether := asksWhether(q.normalised())
@@ -732,7 +737,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if aboutEvent && w.EchoAnswer > w.Echo {
 		echoAnswers(comps, w)
 	}
-	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said {
+	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said && !originalCues.in(q.normalised()) {
 		// a later event inherits only when it names the thing a "what …" or
 		// "which …" question asks for (noun) or says the thing is another now
 		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not

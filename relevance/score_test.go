@@ -226,6 +226,47 @@ func TestAnEventNotNamingTheAskedThingInheritsNothing(t *testing.T) {
 	}
 }
 
+// A terse question naming an object and a thing alone ("U-318 floor?",
+// "GC-2207 教练？") asks for that thing, as "what floor …?" does: a later
+// event of the object's story not naming it inherits nothing, and the
+// event naming it ranks first. "U-318 status?" names no thing: the newest
+// event answers it. A question asking for the first value ("u318 original
+// floor?") is no question about where the object stands: no later event
+// inherits, not even one saying something was replaced.
+func TestATerseQuestionNamesTheThingItAsks(t *testing.T) {
+	units := []relevance.Candidate{
+		{Source: "storage", Time: ago(57), Text: "Storage unit U-318: 10 m², floor 2, 95 EUR per month"},
+		{Source: "storage", Time: ago(47), Text: "Storage unit U-381: 5 m², floor 1, 60 EUR per month"},
+		{Source: "storage", Time: ago(37), Text: "U-381 price raised to 65 EUR from May"},
+		{Source: "storage", Time: ago(27), Text: "U-318 door lock replaced"},
+		{Source: "storage", Time: ago(17), Text: "U-381 access card renewed"},
+		{Source: "storage", Time: ago(7), Text: "U-318 alarm test passed"},
+	}
+	scores, comps := relevance.Score(relevance.NewQuery("U-318 floor?", nil), units, relevance.DefaultWeights, nil, testNow)
+	if comps[5].Thread != 0 || scores[5] > scores[0] {
+		t.Errorf("U-318 floor?: the alarm test inherits, or outranks the unit: %.3f %+v", scores, comps[5])
+	}
+	scores, comps = relevance.Score(relevance.NewQuery("u318 original floor?", nil), units, relevance.DefaultWeights, nil, testNow)
+	if comps[3].Thread != 0 || comps[5].Thread != 0 || !ranksFirst(scores, 0) {
+		t.Errorf("u318 original floor?: a later event inherits, or outranks the unit: %.3f %+v %+v", scores, comps[3], comps[5])
+	}
+	if scores, _ := relevance.Score(relevance.NewQuery("U-318 status?", nil), units, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 5) {
+		t.Errorf("the newest event is not first for the unit's status: %.3f", scores)
+	}
+	camps := []relevance.Candidate{
+		{Source: "报名", Time: ago(57), Text: "夏令营 报名 GC-2207：7 月 10 日 出发，教练 王 老师"},
+		{Source: "报名", Time: ago(47), Text: "夏令营 报名 GC-2270：8 月 1 日 出发，教练 李 老师"},
+		{Source: "报名", Time: ago(37), Text: "GC-2270 教练 换 成 赵 老师"},
+		{Source: "报名", Time: ago(27), Text: "GC-2207 营地 改 到 北山"},
+		{Source: "报名", Time: ago(17), Text: "GC-2270 已 交 押金"},
+		{Source: "报名", Time: ago(7), Text: "GC-2207 分 到 第 3 组"},
+	}
+	scores, comps = relevance.Score(relevance.NewQuery("GC-2207 教练？", nil), camps, relevance.DefaultWeights, nil, testNow)
+	if comps[3].Thread != 0 || comps[5].Thread != 0 || !ranksFirst(scores, 0) {
+		t.Errorf("GC-2207 教练？: a later event naming no coach inherits, or outranks the sign-up: %.3f %+v %+v", scores, comps[3], comps[5])
+	}
+}
+
 // The story's first event (the one that introduces the object) passes on
 // ThreadFirst of its relevance, any other earlier event Thread: an event that
 // matches the question by itself is more likely its answer than the events

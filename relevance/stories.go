@@ -710,6 +710,54 @@ func askedNoun(words, terms []string) uint64 {
 	return 0
 }
 
+// terseNoun is the clauses (as askedNoun's) of the thing a terse question
+// about an object asks for by naming it alone after the object: "JX-6032
+// 学费？", "RF-2025 original quote?", "lc20260039 comments?". Its words are
+// the object's (ids, and a word before a number labelling it: "room 204")
+// and one or two nouns (nounLike, not a news word:
+// "AP-6612 status?" asks where it stands, nor one saying a change), its
+// Chinese two to four characters after it, with no question word: the
+// thing named is what is asked, and an event of the object's story not
+// naming it says nothing of it, as for a "what …" question.
+func terseNoun(q text, ids, terms []string) uint64 {
+	var bits uint64
+	n := 0
+	for k, w := range q.words {
+		if strings.ContainsAny(w, "0123456789") || slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(id, w) }) ||
+			k+1 < len(q.words) && strings.ContainsAny(q.words[k+1], "0123456789") {
+			continue // (the object's, and the word labelling it: "order 5001", "br 905")
+		}
+		n++
+		j := slices.Index(terms, stem(w))
+		if n > 2 || j < 0 || j >= 64 || stopWords[w] || strings.HasSuffix(w, "ed") || !nounLike(w) || newsWord(stem(w)) || changeWord(termHash(stem(w))) {
+			return 0
+		}
+		bits |= 1 << j
+	}
+	var run []rune // (the question's Chinese characters: one noun after the object)
+	for _, r := range q.norm {
+		if isCJK(r) {
+			run = append(run, r)
+		}
+	}
+	if len(run) > 0 {
+		if n > 0 || len(run) < 2 || len(run) > 4 || strings.ContainsFunc(string(run), func(r rune) bool { return strings.ContainsRune(cjkQuestionChars, r) }) || newsWord(string(run)) {
+			return 0
+		}
+		for k := 0; k+1 < len(run); k++ {
+			if j := slices.Index(terms, string(run[k:k+2])); j >= 0 && j < 64 {
+				bits |= 1 << j
+			}
+		}
+	}
+	return bits
+}
+
+// cjkQuestionChars are the characters of Chinese question words (什么, 哪,
+// 几, 多少, 怎么, 吗, 呢, 谁): a question holding one asks by them, not by
+// the thing it names alone.
+const cjkQuestionChars = "什么哪几多少怎吗呢谁"
+
 // nounLike reports a word WordNet knows as a noun, or does not know at all
 // and is letters (a trade's word: "worktop"), as the thing a question names.
 func nounLike(w string) bool { return knowsAs(w, 'n') || !knows(w) && isLetters(w) }
