@@ -227,7 +227,8 @@ func TestAnEventNotNamingTheAskedThingInheritsNothing(t *testing.T) {
 }
 
 // A terse question naming an object and a thing alone ("U-318 floor?",
-// "GC-2207 教练？") asks for that thing, as "what floor …?" does: a later
+// "GC-2207 教练？"), or one after a word saying which of it ("U-318 exact
+// floor?"), asks for that thing, as "what floor …?" does: a later
 // event of the object's story not naming it inherits nothing, and the
 // event naming it ranks first. "U-318 status?" names no thing: the newest
 // event answers it. A question asking for the first value ("u318 original
@@ -242,11 +243,13 @@ func TestATerseQuestionNamesTheThingItAsks(t *testing.T) {
 		{Source: "storage", Time: ago(17), Text: "U-381 access card renewed"},
 		{Source: "storage", Time: ago(7), Text: "U-318 alarm test passed"},
 	}
-	scores, comps := relevance.Score(relevance.NewQuery("U-318 floor?", nil), units, relevance.DefaultWeights, nil, testNow)
-	if comps[5].Thread != 0 || scores[5] > scores[0] {
-		t.Errorf("U-318 floor?: the alarm test inherits, or outranks the unit: %.3f %+v", scores, comps[5])
+	for _, q := range []string{"U-318 floor?", "U-318 exact floor?"} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), units, relevance.DefaultWeights, nil, testNow)
+		if comps[5].Thread != 0 || scores[5] > scores[0] {
+			t.Errorf("%q: the alarm test inherits, or outranks the unit: %.3f %+v", q, scores, comps[5])
+		}
 	}
-	scores, comps = relevance.Score(relevance.NewQuery("u318 original floor?", nil), units, relevance.DefaultWeights, nil, testNow)
+	scores, comps := relevance.Score(relevance.NewQuery("u318 original floor?", nil), units, relevance.DefaultWeights, nil, testNow)
 	if comps[3].Thread != 0 || comps[5].Thread != 0 || !ranksFirst(scores, 0) {
 		t.Errorf("u318 original floor?: a later event inherits, or outranks the unit: %.3f %+v %+v", scores, comps[3], comps[5])
 	}

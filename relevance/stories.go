@@ -714,7 +714,8 @@ func askedNoun(words, terms []string) uint64 {
 // about an object asks for by naming it alone after the object: "JX-6032
 // 学费？", "RF-2025 original quote?", "lc20260039 comments?". Its words are
 // the object's (ids, and a word before a number labelling it: "room 204")
-// and one or two nouns (nounLike, not a news word:
+// and one or two nouns, or one after a word saying which of it ("TL-7718
+// next fitting?") (nounLike, not a news word:
 // "AP-6612 status?" asks where it stands, nor one saying a change), its
 // Chinese two to four characters after it, with no question word: the
 // thing named is what is asked, and an event of the object's story not
@@ -728,6 +729,9 @@ func terseNoun(q text, ids, terms []string) uint64 {
 			continue // (the object's, and the word labelling it: "order 5001", "br 905")
 		}
 		n++
+		if n == 1 && k+2 == len(q.words) && !nounLike(w) && knowsAs(w, 'a') && !newsWord(stem(w)) && !stopWords[w] {
+			continue // (a word saying which of the thing: "TL-7718 next fitting?")
+		}
 		j := slices.Index(terms, stem(w))
 		if n > 2 || j < 0 || j >= 64 || stopWords[w] || strings.HasSuffix(w, "ed") || !nounLike(w) || newsWord(stem(w)) || changeWord(termHash(stem(w))) {
 			return 0
