@@ -95,7 +95,8 @@ func TestAnEventNamingALongNumberByItsEndTellsItsStory(t *testing.T) {
 // naming that identifier inherit as the story's own do. Not an identifier
 // named before the story's own (a repair opened for flat 1202 is the
 // repair's story), nor an event that names an earlier object besides it
-// (that object's story).
+// (that object's story), nor a sibling's (one of the kind the story's
+// first names after its identifier).
 func TestAStoryIsHandedOnToTheIdentifierItIntroduces(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "orders", Time: ago(54), Text: "Order 2026112700418: down jacket, black, L, 599 CNY"},
@@ -133,6 +134,19 @@ func TestAStoryIsHandedOnToTheIdentifierItIntroduces(t *testing.T) {
 	}
 	if _, comps, _ := fused("what happened with case RC-551?", notes); comps[3].Thread != 0 {
 		t.Errorf("the invoice's event inherits from the complaint's story: %+v", comps[3])
+	}
+	// nor a sibling: an event naming the story's identifier with another of
+	// the kind its first names after it (lot 5512 of warehouse 0312, after
+	// lot 5521 of it) hands the first's story on to nothing
+	lots := []relevance.Candidate{
+		{Source: "warehouse", Time: ago(56), Text: "Warehouse 0312 lot 5521: 40 chairs received"},
+		{Source: "warehouse", Time: ago(46), Text: "Warehouse 0312 lot 5512: 12 tables received"},
+		{Source: "warehouse", Time: ago(36), Text: "5512 damaged, 2 tables written off"},
+		{Source: "warehouse", Time: ago(26), Text: "5512 returned to supplier"},
+	}
+	scores, comps, _ = fused("were the chairs received?", lots)
+	if comps[2].Thread >= comps[1].Thread/2 || comps[3].Thread >= comps[1].Thread/2 || scores[3] > scores[0] {
+		t.Errorf("the sibling lot's events inherit the chairs' story: %.3f %+v %+v", scores, comps[2], comps[3])
 	}
 }
 

@@ -405,8 +405,9 @@ func namesOneOf(d *doc, hs []uint64) bool {
 // on: the events after it naming that identifier ("78830012655 已 放 菜鸟
 // 驿站") tell the same story; for "羽绒服 到 哪 了？", where the parcel is.
 // Not an identifier named before the story's own ("报修 BX-7730：1202 卫生间
-// 漏水" opens a repair's story, not flat 1202's), nor an amount; one
-// hand-off, not a chain of them.
+// 漏水" opens a repair's story, not flat 1202's), nor an amount, nor one of
+// the kind the story's first names after its identifier (kindAfter: a
+// sibling's); one hand-off, not a chain of them.
 func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []int {
 	for _, j := range story[:len(story):len(story)] {
 		if !cands[j].Time.After(cands[first].Time) {
@@ -419,8 +420,8 @@ func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []
 				afterOwn = true
 				continue
 			}
-			if !afterOwn || h.amount || namedEarlier(j, h, cands, docs) {
-				continue // (no hand-off: named before the story's, an amount, or no new object)
+			if !afterOwn || h.amount || namedEarlier(j, h, cands, docs) || kindAfter(&docs[first], q, h) {
+				continue // (no hand-off: named before the story's, an amount, no new object, or a sibling)
 			}
 			for m := range docs {
 				if cands[m].Time.After(cands[j].Time) && docs[m].names(h) && !slices.Contains(story, m) && !namesAnother(m, h, cands, docs) {
@@ -430,6 +431,24 @@ func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []
 		}
 	}
 	return story
+}
+
+// kindAfter reports that d (a story's first event) names, after the story's
+// identifier q, one of h's kind (both numbers alone, or of one prefix):
+// q qualifies the identifier after it, as a court's code does a case's
+// number ("京0105民初 1288 号"), and a later event naming q with another of
+// that kind ("京0105民初 1828 号") is a sibling's, which hands nothing on.
+func kindAfter(d *doc, q, h ident) bool {
+	after := false
+	for k := range int(d.nOwn) {
+		x := d.own(k)
+		if sameObject(x, q) {
+			after = true
+		} else if after && !x.amount && (x.bare && h.bare && x.family == 0 && h.family == 0 || x.family != 0 && x.family == h.family) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesAnother reports that the m-th event names, besides h, an identifier
