@@ -757,7 +757,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// groups, Chinese electricity accounts in groups, routers by MAC,
 	// Chinese vehicles by VIN, bank accounts in groups, Chinese waybills in
 	// groups, booking references, Chinese certificates, expense claims,
-	// Chinese water accounts in groups), written after stop 70's seventh
+	// Chinese water accounts in groups), written after stop 70's eighth
 	// change and committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
