@@ -205,12 +205,6 @@ func identities(ids []string, asked bool, groups, pairs []string) []ident {
 		if asked {
 			var buf [8]uint64
 			hs := labels(partHashes(buf[:0], id), id)
-			if head := headOf(id); head != "" && len(hs)+2 <= len(buf) {
-				hs = append(hs, termHash(head)) // ("R-0093 extended" for R-0093-KX)
-				if _, n, ok := prefixed(head); ok {
-					hs = append(hs, termHash(n)) // ("0093 returned")
-				}
-			}
 			for _, p := range pairs {
 				if strings.HasSuffix(id, p) && len(hs) < len(buf) {
 					hs = append(hs, labelHash(p)) // ("07 需 更换 配件" for GD-20261203-07)
@@ -362,10 +356,18 @@ func newDoc(text string) doc {
 // last four and five digits when it has five or more (a serial number:
 // "99812" for SN 4C2-99812, which reads 4c299812); and an identifier of
 // letters and digits is named without the letters it opens with
-// (afterLetters). They are appended to hs.
+// (afterLetters), and one ending in letters after its number by its head
+// and the head's number (headOf: "R-0093" and "0093" for R-0093-KX). They
+// are appended to hs.
 func partHashes(hs []uint64, id string) []uint64 {
 	if rest := afterLetters(id); rest != "" {
 		hs = append(hs, termHash(rest)) // (TRIP-6C-09 by its 6C-09)
+	}
+	if head := headOf(id); head != "" {
+		hs = append(hs, termHash(head)) // ("R-0093 extended" for R-0093-KX)
+		if _, n, ok := prefixed(head); ok {
+			hs = append(hs, termHash(n)) // ("0093 returned"; "when does 0884 renew?" for GC/0884/B)
+		}
 	}
 	if tail := serialTail(id); tail != "" {
 		hs = append(hs, termHash(tail)) // (5CG2231KQ7 by its KQ7)
@@ -616,7 +618,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 236
+const analysisVersion = 237
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

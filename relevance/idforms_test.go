@@ -388,7 +388,8 @@ func TestASixDigitNumberByItsLastFour(t *testing.T) {
 
 // An identifier ending in letters after its number is named by its head,
 // without them ("KT-5512" and "5512" for KT-5512-SW, a line writing a
-// rental's code without its branch's letters), not its sibling's.
+// rental's code without its branch's letters; "0562" for TC/0562/A, by a
+// customer), not its sibling's.
 func TestAnIdentifierByItsHead(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "rentals", Time: ago(57), Text: "Rental KT-5512-SW: camping stove, 2 days, 18 EUR"},
@@ -401,6 +402,12 @@ func TestAnIdentifierByItsHead(t *testing.T) {
 		"kt5512sw returned?":     {true, false, true, true, false},
 		"what about KT-5521-SW?": {false, true, false, false, true},
 	})
+	// and a customer names it by the head's number ("0562" for TC/0562/A)
+	members := []relevance.Candidate{
+		{Source: "club", Time: ago(57), Text: "Member no. TC/0562/A: tennis, renews 1 April"},
+		{Source: "club", Time: ago(47), Text: "Member no. TC/0526/A: tennis, renews 1 June"},
+	}
+	namedBy(t, members, map[string][]bool{"when does 0562 renew?": {true, false}})
 }
 
 // An event naming a question's object only in part (one group of "7730
