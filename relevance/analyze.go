@@ -131,7 +131,7 @@ func givenNameShape(w string) bool {
 // asks no way).
 func analyze(normalised string, answers, event bool) Analysis {
 	var a Analysis
-	rs := []rune(normalised)
+	rs := hexPairsJoined([]rune(normalised))
 	var prevWord []rune // the token before, and where it ends
 	prevEnd := -1
 	for i := 0; i < len(rs); {
@@ -543,6 +543,43 @@ func afterHash(rs []rune, i int) bool {
 }
 
 // isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
+// hexPairsJoined is rs with the colons between pairs of hexadecimal digits
+// written as dashes, when two pairs or more stand alone and one holds a
+// letter: a hardware (MAC) address, "3C:84:6A:1F:20:9B", is one identifier
+// as "3C-84-6A-1F-20-9B" is, and "20:9B", its end, one too; a clock
+// ("20:30", "12:30:45") holds no letter. rs is changed in place.
+func hexPairsJoined(rs []rune) []rune {
+	for i := 0; i+4 < len(rs); i++ {
+		if i > 0 && letterOrDigit(rs[i-1]) || !hexPair(rs[i:]) || rs[i+2] != ':' || !hexPair(rs[i+3:]) {
+			continue
+		}
+		end, letter := i+5, hexLetter(rs[i:i+2]) || hexLetter(rs[i+3:i+5])
+		for end+2 < len(rs) && rs[end] == ':' && hexPair(rs[end+1:]) {
+			letter = letter || hexLetter(rs[end+1:end+3])
+			end += 3
+		}
+		if end < len(rs) && letterOrDigit(rs[end]) || !letter {
+			i = end
+			continue
+		}
+		for k := i + 2; k < end; k += 3 {
+			rs[k] = '-'
+		}
+		i = end
+	}
+	return rs
+}
+
+func hexPair(rs []rune) bool {
+	return len(rs) >= 2 && isHex(rs[0]) && isHex(rs[1])
+}
+
+func hexLetter(rs []rune) bool { return rs[0] >= 'a' && rs[0] <= 'f' || rs[1] >= 'a' && rs[1] <= 'f' }
+
+func isHex(r rune) bool { return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' }
+
+func letterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 func isJoiner(r rune) bool {
 	return r == '-' || r == '.' || r == '@' || r == '_' || r == '/' || r == ','
 }

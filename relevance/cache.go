@@ -363,6 +363,9 @@ func partHashes(hs []uint64, id string) []uint64 {
 	if rest := afterLetters(id); rest != "" {
 		hs = append(hs, termHash(rest)) // (TRIP-6C-09 by its 6C-09)
 	}
+	if hardwareAddress(id) {
+		hs = append(hs, termHash(id[8:])) // ("20:9B offline" for 3C:84:6A:1F:20:9B)
+	}
 	if head := headOf(id); head != "" {
 		hs = append(hs, termHash(head)) // ("R-0093 extended" for R-0093-KX)
 		if _, n, ok := prefixed(head); ok {
@@ -403,6 +406,13 @@ func numberPart(id string) (n string, serial bool) {
 		return run, true
 	}
 	return id, false
+}
+
+// hardwareAddress reports an identifier of twelve hexadecimal digits,
+// letters and digits both: a network card's (MAC) address, which a line and
+// a customer name by its last four ("20:9B").
+func hardwareAddress(id string) bool {
+	return len(id) == 12 && strings.Trim(id, "0123456789abcdef") == "" && strings.ContainsAny(id, "abcdef") && strings.ContainsAny(id, "0123456789")
 }
 
 // headOf is an identifier that ends in one to three letters after its
@@ -618,7 +628,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 237
+const analysisVersion = 238
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -476,6 +476,31 @@ func TestASerialNumberByItsEnd(t *testing.T) {
 	}, map[string][]bool{"AB12CD3 status?": {true, false}})
 }
 
+// A hardware (MAC) address written with colons is one identifier, as with
+// dashes, and is named by its last four ("7E:A1", by a line and by a
+// customer), not its sibling's; a clock ("20:30") is none. A later line
+// naming it so tells its story: for "is the kitchen access point up?", the
+// line saying it came back inherits the match of the one installing it.
+func TestAHardwareAddressByItsEnd(t *testing.T) {
+	identifiersAre(t, map[string][]string{"AP 5C:0B:91:44:7E:A1 installed": {"5c0b91447ea1"},
+		"7E:A1 rebooted": {"7ea1"}, "meeting at 20:30": nil})
+	cands := []relevance.Candidate{
+		{Source: "network", Time: ago(56), Text: "Access point 5C:0B:91:44:7E:A1 installed in the kitchen"},
+		{Source: "network", Time: ago(46), Text: "Access point 5C:0B:91:44:A1:7E installed in the garage"},
+		{Source: "network", Time: ago(36), Text: "7E:A1 lost power at 09:12"},
+		{Source: "network", Time: ago(26), Text: "A1:7E channel changed to 11"},
+		{Source: "network", Time: ago(16), Text: "7E:A1 back up after a new adapter"},
+	}
+	namedBy(t, cands, map[string][]bool{
+		"where is 5c0b91447ea1?":     {true, false, true, false, true},
+		"what channel is A1:7E on?":  {false, true, false, true, false},
+		"5C:0B:91:44:A1:7E channel?": {false, true, false, true, false},
+	})
+	if _, comps, _ := fused("is the kitchen access point up?", cands); comps[4].Thread == 0 {
+		t.Errorf("the line naming the access point by its end inherits nothing: %+v", comps[4])
+	}
+}
+
 // A number written in groups is one identifier before a colon too ("Mobile
 // number 0176 4410 2290: Flex 20 GB"; a clock's colon is followed by its
 // minutes, after an hour of one or two digits), and a question pasting a long number whole names the events
