@@ -739,7 +739,7 @@ func isIdentifier(tok string) bool {
 	case letters > 0:
 		// INV-1040, R-7001, 1Z88AA0312, G12; not a word spelled with a number
 		// first (2FA, 3rd, 10am), nor anything shorter than three.
-		return digits+letters >= 3 && !numberWord(tok)
+		return digits+letters >= 3 && !numberWord(tok) && !quantityToken(tok)
 	case strings.ContainsAny(tok, ".,") && digits >= 3:
 		return true // an amount: 129.90, 1,250.00
 	default:
@@ -873,6 +873,14 @@ func numberWord(tok string) bool {
 		}
 	}
 	return true
+}
+
+// quantityToken reports a number written with its unit of measure
+// (quantityUnits, measures): "1000M" (a line's speed), "300ml", "10g", a
+// quantity, no identifier.
+func quantityToken(tok string) bool {
+	i := strings.IndexFunc(tok, func(r rune) bool { return r < '0' || r > '9' })
+	return i > 0 && (quantityUnits[tok[i:]] || measures[tok[i:]])
 }
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }

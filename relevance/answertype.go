@@ -311,7 +311,9 @@ func (u unitScan) in(rs []rune) bool {
 		switch {
 		case unicode.IsDigit(r):
 			j := span(rs, i, func(r rune) bool { return unicode.IsDigit(r) || r == '.' || r == ',' })
-			prevNumber = u.maxRun == 0 || j-i < u.maxRun
+			// (a number, not the digits inside an identifier: the "2m" of
+			// QX7P2M, the "5kg" of AB5KG)
+			prevNumber = (u.maxRun == 0 || j-i < u.maxRun) && (i == 0 || !isLatin(rs[i-1]))
 			if j < len(rs) && rs[j] == '-' {
 				j++ // "12-month"
 			}
@@ -1062,7 +1064,7 @@ var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少
 	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
 	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里",
 	// a line's speed ("how fast is my line?"; not "how fast will the refund come?": a time)
-	"how fast is", "how fast are", "what speed", "which speed", "网速", "多少兆"})
+	"how fast is", "how fast are", "what speed", "which speed", "网速多少", "网速是多少", "网速有多少", "多少兆", "几兆"})
 
 // measures are the units that make a number before them a quantity ("41
 // kWh", "5GB"): quantityUnits' units of measure, not its counts' ("items",
@@ -1071,7 +1073,8 @@ var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "
 	"km": true, "kg": true, "g": true, "l": true, "ml": true, "m2": true, "sqm": true, "litre": true, "litres": true, "liter": true,
 	"liters": true, "btc": true, "eth": true, "m3": true, "gigabytes": true, "megabytes": true, "miles": true,
 	"kilometres": true, "kilometers": true, "kilos": true, "lb": true, "lbs": true, "tonnes": true,
-	"mbit": true, "mbps": true, "gbit": true, "gbps": true, "kbps": true} // (and a line's speed: "500 Mbit")
+	"mbit": true, "mbps": true, "gbit": true, "gbps": true, "kbps": true, // (and a line's speed: "500 Mbit")
+	"m": true} // (metres, or a line's megabits: "1000M")
 
 // statesQuantity reports that the text (normalised) states a quantity: a
 // number and a unit of measures after it, with or without a space ("41 kWh",

@@ -1029,6 +1029,7 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		// a line's speed, and not how soon a thing comes
 		"how fast is my line?":           {relevance.QuantityTerm},
 		"宽带 网速 多少？":                      {relevance.QuantityTerm},
+		"KD9920 多少 兆？":                   {relevance.QuantityTerm},
 		"how fast will the refund come?": nil,
 	} {
 		if got := relevance.AnswerTypes(q); !slices.Equal(got, want) {
@@ -1049,7 +1050,9 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"快递 重 500 克":                                      true,
 		"Storage unit SU-B-1187: 10 m², monthly 129 EUR":  true, // an area
 		"客厅 面积 35 平米":                                     true,
-		"KD-3390 升级 为 500M":                               false, // (升级: no litres)
+		"KD-3390 升级 为 500M":                               true, // (a line's megabits; 升级 is no litres)
+		"KD-3390 升级 完成":                                   false,
+		"Booking QX7P2M: seat 32C":                        false, // (the "2M" of an identifier is no quantity)
 		"Parcel weighs 4 lbs":                             true,
 		"Fibre order placed: 500 Mbit, 44.99 EUR a month": true,
 		"Line upgraded to 1 Gbps":                         true,

@@ -476,6 +476,13 @@ func TestASerialNumberByItsEnd(t *testing.T) {
 	}, map[string][]bool{"AB12CD3 status?": {true, false}})
 }
 
+// A number written with its unit of measure is a quantity, no identifier
+// ("1000M", a line's megabits; "300ml"; "10g").
+func TestANumberWithItsUnitIsNoIdentifier(t *testing.T) {
+	identifiersAre(t, map[string][]string{"KD-9920 升级 为 1000M": {"kd9920"}, "300ml bottle": nil, "流量 包 10G": nil,
+		"Order 4410Q": {"4410q"}}) // (no unit: an identifier)
+}
+
 // A hardware (MAC) address written with colons is one identifier, as with
 // dashes, and is named by its last four ("7E:A1", by a line and by a
 // customer), not its sibling's; a clock ("20:30") is none. A later line
