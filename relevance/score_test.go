@@ -284,6 +284,26 @@ func TestATerseQuestionNamesTheThingItAsks(t *testing.T) {
 	}
 }
 
+// A Chinese question naming a thing before 多少 ("6601 的 套餐 是 多少？")
+// asks for that thing's number, as "what is the plan of …?" does: a later
+// event of the line's story not naming the plan inherits nothing, and the
+// event naming it ranks first.
+func TestAThingBeforeDuoshaoIsAsked(t *testing.T) {
+	lines := []relevance.Candidate{
+		{Source: "号码", Time: ago(57), Text: "手机 号 139 2200 6601：套餐 79 元，40G 流量"},
+		{Source: "号码", Time: ago(47), Text: "手机 号 139 2200 6610：套餐 39 元，10G 流量"},
+		{Source: "号码", Time: ago(37), Text: "6601 申请 携号转网"},
+		{Source: "号码", Time: ago(27), Text: "6610 加 购 通话 包 100 分钟"},
+		{Source: "号码", Time: ago(17), Text: "6601 携号转网 审核 通过，3 天 内 生效"},
+	}
+	for _, q := range []string{"6601 的 套餐 是 多少？", "6601 套餐 多少？"} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), lines, relevance.DefaultWeights, nil, testNow)
+		if comps[2].Thread != 0 || comps[4].Thread != 0 || !ranksFirst(scores, 0) {
+			t.Errorf("%q: a later event naming no plan inherits, or outranks the line: %.3f %+v %+v", q, scores, comps[2], comps[4])
+		}
+	}
+}
+
 // The story's first event (the one that introduces the object) passes on
 // ThreadFirst of its relevance, any other earlier event Thread: an event that
 // matches the question by itself is more likely its answer than the events

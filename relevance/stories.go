@@ -794,8 +794,9 @@ var (
 // askedCJKNoun is askedNoun for a Chinese question: the two characters after
 // 哪个 (哪家, 哪间, …) or 什么 name the thing it asks for ("我坐哪个车厢？",
 // "是什么车厢？": 车厢), and so do the two before 怎么样 or 如何 ("结果怎么样？"
-// asks for the result, as "what is the result?" does), unless they name no
-// thing (什么时候, 出什么事了, 情况怎么样).
+// asks for the result, as "what is the result?" does), and so do the two
+// before 多少 ("套餐是多少？"), unless they name no thing (什么时候,
+// 出什么事了, 情况怎么样).
 func askedCJKNoun(norm string, terms []string) uint64 {
 	rs := []rune(norm)
 	for k := 2; k+1 < len(rs); k++ {
@@ -804,6 +805,25 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 			continue
 		}
 		if j := slices.Index(terms, string(rs[k-2:k])); j >= 0 && j < 64 {
+			return 1 << j
+		}
+	}
+	for k := 2; k+1 < len(rs); k++ {
+		// the two before 多少 (or 是多少) name the thing whose number is asked
+		// ("5501 的 套餐 是 多少？", "月租多少？"), as "what's the plan of …?"
+		// does; not a deed's (充了多少: 了) nor a time's (这个月多少: no
+		// pair of the question's terms)
+		if rs[k] != '多' || rs[k+1] != '少' {
+			continue
+		}
+		e := k
+		if rs[e-1] == '是' {
+			e--
+		}
+		if e < 2 || !isCJK(rs[e-2]) || !isCJK(rs[e-1]) || strings.ContainsRune("了的过", rs[e-1]) || strings.Contains(cjkNoNouns, string(rs[e-2:e])) {
+			continue
+		}
+		if j := slices.Index(terms, string(rs[e-2:e])); j >= 0 && j < 64 {
 			return 1 << j
 		}
 	}
