@@ -504,12 +504,14 @@ const cjkUnits = cjkDateMoney + "分点时秒吨岁周米斤克层楼排座"
 func labelHash(n string) uint64 { return termHash("#" + n) }
 
 // labels appends to hs the labelHash a line names a question's identifier
-// by: its last three digits when its number has seven or more (as lastThree
-// keeps them for an event's), or its number without leading zeros when they
-// leave three ("894 locker 22 assigned" for MC-00894).
+// by: its last three digits, and its last two, when its number has seven or
+// more (as lastThree keeps them for an event's; two for a number typed
+// whole whose group of two the question cannot tell: "77 已 开课" for
+// KC20261109-77 asked as "KC2026110977"), or its number without leading
+// zeros when they leave three ("894 locker 22 assigned" for MC-00894).
 func labels(hs []uint64, id string) []uint64 {
 	if n, _ := numberPart(id); len(n) >= 7 {
-		hs = append(hs, labelHash(n[len(n)-3:]))
+		hs = append(hs, labelHash(n[len(n)-3:]), labelHash(n[len(n)-2:]))
 	} else if t := strings.TrimLeft(n, "0"); len(t) == 3 && len(t) < len(n) {
 		hs = append(hs, labelHash(t))
 	}

@@ -131,7 +131,8 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		{Source: "tickets", Time: ago(20), Text: "04 分钟 后 到"},
 		{Source: "tickets", Time: ago(10), Text: "04:30 停水"},
 	}
-	namedBy(t, work, map[string][]bool{"WX-20261130-04 修 好 了 吗？": {true, false, true, false, false, false}})
+	namedBy(t, work, map[string][]bool{"WX-20261130-04 修 好 了 吗？": {true, false, true, false, false, false},
+		"WX2026113014 换 了 吗？": {false, true, false, true, false, false}}) // (typed whole: its last two)
 }
 
 // A question's prefixed identifier names the event writing its prefix and
