@@ -395,7 +395,7 @@ var countLabels = map[string]bool{"lesson": true, "session": true, "visit": true
 
 // cjkMeasures are the Chinese measure words that make a number before them a
 // count (not 元, 天, 点: money and time).
-const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对本期晚杯条次"
+const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对本期晚杯条次桌所颗粒片支把单趟场户门项"
 
 // statesCount reports that the text (normalised) states how many of
 // something: a number alone (or a number word) that no label word precedes

@@ -948,13 +948,15 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"Budget: 1,500 EUR":                                  false,
 		"Delivery expected in 3 days.":                       false,
 		"New card ending 2210 added; 17.99 EUR paid":         false, // a card's end labels it
+		"JX-8836 桌数 改 为 24 桌":                                true,  // (tables, schools, pills, orders: 桌, 所, 颗, 单, …)
+		"申请 了 3 所 学校":                                        true,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)
 		}
 	}
 	for q, want := range map[string]bool{"how many people are coming?": true, "几个人来？": true, "SJ-8830 分几期": true, "酒店住几晚？": true,
-		"买了几杯？": true, "几点到？": false, "how much is it?": false, "要几天？": false} {
+		"买了几杯？": true, "几点到？": false, "how much is it?": false, "要几天？": false, "JX8836 几 桌？": true, "一天 吃 几 颗？": true} {
 		if got := slices.Contains(relevance.AnswerTypes(q), relevance.CountTerm); got != want {
 			t.Errorf("%q asks how many: %v, want %v", q, got, want)
 		}
