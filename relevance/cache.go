@@ -357,8 +357,9 @@ func newDoc(text string) doc {
 // "99812" for SN 4C2-99812, which reads 4c299812); and an identifier of
 // letters and digits is named without the letters it opens with
 // (afterLetters), and one ending in letters after its number by its head
-// and the head's number (headOf: "R-0093" and "0093" for R-0093-KX). They
-// are appended to hs.
+// and the head's number (headOf: "R-0093" and "0093" for R-0093-KX), and,
+// when the number has five digits or more, by its last four and the
+// letters ("3309-RD" for SKU 52-3309-RD). They are appended to hs.
 func partHashes(hs []uint64, id string) []uint64 {
 	if rest := afterLetters(id); rest != "" {
 		hs = append(hs, termHash(rest)) // (TRIP-6C-09 by its 6C-09)
@@ -370,6 +371,9 @@ func partHashes(hs []uint64, id string) []uint64 {
 		hs = append(hs, termHash(head)) // ("R-0093 extended" for R-0093-KX)
 		if _, n, ok := prefixed(head); ok {
 			hs = append(hs, termHash(n)) // ("0093 returned"; "when does 0884 renew?" for GC/0884/B)
+		}
+		if n, _ := numberPart(head); len(n) >= 5 {
+			hs = append(hs, termHash(n[len(n)-4:]+id[len(head):])) // ("1177-GR reorder placed" for SKU 40-1177-GR)
 		}
 	}
 	if tail := serialTail(id); tail != "" {
@@ -630,7 +634,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 240
+const analysisVersion = 241
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -390,7 +390,8 @@ func TestASixDigitNumberByItsLastFour(t *testing.T) {
 // An identifier ending in letters after its number is named by its head,
 // without them ("KT-5512" and "5512" for KT-5512-SW, a line writing a
 // rental's code without its branch's letters; "0562" for TC/0562/A, by a
-// customer), not its sibling's.
+// customer; "3309-RD", its last four and its letters, for SKU 52-3309-RD),
+// not its sibling's.
 func TestAnIdentifierByItsHead(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "rentals", Time: ago(57), Text: "Rental KT-5512-SW: camping stove, 2 days, 18 EUR"},
@@ -409,6 +410,15 @@ func TestAnIdentifierByItsHead(t *testing.T) {
 		{Source: "club", Time: ago(47), Text: "Member no. TC/0526/A: tennis, renews 1 June"},
 	}
 	namedBy(t, members, map[string][]bool{"when does 0562 renew?": {true, false}})
+	// and, when its number is long, by its last four and the letters
+	// ("3309-RD" for SKU 52-3309-RD)
+	caps := []relevance.Candidate{
+		{Source: "stock", Time: ago(57), Text: "Item SKU 52-3309-RD: red cap, 30 in stock"},
+		{Source: "stock", Time: ago(47), Text: "Item SKU 52-3309-BK: black cap, 4 in stock"},
+		{Source: "stock", Time: ago(37), Text: "3309-RD reorder placed, 100 units"},
+		{Source: "stock", Time: ago(27), Text: "3309-BK sold out"},
+	}
+	namedBy(t, caps, map[string][]bool{"sku523309rd reorder?": {true, false, true, false}, "is 3309-BK sold out?": {false, true, false, true}})
 }
 
 // An event naming a question's object only in part (one group of "7730

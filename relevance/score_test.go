@@ -270,6 +270,18 @@ func TestATerseQuestionNamesTheThingItAsks(t *testing.T) {
 	if scores, _ := relevance.Score(relevance.NewQuery("U-318 status?", nil), units, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 5) {
 		t.Errorf("the newest event is not first for the unit's status: %.3f", scores)
 	}
+	// the letters after an identifier's number are its own ("RJ/5512/S
+	// quote?" names the quote alone)
+	jobs := []relevance.Candidate{
+		{Source: "repairs", Time: ago(57), Text: "Repair job RJ/5512/S: phone screen, quote 149 EUR"},
+		{Source: "repairs", Time: ago(47), Text: "Repair job RJ/5521/S: tablet battery, quote 89 EUR"},
+		{Source: "repairs", Time: ago(37), Text: "5512 screen replaced, testing"},
+		{Source: "repairs", Time: ago(27), Text: "5521 battery out of stock"},
+		{Source: "repairs", Time: ago(17), Text: "5512 ready to collect"},
+	}
+	if scores, comps := relevance.Score(relevance.NewQuery("RJ/5512/S quote?", nil), jobs, relevance.DefaultWeights, nil, testNow); comps[4].Thread != 0 || !ranksFirst(scores, 0) {
+		t.Errorf("RJ/5512/S quote?: the job being ready inherits, or outranks the quote: %.3f %+v", scores, comps[4])
+	}
 	camps := []relevance.Candidate{
 		{Source: "报名", Time: ago(57), Text: "夏令营 报名 GC-2207：7 月 10 日 出发，教练 王 老师"},
 		{Source: "报名", Time: ago(47), Text: "夏令营 报名 GC-2270：8 月 1 日 出发，教练 李 老师"},

@@ -744,9 +744,9 @@ func terseNoun(q text, ids, terms []string) uint64 {
 	var bits uint64
 	n := 0
 	for k, w := range q.words {
-		if strings.ContainsAny(w, "0123456789") || slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(id, w) }) ||
+		if strings.ContainsAny(w, "0123456789") || slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(id, w) || strings.HasSuffix(id, w) }) ||
 			k+1 < len(q.words) && strings.ContainsAny(q.words[k+1], "0123456789") {
-			continue // (the object's, and the word labelling it: "order 5001", "br 905")
+			continue // (the object's, its letters after the number ("RJ/7718/S"), and the word labelling it: "order 5001", "br 905")
 		}
 		n++
 		if n == 1 && k+2 == len(q.words) && !nounLike(w) && knowsAs(w, 'a') && !newsWord(stem(w)) && !stopWords[w] {
