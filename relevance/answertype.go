@@ -256,6 +256,27 @@ var hyphenUnits = map[string]bool{"minute": true, "hour": true, "day": true, "we
 // month" is a rate).
 var lengths = newUnitScan(unitScan{units: durationUnits, cjk: newCJKWords("年", "个月"), words: true, numerals: true, maxRun: 4})
 
+// anyLengths are what statesLength looks for: a number before a unit of
+// time's length, in minutes to years ("60 min", "2 hours", "3 days", "24
+// months", "20 分钟", "3 个月"); not a year's number before 年.
+var anyLengths = newUnitScan(unitScan{units: map[string]bool{"minute": true, "minutes": true, "min": true, "mins": true,
+	"hour": true, "hours": true, "hr": true, "hrs": true, "h": true, "day": true, "days": true, "week": true, "weeks": true,
+	"night": true, "nights": true, "month": true, "months": true, "year": true, "years": true},
+	cjk: newCJKWords("分钟", "小时", "个小时", "天", "周", "个星期", "晚", "个月", "年", "个工作日", "工作日"), words: true, numerals: true, maxRun: 4})
+
+// statesLength reports that the text (normalised) states a length of time
+// in minutes, hours, days, weeks, months or years (anyLengths), or as one
+// word ("a 3-hour session": hyphenLength), which a question asking how long
+// a thing lasts looks for (lengthLacking): "moved to Saturday 11:00" states
+// a time and no length.
+func statesLength(rs []rune) bool {
+	return anyLengths.in(rs) || hyphenLength(rs) || untilCues.in(textOf(string(rs)))
+}
+
+// untilCues say until when a thing lasts ("late checkout until 13:00"), which
+// answers how long it does as a length would.
+var untilCues = newCueSet([]string{"until", "till", "untill", "up to"})
+
 // unitScan finds a number followed by a unit: a run of digits (with '.' or
 // ','; shorter than maxRun when maxRun > 0), or with words a number word
 // ("two", "a few"), then spaces or a hyphen, or nothing ("24 months",

@@ -966,7 +966,8 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 // A length in months or years ("24 months", "a 12-month contract", 有效期一年)
 // answers a question asking how long, as a time does; a year's number
 // ("2026 年") or a rate ("2.50 EUR a month") states none, and a question
-// asking when does not look for one.
+// asking when does not look for one. An event stating a time and no length
+// answers no "how long" when another states one (lengthLacking).
 func TestHowLongLooksForALength(t *testing.T) {
 	for text, want := range map[string]bool{
 		"Contract MB-5510 started: 24 months, 20 GB": true,
@@ -988,6 +989,20 @@ func TestHowLongLooksForALength(t *testing.T) {
 		{Source: "usage", Time: ago(6), Text: "Number port-in completed; your old SIM no longer works"},
 	}
 	firstFor(t, cands, map[string]int{"how long is MB-5510?": 0, "when is the port-in?": 1})
+	// a time with no length in it ("moved to Saturday 10:00") answers no
+	// "how long", when another event states one ("upgraded to 75 min", "5 个
+	// 工作日")
+	massage := []relevance.Candidate{
+		{Source: "spa", Time: ago(58), Text: "Massage booking MS-3310: 45 min, Friday 17:00, 70 EUR"},
+		{Source: "spa", Time: ago(38), Text: "MS-3310 upgraded to 75 min, 105 EUR"},
+		{Source: "spa", Time: ago(18), Text: "MS-3310 moved to Saturday 10:00"},
+	}
+	firstFor(t, massage, map[string]int{"how long is ms3310 now?": 1, "when is MS-3310 now?": 2})
+	report := []relevance.Candidate{
+		{Source: "体检", Time: ago(48), Text: "体检 改期 为 12 月 9 日 上午 8:30"},
+		{Source: "体检", Time: ago(28), Text: "报告 预计 体检 后 5 个工作日 出，短信 通知"},
+	}
+	firstFor(t, report, map[string]int{"报告 多久 能 拿到？": 1})
 }
 
 // A question asking what the business said looks for the lines of its side

@@ -559,6 +559,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			} else if asksDay(q.normalised()) {
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
 			}
+			if durationCueSet.in(q.normalised()) {
+				unstated = lq.unstateAll(unstated, lengthLacking(cands, docs), timeHash)
+			}
 			if len(qids) > 0 && !durationCueSet.in(q.normalised()) && !aboutPaying(q.normalised()) {
 				unstated = lq.unstateAll(unstated, paymentDates(docs, qids), timeHash)
 			}
@@ -1035,6 +1038,32 @@ func timeLacking(docs []doc, has func(marks uint8) bool) []bool {
 			continue
 		}
 		if has(docs[i].marks) {
+			some = true
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(docs))
+		}
+		out[i] = true
+	}
+	if !some {
+		return nil
+	}
+	return out
+}
+
+// lengthLacking marks, for a question asking how long, the events stating a
+// time and no length of it (statesLength: "SP-7702 moved to Saturday 11:00"
+// beside "SP-7702 upgraded to 90 min"), when some event stating a time has
+// one. Nil when none is such.
+func lengthLacking(cands []Candidate, docs []doc) []bool {
+	var out []bool
+	some := false
+	for i := range docs {
+		if docs[i].count(timeHash) == 0 {
+			continue
+		}
+		if statesLength([]rune(normalise(cands[i].Text))) {
 			some = true
 			continue
 		}
