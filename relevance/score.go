@@ -439,6 +439,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// the clauses of the thing a "what …"/"which …" question asks for by
 	// naming it, when it asks for no answer type (askedNoun, askedCJKNoun)
 	var noun, counted uint64
+	var head rune          // (a Chinese question's noun of one character: askedCJKHead)
 	var nounWords []string // (noun's terms)
 	asked := answerTypesAsked(q.normalised(), w)
 	byClause := askedByClause(q.normalised(), asked)
@@ -577,6 +578,13 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			if noun == 0 && len(qids) > 0 {
 				noun = terseNoun(q.normalised(), q.Analysis.IDs, lq.terms)
 			}
+			if noun == 0 {
+				if r := askedCJKHead(q.normalised().norm); r != 0 {
+					if j := slices.Index(lq.terms, string(r)); j >= 0 && j < 64 {
+						noun, head = 1<<j, r
+					}
+				}
+			}
 			for k := range min(64, len(lq.terms)) {
 				if noun&(1<<k) != 0 {
 					nounWords = append(nounWords, lq.terms[k])
@@ -606,6 +614,15 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
+		if head != 0 {
+			// (an event names a one-character noun as the end of a word
+			// only: 景观房 and 一等座 are rooms and seats, 房型 and 车票 none)
+			for i := range clauses {
+				if clauses[i]&noun != 0 && !namesHead(cands[i].Text, head) {
+					clauses[i] &^= noun
+				}
+			}
+		}
 		expanded = lq.expanded()
 		qterms = append(lq.terms, lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
 	}

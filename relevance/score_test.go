@@ -316,6 +316,24 @@ func TestAThingBeforeDuoshaoIsAsked(t *testing.T) {
 	}
 }
 
+// A Chinese question ending in one character after 什么 or 哪个 ("KJ-5510
+// 什么 房？") asks for the thing it names, which an event names as the end of
+// a word (景观 房), not as the start of one (房号 1206: a room's number, 房型):
+// the check-in naming the room's number inherits nothing of the booking.
+func TestAOneCharacterNounIsAWordsEnd(t *testing.T) {
+	rooms := []relevance.Candidate{
+		{Source: "酒店", Time: ago(57), Text: "快捷 酒店 KJ-5510：1 晚，大床 房，268 元"},
+		{Source: "酒店", Time: ago(47), Text: "KJ-5510 改 为 2 晚，共 536 元"},
+		{Source: "酒店", Time: ago(37), Text: "KJ-5510 房型 升级 为 景观 房，不 加价"},
+		{Source: "酒店", Time: ago(27), Text: "到店 时间 预计 晚上 9 点"},
+		{Source: "酒店", Time: ago(17), Text: "KJ-5510 已 办理 入住，房号 1206"},
+	}
+	_, comps := relevance.Score(relevance.NewQuery("KJ-5510 什么 房？", nil), rooms, relevance.DefaultWeights, nil, testNow)
+	if comps[4].Thread != 0 || comps[2].Thread == 0 {
+		t.Errorf("KJ-5510 什么 房？: the check-in inherits, or the upgrade does not: %+v %+v", comps[2], comps[4])
+	}
+}
+
 // The story's first event (the one that introduces the object) passes on
 // ThreadFirst of its relevance, any other earlier event Thread: an event that
 // matches the question by itself is more likely its answer than the events

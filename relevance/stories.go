@@ -840,6 +840,43 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 	return 0
 }
 
+// askedCJKHead is the one character that ends a Chinese question after 什么
+// or 哪个 (哪间, 哪张, …) and names the thing it asks for ("KJ-8830 什么 房？",
+// "0839 哪 个 科？"), 0 for any other: not after 为 (为什么), nor one asking
+// what happened or how (什么事, 什么样: cjkNoNounChars). An event names it
+// only as the end of one of its words (namesHead).
+func askedCJKHead(norm string) rune {
+	rs := []rune(strings.TrimRight(norm, "?？!！。 "))
+	n := len(rs)
+	if n < 3 || !isCJK(rs[n-1]) || strings.ContainsRune(cjkNoNounChars, rs[n-1]) {
+		return 0
+	}
+	what := rs[n-3] == '什' && rs[n-2] == '么' && (n < 4 || rs[n-4] != '为')
+	which := rs[n-3] == '哪' && strings.ContainsRune(cjkWhichMeasures, rs[n-2])
+	if !what && !which {
+		return 0
+	}
+	return rs[n-1]
+}
+
+// cjkNoNounChars are the characters that, alone after 什么 or 哪个 at the
+// end of a question, name no thing ("出什么事？", "什么样？").
+const cjkNoNounChars = "事样时的呀啊呢吗了吧"
+
+// namesHead reports that text writes the character r as the end of a word
+// (before a character that is no Chinese one, or at its end): the head of a
+// Chinese compound names a kind of it (景观 房, 一等座, 骨科), its first
+// character does not (房型, 车票).
+func namesHead(text string, r rune) bool {
+	rs := []rune(text)
+	for i, c := range rs {
+		if c == r && (i+1 == len(rs) || !isCJK(rs[i+1])) {
+			return true
+		}
+	}
+	return false
+}
+
 // cjkNoNouns are what follows 什么, or comes before 怎么样, and names no thing
 // ("什么时候", "什么意思", "进度怎么样": where a thing stands).
 const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的 变化 变动 改变 进度 进展 状态"
