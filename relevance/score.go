@@ -811,7 +811,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	r, wI := f.Recency, f.Identifier
 	// the share of its recency an event keeps when it does not state what is
 	// asked: none for a question asking for the newest (as it inherits
-	// nothing: inherit), Weights.Unstated for any other asking for a type;
+	// nothing: inherit), nor, for one naming an object and asking what thing
+	// it has now ("what colour is tl7718 now?"), when it neither names the
+	// thing nor says it is another ("ready for collection"),
+	// Weights.Unstated for any other asking for a type;
 	// none either, in an object's story, for an event naming another object
 	// (story holds only for a question asking the newest); and
 	// Weights.Unstated, for a question asking where an object stands, for an
@@ -858,7 +861,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	for i := range cands {
 		c := &comps[i]
-		if scaled && !statesAsked(&docs[i], byClause) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
+		if scaled && (!statesAsked(&docs[i], byClause) || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
 		}
 		if doneAsked && c.Identifier > 0 && !saysDone(&docs[i], cands[i].Text, money) {

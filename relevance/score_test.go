@@ -334,6 +334,24 @@ func TestAOneCharacterNounIsAWordsEnd(t *testing.T) {
 	}
 }
 
+// A question asking what thing an object has now ("what colour is tl5512
+// now?") is answered by the newest event naming the thing or saying it is
+// another now ("fabric changed to charcoal wool"), not by a newer one saying
+// neither ("ready for collection"), which keeps none of its recency.
+func TestTheNewestWordOnTheThingAsked(t *testing.T) {
+	suit := []relevance.Candidate{
+		{Source: "orders", Time: ago(57), Text: "Tailoring order TL-5512: suit, navy, fitting 2 May"},
+		{Source: "orders", Time: ago(47), Text: "TL-5512 fabric changed to charcoal wool"},
+		{Source: "orders", Time: ago(37), Text: "TL-5512 second fitting 16 May"},
+		{Source: "notes", Time: ago(27), Text: "Bring the shoes you will wear on the day"},
+		{Source: "orders", Time: ago(17), Text: "TL-5512 trousers shortened 2 cm"},
+		{Source: "orders", Time: ago(7), Text: "TL-5512 ready for collection 30 May"},
+	}
+	if scores, _ := relevance.Score(relevance.NewQuery("what colour is tl5512 now?", nil), suit, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 1) {
+		t.Errorf("the fabric's change is not first for the colour now: %.3f", scores)
+	}
+}
+
 // The story's first event (the one that introduces the object) passes on
 // ThreadFirst of its relevance, any other earlier event Thread: an event that
 // matches the question by itself is more likely its answer than the events
