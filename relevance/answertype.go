@@ -267,7 +267,7 @@ var anyLengths = newUnitScan(unitScan{units: map[string]bool{"minute": true, "mi
 // statesLength reports that the text (normalised) states a length of time
 // in minutes, hours, days, weeks, months or years (anyLengths), or as one
 // word ("a 3-hour session": hyphenLength), which a question asking how long
-// a thing lasts looks for (lengthLacking): "moved to Saturday 11:00" states
+// a thing lasts looks for (timeLacking): "moved to Saturday 11:00" states
 // a time and no length.
 func statesLength(rs []rune) bool {
 	return anyLengths.in(rs) || hyphenLength(rs) || untilCues.in(textOf(string(rs)))

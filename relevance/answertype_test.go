@@ -967,7 +967,7 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 // answers a question asking how long, as a time does; a year's number
 // ("2026 年") or a rate ("2.50 EUR a month") states none, and a question
 // asking when does not look for one. An event stating a time and no length
-// answers no "how long" when another states one (lengthLacking).
+// answers no "how long" when another states one (timeLacking).
 func TestHowLongLooksForALength(t *testing.T) {
 	for text, want := range map[string]bool{
 		"Contract MB-5510 started: 24 months, 20 GB": true,

@@ -556,12 +556,14 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
 			unstated = lq.unstateAll(unstated, relativeTimes(own, cands, docs), timeHash)
 			if clockAsked.in(q.normalised()) {
-				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock != 0 }), timeHash)
+				unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool { return docs[i].marks&markClock != 0 }), timeHash)
 			} else if asksDay(q.normalised()) {
-				unstated = lq.unstateAll(unstated, timeLacking(docs, func(marks uint8) bool { return marks&markClock == 0 || marks&markDay != 0 }), timeHash)
+				unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool { return docs[i].marks&markClock == 0 || docs[i].marks&markDay != 0 }), timeHash)
 			}
 			if durationCueSet.in(q.normalised()) {
-				unstated = lq.unstateAll(unstated, lengthLacking(cands, docs), timeHash)
+				// (a time and no length of it: "SP-7702 moved to Saturday 11:00"
+				// beside "SP-7702 upgraded to 90 min")
+				unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool { return statesLength([]rune(normalise(cands[i].Text))) }), timeHash)
 			}
 			if len(qids) > 0 && !durationCueSet.in(q.normalised()) && !aboutPaying(q.normalised()) {
 				unstated = lq.unstateAll(unstated, paymentDates(docs, qids), timeHash)
@@ -1048,42 +1050,17 @@ var clockAsked = newCueSet([]string{"what time", "几点"})
 // asks of it, when some event stating a time has it (has, by the event's
 // marks): a clock time for "what time" ("claim submitted for the 12 Mar
 // journey" beside "moved to 12 Mar 09:00"), a day or a date for "which day"
-// ("入住 时间 下午 2 点 以后" beside "入住 日期 改为 12 月 25 日"). Nil when none
-// is such.
-func timeLacking(docs []doc, has func(marks uint8) bool) []bool {
+// ("入住 时间 下午 2 点 以后" beside "入住 日期 改为 12 月 25 日"), a length for
+// "how long" (statesLength: "moved to Saturday 11:00" beside "upgraded to
+// 90 min"). Nil when none is such.
+func timeLacking(docs []doc, has func(i int) bool) []bool {
 	var out []bool
 	some := false
 	for i := range docs {
 		if docs[i].count(timeHash) == 0 {
 			continue
 		}
-		if has(docs[i].marks) {
-			some = true
-			continue
-		}
-		if out == nil {
-			out = make([]bool, len(docs))
-		}
-		out[i] = true
-	}
-	if !some {
-		return nil
-	}
-	return out
-}
-
-// lengthLacking marks, for a question asking how long, the events stating a
-// time and no length of it (statesLength: "SP-7702 moved to Saturday 11:00"
-// beside "SP-7702 upgraded to 90 min"), when some event stating a time has
-// one. Nil when none is such.
-func lengthLacking(cands []Candidate, docs []doc) []bool {
-	var out []bool
-	some := false
-	for i := range docs {
-		if docs[i].count(timeHash) == 0 {
-			continue
-		}
-		if statesLength([]rune(normalise(cands[i].Text))) {
+		if has(i) {
 			some = true
 			continue
 		}
