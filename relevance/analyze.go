@@ -542,7 +542,6 @@ func afterHash(rs []rune, i int) bool {
 	return i > 0 && rs[i-1] == '#' && (i < 2 || !unicode.IsLetter(rs[i-2]) && !unicode.IsDigit(rs[i-2]))
 }
 
-// isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
 // hexPairsJoined is rs with the colons between pairs of hexadecimal digits
 // written as dashes, when two pairs or more stand alone and one holds a
 // letter: a hardware (MAC) address, "3C:84:6A:1F:20:9B", is one identifier
@@ -570,6 +569,8 @@ func hexPairsJoined(rs []rune) []rune {
 	return rs
 }
 
+// hexPair reports two hexadecimal digits opening rs (lower case, as
+// normalised), hexLetter that one of the two is a letter.
 func hexPair(rs []rune) bool {
 	return len(rs) >= 2 && isHex(rs[0]) && isHex(rs[1])
 }
@@ -580,6 +581,7 @@ func isHex(r rune) bool { return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' }
 
 func letterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
+// isJoiner joins the parts of one token: INV-1040, 129.90, a.b@c.org, snake_case.
 func isJoiner(r rune) bool {
 	return r == '-' || r == '.' || r == '@' || r == '_' || r == '/' || r == ','
 }

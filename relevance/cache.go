@@ -356,7 +356,8 @@ func newDoc(text string) doc {
 // last four and five digits when it has five or more (a serial number:
 // "99812" for SN 4C2-99812, which reads 4c299812); and an identifier of
 // letters and digits is named without the letters it opens with
-// (afterLetters), and one ending in letters after its number by its head
+// (afterLetters), a hardware address by its last four (hardwareAddress:
+// "20:9B"), and one ending in letters after its number by its head
 // and the head's number (headOf: "R-0093" and "0093" for R-0093-KX), and,
 // when the number has five digits or more, by its last four and the
 // letters ("3309-RD" for SKU 52-3309-RD). They are appended to hs.

@@ -17,7 +17,9 @@ import (
 // identifier a share of the identifier score: "Parcel 1Z88AA0312 for order
 // O-4410 handed to the carrier" ties the parcel to the order, so "Parcel
 // 1Z88AA0312 delivered" is about O-4410 too, and "where is O-4410?" is
-// answered by it. One step only, not through an amount, and not through an
+// answered by it. One step only, from the events naming the object best
+// (not from one naming only the group "5521" of "5521 0770", which its
+// sibling "5521 0077" shares), not through an amount, and not through an
 // identifier that every candidate names (the customer's own, which names the
 // entity). Not from a question naming only an amount either: "86.50 是 什么 钱？"
 // names one charge on card 8821, not every event of the card.

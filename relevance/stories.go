@@ -733,12 +733,12 @@ func askedNoun(words, terms []string) uint64 {
 // terseNoun is the clauses (as askedNoun's) of the thing a terse question
 // about an object asks for by naming it alone after the object: "JX-6032
 // 学费？", "RF-2025 original quote?", "lc20260039 comments?". Its words are
-// the object's (ids, and a word before a number labelling it: "room 204")
-// and one or two nouns, or one after a word saying which of it ("TL-7718
-// next fitting?") (nounLike, not a news word:
-// "AP-6612 status?" asks where it stands, nor one saying a change), its
-// Chinese two to four characters after it, with no question word: the
-// thing named is what is asked, and an event of the object's story not
+// the object's (ids, the letters after an id's number, and a word before a
+// number labelling it: "room 204") and one or two nouns, or one after a
+// word saying which of it ("TL-7718 next fitting?"): nounLike, not a news
+// word ("AP-6612 status?" asks where it stands), nor one saying a change;
+// or its Chinese, two to four characters after it, with no question word.
+// The thing named is what is asked, and an event of the object's story not
 // naming it says nothing of it, as for a "what …" question.
 func terseNoun(q text, ids, terms []string) uint64 {
 	var bits uint64
