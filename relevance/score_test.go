@@ -2329,7 +2329,7 @@ func TestACharacterAloneTellsNoStory(t *testing.T) {
 
 // A question asking what something is now asks for the value that replaced
 // the booked one: an event stating a new or current value ("New installation
-// date", "total now 342 EUR") counts as saying it changed, and outweighs the
+// date", "total now 342 EUR", "1,690 EUR in total") counts as saying it changed, and outweighs the
 // older event that only said the booking moved, and the newer one that
 // changes nothing; not for a question asking
 // what happened last.
@@ -2352,6 +2352,12 @@ func TestANowQuestionLooksForTheNewValue(t *testing.T) {
 		if ranksFirst(off, c.want) || !ranksFirst(on, c.want) || !f.AsksNow || comps[c.want].Change != 1 || comps[len(comps)-1].Change != 0 {
 			t.Errorf("%q: %q should rank first with ChangedNow only: without %.3f, with %.3f %+v", q, c.events[c.want], off, on, comps)
 		}
+	}
+	// a total states the current sum ("1,690 EUR in total")
+	floor := tenMinutesApart([]string{"Flooring job FL-2207: living room, 24 m2, 1,150 EUR", "FL-2207 hallway added, 1,690 EUR in total",
+		"FL-2207 fitter arrives at 8:00"})
+	if _, comps, _ := fused("what does the FL-2207 job cost now?", floor); comps[1].Change != 1 || comps[2].Change != 0 {
+		t.Errorf("the total states no current sum: %+v %+v", comps[1], comps[2])
 	}
 	// asking what happened last, only a change is one
 	cands := []relevance.Candidate{{Source: "s", Time: ago(20), Text: "Haircut moved to 5 May"}, {Source: "s", Time: ago(10), Text: "New haircut date: 5 May"}}

@@ -899,7 +899,8 @@ func saysChanged(d *doc) bool { return d.marks&markChanged != 0 }
 func saysReplaced(d *doc) bool { return d.marks&markReplaced != 0 }
 
 // statesCurrent reports an event stating a thing's new or current value
-// ("New installation date: 10 June", "total now 342 EUR": NowTerm) or that
+// ("New installation date: 10 June", "total now 342 EUR": NowTerm; a sum
+// "in total": "wall tiles added, 1,240 EUR in total") or that
 // it is another now (saysReplaced: "replaces INV-66310").
 func statesCurrent(d *doc) bool { return d.marks&(markReplaced|markCurrent) != 0 }
 
@@ -981,7 +982,7 @@ var requestObjects = map[string]bool{"your": true, "the": true, "my": true, "our
 
 var (
 	newHash       = termHash("new")
-	currentHashes = []uint64{newHash, termHash(NowTerm), termHash("新")}
+	currentHashes = []uint64{newHash, termHash(NowTerm), termHash("新"), termHash(stem("total"))}
 )
 
 // hasAny reports that the event has one of the terms hs.
