@@ -791,7 +791,23 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// parking spaces, domains, Chinese office equipment, parcels in groups,
 	// Chinese member cards in groups, van rentals, Chinese broadband
 	// accounts in groups), written after stop 70's twenty-first change,
-	// committed unread and read once only;
+	// committed unread and read once only; -blind-254.json and
+	// -blind-256.json (the 36th's shape: a handyman, Chinese early
+	// education, a printer repair, Chinese dog grooming, driving lessons, a
+	// Chinese massage, pest control, a Chinese body shop, a venue, a Chinese
+	// removal; a fence, a Chinese wedding dress, contact lenses, a Chinese
+	// beauty salon, a gym, Chinese bookkeeping, a sailing trip, a Chinese
+	// maternity nurse, gutters, a Chinese summer camp) and -blind-255.json
+	// and -blind-257.json (identifiers of many kinds, mostly named by their
+	// end: support tickets, Chinese residence permits, debit cards by their
+	// last four, Chinese show tickets in groups, fleet vans, Chinese gym
+	// cards in groups, train bookings, Chinese water accounts in groups,
+	// camera rentals, Chinese repair slips in groups; insurance claims,
+	// Chinese tuition bills in groups, database hosts, Chinese battery
+	// rentals, key cards, Chinese ride orders by their last two, share
+	// orders, Chinese prescriptions in groups, parking permits, Chinese
+	// freight in groups), written after stop 70's twenty-second change and
+	// committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -921,6 +937,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-248.json"}, {"../examples/evalset-blind-249.json"},
 		{"../examples/evalset-blind-250.json"}, {"../examples/evalset-blind-251.json"},
 		{"../examples/evalset-blind-252.json"}, {"../examples/evalset-blind-253.json"},
+		{"../examples/evalset-blind-254.json"}, {"../examples/evalset-blind-255.json"},
+		{"../examples/evalset-blind-256.json"}, {"../examples/evalset-blind-257.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
