@@ -357,7 +357,8 @@ func newDoc(text string) doc {
 // "99812" for SN 4C2-99812, which reads 4c299812); and an identifier of
 // letters and digits is named without the letters it opens with
 // (afterLetters), a hardware address by its last four (hardwareAddress:
-// "20:9B"), and one ending in letters after its number by its head
+// "20:9B"), a host's name by its first label (hostLabel: "db-eu-30" for
+// db-eu-30.prod), and one ending in letters after its number by its head
 // and the head's number (headOf: "R-0093" and "0093" for R-0093-KX), and,
 // when the number has five digits or more, by its last four and the
 // letters ("3309-RD" for SKU 52-3309-RD). They are appended to hs.
@@ -367,6 +368,9 @@ func partHashes(hs []uint64, id string) []uint64 {
 	}
 	if hardwareAddress(id) {
 		hs = append(hs, termHash(id[8:])) // ("20:9B offline" for 3C:84:6A:1F:20:9B)
+	}
+	if label := hostLabel(id); label != "" {
+		hs = append(hs, termHash(label)) // ("db-eu-30 disk 85% full" for db-eu-30.prod)
 	}
 	if head := headOf(id); head != "" {
 		hs = append(hs, termHash(head)) // ("R-0093 extended" for R-0093-KX)
@@ -418,6 +422,22 @@ func numberPart(id string) (n string, serial bool) {
 // a customer name by its last four ("20:9B").
 func hardwareAddress(id string) bool {
 	return len(id) == 12 && strings.Trim(id, "0123456789abcdef") == "" && strings.ContainsAny(id, "abcdef") && strings.ContainsAny(id, "0123456789")
+}
+
+// hostLabel is the first label of a host's name, of letters and digits both,
+// written as an identifier is (without its dashes): "dbeu30" of
+// db-eu-30.prod, by which a line and a customer name the host; "" for any
+// other (a domain of words, an amount, a date, a version, an address).
+func hostLabel(id string) string {
+	first, _, ok := strings.Cut(id, ".")
+	if !ok || strings.Contains(id, "@") || !hasDigit(first) || strings.Trim(first, "0123456789-_") == "" {
+		return ""
+	}
+	label := strings.NewReplacer("-", "", "_", "").Replace(first)
+	if len(label) < 3 || strings.Trim(label, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+		return ""
+	}
+	return label
 }
 
 // headOf is an identifier that ends in one to three letters after its
@@ -635,7 +655,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 242
+const analysisVersion = 243
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

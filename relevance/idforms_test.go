@@ -487,6 +487,22 @@ func TestASerialNumberByItsEnd(t *testing.T) {
 	}, map[string][]bool{"AB12CD3 status?": {true, false}})
 }
 
+// A host's name is named by its first label when that holds letters and
+// digits ("web-07" for web-07.eu-central, both ways), not its sibling's; a
+// domain of words keeps its own rule (bakery-mueller.de).
+func TestAHostByItsFirstLabel(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "infra", Time: ago(57), Text: "Host web-07.eu-central: 8 GB, nginx"},
+		{Source: "infra", Time: ago(47), Text: "Host web-70.eu-central: 16 GB, nginx"},
+		{Source: "infra", Time: ago(37), Text: "web-07 restarted after the kernel update"},
+		{Source: "infra", Time: ago(27), Text: "web-70 certificate renewed"},
+	}
+	namedBy(t, cands, map[string][]bool{
+		"how much memory does web-07 have?": {true, false, true, false},
+		"web-70.eu-central certificate?":    {false, true, false, true},
+	})
+}
+
 // A number written with its unit of measure is a quantity, no identifier
 // ("1000M", a line's megabits; "300ml"; "10g").
 func TestANumberWithItsUnitIsNoIdentifier(t *testing.T) {
