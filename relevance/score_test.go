@@ -316,7 +316,7 @@ func TestAThingBeforeDuoshaoIsAsked(t *testing.T) {
 	}
 }
 
-// A Chinese question ending in one character after 什么 or 哪个 ("KJ-5510
+// A Chinese question ending in one character after 什么, 哪个 or 几 ("KJ-5510
 // 什么 房？") asks for the thing it names, which an event names as the end of
 // a word (景观 房), not as the start of one (房号 1206: a room's number, 房型):
 // the check-in naming the room's number inherits nothing of the booking.
@@ -331,6 +331,20 @@ func TestAOneCharacterNounIsAWordsEnd(t *testing.T) {
 	_, comps := relevance.Score(relevance.NewQuery("KJ-5510 什么 房？", nil), rooms, relevance.DefaultWeights, nil, testNow)
 	if comps[4].Thread != 0 || comps[2].Thread == 0 {
 		t.Errorf("KJ-5510 什么 房？: the check-in inherits, or the upgrade does not: %+v %+v", comps[2], comps[4])
+	}
+	// and so does one after 几 that is no unit nor measure ("在 几 营？": which
+	// group): the payment names none and inherits nothing, the group ranks first
+	camp := []relevance.Candidate{
+		{Source: "报名", Time: ago(57), Text: "冬令营 DL-7720：1 月 6 日 到 1 月 12 日，2 800 元"},
+		{Source: "报名", Time: ago(47), Text: "DL-7720 改 为 1 月 13 日 到 1 月 19 日"},
+		{Source: "通知", Time: ago(37), Text: "请 带 手套 和 保温杯"},
+		{Source: "报名", Time: ago(27), Text: "DL-7720 分 到 第 3 营"},
+		{Source: "报名", Time: ago(17), Text: "DL-7720 加 购 保险 50 元"},
+		{Source: "付款", Time: ago(7), Text: "DL-7720 已 付 2 850 元"},
+	}
+	scores, comps := relevance.Score(relevance.NewQuery("DL-7720 在 几 营？", nil), camp, relevance.DefaultWeights, nil, testNow)
+	if comps[5].Thread != 0 || !ranksFirst(scores, 3) {
+		t.Errorf("DL-7720 在 几 营？: the payment inherits, or outranks the group: %.3f %+v", scores, comps[5])
 	}
 }
 

@@ -840,9 +840,9 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 	return 0
 }
 
-// askedCJKHead is the one character that ends a Chinese question after 什么
-// or 哪个 (哪间, 哪张, …) and names the thing it asks for ("KJ-8830 什么 房？",
-// "0839 哪 个 科？"), 0 for any other: not after 为 (为什么), nor one asking
+// askedCJKHead is the one character that ends a Chinese question after 什么,
+// 哪个 (哪间, 哪张, …) or 几 and names the thing it asks for ("KJ-8830 什么
+// 房？", "0839 哪 个 科？", "XL-6614 在 几 营？"), 0 for any other: not after 为 (为什么), nor one asking
 // what happened or how (什么事, 什么样: cjkNoNounChars). An event names it
 // only as the end of one of its words (namesHead).
 func askedCJKHead(norm string) rune {
@@ -853,7 +853,11 @@ func askedCJKHead(norm string) rune {
 	}
 	what := rs[n-3] == '什' && rs[n-2] == '么' && (n < 4 || rs[n-4] != '为')
 	which := rs[n-3] == '哪' && strings.ContainsRune(cjkWhichMeasures, rs[n-2])
-	if !what && !which {
+	// (几 before a thing of numbers, "在 几 营？", "几 床？": which of them; not 几
+	// before a unit of time or a measure, 几点, 几天, 几个, 几节: a time or a
+	// count)
+	number := rs[n-2] == '几' && !strings.ContainsRune(cjkMeasures+cjkUnits+"节", rs[n-1])
+	if !what && !which && !number {
 		return 0
 	}
 	return rs[n-1]
