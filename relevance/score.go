@@ -1584,6 +1584,9 @@ func asksIfDone(q text) bool {
 	if !asksWhetherDone(q) {
 		return false
 	}
+	if terseDone(q) {
+		return true
+	}
 	for i, w := range q.words {
 		if doneWords[w] || i > 0 && q.words[i-1] == "been" && strings.HasSuffix(w, "ed") {
 			return true
@@ -1756,6 +1759,9 @@ func asksWhetherDone(q text) bool {
 	if len(q.words) < 2 {
 		return false
 	}
+	if terseDone(q) {
+		return true
+	}
 	switch q.words[0] {
 	case "did", "has", "have":
 		return true
@@ -1767,6 +1773,18 @@ func asksWhetherDone(q text) bool {
 		return strings.HasSuffix(last, "ed") || last == "paid" || last == "done" || last == "sent"
 	}
 	return false
+}
+
+// terseDone reports a terse question whether a step of an object's story is
+// done: the object, then a word saying the step done ("0791 serviced?",
+// "inc88412 solved?", "r6620 done?").
+func terseDone(q text) bool {
+	n := len(q.words)
+	if n < 2 || n > 3 || !strings.ContainsAny(q.words[0], "0123456789") {
+		return false
+	}
+	last := q.words[n-1]
+	return strings.HasSuffix(last, "ed") || last == "paid" || last == "done" || last == "sent"
 }
 
 // aboutMoney reports a question naming money or an amount ("did the customs

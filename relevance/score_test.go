@@ -1686,7 +1686,8 @@ func TestWhetherStillOwedAsksWhereTheStoryStands(t *testing.T) {
 // "Is 917 paid?" asks whether a step of the invoice's story is done: where
 // the story stands, the retry that succeeded, answers it, not the failed
 // payment that matches its word. So does "has BP-77 been allowed …?", whose
-// participle after "been" names the step as a done word would.
+// participle after "been" names the step as a done word would, and so does
+// a terse "0917 paid?".
 func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "billing", Time: ago(57), Text: "Invoice INV-2026-0917 issued: 240.00 USD, Team plan, due 15 Dec"},
@@ -1697,7 +1698,7 @@ func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "billing", Time: ago(14), Text: "Retry of INV-2026-0917 succeeded"},
 		{Source: "account", Time: ago(4), Text: "Seat added: dana@northwind.io"},
 	}
-	firstFor(t, cands, map[string]int{"is 917 paid?": 5, "is INV-2026-0917 paid?": 5})
+	firstFor(t, cands, map[string]int{"is 917 paid?": 5, "is INV-2026-0917 paid?": 5, "0917 paid?": 5})
 	permit := []relevance.Candidate{
 		{Source: "p", Time: ago(50), Text: "Extension plans BP-77: rear kitchen, 24 m2"},
 		{Source: "p", Time: ago(30), Text: "Building permit request for BP-77 sent to the council"},
