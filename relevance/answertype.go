@@ -1719,7 +1719,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	// and a notice's cause (因节假日, 停运, 临时有事), and someone away (on leave, off sick, not seeing patients)
 	"因", "停运", "停业", "临时有事", "限行", "禁行", "禁止通行", "请假", "休假", "病假", "停诊", "出差", "下雨", "下雪", "雨天", "降雨", "降雪",
 	// and a device that does not work (no sound, won't open, won't connect, won't charge, no signal, frozen screen)
-	"没有声音", "没声音", "没反应", "打不开", "连不上", "充不进", "充不上", "登不上", "关不上", "不出水", "不制冷", "不加热",
+	"没有声音", "没声音", "没反应", "打不开", "连不上", "充不进", "充不上", "登不上", "关不上", "不出水", "不制冷", "不加热", "不亮", "不启动", "不工作",
 	"黑屏", "死机", "花屏", "没信号", "无信号", "卡顿", "不灵", "噪音", "杂音", "模糊", "较慢", "太慢", "很慢",
 	// and what ran out or went missing (used up, throttled, short-shipped, reported lost, papers to supply, repair under way)
 	"用完", "限速", "少发", "漏发", "挂失", "需要补充", "需补充", "待补充", "抢修")

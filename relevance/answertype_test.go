@@ -208,6 +208,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"签证申请被驳回：材料不符":                                     {why},
 		"安装顺延":                                             {why},
 		"检查发现门封条老化漏水":                                      {why}, // a fault found
+		"阳台 灯 不 亮":                                         {why}, // a device not working (不亮, 不启动, 不工作)
 		"保洁阿姨已出发":                                          {who},
 		"One socket circuit has no earth, rewiring needed": {why}, // a finding (as "needs")
 		"PF-S-4410 is held by customs at destination":      {why}, // held by: a hold-up
