@@ -822,7 +822,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// groups, licences, Chinese student cards by their last two, tickets,
 	// Chinese flight orders by their last two, gas meters in groups, Chinese
 	// passports, domains, Chinese campus cards), written after stop 70's
-	// twenty-fifth and last change, committed unread and read once only;
+	// twenty-fifth change, committed unread and read once only (the
+	// twenty-sixth, made after, leaves them as read);
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
