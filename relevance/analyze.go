@@ -622,12 +622,7 @@ func (a *Analysis) addToken(tok string) {
 			// Nor between the other parts of one (INV-2024-1040, inv2024-1040
 			// and INV_2024_1040 are inv20241040); an e-mail address or an
 			// amount keeps its dots.
-			id = strings.Map(func(r rune) rune {
-				if r == '-' || r == '_' || r == '/' {
-					return -1
-				}
-				return r
-			}, id)
+			id = withoutSeparators(id)
 		}
 		a.IDs = append(a.IDs, id)
 		a.Terms = append(a.Terms, id)
@@ -875,6 +870,17 @@ func numberWord(tok string) bool {
 		}
 	}
 	return true
+}
+
+// withoutSeparators is an identifier's part written without the dashes,
+// underscores and slashes between its parts (INV-2024-1040 is inv20241040).
+func withoutSeparators(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '/' {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // quantityToken reports a number written with its unit of measure

@@ -433,7 +433,7 @@ func hostLabel(id string) string {
 	if !ok || strings.Contains(id, "@") || !hasDigit(first) || strings.Trim(first, "0123456789-_") == "" {
 		return ""
 	}
-	label := strings.NewReplacer("-", "", "_", "").Replace(first)
+	label := withoutSeparators(first)
 	if len(label) < 3 || strings.Trim(label, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
 		return ""
 	}
@@ -450,7 +450,7 @@ func headOf(id string) string {
 	if n := len(id) - len(head); n == 0 || n > 3 || len(head) < 4 {
 		return ""
 	}
-	if k := strings.LastIndexFunc(head, func(r rune) bool { return r < '0' || r > '9' }); len(head)-k-1 < 3 {
+	if k := strings.LastIndexFunc(head, notDigit); len(head)-k-1 < 3 {
 		return ""
 	}
 	return head
@@ -479,7 +479,7 @@ func serialTail(id string) string {
 	if len(id) < 8 || strings.Trim(id, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
 		return ""
 	}
-	d := strings.LastIndexFunc(id, func(r rune) bool { return r < '0' || r > '9' }) // (the last letter)
+	d := strings.LastIndexFunc(id, notDigit) // (the last letter)
 	if d < 0 || d == len(id)-1 {
 		return ""
 	}

@@ -439,8 +439,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// the clauses of the thing a "what …"/"which …" question asks for by
 	// naming it, when it asks for no answer type (askedNoun, askedCJKNoun)
 	var noun, counted uint64
-	var head rune          // (a Chinese question's noun of one character: askedCJKHead)
-	var nounWords []string // (noun's terms)
+	var head rune                                // (a Chinese question's noun of one character: askedCJKHead)
+	howLong := durationCueSet.in(q.normalised()) // (a question asking how long: durationCues)
+	var nounWords []string                       // (noun's terms)
 	asked := answerTypesAsked(q.normalised(), w)
 	byClause := askedByClause(q.normalised(), asked)
 	asksFault := slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) // (what is wrong, what a check found)
@@ -560,12 +561,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			} else if asksDay(q.normalised()) {
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool { return docs[i].marks&markClock == 0 || docs[i].marks&markDay != 0 }), timeHash)
 			}
-			if durationCueSet.in(q.normalised()) {
+			if howLong {
 				// (a time and no length of it: "SP-7702 moved to Saturday 11:00"
 				// beside "SP-7702 upgraded to 90 min")
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool { return statesLength([]rune(normalise(cands[i].Text))) }), timeHash)
-			}
-			if len(qids) > 0 && !durationCueSet.in(q.normalised()) && !aboutPaying(q.normalised()) {
+			} else if len(qids) > 0 && !aboutPaying(q.normalised()) {
 				unstated = lq.unstateAll(unstated, paymentDates(docs, qids), timeHash)
 			}
 		}
@@ -837,7 +837,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		var best int
 		// a time moved is a newer one of a question asking when, not of one
 		// asking how long ("每 次 多久？" is no clock time moved)
-		moves := asksFor(byClause, TimeTerm) && !durationCueSet.in(q.normalised())
+		moves := asksFor(byClause, TimeTerm) && !howLong
 		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun, nounWords, moves); newer != nil {
 			f.Change = w.Newer
 			// an event naming the thing asked with its newer value ("CP-4412
@@ -1770,7 +1770,7 @@ func asksWhetherDone(q text) bool {
 		if (last == "yet" || last == "already" || last == "now") && len(q.words) > 3 {
 			last = q.words[len(q.words)-2]
 		}
-		return strings.HasSuffix(last, "ed") || last == "paid" || last == "done" || last == "sent"
+		return doneParticiple(last)
 	}
 	return false
 }
@@ -1783,8 +1783,13 @@ func terseDone(q text) bool {
 	if n < 2 || n > 3 || !strings.ContainsAny(q.words[0], "0123456789") {
 		return false
 	}
-	last := q.words[n-1]
-	return strings.HasSuffix(last, "ed") || last == "paid" || last == "done" || last == "sent"
+	return doneParticiple(q.words[n-1])
+}
+
+// doneParticiple reports a word of a question saying a step is done: a participle
+// ("approved", "serviced") or paid, done, sent.
+func doneParticiple(w string) bool {
+	return strings.HasSuffix(w, "ed") || w == "paid" || w == "done" || w == "sent"
 }
 
 // aboutMoney reports a question naming money or an amount ("did the customs

@@ -765,7 +765,7 @@ func terseNoun(q text, ids, terms []string) uint64 {
 		}
 	}
 	if len(run) > 0 {
-		if n > 0 || len(run) < 2 || len(run) > 4 || strings.ContainsFunc(string(run), func(r rune) bool { return strings.ContainsRune(cjkQuestionChars, r) }) || newsWord(string(run)) {
+		if n > 0 || len(run) < 2 || len(run) > 4 || strings.ContainsAny(string(run), cjkQuestionChars) || newsWord(string(run)) {
 			return 0
 		}
 		for k := 0; k+1 < len(run); k++ {
