@@ -824,6 +824,20 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// passports, domains, Chinese campus cards), written after stop 70's
 	// twenty-fifth change, committed unread and read once only (the
 	// twenty-sixth, made after, leaves them as read);
+	// -blind-262.json and -blind-264.json (the 36th's shape: a birthday
+	// cake, a Chinese removal, physiotherapy, Chinese house cleaning, a boat
+	// hire, a Chinese bathroom renovation, piano lessons, a Chinese hotel, a
+	// car service, a Chinese courier; a photo shoot, a Chinese maternity
+	// nurse, a vet, a Chinese driving school, an office lunch, a Chinese
+	// health check, a bike repair, a Chinese meeting room, a babysitter, a
+	// Chinese flat let) and -blind-263.json and -blind-265.json (identifiers
+	// of many kinds: returns, Chinese medical cards in groups, domains,
+	// Chinese number plates, containers with a check digit, Chinese student
+	// numbers, API keys, Chinese housing-fund accounts, help-desk tickets,
+	// Chinese shop codes; invoices by year and month, Chinese registration
+	// slips, access points, Chinese barcodes, charter flights, Chinese
+	// policies, laptop serials, Chinese parking bays, employees, Chinese
+	// purchase contracts), written at stop 71's start and committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -957,6 +971,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-256.json"}, {"../examples/evalset-blind-257.json"},
 		{"../examples/evalset-blind-258.json"}, {"../examples/evalset-blind-259.json"},
 		{"../examples/evalset-blind-260.json"}, {"../examples/evalset-blind-261.json"},
+		{"../examples/evalset-blind-262.json"}, {"../examples/evalset-blind-263.json"},
+		{"../examples/evalset-blind-264.json"}, {"../examples/evalset-blind-265.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
