@@ -45,6 +45,11 @@ type Analysis struct {
 	// GD-20261203-07): a line opening with one as its label names the
 	// identifier a question asks about (labels, openingLabel).
 	pairs []string
+	// inner are the parts written inside an identifier of three groups or
+	// more that a later line names it by (innerParts: "PD-012" of
+	// SH-PD-012, "0371" of 2024-0371-08); link keeps those no sibling
+	// shares.
+	inner []string
 }
 
 // Analyze splits text into terms and identifiers, with the terms of the
@@ -168,9 +173,13 @@ func analyze(normalised string, answers, event bool) Analysis {
 				// "1Z 999 AA1 01 2345 6784") is one identifier, its groups words:
 				// two parcels of one sender share groups, and a question pastes
 				// the number whole
-				for _, g := range strings.Fields(string(rs[i:end])) {
+				gs := strings.Fields(string(rs[i:end]))
+				for _, g := range gs {
 					a.Terms = append(a.Terms, g)
 				}
+				// (not a phone's area code: "7700" of +44 7700 900456, which
+				// the customer's other line shares)
+				a.inner = innerParts(a.inner, gs, !(i > 0 && rs[i-1] == '+') && !trunkPrefixed(gs[0]))
 				a.IDs = append(a.IDs, id)
 				a.Terms = append(a.Terms, id)
 				prevWord, prevEnd = rs[i:end], end
@@ -619,6 +628,10 @@ func (a *Analysis) addToken(tok string) {
 			} else if k > 0 && len(id)-k == 3 && isDigit(id[k+1]) && isDigit(id[k+2]) {
 				a.pairs = append(a.pairs, id[k+1:])
 			}
+			gs := strings.FieldsFunc(id, func(r rune) bool { return r == '-' || r == '_' || r == '/' })
+			// (not the number after a kind's letters: HC-1140-03 is an
+			// invoice of HC-1140, whose "1140" names HC-1140)
+			a.inner = innerParts(a.inner, gs, len(gs) > 0 && hasDigit(gs[0]))
 			// Nor between the other parts of one (INV-2024-1040, inv2024-1040
 			// and INV_2024_1040 are inv20241040); an e-mail address or an
 			// amount keeps its dots.
@@ -872,6 +885,31 @@ func numberWord(tok string) bool {
 	return true
 }
 
+// innerParts appends to parts what a line may name an identifier written
+// in three groups or more by (groups, as written): its groups from the
+// second to the last, joined ("pd012" of SH-PD-012, "663317" of "1208 6633
+// 17"), and, when middle, each group between others ("0371" of
+// 2024-0371-08), each with three digits or more and no year. Its last group
+// alone is Analysis.groups' (and newDoc's); the first names the kind more
+// often than the thing (a year, a region, a country).
+func innerParts(parts, groups []string, middle bool) []string {
+	if len(groups) < 3 {
+		return parts
+	}
+	add := func(p string) {
+		if digitCount(p) >= 3 && !isYear(p) {
+			parts = append(parts, p)
+		}
+	}
+	for k := 1; k < len(groups)-1; k++ {
+		add(strings.Join(groups[k:], ""))
+		if middle {
+			add(groups[k])
+		}
+	}
+	return parts
+}
+
 // withoutSeparators is an identifier's part written without the dashes,
 // underscores and slashes between its parts (INV-2024-1040 is inv20241040).
 func withoutSeparators(s string) string {
@@ -889,6 +927,24 @@ func withoutSeparators(s string) string {
 func quantityToken(tok string) bool {
 	i := strings.IndexFunc(tok, func(r rune) bool { return r < '0' || r > '9' })
 	return i > 0 && (quantityUnits[tok[i:]] || measures[tok[i:]])
+}
+
+// trunkPrefixed reports a phone number's first group: a trunk prefix and an
+// area code (a 0 and one to four digits, not 00: "030", "07700"), as
+// phoneNumber reads it.
+func trunkPrefixed(g string) bool {
+	return len(g) >= 2 && len(g) <= 5 && g[0] == '0' && g[1] != '0' && digitCount(g) == len(g)
+}
+
+// digitCount is how many digits s has.
+func digitCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }

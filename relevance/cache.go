@@ -193,11 +193,11 @@ func letterLed(id string) string {
 	return id[:k] + "/" + strconv.Itoa(len(id))
 }
 
-// identities describes ids, each once; a question's (asked) with the parts
-// of their numbers an event may name them by (ident.parts).
-func identities(ids []string, asked bool, groups, pairs []string) []ident {
+// identities describes a's identifiers, each once; a question's (asked)
+// with the parts of their numbers an event may name them by (ident.parts).
+func identities(a *Analysis, asked bool) []ident {
 	var out []ident
-	for _, id := range ids {
+	for _, id := range a.IDs {
 		q := identify(id)
 		if slices.ContainsFunc(out, func(o ident) bool { return o.full == q.full }) {
 			continue
@@ -205,12 +205,20 @@ func identities(ids []string, asked bool, groups, pairs []string) []ident {
 		if asked {
 			var buf [8]uint64
 			hs := labels(partHashes(buf[:0], id), id)
-			for _, p := range pairs {
+			for _, p := range a.pairs {
 				if strings.HasSuffix(id, p) && len(hs) < len(buf) {
 					hs = append(hs, labelHash(p)) // ("07 需 更换 配件" for GD-20261203-07)
 				}
 			}
-			for _, g := range groups {
+			for _, p := range a.inner {
+				if strings.HasSuffix(id, p) && len(hs) < len(buf) {
+					// ("PD-012 营业 到 23 点" for SH-PD-012; not a group
+					// between others, which a sibling may share: "6633" of
+					// "1208 6633 71" and "1208 6633 17")
+					hs = append(hs, termHash(p))
+				}
+			}
+			for _, g := range a.groups {
 				if strings.HasSuffix(id, g) && len(g) < len(id) {
 					q.group = termHash(g)
 				}
@@ -310,7 +318,7 @@ func newDoc(text string) doc {
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 	}
-	own := identities(a.IDs, false, nil, nil)
+	own := identities(&a, false)
 	var nums []uint64
 	for _, q := range own {
 		if q.num != 0 {
@@ -322,6 +330,9 @@ func newDoc(text string) doc {
 	}
 	for _, g := range a.groups { // (the last group of one written in groups, and its parts: without its zeros)
 		nums = partHashes(append(nums, termHash(g)), g)
+	}
+	for _, p := range a.inner { // (the parts inside one written in groups: innerParts)
+		nums = append(nums, termHash(p))
 	}
 	slices.Sort(nums)
 	nums = slices.Compact(nums)
@@ -655,7 +666,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 244
+const analysisVersion = 245
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

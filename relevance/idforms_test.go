@@ -603,3 +603,47 @@ func TestAYearTiesNoObjects(t *testing.T) {
 	}
 	namedBy(t, cands, map[string][]bool{"1702 物业费 多少？": {true, false, true, false}})
 }
+
+// An identifier written in three groups or more is named by the groups after
+// its first ("PD-012" for SH-PD-012; "4401 27" for "3301 4401 27") and by a
+// group between others ("4410" of "3301 4410 27"), by a question and through
+// the event naming it; not by a group its sibling shares ("3301"), nor an
+// invoice's "1140" of HC-1140-03 (the number after a kind's letters names
+// HC-1140), nor a phone's area code ("7700" of +44 7700 900456).
+func TestAnIdentifierByItsInnerGroups(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "library", Time: ago(56), Text: "Member card 3301 4410 27 issued: adult, main branch"},
+		{Source: "library", Time: ago(46), Text: "Member card 3301 4401 27 issued: child, east branch"},
+		{Source: "library", Time: ago(36), Text: "4410 borrowed 3 books"},
+		{Source: "library", Time: ago(26), Text: "4401 has one book overdue"},
+		{Source: "library", Time: ago(16), Text: "3301 cards get a new design in spring"},
+	}
+	namedBy(t, cands, map[string][]bool{
+		"what did 3301441027 borrow?": {true, false, true, false, false},
+		"is 3301440127 overdue?":      {false, true, false, true, false},
+	})
+	namedBy(t, []relevance.Candidate{ // ("4410" is both cards': it names neither)
+		{Source: "library", Time: ago(56), Text: "Member card 3301 4410 27 issued: adult, main branch"},
+		{Source: "library", Time: ago(46), Text: "Member card 3301 4410 72 issued: child, east branch"},
+		{Source: "library", Time: ago(36), Text: "4410 renewal letter sent"},
+	}, map[string][]bool{"what did 3301441027 borrow?": {true, false, false}})
+	stores := []relevance.Candidate{
+		{Source: "stores", Time: ago(56), Text: "Store SH-PD-012 opens until 21:00"},
+		{Source: "stores", Time: ago(46), Text: "Store SH-PD-021 opens until 22:00"},
+		{Source: "stores", Time: ago(36), Text: "PD-021 closed for a week: refit"},
+		{Source: "stores", Time: ago(26), Text: "PD-012 now opens until 23:00"},
+	}
+	namedBy(t, stores, map[string][]bool{
+		"why is SH-PD-021 closed?":    {false, true, true, false},
+		"until when is shpd012 open?": {true, false, false, true},
+	})
+	identifiersAre(t, map[string][]string{"Invoice HC-1140-03: 101.00 EUR": {"hc114003", "101.00"}})
+	namedBy(t, []relevance.Candidate{
+		{Source: "cleaning", Time: ago(56), Text: "Home cleaning HC-1140 booked: every Friday, 66.00 EUR"},
+		{Source: "cleaning", Time: ago(16), Text: "Invoice HC-1140-03: 101.00 EUR"},
+	}, map[string][]bool{"what do I pay for HC-1140 each week?": {true, false}})
+	namedBy(t, []relevance.Candidate{
+		{Source: "telecom", Time: ago(56), Text: "Number port from +44 7700 900456 scheduled for 3 Dec"},
+		{Source: "telecom", Time: ago(36), Text: "7700 900123: new SIM activated"},
+	}, map[string][]bool{"is the port of 900456 done?": {true, false}})
+}

@@ -53,9 +53,6 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 			via = append(via, id)
 		}
 	}
-	if len(via) == 0 {
-		return
-	}
 	// One pass: which of them each event names, how many events name each,
 	// and which an event before the object's first names.
 	masks := make([]uint64, len(docs))
@@ -72,7 +69,7 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 			}
 		}
 	}
-	if earlier == 1<<len(via)-1 {
+	if len(via) > 0 && earlier == 1<<len(via)-1 {
 		return
 	}
 	// not through the identifiers every candidate names (the entity's), nor
@@ -90,7 +87,7 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 		if comps[j].Identifier != 0 || namesKin(&docs[j], qids) {
 			continue
 		}
-		if masks[j]&^not == 0 && !namesAPart(&docs[j], &parts, comps, docs) {
+		if masks[j]&^not == 0 && !namesAPart(&docs[j], &parts, comps, docs, masks) {
 			continue
 		}
 		comps[j].Identifier = share
@@ -99,10 +96,13 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 
 // namesAPart reports that an event names, by a bare number, a part of an
 // identifier that an event naming the question's object holds
-// (partHashes): "4588 已 续保" is about policy PDAA2026330100004588, which
-// the event naming plate 沪B·K3309 holds. *parts holds those parts, sorted,
-// made when first needed.
-func namesAPart(d *doc, parts *[]uint64, comps []Components, docs []doc) bool {
+// (partHashes, innerParts): "4588 已 续保" is about policy
+// PDAA2026330100004588, which the event naming plate 沪B·K3309 holds; "0371
+// 休学 一 年" about student 2024-0371-08. Not a part that an event naming
+// another object holds too (masks: which of link's identifiers each event
+// names; siblingParts): "2024" of 2024-0317-08. *parts holds those parts,
+// sorted, made when first needed.
+func namesAPart(d *doc, parts *[]uint64, comps []Components, docs []doc, masks []uint64) bool {
 	if *parts == nil {
 		*parts = []uint64{}
 		for i := range docs {
@@ -111,8 +111,42 @@ func namesAPart(d *doc, parts *[]uint64, comps []Components, docs []doc) bool {
 			}
 		}
 		slices.Sort(*parts)
+		*parts = slices.DeleteFunc(*parts, siblingParts(*parts, comps, docs, masks))
 	}
 	return namesOneOf(d, *parts)
+}
+
+// siblingParts reports the parts (of parts, sorted) that an event holds
+// which names neither the question's object nor an identifier linked to it
+// (masks) but an identifier of its own that is no part: a sibling's
+// ("2024-0317-08" beside 2024-0371-08), whose parts shared with the
+// object's ("2024") name neither.
+func siblingParts(parts []uint64, comps []Components, docs []doc, masks []uint64) func(uint64) bool {
+	var shared []uint64
+	for i := range docs {
+		if comps[i].Identifier != 0 || masks[i] != 0 || !ownsAnother(&docs[i], parts) {
+			continue
+		}
+		for _, h := range docs[i].nums() {
+			if _, ok := slices.BinarySearch(parts, h); ok {
+				shared = append(shared, h)
+			}
+		}
+	}
+	return func(h uint64) bool { return slices.Contains(shared, h) }
+}
+
+// ownsAnother reports that d names an identifier, no amount, that is not
+// one of parts.
+func ownsAnother(d *doc, parts []uint64) bool {
+	for k := range int(d.nOwn) {
+		if id := d.own(k); !id.amount {
+			if _, ok := slices.BinarySearch(parts, id.full); !ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ofTheirKind is qids with each bare number given the kind of the prefixed

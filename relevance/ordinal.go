@@ -30,9 +30,29 @@ func askedOrdinal(q text) (int, string) {
 	}
 	if i := strings.IndexRune(q.norm, '第'); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(q.norm[i+len("第"):])
-		return cjkNumeral(r), ""
+		return cjkNumeral(r), cjkOrdinalNoun(q.norm[i+len("第"):])
 	}
 	return 0, ""
+}
+
+// cjkOrdinalNoun is the first character of the thing a Chinese ordinal
+// counts, after its numeral and measure word ("课" of "第一节课", "转" of
+// "第二笔转账"), or "".
+func cjkOrdinalNoun(after string) string {
+	k := 0
+	for _, r := range after {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		if !isCJK(r) {
+			return ""
+		}
+		if k == 2 {
+			return string(r)
+		}
+		k++
+	}
+	return ""
 }
 
 // nthObject is the n-th object of a kind, in the order the window introduces
@@ -89,6 +109,19 @@ func nthObject(n int, noun string, own []string, rels []float64, docs []doc, can
 		return ident{}, -1
 	}
 	objects = slices.DeleteFunc(objects, func(o object) bool { return o.id.family != kind })
+	if noun != "" {
+		// the thing the ordinal counts, which the window's events name and
+		// none introducing one of the objects does, is not the objects':
+		// "第一节课什么时候？" asks for the first lesson ("周末 班 首 课 12 月
+		// 12 日"), not the first of two students' enrolments
+		// (nor a synonym of it: "my second payment" over transfers)
+		h := termHash(stem(noun))
+		hs := stemHashes(append(Expand(noun, 3), noun)...)
+		intros := countFunc(objects, func(o object) bool { return hasAny(&docs[o.intro], hs) })
+		if intros == 0 && slices.ContainsFunc(docs, func(d doc) bool { return d.count(h) > 0 }) {
+			return ident{}, -1
+		}
+	}
 	// the question's words that some of the objects' introductions use and
 	// others do not qualify the kind: "the first Porto booking" is the first
 	// of the bookings introduced with "Porto"

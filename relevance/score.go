@@ -430,7 +430,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	analysesOf(cands, docs, sc)
 	lex := grow(&sc.lex, len(cands))
 	var clauses []uint64 // which of the question's first 64 BM25 clauses each candidate matches
-	qids := identities(q.Analysis.IDs, true, q.Analysis.groups, q.Analysis.pairs)
+	qids := identities(&q.Analysis, true)
 	own := words(q.Analysis) // the question's words, without its identifiers
 	var qterms []string      // the question's words and their expansions, as BM25 matched them
 	var unstated []bool      // the events that do not state what is asked as the question asks it (inheritance.unstated)

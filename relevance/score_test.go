@@ -2189,7 +2189,9 @@ func TestBritishAndAmericanSpellingsAreOneWord(t *testing.T) {
 // events match as if the question had named its identifier. Not when the
 // events number things themselves ("Session 2", "第二笔"), or count the thing
 // asked of or a synonym of it ("2 tickets": the second ticket is one of
-// them; "Week 1 quiz" for the first test).
+// them; "Week 1 quiz" for the first test), or name the thing counted where
+// no introduction of the kind does ("the first rehearsal" over two members
+// joining).
 func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "payments", Time: ago(52), Text: "Transfer TR-88120 of 5,000.00 EUR to savings completed"},
@@ -2254,6 +2256,18 @@ func TestTheSecondTransferIsTheSecondTheWindowIntroduces(t *testing.T) {
 			{Source: "payments", Time: ago(50), Text: "交易 TX-77120：转账 5,000.00 CNY"},
 			{Source: "payments", Time: ago(40), Text: "交易 TX-77121：转账 5,000.00 CNY"},
 			{Source: "chat", Time: ago(4), Text: "客服：第二笔 转账 已 退回"},
+		},
+		// the thing counted, which the window names apart from the kind's
+		// introductions: the first rehearsal, not the first of two choir members
+		"when is the first rehearsal?": {
+			{Source: "choir", Time: ago(50), Text: "Member CH-2210 joined: tenor, Thursday group"},
+			{Source: "choir", Time: ago(40), Text: "Member CH-2211 joined: alto, Thursday group"},
+			{Source: "choir", Time: ago(30), Text: "Thursday group: rehearsal starts 9 January, 19:00, hall B"},
+		},
+		"第一次排练什么时候？": {
+			{Source: "choir", Time: ago(50), Text: "团员 CH-2210 入团：男高音，周四 组"},
+			{Source: "choir", Time: ago(40), Text: "团员 CH-2211 入团：女低音，周四 组"},
+			{Source: "choir", Time: ago(30), Text: "周四 组 排练 1 月 9 日 19:00 开始"},
 		},
 	} {
 		if _, _, f := fused(q, cs); f.Object != "" {

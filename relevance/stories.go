@@ -383,14 +383,15 @@ func endsOf(e *doc, hs []uint64) []uint64 {
 	return hs
 }
 
-// namesOneOf reports that d names by a number alone, or by letters and
-// digits with no prefix (a hardware address's end, "7E:A1"), one of hs
-// (sorted): a part of an identifier that an event naming the question's
-// object holds (namesAPart), or the end of a long number the story's event
-// names (endsOf: "41890 已 发送" after "发票 号码 24312000000041890：会议 费").
+// namesOneOf reports that d names one of hs (sorted) by an identifier of
+// its own, no amount: a part of an identifier that an event naming the
+// question's object holds (namesAPart: a number alone, a hardware
+// address's end "7E:A1", the "PD-012" of SH-PD-012), or the end of a long
+// number the story's event names (endsOf: "41890 已 发送" after "发票 号码
+// 24312000000041890：会议 费").
 func namesOneOf(d *doc, hs []uint64) bool {
 	for k := range int(d.nOwn) {
-		if id := d.own(k); id.bare || !id.amount && id.num == 0 {
+		if id := d.own(k); !id.amount {
 			if _, ok := slices.BinarySearch(hs, id.full); ok {
 				return true
 			}
