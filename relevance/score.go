@@ -615,6 +615,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			}
 		}
+		if len(qids) > 0 && !howLong && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
+			// (after the object's time moved, another time of its events is
+			// no time of it: afterTheMove)
+			unstated = lq.unstateAll(unstated, afterTheMove(qids, lq, cands, docs), timeHash)
+		}
 		lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
 		if head != 0 {
 			// (an event names a one-character noun as the end of a word
@@ -1838,6 +1843,48 @@ func aboutPaying(q text) bool {
 	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] || w == "due" }) ||
 		strings.ContainsAny(q.norm, "钱款费付缴交账")
 }
+
+// afterTheMove marks, for a question asking when an object it names (qids)
+// is, the events naming it after the newest that moves its time
+// (movesATime) which state a time, move none and match none of the
+// question's own words (q): the time they state is another thing's ("GT-7712
+// extra lesson added on 30 May", "PC-1192 check visit in 2 weeks", "CW-3350
+// 手术 顺利，下午 4 点 可 接" after "… moved to Fridays 16:00", "… 改 到 周五
+// 上午 10 点"), or the same as the move's, which says it. Nil: none.
+func afterTheMove(qids []ident, q *lexQuery, cands []Candidate, docs []doc) []bool {
+	move := -1
+	for i := range docs {
+		if (move < 0 || cands[i].Time.After(cands[move].Time)) && idMatch(qids, &docs[i]) == 1 && movesATime(&docs[i], cands[i].Text) {
+			move = i
+		}
+	}
+	if move < 0 {
+		return nil
+	}
+	var own []uint64 // the question's words of weight, no identifier's and no answer type's
+	for k := range q.words {
+		if h := q.hashes[k]; q.weights[k] > 0 && !isAnswerTerm(h) && !strings.Contains(timeCueChars, q.terms[k]) && !slices.ContainsFunc(qids, func(x ident) bool { return x.full == h || x.prefix == h }) {
+			own = append(own, h)
+		}
+	}
+	var out []bool
+	for i := range docs {
+		if !cands[i].Time.After(cands[move].Time) || docs[i].count(timeHash) == 0 || idMatch(qids, &docs[i]) < 1 ||
+			hasAny(&docs[i], own) || movesATime(&docs[i], cands[i].Text) {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(docs))
+		}
+		out[i] = true
+	}
+	return out
+}
+
+// timeCueChars are the characters of the Chinese questions asking when (几点,
+// 几号, 哪天, 几时, 什么时候), which an event states a time with: no word of
+// the question's own.
+const timeCueChars = "点号天日时候"
 
 // paymentDates marks the events naming an object the question names
 // (qids) and stating a sum and when it is to be paid (paymentHashes): for a

@@ -2876,6 +2876,19 @@ func TestAPaymentsDueDateIsNoTimeOfTheThing(t *testing.T) {
 	}
 }
 
+// After a thing's time moved, a later event on it stating another time and
+// moving nothing (an extra lesson added, a pick-up time) is no time of the
+// thing: "when is X?" is answered by the move. A question naming that other
+// thing is answered by it.
+func TestAfterAMoveAnotherTimeIsNoTimeOfTheThing(t *testing.T) {
+	cands := tenMinutesApart([]string{"Tennis lessons TN-3308: 6 lessons, Tuesdays 18:00, 210 EUR", "TN-3308 moved to Thursdays 17:30",
+		"TN-3308 extra lesson added on 12 June", "TN-3308 balance 105 EUR paid"})
+	firstFor(t, cands, map[string]int{"tn3308 what day?": 1, "when is TN-3308?": 1, "when is the tn3308 extra lesson?": 2})
+	vet := tenMinutesApart([]string{"宠物 预约 PV-4471：猫 咪咪，绝育，周二 上午 9 点", "PV-4471 改 到 周四 上午 11 点",
+		"PV-4471 手术 顺利，下午 5 点 可 接", "PV-4471 共 收费 980 元"})
+	firstFor(t, vet, map[string]int{"PV4471 几 点 做？": 1, "PV-4471 几 点 可以 接？": 2})
+}
+
 // tenMinutesApart are the texts as candidates of one source, the oldest
 // first, ten minutes apart, the newest ten minutes ago.
 func tenMinutesApart(texts []string) []relevance.Candidate {
