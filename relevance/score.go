@@ -1882,9 +1882,9 @@ func afterTheMove(qids []ident, q *lexQuery, cands []Candidate, docs []doc) []bo
 }
 
 // timeCueChars are the characters of the Chinese questions asking when (几点,
-// 几号, 哪天, 几时, 什么时候), which an event states a time with: no word of
-// the question's own.
-const timeCueChars = "点号天日时候"
+// 几号, 哪天, 几时, 什么时候, 周几, 星期几, 礼拜几), which an event states a
+// time with: no word of the question's own.
+const timeCueChars = "点号天日时候周星期礼拜"
 
 // paymentDates marks the events naming an object the question names
 // (qids) and stating a sum and when it is to be paid (paymentHashes): for a

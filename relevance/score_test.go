@@ -2887,6 +2887,9 @@ func TestAfterAMoveAnotherTimeIsNoTimeOfTheThing(t *testing.T) {
 	vet := tenMinutesApart([]string{"宠物 预约 PV-4471：猫 咪咪，绝育，周二 上午 9 点", "PV-4471 改 到 周四 上午 11 点",
 		"PV-4471 手术 顺利，下午 5 点 可 接", "PV-4471 共 收费 980 元"})
 	firstFor(t, vet, map[string]int{"PV4471 几 点 做？": 1, "PV-4471 几 点 可以 接？": 2})
+	class := tenMinutesApart([]string{"早教 课 ZJ-5520：20 节，周六 上午 9 点，3 600 元", "ZJ-5520 改 到 周日 上午 10 点", "ZJ-5520 老师 换 成 孙 老师",
+		"ZJ-5520 已 上 6 节", "ZJ-5520 下 周 停课 一 次"})
+	firstFor(t, class, map[string]int{"ZJ5520 周 几 上？": 1})
 }
 
 // tenMinutesApart are the texts as candidates of one source, the oldest
