@@ -484,13 +484,18 @@ func afterLetters(id string) string {
 
 // serialTail is the end of a serial number of letters and digits, from its
 // last letters ("kq7" of 5CG2231KQ7), when the serial has eight characters
-// or more and the end two letters or more and a digit: a customer and a
-// line name a serial so ("KQ7 battery replaced"). "" for any other.
+// or more and the end two letters or more and a digit, or, for one ending
+// in a letter, its last four when they hold a digit ("x19a" of PF3KX19A): a
+// customer and a line name a serial so ("KQ7 battery replaced", "X19A
+// remote wipe done"). "" for any other.
 func serialTail(id string) string {
 	if len(id) < 8 || strings.Trim(id, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
 		return ""
 	}
 	d := strings.LastIndexFunc(id, notDigit) // (the last letter)
+	if d == len(id)-1 && hasDigit(id[len(id)-4:]) && !isDigit(id[len(id)-4]) {
+		return id[len(id)-4:] // (from a letter: not the "119a" of a number's end)
+	}
 	if d < 0 || d == len(id)-1 {
 		return ""
 	}
@@ -666,7 +671,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 245
+const analysisVersion = 246
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

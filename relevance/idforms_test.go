@@ -468,7 +468,8 @@ func TestAnIdentifierWithoutItsLeadingLetters(t *testing.T) {
 }
 
 // A serial number of letters and digits is named by its end from its last
-// letters ("KQ7" for 5CG2231KQ7), by a customer and by a line, not its
+// letters ("KQ7" for 5CG2231KQ7), or by its last four when it ends in a
+// letter ("Z52B" for QR7MZ52B), by a customer and by a line, not its
 // sibling's; a short identifier has no such end ("AB12CD3").
 func TestASerialNumberByItsEnd(t *testing.T) {
 	cands := []relevance.Candidate{
@@ -485,6 +486,13 @@ func TestASerialNumberByItsEnd(t *testing.T) {
 		{Source: "it", Time: ago(20), Text: "Locker AB12CD3 opened"},
 		{Source: "it", Time: ago(10), Text: "CD3 cable missing"},
 	}, map[string][]bool{"AB12CD3 status?": {true, false}})
+	// one ending in a letter by its last four, from a letter
+	namedBy(t, []relevance.Candidate{
+		{Source: "it", Time: ago(56), Text: "Tablet S/N QR7MZ52B enrolled"},
+		{Source: "it", Time: ago(46), Text: "Tablet S/N QR7MZ25B enrolled"},
+		{Source: "it", Time: ago(36), Text: "Z52B screen replaced"},
+		{Source: "it", Time: ago(26), Text: "Z25B lost"},
+	}, map[string][]bool{"qr7mz52b repaired?": {true, false, true, false}, "was Z25B found?": {false, true, false, true}})
 }
 
 // A host's name is named by its first label when that holds letters and
