@@ -549,11 +549,17 @@ func labelHash(n string) uint64 { return termHash("#" + n) }
 // more (as lastThree keeps them for an event's; two for a number typed
 // whole whose group of two the question cannot tell: "77 已 开课" for
 // KC20261109-77 asked as "KC2026110977"), or its number without leading
-// zeros when they leave three ("894 locker 22 assigned" for MC-00894).
+// zeros when they leave three ("894 locker 22 assigned" for MC-00894), or a
+// prefixed number of three digits, its head's for one ending in letters
+// (headOf: "361 moved to 9 Dec" for FL/361/OPO).
 func labels(hs []uint64, id string) []uint64 {
-	if n, _ := numberPart(id); len(n) >= 7 {
+	n, _ := numberPart(id)
+	if head := headOf(id); head != "" {
+		n, _ = numberPart(head)
+	}
+	if len(n) >= 7 {
 		hs = append(hs, labelHash(n[len(n)-3:]), labelHash(n[len(n)-2:]))
-	} else if t := strings.TrimLeft(n, "0"); len(t) == 3 && len(t) < len(n) {
+	} else if t := strings.TrimLeft(n, "0"); len(t) == 3 && (len(t) < len(n) || len(n) < len(id)) {
 		hs = append(hs, labelHash(t))
 	}
 	return hs

@@ -74,8 +74,9 @@ func TestIdentifiersByTheirNumberAlone(t *testing.T) {
 // question's number alone: the question naming SF1460023871 does not name
 // the event whose 871 is a sum. A number with leading zeros is named without
 // them ("8820" for GH-08820). A line opening with its last three as a label
-// ("118 多 缴 200 元") is named by the long number too, and by a number with
-// leading zeros when they leave three ("894 locker" for MC-00894).
+// ("118 多 缴 200 元") is named by the long number too, by a number with
+// leading zeros when they leave three ("894 locker" for MC-00894), and by a
+// prefixed number of three digits ("361 moved" for FL/361/OPO).
 func TestALongNumberByItsEnd(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "shipping", Time: ago(58), Text: "Parcel SF1460023871 picked up: to Berlin"},
@@ -120,6 +121,14 @@ func TestALongNumberByItsEnd(t *testing.T) {
 		{Source: "members", Time: ago(10), Text: "871 meeting room credits: 4 hours left"},
 	}
 	namedBy(t, cards, map[string][]bool{"MC-00894 locker?": {false, true, true, false}})
+	// and a prefixed number of three digits, also before letters, by the three
+	flights := []relevance.Candidate{
+		{Source: "flights", Time: ago(40), Text: "Charter FL/316/OPO booked: Porto, 12 seats"},
+		{Source: "flights", Time: ago(30), Text: "Charter FL/361/OPO booked: Porto, 8 seats"},
+		{Source: "flights", Time: ago(20), Text: "316 catering: fish menu"},
+		{Source: "flights", Time: ago(10), Text: "361 moved to 9 Dec"},
+	}
+	namedBy(t, flights, map[string][]bool{"when is fl361opo?": {false, true, false, true}, "FL/316/OPO catering?": {true, false, true, false}})
 	// and a line opening with the last group of two digits of a question's
 	// identifier, as its label; not a count, a date or a clock's hour
 	// opening a line
