@@ -170,12 +170,15 @@ func analyze(normalised string, answers, event bool) Analysis {
 			}
 			if end, id := groupedNumber(rs, i, j); end > j {
 				// a number written in groups ("tracking 7734 2210 9981", an IBAN,
-				// "1Z 999 AA1 01 2345 6784") is one identifier, its groups words:
-				// two parcels of one sender share groups, and a question pastes
-				// the number whole
+				// "1Z 999 AA1 01 2345 6784") is one identifier, its groups an
+				// event's words: two parcels of one sender share groups, and a
+				// question pastes the number whole. A question's groups are no
+				// words of it: its identifier names the events, and its groups
+				// would count again for the one writing it so (most often the
+				// one introducing it, not the answer)
 				gs := strings.Fields(string(rs[i:end]))
-				for _, g := range gs {
-					a.Terms = append(a.Terms, g)
+				if event {
+					a.Terms = append(a.Terms, gs...)
 				}
 				// (not a phone's area code: "7700" of +44 7700 900456, which
 				// the customer's other line shares)

@@ -555,7 +555,8 @@ func TestAHardwareAddressByItsEnd(t *testing.T) {
 // A number written in groups is one identifier before a colon too ("Mobile
 // number 0176 4410 2290: Flex 20 GB"; a clock's colon is followed by its
 // minutes, after an hour of one or two digits), and a question pasting a long number whole names the events
-// that name it by its end ("5577 加 购 流量 包" for 13811225577).
+// that name it by its end ("5577 加 购 流量 包" for 13811225577); its groups
+// are no words of the question.
 func TestALongNumberPastedWhole(t *testing.T) {
 	identifiersAre(t, map[string][]string{"Mobile number 0176 4410 2290: Flex 20 GB": {"017644102290"},
 		"电费 户号 3302 1187 6604：11 月 312 元": {"330211876604"}, // (a colon after four digits: no clock)
@@ -569,6 +570,13 @@ func TestALongNumberPastedWhole(t *testing.T) {
 		{Source: "contracts", Time: ago(20), Text: "5501 申请 携号转网"},
 	}
 	namedBy(t, cands, map[string][]bool{"13811225577 加 了 什么？": {false, true, true, false}})
+	// a question pasting it in its groups: they are no words of the
+	// question's, which would hold the line introducing it above the answer
+	firstFor(t, []relevance.Candidate{
+		{Source: "stock", Time: ago(48), Text: "Barcode 4006 3810 1234 5: oat milk 1 l, stock 80"},
+		{Source: "stock", Time: ago(38), Text: "12345 best-before soon: 20 units removed from the shelf"},
+		{Source: "stock", Time: ago(28), Text: "12345 on offer: 3 for 2"},
+	}, map[string]int{"4006 3810 1234 5 how many removed?": 1})
 }
 
 // identifiersAre checks the identifiers Analyze finds in each text.
