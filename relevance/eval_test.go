@@ -837,7 +837,24 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese shop codes; invoices by year and month, Chinese registration
 	// slips, access points, Chinese barcodes, charter flights, Chinese
 	// policies, laptop serials, Chinese parking bays, employees, Chinese
-	// purchase contracts), written at stop 71's start and committed unread;
+	// purchase contracts), written at stop 71's start and committed unread
+	// (the 264th and 265th read once after its third change, then
+	// development sets);
+	// -blind-266.json and -blind-268.json (the 36th's shape: a kitchen, a
+	// Chinese yoga course, window repairs, a Chinese car service, a city
+	// tour, a Chinese dentist, dog walking, a Chinese guesthouse, picture
+	// framing, a Chinese removal; floor sanding, Chinese personal training,
+	// a kids' party, a Chinese air-conditioner fitting, a tailor, Chinese
+	// study abroad, office cleaning, a Chinese driving test, a piano move, a
+	// Chinese banquet) and -blind-267.json and -blind-269.json (identifiers
+	// of many kinds: shop orders, Chinese waybills in groups, certificates,
+	// Chinese social-security cards in groups, e-bikes, Chinese invoices in
+	// groups, virtual machines, Chinese household numbers, pallets, Chinese
+	// chassis numbers; leases, Chinese cards by their last four,
+	// repositories, Chinese registration slips, parcels by their end,
+	// Chinese student numbers, mailboxes, Chinese orders, sensors, Chinese
+	// passports), written after stop 71's seventh change and committed
+	// unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -973,6 +990,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-260.json"}, {"../examples/evalset-blind-261.json"},
 		{"../examples/evalset-blind-262.json"}, {"../examples/evalset-blind-263.json"},
 		{"../examples/evalset-blind-264.json"}, {"../examples/evalset-blind-265.json"},
+		{"../examples/evalset-blind-266.json"}, {"../examples/evalset-blind-267.json"},
+		{"../examples/evalset-blind-268.json"}, {"../examples/evalset-blind-269.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
