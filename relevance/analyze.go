@@ -211,6 +211,12 @@ func analyze(normalised string, answers, event bool) Analysis {
 			if n, ok := ordinalNumber(string(rs[i:j])); ok && namesAPlace(string(prevWord), wordAfter(rs, j)) {
 				a.Terms = append(a.Terms, n)
 			}
+			if string(rs[i:j]) == "day" && perWords[string(prevWord)] && prevEnd == i-1 && len(a.Terms) > nTerms && a.Terms[len(a.Terms)-1] == "day" {
+				// "a day", "per day" is daily: a rate ("practise 15 minutes a
+				// day"), no day a question asks for ("what day is it?"), and
+				// "daily" as "a month" is "monthly"
+				a.Terms[len(a.Terms)-1] = stem("daily")
+			}
 			if string(rs[i:j]) == "may" && (isDay(string(prevWord)) || isDay(tokenAfter(rs, j))) {
 				a.Terms = append(a.Terms, "may") // the month, not the stop word ("due 25 May", "May 3rd")
 			}
@@ -938,6 +944,9 @@ func quantityToken(tok string) bool {
 func trunkPrefixed(g string) bool {
 	return len(g) >= 2 && len(g) <= 5 && g[0] == '0' && g[1] != '0' && digitCount(g) == len(g)
 }
+
+// perWords make a unit after them a rate ("a day", "per day", "every day").
+var perWords = map[string]bool{"a": true, "per": true, "each": true, "every": true}
 
 // digitCount is how many digits s has.
 func digitCount(s string) int {

@@ -2892,6 +2892,19 @@ func TestAfterAMoveAnotherTimeIsNoTimeOfTheThing(t *testing.T) {
 	firstFor(t, class, map[string]int{"ZJ5520 周 几 上？": 1})
 }
 
+// "A day", "per day" is daily, a rate: no day a question asks for ("what
+// day is it?"), and the same word as "daily".
+func TestADayIsDaily(t *testing.T) {
+	for text, want := range map[string]string{"Stretch 10 minutes a day": "daili", "6 EUR per day": "daili", "what day is it?": "day", "daily rate": "daili"} {
+		if terms := relevance.Analyze(text).Terms; !slices.Contains(terms, want) {
+			t.Errorf("%q: terms %q, want %q", text, terms, want)
+		}
+	}
+	cands := tenMinutesApart([]string{"Violin lessons VL-4410: 10 lessons, Mondays 16:00, 300 EUR", "VL-4410 moved to Thursdays 16:30",
+		"Practise bowing a little every day", "VL-4410 second instalment 150 EUR paid"})
+	firstFor(t, cands, map[string]int{"what day is vl4410?": 1, "how often should she practise bowing?": 2})
+}
+
 // tenMinutesApart are the texts as candidates of one source, the oldest
 // first, ten minutes apart, the newest ten minutes ago.
 func tenMinutesApart(texts []string) []relevance.Candidate {
