@@ -782,7 +782,8 @@ func TestATotalPriceIsThePrice(t *testing.T) {
 
 // A question asking for a total ("一共 多少 钱？", "what's the total for …?")
 // is answered by the newest event naming the object that states one ("完工，共
-// 840 元", the rental's invoice), not the price it was booked at.
+// 840 元", the rental's invoice) or adds a sum to it ("+70 EUR"), not the
+// price it was booked at.
 func TestATotalIsTheNewestTotalStated(t *testing.T) {
 	service := []relevance.Candidate{
 		{Source: "保养", Time: ago(57), Text: "保养 预约 BY-6610：周一 上午 9 点，小 保养，480 元"},
@@ -800,6 +801,13 @@ func TestATotalIsTheNewestTotalStated(t *testing.T) {
 	}
 	firstFor(t, service, map[string]int{"BY6610 一共 多少 钱？": 3, "BY-6610 总共 多少？": 3})
 	firstFor(t, rental, map[string]int{"what's the total for ra40917?": 4})
+	// so is one adding a sum to it ("+90 EUR", "加 300 元"), for a total or
+	// what it costs now
+	hire := tenMinutesApart([]string{"Bike hire BH-2207: 2 e-bikes, 2 days, 140 EUR", "BH-2207 helmets handed out",
+		"BH-2207 extended by 1 day, +70 EUR", "BH-2207 bikes returned"})
+	firstFor(t, hire, map[string]int{"bh2207 total?": 2, "what does BH-2207 cost now?": 2})
+	move := tenMinutesApart([]string{"搬家 订单 BJ-7720：周六 上午，2 室，1 100 元", "BJ-7720 加 冰箱 搬运，加 300 元", "BJ-7720 改 到 周日 上午 9 点", "BJ-7720 搬家 完成"})
+	firstFor(t, move, map[string]int{"BJ7720 一共 多少 钱？": 1})
 }
 
 // "What did I just pay for?" asks for the newest payment: an event stating an

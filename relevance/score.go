@@ -542,7 +542,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			if price || asksDescription(q.normalised()) || asksWhatItIs(q.normalised(), own) {
 				intro := introOf(qids, cands, docs)
 				if price && intro >= 0 {
-					intro = repriced(intro, qids, cands, docs, totalCues.in(q.normalised()))
+					intro = repriced(intro, qids, cands, docs, totalCues.in(q.normalised()) || nowCues.in(q.normalised()))
 				}
 				if intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
 					tf := make([]int32, len(docs))
@@ -1331,9 +1331,10 @@ var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "
 // raised, lowered, upgraded or downgraded ("Monthly advance for G-2207-118
 // raised to 78 EUR"; not "renewed: 24.99 EUR taken", "return moved, extra
 // day 48 EUR", "upgraded free of charge"), or, when the question asks for a
-// total (total), the newest naming it that states a total (totalHashes:
-// "BY-6610 完工，共 840 元" after "保养 预约 BY-6610：…，480 元"; not an
-// add-on's "2 人 共 60 元", which names no order); else intro.
+// total or what it costs now (total), the newest naming it that states a
+// total (totalHashes: "BY-6610 完工，共 840 元" after "保养 预约 BY-6610：…，480
+// 元"; not an add-on's "2 人 共 60 元", which names no order) or adds a sum
+// to it (addedSum: "R-0093 extended by 2 days, +80 EUR"); else intro.
 func repriced(intro int, qids []ident, cands []Candidate, docs []doc, total bool) int {
 	at := intro
 	alone := !contested(qids, docs)
@@ -1342,7 +1343,7 @@ func repriced(intro int, qids []ident, cands []Candidate, docs []doc, total bool
 			continue
 		}
 		names := idMatch(qids, &docs[i]) > 0
-		if ((alone || names) && hasAny(&docs[i], repricedHashes) || total && names && hasAny(&docs[i], totalHashes)) &&
+		if ((alone || names) && hasAny(&docs[i], repricedHashes) || total && names && (hasAny(&docs[i], totalHashes) || addedSum.MatchString(cands[i].Text))) &&
 			bareNumber(cands[i].Text) { // (a sum: not "upgraded free of charge")
 			at = i
 		}
@@ -1361,6 +1362,11 @@ func bareNumber(text string) bool {
 	}
 	return false
 }
+
+// addedSum matches a sum added to an object's ("extended by 2 days, +80
+// EUR", "加 钢琴 搬运，加 400 元"): for a question asking for the total, the
+// newest word on it (repriced).
+var addedSum = regexp.MustCompile(`(^|[\s(,，：:])\+\s?\d|加\s*\d[\d,.]*\s*[元块]`)
 
 // totalCues mark a question asking for a total ("what's the total for
 // RA-40917?", "BY6610 一共 多少 钱？"), and totalHashes are the terms of an
