@@ -897,22 +897,24 @@ func numberWord(tok string) bool {
 // innerParts appends to parts what a line may name an identifier written
 // in three groups or more by (groups, as written): its groups from the
 // second to the last, joined ("pd012" of SH-PD-012, "663317" of "1208 6633
-// 17"), and, when middle, each group between others ("0371" of
-// 2024-0371-08), each with three digits or more and no year. Its last group
-// alone is Analysis.groups' (and newDoc's); the first names the kind more
-// often than the thing (a year, a region, a country).
+// 17"), and each group between others of letters and digits ("7f3a" of
+// LK-7F3A-22) or, when middle, of digits ("0371" of 2024-0371-08); each with
+// three digits or more, or four characters or more with a letter and a
+// digit, and no year. Its last group alone is Analysis.groups' (and
+// newDoc's); the first names the kind more often than the thing (a year, a
+// region, a country).
 func innerParts(parts, groups []string, middle bool) []string {
 	if len(groups) < 3 {
 		return parts
 	}
 	add := func(p string) {
-		if digitCount(p) >= 3 && !isYear(p) {
+		if (digitCount(p) >= 3 || len(p) >= 4 && hasDigit(p) && digitCount(p) < len(p)) && !isYear(p) {
 			parts = append(parts, p)
 		}
 	}
 	for k := 1; k < len(groups)-1; k++ {
 		add(strings.Join(groups[k:], ""))
-		if middle {
+		if middle || digitCount(groups[k]) < len(groups[k]) {
 			add(groups[k])
 		}
 	}

@@ -652,6 +652,12 @@ func TestAnIdentifierByItsInnerGroups(t *testing.T) {
 		{Source: "library", Time: ago(46), Text: "Member card 3301 4410 72 issued: child, east branch"},
 		{Source: "library", Time: ago(36), Text: "4410 renewal letter sent"},
 	}, map[string][]bool{"what did 3301441027 borrow?": {true, false, false}})
+	namedBy(t, []relevance.Candidate{ // (a group of letters and digits, after a kind's letters too)
+		{Source: "licences", Time: ago(56), Text: "Licence key LK-9Q2C-41: 10 seats"},
+		{Source: "licences", Time: ago(46), Text: "Licence key LK-9Q2D-41: 5 seats"},
+		{Source: "licences", Time: ago(36), Text: "9Q2C seats increased to 15"},
+		{Source: "licences", Time: ago(26), Text: "9Q2D renewal approved"},
+	}, map[string][]bool{"how many seats on lk9q2c41 now?": {true, false, true, false}})
 	stores := []relevance.Candidate{
 		{Source: "stores", Time: ago(56), Text: "Store SH-PD-012 opens until 21:00"},
 		{Source: "stores", Time: ago(46), Text: "Store SH-PD-021 opens until 22:00"},
