@@ -113,8 +113,9 @@ func nthObject(n int, noun string, own []string, rels []float64, docs []doc, can
 		// the thing the ordinal counts, which the window's events name and
 		// none introducing one of the objects does, is not the objects':
 		// "第一节课什么时候？" asks for the first lesson ("周末 班 首 课 12 月
-		// 12 日"), not the first of two students' enrolments
-		// (nor a synonym of it: "my second payment" over transfers)
+		// 12 日"), not the first of two students' enrolments. An
+		// introduction naming it, or a word of its family (Expand), keeps
+		// them.
 		h := termHash(stem(noun))
 		hs := stemHashes(append(Expand(noun, 3), noun)...)
 		intros := countFunc(objects, func(o object) bool { return hasAny(&docs[o.intro], hs) })

@@ -1364,8 +1364,8 @@ func bareNumber(text string) bool {
 }
 
 // addedSum matches a sum added to an object's ("extended by 2 days, +80
-// EUR", "加 钢琴 搬运，加 400 元"): for a question asking for the total, the
-// newest word on it (repriced).
+// EUR", "加 钢琴 搬运，加 400 元"): for a question asking for the total or
+// what it costs now, the newest word on it (repriced).
 var addedSum = regexp.MustCompile(`(^|[\s(,，：:])\+\s?\d|加\s*\d[\d,.]*\s*[元块]`)
 
 // totalCues mark a question asking for a total ("what's the total for
