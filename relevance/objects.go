@@ -55,22 +55,26 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 	}
 	// One pass: which of them each event names, how many events name each,
 	// and which an event before the object's first names.
-	masks := make([]uint64, len(docs))
+	// (None without them: only parts then tie an event to the object.)
+	var masks []uint64
 	counts := make([]int, len(via))
 	var earlier uint64
-	for j := range docs {
-		for k, id := range via {
-			if docs[j].names(id) {
-				masks[j] |= 1 << k
-				counts[k]++
-				if cands[j].Time.Before(first) {
-					earlier |= 1 << k
+	if len(via) > 0 {
+		masks = make([]uint64, len(docs))
+		for j := range docs {
+			for k, id := range via {
+				if docs[j].names(id) {
+					masks[j] |= 1 << k
+					counts[k]++
+					if cands[j].Time.Before(first) {
+						earlier |= 1 << k
+					}
 				}
 			}
 		}
-	}
-	if len(via) > 0 && earlier == 1<<len(via)-1 {
-		return
+		if earlier == 1<<len(via)-1 {
+			return
+		}
 	}
 	// not through the identifiers every candidate names (the entity's), nor
 	// an object named before the question's was (the course an invoice is
@@ -84,10 +88,13 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 	}
 	var parts []uint64 // the parts of the identifiers the events naming the object hold (made when first needed)
 	for j := range docs {
-		if comps[j].Identifier != 0 || namesKin(&docs[j], qids) {
+		if comps[j].Identifier != 0 {
 			continue
 		}
-		if masks[j]&^not == 0 && !namesAPart(&docs[j], &parts, comps, docs, masks) {
+		if (masks == nil || masks[j]&^not == 0) && (docs[j].nOwn == 0 || !namesAPart(&docs[j], &parts, comps, docs, masks)) {
+			continue // (an event naming no identifier names no part)
+		}
+		if namesKin(&docs[j], qids) {
 			continue
 		}
 		comps[j].Identifier = share
@@ -104,36 +111,48 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 // sorted, made when first needed.
 func namesAPart(d *doc, parts *[]uint64, comps []Components, docs []doc, masks []uint64) bool {
 	if *parts == nil {
-		*parts = []uint64{}
+		n := 0
+		for i := range docs {
+			if comps[i].Identifier >= 1 {
+				n += int(docs[i].nNum)
+			}
+		}
+		*parts = make([]uint64, 0, n) // (one allocation: this runs for most questions naming an object)
 		for i := range docs {
 			if comps[i].Identifier >= 1 {
 				*parts = append(*parts, docs[i].nums()...)
 			}
 		}
 		slices.Sort(*parts)
-		*parts = slices.DeleteFunc(*parts, siblingParts(*parts, comps, docs, masks))
+		if shared := siblingParts(*parts, comps, docs, masks); len(shared) > 0 {
+			*parts = slices.DeleteFunc(*parts, func(h uint64) bool { return slices.Contains(shared, h) })
+		}
 	}
 	return namesOneOf(d, *parts)
 }
 
-// siblingParts reports the parts (of parts, sorted) that an event holds
-// which names neither the question's object nor an identifier linked to it
+// siblingParts are the parts (of parts, sorted) that an event holds which
+// names neither the question's object nor an identifier linked to it
 // (masks) but an identifier of its own that is no part: a sibling's
 // ("2024-0317-08" beside 2024-0371-08), whose parts shared with the
 // object's ("2024") name neither.
-func siblingParts(parts []uint64, comps []Components, docs []doc, masks []uint64) func(uint64) bool {
+func siblingParts(parts []uint64, comps []Components, docs []doc, masks []uint64) []uint64 {
 	var shared []uint64
 	for i := range docs {
-		if comps[i].Identifier != 0 || masks[i] != 0 || !ownsAnother(&docs[i], parts) {
+		if comps[i].Identifier != 0 || masks != nil && masks[i] != 0 {
 			continue
 		}
+		at := len(shared)
 		for _, h := range docs[i].nums() {
 			if _, ok := slices.BinarySearch(parts, h); ok {
 				shared = append(shared, h)
 			}
 		}
+		if len(shared) > at && !ownsAnother(&docs[i], parts) {
+			shared = shared[:at] // (the parts of no identifier of its own: it refers to the object)
+		}
 	}
-	return func(h uint64) bool { return slices.Contains(shared, h) }
+	return shared
 }
 
 // ownsAnother reports that d names an identifier, no amount, that is not
