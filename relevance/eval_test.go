@@ -853,8 +853,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// chassis numbers; leases, Chinese cards by their last four,
 	// repositories, Chinese registration slips, parcels by their end,
 	// Chinese student numbers, mailboxes, Chinese orders, sensors, Chinese
-	// passports), written after stop 71's seventh change and committed
-	// unread;
+	// passports), written after stop 71's seventh change, committed unread
+	// and read once only after its eleventh;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
