@@ -229,6 +229,10 @@ func analyze(normalised string, answers, event bool) Analysis {
 			i++
 		}
 	}
+	if id := openingPair(rs); id != "" && !slices.Contains(a.IDs, id) {
+		a.IDs = append(a.IDs, id)
+		a.Terms = append(a.Terms, id)
+	}
 	if !event {
 		// A question's bare number of three digits names an object as a longer
 		// one does ("status of 311" for LR-311); an event's does not ("300
@@ -892,6 +896,31 @@ func numberWord(tok string) bool {
 		}
 	}
 	return true
+}
+
+// openingPair is the number a line opens with when it writes an account's
+// last two groups, four to six digits and two ("6633 17 贷款 审批 通过",
+// "…7720 19 new card ordered"), joined: the groups after the first of "1208
+// 6633 17" (innerParts), which a sibling's "6633 71" is not. "" for any
+// other: a count, a date or a sum after the number ("6602 11 月", "5501 12
+// 元"), one digit after it ("717 2 boxes").
+func openingPair(rs []rune) string {
+	i := 0
+	for i < len(rs) && (rs[i] == '…' || rs[i] == '.' || rs[i] == '*') {
+		i++
+	}
+	digit := func(r rune) bool { return r >= '0' && r <= '9' }
+	j := i
+	for j < len(rs) && digit(rs[j]) {
+		j++
+	}
+	if j-i < 4 || j-i > 6 || j+4 >= len(rs) || rs[j] != ' ' || !digit(rs[j+1]) || !digit(rs[j+2]) || rs[j+3] != ' ' {
+		return ""
+	}
+	if next := rs[j+4:]; beforeUnit(next) || strings.ContainsRune(cjkUnits+cjkMeasures, next[0]) || digit(next[0]) {
+		return ""
+	}
+	return string(rs[i:j]) + string(rs[j+1:j+3])
 }
 
 // innerParts appends to parts what a line may name an identifier written

@@ -658,6 +658,16 @@ func TestAnIdentifierByItsInnerGroups(t *testing.T) {
 		{Source: "licences", Time: ago(36), Text: "9Q2C seats increased to 15"},
 		{Source: "licences", Time: ago(26), Text: "9Q2D renewal approved"},
 	}, map[string][]bool{"how many seats on lk9q2c41 now?": {true, false, true, false}})
+	// a line opening with the last two groups of an account names it, not
+	// its sibling; not a month, a sum or a count after a number
+	identifiersAre(t, map[string][]string{"5518 27 loan approved": {"5518", "551827"}, "…5518 27 card sent": {"5518", "551827"},
+		"5518 11 月 扣款": {"5518"}, "5518 12 元 退回": {"5518"}, "5518 2 boxes": {"5518"}})
+	namedBy(t, []relevance.Candidate{
+		{Source: "fund", Time: ago(56), Text: "Housing fund account 4410 5518 27: 2,400 EUR a month"},
+		{Source: "fund", Time: ago(46), Text: "Housing fund account 4410 5518 72: 1,800 EUR a month"},
+		{Source: "fund", Time: ago(36), Text: "5518 27 withdrawal 1,500 EUR"},
+		{Source: "fund", Time: ago(26), Text: "5518 72 loan approved"},
+	}, map[string][]bool{"was 4410551872's loan approved?": {false, true, false, true}, "4410 5518 27 withdrawal?": {true, false, true, false}})
 	stores := []relevance.Candidate{
 		{Source: "stores", Time: ago(56), Text: "Store SH-PD-012 opens until 21:00"},
 		{Source: "stores", Time: ago(46), Text: "Store SH-PD-021 opens until 22:00"},

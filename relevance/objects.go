@@ -53,6 +53,11 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 			via = append(via, id)
 		}
 	}
+	// nor a number that is a group of the object's own identifier, as an
+	// event naming it holds it ("6633" of "6633 71 提取 …", which names
+	// "1208 6633 71" by its last two groups: the sibling "1208 6633 17"
+	// shares it)
+	via = slices.DeleteFunc(via, func(id ident) bool { return id.bare && partOfNamed(id.full, comps, docs, best) })
 	// One pass: which of them each event names, how many events name each,
 	// and which an event before the object's first names.
 	// (None without them: only parts then tie an event to the object.)
@@ -99,6 +104,19 @@ func link(comps []Components, docs []doc, cands []Candidate, qids []ident, share
 		}
 		comps[j].Identifier = share
 	}
+}
+
+// partOfNamed reports that an event naming the question's object best holds
+// h among the parts of its identifiers (nums).
+func partOfNamed(h uint64, comps []Components, docs []doc, best float64) bool {
+	for i := range docs {
+		if comps[i].Identifier > 0 && comps[i].Identifier >= best {
+			if _, ok := slices.BinarySearch(docs[i].nums(), h); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // namesAPart reports that an event names, by a bare number, a part of an
