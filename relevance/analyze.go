@@ -136,7 +136,7 @@ func givenNameShape(w string) bool {
 // asks no way).
 func analyze(normalised string, answers, event bool) Analysis {
 	var a Analysis
-	rs := hexPairsJoined([]rune(normalised))
+	rs := containersJoined(hexPairsJoined([]rune(normalised)))
 	var prevWord []rune // the token before, and where it ends
 	prevEnd := -1
 	for i := 0; i < len(rs); {
@@ -591,6 +591,32 @@ func hexPairsJoined(rs []rune) []rune {
 	return rs
 }
 
+// containersJoined is rs with a shipping container's number written apart
+// joined by dashes, as one identifier: its owner's three letters and U, J
+// or Z, its six-digit serial and its check digit ("msku 402117 3" is
+// "msku-402117-3", read as msku4021173, and named by 4021173 and, through
+// innerParts, by 402117).
+func containersJoined(rs []rune) []rune {
+	for i := 0; i+12 < len(rs); i++ {
+		if i > 0 && letterOrDigit(rs[i-1]) || !lowerLetters(rs[i:i+4]) || !strings.ContainsRune("ujz", rs[i+3]) ||
+			rs[i+4] != ' ' && rs[i+4] != '-' || !digits(rs[i+5:i+11]) || rs[i+11] != ' ' && rs[i+11] != '-' || !digits(rs[i+12:i+13]) ||
+			i+13 < len(rs) && letterOrDigit(rs[i+13]) {
+			continue
+		}
+		rs[i+4], rs[i+11] = '-', '-'
+		i += 12
+	}
+	return rs
+}
+
+func lowerLetters(rs []rune) bool {
+	return !slices.ContainsFunc(rs, func(r rune) bool { return r < 'a' || r > 'z' })
+}
+
+func digits(rs []rune) bool {
+	return !slices.ContainsFunc(rs, func(r rune) bool { return r < '0' || r > '9' })
+}
+
 // hexPair reports two hexadecimal digits opening rs (lower case, as
 // normalised), hexLetter that one of the two is a letter.
 func hexPair(rs []rune) bool {
@@ -941,9 +967,11 @@ func innerParts(parts, groups []string, middle bool) []string {
 			parts = append(parts, p)
 		}
 	}
+	last := groups[len(groups)-1]
 	for k := 1; k < len(groups)-1; k++ {
 		add(strings.Join(groups[k:], ""))
-		if middle || digitCount(groups[k]) < len(groups[k]) {
+		// (and the number before a check digit: "402117" of MSKU-402117-3)
+		if middle || digitCount(groups[k]) < len(groups[k]) || k == len(groups)-2 && len(last) == 1 && digitCount(last) == 1 {
 			add(groups[k])
 		}
 	}

@@ -668,6 +668,15 @@ func TestAnIdentifierByItsInnerGroups(t *testing.T) {
 		{Source: "fund", Time: ago(36), Text: "5518 27 withdrawal 1,500 EUR"},
 		{Source: "fund", Time: ago(26), Text: "5518 72 loan approved"},
 	}, map[string][]bool{"was 4410551872's loan approved?": {false, true, false, true}, "4410 5518 27 withdrawal?": {true, false, true, false}})
+	// a shipping container's number written apart is one identifier, named
+	// with its check digit and by its serial before it
+	identifiersAre(t, map[string][]string{"Container TGHU 551203 8 loaded": {"tghu5512038"}, "TGHU-551203-8 gated out": {"tghu5512038"}})
+	namedBy(t, []relevance.Candidate{
+		{Source: "freight", Time: ago(56), Text: "Container TGHU 551203 8 loaded at Hamburg"},
+		{Source: "freight", Time: ago(46), Text: "Container TGHU 551230 1 loaded at Bremen"},
+		{Source: "freight", Time: ago(36), Text: "5512038 held by customs"},
+		{Source: "freight", Time: ago(26), Text: "551230 departed"},
+	}, map[string][]bool{"why is TGHU 551203 8 late?": {true, false, true, false}, "tghu5512301 eta?": {false, true, false, true}})
 	stores := []relevance.Candidate{
 		{Source: "stores", Time: ago(56), Text: "Store SH-PD-012 opens until 21:00"},
 		{Source: "stores", Time: ago(46), Text: "Store SH-PD-021 opens until 22:00"},
