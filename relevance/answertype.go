@@ -816,11 +816,12 @@ var sumNouns = []string{"账单", "费用", "价格", "价钱", "租金", "房�
 func questionEnd(norm string) string { return strings.TrimRight(norm, " ?!.。？！了呢啊") }
 
 // placeAsked are the words that, a few after "where", ask for a place: a
-// happening's (below), or where a thing was left or ended up ("where did they
-// leave my parcel?", "where did my headphones end up?"), where "where is my
-// parcel?" asks where it stands.
+// happening's (below), or where a thing was left, ended up or was handled
+// ("where did they leave my parcel?", "where did my headphones end up?",
+// "where was the lamp delivered?", "where was 402171 loaded?"), where "where
+// is my parcel?" asks where it stands.
 var placeAsked = func() map[string]bool {
-	m := map[string]bool{"leave": true, "left": true, "end": true, "ended": true}
+	m := map[string]bool{"leave": true, "left": true, "end": true, "ended": true, "loaded": true, "unloaded": true, "delivered": true, "dropped": true, "parked": true, "stored": true, "found": true, "lost": true}
 	for w := range happenings {
 		m[w] = true
 	}

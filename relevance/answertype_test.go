@@ -326,6 +326,8 @@ func TestAnswerTypes(t *testing.T) {
 		"体检前要注意什么？":                                {instr}, // what to watch out for before it
 		"where did my headphones end up?":          {place}, // where a thing was left
 		"where did they leave my parcel?":          {place},
+		"where was the sofa delivered?":            {place}, // where a thing was handled: delivered, loaded, parked
+		"where was container 5512 loaded?":         {place},
 		"医生 说 我 得 了 什么？":                           {why}, // a diagnosis: what a doctor found
 		"what's my diagnosis?":                     {why},
 		"how often do I give the drops?":           {instr, relevance.FrequencyTerm},
