@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 
@@ -182,7 +183,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 				}
 				// (not a phone's area code: "7700" of +44 7700 900456, which
 				// the customer's other line shares)
-				a.inner = innerParts(a.inner, gs, !(i > 0 && rs[i-1] == '+') && !trunkPrefixed(gs[0]))
+				a.inner = innerParts(a.inner, gs, !(i > 0 && rs[i-1] == '+') && !trunkPrefixed(rs[i:i+utf8.RuneCountInString(gs[0])]))
 				a.IDs = append(a.IDs, id)
 				a.Terms = append(a.Terms, id)
 				prevWord, prevEnd = rs[i:end], end
@@ -532,7 +533,7 @@ func beforeUnit(rs []rune) bool {
 // the number joined, or j when there is none.
 func phoneNumber(rs []rune, i, j int) (int, string) {
 	plus := i > 0 && rs[i-1] == '+'
-	if !plus && (j-i < 2 || j-i > 5 || rs[i] != '0' || rs[i+1] == '0') || plus && j-i > 3 {
+	if !plus && !trunkPrefixed(rs[i:j]) || plus && j-i > 3 {
 		return j, ""
 	}
 	var b strings.Builder
@@ -613,9 +614,8 @@ func lowerLetters(rs []rune) bool {
 	return !slices.ContainsFunc(rs, func(r rune) bool { return r < 'a' || r > 'z' })
 }
 
-func digits(rs []rune) bool {
-	return !slices.ContainsFunc(rs, func(r rune) bool { return r < '0' || r > '9' })
-}
+// digits reports runes that are all ASCII digits.
+func digits(rs []rune) bool { return !slices.ContainsFunc(rs, notDigit) }
 
 // hexPair reports two hexadecimal digits opening rs (lower case, as
 // normalised), hexLetter that one of the two is a letter.
@@ -935,15 +935,14 @@ func openingPair(rs []rune) string {
 	for i < len(rs) && (rs[i] == '…' || rs[i] == '.' || rs[i] == '*') {
 		i++
 	}
-	digit := func(r rune) bool { return r >= '0' && r <= '9' }
 	j := i
-	for j < len(rs) && digit(rs[j]) {
+	for j < len(rs) && !notDigit(rs[j]) {
 		j++
 	}
-	if j-i < 4 || j-i > 6 || j+4 >= len(rs) || rs[j] != ' ' || !digit(rs[j+1]) || !digit(rs[j+2]) || rs[j+3] != ' ' {
+	if j-i < 4 || j-i > 6 || j+4 >= len(rs) || rs[j] != ' ' || !digits(rs[j+1:j+3]) || rs[j+3] != ' ' {
 		return ""
 	}
-	if next := rs[j+4:]; beforeUnit(next) || strings.ContainsRune(cjkUnits+cjkMeasures, next[0]) || digit(next[0]) {
+	if next := rs[j+4:]; beforeUnit(next) || strings.ContainsRune(cjkUnits+cjkMeasures, next[0]) || !notDigit(next[0]) {
 		return ""
 	}
 	return string(rs[i:j]) + string(rs[j+1:j+3])
@@ -999,9 +998,9 @@ func quantityToken(tok string) bool {
 
 // trunkPrefixed reports a phone number's first group: a trunk prefix and an
 // area code (a 0 and one to four digits, not 00: "030", "07700"), as
-// phoneNumber reads it.
-func trunkPrefixed(g string) bool {
-	return len(g) >= 2 && len(g) <= 5 && g[0] == '0' && g[1] != '0' && digitCount(g) == len(g)
+// phoneNumber reads it and innerParts' caller leaves it out.
+func trunkPrefixed(g []rune) bool {
+	return len(g) >= 2 && len(g) <= 5 && g[0] == '0' && g[1] != '0' && digits(g)
 }
 
 // perWords make a unit after them a rate ("a day", "per day", "every day").

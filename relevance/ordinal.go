@@ -116,10 +116,8 @@ func nthObject(n int, noun string, own []string, rels []float64, docs []doc, can
 		// 12 日"), not the first of two students' enrolments. An
 		// introduction naming it, or a word of its family (Expand), keeps
 		// them.
-		h := termHash(stem(noun))
-		hs := stemHashes(append(Expand(noun, 3), noun)...)
-		intros := countFunc(objects, func(o object) bool { return hasAny(&docs[o.intro], hs) })
-		if intros == 0 && slices.ContainsFunc(docs, func(d doc) bool { return d.count(h) > 0 }) {
+		hs := stemHashes(append(Expand(noun, 3), noun)...) // (the noun's own last)
+		if !slices.ContainsFunc(objects, func(o object) bool { return hasAny(&docs[o.intro], hs) }) && namedAnywhere(docs, hs[len(hs)-1]) {
 			return ident{}, -1
 		}
 	}
@@ -148,6 +146,16 @@ func nthObject(n int, noun string, own []string, rels []float64, docs []doc, can
 	}
 	slices.SortStableFunc(objects, func(a, b object) int { return cands[a.intro].Time.Compare(cands[b.intro].Time) })
 	return objects[n-1].id, objects[n-1].intro
+}
+
+// namedAnywhere reports that an event of docs has the term h.
+func namedAnywhere(docs []doc, h uint64) bool {
+	for i := range docs {
+		if docs[i].count(h) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // countFunc counts the elements of xs for which f holds.
