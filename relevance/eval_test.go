@@ -855,6 +855,21 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese student numbers, mailboxes, Chinese orders, sensors, Chinese
 	// passports), written after stop 71's seventh change, committed unread
 	// and read once only after its eleventh;
+	// -blind-270.json and -blind-272.json (the 36th's shape: puppy classes,
+	// a Chinese removal, window cleaning, a Chinese dental cleaning, lunch
+	// boxes, a Chinese car hire, a boiler service, a Chinese English
+	// course, a hotel, a Chinese courier; piano tuning, a Chinese washing
+	// machine repair, a yoga retreat, a Chinese home chef, kayak hire,
+	// Chinese calligraphy, an EV charger, a Chinese karaoke room, bathroom
+	// tiling, Chinese pet grooming) and -blind-271.json and -blind-273.json
+	// (identifiers of many kinds: refunds, Chinese medical cards in groups,
+	// MAC addresses, Chinese train tickets, purchase orders, Chinese
+	// property certificates, air waybills, Chinese ticket orders, CI
+	// builds, Chinese credit cards; help-desk tickets, Chinese water
+	// accounts, IP addresses, Chinese driving licence files, factory
+	// batches, Chinese broadband accounts, gift cards, Chinese hospital
+	// admissions, VINs, Chinese appointment numbers), written at stop 72's
+	// start and committed unread;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -992,6 +1007,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-264.json"}, {"../examples/evalset-blind-265.json"},
 		{"../examples/evalset-blind-266.json"}, {"../examples/evalset-blind-267.json"},
 		{"../examples/evalset-blind-268.json"}, {"../examples/evalset-blind-269.json"},
+		{"../examples/evalset-blind-270.json"}, {"../examples/evalset-blind-271.json"},
+		{"../examples/evalset-blind-272.json"}, {"../examples/evalset-blind-273.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
