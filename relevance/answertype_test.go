@@ -812,6 +812,18 @@ func TestATotalIsTheNewestTotalStated(t *testing.T) {
 	firstFor(t, move, map[string]int{"BJ7720 一共 多少 钱？": 1})
 }
 
+// A deposit is no total: "ct 209 total?" and "一共 多少 钱？" are answered by
+// what the order came to, not by the part paid ahead of it; a question
+// asking what was paid ("一共 付 了 多少？") counts it.
+func TestADepositIsNoTotal(t *testing.T) {
+	catering := tenMinutesApart([]string{"Catering order CT-209: lunch for 40, Fri 12:00, 860 EUR", "CT-209 menu: 10 vegetarian, 3 gluten-free",
+		"Headcount for CT-209 raised to 45: 967.50 EUR", "Deposit 300 EUR for CT-209 received", "Delivery for CT-209 moved to 11:30"})
+	firstFor(t, catering, map[string]int{"ct 209 total?": 2, "what is the total for CT-209?": 2})
+	dentist := tenMinutesApart([]string{"洗牙 YX-5512：周二 下午 3 点，张 医生，280 元", "YX-5512 改 到 周四 下午 4 点", "洗牙 前 两 小时 不要 吃 东西",
+		"YX-5512 加 涂 氟，加 80 元", "YX-5512 医生 换 成 刘 医生", "YX-5512 已 付 定金 100 元"})
+	firstFor(t, dentist, map[string]int{"一共 多少 钱？": 3, "YX5512 一共 多少 钱？": 3, "一共 付 了 多少？": 5})
+}
+
 // "What did I just pay for?" asks for the newest payment: an event stating an
 // amount, not a newer notice that states none.
 func TestWhatAPaymentWasForStatesAnAmount(t *testing.T) {

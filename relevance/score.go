@@ -572,6 +572,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && asksMoneyReturned(q.normalised()) {
 			unstated = lq.unstateAll(unstated, notReturned(docs), moneyHash)
 		}
+		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && totalCues.in(q.normalised()) && !asksPaid(q.normalised()) {
+			unstated = lq.unstateAll(unstated, depositsOnly(docs), moneyHash)
+		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm }) && !aboutSaid(q.normalised()) {
 			unstated = lq.unstateAll(unstated, problemsOnly(q.normalised(), cands, docs), reasonHash, delayHash)
 		}
@@ -1467,6 +1470,35 @@ func asksMoneyReturned(q text) bool {
 		}
 	}
 	return false
+}
+
+// depositsOnly marks, for a question asking for a total ("ct 209 total?",
+// "一共 多少 钱？"), the events whose sum is a part paid ahead of it and no
+// total ("Deposit 300 EUR for CT-209 received", "已 付 定金 100 元"): the
+// total is what the order came to, not what was paid first. Nil: none.
+func depositsOnly(docs []doc) []bool {
+	var out []bool
+	for i := range docs {
+		if docs[i].count(moneyHash) == 0 || !hasAny(&docs[i], depositHashes) || hasAny(&docs[i], totalHashes) {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(docs))
+		}
+		out[i] = true
+	}
+	return out
+}
+
+// depositHashes are the terms of the words naming a part paid ahead of the
+// whole.
+var depositHashes = stemHashes("deposit", "downpayment", "定金", "订金", "预付", "首付")
+
+// asksPaid reports a question asking what was paid ("total paid?", "一共 付
+// 了 多少？"): a deposit is part of it.
+func asksPaid(q text) bool {
+	return slices.ContainsFunc(q.words, func(w string) bool { return w == "paid" || w == "pay" || w == "paying" }) ||
+		strings.ContainsAny(q.norm, "付缴")
 }
 
 // returnedWords are the words of a question asking how much money came back.
