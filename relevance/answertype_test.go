@@ -810,6 +810,30 @@ func TestATotalIsTheNewestTotalStated(t *testing.T) {
 	firstFor(t, hire, map[string]int{"bh2207 total?": 2, "what does BH-2207 cost now?": 2})
 	move := tenMinutesApart([]string{"搬家 订单 BJ-7720：周六 上午，2 室，1 100 元", "BJ-7720 加 冰箱 搬运，加 300 元", "BJ-7720 改 到 周日 上午 9 点", "BJ-7720 搬家 完成"})
 	firstFor(t, move, map[string]int{"BJ7720 一共 多少 钱？": 1})
+	// and so is one stating the first price with the sums added since,
+	// paid or billed, though it names no total (360 + 80 = 440)
+	carWash := []relevance.Candidate{
+		{Source: "订单", Time: ago(58), Text: "洗车 订单 XC-7710：精洗，周六 上午 10 点，120 元"},
+		{Source: "订单", Time: ago(48), Text: "XC-7710 加 打蜡，加 60 元"},
+		{Source: "订单", Time: ago(38), Text: "XC-7710 改 到 周日 上午 11 点"},
+		{Source: "通知", Time: ago(28), Text: "洗车 后 两 小时 内 请 勿 淋雨"},
+		{Source: "订单", Time: ago(18), Text: "XC-7710 洗 好 了，可以 来 取"},
+		{Source: "付款", Time: ago(8), Text: "XC-7710 已 付 180 元"},
+	}
+	emb := testenv.LocalEmbedder(t, 384)
+	for i := range carWash {
+		v, _ := emb.Embed(context.Background(), []string{carWash[i].Text})
+		carWash[i].Embedding = v[0]
+	}
+	for _, q := range []string{"XC-7710 一共 多少？", "XC7710 一共 多少 钱？"} {
+		qv, _ := emb.Embed(context.Background(), []string{q})
+		if scores, _ := relevance.Score(relevance.NewQuery(q, qv[0]), carWash, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 5) {
+			t.Errorf("%q: the payment of 120 + 60 should rank first: %.3f", q, scores)
+		}
+	}
+	tuneUp := tenMinutesApart([]string{"Bike service BS-1044: full tune-up, 80.00 EUR", "BS-1044 extra: new chain fitted, 25.00 EUR",
+		"BS-1044 paid by card: 105.00 EUR", "Winter storage offer: 30 EUR per month"})
+	firstFor(t, tuneUp, map[string]int{"bs1044 total?": 2, "what's the total for BS-1044?": 2})
 }
 
 // A deposit is no total: "ct 209 total?" and "一共 多少 钱？" are answered by

@@ -1351,8 +1351,122 @@ func repriced(intro int, qids []ident, cands []Candidate, docs []doc, total bool
 			at = i
 		}
 	}
+	if total {
+		if t := storyTotal(intro, qids, cands, docs); t >= 0 && cands[t].Time.After(cands[at].Time) {
+			at = t
+		}
+	}
 	return at
 }
+
+// storyTotal is the newest event naming the object (qids) after intro that
+// states, of its sums, the object's first price with the sums added to it
+// since (addedHashes, addedSum): "BJ-2281 已 付 440 元" after "保洁 订单
+// BJ-2281：…，360 元" and "BJ-2281 加 擦 玻璃，加 80 元" says what the whole
+// came to, paid or billed, though it names no total. -1: none.
+func storyTotal(intro int, qids []ident, cands []Candidate, docs []doc) int {
+	first := sumsStated(cands[intro].Text)
+	if len(first) == 0 {
+		return -1
+	}
+	var later []int
+	for i := range docs {
+		if cands[i].Time.After(cands[intro].Time) && docs[i].count(moneyHash) > 0 && idMatch(qids, &docs[i]) > 0 {
+			later = append(later, i)
+		}
+	}
+	slices.SortFunc(later, func(a, b int) int { return cands[a].Time.Compare(cands[b].Time) })
+	var added int64
+	found := -1
+	for _, i := range later {
+		sums := sumsStated(cands[i].Text)
+		if len(sums) == 1 && (hasAny(&docs[i], addedHashes) || addedSum.MatchString(cands[i].Text)) {
+			added += sums[0]
+			continue
+		}
+		if added > 0 && slices.ContainsFunc(sums, func(s int64) bool { return slices.Contains(first, s-added) }) {
+			found = i
+		}
+	}
+	return found
+}
+
+// addedHashes are the terms of the words saying a thing was added to an
+// object, with its sum ("KS-5520 加 保价 5 元", "insurance added, 12 EUR").
+var addedHashes = stemHashes("added", "extra", "plus", "加", "增加", "另加", "加收")
+
+// sumsStated are the sums of money the text states, in hundredths: each
+// number with a currency sign or word right before or after it ("€35",
+// "612.00 EUR", "1 200 元", "1,250.50 GBP").
+func sumsStated(text string) []int64 {
+	rs := []rune(text)
+	var out []int64
+	for i := 0; i < len(rs); {
+		if !unicode.IsDigit(rs[i]) || i > 0 && (unicode.IsLetter(rs[i-1]) && !isCJK(rs[i-1]) || rs[i-1] == '-' || rs[i-1] == '/') {
+			i++
+			continue
+		}
+		v, j := sumAt(rs, i)
+		if currencyBefore(rs, i) || currencyAfter(rs, j) {
+			out = append(out, v)
+		}
+		i = j
+	}
+	return out
+}
+
+// sumAt reads the number at rs[i:] in hundredths, with its thousands set
+// apart by commas or spaces ("1,250", "1 200") and up to two decimals, and
+// where it ends.
+func sumAt(rs []rune, i int) (int64, int) {
+	var v int64
+	j, group := i, 0 // (group: the digits since the last separator)
+	for j < len(rs) {
+		switch r := rs[j]; {
+		case unicode.IsDigit(r):
+			v, j, group = v*10+int64(r-'0'), j+1, group+1
+			continue
+		case (r == ',' || r == ' ') && group >= 1 && group <= 3 && j+4 <= len(rs) && digits(rs[j+1:j+4]) && (j+4 == len(rs) || !unicode.IsDigit(rs[j+4])):
+			j, group = j+1, 0
+			continue
+		case r == '.' && j+1 < len(rs) && unicode.IsDigit(rs[j+1]):
+			cents, k := int64(rs[j+1]-'0')*10, j+2
+			if k < len(rs) && unicode.IsDigit(rs[k]) {
+				cents, k = cents+int64(rs[k]-'0'), k+1
+			}
+			return v*100 + cents, k
+		}
+		break
+	}
+	return v * 100, j
+}
+
+// currencyBefore and currencyAfter report a currency sign or word right
+// before rs[i] or from rs[j] on, spaces apart ("€ 35", "EUR 35", "35 元").
+func currencyBefore(rs []rune, i int) bool {
+	for i > 0 && rs[i-1] == ' ' {
+		i--
+	}
+	k := i
+	for k > 0 && unicode.IsLetter(rs[k-1]) && !isCJK(rs[k-1]) {
+		k--
+	}
+	return k < i && currencyCodes[strings.ToLower(string(rs[k:i]))] || i > 0 && strings.ContainsRune(currencySigns, rs[i-1])
+}
+
+func currencyAfter(rs []rune, j int) bool {
+	for j < len(rs) && rs[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(rs) && unicode.IsLetter(rs[k]) && !isCJK(rs[k]) {
+		k++
+	}
+	return k > j && currencyCodes[strings.ToLower(string(rs[j:k]))] || j < len(rs) && strings.ContainsRune(currencySigns, rs[j])
+}
+
+// currencySigns are the signs of money written beside a number.
+const currencySigns = "€$£¥₹元块円"
 
 // bareNumber reports a number in text that is no identifier's part (not the
 // 4471 of RC-4471: inIdentifier).
