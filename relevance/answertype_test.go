@@ -889,6 +889,40 @@ func TestWhatAnIdentifierMeansIsWhereItIsNamed(t *testing.T) {
 	firstOnlyWith(t, relevance.NewQuery("which trip is TI-5520?", nil), policy, 0, func(w *relevance.Weights) { w.Description = 0 })
 }
 
+// "What course is 0421?", "FL-0719 what van?", "0363 是 什么 药？" ask what
+// kind of thing the object is, by one noun: the event introducing it says
+// it, not the newest word on it. Not when the object changed since ("升舱 至
+// 公务舱" for "是 什么 舱位？"), nor when it asks what it is now.
+func TestWhatKindAThingIsIsWhereItIsIntroduced(t *testing.T) {
+	course := []relevance.Candidate{
+		{Source: "courses", Time: ago(56), Text: "Enrolment ENR/2026/0412: Spanish B1, Mondays"},
+		{Source: "courses", Time: ago(46), Text: "Enrolment ENR/2026/0421: Pottery, Thursdays"},
+		{Source: "courses", Time: ago(26), Text: "0421 waiting list position 2"},
+		{Source: "courses", Time: ago(16), Text: "0421 place confirmed"},
+	}
+	for _, q := range []string{"what course is 0421?", "0421 what course?"} {
+		firstOnlyWith(t, relevance.NewQuery(q, nil), course, 1, func(w *relevance.Weights) { w.Description = 0 })
+	}
+	pharmacy := []relevance.Candidate{
+		{Source: "药房", Time: ago(57), Text: "处方 号 CF 2026 1105 0336：降压 药，30 天"},
+		{Source: "药房", Time: ago(47), Text: "处方 号 CF 2026 1105 0363：止咳 糖浆，7 天"},
+		{Source: "药房", Time: ago(27), Text: "0363 缺货，预计 明天 到"},
+		{Source: "药房", Time: ago(7), Text: "0363 已 到货，可 取"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("0363 是 什么 药？", nil), pharmacy, 1, func(w *relevance.Weights) { w.Description = 0 })
+	flight := []relevance.Candidate{
+		{Source: "机票", Time: ago(57), Text: "机票 订单 JP-202：成都 - 上海，5 月 5 日 19:10，经济舱"},
+		{Source: "机票", Time: ago(30), Text: "JP-202 已 选座 32A"},
+		{Source: "机票", Time: ago(16), Text: "JP-202 升舱 至 公务舱，补 差价 1,200 元"},
+	}
+	if _, _, f := fused("JP-202 是 什么 舱位？", flight); slices.Contains(f.Asks, "description") {
+		t.Errorf("upgraded since: fusion %+v, want no description", f)
+	}
+	if _, _, f := fused("what course is 0421 now?", course); slices.Contains(f.Asks, "description") {
+		t.Errorf("what it is now: fusion %+v, want no description", f)
+	}
+}
+
 // A question asking what a thing's sum is ("额度是多少？", a credit line) is
 // answered where the sum is said, or said to change: a later amount on the
 // same card (a purchase) is another sum, and inherits only the story's share.

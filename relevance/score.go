@@ -539,8 +539,13 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// object (for a price, when it states one: "Meal plan KT-318
 			// started" leaves the price to the charge)
 			price := asksPrice(q.Analysis, asked)
-			if price || asksDescription(q.normalised()) || asksWhatItIs(q.normalised(), own) {
+			what := asksDescription(q.normalised()) || asksWhatItIs(q.normalised(), own)
+			kind := !price && !what && asksWhatKind(q.normalised(), own)
+			if price || what || kind {
 				intro := introOf(qids, cands, docs)
+				if kind && intro >= 0 && changedSince(intro, qids, cands, docs) {
+					intro = -1 // (a kind changed since: "SUB-0093 upgraded to Business" for "what plan is sub0093eu?")
+				}
 				if price && intro >= 0 {
 					intro = repriced(intro, qids, cands, docs, totalCues.in(q.normalised()) || nowCues.in(q.normalised()))
 				}
@@ -1315,6 +1320,55 @@ func asksWhatItIs(q text, own []string) bool {
 		return len(own) > 0 && !slices.ContainsFunc(own, func(t string) bool { return !meaningStems[t] })
 	}
 	return beWords[words[1]] && len(own) == 0
+}
+
+// asksWhatKind reports a question naming its object that asks what kind of
+// thing it is by one noun (own, its terms without its identifiers): "what
+// course is 0421?", "FL-VAN-0719 what van?", "0363 是 什么 药？", "1101 0588
+// 3427 是 什么 类型？". The event introducing the object says it, unless the
+// object changed since (changedSince).
+func asksWhatKind(q text, own []string) bool {
+	if nowCues.in(q) {
+		return false // (what it is now: "what size is a55120 now?")
+	}
+	n := len(q.words)
+	if len(own) == 1 && n >= 3 {
+		if (q.words[0] == "what" || q.words[0] == "which") && stem(q.words[1]) == own[0] && beWords[q.words[2]] ||
+			(q.words[n-2] == "what" || q.words[n-2] == "which") && stem(q.words[n-1]) == own[0] && !strings.HasSuffix(q.words[n-1], "ed") {
+			return true // (not "ev20260347 what happened?")
+		}
+	}
+	cjk := strings.Map(func(r rune) rune {
+		if isCJK(r) {
+			return r
+		}
+		return -1
+	}, q.norm)
+	noun, ok := strings.CutPrefix(cjk, "是什么")
+	if !ok {
+		noun, ok = strings.CutPrefix(cjk, "什么")
+	}
+	k := utf8.RuneCountInString(noun)
+	return ok && k >= 1 && k <= 2 && !notAKind[noun] && !strings.ContainsAny(noun, "了过吗呢") && len(own) <= 3
+}
+
+// notAKind are the nouns after 什么 that ask for no kind of thing: a time, a
+// reason, a state, a price or a place.
+var notAKind = map[string]bool{"时候": true, "时间": true, "原因": true, "问题": true, "情况": true, "状态": true, "进度": true,
+	"结果": true, "价格": true, "价钱": true, "钱": true, "地方": true, "地址": true, "意思": true, "东西": true}
+
+// changedSince reports an event naming the object (qids; or any, in a
+// window where no event names another object of its kind: "Upgraded to
+// Premium" after ST-3310's start) after intro that says a thing of it changed or is another now, or was added to it ("child
+// seat added to CR-3307" for "what extras are on CR-3307?").
+func changedSince(intro int, qids []ident, cands []Candidate, docs []doc) bool {
+	alone := !contested(qids, docs)
+	for i := range docs {
+		if cands[i].Time.After(cands[intro].Time) && (saysChanged(&docs[i]) || saysReplaced(&docs[i]) || hasAny(&docs[i], addedHashes)) && (alone || idMatch(qids, &docs[i]) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // cjkWhatItIs are the Chinese questions asking what a thing is or means, and

@@ -1007,7 +1007,7 @@ func hasAll(d *doc, hs []uint64) bool {
 var replacedHashes = stemHashes(replacedWords...)
 
 var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
-	"换成", "改为", "改成", "更换", "升级", "降级"}
+	"换成", "改为", "改成", "更换", "升级", "降级", "升舱", "升房"}
 
 // doneMarks are the terms of the words saying that something is done
 // (成功, 完成, 送达, 签收, 到账, 缴纳, 已付 …; 发货 too, as "shipped" is in
