@@ -765,6 +765,25 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 	if _, _, f := fused("what did you do about KT-771?", cands); slices.Contains(f.Asks, "description") {
 		t.Errorf("what was done about it: fusion %+v, want no description", f)
 	}
+	// what a file was opened for, what a policy insures; not what is under way
+	register := []relevance.Candidate{
+		{Source: "房产", Time: ago(46), Text: "不动产 登记 第 018324 号：抵押 登记"},
+		{Source: "房产", Time: ago(26), Text: "018324 抵押 金额 200 万 元"},
+		{Source: "房产", Time: ago(6), Text: "018324 登记 完成"},
+	}
+	if _, _, f := fused("018324 在 办 什么？", register); slices.Contains(f.Asks, "description") {
+		t.Errorf("what is under way: fusion %+v, want no description", f)
+	}
+	policy := []relevance.Candidate{
+		{Source: "车险", Time: ago(46), Text: "车险 保单 PDAA2026-3100-7854：交强险，950 元"},
+		{Source: "车险", Time: ago(26), Text: "7854 已 续保"},
+		{Source: "车险", Time: ago(6), Text: "7854 车主 变更"},
+	}
+	for q, c := range map[string][]relevance.Candidate{"第 018324 号 是 办 什么？": register, "PDAA2026-3100-7854 保 什么？": policy} {
+		if scores, _, f := fused(q, c); !ranksFirst(scores, 0) || !slices.Contains(f.Asks, "description") || f.AsksStatus {
+			t.Errorf("%q: %.3f, fusion %+v, want the first event first, asked as a description with no status share", q, scores, f)
+		}
+	}
 }
 
 // 总价 asks what a thing costs, as 多少钱 does: the contract's price, not the
