@@ -1677,7 +1677,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"overheating": true, "overheated": true, "slow": true, "weak": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
 	"unreadable": true, "bug": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a service or device stopped (as 暂停, 断网 are)
-	"paused": true, "disconnected": true, "noisy": true, "dripping": true, "throttled": true,
+	"paused": true, "disconnected": true, "disconnects": true, "noisy": true, "dripping": true, "throttled": true,
 	// a device's fault heard or seen ("left ear cup crackles", "screen flickers")
 	"crackles": true, "crackling": true, "buzzing": true, "buzzes": true, "rattles": true, "rattling": true, "hissing": true,
 	"flickers": true, "flickering": true, "squeaks": true, "squeaking": true, "beeping": true,
@@ -1738,7 +1738,7 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 	"didn": {"t"}, "wasn": {"t"}, "weren": {"t"}, "hasn": {"t"}, "haven": {"t"}, "hadn": {"t"}, "isn": {"t"}, "aren": {"t"},
 	// why something could not be done ("nobody at home", "not found", "out of
 	// stock", "sold out")
-	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access"}, "for": {"maintenance", "repairs", "repair", "renovation", "refurbishment", "cleaning", "works", "inspection", "holidays"},
+	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access", "sound", "signal", "power", "picture", "heating", "connection"}, "for": {"maintenance", "repairs", "repair", "renovation", "refurbishment", "cleaning", "works", "inspection", "holidays"},
 	"without": {"a", "an", "valid", "permission", "authorisation", "authorization"},
 	"not": {"as", "found", "available", "enough", "home", "reachable", "possible", "eligible", "valid", "working", "responding", "charging", "connecting", "loading",
 		"work", "respond", "charge", "connect", "load"},
@@ -1748,6 +1748,8 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 		"hot", "cold", "weak"},
 	// a reading out of range, as a check finds it ("pressure low, topped up", "battery flat")
 	"pressure": {"low", "high", "dropped", "drop"}, "battery": {"low", "flat", "dead", "drained"},
+	// a part gone flat, a warning lit ("flat rear tyre", "brake warning light on")
+	"flat": {"tyre", "tire", "rear", "front", "battery"}, "warning": {"light", "lamp"}, "noise": {"on", "from", "in"},
 	"low": {"pressure", "battery", "oil", "coolant", "tyre", "tire", "signal", "fluid"},
 	// why a payment came back ("returned by the bank: account closed", "cheque returned unpaid")
 	"account": {"closed"}, "returned": {"unpaid"},
