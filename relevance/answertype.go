@@ -69,6 +69,9 @@ func (g gapCue) in(words []string) bool {
 	return false
 }
 
+// placeType is the answer type of a question asking for a place.
+var placeType = answerTypes[slices.IndexFunc(answerTypes, func(t *answerType) bool { return t.term == PlaceTerm })]
+
 var answerTypes = []*answerType{
 	{MoneyTerm, "amount", 0, newCueSet(amountWords), statesAmount, func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{QuantityTerm, "quantity", 0, quantityCues, byRunes(statesQuantity), func(w Weights) float64 { return w.Amount }, false, quantityGap, 0},
@@ -849,7 +852,9 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	"neighbour": true, "neighbor": true, "doorstep": true, "porch": true, "mailbox": true, "letterbox": true,
 	"concierge": true, "dealer": true, "dealership": true,
 	// where a thing is had online ("e-tickets in the app", "on our website")
-	"app": true, "website": true, "portal": true}
+	"app": true, "website": true, "portal": true,
+	// a place by that word ("location changed to the botanical garden")
+	"location": true}
 
 var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)

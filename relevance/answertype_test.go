@@ -431,6 +431,28 @@ func asksFor(t *testing.T, want map[string][]string) {
 	}
 }
 
+// "Where is PS-5092?" of a photo shoot, a lesson or a party asks where it
+// takes place: the line moving it, not the newest word on it; of a parcel,
+// where its story stands.
+func TestWhereAHappeningIsIsItsPlace(t *testing.T) {
+	shoot := []relevance.Candidate{
+		{Source: "bookings", Time: ago(58), Text: "Photo shoot PS-5092: family portraits, Sunday 15:00, city park, 250 EUR"},
+		{Source: "bookings", Time: ago(48), Text: "PS-5092 location changed to the botanical garden"},
+		{Source: "notes", Time: ago(38), Text: "Bring a change of clothes for the children"},
+		{Source: "bookings", Time: ago(28), Text: "PS-5092 extra hour added, 330 EUR"},
+		{Source: "bookings", Time: ago(18), Text: "PS-5092 moved to Sunday 16:30 for better light"},
+		{Source: "bookings", Time: ago(8), Text: "PS-5092 gallery online, 64 photos"},
+	}
+	for _, q := range []string{"where is ps5092?", "where is PS-5092 now?"} {
+		firstOnlyWith(t, relevance.NewQuery(q, nil), shoot, 1, func(w *relevance.Weights) { w.Place = 0 })
+	}
+	parcel := tenMinutesApart([]string{"Order PR-2290 placed: 2 posters", "Order PR-2290 shipped with DHL, tracking 3SDEF81920",
+		"PR-2290 moved to the next van round", "PR-2290 out for delivery"})
+	if _, _, f := fused("where is PR-2290?", parcel); slices.Contains(f.Asks, "place") {
+		t.Errorf("a parcel: fusion %+v, want no place asked", f)
+	}
+}
+
 // A question asking why looks for the events that state a cause or a problem:
 // "why is the screen black?" shares no word with the failure that answers it.
 // (Not "why can't I stream?" nor "why is there no picture?": its "can't", its

@@ -443,6 +443,14 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	howLong := durationCueSet.in(q.normalised()) // (a question asking how long: durationCues)
 	var nounWords []string                       // (noun's terms)
 	asked := answerTypesAsked(q.normalised(), w)
+	if len(qids) > 0 && w.Place > 0 && len(asked) == 0 && asksWhereItIs(q.normalised(), own) {
+		if intro := introOf(qids, cands, docs); intro >= 0 && hasAny(&docs[intro], happeningHashes) {
+			// "where is ph4427?" of a photo shoot, a lesson, a party: where it
+			// takes place, as "where is the shoot?" asks (placeAsked); of a
+			// parcel or an order, where its story stands
+			asked = append(asked, placeType)
+		}
+	}
 	byClause := askedByClause(q.normalised(), asked)
 	asksFault := slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) // (what is wrong, what a check found)
 	offer := w.Offer                                                                               // the scale of a line that only offers
@@ -1372,6 +1380,24 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc) bool {
 	}
 	return false
 }
+
+// asksWhereItIs reports a question asking where its object is and nothing
+// more ("where is ph4427?", "where's PS-5092 now?"; own, its words without
+// its identifiers).
+func asksWhereItIs(q text, own []string) bool {
+	return len(q.words) >= 3 && q.words[0] == "where" && beWords[q.words[1]] &&
+		!slices.ContainsFunc(own, func(t string) bool { return t != stem("where") && !beWords[t] && t != stem("now") && t != stem("the") })
+}
+
+// happeningHashes are the terms of the happenings (a lesson, a party, a
+// shoot) an object introduced as one takes place at.
+var happeningHashes = func() []uint64 {
+	var hs []uint64
+	for w := range happenings {
+		hs = append(hs, termHash(stem(w)))
+	}
+	return append(hs, termHash(stem("shoot")), termHash(stem("photoshoot")))
+}()
 
 // cjkWhatItIs are the Chinese questions asking what a thing is or means, and
 // nothing more, once its identifiers are left out.
