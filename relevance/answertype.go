@@ -1997,6 +1997,10 @@ func (s statedByWords) each(rs []rune, found func(w string) bool) bool {
 			i = j
 		case isLatin(r):
 			j := span(rs, i, isLatin)
+			if j+1 < len(rs) && (rs[j] == '-' || rs[j] == '/' || rs[j] == '_') && unicode.IsDigit(rs[j+1]) {
+				i = j // (an identifier's letters: MR-1127 names no Mr)
+				continue
+			}
 			w := asciiWord(rs[i:j], &buf)
 			if (in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return s.followedBy(rs[j:], next) })) &&
 				found(string(w)) {

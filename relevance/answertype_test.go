@@ -80,6 +80,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"INC0048817: line test shows noise on the copper line":         {why},
 		"Ticket INC-88421: VPN disconnects every hour":                 {why},
 		"Question about noise level: 19 dB on the lowest setting":      nil,
+		"MR-1127 会员 卡 扣 500 元":                                         {money}, // (an identifier's letters name no one: MR-1127 is no Mr)
 		"Filling done; no hot drinks":                                  nil,
 		"C7 reported: front brake weak":                                {why}, // (a weak brake, signal or battery is a fault)
 		"SH-20260415 检测：压缩机 坏，在 保修 期 内":                                {why}, // (坏 spaced, without 了)
