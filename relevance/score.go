@@ -1348,6 +1348,9 @@ func asksWhatKind(q text, own []string) bool {
 			return true // (not "ev20260347 what happened?")
 		}
 	}
+	if !strings.Contains(q.norm, "什") {
+		return false // (most questions: nothing copied)
+	}
 	cjk := strings.Map(func(r rune) rune {
 		if isCJK(r) {
 			return r
