@@ -1118,6 +1118,9 @@ var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf"
 	"hkd": true, "sgd": true, "euro": true, "euros": true, "dollar": true, "dollars": true, "pound": true,
 	"pounds": true, "yuan": true, "bucks": true, "quid": true}
 
+// currencySigns are the signs of money written beside a number.
+const currencySigns = "€$£¥₹元块円"
+
 // statesAmount reports that the text states an amount of money, or that
 // there is none to pay ("not charged to you", "free of charge", 不收费): "will
 // I have to pay for the scratch?" is answered by "reviewed: pre-existing, not
@@ -1142,7 +1145,7 @@ func statesMoney(rs []rune) bool {
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
-		case r == '€' || r == '$' || r == '£' || r == '¥' || r == '₹' || r == '元' || r == '块' || r == '円':
+		case strings.ContainsRune(currencySigns, r):
 			if prevNumber {
 				return true
 			}

@@ -1305,12 +1305,7 @@ func asksDescription(q text) bool {
 // through another identifier (link). own are its terms without its
 // identifiers.
 func asksWhatItIs(q text, own []string) bool {
-	if cjk := strings.Map(func(r rune) rune {
-		if isCJK(r) {
-			return r
-		}
-		return -1
-	}, q.norm); cjkWhatItIs[cjk] {
+	if cjkWhatItIs[cjkOnly(q.norm)] {
 		return true // "JD-3302 是什么东西？", "E21 是什么意思": its Chinese is nothing more
 	}
 	// "which trip is TI-60023?", "which order was 4471?": the kind of thing
@@ -1351,12 +1346,7 @@ func asksWhatKind(q text, own []string) bool {
 	if !strings.Contains(q.norm, "什") {
 		return false // (most questions: nothing copied)
 	}
-	cjk := strings.Map(func(r rune) rune {
-		if isCJK(r) {
-			return r
-		}
-		return -1
-	}, q.norm)
+	cjk := cjkOnly(q.norm)
 	noun, ok := strings.CutPrefix(cjk, "是什么")
 	if !ok {
 		noun, ok = strings.CutPrefix(cjk, "什么")
@@ -1401,6 +1391,16 @@ var happeningHashes = func() []uint64 {
 	}
 	return append(hs, termHash(stem("shoot")), termHash(stem("photoshoot")))
 }()
+
+// cjkOnly is the Chinese of s, joined.
+func cjkOnly(s string) string {
+	return strings.Map(func(r rune) rune {
+		if isCJK(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
 
 // cjkWhatItIs are the Chinese questions asking what a thing is or means, and
 // nothing more, once its identifiers are left out.
@@ -1549,9 +1549,6 @@ func currencyAfter(rs []rune, j int) bool {
 	}
 	return k > j && currencyCodes[strings.ToLower(string(rs[j:k]))] || j < len(rs) && strings.ContainsRune(currencySigns, rs[j])
 }
-
-// currencySigns are the signs of money written beside a number.
-const currencySigns = "€$£¥₹元块円"
 
 // bareNumber reports a number in text that is no identifier's part (not the
 // 4471 of RC-4471: inIdentifier).
