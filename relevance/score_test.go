@@ -2831,10 +2831,23 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 		{"WX3306 哪 天 维修？", "维修 预约 WX-3306：空调 清洗，12 月 3 日 上午，150 元", "WX-3306 改 到 12 月 5 日", "WX-3306 师傅 姓 王"},
 		// a weekday moved to, no number; the part of a day asked names its day
 		{"which morning is yg2210 on?", "Yoga course YG-2210: 8 mornings, Tuesdays, 96 EUR", "YG-2210 moved to Fridays", "YG-2210 mats provided"},
+		// the object said to be another now, naming no other thing and no
+		// time, though not the thing asked ("plan")
+		{"what plan is sub0093eu?", "Subscription SUB-0093-EU: Pro plan, 29 EUR a month", "SUB-0093 upgraded to Business, 49 EUR a month", "SUB-0093 invoice INV-22817 sent"},
+		{"what plan is gm5580?", "Gym membership GM-5580: off-peak plan, 29 EUR a month", "GM-5580 upgraded to full access, 45 EUR a month", "GM-5580 July fee 45 EUR collected"},
 	} {
 		scores, comps, _ := fused(c[0], tenMinutesApart(c[1:]))
 		if !ranksFirst(scores, 1) || comps[1].Change != 1 {
 			t.Errorf("%q: %q should rank first: %.3f %+v", c[0], c[2], scores, comps)
+		}
+	}
+	// not another thing of it replaced, nor its time
+	for _, c := range [][]string{
+		{"what plan is sub0093eu?", "Subscription SUB-0093-EU: Pro plan, 29 EUR a month", "SUB-0093 payment card replaced", "SUB-0093 invoice INV-22817 sent"},
+		{"which room is fra211 in?", "French course FR-A2-11: Tuesdays 19:00, room 4, 260 EUR", "FR-A2-11 switched to Wednesdays 19:00", "FR-A2-11 fee paid"},
+	} {
+		if _, comps, _ := fused(c[0], tenMinutesApart(c[1:])); comps[1].Change != 0 {
+			t.Errorf("%q: %q is no newer value of what is asked: %+v", c[0], c[2], comps)
 		}
 	}
 	// a time moved wins after a best that states the time and is no change

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"unicode"
 )
 
 // Stories: what a later event inherits from the earlier events on the same
@@ -574,7 +576,12 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
 	for j := range docs {
 		d := &docs[j]
-		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) || !stated(j) {
+		// (or, naming the object, says it is another now and names no
+		// other thing, nor a time: "SUB-0093 upgraded to Business" after
+		// "…: Pro plan" for "what plan is sub0093eu?"; not "FR-A2-11
+		// switched to Wednesdays 19:00" for "which room …?")
+		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) ||
+			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && !replacesAnother(cands[j].Text)) {
 			continue
 		}
 		if comps[j].Identifier < 1 {
@@ -898,6 +905,35 @@ var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were"
 // saysChanged reports an event saying that something changed (changeHashes):
 // "moved to Thursday", "seat changed to 21C", 改期.
 func saysChanged(d *doc) bool { return d.marks&markChanged != 0 }
+
+// replacesAnother reports a line that names, before the word saying a thing
+// is another now, a thing of its own ("00421 bank account changed", "0719
+// tyre replaced", "Vehicle on RP-4471 changed to …"): what changed is that
+// thing; "GM-330 upgraded to Premium" names nothing but its object.
+func replacesAnother(text string) bool {
+	for _, f := range strings.Fields(normalise(text)) {
+		w := strings.Trim(f, ",.:;!?()'\"")
+		if w == "" || strings.IndexFunc(w, isCJK) >= 0 {
+			return true // (Chinese: not read)
+		}
+		if slices.Contains(replacedStems(), stem(w)) {
+			return false
+		}
+		if !stopWords[w] && strings.IndexFunc(w, unicode.IsDigit) < 0 && !isIdentifier(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// replacedStems are replacedWords' stems.
+var replacedStems = sync.OnceValue(func() []string {
+	var out []string
+	for _, w := range replacedWords {
+		out = append(out, stem(w))
+	}
+	return out
+})
 
 // saysReplaced reports an event saying that a thing is another now
 // (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
