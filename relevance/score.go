@@ -1378,8 +1378,7 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc) bool {
 // more ("where is ph4427?", "where's PS-5092 now?"; own, its words without
 // its identifiers).
 func asksWhereItIs(q text, own []string) bool {
-	return len(q.words) >= 3 && q.words[0] == "where" && beWords[q.words[1]] &&
-		!slices.ContainsFunc(own, func(t string) bool { return t != stem("where") && !beWords[t] && t != stem("now") && t != stem("the") })
+	return len(own) == 0 && len(q.words) >= 3 && q.words[0] == "where" && beWords[q.words[1]] // (own holds no stop word: "where", "now")
 }
 
 // happeningHashes are the terms of the happenings (a lesson, a party, a
@@ -1673,17 +1672,7 @@ func asksMoneyReturned(q text) bool {
 // total ("Deposit 300 EUR for CT-209 received", "已 付 定金 100 元"): the
 // total is what the order came to, not what was paid first. Nil: none.
 func depositsOnly(docs []doc) []bool {
-	var out []bool
-	for i := range docs {
-		if docs[i].count(moneyHash) == 0 || !hasAny(&docs[i], depositHashes) || hasAny(&docs[i], totalHashes) {
-			continue
-		}
-		if out == nil {
-			out = make([]bool, len(docs))
-		}
-		out[i] = true
-	}
-	return out
+	return amountsWhere(docs, func(d *doc) bool { return hasAny(d, depositHashes) && !hasAny(d, totalHashes) })
 }
 
 // depositHashes are the terms of the words naming a part paid ahead of the
@@ -1710,9 +1699,15 @@ var returnedHashes = stemHashes("refund", "refunded", "reimbursed", "reimburseme
 // came back ("Order FD-40117 placed: … 31.50 EUR" for "how much did I get
 // back for FD-40117?"): their amount is no answer to it (nil: none).
 func notReturned(docs []doc) []bool {
+	return amountsWhere(docs, func(d *doc) bool { return !hasAny(d, returnedHashes) })
+}
+
+// amountsWhere marks the events stating an amount of which is says true.
+// Nil: none.
+func amountsWhere(docs []doc, is func(d *doc) bool) []bool {
 	var out []bool
 	for i := range docs {
-		if docs[i].count(moneyHash) == 0 || hasAny(&docs[i], returnedHashes) {
+		if docs[i].count(moneyHash) == 0 || !is(&docs[i]) {
 			continue
 		}
 		if out == nil {
@@ -2127,15 +2122,5 @@ const timeCueChars = "点号天日时候周星期礼拜"
 // the newest of them is no newer time of it ("GJ-4417 invoice 220 EUR, due
 // in 14 days" after "GJ-4417 postponed to 21 Nov"). Nil: none.
 func paymentDates(docs []doc, qids []ident) []bool {
-	var out []bool
-	for i := range docs {
-		if docs[i].count(moneyHash) == 0 || !hasAny(&docs[i], paymentHashes) || !slices.ContainsFunc(qids, docs[i].names) {
-			continue
-		}
-		if out == nil {
-			out = make([]bool, len(docs))
-		}
-		out[i] = true
-	}
-	return out
+	return amountsWhere(docs, func(d *doc) bool { return hasAny(d, paymentHashes) && slices.ContainsFunc(qids, d.names) })
 }

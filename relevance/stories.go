@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"unicode"
 )
 
 // Stories: what a later event inherits from the earlier events on the same
@@ -913,27 +911,18 @@ func saysChanged(d *doc) bool { return d.marks&markChanged != 0 }
 func replacesAnother(text string) bool {
 	for _, f := range strings.Fields(normalise(text)) {
 		w := strings.Trim(f, ",.:;!?()'\"")
-		if w == "" || strings.IndexFunc(w, isCJK) >= 0 {
+		switch {
+		case w == "":
+		case strings.IndexFunc(w, isCJK) >= 0:
 			return true // (Chinese: not read)
-		}
-		if slices.Contains(replacedStems(), stem(w)) {
+		case slices.Contains(replacedHashes, termHash(stem(w))):
 			return false
-		}
-		if !stopWords[w] && strings.IndexFunc(w, unicode.IsDigit) < 0 && !isIdentifier(w) {
+		case !stopWords[w] && !hasDigit(w) && !isIdentifier(w):
 			return true
 		}
 	}
 	return false
 }
-
-// replacedStems are replacedWords' stems.
-var replacedStems = sync.OnceValue(func() []string {
-	var out []string
-	for _, w := range replacedWords {
-		out = append(out, stem(w))
-	}
-	return out
-})
 
 // saysReplaced reports an event saying that a thing is another now
 // (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
