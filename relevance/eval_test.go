@@ -870,6 +870,15 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// batches, Chinese broadband accounts, gift cards, Chinese hospital
 	// admissions, VINs, Chinese appointment numbers), written at stop 72's
 	// start and committed unread;
+	// -blind-274.json (the 36th's shape: a chimney sweep, Chinese pet
+	// boarding, a bike repair, a Chinese air-conditioner fitting, a wedding
+	// shoot, a Chinese car-wash card, a roof repair, a Chinese maternity
+	// nurse, e-scooter hire, a Chinese print shop) and -blind-275.json
+	// (identifiers of many kinds: flight booking codes, Chinese bank
+	// transfer serials, laptop serials, Chinese e-invoices, domains, Chinese
+	// parking cards, parcels, Chinese phone numbers, leases, Chinese
+	// hospital registrations), written at stop 73's start, committed unread
+	// and read once only, as proof, after its changes;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -1009,6 +1018,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-268.json"}, {"../examples/evalset-blind-269.json"},
 		{"../examples/evalset-blind-270.json"}, {"../examples/evalset-blind-271.json"},
 		{"../examples/evalset-blind-272.json"}, {"../examples/evalset-blind-273.json"},
+		{"../examples/evalset-blind-274.json"}, {"../examples/evalset-blind-275.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
