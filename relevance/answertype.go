@@ -798,8 +798,25 @@ func endsWhere(norm string) bool {
 // 要 多少？": what the repair takes), which asks for money as 要多少钱 does; a
 // measure word after it asks for another thing (要多少天: durationCues).
 func endsTakesHowMuch(norm string) bool {
-	return strings.HasSuffix(questionEnd(norm), "要多少") || endsSumHowMuch(norm)
+	return strings.HasSuffix(questionEnd(norm), "要多少") || endsSumHowMuch(norm) || endsPaidHowMuch(norm)
 }
+
+// endsPaidHowMuch reports a Chinese question ending with 多少 after a verb
+// that moves money (moneyVerbs): "4415 报 了 多少？" (reimbursed), "每月 缴
+// 多少？", "充 了 多少？" ask what sum, as 多少钱 does. A measure word after
+// 多少 asks for another thing ("扣 了 多少 分", "转 了 多少 次").
+func endsPaidHowMuch(norm string) bool {
+	before, ok := strings.CutSuffix(questionEnd(norm), "多少")
+	before = strings.TrimRight(before, " 了")
+	return ok && slices.ContainsFunc(moneyVerbs, func(v string) bool { return strings.HasSuffix(before, v) })
+}
+
+// moneyVerbs move a sum of money: paid, paid in, spent, refunded,
+// compensated, returned, repaid, deducted, charged, owed, reimbursed,
+// topped up, deposited, transferred, fined, earned, drawn. Not 贷 nor 借: a
+// loan is stated in 万 with no currency ("贷款 审批 通过，40 万").
+var moneyVerbs = []string{"付", "交", "缴", "花", "退", "赔", "返", "还", "扣", "收", "欠", "报", "报销", "充", "充值", "存",
+	"转", "转账", "罚", "赚", "领"}
 
 // endsSumHowMuch reports a Chinese question ending with 多少 after a word
 // naming a sum of money (sumNouns): "3360 账单 多少？", "月供多少？" ask what

@@ -311,6 +311,9 @@ func TestAnswerTypes(t *testing.T) {
 		"一周几次？":                                    {relevance.CountTerm, relevance.FrequencyTerm}, // (how often: no weekday)
 		"XJ2219 修 要 多少？":                           {money},                                        // what it takes
 		"3360 账单 多少？":                              {money},                                        // a sum by its name, then 多少
+		"4415 报 了 多少？":                             {money},                                        // a verb moving money, then 多少
+		"每月 缴 多少？":                                 {money},
+		"领 了 多少 张？":                                {relevance.CountTerm}, // a measure word after 多少: not money
 		"押金多少？":                                    {money},
 		"how long until my parcel comes?":          {when},
 		"what's the ETA of my driver?":             {when},
