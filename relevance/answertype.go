@@ -871,7 +871,10 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	// where a thing is had online ("e-tickets in the app", "on our website")
 	"app": true, "website": true, "portal": true,
 	// a place by that word ("location changed to the botanical garden")
-	"location": true}
+	"location": true,
+	// where a thing is taken, parked or left (a garage, a university, a
+	// campus; not a warehouse: "received at the warehouse" is the business's)
+	"garage": true, "university": true, "campus": true}
 
 var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
@@ -884,7 +887,10 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	// and where a parcel or a prescription is collected (pickup point, parcel station, gatehouse, pharmacy, …)
 	"自提点", "驿站", "门卫", "药房", "医院", "机场", "停车场", "丰巢", "代收点", "快递站", "收发室",
 	// where an exam is taken
-	"考场", "考点", "车管所")
+	"考场", "考点", "车管所",
+	// where a vehicle is parked (a parking space, a berth, a garage; not a
+	// warehouse: "因 仓库 缺货" says where goods ran out)
+	"车位", "泊位", "车库")
 
 // statesPlace reports that the text (normalised) names a place.
 var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords, false, nil}.in
