@@ -437,8 +437,8 @@ func asksFor(t *testing.T, want map[string][]string) {
 }
 
 // "Where is PS-5092?" of a photo shoot, a lesson or a party asks where it
-// takes place: the line moving it, not the newest word on it; of a parcel,
-// where its story stands.
+// takes place: the line moving it, not the newest word on it; of a thing
+// installed somewhere, where it is; of a parcel, where its story stands.
 func TestWhereAHappeningIsIsItsPlace(t *testing.T) {
 	shoot := []relevance.Candidate{
 		{Source: "bookings", Time: ago(58), Text: "Photo shoot PS-5092: family portraits, Sunday 15:00, city park, 250 EUR"},
@@ -451,6 +451,13 @@ func TestWhereAHappeningIsIsItsPlace(t *testing.T) {
 	for _, q := range []string{"where is ps5092?", "where is PS-5092 now?"} {
 		firstOnlyWith(t, relevance.NewQuery(q, nil), shoot, 1, func(w *relevance.Weights) { w.Place = 0 })
 	}
+	// of a thing introduced as installed somewhere, where it is
+	router := []relevance.Candidate{
+		{Source: "infra", Time: ago(56), Text: "Router MAC 3C:84:6A:1F:20:9B installed in office 2"},
+		{Source: "infra", Time: ago(36), Text: "20:9B firmware updated to 4.1"},
+		{Source: "infra", Time: ago(6), Text: "20:9B guest network enabled"},
+	}
+	firstOnlyWith(t, relevance.NewQuery("where is 3c846a1f209b?", nil), router, 0, func(w *relevance.Weights) { w.Place = 0 })
 	parcel := tenMinutesApart([]string{"Order PR-2290 placed: 2 posters", "Order PR-2290 shipped with DHL, tracking 3SDEF81920",
 		"PR-2290 moved to the next van round", "PR-2290 out for delivery"})
 	if _, _, f := fused("where is PR-2290?", parcel); slices.Contains(f.Asks, "place") {

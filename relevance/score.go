@@ -444,10 +444,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var nounWords []string                       // (noun's terms)
 	asked := answerTypesAsked(q.normalised(), w)
 	if len(qids) > 0 && w.Place > 0 && len(asked) == 0 && asksWhereItIs(q.normalised(), own) {
-		if intro := introOf(qids, cands, docs); intro >= 0 && hasAny(&docs[intro], happeningHashes) {
+		if intro := introOf(qids, cands, docs); intro >= 0 && (hasAny(&docs[intro], happeningHashes) || hasAny(&docs[intro], installedHashes)) {
 			// "where is ph4427?" of a photo shoot, a lesson, a party: where it
 			// takes place, as "where is the shoot?" asks (placeAsked); of a
-			// parcel or an order, where its story stands
+			// thing introduced as installed or located somewhere ("Router …
+			// installed in office 2"), where it is; of a parcel or an order,
+			// where its story stands
 			asked = append(asked, placeType)
 		}
 	}
@@ -1390,6 +1392,11 @@ var happeningHashes = func() []uint64 {
 	}
 	return append(hs, termHash(stem("shoot")), termHash(stem("photoshoot")))
 }()
+
+// installedHashes are the terms of a thing introduced as fixed at a place:
+// installed, mounted, located, 安装, 位于.
+var installedHashes = []uint64{termHash(stem("installed")), termHash(stem("mounted")), termHash(stem("located")),
+	termHash("安装"), termHash("位于")}
 
 // cjkOnly is the Chinese of s, joined.
 func cjkOnly(s string) string {
