@@ -2030,7 +2030,7 @@ func terseDone(q text) bool {
 // doneParticiple reports a word of a question saying a step is done: a participle
 // ("approved", "serviced") or paid, done, sent.
 func doneParticiple(w string) bool {
-	return strings.HasSuffix(w, "ed") || w == "paid" || w == "done" || w == "sent"
+	return strings.HasSuffix(w, "ed") || w == "paid" || w == "done" || w == "sent" || w == "back" || w == "ready" || w == "cut"
 }
 
 // aboutMoney reports a question naming money or an amount ("did the customs

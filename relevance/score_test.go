@@ -1687,7 +1687,8 @@ func TestWhetherStillOwedAsksWhereTheStoryStands(t *testing.T) {
 // the story stands, the retry that succeeded, answers it, not the failed
 // payment that matches its word. So does "has BP-77 been allowed …?", whose
 // participle after "been" names the step as a done word would, and so does
-// a terse "0917 paid?".
+// a terse "0917 paid?", and "is the camera body back?" (back, ready, cut:
+// as a participle).
 func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "billing", Time: ago(57), Text: "Invoice INV-2026-0917 issued: 240.00 USD, Team plan, due 15 Dec"},
@@ -1705,6 +1706,23 @@ func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "p", Time: ago(10), Text: "Council approved BP-77"},
 	}
 	firstFor(t, permit, map[string]int{"has BP-77 been allowed by the council?": 2})
+	// "is the camera body back?" asks whether it came back, as "… returned?"
+	// does; "returned" and "ready" say the step done
+	camera := []relevance.Candidate{
+		{Source: "rentals", Time: ago(56), Text: "Camera rental CR-26-1108: Sony A7 body, 3 days, 90 EUR"},
+		{Source: "rentals", Time: ago(46), Text: "Camera rental CR-26-1180: 24-70 lens, 3 days, 60 EUR"},
+		{Source: "rentals", Time: ago(36), Text: "1108 extended 2 days, +60 EUR"},
+		{Source: "rentals", Time: ago(16), Text: "1108 returned, all fine"},
+		{Source: "rentals", Time: ago(6), Text: "1180 deposit 185 EUR refunded"},
+	}
+	firstFor(t, camera, map[string]int{"is the camera body back?": 3})
+	lab := []relevance.Candidate{
+		{Source: "lab", Time: ago(58), Text: "Sample LAB-26-00451: blood panel, received"},
+		{Source: "lab", Time: ago(48), Text: "Sample LAB-26-00415: urine culture, received"},
+		{Source: "lab", Time: ago(38), Text: "00451 results ready: all within range"},
+		{Source: "lab", Time: ago(28), Text: "00415 needs repeat, sample leaked"},
+	}
+	firstFor(t, lab, map[string]int{"is the blood test back?": 2})
 }
 
 // Asked what is wrong with a thing or what a check found, an event stating
