@@ -83,7 +83,7 @@ var answerTypes = []*answerType{
 	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", placeAsked, 4, nil, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
-	{CountTerm, "count", 0, newCueSet(countCues), byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
+	{CountTerm, "count", 0, countCueSet, byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{FrequencyTerm, "frequency", 0, newCueSet(frequencyCues), statesFrequency, func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{SaidTerm, "said", 0, newCueSet(saidCues), byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
 	{PercentTerm, "rate", 0, newCueSet(rateCues), byRunes(statesPercent), func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
@@ -500,10 +500,15 @@ var groupNouns = map[string]bool{"crew": true, "party": true, "group": true, "te
 	"household": true, "squad": true}
 
 // ordinalBefore reports that the number before rs[i] is an ordinal's, after
-// 第: "第 二 期" is the second instalment, not two of them.
+// 第: "第 二 期" is the second instalment, not two of them; or a weekday's,
+// written after 周, 星期 or 礼拜: "周二 晚上" is Tuesday evening, not two
+// nights ("每 周 5 次" is a count).
 func ordinalBefore(rs []rune, i int) bool {
 	k := numeralsFrom(rs, i)
-	return k > 0 && rs[k-1] == '第'
+	if k == 0 || k < len(rs) && rs[k] == ' ' && rs[k-1] != '第' {
+		return false // (a count after a spaced 周: "每 周 5 次")
+	}
+	return rs[k-1] == '第' || rs[k-1] == '周' || k > 1 && (string(rs[k-2:k]) == "星期" || string(rs[k-2:k]) == "礼拜")
 }
 
 // numeralsFrom is where the numerals before rs[i] begin, with the spaces
@@ -1003,6 +1008,8 @@ func (t *answerType) asked(q text) bool {
 		return false // "how much energy …?" asks for a quantity
 	case t.term == QuantityTerm && (moneyBeyondHowMuch.in(q) || !asksQuantity(q)):
 		return false // "how much does the data cost?" asks for money
+	case t.term == MoneyTerm && !moneyBeyondTotal.in(q) && (countCueSet.in(q) || durationCueSet.in(q)):
+		return false // "一共 几 份？", "总共 多少 人？": a total count, not a sum
 	}
 	if t.term != TimeTerm || !strings.Contains(q.norm, "几号") {
 		return true
@@ -1073,6 +1080,16 @@ func howMuchWasThe(words []string) bool {
 	}
 	return false
 }
+
+// moneyBeyondTotal are amountWords but the words for a total (一共, 总共,
+// 合计, "total"): the cues that ask for money even where a total is of a
+// count or a length ("一共 几 份？", "总共 几 天？").
+var moneyBeyondTotal = newCueSet(slices.DeleteFunc(slices.Clone(amountWords), func(w string) bool {
+	return w == "一共" || w == "总共" || w == "合计" || w == "total"
+}))
+
+// countCueSet are the countCues, as a set.
+var countCueSet = newCueSet(countCues)
 
 // moneyBeyondHowMuch are amountWords but "how much": the cues that ask for
 // money even where "how much" asks for a quantity ("how much does the data

@@ -312,7 +312,9 @@ func TestAnswerTypes(t *testing.T) {
 		"一周几次？":                                    {relevance.CountTerm, relevance.FrequencyTerm}, // (how often: no weekday)
 		"XJ2219 修 要 多少？":                           {money},                                        // what it takes
 		"3360 账单 多少？":                              {money},                                        // a sum by its name, then 多少
-		"4415 报 了 多少？":                             {money},                                        // a verb moving money, then 多少
+		"TC60012 一共 几 份？":                          {relevance.CountTerm},                          // a total count, not a sum
+		"一共 多少 钱？":                                 {money},
+		"4415 报 了 多少？":                             {money}, // a verb moving money, then 多少
 		"每月 缴 多少？":                                 {money},
 		"领 了 多少 张？":                                {relevance.CountTerm}, // a measure word after 多少: not money
 		"押金多少？":                                    {money},
@@ -1070,6 +1072,8 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"Pick-up window 9 to 12 am":                          false,
 		"Delivery expected in 3 days":                        false,
 		"Visit booked for Tuesday 10:30, technician Priya":   false,
+		"XY-0918 取件 时间 周二 晚上 7 点":                            false, // a weekday (周二), not two nights
+		"JZ-1175 改 为 每 周 5 次":                                true,
 		"Parcel 00340434 out for delivery":                   false, // an identifier
 		"DPD 0134 5567 8890 delivered to your neighbour":     false, // a number written in groups
 		"Ride ended: 13 minutes, 3.1 km, 4.15 EUR":           false,
