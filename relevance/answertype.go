@@ -809,7 +809,7 @@ func endsTakesHowMuch(norm string) bool {
 // endsPaidHowMuch reports a Chinese question ending with 多少 after a verb
 // that moves money (moneyVerbs): "4415 报 了 多少？" (reimbursed), "每月 缴
 // 多少？", "充 了 多少？" ask what sum, as 多少钱 does. A measure word after
-// 多少 asks for another thing ("扣 了 多少 分", "转 了 多少 次").
+// 多少 asks for another thing ("领 了 多少 张", "转 了 多少 次").
 func endsPaidHowMuch(norm string) bool {
 	before, ok := strings.CutSuffix(questionEnd(norm), "多少")
 	before = strings.TrimRight(before, " 了")
@@ -1084,9 +1084,7 @@ func howMuchWasThe(words []string) bool {
 // moneyBeyondTotal are amountWords but the words for a total (一共, 总共,
 // 合计, "total"): the cues that ask for money even where a total is of a
 // count or a length ("一共 几 份？", "总共 几 天？").
-var moneyBeyondTotal = newCueSet(slices.DeleteFunc(slices.Clone(amountWords), func(w string) bool {
-	return w == "一共" || w == "总共" || w == "合计" || w == "total"
-}))
+var moneyBeyondTotal = amountWordsBut("一共", "总共", "合计", "total")
 
 // countCueSet are the countCues, as a set.
 var countCueSet = newCueSet(countCues)
@@ -1094,7 +1092,12 @@ var countCueSet = newCueSet(countCues)
 // moneyBeyondHowMuch are amountWords but "how much": the cues that ask for
 // money even where "how much" asks for a quantity ("how much does the data
 // cost?").
-var moneyBeyondHowMuch = newCueSet(slices.DeleteFunc(slices.Clone(amountWords), func(w string) bool { return w == "how much" }))
+var moneyBeyondHowMuch = amountWordsBut("how much")
+
+// amountWordsBut are the amountWords without these, as a set.
+func amountWordsBut(these ...string) cueSet {
+	return newCueSet(slices.DeleteFunc(slices.Clone(amountWords), func(w string) bool { return slices.Contains(these, w) }))
+}
 
 // MoneyTerm is the term of an event that states an amount of money.
 const MoneyTerm = "¤"

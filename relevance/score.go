@@ -444,7 +444,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var nounWords []string                       // (noun's terms)
 	asked := answerTypesAsked(q.normalised(), w)
 	if len(qids) > 0 && w.Place > 0 && len(asked) == 0 && asksWhereItIs(q.normalised(), own) {
-		if intro := introOf(qids, cands, docs); intro >= 0 && (hasAny(&docs[intro], happeningHashes) || hasAny(&docs[intro], installedHashes)) {
+		if intro := introOf(qids, cands, docs); intro >= 0 && hasAny(&docs[intro], placedHashes) {
 			// "where is ph4427?" of a photo shoot, a lesson, a party: where it
 			// takes place, as "where is the shoot?" asks (placeAsked); of a
 			// thing introduced as installed or located somewhere ("Router …
@@ -1393,10 +1393,10 @@ var happeningHashes = func() []uint64 {
 	return append(hs, termHash(stem("shoot")), termHash(stem("photoshoot")))
 }()
 
-// installedHashes are the terms of a thing introduced as fixed at a place:
-// installed, mounted, located, 安装, 位于.
-var installedHashes = []uint64{termHash(stem("installed")), termHash(stem("mounted")), termHash(stem("located")),
-	termHash("安装"), termHash("位于")}
+// placedHashes are the terms of an object introduced as having a place: a
+// happening (happeningHashes), or a thing installed, mounted or located
+// somewhere (安装, 位于).
+var placedHashes = slices.Concat(happeningHashes, stemHashes("installed", "mounted", "located", "安装", "位于"))
 
 // cjkOnly is the Chinese of s, joined.
 func cjkOnly(s string) string {
@@ -2028,7 +2028,8 @@ func terseDone(q text) bool {
 }
 
 // doneParticiple reports a word of a question saying a step is done: a participle
-// ("approved", "serviced") or paid, done, sent.
+// ("approved", "serviced") or paid, done, sent, cut, ready or back ("is the
+// camera body back?": returned).
 func doneParticiple(w string) bool {
 	return strings.HasSuffix(w, "ed") || w == "paid" || w == "done" || w == "sent" || w == "back" || w == "ready" || w == "cut"
 }
