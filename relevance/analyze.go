@@ -610,6 +610,7 @@ func containersJoined(rs []rune) []rune {
 	return rs
 }
 
+// lowerLetters reports runes that are all lower-case ASCII letters.
 func lowerLetters(rs []rune) bool {
 	return !slices.ContainsFunc(rs, func(r rune) bool { return r < 'a' || r > 'z' })
 }

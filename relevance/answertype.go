@@ -810,11 +810,7 @@ func endsTakesHowMuch(norm string) bool {
 // that moves money (moneyVerbs): "4415 报 了 多少？" (reimbursed), "每月 缴
 // 多少？", "充 了 多少？" ask what sum, as 多少钱 does. A measure word after
 // 多少 asks for another thing ("领 了 多少 张", "转 了 多少 次").
-func endsPaidHowMuch(norm string) bool {
-	before, ok := strings.CutSuffix(questionEnd(norm), "多少")
-	before = strings.TrimRight(before, " 了")
-	return ok && slices.ContainsFunc(moneyVerbs, func(v string) bool { return strings.HasSuffix(before, v) })
-}
+func endsPaidHowMuch(norm string) bool { return endsHowMuchAfter(norm, moneyVerbs, " 了") }
 
 // moneyVerbs move a sum of money: paid, paid in, spent, refunded,
 // compensated, returned, repaid, deducted, charged, owed, reimbursed,
@@ -826,10 +822,14 @@ var moneyVerbs = []string{"付", "交", "缴", "花", "退", "赔", "返", "还"
 // endsSumHowMuch reports a Chinese question ending with 多少 after a word
 // naming a sum of money (sumNouns): "3360 账单 多少？", "月供多少？" ask what
 // it is, where 多少 alone asks for any number.
-func endsSumHowMuch(norm string) bool {
+func endsSumHowMuch(norm string) bool { return endsHowMuchAfter(norm, sumNouns, " ") }
+
+// endsHowMuchAfter reports a Chinese question ending with 多少 right after
+// one of words, with what cutset holds between them.
+func endsHowMuchAfter(norm string, words []string, cutset string) bool {
 	before, ok := strings.CutSuffix(questionEnd(norm), "多少")
-	before = strings.TrimRight(before, " ")
-	return ok && slices.ContainsFunc(sumNouns, func(n string) bool { return strings.HasSuffix(before, n) })
+	before = strings.TrimRight(before, cutset)
+	return ok && slices.ContainsFunc(words, func(w string) bool { return strings.HasSuffix(before, w) })
 }
 
 // sumNouns name a sum of money that a thing has (a bill, a price, a fee).

@@ -443,6 +443,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	howLong := durationCueSet.in(q.normalised()) // (a question asking how long: durationCues)
 	var nounWords []string                       // (noun's terms)
 	asked := answerTypesAsked(q.normalised(), w)
+	asksMoney := slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm })
 	if len(qids) > 0 && w.Place > 0 && len(asked) == 0 && asksWhereItIs(q.normalised(), own) {
 		if intro := introOf(qids, cands, docs); intro >= 0 && hasAny(&docs[intro], placedHashes) {
 			// "where is ph4427?" of a photo shoot, a lesson, a party: where it
@@ -584,10 +585,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				unstated = lq.unstateAll(unstated, paymentDates(docs, qids), timeHash)
 			}
 		}
-		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && asksMoneyReturned(q.normalised()) {
+		if asksMoney && asksMoneyReturned(q.normalised()) {
 			unstated = lq.unstateAll(unstated, notReturned(docs), moneyHash)
 		}
-		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && totalCues.in(q.normalised()) && !asksPaid(q.normalised()) {
+		if asksMoney && totalCues.in(q.normalised()) && !asksPaid(q.normalised()) {
 			unstated = lq.unstateAll(unstated, depositsOnly(docs), moneyHash)
 		}
 		if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm }) && !aboutSaid(q.normalised()) {
@@ -790,7 +791,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
 		how := inheritance{still: still, whether: whether, fixed: fixedCues.in(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
-			sum:       !still && !happened && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == MoneyTerm }) && !asksMoneyBack(q.normalised()),
+			sum:       !still && !happened && asksMoney && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
 			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
@@ -1383,20 +1384,11 @@ func asksWhereItIs(q text, own []string) bool {
 	return len(own) == 0 && len(q.words) >= 3 && q.words[0] == "where" && beWords[q.words[1]] // (own holds no stop word: "where", "now")
 }
 
-// happeningHashes are the terms of the happenings (a lesson, a party, a
-// shoot) an object introduced as one takes place at.
-var happeningHashes = func() []uint64 {
-	var hs []uint64
-	for w := range happenings {
-		hs = append(hs, termHash(stem(w)))
-	}
-	return append(hs, termHash(stem("shoot")), termHash(stem("photoshoot")))
-}()
-
 // placedHashes are the terms of an object introduced as having a place: a
-// happening (happeningHashes), or a thing installed, mounted or located
-// somewhere (安装, 位于).
-var placedHashes = slices.Concat(happeningHashes, stemHashes("installed", "mounted", "located", "安装", "位于"))
+// happening (happenings: a lesson, a party; a shoot), or a thing installed,
+// mounted or located somewhere (安装, 位于).
+var placedHashes = stemHashes(append(slices.Collect(maps.Keys(happenings)),
+	"shoot", "photoshoot", "installed", "mounted", "located", "安装", "位于")...)
 
 // cjkOnly is the Chinese of s, joined.
 func cjkOnly(s string) string {
