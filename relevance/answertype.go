@@ -1195,16 +1195,21 @@ func statesMoney(rs []rune) bool {
 			prevNumber, prevCurrency = false, true
 			i++
 		case unicode.IsDigit(r):
-			j, seps, last := i, 0, 0
+			j, seps, dots, last := i, 0, 0, 0
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == '.' || rs[j] == ',') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
 				if unicode.IsDigit(rs[j]) {
 					last++
 				} else {
 					seps, last = seps+1, 0
+					if rs[j] == '.' {
+						dots++
+					}
 				}
 				j++
 			}
-			if prevCurrency || seps > 0 && last == 2 && (j == len(rs) || !unicode.IsLetter(rs[j])) {
+			// (two decimals: "12.50"; not an address or a version, whose
+			// numbers only dots part: "203.0.113.40", "4.12.30")
+			if prevCurrency || seps > 0 && last == 2 && (dots < 2 || dots < seps) && (j == len(rs) || !unicode.IsLetter(rs[j])) {
 				return true
 			}
 			prevNumber, prevCurrency = true, false
@@ -1313,16 +1318,20 @@ func statesTime(rs []rune) bool {
 		switch {
 		case unicode.IsDigit(r):
 			j, parts, digits := i, 1, 0
+			var lens [4]int // the digits of each of the first parts
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == '.' || rs[j] == '-' || rs[j] == '/') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
 				if unicode.IsDigit(rs[j]) {
 					digits++
+					if parts <= len(lens) {
+						lens[parts-1]++
+					}
 				} else {
 					parts++
 				}
 				j++
 			}
 			switch {
-			case parts >= 3 && digits >= 4: // 2026-05-20, 20.05.2026, 20/05/26
+			case isDateShape(parts, lens): // 2026-05-20, 20.05.2026, 20/05/26
 				return true
 			case parts == 1 && digits <= 2 && j+2 < len(rs) && rs[j] == ':' && unicode.IsDigit(rs[j+1]) && unicode.IsDigit(rs[j+2]) &&
 				(j+3 == len(rs) || !unicode.IsDigit(rs[j+3])): // 11:00
@@ -1372,6 +1381,20 @@ func statesTime(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// isDateShape reports that a number of three parts (parted by dots,
+// dashes or slashes) of these lengths (in digits) is written as a date:
+// a year of four digits first, then a month and a day of one or two
+// ("2026-05-20"), or a day and a month of one or two, then a year of two or
+// four ("20.05.2026", "20/05/26"). Not an address of four parts
+// ("203.0.113.40") nor a version ("15.4.2", "1.22.100").
+func isDateShape(parts int, lens [4]int) bool {
+	if parts != 3 {
+		return false
+	}
+	short := func(n int) bool { return n == 1 || n == 2 }
+	return lens[0] == 4 && short(lens[1]) && short(lens[2]) || short(lens[0]) && short(lens[1]) && (lens[2] == 2 || lens[2] == 4)
 }
 
 // inCalendar reports that a number (v, -1 when longer than two digits) can
