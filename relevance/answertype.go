@@ -952,6 +952,15 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	// people counted by their part ("guests changed from 4 to 6")
 	"guests": true, "passengers": true, "visitors": true}
 
+// personStems are personWords' terms.
+var personStems = func() map[string]bool {
+	m := make(map[string]bool, len(personWords))
+	for w := range personWords {
+		m[stem(w)] = true
+	}
+	return m
+}()
+
 var cjkPersonWords = newCJKWords("师傅", "司机", "骑手", "快递员", "医生", "老师", "客服", "经理", "工程师", "专员", "顾问", "先生", "女士", "教练", "护士",
 	"买家", "卖家", "客户", "顾客", "乘客", "患者", "病人", "学生", "房东", "租客", "店员", "厨师",
 	// the English roles' Chinese (technician, cleaner, tutor, plumber, staff, …; "assigned": 负责, 指派)

@@ -2,6 +2,7 @@ package relevance_test
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -1339,4 +1340,21 @@ func TestAGivenNameAnswersWho(t *testing.T) {
 			t.Errorf("%q names a person: %v, want %v", text, got, want)
 		}
 	}
+}
+
+// A who question is answered by the noun of the one who does what it asks
+// (WordNet's person nouns derived from its verb), as by a role: "who tunes
+// pt-208?" finds "PT-208 tuner: Ilse Brandt", not the booking of the tuning.
+func TestTheDoersNounAnswersWho(t *testing.T) {
+	if _, err := os.Stat(relevance.WordNetDir); err != nil {
+		t.Skip("WordNet is not installed (make setup installs it)")
+	}
+	cands := []relevance.Candidate{
+		{Source: "jobs", Time: ago(56), Text: "Tuning PT-208: upright piano, Thursday 10:00, 110 EUR"},
+		{Source: "jobs", Time: ago(46), Text: "PT-208 tuner: Ilse Brandt"},
+		{Source: "jobs", Time: ago(16), Text: "PT-208 done, pitch raised to 440 Hz"},
+		{Source: "jobs", Time: ago(6), Text: "Boiler inspection booked for Monday 8:00"},
+		{Source: "jobs", Time: ago(3), Text: "Boiler inspector: Jonas Weber"},
+	}
+	firstFor(t, cands, map[string]int{"who tunes pt-208?": 1, "who inspects the boiler?": 4})
 }

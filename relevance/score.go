@@ -530,6 +530,21 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			}
 		}
+		if k := slices.Index(lq.terms, PersonTerm); k >= 0 {
+			// the noun of the one who does what is asked names who does
+			// it ("who tunes pt-208?": "PT-208 tuner: Ilse Brandt"), as a
+			// role does, and says the word it comes from, inflected: in
+			// both their clauses (not a role's noun, which states a
+			// person already: personWords)
+			doers(q.normalised().words, func(noun, from string) {
+				if !slices.Contains(lq.terms[:lq.words], noun) && !personStems[noun] {
+					lq.add(noun, 1, k)
+					if v := slices.Index(lq.terms[:lq.words], from); v >= 0 && w.Inflected > 0 {
+						lq.add(noun, w.Inflected, v)
+					}
+				}
+			})
+		}
 		if k := slices.Index(lq.terms, ReasonTerm); k >= 0 && !slices.Contains(lq.terms, DelayTerm) &&
 			!asksFault {
 			// the question's own words state a reason ("why is my package

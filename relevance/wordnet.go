@@ -289,9 +289,70 @@ func (w *wordnet) antonyms(word string) []string {
 	return nil
 }
 
+// agentNouns are the nouns naming the one who does what the verb (a form
+// of it) says, in any of its senses: its derivationally related forms ("+")
+// that are nouns of persons (WordNet's lexicographer file noun.person):
+// "tunes" → tuner, "inspected" → inspector, "walks" → walker.
+func (w *wordnet) agentNouns(word string) []string {
+	return w.expansions.Get(word+"/agent", func() []string {
+		w.once.Do(w.load)
+		var out []string
+		var buf [16]wordForm
+		for _, f := range forms(buf[:0], word) {
+			for _, r := range f.refs() {
+				if r.pos != 'v' {
+					continue
+				}
+				for _, n := range w.pointedWhere(w.synset('v', r.offset), f.form, "+", func(target []string) bool {
+					return len(target) > 2 && target[2] == "n" && target[1] == nounPerson
+				}) {
+					if !slices.Contains(out, n) {
+						out = append(out, n)
+					}
+				}
+			}
+		}
+		return out
+	})
+}
+
+// doers calls f with the term of each noun naming the one who does what a
+// who question's words after "who" say (agentNouns), and the term of the
+// word it came from: "who tunes pt-208?" asks for the tuner. None while
+// WordNet loads or without it.
+func doers(words []string, f func(noun, from string)) {
+	if Loading() {
+		return
+	}
+	for k, w := range words {
+		if w != "who" && w != "whom" {
+			continue
+		}
+		for _, v := range words[k+1:] {
+			if len(v) < 3 || stopWords[v] {
+				continue
+			}
+			for _, n := range wn.agentNouns(v) {
+				f(stem(n), stem(v))
+			}
+		}
+		return
+	}
+}
+
+// nounPerson is the lexicographer file of WordNet's nouns of persons, as a
+// synset's line gives it.
+const nounPerson = "18"
+
 // pointed returns the single-word lemmas that word's lexical pointers of
 // symbol sym lead to from the synset of fields fs (a data file's line).
 func (w *wordnet) pointed(fs []string, word, sym string) []string {
+	return w.pointedWhere(fs, word, sym, nil)
+}
+
+// pointedWhere is pointed, of the target synsets (their fields) keep
+// reports true of (nil: all).
+func (w *wordnet) pointedWhere(fs []string, word, sym string, keep func(target []string) bool) []string {
 	if len(fs) < 4 {
 		return nil
 	}
@@ -325,7 +386,7 @@ func (w *wordnet) pointed(fs []string, word, sym string) []string {
 		if pos == "s" {
 			pos = "a"
 		}
-		if target := w.synset(pos[0], o); 4+2*(tgt-1) < int64(len(target)) {
+		if target := w.synset(pos[0], o); 4+2*(tgt-1) < int64(len(target)) && (keep == nil || keep(target)) {
 			if lemma := lemmaOf(target[4+2*(tgt-1)]); !strings.Contains(lemma, "_") {
 				out = append(out, lemma)
 			}
