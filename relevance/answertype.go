@@ -1759,6 +1759,9 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
 	"overheating": true, "overheated": true, "slow": true, "weak": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
 	"unreadable": true, "bug": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
+	// a part that sticks, came loose, wore or broke ("two sticking keys found", "brake cable frayed")
+	"sticking": true, "sticky": true, "bent": true, "clogged": true, "frayed": true, "seized": true,
+	"misaligned": true, "misfiring": true, "snapped": true, "warped": true, "punctured": true, "puncture": true, "leaks": true, "leaky": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "disconnects": true, "noisy": true, "dripping": true, "throttled": true,
 	// a device's fault heard or seen ("left ear cup crackles", "screen flickers")

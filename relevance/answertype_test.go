@@ -85,6 +85,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"MR-1127 会员 卡 扣 500 元":                                         {money}, // (an identifier's letters name no one: MR-1127 is no Mr)
 		"Filling done; no hot drinks":                                  nil,
 		"C7 reported: front brake weak":                                {why}, // (a weak brake, signal or battery is a fault)
+		"Two sticking keys found on the upright":                       {why}, // (a part that sticks, frayed, seized or snapped)
+		"Brake cable frayed, replaced":                                 {why},
 		"SH-20260415 检测：压缩机 坏，在 保修 期 内":                                {why}, // (坏 spaced, without 了)
 		"TH-32 back online, signal weak (-82 dBm)":                     {why},
 		"复诊 前 请 停用 药膏 一天":                                              nil, // what it asks the customer to do states no problem
