@@ -1794,6 +1794,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
 	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "瑕疵", "刮花", "刮伤", "划伤", "磕碰",
+	// (an oil or water stain, a card demagnetised, an address unclear; a part loose, warped, snapped, a tyre punctured or losing air)
+	"油渍", "水渍", "消磁", "不详", "松动", "变形", "断裂", "扎胎", "爆胎", "漏气",
 	// and a part gone (broken, 坏 as in 坏了, 烧坏, 摔坏, 坏点; burnt out, bent,
 	// snapped, loose, a bad contact)
 	"坏", "烧毁", "弯折", "折断", "断裂", "松动", "接触不良",
