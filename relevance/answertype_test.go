@@ -831,7 +831,19 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 		{Source: "车险", Time: ago(26), Text: "7854 已 续保"},
 		{Source: "车险", Time: ago(6), Text: "7854 车主 变更"},
 	}
-	for q, c := range map[string][]relevance.Candidate{"第 018324 号 是 办 什么？": register, "PDAA2026-3100-7854 保 什么？": policy} {
+	// what a deed of it was, said by one verb (买 的 是 什么, 考 什么);
+	// not what was done since (换 了 什么) nor what to bring (带 什么)
+	exam := []relevance.Candidate{
+		{Source: "报名", Time: ago(47), Text: "考生 号 KS2026181：计算机 二级，12 月 21 日 上午，考场 第 一 中学"},
+		{Source: "成绩", Time: ago(17), Text: "KS2026181 上 次 成绩：78 分，已 通过"},
+		{Source: "报名", Time: ago(7), Text: "KS2026181 准考证 可 下载"},
+	}
+	for q, want := range map[string]bool{"KS2026181 考 什么？": true, "KS2026181 考 的 是 什么？": true, "KS2026181 换 了 什么？": false, "KS2026181 带 什么？": false} {
+		if _, _, f := fused(q, exam); slices.Contains(f.Asks, "description") != want {
+			t.Errorf("%q: fusion %+v, want description asked: %v", q, f, want)
+		}
+	}
+	for q, c := range map[string][]relevance.Candidate{"第 018324 号 是 办 什么？": register, "PDAA2026-3100-7854 保 什么？": policy, "KS2026181 考 什么？": exam} {
 		if scores, _, f := fused(q, c); !ranksFirst(scores, 0) || !slices.Contains(f.Asks, "description") || f.AsksStatus {
 			t.Errorf("%q: %.3f, fusion %+v, want the first event first, asked as a description with no status share", q, scores, f)
 		}

@@ -1312,8 +1312,32 @@ var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in
 
 func asksDescription(q text) bool {
 	n := len(q.words)
-	return descriptionCues.in(q) || n > 2 && (q.words[n-1] == "about" || q.words[n-1] == "for" && q.words[0] == "what")
+	return descriptionCues.in(q) || n > 2 && (q.words[n-1] == "about" || q.words[n-1] == "for" && q.words[0] == "what") ||
+		cjkVerbWhat(cjkOnly(q.norm))
 }
+
+// cjkVerbWhat reports a Chinese question that asks, of the object it names,
+// what a deed of it was and nothing more: a verb of one or two characters
+// then 什么, 的 and 是 between or not ("880126 买 的 是 什么？", "KS2026181 考
+// 什么？", "BX-0457 修 什么？"): the event introducing the object says what
+// was bought, examined, repaired. Not what to bring or prepare, nor what is
+// missing (要 带 什么, 准备 什么, 缺 什么: an instruction, a problem), nor
+// what was done since (换 了 什么, 加 了 什么: a later event), nor what is
+// under way (在 办 什么).
+func cjkVerbWhat(s string) bool {
+	rest, ok := strings.CutSuffix(s, "什么")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimSuffix(strings.TrimSuffix(rest, "是"), "的")
+	n := utf8.RuneCountInString(rest)
+	return n >= 1 && n <= 2 && !strings.ContainsAny(rest, notDeedWhat)
+}
+
+// notDeedWhat are the characters of the verbs whose 什么 asks for an
+// instruction or a problem, not what the deed was (带, 准备, 缺, 少, 差, 要,
+// 需, 注意, 干, 做), and those of a deed since or under way (了, 在).
+const notDeedWhat = "带备缺少差要需注意干做在了"
 
 // asksWhatItIs reports a question that names its objects and asks nothing
 // more than what they are ("what was GR-6611?", "what's INV-7731?", "which
