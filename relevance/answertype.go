@@ -80,7 +80,7 @@ var answerTypes = []*answerType{
 	{ReasonTerm, "fault", 0, newCueSet(faultCues), never, func(w Weights) float64 { return w.Reason }, false, gapCue{"did", findWords, 3, possessives, showWords}, 0},
 	// (never asked: the reason's clause admits it, unless the question asks for a fault)
 	{DelayTerm, "delay", 0, newCueSet(nil), never, func(w Weights) float64 { return w.Reason }, false, gapCue{}, 0},
-	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
+	{PersonTerm, "person", 0, newCueSet(whoWords), byRunes(statesPerson), func(w Weights) float64 { return w.Person }, true, gapCue{"which", personWords, 2, nil, nil}, 0},
 	{PlaceTerm, "place", 0, newCueSet(whereToWords), byRunes(statesPlace), func(w Weights) float64 { return w.Place }, true, gapCue{"where", placeAsked, 4, nil, nil}, 0},
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
 	{CountTerm, "count", 0, countCueSet, byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},

@@ -744,6 +744,8 @@ func TestOnlyWhoLooksForAPerson(t *testing.T) {
 		"is the technician still coming?":   false,
 		"who signed for the parcel?":        true,
 		"which person approved my holiday?": true,
+		"which vet sees VC-3317?":           true, // (a role after "which" asks who has it)
+		"which dental nurse is on today?":   true,
 		"谁签收的？":                             true,
 	} {
 		got := slices.Contains(relevance.NewQuery(q, nil).Analysis.Terms, relevance.PersonTerm) ||
