@@ -1006,6 +1006,19 @@ func TestWhatKindAThingIsIsWhereItIsIntroduced(t *testing.T) {
 	if _, _, f := fused("what course is 0421 now?", course); slices.Contains(f.Asks, "description") {
 		t.Errorf("what it is now: fusion %+v, want no description", f)
 	}
+	// a thing added since changes no one thing asked ("what flight …?"),
+	// but does a kind asked in the plural ("what extras …?")
+	booking := []relevance.Candidate{
+		{Source: "bookings", Time: ago(46), Text: "Booking QX7R9P: TP 577 Lisbon-Frankfurt, 20 Dec 18:40"},
+		{Source: "bookings", Time: ago(16), Text: "QX7R9P extra bag added, 60 EUR"},
+		{Source: "ops", Time: ago(6), Text: "Check-in opens 24 hours before departure"},
+	}
+	for q, want := range map[string]bool{"what flight is QX7R9P?": true, "what extras are on QX7R9P?": false} {
+		if _, _, f := fused(q, booking); slices.Contains(f.Asks, "description") != want {
+			t.Errorf("%q: fusion %+v, want description asked: %v", q, f, want)
+		}
+	}
+	firstOnlyWith(t, relevance.NewQuery("what flight is QX7R9P?", nil), booking, 0, func(w *relevance.Weights) { w.Description = 0 })
 }
 
 // A question asking what a thing's sum is ("额度是多少？", a credit line) is

@@ -569,7 +569,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			kind := !price && !what && asksWhatKind(q.normalised(), own)
 			if price || what || kind {
 				intro := introOf(qids, cands, docs)
-				if kind && intro >= 0 && changedSince(intro, qids, cands, docs) {
+				if kind && intro >= 0 && changedSince(intro, qids, cands, docs, asksPlural(q.normalised(), own)) {
 					intro = -1 // (a kind changed since: "SUB-0093 upgraded to Business" for "what plan is sub0093eu?")
 				}
 				if price && intro >= 0 {
@@ -1397,6 +1397,18 @@ func asksWhatKind(q text, own []string) bool {
 	return ok && k >= 1 && k <= 2 && !notAKind[noun] && !strings.ContainsAny(noun, "了过吗呢") && len(own) <= 3
 }
 
+// asksPlural reports a question naming the kind it asks in the plural
+// (one of its own terms written with an "s": "what extras are on
+// CR-3307?"), or in Chinese, which does not say (哪些 does).
+func asksPlural(q text, own []string) bool {
+	if strings.IndexFunc(q.norm, isCJK) >= 0 {
+		return true
+	}
+	return slices.ContainsFunc(q.words, func(w string) bool {
+		return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && slices.Contains(own, stem(w)) && stem(w) != w
+	})
+}
+
 // notAKind are the nouns after 什么 that ask for no kind of thing: a time, a
 // reason, a state, a price or a place.
 var notAKind = map[string]bool{"时候": true, "时间": true, "原因": true, "问题": true, "情况": true, "状态": true, "进度": true,
@@ -1404,12 +1416,15 @@ var notAKind = map[string]bool{"时候": true, "时间": true, "原因": true, "
 
 // changedSince reports an event naming the object (qids; or any, in a
 // window where no event names another object of its kind: "Upgraded to
-// Premium" after ST-3310's start) after intro that says a thing of it changed or is another now, or was added to it ("child
-// seat added to CR-3307" for "what extras are on CR-3307?").
-func changedSince(intro int, qids []ident, cands []Candidate, docs []doc) bool {
+// Premium" after ST-3310's start) after intro that says a thing of it
+// changed or is another now, or, when the kind is asked in the plural
+// (plural), was added to it ("child seat added to CR-3307" for "what extras
+// are on CR-3307?"; not "QX7R9P extra bag added" for "what flight is
+// QX7R9P?": a thing added changes no one thing).
+func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural bool) bool {
 	alone := !contested(qids, docs)
 	for i := range docs {
-		if cands[i].Time.After(cands[intro].Time) && (saysChanged(&docs[i]) || saysReplaced(&docs[i]) || hasAny(&docs[i], addedHashes)) && (alone || idMatch(qids, &docs[i]) > 0) {
+		if cands[i].Time.After(cands[intro].Time) && (saysChanged(&docs[i]) || saysReplaced(&docs[i]) || plural && hasAny(&docs[i], addedHashes)) && (alone || idMatch(qids, &docs[i]) > 0) {
 			return true
 		}
 	}
