@@ -816,6 +816,9 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 			t.Errorf("%q: fusion %+v, want asks description and no status share", q, f)
 		}
 	}
+	if scores, _, f := fused("what did I order on KT-771?", cands); !ranksFirst(scores, 0) || !slices.Contains(f.Asks, "description") || f.AsksStatus {
+		t.Errorf("what was ordered: %.3f, fusion %+v, want the order first, asked as a description with no status share", scores, f)
+	}
 	if _, _, f := fused("what did you do about KT-771?", cands); slices.Contains(f.Asks, "description") {
 		t.Errorf("what was done about it: fusion %+v, want no description", f)
 	}

@@ -1307,6 +1307,10 @@ const DescriptionTerm = "§"
 var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in", "are in", "were in", "what's on", "what is on", "what was on",
 	"contain", "contains", "included in", "include", "includes", "cover", "covers", "里面有什么", "包括什么", "包含什么", "什么内容",
 	"点的什么", "点了什么", "买的什么", "买了什么", "订的什么", "订了什么", "寄的什么", "寄了什么",
+	// what was ordered or sent, in English ("what did I order on FN-10482?"; not
+	// "what did I buy for …?", which may be an add-on bought since)
+	"what did i order", "what did we order", "what have i ordered", "what was ordered",
+	"what did you send", "what was sent",
 	// what it was opened for, what it insures ("第 018324 号 是 办 什么？", "PDAA… 保 什么？"; not "在 办 什么", what is under way)
 	"是办什么", "办的什么", "办理什么", "保什么", "保的什么", "保哪些"})
 
