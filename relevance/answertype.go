@@ -803,8 +803,29 @@ func endsWhere(norm string) bool {
 // 要 多少？": what the repair takes), which asks for money as 要多少钱 does; a
 // measure word after it asks for another thing (要多少天: durationCues).
 func endsTakesHowMuch(norm string) bool {
-	return strings.HasSuffix(questionEnd(norm), "要多少") || endsSumHowMuch(norm) || endsPaidHowMuch(norm)
+	return strings.HasSuffix(questionEnd(norm), "要多少") || endsSumHowMuch(norm) || endsPaidHowMuch(norm) || endsLeftHowMuch(norm)
 }
+
+// endsLeftHowMuch reports a Chinese question asking how much is left (剩
+// 多少, 剩下 多少) of the object it names, or of a thing holding money
+// (moneyHolders), and of nothing else: "0442 还 剩 多少？", "钱包 还 剩
+// 多少？" ask the balance, where "流量 还 剩 多少？" asks the data left.
+func endsLeftHowMuch(norm string) bool {
+	zh := cjkOnly(norm)
+	rest, ok := strings.CutSuffix(zh, "剩多少")
+	if !ok {
+		if rest, ok = strings.CutSuffix(zh, "剩下多少"); !ok {
+			return false
+		}
+	}
+	rest = strings.TrimSuffix(rest, "还")
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "我的"), "我")
+	return rest == "" || moneyHolders[rest]
+}
+
+// moneyHolders hold money: a card (卡里), a wallet, an account.
+var moneyHolders = map[string]bool{"卡": true, "卡里": true, "卡上": true, "钱包": true, "钱包里": true, "账户": true, "账户里": true,
+	"账上": true, "储值卡": true, "会员卡": true}
 
 // endsPaidHowMuch reports a Chinese question ending with 多少 after a verb
 // that moves money (moneyVerbs): "4415 报 了 多少？" (reimbursed), "每月 缴

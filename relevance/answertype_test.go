@@ -326,6 +326,9 @@ func TestAnswerTypes(t *testing.T) {
 		"4415 报 了 多少？":                             {money}, // a verb moving money, then 多少
 		"每月 缴 多少？":                                 {money},
 		"领 了 多少 张？":                                {relevance.CountTerm}, // a measure word after 多少: not money
+		"0442 还 剩 多少？":                             {money},               // what is left of the object, or of a card or a wallet: its balance
+		"钱包 还 剩 多少？":                               {money},
+		"流量 还 剩 多少？":                               {relevance.QuantityTerm}, // (of a thing named: its quantity, no sum)
 		"押金多少？":                                    {money},
 		"how long until my parcel comes?":          {when},
 		"what's the ETA of my driver?":             {when},
