@@ -2840,6 +2840,8 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 		// ("start", "validity")
 		{"what time do the roofers come for rj5512?", "Roofing job RJ-5512: 3 roofers, 14 May 7:00, 2,400 EUR", "RJ-5512 start moved to 9:30", "RJ-5512 scaffolding ordered"},
 		{"until when is gp2204 valid?", "Gym pass GP-2204: 20 visits, valid until 31 May, 150 EUR", "GP-2204 validity extended to 30 June", "GP-2204 visit logged, 12 left"},
+		// renewed until a date, as 续期 is
+		{"until when is pp5521 valid?", "Parking permit PP-5521 for car B-MX 7714, zone 1, valid until 28 Feb", "PP-5521 renewed until 31 May", "Street cleaning in zone 3 on Tuesdays"},
 		{"HY4471 哪 天 到期？", "会员 卡 HY-4471：年卡，5 月 31 日 到期，1 200 元", "HY-4471 延长 到 6 月 30 日", "HY-4471 积分 300 分"},
 		// switched to another day (换 到)
 		{"HX2201 周 几 上课？", "画画 班 HX-2201：每 周二 下午 3 点 上课，10 节，900 元", "HX-2201 换 到 周四 下午 3 点", "HX-2201 已 上 2 节"},
