@@ -1848,7 +1848,8 @@ var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "
 	// why something could not be done ("nobody at home", "not found", "out of
 	// stock", "sold out")
 	"nobody": {"at", "home", "available"}, "no": {"one", "stock", "answer", "access", "sound", "signal", "power", "picture", "heating", "connection"}, "for": {"maintenance", "repairs", "repair", "renovation", "refurbishment", "cleaning", "works", "inspection", "holidays"},
-	"without": {"a", "an", "valid", "permission", "authorisation", "authorization"},
+	// (and a rule broken: "parked in zone 1 without permit")
+	"without": {"a", "an", "valid", "permission", "authorisation", "authorization", "permit", "ticket", "paying", "payment", "insurance", "licence", "license", "approval"},
 	"not": {"as", "found", "available", "enough", "home", "reachable", "possible", "eligible", "valid", "working", "responding", "charging", "connecting", "loading",
 		"work", "respond", "charge", "connect", "load"},
 	"of": {"stock"}, "sold": {"out"}, "back": {"order", "ordered"}, "short": {"picked", "shipped", "delivered", "paid"},

@@ -87,6 +87,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"C7 reported: front brake weak":                                {why}, // (a weak brake, signal or battery is a fault)
 		"Two sticking keys found on the upright":                       {why}, // (a part that sticks, frayed, seized or snapped)
 		"Brake cable frayed, replaced":                                 {why},
+		"Fine for B-KL 2290: parked in zone 1 without permit":          {why}, // (a rule broken)
 		"1207 卡 消磁，已 重新 写卡":                                            {why}, // (a card demagnetised, an address unclear, an oil stain)
 		"4490 地址 不 详，请 补充 门牌 号":                                        {why},
 		"SH-20260415 检测：压缩机 坏，在 保修 期 内":                                {why}, // (坏 spaced, without 了)
