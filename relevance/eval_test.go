@@ -893,6 +893,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// written at stop 74 and read at once,
 	// each to find what fails on questions no change was made for:
 	// development sets;
+	// -blind-280.json and -blind-281.json (the same shape: a dentist, Chinese
+	// renovation, coach tickets, a Chinese courier, pet insurance; Chinese
+	// transit cards, a hotel, Chinese grocery delivery, a courier, a Chinese
+	// gym), written at stop 74 after the first changes, committed unread and
+	// read once only, as proof, after its changes;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -1035,6 +1040,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-274.json"}, {"../examples/evalset-blind-275.json"},
 		{"../examples/evalset-blind-276.json"}, {"../examples/evalset-blind-277.json"},
 		{"../examples/evalset-blind-278.json"}, {"../examples/evalset-blind-279.json"},
+		{"../examples/evalset-blind-280.json"}, {"../examples/evalset-blind-281.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
