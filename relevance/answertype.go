@@ -389,9 +389,12 @@ func byRunes(f func([]rune) bool) func([]rune, text) bool {
 const CountTerm = "#"
 
 // countCues mark a question that asks how many: "how many", and 几 or 多少
-// before a measure word (几晚, 多少张; not "几点": what time).
+// before a measure word (几晚, 多少张; not "几点": what time), or before 分
+// after a verb taking or scoring points (扣 几 分).
 var countCues = func() []string {
-	cues := []string{"how many", "number of"}
+	cues := []string{"how many", "number of",
+		// points taken or scored (扣 几 分, 考 了 多少 分; not 几点几分, a time)
+		"扣几分", "扣了几分", "扣多少分", "扣了多少分", "得几分", "得了几分", "考几分", "考了几分", "考了多少分", "得了多少分", "多少分"}
 	for _, m := range cjkMeasures {
 		cues = append(cues, "几"+string(m), "多少"+string(m))
 	}
@@ -488,11 +491,30 @@ func statesCount(rs []rune) bool {
 		}
 	}
 	for i, r := range rs {
-		if strings.ContainsRune(cjkMeasures, r) && numeralBefore(rs, i) && !ordinalBefore(rs, i) {
+		if (strings.ContainsRune(cjkMeasures, r) || pointsAt(rs, i)) && numeralBefore(rs, i) && !ordinalBefore(rs, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// pointsAt reports 分 at rs[i] counting points ("扣 6 分", "78 分", "剩余 6
+// 分"): not minutes (分钟) nor the minutes of a clock time ("10 点 30 分").
+func pointsAt(rs []rune, i int) bool {
+	if rs[i] != '分' || i+1 < len(rs) && rs[i+1] == '钟' {
+		return false
+	}
+	k := i - 1
+	for k >= 0 && rs[k] == ' ' {
+		k--
+	}
+	for k >= 0 && isNumeral(rs[k]) {
+		k--
+	}
+	for k >= 0 && rs[k] == ' ' {
+		k--
+	}
+	return k < 0 || rs[k] != '点' && rs[k] != '时'
 }
 
 // groupNouns are the groups whose size a number after "of" or "for" states.

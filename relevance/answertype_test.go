@@ -20,7 +20,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 	// a plural thing a change counts anew states a count
 	// and so does a group's size
 	for text, want := range map[string]bool{"Arrival moved to 19 July; nights reduced to 2": true, "Guests raised to 12": true, "Fee reduced to 29": false,
-		"MV-9001 booked for 15 Dec, crew of 3": true, "Table for 4 confirmed": true, "Booked for 15 Dec": false} {
+		"MV-9001 booked for 15 Dec, crew of 3": true, "Table for 4 confirmed": true, "Booked for 15 Dec": false,
+		// points taken or scored (分), not a clock's minutes nor minutes waited
+		"闯 红灯，罚款 200 元，扣 6 分": true, "成绩：78 分": true, "会议 10 点 30 分 开始": false, "等 5 分钟": false} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)
 		}
@@ -327,6 +329,7 @@ func TestAnswerTypes(t *testing.T) {
 		"4415 报 了 多少？":                             {money}, // a verb moving money, then 多少
 		"每月 缴 多少？":                                 {money},
 		"领 了 多少 张？":                                {relevance.CountTerm}, // a measure word after 多少: not money
+		"1188 扣 几 分？":                              {relevance.CountTerm}, // points taken
 		"0442 还 剩 多少？":                             {money},               // what is left of the object, or of a card or a wallet: its balance
 		"钱包 还 剩 多少？":                               {money},
 		"流量 还 剩 多少？":                               {relevance.QuantityTerm}, // (of a thing named: its quantity, no sum)
