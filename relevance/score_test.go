@@ -2496,7 +2496,8 @@ func TestWhatTimeAsksForAClockTime(t *testing.T) {
 
 // A question asking which day looks for a day or a date: a clock time alone
 // does not answer it ("入住 时间 下午 2 点 以后": from 2 pm, whichever day),
-// nor does it supersede the day it does not state, though it says 提前.
+// nor does it supersede the day it does not state, though it says 提前; nor
+// does a month alone.
 func TestWhichDayAsksForADay(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "bookings", Time: ago(52), Text: "酒店 订单 JD-7720：12 月 24 日 入住，2 晚，大床房"},
@@ -2509,6 +2510,12 @@ func TestWhichDayAsksForADay(t *testing.T) {
 		{Source: "bookings", Time: ago(30), Text: "12月8日 体检改期为 12月9日 上午 8:30"},
 		{Source: "notices", Time: ago(3), Text: "报告预计体检后 5 个工作日出，短信通知"},
 	}, map[string]int{"体检是哪天？": 0})
+	// nor does a month alone ("12 月 套餐": the plan of the month)
+	firstFor(t, []relevance.Candidate{
+		{Source: "orders", Time: ago(57), Text: "保洁 预约 BJ-2281：每 周 三 下午，3 小时，每 次 150 元"},
+		{Source: "orders", Time: ago(47), Text: "BJ-2281 改 为 每 周 四 上午"},
+		{Source: "billing", Time: ago(7), Text: "BJ-2281 12 月 套餐 600 元 已 扣"},
+	}, map[string]int{"BJ2281 哪 天 来？": 1})
 }
 
 // Chinese written with spaces says a change as it does unspaced ("调 到 650
