@@ -1097,12 +1097,14 @@ func monthOnly(text string) bool {
 	if monthDay.MatchString(norm) {
 		return false
 	}
-	return !statesTime([]rune(month.ReplaceAllString(norm, " ")))
+	return !statesTime([]rune(monthNumber.ReplaceAllString(norm, " ")))
 }
 
+// monthDay is a month and a day of it (12 月 25 日), monthNumber a month (12
+// 月) or a number of months (3 个 月).
 var (
-	monthDay = regexp.MustCompile(`\d{1,2}\s*月\s*\d{1,2}\s*[日号]`)
-	month    = regexp.MustCompile(`\d{1,2}\s*个?\s*月`)
+	monthDay    = regexp.MustCompile(`\d{1,2}\s*月\s*\d{1,2}\s*[日号]`)
+	monthNumber = regexp.MustCompile(`\d{1,2}\s*个?\s*月`)
 )
 
 // timeLacking marks the events stating a time without what the question

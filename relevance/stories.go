@@ -1098,9 +1098,9 @@ var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "adjus
 	"改为", "改成", "换成", "调整", "更改", "修改", "变更"}, valueChangedWords)
 
 // timeMoves are the changes whose new value is a time ("rescheduled",
-// "extended to 10 Dec", "renewed until 31 May", 推迟, 改到, 续期); movedWords are they and "brought"
-// ("brought forward", which says nothing changed by itself), and movedHashes
-// their terms.
+// "extended to 10 Dec", "renewed until 31 May", 推迟, 改到, 续期);
+// movedWords are they and "brought" ("brought forward", which says nothing
+// changed by itself), and movedHashes their terms.
 var (
 	timeMoves   = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "renewed", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
 	movedWords  = append(slices.Clip(timeMoves), "brought")
