@@ -605,6 +605,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if asksMoney && asksMoneyReturned(q.normalised()) {
 			unstated = lq.unstateAll(unstated, notReturned(docs), moneyHash)
 		}
+		if asksMoney && asksPaidPast(q.normalised()) {
+			unstated = lq.unstateAll(unstated, stillToPay(docs, cands), moneyHash)
+		}
 		if asksMoney && totalCues.in(q.normalised()) && !asksPaid(q.normalised()) {
 			unstated = lq.unstateAll(unstated, depositsOnly(docs), moneyHash)
 		}
@@ -1752,7 +1755,7 @@ func asksMoneyReturned(q text) bool {
 // total ("Deposit 300 EUR for CT-209 received", "已 付 定金 100 元"): the
 // total is what the order came to, not what was paid first. Nil: none.
 func depositsOnly(docs []doc) []bool {
-	return amountsWhere(docs, func(d *doc) bool { return hasAny(d, depositHashes) && !hasAny(d, totalHashes) })
+	return amountsWhere(docs, func(_ int, d *doc) bool { return hasAny(d, depositHashes) && !hasAny(d, totalHashes) })
 }
 
 // depositHashes are the terms of the words naming a part paid ahead of the
@@ -1764,6 +1767,36 @@ var depositHashes = stemHashes("deposit", "downpayment", "定金", "订金", "�
 func asksPaid(q text) bool {
 	return slices.ContainsFunc(q.words, func(w string) bool { return w == "paid" || w == "pay" || w == "paying" }) ||
 		strings.ContainsAny(q.norm, "付缴")
+}
+
+// asksPaidPast reports a question asking what was paid ("押金 交 了
+// 多少？", "how much did I pay for the deposit?", "what have we paid?").
+func asksPaidPast(q text) bool {
+	if slices.Contains(q.words, "paid") || slices.Contains(q.words, "did") && slices.Contains(q.words, "pay") {
+		return true
+	}
+	zh := cjkOnly(q.norm)
+	return strings.Contains(zh, "交了") || strings.Contains(zh, "付了") || strings.Contains(zh, "缴了") || strings.Contains(zh, "已交") ||
+		strings.Contains(zh, "已付") || strings.Contains(zh, "已缴")
+}
+
+// stillToPay marks the events stating a sum still to be paid and none paid:
+// one falling due ("due", "payable": paymentHashes), or asked for ("下 期
+// 房租 19,500 元 请 于 6月 1日 前 支付"), with no word saying it was paid
+// (paidWords, "received", 已 付, 已 缴, 已 交, 收到): what was paid is not
+// what is asked to be paid next. Nil: none.
+func stillToPay(docs []doc, cands []Candidate) []bool {
+	return amountsWhere(docs, func(i int, d *doc) bool {
+		text := cands[i].Text
+		zh := cjkOnly(text)
+		if strings.Contains(zh, "已") || strings.Contains(zh, "收到") || slices.ContainsFunc(plainWords(normalise(text)), func(w string) bool {
+			return paidWords[w] || w == "received"
+		}) {
+			return false
+		}
+		return hasAny(d, paymentHashes) || strings.Contains(zh, "请") && strings.ContainsAny(zh, "付缴交") ||
+			strings.Contains(zh, "待付") || strings.Contains(zh, "待缴") || strings.Contains(zh, "应付") || strings.Contains(zh, "应缴")
+	})
 }
 
 // returnedWords are the words of a question asking how much money came back.
@@ -1779,15 +1812,16 @@ var returnedHashes = stemHashes("refund", "refunded", "reimbursed", "reimburseme
 // came back ("Order FD-40117 placed: … 31.50 EUR" for "how much did I get
 // back for FD-40117?"): their amount is no answer to it (nil: none).
 func notReturned(docs []doc) []bool {
-	return amountsWhere(docs, func(d *doc) bool { return !hasAny(d, returnedHashes) })
+	return amountsWhere(docs, func(_ int, d *doc) bool { return !hasAny(d, returnedHashes) })
 }
 
-// amountsWhere marks the events stating an amount of which is says true.
+// amountsWhere marks the events stating an amount of which is says true
+// (given each event's index and analysis).
 // Nil: none.
-func amountsWhere(docs []doc, is func(d *doc) bool) []bool {
+func amountsWhere(docs []doc, is func(i int, d *doc) bool) []bool {
 	var out []bool
 	for i := range docs {
-		if docs[i].count(moneyHash) == 0 || !is(&docs[i]) {
+		if docs[i].count(moneyHash) == 0 || !is(i, &docs[i]) {
 			continue
 		}
 		if out == nil {
@@ -2203,5 +2237,5 @@ const timeCueChars = "点号天日时候周星期礼拜"
 // the newest of them is no newer time of it ("GJ-4417 invoice 220 EUR, due
 // in 14 days" after "GJ-4417 postponed to 21 Nov"). Nil: none.
 func paymentDates(docs []doc, qids []ident) []bool {
-	return amountsWhere(docs, func(d *doc) bool { return hasAny(d, paymentHashes) && slices.ContainsFunc(qids, d.names) })
+	return amountsWhere(docs, func(_ int, d *doc) bool { return hasAny(d, paymentHashes) && slices.ContainsFunc(qids, d.names) })
 }

@@ -2954,3 +2954,22 @@ func tenMinutesApart(texts []string) []relevance.Candidate {
 	}
 	return cands
 }
+
+// A question asking what was paid ("押金 交 了 多少？", "what did I pay
+// already?") is not answered by a later sum asked to be paid ("请 于 6月 1日
+// 前 支付", "due"), though it continues the payment's story.
+func TestWhatWasPaidIsNoSumStillToPay(t *testing.T) {
+	rent := []relevance.Candidate{
+		{Source: "租房", Time: ago(59), Text: "租房 合同 已 签：朝阳区 两 居室，月租 6,500 元，押 一 付 三"},
+		{Source: "租房", Time: ago(50), Text: "首 期 房租 19,500 元 及 押金 6,500 元 已 支付"},
+		{Source: "维修", Time: ago(30), Text: "维修 师傅 周三 下午 上门"},
+		{Source: "租房", Time: ago(4), Text: "下 期 房租 19,500 元 请 于 6月 1日 前 支付"},
+	}
+	firstFor(t, rent, map[string]int{"押金交了多少？": 1})
+	hotel := []relevance.Candidate{
+		{Source: "bookings", Time: ago(59), Text: "Booking HB-30512: Hotel Maris, 3 nights, 420.00 EUR"},
+		{Source: "billing", Time: ago(14), Text: "Prepayment 210.00 EUR charged to your card"},
+		{Source: "billing", Time: ago(5), Text: "Remaining 210.00 EUR due at the hotel"},
+	}
+	firstFor(t, hotel, map[string]int{"what did I pay already?": 1})
+}
