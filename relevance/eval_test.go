@@ -879,7 +879,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// parking cards, parcels, Chinese phone numbers, leases, Chinese
 	// hospital registrations), written at stop 73's start, committed unread
 	// and read once only, as proof, after its changes;
-	// -blind-276.json to -blind-279.json and -blind-282.json (the 36th's shape again,
+	// -blind-276.json to -blind-279.json, -blind-282.json and -blind-283.json (the 36th's shape again,
 	// identifier questions most: a tailor, a Chinese courier, piano tuning,
 	// a Chinese health check, coworking desks, a Chinese phone repair, bike
 	// hire, a Chinese lease, domains, a Chinese driving school; a vet, Chinese
@@ -891,7 +891,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// SaaS subscription, Chinese broadband, catering, a Chinese pharmacy,
 	// parking permits, Chinese tours, bank transfers, a Chinese laundry;
 	// movers, a Chinese hotel, phone lines, Chinese electricity, appliance
-	// repair),
+	// repair; a school trip, a Chinese vet, energy contracts, a Chinese
+	// beauty card, a warehouse),
 	// written at stop 74 and read at once,
 	// each to find what fails on questions no change was made for:
 	// development sets;
@@ -1043,7 +1044,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-276.json"}, {"../examples/evalset-blind-277.json"},
 		{"../examples/evalset-blind-278.json"}, {"../examples/evalset-blind-279.json"},
 		{"../examples/evalset-blind-280.json"}, {"../examples/evalset-blind-281.json"},
-		{"../examples/evalset-blind-282.json"},
+		{"../examples/evalset-blind-282.json"}, {"../examples/evalset-blind-283.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
