@@ -92,6 +92,8 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Fine for B-KL 2290: parked in zone 1 without permit":          {why}, // (a rule broken)
 		"1207 卡 消磁，已 重新 写卡":                                            {why}, // (a card demagnetised, an address unclear, an oil stain)
 		"4490 地址 不 详，请 补充 门牌 号":                                        {why},
+		"血检 结果：轻度 肠胃炎":                                                 {why}, // (an inflammation, a cough: someone unwell)
+		"狗 一直 咳嗽":                                                      {why},
 		"SH-20260415 检测：压缩机 坏，在 保修 期 内":                                {why}, // (坏 spaced, without 了)
 		"TH-32 back online, signal weak (-82 dBm)":                     {why},
 		"复诊 前 请 停用 药膏 一天":                                              nil, // what it asks the customer to do states no problem
@@ -850,7 +852,8 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 		{Source: "成绩", Time: ago(17), Text: "KS2026181 上 次 成绩：78 分，已 通过"},
 		{Source: "报名", Time: ago(7), Text: "KS2026181 准考证 可 下载"},
 	}
-	for q, want := range map[string]bool{"KS2026181 考 什么？": true, "KS2026181 考 的 是 什么？": true, "KS2026181 换 了 什么？": false, "KS2026181 带 什么？": false} {
+	for q, want := range map[string]bool{"KS2026181 考 什么？": true, "KS2026181 考 的 是 什么？": true, "KS2026181 换 了 什么？": false, "KS2026181 带 什么？": false,
+		"KS2026181 做 的 什么？": true, "KS2026181 要 做 什么？": false} { // (做: what was done, with 的; else what to do)
 		if _, _, f := fused(q, exam); slices.Contains(f.Asks, "description") != want {
 			t.Errorf("%q: fusion %+v, want description asked: %v", q, f, want)
 		}

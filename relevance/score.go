@@ -1359,15 +1359,16 @@ func cjkVerbWhat(s string) bool {
 	if !ok {
 		return false
 	}
-	rest = strings.TrimSuffix(strings.TrimSuffix(rest, "是"), "的")
+	rest, done := strings.CutSuffix(strings.TrimSuffix(rest, "是"), "的")
 	n := utf8.RuneCountInString(rest)
-	return n >= 1 && n <= 2 && !strings.ContainsAny(rest, notDeedWhat)
+	return n >= 1 && n <= 2 && !strings.ContainsAny(rest, notDeedWhat) && (done || !strings.ContainsAny(rest, "做干"))
 }
 
 // notDeedWhat are the characters of the verbs whose 什么 asks for an
 // instruction or a problem, not what the deed was (带, 准备, 缺, 少, 差, 要,
-// 需, 注意, 干, 做), and those of a deed since or under way (了, 在).
-const notDeedWhat = "带备缺少差要需注意干做在了"
+// 需, 注意), and those of a deed since or under way (了, 在). 做 and 干 ask
+// what to do, unless 的 says it was done ("MR3350 做 的 什么？").
+const notDeedWhat = "带备缺少差要需注意在了"
 
 // asksWhatItIs reports a question that names its objects and asks nothing
 // more than what they are ("what was GR-6611?", "what's INV-7731?", "which
