@@ -2902,6 +2902,9 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 	if _, comps, _ := fused(q, cands); comps[1].Change != 1 {
 		t.Errorf("%q: %q should be the newer value: %+v", q, cands[1].Text, comps)
 	}
+	// a renewal offered is no time renewed: the end stated stays first
+	firstFor(t, tenMinutesApart([]string{"Gas contract GC-55310: 0.11 EUR/kWh, 92 EUR a month, ends 31 Mar",
+		"GC-55310 renewal offer: 0.10 EUR/kWh from 1 Apr", "GC-55310 meter reading submitted"}), map[string]int{"when does gc55310 end?": 0})
 }
 
 // A question asking when a thing it names is, not about paying, is not

@@ -1094,15 +1094,15 @@ var standingHashes = stemHashes("cancelled", "canceled", "waived", "withdrawn", 
 // changeWords say that something changed, and changeHashes are their terms:
 // a time moved (timeMoves), a value raised or lowered (valueChangedWords), or
 // any other thing.
-var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "adjusted", "instead", "resized", "expanded", "enlarged", "shortened",
+var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "adjusted", "instead", "renewed", "resized", "expanded", "enlarged", "shortened",
 	"改为", "改成", "换成", "调整", "更改", "修改", "变更"}, valueChangedWords)
 
 // timeMoves are the changes whose new value is a time ("rescheduled",
-// "extended to 10 Dec", "renewed until 31 May", 推迟, 改到, 续期);
-// movedWords are they and "brought" ("brought forward", which says nothing
-// changed by itself), and movedHashes their terms.
+// "extended to 10 Dec", 推迟, 改到, 续期); movedWords are they and "brought"
+// ("brought forward", which says nothing changed by itself), and movedHashes
+// their terms.
 var (
-	timeMoves   = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "renewed", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
+	timeMoves   = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
 	movedWords  = append(slices.Clip(timeMoves), "brought")
 	movedHashes = stemHashes(movedWords...)
 )
@@ -1116,12 +1116,19 @@ func movesATime(d *doc, text string) bool {
 	if hasAny(d, movedHashes) {
 		return true
 	}
+	if d.count(renewHash) > 0 && slices.Contains(plainWords(text), "renewed") {
+		return true // ("PP-5521 renewed until 31 May"; as written: a "renewal offer" moves nothing)
+	}
 	if d.marks&scriptCJK == 0 {
 		return false
 	}
 	norm := normalise(text)
 	return spacedSaid(norm, string(joinedCJK([]rune(norm))), movedWords)
 }
+
+// renewHash is the term of "renewed" (and of "renewal", which movesATime
+// tells apart by the word as written).
+var renewHash = termHash(stem("renewed"))
 
 // valueChangedWords say that a value was raised or lowered to another
 // ("raised to 78 EUR", 调到 650 元, 上调, 降价): changes (changeWords), and
