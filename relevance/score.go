@@ -1343,7 +1343,7 @@ var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in
 func asksDescription(q text) bool {
 	n := len(q.words)
 	return descriptionCues.in(q) || n > 2 && (q.words[n-1] == "about" || q.words[n-1] == "for" && q.words[0] == "what") ||
-		cjkVerbWhat(cjkOnly(q.norm))
+		strings.Contains(q.norm, "什么") && cjkVerbWhat(cjkOnly(q.norm)) // (most questions: nothing copied)
 }
 
 // cjkVerbWhat reports a Chinese question that asks, of the object it names,
