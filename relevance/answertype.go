@@ -821,10 +821,12 @@ func endsWhere(norm string) bool {
 	return isCJK(r) && r != '到' && r != '在'
 }
 
-// endsTakesHowMuch reports a Chinese question ending with 要多少 ("XJ2219 修
-// 要 多少？": what the repair takes), which asks for money as 要多少钱 does; a
-// measure word after it asks for another thing (要多少天: durationCues).
-func endsTakesHowMuch(norm string) bool {
+// endsAskingMoney reports a Chinese question whose end asks for money as
+// 多少钱 does: 要多少 ("XJ2219 修 要 多少？": what the repair takes; a
+// measure word after it asks for another thing, 要多少天: durationCues), or
+// 多少 after a sum's name (endsSumHowMuch), after a verb moving money
+// (endsPaidHowMuch), or asking what is left of a card (endsLeftHowMuch).
+func endsAskingMoney(norm string) bool {
 	return strings.HasSuffix(questionEnd(norm), "要多少") || endsSumHowMuch(norm) || endsPaidHowMuch(norm) || endsLeftHowMuch(norm)
 }
 
@@ -1055,7 +1057,7 @@ func (t *answerType) asked(q text) bool {
 	if t.term == PercentTerm && asksRate(q.words) || t.term == TimeTerm && (namesADate(q.words) || asksWeekday(q.norm)) {
 		return true
 	}
-	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) && (t.term != MoneyTerm || !endsTakesHowMuch(q.norm)) {
+	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) && (t.term != MoneyTerm || !endsAskingMoney(q.norm)) {
 		return false
 	}
 	switch {

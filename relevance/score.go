@@ -1771,28 +1771,28 @@ func asksPaid(q text) bool {
 }
 
 // asksPaidPast reports a question asking what was paid ("押金 交 了
-// 多少？", "how much did I pay for the deposit?", "what have we paid?").
+// 多少？", "how much did I pay for the deposit?", "what have we paid?"):
+// paidPastCues, or "did" with "pay".
 func asksPaidPast(q text) bool {
-	if slices.Contains(q.words, "paid") || slices.Contains(q.words, "did") && slices.Contains(q.words, "pay") {
-		return true
-	}
-	zh := cjkOnly(q.norm)
-	return strings.Contains(zh, "交了") || strings.Contains(zh, "付了") || strings.Contains(zh, "缴了") || strings.Contains(zh, "已交") ||
-		strings.Contains(zh, "已付") || strings.Contains(zh, "已缴")
+	return paidPastCues.in(q) || slices.Contains(q.words, "did") && slices.Contains(q.words, "pay")
 }
+
+// paidPastCues say that something was paid (its Chinese joined: "交 了" is 交了).
+var paidPastCues = newCueSet([]string{"paid", "交了", "付了", "缴了", "已交", "已付", "已缴"})
 
 // stillToPay marks the events stating a sum still to be paid and none paid:
 // one falling due ("due", "payable": paymentHashes), or asked for ("下 期
-// 房租 19,500 元 请 于 6月 1日 前 支付"), with no word saying it was paid
-// (paidWords, "received", 已 付, 已 缴, 已 交, 收到): what was paid is not
-// what is asked to be paid next. Nil: none.
+// 房租 19,500 元 请 于 6月 1日 前 支付"), saying nothing done or paid
+// (saysDone, of money; nor, written with spaces, 已 or 收到): what was paid
+// is not what is asked to be paid next. Nil: none.
 func stillToPay(docs []doc, cands []Candidate) []bool {
 	return amountsWhere(docs, func(i int, d *doc) bool {
 		text := cands[i].Text
+		if saysDone(d, text, true) {
+			return false
+		}
 		zh := cjkOnly(text)
-		if strings.Contains(zh, "已") || strings.Contains(zh, "收到") || slices.ContainsFunc(plainWords(normalise(text)), func(w string) bool {
-			return paidWords[w] || w == "received"
-		}) {
+		if strings.Contains(zh, "已") || strings.Contains(zh, "收到") {
 			return false
 		}
 		return hasAny(d, paymentHashes) || strings.Contains(zh, "请") && strings.ContainsAny(zh, "付缴交") ||
