@@ -402,7 +402,7 @@ func cjkRuns(s string) []cjkRun {
 // Latin letter (a word, not an identifier's capitals) for a Chinese one (the
 // analyses' scripts). Only then can a translation match anything.
 func crossesLanguages(question string, docs []doc) bool {
-	other := uint8(scriptCJK)
+	other := uint16(scriptCJK)
 	if strings.IndexFunc(question, isCJK) >= 0 {
 		other = scriptLatin
 	}

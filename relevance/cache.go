@@ -30,8 +30,8 @@ type doc struct {
 	slab               []uint64
 	nTerms, nIDs, nNum int32
 	nOwn               int32
-	n                  int32 // terms, with repeats
-	marks              uint8 // what its text holds that its terms are not asked for: the marks below
+	n                  int32  // terms, with repeats
+	marks              uint16 // what its text holds that its terms are not asked for: the marks below
 }
 
 // The marks of a text, as doc.marks has them, found once when it is analysed
@@ -43,16 +43,18 @@ type doc struct {
 // statesCurrent), which a question asking for the newest checks in every
 // candidate; and a time counted from a thing ("2 hours before the
 // filling"), which a question asking when looks for in every candidate
-// stating a time (relativeTimes).
+// stating a time (relativeTimes); and a month as its only time, which
+// answers no question asking which day (monthOnlyOf).
 const (
-	scriptCJK    = 1 << iota // a CJK character
-	scriptLatin              // a lower-case Latin letter: a word (an identifier's capitals are none)
-	markClock                // a clock time (clockOf)
-	markChanged              // a word saying something changed (saysChanged)
-	markReplaced             // a word saying a thing is another now (saysReplaced)
-	markCurrent              // a thing's new or current value (statesCurrent)
-	markRelative             // a length before or after a thing (relativeOf)
-	markDay                  // beside a clock time, a day or a date as well (clockOf)
+	scriptCJK     = 1 << iota // a CJK character
+	scriptLatin               // a lower-case Latin letter: a word (an identifier's capitals are none)
+	markClock                 // a clock time (clockOf)
+	markChanged               // a word saying something changed (saysChanged)
+	markReplaced              // a word saying a thing is another now (saysReplaced)
+	markCurrent               // a thing's new or current value (statesCurrent)
+	markRelative              // a length before or after a thing (relativeOf)
+	markDay                   // beside a clock time, a day or a date as well (clockOf)
+	markMonthOnly             // a month, with no day of it, the only time stated (monthOnlyOf)
 )
 
 // clockOf is markClock when a text (normalised: a full-width "９：００" is
@@ -61,7 +63,7 @@ const (
 // markDay as well when, without its clock times and the parts of a day
 // (下午, "afternoon"), it still states a time: a day or a date ("12 月 25 日
 // 下午 2 点", "Friday 18:30"; not "下午 2 点 以后").
-func clockOf(norm string) uint8 {
+func clockOf(norm string) uint16 {
 	if !clockTime.MatchString(norm) {
 		return 0
 	}
@@ -79,7 +81,7 @@ var clockTime = regexp.MustCompile(`\d{1,2}:\d{2}|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m
 // relativeOf is markRelative when a text (normalised) holds a length before
 // or after a thing (relativeTime, cjkRelativeTime): "no eating 1 hour after
 // the filling", "出发 前 7 天".
-func relativeOf(norm string) uint8 {
+func relativeOf(norm string) uint16 {
 	latin := strings.Contains(norm, "before") || strings.Contains(norm, "after") || strings.Contains(norm, "prior")
 	cjk := strings.Contains(norm, "前") || strings.Contains(norm, "后")
 	if !latin && !cjk {
@@ -91,9 +93,30 @@ func relativeOf(norm string) uint8 {
 	return 0
 }
 
+// monthOnlyOf is markMonthOnly when a Chinese text (normalised) states no
+// time but a month, with no day of it ("BJ-2281 12 月 套餐 600 元 已 扣"): no
+// answer to which day.
+func monthOnlyOf(norm string) uint16 {
+	if !strings.Contains(norm, "月") {
+		return 0 // (most texts: no expression run)
+	}
+	joined := string(joinedCJK([]rune(norm)))
+	if monthDay.MatchString(joined) || statesTime([]rune(monthNumber.ReplaceAllString(joined, " "))) {
+		return 0
+	}
+	return markMonthOnly
+}
+
+// monthDay is a month and a day of it (12 月 25 日), monthNumber a month (12
+// 月) or a number of months (3 个 月).
+var (
+	monthDay    = regexp.MustCompile(`\d{1,2}\s*月\s*\d{1,2}\s*[日号]`)
+	monthNumber = regexp.MustCompile(`\d{1,2}\s*个?\s*月`)
+)
+
 // scriptsOf are the scripts text is written in.
-func scriptsOf(text string) uint8 {
-	var s uint8
+func scriptsOf(text string) uint16 {
+	var s uint16
 	for _, r := range text {
 		switch {
 		case 'a' <= r && r <= 'z':
@@ -349,7 +372,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm)}
+		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm)}
 	return d.withChangeMarks(norm)
 }
 
@@ -677,7 +700,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 262
+const analysisVersion = 263
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not
@@ -711,7 +734,7 @@ func decodeAnalysis(b []byte) (doc, bool) {
 	}
 	h0, h1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
 	d := doc{nTerms: int32(h0 >> 32 & 0xffff), nIDs: int32(h0 >> 16 & 0xffff), nNum: int32(h0 & 0xffff),
-		nOwn: int32(h1 >> 48), n: int32(uint32(h1)), marks: uint8(h1 >> 32)}
+		nOwn: int32(h1 >> 48), n: int32(uint32(h1)), marks: uint16(h1 >> 32)}
 	words := len(b)/8 - 2
 	if h0>>48 != analysisVersion || d.n < 0 || int(2*d.nTerms+d.nIDs+d.nNum+3*d.nOwn) != words {
 		return doc{}, false

@@ -1276,6 +1276,28 @@ func BenchmarkScore500Misspelt(b *testing.B) {
 	benchmarkScore500(b, "did my bitcoin withdrawl arrive?")
 }
 
+// BenchmarkScore500WhichDay is a Chinese question asking which day over 500
+// Chinese events that each state a month ("12 月 套餐 600 元 已 扣"): whether a
+// month is an event's only time is read when it is analysed (markMonthOnly),
+// not from every candidate's text per question.
+func BenchmarkScore500WhichDay(b *testing.B) {
+	now := time.Now()
+	var cands []relevance.Candidate
+	for i := range 500 {
+		text := fmt.Sprintf("BJ-%04d %d 月 套餐 600 元 已 扣，下 次 周三 上门", 2000+i, 1+i%12)
+		if i%2 == 0 {
+			text = fmt.Sprintf("BJ-%04d %d 月 套餐 600 元 已 扣", 2000+i, 1+i%12)
+		}
+		cands = append(cands, relevance.Candidate{Source: "保洁", Time: now.Add(-time.Duration(i) * 5 * time.Second), Text: text,
+			Hash: []byte(fmt.Sprint(i))})
+	}
+	relevance.Score(relevance.NewQuery("BJ2281 哪 天 来？", nil), cands, relevance.DefaultWeights, nil, now)
+	b.ResetTimer()
+	for b.Loop() {
+		relevance.Score(relevance.NewQuery("BJ2281 哪 天 来？", nil), cands, relevance.DefaultWeights, nil, now)
+	}
+}
+
 // BenchmarkScoreSmallWindow is the context API's usual case: a window of a
 // few events (with the analyses ingest encodes beside them) and, per
 // operation, each of the load tool's questions (loadtest query) once: the

@@ -591,7 +591,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool { return docs[i].marks&markClock != 0 }), timeHash)
 			} else if asksDay(q.normalised()) {
 				unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool {
-					return (docs[i].marks&markClock == 0 || docs[i].marks&markDay != 0) && !monthOnly(cands[i].Text)
+					return (docs[i].marks&markClock == 0 || docs[i].marks&markDay != 0) && docs[i].marks&markMonthOnly == 0
 				}), timeHash)
 			}
 			if howLong {
@@ -1090,32 +1090,12 @@ var fixedCues = newCueSet([]string{"fixed", "solved", "resolved", "repaired", "s
 // leave?", 几点): a date alone does not answer it.
 var clockAsked = newCueSet([]string{"what time", "几点"})
 
-// monthOnly reports a Chinese text whose only time is a month, with no
-// day of it ("BJ-2281 12 月 套餐 600 元 已 扣"): no answer to which day.
-func monthOnly(text string) bool {
-	if !strings.Contains(text, "月") {
-		return false
-	}
-	norm := string(joinedCJK([]rune(normalise(text))))
-	if monthDay.MatchString(norm) {
-		return false
-	}
-	return !statesTime([]rune(monthNumber.ReplaceAllString(norm, " ")))
-}
-
-// monthDay is a month and a day of it (12 月 25 日), monthNumber a month (12
-// 月) or a number of months (3 个 月).
-var (
-	monthDay    = regexp.MustCompile(`\d{1,2}\s*月\s*\d{1,2}\s*[日号]`)
-	monthNumber = regexp.MustCompile(`\d{1,2}\s*个?\s*月`)
-)
-
 // timeLacking marks the events stating a time without what the question
 // asks of it, when some event stating a time has it (has, by the event's
 // marks): a clock time for "what time" ("claim submitted for the 12 Mar
 // journey" beside "moved to 12 Mar 09:00"), a day or a date for "which day"
 // ("入住 时间 下午 2 点 以后" beside "入住 日期 改为 12 月 25 日"; nor a month
-// alone: monthOnly), a length for
+// alone: markMonthOnly), a length for
 // "how long" (statesLength: "moved to Saturday 11:00" beside "upgraded to
 // 90 min"). Nil when none is such.
 func timeLacking(docs []doc, has func(i int) bool) []bool {
