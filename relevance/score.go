@@ -1771,6 +1771,9 @@ func stillToPay(docs []doc, cands []Candidate) []bool {
 		if saysDone(d, text, true) {
 			return false
 		}
+		if d.marks&scriptCJK == 0 {
+			return hasAny(d, paymentHashes) // (no Chinese to copy)
+		}
 		zh := cjkOnly(text)
 		if strings.Contains(zh, "已") || strings.Contains(zh, "收到") {
 			return false
