@@ -901,6 +901,19 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// transit cards, a hotel, Chinese grocery delivery, a courier, a Chinese
 	// gym), written at stop 74 after the first changes, committed unread and
 	// read once only, as proof, after its changes;
+	// -blind-284.json to -blind-289.json (the 36th's shape: a dentist,
+	// Chinese flights, a gym, Chinese property repairs, car hire; insurance
+	// claims, Chinese food delivery, movers, Chinese renovation, servers;
+	// a lab, Chinese home cleaning, a library, Chinese social insurance,
+	// printing; a wedding venue, Chinese charging, visas, a Chinese optician,
+	// SaaS; parking, a Chinese hotel, bike repair, Chinese exams, a pharmacy;
+	// phone lines, a Chinese courier, catering, a Chinese dentist, solar),
+	// written at stop 75 and read at once: development sets;
+	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
+	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
+	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
+	// control), written at stop 75's start, committed unread and read once
+	// only, as proof, after its changes;
 	// examples/evalset-identifiers.json,
 	// examples/evalset-recency.json, examples/evalset-lookalike.json and
 	// examples/evalset-multi.json (identifier, recency, look-alike and
@@ -1045,6 +1058,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-278.json"}, {"../examples/evalset-blind-279.json"},
 		{"../examples/evalset-blind-280.json"}, {"../examples/evalset-blind-281.json"},
 		{"../examples/evalset-blind-282.json"}, {"../examples/evalset-blind-283.json"},
+		{"../examples/evalset-blind-284.json"}, {"../examples/evalset-blind-285.json"},
+		{"../examples/evalset-blind-286.json"}, {"../examples/evalset-blind-287.json"},
+		{"../examples/evalset-blind-288.json"}, {"../examples/evalset-blind-289.json"},
+		{"../examples/evalset-blind-290.json"}, {"../examples/evalset-blind-291.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
