@@ -443,6 +443,9 @@ func statesCount(rs []rune) bool {
 			continue // a group of a number written in groups ("DPD 0134 5567 8890 delivered"), no count
 		}
 		next := strings.TrimRight(fields[i+1], ",.;:!?)") // ("80 guests, 6,400.00 EUR", "for 12 seats.")
+		if moreWords[next] && i+2 < len(fields) {
+			next = strings.TrimRight(fields[i+2], ",.;:!?)") // a count added: "5 more guests", "2 extra chairs"
+		}
 		if next == "of" && i+2 < len(fields) && isNumber(strings.TrimRight(fields[i+2], ",.;:")) {
 			return true // how far through a count: "instalment 4 of 12", "set 7 of 20"
 		}
@@ -481,6 +484,13 @@ func statesCount(rs []rune) bool {
 			return true
 		}
 	}
+	for i := 1; i+2 < len(fields); i++ {
+		// one more added, by its place: "a fourth mover added", "a third
+		// bag added" (the count it makes; not "the second payment")
+		if fields[i-1] == "a" && ordinals[fields[i]] != "" && fields[i] != "first" && slices.ContainsFunc(fields[i+2:min(len(fields), i+5)], func(f string) bool { return strings.TrimRight(f, ",.;:") == "added" }) {
+			return true
+		}
+	}
 	for i := 2; i < len(fields); i++ {
 		// a group's size: "crew of 3", "a party of 6", "table for 4"; not
 		// "team of 3 hours"
@@ -516,6 +526,10 @@ func pointsAt(rs []rune, i int) bool {
 	}
 	return k < 0 || rs[k] != '点' && rs[k] != '时'
 }
+
+// moreWords stand between a count and what it counts when it is added to
+// ("5 more guests", "2 extra chairs", "3 additional nights").
+var moreWords = map[string]bool{"more": true, "extra": true, "additional": true, "further": true}
 
 // groupNouns are the groups whose size a number after "of" or "for" states.
 var groupNouns = map[string]bool{"crew": true, "party": true, "group": true, "team": true, "family": true, "table": true,

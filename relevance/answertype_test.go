@@ -22,7 +22,11 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 	for text, want := range map[string]bool{"Arrival moved to 19 July; nights reduced to 2": true, "Guests raised to 12": true, "Fee reduced to 29": false,
 		"MV-9001 booked for 15 Dec, crew of 3": true, "Table for 4 confirmed": true, "Booked for 15 Dec": false,
 		// points taken or scored (分), not a clock's minutes nor minutes waited
-		"闯 红灯，罚款 200 元，扣 6 分": true, "成绩：78 分": true, "会议 10 点 30 分 开始": false, "等 5 分钟": false} {
+		"闯 红灯，罚款 200 元，扣 6 分": true, "成绩：78 分": true, "会议 10 点 30 分 开始": false, "等 5 分钟": false,
+		// a count added, by its number or by its place ("a fourth"), not a
+		// place alone ("the second payment")
+		"PB-3319: 5 more guests confirmed": true, "2 extra chairs delivered": true, "MV-5520: a fourth mover added for the piano": true,
+		"GL-7713: a third unit added, 1,610 EUR": true, "The second payment is due": false, "A second reminder was sent": false} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.CountTerm); got != want {
 			t.Errorf("%q states a count: %v, want %v", text, got, want)
 		}

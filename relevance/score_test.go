@@ -2841,6 +2841,10 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 		{"which row is rt5508?", "Recital tickets RT-5508: 3 seats, row F, 4 May, 66 EUR", "RT-5508: seats moved to row C, same price", "RT-5508 tickets emailed"},
 		// the thing "how many …" counts, named with its newer count
 		{"how many seats on sub-eu-00417?", "Subscription SUB-EU-00417: Team plan, 5 seats, 60 EUR a month", "00417 seats increased to 8", "00417 next invoice 96 EUR"},
+		// and one adding to the count ("a fourth mover added", 增加 1 所)
+		// for "how many": the count it makes
+		{"how many movers for mv5520?", "Move MV-5520: 14 March, 3 movers, 8:00, 890 EUR", "MV-5520: a fourth mover added for the piano, +150 EUR", "Boxes for MV-5520 delivered: 40 boxes, 2 rolls of tape"},
+		{"LX60217 申 几 所？", "留学 申请 LX-60217：英国 硕士，3 所 学校，服务费 18 000 元", "LX-60217 增加 1 所 学校，共 4 所", "LX-60217 材料 已 提交"},
 		// a new value is a newer one ("new estimate")
 		{"br7730 how much will it cost?", "Repair job BR-7730: gears slipping, estimate 45 EUR", "BR-7730: chain also worn, new estimate 80 EUR", "BR-7730 ready for pickup"},
 		// the time asked moved, whatever thing's time the later event names

@@ -540,7 +540,9 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // askedNoun): of the object's events stating it, the most relevant is the
 // value the ranking would give (best); a later one that says it changed or
 // is new or another now (saysChanged, statesCurrent: "guest count raised to
-// 95", "调整 为 1 120 元", "new estimate 80 EUR") and states a number the
+// 95", "调整 为 1 120 元", "new estimate 80 EUR"; or, for a question asking
+// how many, adds to it: "a fourth mover added", "增加 1 所 学校，共 4 所")
+// and states a number the
 // best does not state, or another word after the thing a "which …"
 // question names ("moved to row C" after "row F": newAfterNoun, nounWords
 // being the noun's terms), or says the thing is another, is the object's
@@ -570,6 +572,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	if best < 0 {
 		return nil, best
 	}
+	counting := asksFor(asked, CountTerm)
 	var chars []uint64 // (the best's noStoryTerms and numbers, once one is needed)
 	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
 	for j := range docs {
@@ -578,7 +581,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		// other thing, nor a time: "SUB-0093 upgraded to Business" after
 		// "…: Pro plan" for "what plan is sub0093eu?"; not "FR-A2-11
 		// switched to Wednesdays 19:00" for "which room …?")
-		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) ||
+		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) && !(counting && hasAny(d, addedHashes)) ||
 			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && !replacesAnother(cands[j].Text)) {
 			continue
 		}
