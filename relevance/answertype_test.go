@@ -938,6 +938,20 @@ func TestATotalIsTheNewestTotalStated(t *testing.T) {
 	firstFor(t, tuneUp, map[string]int{"bs1044 total?": 2, "what's the total for BS-1044?": 2})
 }
 
+// A question asking what its object costs asks what it costs now, total
+// named or not: the newest event naming it that states a total ("共 66 元")
+// or says it changed and states a new sum ("quantity changed to 1,000
+// flyers, 139 EUR"), not the price it was ordered at; a renewal restating
+// the price is no new one.
+func TestAPriceIsWhatItCostsNow(t *testing.T) {
+	flyers := tenMinutesApart([]string{"Print job PJ-4406: 500 flyers A5, glossy, 89 EUR", "PJ-4406: quantity changed to 1,000 flyers, 139 EUR", "PJ-4406 printed"})
+	firstFor(t, flyers, map[string]int{"PJ-4406 how much?": 1, "how much is pj4406?": 1})
+	lunch := tenMinutesApart([]string{"外卖 订单 WM-60211：2 份 牛肉面，58 元", "WM-60211 加 一 份 小菜，共 66 元", "WM-60211 已 送达"})
+	firstFor(t, lunch, map[string]int{"WM60211 多少 钱？": 1})
+	wash := tenMinutesApart([]string{"Unlimited wash plan CW-8830: 24.99 EUR a month", "CW-8830 renewed: 24.99 EUR taken", "CW-8830 wash logged"})
+	firstFor(t, wash, map[string]int{"how much is CW-8830?": 0})
+}
+
 // A deposit is no total: "ct 209 total?" and "一共 多少 钱？" are answered by
 // what the order came to, not by the part paid ahead of it; a question
 // asking what was paid ("一共 付 了 多少？") counts it.

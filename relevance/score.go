@@ -573,7 +573,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 					intro = -1 // (a kind changed since: "SUB-0093 upgraded to Business" for "what plan is sub0093eu?")
 				}
 				if price && intro >= 0 {
-					intro = repriced(intro, qids, cands, docs, totalCues.in(q.normalised()) || nowCues.in(q.normalised()))
+					intro = repriced(intro, qids, cands, docs)
 				}
 				if intro >= 0 && (!price || docs[intro].count(moneyHash) > 0) {
 					tf := make([]int32, len(docs))
@@ -1481,12 +1481,17 @@ var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "
 // EUR per month" after ST-3301's start) that state a sum and say it was
 // raised, lowered, upgraded or downgraded ("Monthly advance for G-2207-118
 // raised to 78 EUR"; not "renewed: 24.99 EUR taken", "return moved, extra
-// day 48 EUR", "upgraded free of charge"), or, when the question asks for a
-// total or what it costs now (total), the newest naming it that states a
-// total (totalHashes: "BY-6610 完工，共 840 元" after "保养 预约 BY-6610：…，480
-// 元"; not an add-on's "2 人 共 60 元", which names no order) or adds a sum
-// to it (addedSum: "R-0093 extended by 2 days, +80 EUR"); else intro.
-func repriced(intro int, qids []ident, cands []Candidate, docs []doc, total bool) int {
+// day 48 EUR", "upgraded free of charge"), or naming it say it changed, no
+// time, and a sum intro does not state ("PJ-4406: quantity changed to 1,000
+// flyers, 139 EUR"; not "CW-8830 renewed: 24.99 EUR taken": newSum), or the
+// newest naming it that states a total (totalHashes: "BY-6610 完工，共 840 元"
+// after "保养 预约 BY-6610：…，480 元"; not an add-on's "2 人 共 60 元", which
+// names no order) or adds a sum to it (addedSum: "R-0093 extended by 2 days,
+// +80 EUR"), or the first price with the sums added since (storyTotal);
+// else intro. What an object costs is what it costs now, whether the
+// question says "total" or not ("WM60211 多少 钱？" after "加 一 份 小菜，共 66
+// 元"; measured: +6 −1 on the development sets, with the change clause).
+func repriced(intro int, qids []ident, cands []Candidate, docs []doc) int {
 	at := intro
 	alone := !contested(qids, docs)
 	for i := range docs {
@@ -1494,17 +1499,23 @@ func repriced(intro int, qids []ident, cands []Candidate, docs []doc, total bool
 			continue
 		}
 		names := idMatch(qids, &docs[i]) > 0
-		if ((alone || names) && hasAny(&docs[i], repricedHashes) || total && names && (hasAny(&docs[i], totalHashes) || addedSum.MatchString(cands[i].Text))) &&
+		if ((alone || names) && hasAny(&docs[i], repricedHashes) || names && saysChanged(&docs[i]) && docs[i].count(timeHash) == 0 && newSum(cands[i].Text, cands[intro].Text) || names && (hasAny(&docs[i], totalHashes) || addedSum.MatchString(cands[i].Text))) &&
 			bareNumber(cands[i].Text) { // (a sum: not "upgraded free of charge")
 			at = i
 		}
 	}
-	if total {
-		if t := storyTotal(intro, qids, cands, docs); t >= 0 && cands[t].Time.After(cands[at].Time) {
-			at = t
-		}
+	if t := storyTotal(intro, qids, cands, docs); t >= 0 && cands[t].Time.After(cands[at].Time) {
+		at = t
 	}
 	return at
+}
+
+// newSum reports that text states a sum old does not ("quantity changed to
+// 1,000 flyers, 139 EUR" after "…, 89 EUR"; not "CW-8830 renewed: 24.99 EUR
+// taken" after "…: 24.99 EUR a month").
+func newSum(text, old string) bool {
+	olds := sumsStated(old)
+	return slices.ContainsFunc(sumsStated(text), func(s int64) bool { return !slices.Contains(olds, s) })
 }
 
 // storyTotal is the newest event naming the object (qids) after intro that
