@@ -1007,8 +1007,11 @@ func TestWhatAnIdentifierMeansIsWhereItIsNamed(t *testing.T) {
 
 // "What course is 0421?", "FL-0719 what van?", "0363 是 什么 药？" ask what
 // kind of thing the object is, by one noun: the event introducing it says
-// it, not the newest word on it. Not when the object changed since ("升舱 至
-// 公务舱" for "是 什么 舱位？"), nor when it asks what it is now.
+// it, not the newest word on it. When the object changed since, the newest
+// change naming it and the thing asked, and no time, says it ("升舱 至 公务舱"
+// for "是 什么 舱位？", "升级 为 江景房" for "是 什么 房？"); a change of
+// another thing (a teacher, a time) says nothing of it, and then no event
+// is the description. Nor when it asks what it is now.
 func TestWhatKindAThingIsIsWhereItIsIntroduced(t *testing.T) {
 	course := []relevance.Candidate{
 		{Source: "courses", Time: ago(56), Text: "Enrolment ENR/2026/0412: Spanish B1, Mondays"},
@@ -1031,8 +1034,15 @@ func TestWhatKindAThingIsIsWhereItIsIntroduced(t *testing.T) {
 		{Source: "机票", Time: ago(30), Text: "JP-202 已 选座 32A"},
 		{Source: "机票", Time: ago(16), Text: "JP-202 升舱 至 公务舱，补 差价 1,200 元"},
 	}
-	if _, _, f := fused("JP-202 是 什么 舱位？", flight); slices.Contains(f.Asks, "description") {
-		t.Errorf("upgraded since: fusion %+v, want no description", f)
+	if scores, _, f := fused("JP-202 是 什么 舱位？", flight); !slices.Contains(f.Asks, "description") || !ranksFirst(scores, 2) {
+		t.Errorf("upgraded since: %.3f, fusion %+v, want the upgrade first, as the description", scores, f)
+	}
+	hotel := tenMinutesApart([]string{"酒店 订单 KF-7720：标准间 1 晚，12 月 3 日 入住，380 元", "KF-7720 升级 为 豪华 套房",
+		"KF-7720 延迟 退房 到 13 点", "KF-7720 含 早餐"})
+	firstOnlyWith(t, relevance.NewQuery("KF7720 是 什么 房？", nil), hotel, 1, func(w *relevance.Weights) { w.Description = 0 })
+	lessons := tenMinutesApart([]string{"Piano lessons PL-4410: Mondays 16:00, teacher Mira", "PL-4410 teacher changed to Anton", "PL-4410 invoice sent"})
+	if _, _, f := fused("what day is pl4410?", lessons); slices.Contains(f.Asks, "description") {
+		t.Errorf("another thing changed since: fusion %+v, want no description", f)
 	}
 	if _, _, f := fused("what course is 0421 now?", course); slices.Contains(f.Asks, "description") {
 		t.Errorf("what it is now: fusion %+v, want no description", f)
