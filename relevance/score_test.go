@@ -2873,6 +2873,12 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 			t.Errorf("%q: %q should rank first: %.3f %+v", c[0], c[2], scores, comps)
 		}
 	}
+	// "6 new sockets" counts new things and states no new value: for "how
+	// many … now?" the booking is no newer word than the sockets added
+	sockets := tenMinutesApart([]string{"Electrician job EL-4410: 6 new sockets, Tuesday 8:00, 420 EUR", "EL-4410: 2 more sockets added, 540 EUR", "EL-4410 moved to Wednesday 8:00"})
+	if _, comps, _ := fused("how many sockets is el4410 now?", sockets); comps[0].Change != 0 {
+		t.Errorf("6 new sockets: a new value? %+v", comps[0])
+	}
 	// not another thing of it replaced, nor its time
 	for _, c := range [][]string{
 		{"what plan is sub0093eu?", "Subscription SUB-0093-EU: Pro plan, 29 EUR a month", "SUB-0093 payment card replaced", "SUB-0093 invoice INV-22817 sent"},

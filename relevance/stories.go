@@ -958,10 +958,26 @@ func (d doc) withChangeMarks(norm string) doc {
 	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) {
 		d.marks |= markReplaced
 	}
-	if hasAny(&d, currentHashes) {
+	if hasAny(&d, currentHashes) && !newCounted(&d, norm) {
 		d.marks |= markCurrent
 	}
 	return d
+}
+
+// newCounted reports a text whose only word of a current value is "new"
+// after a count: "6 new sockets", "2 new tyres fitted" count new things, and
+// say no value is new.
+func newCounted(d *doc, norm string) bool {
+	if slices.ContainsFunc(currentHashes[1:], func(h uint64) bool { return d.count(h) > 0 }) {
+		return false
+	}
+	words := strings.Fields(norm) // (not an identifier's digits: "PR-5502 new file", "20455 new student ID")
+	for k, w := range words {
+		if strings.Trim(w, ",.;:!?()") == "new" && (k == 0 || !(isNumber(words[k-1]) && len(words[k-1]) <= 3) && !numberWords[words[k-1]]) {
+			return false
+		}
+	}
+	return true
 }
 
 // spacedSaid reports one of the Chinese words said across a space ("调 到
