@@ -912,6 +912,11 @@ func TestATotalIsTheNewestTotalStated(t *testing.T) {
 	firstFor(t, hire, map[string]int{"bh2207 total?": 2, "what does BH-2207 cost now?": 2})
 	move := tenMinutesApart([]string{"搬家 订单 BJ-7720：周六 上午，2 室，1 100 元", "BJ-7720 加 冰箱 搬运，加 300 元", "BJ-7720 改 到 周日 上午 9 点", "BJ-7720 搬家 完成"})
 	firstFor(t, move, map[string]int{"BJ7720 一共 多少 钱？": 1})
+	// (补 a sum, or 加 a few words before it)
+	hotel := tenMinutesApart([]string{"酒店 订单 JD-7710：2 晚，大床房，960 元", "JD-7710 升级 为 湖景房，补 200 元", "JD-7710 已 办理 入住"})
+	firstFor(t, hotel, map[string]int{"JD7710 一共 多少 钱？": 1})
+	laundry := tenMinutesApart([]string{"洗衣 订单 XY-5510：大衣 2 件，共 120 元", "XY-5510 袖口 有 油渍，需 加 特殊 处理 30 元", "XY-5510 洗 好 了"})
+	firstFor(t, laundry, map[string]int{"XY5510 一共 多少 钱？": 1})
 	// and so is one stating the first price with the sums added since,
 	// paid or billed, though it names no total (360 + 80 = 440)
 	carWash := []relevance.Candidate{

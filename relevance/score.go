@@ -1650,9 +1650,10 @@ func bareNumber(text string) bool {
 }
 
 // addedSum matches a sum added to an object's ("extended by 2 days, +80
-// EUR", "加 钢琴 搬运，加 400 元"): for a question asking for the total or
-// what it costs now, the newest word on it (repriced).
-var addedSum = regexp.MustCompile(`(^|[\s(,，：:])\+\s?\d|加\s*\d[\d,.]*\s*[元块]`)
+// EUR", "加 钢琴 搬运，加 400 元", "升级 为 湖景房，补 200 元", "需 加 特殊 处理
+// 30 元": 加 or 补, a few words, then the sum, in one clause): for a
+// question asking what it costs, the newest word on it (repriced).
+var addedSum = regexp.MustCompile(`(^|[\s(,，：:])\+\s?\d|[加补][^\d，,。；;]{0,12}?\d[\d,.]*\s*[元块]`)
 
 // totalCues mark a question asking for a total ("what's the total for
 // RA-40917?", "BY6610 一共 多少 钱？"), and totalHashes are the terms of an
