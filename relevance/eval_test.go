@@ -909,6 +909,15 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// SaaS; parking, a Chinese hotel, bike repair, Chinese exams, a pharmacy;
 	// phone lines, a Chinese courier, catering, a Chinese dentist, solar),
 	// written at stop 75 and read at once: development sets;
+	// -blind-292.json to -blind-297.json (the same shape: furniture, Chinese
+	// broadband, an accountant, a Chinese courier, cleaning; flights, a
+	// Chinese hospital, a vet, Chinese housing funds, coworking; returns,
+	// Chinese fuel cards, events, Chinese classes, storage units; a bank,
+	// a Chinese lease, an IT helpdesk, Chinese car insurance, a tailor;
+	// water, Chinese traffic fines, a photographer, a Chinese hairdresser,
+	// licences; groceries, Chinese utilities, a car service, a Chinese
+	// pharmacy, a hotel), written mid-stop 75 after its first changes and
+	// read at once: development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1062,6 +1071,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-286.json"}, {"../examples/evalset-blind-287.json"},
 		{"../examples/evalset-blind-288.json"}, {"../examples/evalset-blind-289.json"},
 		{"../examples/evalset-blind-290.json"}, {"../examples/evalset-blind-291.json"},
+		{"../examples/evalset-blind-292.json"}, {"../examples/evalset-blind-293.json"},
+		{"../examples/evalset-blind-294.json"}, {"../examples/evalset-blind-295.json"},
+		{"../examples/evalset-blind-296.json"}, {"../examples/evalset-blind-297.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
