@@ -45,9 +45,13 @@ type gapCue struct {
 	unless map[string]bool
 	// last: the words that are a cue after first, however far, only ending
 	// the question ("what did the blood test show?", not "why did the show
-	// stop?")
+	// stop?"), or before a preposition and one word, the thing it is of
+	// ("what did the x-ray show for pt8821?")
 	last map[string]bool
 }
+
+// ofWords name, after a question's last word, the thing it asks about.
+var ofWords = map[string]bool{"for": true, "on": true, "of": true, "in": true, "about": true}
 
 func (g gapCue) in(words []string) bool {
 	if g.first == "" {
@@ -57,7 +61,7 @@ func (g gapCue) in(words []string) bool {
 		if w != g.first {
 			continue
 		}
-		if k := len(words) - 1; k > i && g.last[words[k]] {
+		if k := len(words) - 1; k > i && g.last[words[k]] || k > i+2 && g.last[words[k-2]] && ofWords[words[k-1]] {
 			return true
 		}
 		for k := i + 1; k < min(len(words), i+1+g.within); k++ {

@@ -408,6 +408,7 @@ func TestAnswerTypes(t *testing.T) {
 		"what did Marco find?":                     {why},
 		"what did the scan show?":                  {why}, // (show and reveal only ending the question)
 		"what did the blood test reveal?":          {why},
+		"what did the x-ray show for pt8821?":      {why}, // (or before a preposition and the thing it is of)
 		"did the vet notice anything?":             {why},
 		"can you find my order?":                   nil,
 		"我的奶茶怎么还没到？":                               {why},
