@@ -870,6 +870,19 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 	}
 }
 
+// A question asking what its object was changed to or replaced with is
+// answered by the newest event naming it that says so (its description), not
+// by a newer word on where it stands ("ready for collection").
+func TestWhatAThingWasChangedToIsItsNewestChange(t *testing.T) {
+	rx := tenMinutesApart([]string{"Prescription RX-8120: amoxicillin 500 mg", "Prescription RX-8102: ibuprofen 400 mg, 20 tablets",
+		"RX-8102 out of stock, switched to naproxen", "RX-8102 ready for collection"})
+	for _, q := range []string{"what was rx8102 changed to?", "what did they replace RX-8102 with?", "RX8102 换成 什么 药？"} {
+		if scores, _, f := fused(q, rx); !ranksFirst(scores, 2) || !slices.Contains(f.Asks, "description") {
+			t.Errorf("%q: the switch should rank first, asked as the description: %.3f %+v", q, scores, f)
+		}
+	}
+}
+
 // 总价 asks what a thing costs, as 多少钱 does: the contract's price, not the
 // down payment on it.
 func TestATotalPriceIsThePrice(t *testing.T) {

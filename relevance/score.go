@@ -567,8 +567,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			price := asksPrice(q.Analysis, asked)
 			what := asksDescription(q.normalised()) || asksWhatItIs(q.normalised(), own)
 			kind := !price && !what && asksWhatKind(q.normalised(), own)
-			if price || what || kind {
+			changedTo := !price && !what && !kind && asksChangedTo(q.normalised())
+			if price || what || kind || changedTo {
 				intro := introOf(qids, cands, docs)
+				if changedTo {
+					intro = newestChange(qids, cands, docs)
+				}
 				if kind && intro >= 0 {
 					intro = changedSince(intro, qids, cands, docs, asksPlural(q.normalised(), own), own)
 				}
@@ -1855,6 +1859,43 @@ var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("p
 
 // introOf is the candidate that introduces the question's object: the first
 // of the window to name one of its identifiers (-1: none does).
+// changedToCues mark a question asking what its object was changed to or
+// replaced with ("what was rx8102 changed to?", "CF60871 换成 什么 药？";
+// asksChangedTo): the newest event naming it that says so (newestChange)
+// is its description.
+var changedToCues = newCueSet([]string{"changed to", "change to", "switched to", "switch to", "replaced with", "replaced by", "replace it with",
+	"swapped for", "swapped to", "swap it for", "substituted with", "substituted by", "instead",
+	"换成什么", "换成了什么", "换了什么", "改成什么", "改成了什么", "改为什么", "变成什么", "换成啥", "改成啥", "替换成什么"})
+
+// asksChangedTo reports a question asking what its object was changed to
+// or replaced with: changedToCues, or a word of changing and the question
+// ending in "to", "with" or "for" ("what did they replace RX-8102 with?",
+// "what did you change it to?").
+func asksChangedTo(q text) bool {
+	if changedToCues.in(q) {
+		return true
+	}
+	n := len(q.words)
+	return n > 2 && (q.words[n-1] == "to" || q.words[n-1] == "with" || q.words[n-1] == "for") &&
+		slices.ContainsFunc(q.words[:n-1], func(w string) bool { return changingVerbs[stem(w)] })
+}
+
+// changingVerbs are the stems of the verbs that change a thing into another.
+var changingVerbs = map[string]bool{stem("change"): true, stem("replace"): true, stem("swap"): true, stem("switch"): true,
+	stem("substitute"): true, stem("exchange"): true}
+
+// newestChange is the newest event naming the object (qids) that says a
+// thing of it changed or is another now; -1: none.
+func newestChange(qids []ident, cands []Candidate, docs []doc) int {
+	at := -1
+	for i := range docs {
+		if idMatch(qids, &docs[i]) > 0 && (saysChanged(&docs[i]) || saysReplaced(&docs[i])) && (at < 0 || cands[i].Time.After(cands[at].Time)) {
+			at = i
+		}
+	}
+	return at
+}
+
 func introOf(qids []ident, cands []Candidate, docs []doc) int {
 	intro := -1
 	for i := range docs {
