@@ -925,7 +925,8 @@ var placeAsked = func() map[string]bool {
 var happenings = map[string]bool{"class": true, "lesson": true, "session": true, "meeting": true, "appointment": true,
 	"exam": true, "interview": true, "course": true, "event": true, "concert": true, "show": true, "party": true,
 	"wedding": true, "ceremony": true, "training": true, "workshop": true, "match": true, "game": true,
-	"consultation": true, "checkup": true, "treatment": true, "tour": true, "viewing": true, "screening": true}
+	"consultation": true, "checkup": true, "treatment": true, "tour": true, "viewing": true, "screening": true,
+	"shoot": true, "photoshoot": true}
 
 // placeWords name a place to go to or be at.
 var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, "platform": true, "track": true,

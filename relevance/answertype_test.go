@@ -424,7 +424,8 @@ func TestAnswerTypes(t *testing.T) {
 		"where are my seats?":                      {place},
 		"where is the boxing class?":               {place}, // something that happens somewhere
 		"where's my meeting with the lawyer?":      {place},
-		"where is my parcel?":                      nil, // its whereabouts: its status
+		"where is the shoot now?":                  {place}, // (a photo shoot happens somewhere too)
+		"where is my parcel?":                      nil,     // its whereabouts: its status
 		"我该去哪上课？":                                  {place},
 		"在哪取？":                                     {place},
 		"在哪考科目一？":                                  {place}, // where to sit an exam

@@ -1470,7 +1470,7 @@ func asksWhereItIs(q text, own []string) bool {
 // happening (happenings: a lesson, a party; a shoot), or a thing installed,
 // mounted or located somewhere (安装, 位于).
 var placedHashes = stemHashes(append(slices.Collect(maps.Keys(happenings)),
-	"shoot", "photoshoot", "installed", "mounted", "located", "安装", "位于")...)
+	"installed", "mounted", "located", "安装", "位于")...)
 
 // cjkOnly is the Chinese of s, joined.
 func cjkOnly(s string) string {
