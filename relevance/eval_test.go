@@ -918,6 +918,16 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// licences; groceries, Chinese utilities, a car service, a Chinese
 	// pharmacy, a hotel), written mid-stop 75 after its first changes and
 	// read at once: development sets;
+	// -blind-298.json to -blind-303.json (the same shape again: parcels by
+	// their numbers' tails, Chinese bank transfers, gym courses, Chinese
+	// appliance repairs, tyres; home insurance, Chinese broadband installs,
+	// a travel agency, Chinese pupils, databases; school lunch accounts, a
+	// Chinese courier, a boiler contract, a Chinese driving school, a robot
+	// mower; a lease, Chinese top-ups, pet insurance, Chinese credit cards,
+	// bike share; a web shop, Chinese health checks, temp work, Chinese
+	// house viewings, a conference; energy, Chinese table bookings, repairs,
+	// Chinese furniture delivery, streaming), written later in stop 75 and
+	// read at once: development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1074,6 +1084,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-292.json"}, {"../examples/evalset-blind-293.json"},
 		{"../examples/evalset-blind-294.json"}, {"../examples/evalset-blind-295.json"},
 		{"../examples/evalset-blind-296.json"}, {"../examples/evalset-blind-297.json"},
+		{"../examples/evalset-blind-298.json"}, {"../examples/evalset-blind-299.json"},
+		{"../examples/evalset-blind-300.json"}, {"../examples/evalset-blind-301.json"},
+		{"../examples/evalset-blind-302.json"}, {"../examples/evalset-blind-303.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
