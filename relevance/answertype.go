@@ -1863,6 +1863,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "瑕疵", "刮花", "刮伤", "划伤", "磕碰",
 	// (an oil or water stain, a card demagnetised, an address unclear; a part loose, warped, snapped, a tyre punctured or losing air)
 	"油渍", "水渍", "消磁", "不详", "松动", "变形", "断裂", "扎胎", "爆胎", "漏气",
+	// (a noise or a smell that should not be there: 异响, 异味)
+	"异响", "异味",
 	// and someone unwell, as the English says it (cough, diarrhoea, vomiting, headache, rash, unwell, inflamed: -炎)
 	"咳嗽", "腹泻", "拉肚子", "呕吐", "头疼", "头痛", "皮疹", "不舒服", "发热", "炎",
 	// and a part gone (broken, 坏 as in 坏了, 烧坏, 摔坏, 坏点; burnt out, bent,
