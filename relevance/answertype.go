@@ -1888,7 +1888,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 // words listed for them: "on hold", "due to" (an invoice's due date states none), "limit
 // reached" (a limit raised states none), "held for review" (a deposit held on a
 // card states none), "could not access" ("do not reply" states none).
-var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "leave", "vacation", "sick", "a course", "a training", "training"}, "need": {"a", "an"}, "waiting": {"for", "on"},
+var reasonAfter = map[string][]string{"due": {"to"}, "on": {"hold", "holiday", "leave", "vacation", "sick", "a course", "a training", "training", "order", "backorder"}, "need": {"a", "an"}, "waiting": {"for", "on"},
 	"at": {"risk", "a training"}, "below": {"limit", "the limit", "minimum", "the minimum"}, "used": {"up"}, "limit": {"reached", "exceeded", "hit"}, "quota": {"reached", "exceeded", "hit", "full"},
 	"allowance": {"reached", "exceeded", "used"}, "storage": {"full"}, "held": {"for", "at", "up", "by"}, "signs": {"of"},
 	"could": {"not"}, "can": {"not", "t"}, "did": {"not"}, "was": {"not"}, "were": {"not"}, "has": {"not"},

@@ -189,6 +189,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Check-up done: small cavity on the lower left molar":          {why}, // what a dentist finds
 		"体检结果：血压偏高":                                                    {why},
 		"RX-3121 on hold: the prescription scan is unreadable":         {why},
+		"RP-33091 hinge on order, 10 days":                             {when, why},  // waiting for a part, as "on hold"
 		"SJ-8830 申请换货：屏幕有坏点":                                           {why},        // a flaw found
 		"Repair BR-770: extra 45.00 EUR, waiting for your OK":          {money, why}, // a hold-up, as "on hold"
 		"WM-2201 送达超时 25 分钟":                                           {when, why},  // late (超时)
