@@ -971,6 +971,13 @@ func TestAPriceIsWhatItCostsNow(t *testing.T) {
 	firstFor(t, lunch, map[string]int{"WM60211 多少 钱？": 1})
 	wash := tenMinutesApart([]string{"Unlimited wash plan CW-8830: 24.99 EUR a month", "CW-8830 renewed: 24.99 EUR taken", "CW-8830 wash logged"})
 	firstFor(t, wash, map[string]int{"how much is CW-8830?": 0})
+	// an extended warranty bought is a thing added, no change of the price
+	// ("extended" before a noun, not "extended to", "extended by")
+	mower := tenMinutesApart([]string{"Robot mower RM-208: ordered, 899 EUR, install 4 April", "RM-208 installed, app paired",
+		"RM-208 extended warranty 3 years, 79 EUR"})
+	firstFor(t, mower, map[string]int{"what did RM-208 cost?": 0})
+	stay := tenMinutesApart([]string{"Boarding stay DB-4417: Bruno, 3 nights, 105 EUR", "DB-4417 extended by 2 nights, 175 EUR", "Bruno settled in"})
+	firstFor(t, stay, map[string]int{"DB-4417 total?": 1})
 }
 
 // A deposit is no total: "ct 209 total?" and "一共 多少 钱？" are answered by

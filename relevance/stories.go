@@ -952,7 +952,7 @@ func (d doc) withChangeMarks(norm string) doc {
 	if d.marks&scriptCJK != 0 {
 		joined = string(joinedCJK([]rune(norm)))
 	}
-	if (hasAny(&d, changeHashes) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) {
+	if (hasAny(&d, changeHashes) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) && !attributiveOnly(&d, norm) {
 		d.marks |= markChanged
 	}
 	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) {
@@ -979,6 +979,28 @@ func newCounted(d *doc, norm string) bool {
 	}
 	return true
 }
+
+// attributiveOnly reports a text whose only word of a change is "extended"
+// before a noun, a kind of thing and no change ("extended warranty 3 years,
+// 79 EUR"; not "extended to 31 March", "extended by 2 nights").
+func attributiveOnly(d *doc, norm string) bool {
+	if d.count(extendHash) == 0 || slices.ContainsFunc(changeHashes, func(h uint64) bool { return h != extendHash && d.count(h) > 0 }) {
+		return false
+	}
+	words := wordsOf(norm)
+	for k, w := range words {
+		if stem(w) == stem("extended") && (k+1 == len(words) || extendedThen[words[k+1]]) {
+			return false
+		}
+	}
+	return true
+}
+
+var extendHash = termHash(stem("extended"))
+
+// extendedThen are the words after "extended" that make it a change: "to",
+// "by", "until" a new value.
+var extendedThen = map[string]bool{"to": true, "by": true, "until": true, "till": true, "into": true, "for": true, "through": true, "from": true}
 
 // spacedSaid reports one of the Chinese words said across a space ("调 到
 // 650 元" says 调到): a word's characters, spaced as a segmenter leaves
