@@ -1857,8 +1857,6 @@ var priceStems = map[string]bool{stem("much"): true, stem("cost"): true, stem("p
 	"多": true, "少": true, "钱": true, "多少": true, "少钱": true, "价": true, "格": true, "价格": true, "价钱": true,
 	"一": true, "共": true, "一共": true, "总": true, "总价": true}
 
-// introOf is the candidate that introduces the question's object: the first
-// of the window to name one of its identifiers (-1: none does).
 // changedToCues mark a question asking what its object was changed to or
 // replaced with ("what was rx8102 changed to?", "CF60871 换成 什么 药？";
 // asksChangedTo): the newest event naming it that says so (newestChange)
@@ -1896,6 +1894,8 @@ func newestChange(qids []ident, cands []Candidate, docs []doc) int {
 	return at
 }
 
+// introOf is the candidate that introduces the question's object: the first
+// of the window to name one of its identifiers (-1: none does).
 func introOf(qids []ident, cands []Candidate, docs []doc) int {
 	intro := -1
 	for i := range docs {

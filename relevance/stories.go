@@ -952,7 +952,7 @@ func (d doc) withChangeMarks(norm string) doc {
 	if d.marks&scriptCJK != 0 {
 		joined = string(joinedCJK([]rune(norm)))
 	}
-	if (hasAny(&d, changeHashes) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) && !attributiveOnly(&d, norm) {
+	if (hasAny(&d, changeHashes) && !attributiveOnly(&d, norm) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) {
 		d.marks |= markChanged
 	}
 	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) {
@@ -968,7 +968,7 @@ func (d doc) withChangeMarks(norm string) doc {
 // after a count: "6 new sockets", "2 new tyres fitted" count new things, and
 // say no value is new.
 func newCounted(d *doc, norm string) bool {
-	if slices.ContainsFunc(currentHashes[1:], func(h uint64) bool { return d.count(h) > 0 }) {
+	if slices.ContainsFunc(currentHashes, func(h uint64) bool { return h != newHash && d.count(h) > 0 }) {
 		return false
 	}
 	words := strings.Fields(norm) // (not an identifier's digits: "PR-5502 new file", "20455 new student ID")
@@ -989,7 +989,7 @@ func attributiveOnly(d *doc, norm string) bool {
 	}
 	words := wordsOf(norm)
 	for k, w := range words {
-		if stem(w) == stem("extended") && (k+1 == len(words) || extendedThen[words[k+1]]) {
+		if termHash(stem(w)) == extendHash && (k+1 == len(words) || extendedThen[words[k+1]]) {
 			return false
 		}
 	}
