@@ -928,6 +928,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// house viewings, a conference; energy, Chinese table bookings, repairs,
 	// Chinese furniture delivery, streaming), written later in stop 75 and
 	// read at once: development sets;
+	// -blind-304.json to -blind-306.json (the same shape, Chinese written
+	// unspaced as people type it: Chinese parcels, a Chinese hospital, a
+	// Chinese lease, Chinese food delivery, Chinese utilities; phone lines,
+	// flights, a gym, a parcel, a dentist; Chinese warranty repairs, a
+	// Chinese driving school, Chinese pet boarding, car hire, a mortgage),
+	// written late in stop 75 and read at once: development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1087,6 +1093,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-298.json"}, {"../examples/evalset-blind-299.json"},
 		{"../examples/evalset-blind-300.json"}, {"../examples/evalset-blind-301.json"},
 		{"../examples/evalset-blind-302.json"}, {"../examples/evalset-blind-303.json"},
+		{"../examples/evalset-blind-304.json"}, {"../examples/evalset-blind-305.json"},
+		{"../examples/evalset-blind-306.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
