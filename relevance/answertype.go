@@ -150,6 +150,9 @@ var rateCues = []string{"interest rate", "apr", "percentage", "what percent", "h
 // chicken?", "how do I rate …", "rate limit").
 func asksRate(words []string) bool {
 	for i, w := range words {
+		if w == "rate" && i > 0 && (words[i-1] == "what" || words[i-1] == "which") {
+			return true // (a noun after "what": "what rate did they offer?")
+		}
 		if w != "rate" || i+1 < len(words) && (words[i+1] == "limit" || stopWords[words[i+1]] && words[i+1] != "on" && words[i+1] != "for") {
 			continue
 		}

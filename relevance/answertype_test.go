@@ -385,6 +385,7 @@ func TestAnswerTypes(t *testing.T) {
 		"what are the opening hours?":              {when},
 		"what interest rate did the bank offer?":   {relevance.PercentTerm}, // a rate: a percentage
 		"ML-20931 rate?":                           {relevance.PercentTerm},
+		"what rate did they offer on mg30411?":     {relevance.PercentTerm}, // (a noun after "what", whatever follows)
 		"利率多少？":                                    {relevance.PercentTerm},
 		"what's the exchange rate?":                nil, // a rate that is a price or a verb is none
 		"what did I rate the chicken order?":       nil,
