@@ -44,7 +44,9 @@ type doc struct {
 // candidate; and a time counted from a thing ("2 hours before the
 // filling"), which a question asking when looks for in every candidate
 // stating a time (relativeTimes); and a month as its only time, which
-// answers no question asking which day (monthOnlyOf).
+// answers no question asking which day (monthOnlyOf); and a change said to
+// take effect later, no value a question asking what is now looks for
+// (takesEffectLater).
 const (
 	scriptCJK     = 1 << iota // a CJK character
 	scriptLatin               // a lower-case Latin letter: a word (an identifier's capitals are none)
@@ -55,6 +57,7 @@ const (
 	markRelative              // a length before or after a thing (relativeOf)
 	markDay                   // beside a clock time, a day or a date as well (clockOf)
 	markMonthOnly             // a month, with no day of it, the only time stated (monthOnlyOf)
+	markLater                 // a change said to take effect later (takesEffectLater)
 )
 
 // clockOf is markClock when a text (normalised: a full-width "９：００" is
@@ -700,7 +703,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 268
+const analysisVersion = 269
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -920,7 +920,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if f.AsksStatus && !story && w.Unstated > 0 && c.Identifier == 0 && c.Thread == 0 {
 			c.Recency *= w.Unstated // (outside the object's story: it states nothing of where it stands)
 		}
-		if f.AsksNewest && f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) {
+		if f.AsksNewest && f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) && !(f.AsksNow && takesEffectLater(&docs[i]) && !asksFor(byClause, TimeTerm)) {
 			c.Change = 1
 		}
 		if newer != nil && newer[i] != 0 {

@@ -2788,6 +2788,28 @@ func TestARateIsAPercentage(t *testing.T) {
 	firstFor(t, cands, map[string]int{"KR-5510 rate?": 0, "what interest rate do I pay on KR-5510?": 0})
 }
 
+// A change said to take effect later ("from next month", "下月 起", "到期 后")
+// is no value a question asking what something is now looks for: it gets no
+// share for saying something changed (Weights.ChangedNow), as the same
+// change taking effect now does. A question asking when it is now takes the
+// later date as a change still.
+func TestAChangeTakingEffectLaterIsNoValueNow(t *testing.T) {
+	for q, c := range map[string][3]string{
+		"how much do I pay now for ST-2201?": {"Subscription ST-2201: 9.99 EUR a month", "ST-2201 price raised to 12.99 EUR from next month", "ST-2201 price raised to 12.99 EUR"},
+		"SJ-5501 现在 每月 多少？":                  {"手机 套餐 SJ-5501：每月 58 元，30GB", "SJ-5501 套餐 变更 已 受理：下月 起 改 为 每月 88 元", "SJ-5501 套餐 变更：改 为 每月 88 元"},
+	} {
+		_, later, _ := fused(q, tenMinutesApart(c[:2]))
+		_, now, _ := fused(q, tenMinutesApart([]string{c[0], c[2]}))
+		if later[1].Change != 0 || now[1].Change != 1 {
+			t.Errorf("%q: a change from later counts %v, one now %v; want 0 and 1", q, later[1].Change, now[1].Change)
+		}
+	}
+	sofa := tenMinutesApart([]string{"Sofa SO-22 ships 3 Dec", "SO-22 delayed, ships next month", "SO-22 cushions added"})
+	if _, comps, _ := fused("when does SO-22 ship now?", sofa); comps[1].Change != 1 {
+		t.Errorf("when: the later date is a change still: %+v", comps[1])
+	}
+}
+
 // A question naming an object and asking for one of its values asks for the
 // value it has now: a later event on the object saying the value changed and
 // stating a new one (newerValues) adds Weights.Newer to its relevance, which

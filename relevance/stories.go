@@ -961,8 +961,21 @@ func (d doc) withChangeMarks(norm string) doc {
 	if hasAny(&d, currentHashes) && !newCounted(&d, norm) {
 		d.marks |= markCurrent
 	}
+	if d.marks&(markChanged|markReplaced|markCurrent) != 0 && laterCues.in(textOf(norm)) {
+		d.marks |= markLater
+	}
 	return d
 }
+
+// takesEffectLater reports an event saying a change takes effect later
+// ("rises to 5,500 from next month", "下月 起 改 为 88 元", "合同 到期 后 涨 到
+// 5500 元"): for a question asking what something is now (not when), it
+// states no new value yet.
+func takesEffectLater(d *doc) bool { return d.marks&markLater != 0 }
+
+// laterCues mark the words of a change taking effect later.
+var laterCues = newCueSet([]string{"from next month", "from next year", "from next week", "next month", "next year",
+	"下月起", "下个月起", "下月", "下个月", "次月起", "明年起", "到期后", "续约后", "下期起"})
 
 // newCounted reports a text whose only word of a current value is "new"
 // after a count: "6 new sockets", "2 new tyres fitted" count new things, and
