@@ -934,6 +934,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// flights, a gym, a parcel, a dentist; Chinese warranty repairs, a
 	// Chinese driving school, Chinese pet boarding, car hire, a mortgage),
 	// written late in stop 75 and read at once: development sets;
+	// -blind-307.json and -blind-308.json (the same shape: piano lessons,
+	// Chinese home cleaning, a laptop repair, Chinese member cards, movers'
+	// storage; Chinese train tickets, printing, a Chinese clinic, broadband,
+	// a Chinese courier), written after stop 75's changes, committed unread
+	// and read once only, as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1094,7 +1099,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-300.json"}, {"../examples/evalset-blind-301.json"},
 		{"../examples/evalset-blind-302.json"}, {"../examples/evalset-blind-303.json"},
 		{"../examples/evalset-blind-304.json"}, {"../examples/evalset-blind-305.json"},
-		{"../examples/evalset-blind-306.json"},
+		{"../examples/evalset-blind-306.json"}, {"../examples/evalset-blind-307.json"},
+		{"../examples/evalset-blind-308.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
