@@ -909,6 +909,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 	}
+	laterIsNoValue := f.AsksNow && !asksFor(byClause, TimeTerm) // (a change from next month is no value now; a time asked, it is)
 	for i := range cands {
 		c := &comps[i]
 		if scaled && (!statesAsked(&docs[i], byClause) || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
@@ -920,7 +921,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if f.AsksStatus && !story && w.Unstated > 0 && c.Identifier == 0 && c.Thread == 0 {
 			c.Recency *= w.Unstated // (outside the object's story: it states nothing of where it stands)
 		}
-		if f.AsksNewest && f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) && !(f.AsksNow && takesEffectLater(&docs[i]) && !asksFor(byClause, TimeTerm)) {
+		if f.AsksNewest && f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) && !(laterIsNoValue && takesEffectLater(&docs[i])) {
 			c.Change = 1
 		}
 		if newer != nil && newer[i] != 0 {
@@ -1445,12 +1446,18 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural
 	alone := !contested(qids, docs)
 	at, changed := intro, false
 	for i := range docs {
-		if cands[i].Time.After(cands[intro].Time) && (saysChanged(&docs[i]) || saysReplaced(&docs[i]) || plural && hasAny(&docs[i], addedHashes)) && (alone || idMatch(qids, &docs[i]) > 0) {
-			changed = true
-			if (saysChanged(&docs[i]) || saysReplaced(&docs[i])) && docs[i].count(timeHash) == 0 && idMatch(qids, &docs[i]) > 0 && cands[i].Time.After(cands[at].Time) &&
-				slices.ContainsFunc(own, func(t string) bool { return docs[i].count(termHash(t)) > 0 }) {
-				at = i
-			}
+		d := &docs[i]
+		if !cands[i].Time.After(cands[intro].Time) {
+			continue
+		}
+		changes, names := saysChanged(d) || saysReplaced(d), idMatch(qids, d) > 0
+		if !(changes || plural && hasAny(d, addedHashes)) || !alone && !names {
+			continue
+		}
+		changed = true
+		if changes && names && d.count(timeHash) == 0 && cands[i].Time.After(cands[at].Time) &&
+			slices.ContainsFunc(own, func(t string) bool { return d.count(termHash(t)) > 0 }) {
+			at = i
 		}
 	}
 	if changed && at == intro {
@@ -1511,13 +1518,24 @@ var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "
 func repriced(intro int, qids []ident, cands []Candidate, docs []doc) int {
 	at := intro
 	alone := !contested(qids, docs)
+	var first []int64 // (intro's sums, read once a change needs them: newSum)
+	read := false
 	for i := range docs {
-		if !cands[i].Time.After(cands[at].Time) || docs[i].count(moneyHash) == 0 {
+		d := &docs[i]
+		if !cands[i].Time.After(cands[at].Time) || d.count(moneyHash) == 0 {
 			continue
 		}
-		names := idMatch(qids, &docs[i]) > 0
-		if ((alone || names) && hasAny(&docs[i], repricedHashes) || names && saysChanged(&docs[i]) && docs[i].count(timeHash) == 0 && newSum(cands[i].Text, cands[intro].Text) || names && (hasAny(&docs[i], totalHashes) || addedSum.MatchString(cands[i].Text))) &&
-			bareNumber(cands[i].Text) { // (a sum: not "upgraded free of charge")
+		names := idMatch(qids, d) > 0
+		raised := (alone || names) && hasAny(d, repricedHashes)
+		total := names && (hasAny(d, totalHashes) || addedSum.MatchString(cands[i].Text))
+		changed := false
+		if !raised && !total && names && saysChanged(d) && d.count(timeHash) == 0 {
+			if !read {
+				first, read = sumsStated(cands[intro].Text), true
+			}
+			changed = newSum(cands[i].Text, first)
+		}
+		if (raised || total || changed) && bareNumber(cands[i].Text) { // (a sum: not "upgraded free of charge")
 			at = i
 		}
 	}
@@ -1527,11 +1545,10 @@ func repriced(intro int, qids []ident, cands []Candidate, docs []doc) int {
 	return at
 }
 
-// newSum reports that text states a sum old does not ("quantity changed to
-// 1,000 flyers, 139 EUR" after "…, 89 EUR"; not "CW-8830 renewed: 24.99 EUR
-// taken" after "…: 24.99 EUR a month").
-func newSum(text, old string) bool {
-	olds := sumsStated(old)
+// newSum reports that text states a sum not among olds, the first event's
+// ("quantity changed to 1,000 flyers, 139 EUR" after "…, 89 EUR"; not
+// "CW-8830 renewed: 24.99 EUR taken" after "…: 24.99 EUR a month").
+func newSum(text string, olds []int64) bool {
 	return slices.ContainsFunc(sumsStated(text), func(s int64) bool { return !slices.Contains(olds, s) })
 }
 

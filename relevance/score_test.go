@@ -2797,6 +2797,9 @@ func TestAChangeTakingEffectLaterIsNoValueNow(t *testing.T) {
 	for q, c := range map[string][3]string{
 		"how much do I pay now for ST-2201?": {"Subscription ST-2201: 9.99 EUR a month", "ST-2201 price raised to 12.99 EUR from next month", "ST-2201 price raised to 12.99 EUR"},
 		"SJ-5501 现在 每月 多少？":                  {"手机 套餐 SJ-5501：每月 58 元，30GB", "SJ-5501 套餐 变更 已 受理：下月 起 改 为 每月 88 元", "SJ-5501 套餐 变更：改 为 每月 88 元"},
+		// (Chinese spaced as a segmenter leaves it: 下 月 起, 到期 后)
+		"SJ-5502 现在 每月 多少？": {"手机 套餐 SJ-5502：每月 58 元，30GB", "SJ-5502 套餐 变更 已 受理：下 月 起 改 为 每月 88 元", "SJ-5502 套餐 变更：改 为 每月 88 元"},
+		"FY-7702 现在 月租 多少？": {"合同 FY-7702：月租 5200 元", "FY-7702 合同 到期 后 月租 涨 到 5500 元", "FY-7702 月租 涨 到 5500 元"},
 	} {
 		_, later, _ := fused(q, tenMinutesApart(c[:2]))
 		_, now, _ := fused(q, tenMinutesApart([]string{c[0], c[2]}))

@@ -961,8 +961,8 @@ func (d doc) withChangeMarks(norm string) doc {
 	if hasAny(&d, currentHashes) && !newCounted(&d, norm) {
 		d.marks |= markCurrent
 	}
-	if d.marks&(markChanged|markReplaced|markCurrent) != 0 && laterCues.in(textOf(norm)) {
-		d.marks |= markLater
+	if d.marks&(markChanged|markReplaced|markCurrent) != 0 && (laterCues.in(textOf(norm)) || joined != "" && joined != norm && laterCues.in(textOf(joined))) {
+		d.marks |= markLater // (Chinese spaced as a segmenter leaves it, "下 月 起", read joined)
 	}
 	return d
 }
