@@ -3012,3 +3012,32 @@ func TestWhatWasPaidIsNoSumStillToPay(t *testing.T) {
 	}
 	firstFor(t, hotel, map[string]int{"what did I pay already?": 1})
 }
+
+// A question whether something asked for has happened is answered by its
+// decision, not by the request that matches its words: "Refund for SP-3318
+// declined" after "You requested a refund for SP-3318", "Complaint about the
+// noisy fridge accepted: 40 EUR back" after "You reported the fridge as noisy"
+// (no identifier: a word of the request's tells the story). A later step done
+// is no decision when one is said (ready for collection, after approved),
+// and a report's noun ("Guard report") is no request.
+func TestARequestIsAnsweredByItsDecision(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(55), Text: "Order SP-3318: 2 tickets, stalls, 15 March"},
+		{Source: "orders", Time: ago(40), Text: "You requested a refund for SP-3318"},
+		{Source: "orders", Time: ago(30), Text: "Refund for SP-3318 declined: the show goes ahead"},
+		{Source: "orders", Time: ago(10), Text: "SP-3321 tickets now in your wallet"},
+	}
+	firstFor(t, cands, map[string]int{"has SP-3318 been refunded?": 2})
+	fridge := []relevance.Candidate{
+		{Source: "support", Time: ago(50), Text: "You reported the fridge as noisy, case opened"},
+		{Source: "support", Time: ago(30), Text: "Complaint about the noisy fridge accepted: 40 EUR back to your card"},
+		{Source: "shop", Time: ago(5), Text: "Winter sale on freezers"},
+	}
+	firstFor(t, fridge, map[string]int{"has the noisy fridge been sorted?": 1})
+	rx := []relevance.Candidate{
+		{Source: "pharmacy", Time: ago(50), Text: "Prescription RX-7730 waiting for approval by your doctor: eye drops"},
+		{Source: "pharmacy", Time: ago(35), Text: "RX-7730 approved by Dr. Lind"},
+		{Source: "pharmacy", Time: ago(20), Text: "RX-7730 ready for collection"},
+	}
+	firstFor(t, rx, map[string]int{"has RX-7730 been approved?": 1})
+}

@@ -273,7 +273,84 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	if how.fixed && len(top) > 0 {
 		solved(top[0], rels, comps, cands, docs, w)
 	}
+	if how.happened && len(top) > 0 {
+		decided(top[0], rels, comps, cands, docs, w)
+	}
 }
+
+// decided lets a later event deciding what the most relevant one (i) asked
+// for or left pending answer a question whether it has happened: "Refund for
+// TK-90022 refused" after "You requested a refund for TK-90022" for "did I
+// get my money back for TK-90022?", "leave.approved id=LV-2201" after
+// "leave.requested id=LV-2201" for "is my holiday ok?". i says a request, a
+// report or a step awaited (requestHashes); the later event says a decision
+// (decisionHashes) or that something is done (saysDone), and tells i's story:
+// it names one of i's identifiers, or, when i names none, shares a word of
+// i's (storyWord). It
+// inherits all of i's match (wA), as a later step done does in inherit: the
+// request matches the question's words, its answer is what the question asks.
+func decided(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
+	if rels[i] == 0 || !hasAny(&docs[i], requestHashes) && !saysWord(cands[i].Text, reportedWords, nil) || saysDecided(&docs[i], cands[i].Text) {
+		return
+	}
+	var chars []uint64
+	ids := namesOwnID(&docs[i]) // (its story is its identifier's, as for solved)
+	var buf [16]int
+	later, decisions := buf[:0], 0 // the later events deciding or saying something done, and how many decide
+	for j := range docs {
+		if !cands[j].Time.After(cands[i].Time) {
+			continue
+		}
+		if saysDecided(&docs[j], cands[j].Text) {
+			later = append(later, j)
+			decisions++
+		} else if saysDone(&docs[j], cands[j].Text, true) {
+			later = append(later, j)
+		}
+	}
+	for _, j := range later {
+		d := &docs[j]
+		if decisions > 0 && !saysDecided(d, cands[j].Text) {
+			continue // (the decision answers what was asked for, not a step after it)
+		}
+		same := false
+		for k := range int(docs[i].nOwn) {
+			if id := docs[i].own(k); !id.amount && d.names(id) {
+				same = true
+			}
+		}
+		if !same && !ids {
+			if chars == nil {
+				chars = noStoryTerms(cands[i].Text)
+			}
+			same = sharesStoryWord(d, &docs[i], chars, requestHashes)
+		}
+		if same {
+			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
+		}
+	}
+}
+
+// saysDecided reports an event saying how something asked for was decided
+// (decisionHashes, decidedWords).
+func saysDecided(d *doc, text string) bool {
+	return hasAny(d, decisionHashes) || d.marks&scriptLatin != 0 && saysWord(text, decidedWords, nil)
+}
+
+// requestHashes are the terms of words saying that something was asked for,
+// reported or is awaited, and decisionHashes (Chinese) and decidedWords
+// (English) those saying how it was decided (decided). reportedWords and
+// decidedWords are participles, read as written: a stem would take "Guard
+// report" for something reported and "You requested a refund" for something
+// refunded.
+var (
+	reportedWords = map[string]bool{"reported": true, "claimed": true, "complained": true}
+	requestHashes = stemHashes("requested", "request", "disputed", "dispute", "complaint", "applied", "application",
+		"waiting", "awaiting", "pending", "申请", "投诉", "报案", "待审核", "审核中", "等待")
+	decisionHashes = stemHashes("通过", "驳回", "拒绝", "批准", "同意", "已退")
+	decidedWords   = map[string]bool{"approved": true, "refused": true, "rejected": true, "declined": true, "denied": true, "accepted": true,
+		"granted": true, "refunded": true, "credited": true, "waived": true}
+)
 
 // solved lets a later event saying that the problem the most relevant one
 // (i) states is solved answer a question whether it is fixed: "Valve
@@ -1107,6 +1184,18 @@ func saysDone(d *doc, text string, money bool) bool {
 	if d.marks&scriptLatin == 0 {
 		return false
 	}
+	paid := paidWords
+	if !money {
+		paid = nil
+	}
+	return saysWord(text, finishedWords, paid)
+}
+
+// saysWord reports that text holds an English word of a or b (lower-cased, of
+// at most 12 letters), as written: a word a stem would confuse with another
+// ("reported" with a report). (Two sets, not a func: a map indexed by the
+// word's bytes converts them without allocating.)
+func saysWord(text string, a, b map[string]bool) bool {
 	var buf [12]byte // (no word of the lists is longer)
 	for i := 0; i < len(text); {
 		j, n := i, 0
@@ -1116,7 +1205,7 @@ func saysDone(d *doc, text string, money bool) bool {
 			}
 			n++
 		}
-		if w := buf[:min(n, len(buf))]; n > 0 && n <= len(buf) && (finishedWords[string(w)] || money && paidWords[string(w)]) {
+		if w := buf[:min(n, len(buf))]; n > 0 && n <= len(buf) && (a[string(w)] || b[string(w)]) {
 			return true
 		}
 		i = j + 1
