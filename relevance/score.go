@@ -801,6 +801,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// originalCues): a later event of its story is no newer word on it.
 	still := stillCues.in(q.normalised()) || asksIfStillOwed(q.normalised())
 	happened := false
+	var steps []bool // (stepsDone)
 	whether := asksWhether(q.normalised())
 	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
@@ -813,11 +814,14 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// ("GM-330 upgraded to Premium" for "what plan is GM-330 on?", not
 		// "popcorn added to CN-7781" for "what seats do I have for CN-7781?")
 		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
+		if happened && len(qids) > 0 {
+			steps = stepsDone(q.normalised(), cands, comps)
+		}
 		how := inheritance{still: still, whether: whether, fixed: fixedCues.in(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			sum:       !still && !happened && asksMoney && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
-			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated}
+			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated, steps: steps}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
@@ -915,7 +919,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if scaled && (!statesAsked(&docs[i], byClause) || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
 		}
-		if doneAsked && c.Identifier > 0 && !saysDone(&docs[i], cands[i].Text, money) {
+		if doneAsked && c.Identifier > 0 && !saysStepDone(steps, i, &docs[i], cands[i].Text, money) {
 			c.Recency *= w.Unstated // (an event on the object not saying it is done: "is RMA 771204 fixed?")
 		}
 		if f.AsksStatus && !story && w.Unstated > 0 && c.Identifier == 0 && c.Thread == 0 {
@@ -1989,7 +1993,8 @@ func asksIfStillOwed(q text) bool {
 
 // asksIfDone reports a question whether a step of its object's story is done
 // ("is 917 paid?", "is TC-1180 approved?", "was the order cancelled?": a
-// whether-done question, asksWhetherDone, naming a done word): where the
+// whether-done question, asksWhetherDone, naming a done word; or any opened
+// by "did": "did the doctor approve 51230?", "did B-TX 4410 pass?"): where the
 // story stands answers it, the later "Retry of INV-2026-0917 succeeded", not
 // the event that matches its word ("Payment for INV-2026-0917 failed"), so
 // it is no question about what one event says. A participle after "been"
@@ -1999,7 +2004,7 @@ func asksIfDone(q text) bool {
 	if !asksWhetherDone(q) {
 		return false
 	}
-	if terseDone(q) {
+	if terseDone(q) || q.words[0] == "did" {
 		return true
 	}
 	for i, w := range q.words {
@@ -2159,6 +2164,63 @@ func cosineAt(a []float32, sv *sparseVec, b []float32) float64 {
 		s[k] += a[i] * b[i]
 	}
 	return dotFrom(a, b, sv.tail, s)
+}
+
+// stepsDone marks, for a question naming an object and asking whether a
+// step of its story is done, the events on the object (an identifier score)
+// saying the question's own verb as done: its participle ("did B-TX 4410
+// pass?": "4410 passed inspection early"; "did RT-118204 arrive?":
+// "arrived"). Nil when none does: then any step done says it (saysDone).
+// Once one says the step asked, another step done ("4410 new tyres fitted")
+// is no answer.
+func stepsDone(q text, cands []Candidate, comps []Components) []bool {
+	var verbs [8]string
+	n := 0
+	for _, w := range q.words {
+		if n < len(verbs) && len(w) > 2 && isLetters(w) && !stopWords[w] && !auxiliaries[w] && !strings.HasSuffix(w, "ed") {
+			verbs[n] = stem(w)
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	var out []bool
+	var buf [24]byte
+	for i := range cands {
+		if comps[i].Identifier == 0 {
+			continue
+		}
+		text := cands[i].Text
+		for k := 0; k < len(text); {
+			j, m := k, 0
+			for ; j < len(text) && ('a' <= text[j] && text[j] <= 'z' || 'A' <= text[j] && text[j] <= 'Z'); j++ {
+				if m < len(buf) {
+					buf[m] = text[j] | 0x20 // (lower case)
+				}
+				m++
+			}
+			if w := buf[:min(m, len(buf))]; m >= 5 && m <= len(buf) && w[m-2] == 'e' && w[m-1] == 'd' && slices.Contains(verbs[:n], stem(string(w))) {
+				if out == nil {
+					out = make([]bool, len(cands))
+				}
+				out[i] = true
+				break
+			}
+			k = j + 1
+		}
+	}
+	return out
+}
+
+// saysStepDone reports that the i-th event says the step a question asks
+// about is done: its verb (steps: stepsDone), or, when no event says it,
+// any step (saysDone).
+func saysStepDone(steps []bool, i int, d *doc, text string, money bool) bool {
+	if steps != nil {
+		return steps[i]
+	}
+	return saysDone(d, text, money)
 }
 
 // asksWhether reports a question whether something is so: it opens with an

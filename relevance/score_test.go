@@ -3041,3 +3041,28 @@ func TestARequestIsAnsweredByItsDecision(t *testing.T) {
 	}
 	firstFor(t, rx, map[string]int{"has RX-7730 been approved?": 1})
 }
+
+// "Did …?" asks whether a step of its object's story is done, as "has …
+// been …?" does: where the story stands answers it ("RX-51230 approved by
+// Dr. Lind", after "RX-51230 waiting for doctor approval", which matches
+// more of its words). The step is the question's own verb when an
+// event says it done ("did VAN-3318 pass?": "passed the inspection"); another
+// step done after it ("new wipers fitted") is no answer.
+func TestDidAsksWhetherTheStepIsDone(t *testing.T) {
+	rx := []relevance.Candidate{
+		{Source: "pharmacy", Time: ago(40), Text: "Prescription RX-51230 waiting for doctor approval: eye drops"},
+		{Source: "pharmacy", Time: ago(30), Text: "RX-51230 approved by Dr. Lind"},
+		{Source: "pharmacy", Time: ago(20), Text: "RX-51230 ready for collection from 16:00"},
+		{Source: "pharmacy", Time: ago(10), Text: "Pharmacy closes at 18:00 today"},
+	}
+	firstFor(t, rx, map[string]int{"did the doctor approve 51230?": 1})
+	van := []relevance.Candidate{
+		{Source: "fleet", Time: ago(60), Text: "Van plate B-VN 3318: inspection due 30 November"},
+		{Source: "fleet", Time: ago(50), Text: "Van plate B-VN 3311: inspection due 12 December"},
+		{Source: "fleet", Time: ago(40), Text: "3318 passed inspection early"},
+		{Source: "fleet", Time: ago(30), Text: "3311 brake warning light on"},
+		{Source: "fleet", Time: ago(20), Text: "3311 in the workshop until Friday"},
+		{Source: "fleet", Time: ago(10), Text: "3318 new wipers fitted"},
+	}
+	firstFor(t, van, map[string]int{"did B-VN 3318 pass?": 2})
+}

@@ -143,7 +143,10 @@ type inheritance struct {
 	// it asks whether something has happened and names money or an amount
 	// (aboutMoney): an event saying money was paid says it is done
 	aboutMoney bool
-	costs      bool // it asks what a thing costs (asksWhatItCosts)
+	// for happened, the events saying the question's own step done, when
+	// one does (stepsDone): another step done is no answer then
+	steps []bool
+	costs bool // it asks what a thing costs (asksWhatItCosts)
 	// it asks how much, and not what came back or is left (asksMoneyBack),
 	// nor whether it still holds or has happened: a later amount of the
 	// story other than the first's is another sum ("信用卡 尾号 8821 消费 1,280
@@ -244,7 +247,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if cands[j].Time.After(cands[first].Time) {
 					share := firstShare
-					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || how.happened && saysDone(&docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0 {
+					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || how.happened && saysStepDone(how.steps, j, &docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0 {
 						share = w.ThreadAnswer
 					}
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
