@@ -939,6 +939,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// storage; Chinese train tickets, printing, a Chinese clinic, broadband,
 	// a Chinese courier), written after stop 75's changes, committed unread
 	// and read once only, as proof;
+	// -blind-311.json and -blind-312.json (the same shape: a language
+	// school, Chinese house viewings, a tyre hotel, a Chinese tea shop,
+	// camera hire; furniture assembly, Chinese piano tuning, a marina berth,
+	// Chinese kindergarten fees, a storage unit), written at stop 76's start,
+	// committed unread and read once only, as proof, after its changes;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1100,7 +1105,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-302.json"}, {"../examples/evalset-blind-303.json"},
 		{"../examples/evalset-blind-304.json"}, {"../examples/evalset-blind-305.json"},
 		{"../examples/evalset-blind-306.json"}, {"../examples/evalset-blind-307.json"},
-		{"../examples/evalset-blind-308.json"},
+		{"../examples/evalset-blind-308.json"}, {"../examples/evalset-blind-311.json"},
+		{"../examples/evalset-blind-312.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
