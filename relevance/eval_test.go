@@ -939,6 +939,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// storage; Chinese train tickets, printing, a Chinese clinic, broadband,
 	// a Chinese courier), written after stop 75's changes, committed unread
 	// and read once only, as proof;
+	// -blind-309.json and -blind-310.json (the same shape: a tailor, a
+	// Chinese car wash card, ski hire, a Chinese water filter install, a
+	// photo shoot; a boiler service, a Chinese pet hospital, a coworking
+	// desk, a Chinese phone repair, a bike courier), written in stop 76
+	// after its two changes and read at once: development sets;
 	// -blind-311.json and -blind-312.json (the same shape: a language
 	// school, Chinese house viewings, a tyre hotel, a Chinese tea shop,
 	// camera hire; furniture assembly, Chinese piano tuning, a marina berth,
@@ -1105,7 +1110,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-302.json"}, {"../examples/evalset-blind-303.json"},
 		{"../examples/evalset-blind-304.json"}, {"../examples/evalset-blind-305.json"},
 		{"../examples/evalset-blind-306.json"}, {"../examples/evalset-blind-307.json"},
-		{"../examples/evalset-blind-308.json"}, {"../examples/evalset-blind-311.json"},
+		{"../examples/evalset-blind-308.json"}, {"../examples/evalset-blind-309.json"},
+		{"../examples/evalset-blind-310.json"}, {"../examples/evalset-blind-311.json"},
 		{"../examples/evalset-blind-312.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
