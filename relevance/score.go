@@ -439,6 +439,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// the clauses of the thing a "what …"/"which …" question asks for by
 	// naming it, when it asks for no answer type (askedNoun, askedCJKNoun)
 	var noun, counted uint64
+	kindWas, kindNow := -1, -1                   // (a kind asked, the object's first and newer kind: changedSince)
 	var head rune                                // (a Chinese question's noun of one character: askedCJKHead)
 	howLong := durationCueSet.in(q.normalised()) // (a question asking how long: durationCues)
 	var nounWords []string                       // (noun's terms)
@@ -574,7 +575,13 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 					intro = newestChange(qids, cands, docs)
 				}
 				if kind && intro >= 0 {
-					intro = changedSince(intro, qids, cands, docs, asksPlural(q.normalised(), own), own)
+					// (things named in the plural, "what extras are on
+					// rc-55310?", are no kind the object changed to)
+					things := asksPlural(q.normalised(), own) && strings.IndexFunc(q.normalised().norm, isCJK) < 0
+					was := intro
+					if intro = changedSince(intro, qids, cands, docs, asksPlural(q.normalised(), own), !things, own); intro >= 0 && intro != was {
+						kindWas, kindNow = was, intro
+					}
 				}
 				if price && intro >= 0 {
 					intro = repriced(intro, qids, cands, docs)
@@ -912,6 +919,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			}
 		}
+	}
+	if kindNow >= 0 {
+		// the kind the object changed to answers as its first kind matched
+		// ("TJ-8826 升级 为 高级 版" for "TJ-8826 什么 套餐？", where only the
+		// booking says 套餐)
+		rels[kindNow] = max(rels[kindNow], rels[kindWas])
 	}
 	laterIsNoValue := f.AsksNow && !asksFor(byClause, TimeTerm) // (a change from next month is no value now; a time asked, it is)
 	for i := range cands {
@@ -1444,9 +1457,14 @@ var notAKind = map[string]bool{"时候": true, "时间": true, "原因": true, "
 // QX7R9P?": a thing added changes no one thing). Then it is the newest of
 // those naming the object that say it changed, state no time, and hold the
 // kind's word (own: "JD-50318 已 升级 为 江景房" for "50318 是 什么 房？"; not
-// "PL-8817 teacher changed to Anton" for "what day is pl8817?"); -1 when
-// none does (+3 −2 on the development sets).
-func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural bool, own []string) int {
+// "PL-8817 teacher changed to Anton" for "what day is pl8817?"), or that say
+// the object itself is another now (changesItself: "LS-2204 switched to
+// Spanish B1, same days, 19:00" for "what level is ls2204?", where no event
+// says "level"; not for things asked in the plural, itself false: "what
+// extras are on rc-55310?" asks for none; nor when it takes effect later:
+// "GM-330 upgraded to Premium from next month"); -1 when none does (+3 −2 on the
+// development sets; changesItself +1 −0).
+func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural, itself bool, own []string) int {
 	alone := !contested(qids, docs)
 	at, changed := intro, false
 	for i := range docs {
@@ -1459,8 +1477,8 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural
 			continue
 		}
 		changed = true
-		if changes && names && d.count(timeHash) == 0 && cands[i].Time.After(cands[at].Time) &&
-			slices.ContainsFunc(own, func(t string) bool { return d.count(termHash(t)) > 0 }) {
+		if changes && names && cands[i].Time.After(cands[at].Time) &&
+			(d.count(timeHash) == 0 && slices.ContainsFunc(own, func(t string) bool { return d.count(termHash(t)) > 0 }) || itself && saysReplaced(d) && !takesEffectLater(d) && changesItself(cands[i].Text)) {
 			at = i
 		}
 	}
@@ -1468,6 +1486,37 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural
 		return -1
 	}
 	return at
+}
+
+// changesItself reports an event saying that its object is another now, the
+// object being its subject: nothing but identifiers (and 已, "has been")
+// comes before the word saying so ("LS-2204 switched to Spanish B1",
+// "TJ-8826 升级 为 高级 版", "rc-55310 changed: SUV instead of compact"), so
+// no other thing of it changed ("Room for LS-2204 changed to 2.14",
+// "KS-9012 考点 换 到 三 中").
+func changesItself(text string) bool {
+	n := normalise(text)
+	at := -1
+	for _, w := range replacedWords {
+		if k := strings.Index(n, w); k >= 0 && (at < 0 || k < at) {
+			at = k
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(n[:at], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '-' && r != '/' }) {
+		if !hasDigit(w) && !stopWords[w] && !auxiliaries[w] && w != "已" && w != "已经" {
+			return false
+		}
+	}
+	// what it is now, up to the first comma, is no time ("WX-7702 更换 时间
+	// 改 到 周六 上午" moves the replacement's time)
+	now := n[at:]
+	if k := strings.IndexAny(now, ",，;；"); k >= 0 {
+		now = now[:k]
+	}
+	return !statesTime([]rune(now))
 }
 
 // asksWhereItIs reports a question asking where its object is and nothing

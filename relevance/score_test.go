@@ -3066,3 +3066,24 @@ func TestDidAsksWhetherTheStepIsDone(t *testing.T) {
 	}
 	firstFor(t, van, map[string]int{"did B-VN 3318 pass?": 2})
 }
+
+// What kind of thing an object is, once it changed, is said by a later event
+// whose subject is the object itself ("GC-7140 switched to Italian B2") even
+// without the kind's word, and it answers as the introduction matched; a
+// change of another thing of it ("Room for GC-7140 changed to 3.02", "更换
+// 时间 改 到 周六") says no new kind.
+func TestAnObjectChangedToAnotherKindSaysItsKind(t *testing.T) {
+	course := []relevance.Candidate{
+		{Source: "courses", Time: ago(55), Text: "Course GC-7140: Italian B1, Tuesdays 18:00, 10 weeks, 320 EUR"},
+		{Source: "courses", Time: ago(40), Text: "GC-7140 switched to Italian B2, same day, 18:30"},
+		{Source: "courses", Time: ago(25), Text: "Room for GC-7140 changed to 3.02 this week"},
+		{Source: "courses", Time: ago(10), Text: "Teacher for GC-7140: Paola Neri"},
+	}
+	firstFor(t, course, map[string]int{"what level is gc7140?": 1})
+	zh := []relevance.Candidate{
+		{Source: "体检", Time: ago(50), Text: "体检 套餐 HT-5521：标准 版，周五 上午，460 元"},
+		{Source: "体检", Time: ago(35), Text: "HT-5521 升级 为 尊享 版，1 280 元"},
+		{Source: "体检", Time: ago(20), Text: "HT-5521 更换 时间 改 到 周六 上午"},
+	}
+	firstFor(t, zh, map[string]int{"HT-5521 什么 套餐？": 1})
+}
