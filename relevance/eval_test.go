@@ -948,7 +948,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// school, Chinese house viewings, a tyre hotel, a Chinese tea shop,
 	// camera hire; furniture assembly, Chinese piano tuning, a marina berth,
 	// Chinese kindergarten fees, a storage unit), written at stop 76's start,
-	// committed unread and read once only, as proof, after its changes;
+	// committed unread, read once as proof after its first two changes, then
+	// development sets;
+	// -blind-313.json and -blind-314.json (the same shape: an optician, a
+	// Chinese driving school, a warehouse's inbound deliveries, Chinese car
+	// insurance, catering; gym classes, a Chinese courier, a pet health
+	// plan, Chinese property repairs, car sharing), written after stop 76's
+	// last change, committed unread and read once only, as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1112,7 +1118,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-306.json"}, {"../examples/evalset-blind-307.json"},
 		{"../examples/evalset-blind-308.json"}, {"../examples/evalset-blind-309.json"},
 		{"../examples/evalset-blind-310.json"}, {"../examples/evalset-blind-311.json"},
-		{"../examples/evalset-blind-312.json"},
+		{"../examples/evalset-blind-312.json"}, {"../examples/evalset-blind-313.json"},
+		{"../examples/evalset-blind-314.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
