@@ -2242,21 +2242,15 @@ func stepsDone(q text, cands []Candidate, comps []Components) []bool {
 		}
 		text := cands[i].Text
 		for k := 0; k < len(text); {
-			j, m := k, 0
-			for ; j < len(text) && ('a' <= text[j] && text[j] <= 'z' || 'A' <= text[j] && text[j] <= 'Z'); j++ {
-				if m < len(buf) {
-					buf[m] = text[j] | 0x20 // (lower case)
-				}
-				m++
-			}
-			if w := buf[:min(m, len(buf))]; m >= 5 && m <= len(buf) && w[m-2] == 'e' && w[m-1] == 'd' && slices.Contains(verbs[:n], stem(string(w))) {
+			w, next := latinWord(text, k, &buf)
+			if m := len(w); m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && slices.Contains(verbs[:n], stem(string(w))) {
 				if out == nil {
 					out = make([]bool, len(cands))
 				}
 				out[i] = true
 				break
 			}
-			k = j + 1
+			k = next
 		}
 	}
 	return out

@@ -289,9 +289,10 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 // report or a step awaited (requestHashes); the later event says a decision
 // (decisionHashes) or that something is done (saysDone), and tells i's story:
 // it names one of i's identifiers, or, when i names none, shares a word of
-// i's (storyWord). It
-// inherits all of i's match (wA), as a later step done does in inherit: the
-// request matches the question's words, its answer is what the question asks.
+// i's (storyWord). It inherits all of i's match (wA), as a later step done
+// does in inherit: the request matches the question's words, its answer is
+// what the question asks. When a later event decides, a step done after it
+// ("RX-40019 ready for pick-up" after "approved") inherits nothing here.
 func decided(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
 	if rels[i] == 0 || !hasAny(&docs[i], requestHashes) && !saysWord(cands[i].Text, reportedWords, nil) || saysDecided(&docs[i], cands[i].Text) {
 		return
@@ -1194,26 +1195,37 @@ func saysDone(d *doc, text string, money bool) bool {
 	return saysWord(text, finishedWords, paid)
 }
 
-// saysWord reports that text holds an English word of a or b (lower-cased, of
-// at most 12 letters), as written: a word a stem would confuse with another
-// ("reported" with a report). (Two sets, not a func: a map indexed by the
-// word's bytes converts them without allocating.)
+// saysWord reports that text holds an English word of a or b (lower-cased),
+// as written: a word a stem would confuse with another ("reported" with a
+// report). (Two sets, not a func: a map indexed by the word's bytes converts
+// them without allocating.)
 func saysWord(text string, a, b map[string]bool) bool {
-	var buf [12]byte // (no word of the lists is longer)
+	var buf [24]byte
 	for i := 0; i < len(text); {
-		j, n := i, 0
-		for ; j < len(text) && ('a' <= text[j] && text[j] <= 'z' || 'A' <= text[j] && text[j] <= 'Z'); j++ {
-			if n < len(buf) {
-				buf[n] = text[j] | 0x20 // (lower case)
-			}
-			n++
-		}
-		if w := buf[:min(n, len(buf))]; n > 0 && n <= len(buf) && (a[string(w)] || b[string(w)]) {
+		w, next := latinWord(text, i, &buf)
+		if len(w) > 0 && (a[string(w)] || b[string(w)]) {
 			return true
 		}
-		i = j + 1
+		i = next
 	}
 	return false
+}
+
+// latinWord is the run of ASCII letters at text[i:], lower-cased in buf
+// (nil when it is longer than buf, or none starts there), and where the next
+// one may start.
+func latinWord(text string, i int, buf *[24]byte) (w []byte, next int) {
+	j, n := i, 0
+	for ; j < len(text) && ('a' <= text[j] && text[j] <= 'z' || 'A' <= text[j] && text[j] <= 'Z'); j++ {
+		if n < len(buf) {
+			buf[n] = text[j] | 0x20 // (lower case)
+		}
+		n++
+	}
+	if n > len(buf) {
+		n = 0
+	}
+	return buf[:n], j + 1
 }
 
 // finishedWords are the English words saying that something is done
