@@ -46,7 +46,8 @@ type doc struct {
 // stating a time (relativeTimes); and a month as its only time, which
 // answers no question asking which day (monthOnlyOf); and a change said to
 // take effect later, no value a question asking what is now looks for
-// (takesEffectLater).
+// (takesEffectLater); and a change whose subject is the object itself, which
+// says what kind of thing it is now (changesItself).
 const (
 	scriptCJK     = 1 << iota // a CJK character
 	scriptLatin               // a lower-case Latin letter: a word (an identifier's capitals are none)
@@ -58,6 +59,7 @@ const (
 	markDay                   // beside a clock time, a day or a date as well (clockOf)
 	markMonthOnly             // a month, with no day of it, the only time stated (monthOnlyOf)
 	markLater                 // a change said to take effect later (takesEffectLater)
+	markItself                // with markReplaced, the object itself is another now (changesItself)
 )
 
 // clockOf is markClock when a text (normalised: a full-width "９：００" is
@@ -703,7 +705,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 270
+const analysisVersion = 271
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -1478,7 +1478,7 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural
 		}
 		changed = true
 		if changes && names && cands[i].Time.After(cands[at].Time) &&
-			(d.count(timeHash) == 0 && slices.ContainsFunc(own, func(t string) bool { return d.count(termHash(t)) > 0 }) || itself && saysReplaced(d) && !takesEffectLater(d) && changesItself(cands[i].Text)) {
+			(d.count(timeHash) == 0 && slices.ContainsFunc(own, func(t string) bool { return d.count(termHash(t)) > 0 }) || itself && d.marks&markItself != 0 && !takesEffectLater(d)) {
 			at = i
 		}
 	}
@@ -1488,14 +1488,14 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural
 	return at
 }
 
-// changesItself reports an event saying that its object is another now, the
-// object being its subject: nothing but identifiers (and 已, "has been")
-// comes before the word saying so ("LS-2204 switched to Spanish B1",
-// "TJ-8826 升级 为 高级 版", "rc-55310 changed: SUV instead of compact"), so
-// no other thing of it changed ("Room for LS-2204 changed to 2.14",
-// "KS-9012 考点 换 到 三 中").
-func changesItself(text string) bool {
-	n := normalise(text)
+// changesItself reports an event (its text normalised) saying that its
+// object is another now, the object being its subject: nothing but
+// identifiers (and 已, "has been") comes before the word saying so ("LS-2204
+// switched to Spanish B1", "TJ-8826 升级 为 高级 版", "rc-55310 changed: SUV
+// instead of compact"), so no other thing of it changed ("Room for LS-2204
+// changed to 2.14", "KS-9012 考点 换 到 三 中"). Read once, when the event is
+// analysed (markItself).
+func changesItself(n string) bool {
 	at := -1
 	for _, w := range replacedWords {
 		if k := strings.Index(n, w); k >= 0 && (at < 0 || k < at) {
@@ -2227,7 +2227,7 @@ func stepsDone(q text, cands []Candidate, comps []Components) []bool {
 	n := 0
 	for _, w := range q.words {
 		if n < len(verbs) && len(w) > 2 && isLetters(w) && !stopWords[w] && !auxiliaries[w] && !strings.HasSuffix(w, "ed") {
-			verbs[n] = stem(w)
+			verbs[n] = w
 			n++
 		}
 	}
@@ -2243,7 +2243,7 @@ func stepsDone(q text, cands []Candidate, comps []Components) []bool {
 		text := cands[i].Text
 		for k := 0; k < len(text); {
 			w, next := latinWord(text, k, &buf)
-			if m := len(w); m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && slices.Contains(verbs[:n], stem(string(w))) {
+			if m := len(w); m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && slices.ContainsFunc(verbs[:n], func(v string) bool { return participleOf(w, v) }) {
 				if out == nil {
 					out = make([]bool, len(cands))
 				}
@@ -2254,6 +2254,21 @@ func stepsDone(q text, cands []Candidate, comps []Components) []bool {
 		}
 	}
 	return out
+}
+
+// participleOf reports that w (lower-case, ending in "ed") is the regular
+// past participle of the verb v: passed, approved, stopped, carried.
+func participleOf(w []byte, v string) bool {
+	m := len(w)
+	switch {
+	case string(w[:m-2]) == v, string(w[:m-1]) == v: // (passed; approved)
+		return true
+	case m-3 == len(v) && w[m-3] == w[m-4] && string(w[:m-3]) == v: // (stopped)
+		return true
+	case m-3 == len(v)-1 && w[m-3] == 'i' && strings.HasSuffix(v, "y") && string(w[:m-3]) == v[:len(v)-1]: // (carried)
+		return true
+	}
+	return false
 }
 
 // saysStepDone reports that the i-th event says the step a question asks

@@ -1038,6 +1038,9 @@ func (d doc) withChangeMarks(norm string) doc {
 	}
 	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) {
 		d.marks |= markReplaced
+		if changesItself(norm) {
+			d.marks |= markItself
+		}
 	}
 	if hasAny(&d, currentHashes) && !newCounted(&d, norm) {
 		d.marks |= markCurrent
