@@ -943,12 +943,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese car wash card, ski hire, a Chinese water filter install, a
 	// photo shoot; a boiler service, a Chinese pet hospital, a coworking
 	// desk, a Chinese phone repair, a bike courier), written in stop 76
-	// after its two changes and read at once: development sets;
+	// after its first two changes and read at once: development sets;
 	// -blind-311.json and -blind-312.json (the same shape: a language
 	// school, Chinese house viewings, a tyre hotel, a Chinese tea shop,
 	// camera hire; furniture assembly, Chinese piano tuning, a marina berth,
-	// Chinese kindergarten fees, a storage unit), written at stop 76's start,
-	// committed unread, read once as proof after its first two changes, then
+	// Chinese kindergarten fees, a storage unit), written after stop 76's
+	// first two changes, committed unread and read once as proof, then
 	// development sets;
 	// -blind-313.json and -blind-314.json (the same shape: an optician, a
 	// Chinese driving school, a warehouse's inbound deliveries, Chinese car
