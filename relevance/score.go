@@ -1851,10 +1851,14 @@ func asksPaid(q text) bool {
 
 // asksPaidPast reports a question asking what was paid ("押金 交 了
 // 多少？", "how much did I pay for the deposit?", "what have we paid?"):
-// paidPastCues, or "did" with "pay".
+// paidPastCues, or "did" with "pay"; not one asking what is still to be
+// paid ("what's still to be paid?": toBePaid).
 func asksPaidPast(q text) bool {
-	return paidPastCues.in(q) || slices.Contains(q.words, "did") && slices.Contains(q.words, "pay")
+	return (paidPastCues.in(q) || slices.Contains(q.words, "did") && slices.Contains(q.words, "pay")) && !toBePaid.in(q)
 }
+
+// toBePaid says that a sum is still to be paid.
+var toBePaid = newCueSet([]string{"to be paid", "left to pay", "still to pay"})
 
 // paidPastCues say that something was paid (its Chinese joined: "交 了" is 交了).
 var paidPastCues = newCueSet([]string{"paid", "交了", "付了", "缴了", "已交", "已付", "已缴"})

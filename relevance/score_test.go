@@ -3087,3 +3087,31 @@ func TestAnObjectChangedToAnotherKindSaysItsKind(t *testing.T) {
 	}
 	firstFor(t, zh, map[string]int{"HT-5521 什么 套餐？": 1})
 }
+
+// "What's left to pay?", "what's still to be paid?" ask for a sum, as "how
+// much do I owe?" does: the events stating the order's sums (its price, the
+// deposit paid on it) answer, not the newer driver or delivery time. And
+// "paid" in "to be paid" asks for no sum paid: a sum falling due still
+// states what is asked.
+func TestLeftToPayAsksASumStillDue(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Party order PO-7712: buffet for 30, 960 EUR"},
+		{Source: "billing", Time: ago(40), Text: "PO-7712 deposit of 300 EUR received"},
+		{Source: "orders", Time: ago(20), Text: "PO-7712 delivery moved to 17:30"},
+		{Source: "orders", Time: ago(10), Text: "Driver for PO-7712: Jonas, phone 0151 7712 004"},
+	}
+	for _, q := range []string{"what's left to pay for PO-7712?", "what is still to pay on PO-7712?"} {
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		if min(scores[0], scores[1]) <= max(scores[2], scores[3]) {
+			t.Errorf("%q: the order's sums should rank above the delivery time and the driver: %.3f %+v", q, scores, comps)
+		}
+	}
+	due := []relevance.Candidate{
+		{Source: "billing", Time: ago(30), Text: "Invoice DS-88-1: 250 EUR deposit, paid"},
+		{Source: "projects", Time: ago(20), Text: "Deadline moved to 12 June"},
+		{Source: "billing", Time: ago(5), Text: "Invoice DS-88-2: 250 EUR, due on delivery"},
+	}
+	if _, comps := relevance.Score(relevance.NewQuery("what's still to be paid?", nil), due, relevance.DefaultWeights, nil, testNow); comps[2].Lexical == 0 {
+		t.Errorf("the sum falling due states no sum asked: %+v", comps[2])
+	}
+}
