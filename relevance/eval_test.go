@@ -954,7 +954,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese driving school, a warehouse's inbound deliveries, Chinese car
 	// insurance, catering; gym classes, a Chinese courier, a pet health
 	// plan, Chinese property repairs, car sharing), written after stop 76's
-	// last change, committed unread and read once only, as proof;
+	// third change, committed unread and read once as proof, then
+	// development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
