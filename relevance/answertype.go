@@ -1133,13 +1133,18 @@ func answerTypesAsked(q text, w Weights) []*answerType {
 }
 
 // amountWords mark a question that asks for an amount of money.
-var amountWords = []string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges",
-	"total", "owe", "owed", "owing", "left to pay", "still to pay", "to be paid", "have to pay", "need to pay", "do i pay", "will i pay", "do we pay", "will we pay", "how expensive", "so expensive", "pricey", "要付", "应付", "多少钱", "价格", "费用", "多少元", "几块", "收费",
+var amountWords = append([]string{"how much", "cost", "costs", "price", "priced", "fee", "fees", "charge", "charged", "charges",
+	"total", "owe", "owed", "owing", "have to pay", "need to pay", "do i pay", "will i pay", "do we pay", "will we pay", "how expensive", "so expensive", "pricey", "要付", "应付", "多少钱", "价格", "费用", "多少元", "几块", "收费",
 	"费多少", "花了多少", "付了多少", "花多少", "退了多少", "退多少", "赔了多少", "赔多少", "补了多少", "交了多少", "返了多少", "还多少", "还了多少", "扣多少", "扣了多少", "收多少", "收了多少", "交多少", "付多少", "欠多少", "租多少", "租金多少", "每月多少", "每个月多少", "一个月多少", "每晚多少", "一晚多少", "balance", "余额", "一共", "总共", "合计", "总价", "收钱", "扣钱", "扣费", "扣款",
 	// money spent at all ("改签花钱了吗？"), what a payment was for (its event
 	// states the amount), and sums of money by their name (a credit line, a
 	// deposit)
-	"amount", "monthly payment", "monthly payments", "instalment", "installment", "月供", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"}
+	"amount", "monthly payment", "monthly payments", "instalment", "installment", "月供", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"},
+	toBePaidWords...)
+
+// toBePaidWords ask what is still to be paid ("what's left to pay?", "what's
+// still to be paid?"): a sum, and none paid (asksPaidPast).
+var toBePaidWords = []string{"left to pay", "still to pay", "to be paid"}
 
 // asksQuantity reports a question asking for a quantity (QuantityTerm).
 func asksQuantity(q text) bool {

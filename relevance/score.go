@@ -577,9 +577,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				if kind && intro >= 0 {
 					// (things named in the plural, "what extras are on
 					// rc-55310?", are no kind the object changed to)
-					things := asksPlural(q.normalised(), own) && strings.IndexFunc(q.normalised().norm, isCJK) < 0
+					plural := asksPlural(q.normalised(), own)
+					things := plural && strings.IndexFunc(q.normalised().norm, isCJK) < 0
 					was := intro
-					if intro = changedSince(intro, qids, cands, docs, asksPlural(q.normalised(), own), !things, own); intro >= 0 && intro != was {
+					if intro = changedSince(intro, qids, cands, docs, plural, !things, own); intro >= 0 && intro != was {
 						kindWas, kindNow = was, intro
 					}
 				}
@@ -1857,8 +1858,9 @@ func asksPaidPast(q text) bool {
 	return (paidPastCues.in(q) || slices.Contains(q.words, "did") && slices.Contains(q.words, "pay")) && !toBePaid.in(q)
 }
 
-// toBePaid says that a sum is still to be paid.
-var toBePaid = newCueSet([]string{"to be paid", "left to pay", "still to pay"})
+// toBePaid says that a sum is still to be paid (toBePaidWords, which ask
+// for a sum too: amountWords).
+var toBePaid = newCueSet(toBePaidWords)
 
 // paidPastCues say that something was paid (its Chinese joined: "交 了" is 交了).
 var paidPastCues = newCueSet([]string{"paid", "交了", "付了", "缴了", "已交", "已付", "已缴"})

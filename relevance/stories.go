@@ -297,31 +297,32 @@ func decided(i int, rels []float64, comps []Components, cands []Candidate, docs 
 	if rels[i] == 0 || !hasAny(&docs[i], requestHashes) && !saysWord(cands[i].Text, reportedWords, nil) || saysDecided(&docs[i], cands[i].Text) {
 		return
 	}
-	var chars []uint64
-	ids := namesOwnID(&docs[i]) // (its story is its identifier's, as for solved)
-	var buf [16]int
-	later, decisions := buf[:0], 0 // the later events deciding or saying something done, and how many decide
+	// the later events that decide, and those that say something done: the
+	// decisions answer what was asked for, a step done only when none decides
+	var decBuf, doneBuf [8]int
+	decisions, dones := decBuf[:0], doneBuf[:0]
 	for j := range docs {
 		if !cands[j].Time.After(cands[i].Time) {
 			continue
 		}
 		if saysDecided(&docs[j], cands[j].Text) {
-			later = append(later, j)
-			decisions++
-		} else if saysDone(&docs[j], cands[j].Text, true) {
-			later = append(later, j)
+			decisions = append(decisions, j)
+		} else if len(decisions) == 0 && saysDone(&docs[j], cands[j].Text, true) {
+			dones = append(dones, j)
 		}
 	}
-	for _, j := range later {
+	answers := decisions
+	if len(answers) == 0 {
+		answers = dones
+	}
+	var chars []uint64
+	ids := namesOwnID(&docs[i]) // (its story is its identifier's, as for solved)
+	for _, j := range answers {
 		d := &docs[j]
-		if decisions > 0 && !saysDecided(d, cands[j].Text) {
-			continue // (the decision answers what was asked for, not a step after it)
-		}
 		same := false
-		for k := range int(docs[i].nOwn) {
-			if id := docs[i].own(k); !id.amount && d.names(id) {
-				same = true
-			}
+		for k := 0; k < int(docs[i].nOwn) && !same; k++ {
+			id := docs[i].own(k)
+			same = !id.amount && d.names(id)
 		}
 		if !same && !ids {
 			if chars == nil {
