@@ -830,6 +830,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			sum:       !still && !happened && asksMoney && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
 			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated, steps: steps}
+		if len(qids) > 0 && asksIfItHolds(q.normalised(), still, whether) {
+			how.holds = qids
+		}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
@@ -2044,6 +2047,47 @@ func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 func asksIfStillOwed(q text) bool {
 	w := q.words
 	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to"
+}
+
+// asksIfItHolds reports a question whether a state still holds or holds
+// now: one asking whether (whether: "is 731904 still held at customs?", "can
+// I log in now?"; in Chinese, ending in 吗 or 没) that says "still" (still:
+// stillCues, asksIfStillOwed; in Chinese, 还 as "still": cjkStill) or
+// "now" (nowCues).
+func asksIfItHolds(q text, still, whether bool) bool {
+	if !whether {
+		end := strings.TrimRight(q.norm, " ?？!！")
+		if !strings.HasSuffix(end, "吗") && !strings.HasSuffix(end, "没") && !strings.HasSuffix(end, "没有") {
+			return false
+		}
+		still = still || cjkStill(q.norm)
+	}
+	return still || nowCues.in(q)
+}
+
+// cjkStill reports a Chinese question saying 还 as "still" ("208 还 欠
+// 吗？", "还 有效 吗？"): not the 还 of repaying (还款, 还清, 偿还, 归还,
+// "账单 还 了 吗？") nor of returning (退还), whether the words are spaced or
+// not.
+func cjkStill(norm string) bool {
+	rs := []rune(norm)
+	near := func(i, step int) rune { // the rune beside rs[i], across spaces
+		for i += step; i >= 0 && i < len(rs); i += step {
+			if rs[i] != ' ' {
+				return rs[i]
+			}
+		}
+		return 0
+	}
+	for i, r := range rs {
+		if r != '还' {
+			continue
+		}
+		if next, prev := near(i, 1), near(i, -1); !strings.ContainsRune("款清了", next) && !strings.ContainsRune("偿归退", prev) {
+			return true
+		}
+	}
+	return false
 }
 
 // asksIfDone reports a question whether a step of its object's story is done

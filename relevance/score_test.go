@@ -3115,3 +3115,30 @@ func TestLeftToPayAsksASumStillDue(t *testing.T) {
 		t.Errorf("the sum falling due states no sum asked: %+v", comps[2])
 	}
 }
+
+// A question whether a state still holds ("still", "now", 还 … 吗) is
+// answered by the newest later event on its object saying the state ended
+// ("reinstated", "released", 补缴), though the event stating the state
+// matches more of its words; not when that event itself says the state
+// ended: the refund after a cancellation is no newer state of the booking.
+func TestAStateEndedAnswersWhetherItStillHolds(t *testing.T) {
+	account := []relevance.Candidate{
+		{Source: "billing", Time: ago(50), Text: "Hosting account AC-2208: Business plan, 3 sites"},
+		{Source: "billing", Time: ago(40), Text: "AC-2208 suspended: invoice 7710 unpaid"},
+		{Source: "billing", Time: ago(20), Text: "AC-2208 reinstated after payment"},
+		{Source: "billing", Time: ago(10), Text: "AC-2208 monthly report sent"},
+	}
+	firstFor(t, account, map[string]int{"is AC-2208 still suspended?": 2})
+	table := []relevance.Candidate{
+		{Source: "bookings", Time: ago(50), Text: "Table TB-5510: 4 people, Saturday 19:30"},
+		{Source: "bookings", Time: ago(30), Text: "TB-5510 cancelled by the restaurant: kitchen closed"},
+		{Source: "bookings", Time: ago(15), Text: "TB-5510 deposit 20 EUR refunded"},
+	}
+	firstFor(t, table, map[string]int{"is TB-5510 still on?": 1})
+	card := []relevance.Candidate{
+		{Source: "门禁", Time: ago(45), Text: "门禁 卡 MJ-3307 停用：物业费 欠费 2 个 月"},
+		{Source: "门禁", Time: ago(25), Text: "MJ-3307 已 补缴"},
+		{Source: "门禁", Time: ago(5), Text: "MJ-3307 本月 通行 记录 已 发送"},
+	}
+	firstFor(t, card, map[string]int{"MJ-3307 还 欠费 吗？": 1})
+}

@@ -163,6 +163,11 @@ type inheritance struct {
 	// the events about another day's thing than the days it names
 	// (aboutAnotherDay): a later one inherits nothing
 	elsewhere *anotherDay
+	// the identifiers of a question asking whether a state of the object
+	// they name still holds ("is 731904 still held at customs?", "can I log
+	// in now?", "208 还 欠 吗？": asksIfItHolds): a later event on it saying
+	// the state ended answers it (ended)
+	holds []ident
 	// the events that state what is asked only as the question does not
 	// count it: as a reason, only the problem a question asking why or what
 	// is wrong names (problemsOnly); as a time, one counted from another
@@ -279,6 +284,54 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 	if how.happened && len(top) > 0 {
 		decided(top[0], rels, comps, cands, docs, w)
 	}
+	if how.holds != nil {
+		ended(how.holds, rels, comps, cands, docs, w)
+	}
+}
+
+// ended lets the newest later event on the object a question names, saying
+// that the state its most relevant event (i) reports has ended, answer a
+// question whether that state still holds: "731904 released after documents
+// sent" after "731904 customs hold: missing invoice copy" for "is 731904
+// still held at customs?", "jonas.berg@example.com unlocked by the account
+// owner" after "Login blocked for jonas.berg@example.com" for "can
+// jonas.berg@example.com log in now?", "208 已 补交 552 元" after "房号
+// 6-1-208：…欠 2 个 月" for "208 还 欠 吗？". i is the event naming the
+// object (qids) that matches best, with what it inherited; the later event
+// names the object as fully as i does (not through another object linked to
+// it: a repair of room 1202 is no news of its fee), and says the state ended
+// (endsAState); it inherits all of i's match (wA), as a later step done does
+// in inherit: i matches the question's words, the later event is where the
+// story stands. Not when i itself says its state ended or a step is done
+// ("83321955 cancelled free of charge" answers "is 83321955 still on?"; the
+// refund after it is no newer state of the booking).
+func ended(qids []ident, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
+	i := -1
+	for j := range docs {
+		if idMatch(qids, &docs[j]) > 0 && (i < 0 || max(rels[j], comps[j].Thread) > max(rels[i], comps[i].Thread)) {
+			i = j
+		}
+	}
+	if i < 0 || hasAny(&docs[i], endedHashes) || saysDone(&docs[i], cands[i].Text, false) {
+		return
+	}
+	named, n := idMatch(qids, &docs[i]), -1
+	for j := range docs {
+		if cands[j].Time.After(cands[i].Time) && (n < 0 || cands[j].Time.After(cands[n].Time)) && idMatch(qids, &docs[j]) >= named && endsAState(&docs[j], cands[j].Text) {
+			n = j
+		}
+	}
+	if n >= 0 {
+		comps[n].Thread = max(comps[n].Thread, w.ThreadAnswer*max(rels[i], comps[i].Thread))
+	}
+}
+
+// endsAState reports an event saying that a state may have ended: that the
+// thing no longer holds (endedHashes) or what held it was lifted
+// (liftedHashes), that a time moved (movedHashes), that something was decided
+// (saysDecided) or done (saysDone, money paid included).
+func endsAState(d *doc, text string) bool {
+	return hasAny(d, endedHashes) || hasAny(d, liftedHashes) || hasAny(d, movedHashes) || saysDone(d, text, true) || saysDecided(d, text)
 }
 
 // decided lets a later event deciding what the most relevant one (i) asked
@@ -1250,8 +1303,19 @@ var (
 // ("unpaid", "overdue"). A later event saying so answers whether it still
 // holds, whatever the question asks for: "Appeal accepted; PF-88120
 // cancelled" for "do I still have to pay the parking fine?".
-var standingHashes = stemHashes("cancelled", "canceled", "waived", "withdrawn", "voided", "annulled", "revoked", "expired", "closed", "settled", "resolved",
-	"unpaid", "outstanding", "overdue", "取消", "撤销", "作废", "免除", "过期", "未付", "未缴", "逾期")
+var standingHashes = slices.Concat(endedHashes, stemHashes("unpaid", "outstanding", "overdue", "未付", "未缴", "逾期"))
+
+// endedHashes are the terms of words saying that a thing no longer holds
+// ("cancelled", "waived", "revoked"), and liftedHashes those saying that
+// what held it up was lifted ("released", "unlocked", "reset", 解除, 补缴:
+// arrears paid, 还款: a bill repaid): with a time moved, a decision or a
+// step done, what may end a state (ended).
+var (
+	endedHashes = stemHashes("cancelled", "canceled", "waived", "withdrawn", "voided", "annulled", "revoked", "expired", "closed", "settled", "resolved",
+		"取消", "撤销", "作废", "免除", "过期")
+	liftedHashes = stemHashes("released", "unlocked", "unblocked", "lifted", "freed", "reset", "reinstated", "restored", "reactivated", "resumed", "enabled",
+		"dropped", "dismissed", "解除", "解封", "解冻", "恢复", "放行", "撤回", "注销", "补缴", "补交", "还款")
+)
 
 // changeWords say that something changed, and changeHashes are their terms:
 // a time moved (timeMoves), a value raised or lowered (valueChangedWords), or
