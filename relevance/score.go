@@ -2067,8 +2067,9 @@ func asksIfItHolds(q text, still, whether bool) bool {
 
 // cjkStill reports a Chinese question saying 还 as "still" ("208 还 欠
 // 吗？", "还 有效 吗？"): not the 还 of repaying (还款, 还清, 偿还, 归还,
-// "账单 还 了 吗？") nor of returning (退还), whether the words are spaced or
-// not.
+// "账单 还 了 吗？", "这 期 要 还 吗？", "什么 时候 还？": after 要, 该 or 需,
+// or ending the question) nor of returning (退还), whether the words are
+// spaced or not.
 func cjkStill(norm string) bool {
 	rs := []rune(norm)
 	near := func(i, step int) rune { // the rune beside rs[i], across spaces
@@ -2083,7 +2084,7 @@ func cjkStill(norm string) bool {
 		if r != '还' {
 			continue
 		}
-		if next, prev := near(i, 1), near(i, -1); !strings.ContainsRune("款清了", next) && !strings.ContainsRune("偿归退", prev) {
+		if next, prev := near(i, 1), near(i, -1); next != 0 && !strings.ContainsRune("款清了?？", next) && !strings.ContainsRune("偿归退要该需", prev) {
 			return true
 		}
 	}
