@@ -604,6 +604,33 @@ func statesFrequency(rs []rune, t text) bool {
 	return cjkFrequency(rs)
 }
 
+// pricedPerPeriod reports a text (normalised) stating a price per period:
+// an amount before "a", "per" or "each" and a period ("39.99 EUR a month",
+// "12 EUR per day"), a period's word ("monthly", "yearly"), or in Chinese 每
+// and a period or a period's rent or fee (每月, 月租, 月费, 年费), spaced or
+// not. An object introduced so has a standing price (standingPriceOnly).
+func pricedPerPeriod(norm string) bool {
+	w := wordsOf(norm)
+	for i, x := range w {
+		if (x == "a" || x == "per" || x == "each") && i > 0 && i+1 < len(w) && ratePeriods[w[i+1]] &&
+			slices.ContainsFunc(w[max(0, i-3):i], func(b string) bool { return currencyCodes[b] }) ||
+			x == "monthly" || x == "yearly" || x == "annually" || x == "weekly" {
+			return true
+		}
+	}
+	if strings.Contains(norm, "/month") || strings.Contains(norm, "/year") {
+		return true
+	}
+	if strings.IndexFunc(norm, isCJK) < 0 {
+		return false
+	}
+	joined := string(joinedCJK([]rune(norm)))
+	return slices.ContainsFunc(periodPrices, func(c string) bool { return strings.Contains(joined, c) })
+}
+
+// periodPrices are the Chinese words of a price per period.
+var periodPrices = []string{"每月", "每年", "每晚", "每天", "每周", "月租", "月费", "年费", "/月", "/年"}
+
 var (
 	frequencyWords = map[string]bool{"daily": true, "weekly": true, "monthly": true, "fortnightly": true, "hourly": true, "nightly": true,
 		"biweekly": true, "yearly": true, "annually": true}

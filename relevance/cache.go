@@ -47,7 +47,8 @@ type doc struct {
 // answers no question asking which day (monthOnlyOf); and a change said to
 // take effect later, no value a question asking what is now looks for
 // (takesEffectLater); and a change whose subject is the object itself, which
-// says what kind of thing it is now (changesItself).
+// says what kind of thing it is now (changesItself); and an amount of money
+// per period, a standing price (standingPriceOnly).
 const (
 	scriptCJK     = 1 << iota // a CJK character
 	scriptLatin               // a lower-case Latin letter: a word (an identifier's capitals are none)
@@ -60,6 +61,7 @@ const (
 	markMonthOnly             // a month, with no day of it, the only time stated (monthOnlyOf)
 	markLater                 // a change said to take effect later (takesEffectLater)
 	markItself                // with markReplaced, the object itself is another now (changesItself)
+	markPerPeriod             // an amount of money per period (pricedPerPeriod)
 )
 
 // clockOf is markClock when a text (normalised: a full-width "９：００" is
@@ -94,6 +96,15 @@ func relativeOf(norm string) uint16 {
 	}
 	if latin && relativeTime.MatchString(norm) || cjk && cjkRelativeTime.MatchString(norm) {
 		return markRelative
+	}
+	return 0
+}
+
+// perPeriodOf is markPerPeriod when the analysis (a) states an amount of
+// money and the text (normalised) states it per period (pricedPerPeriod).
+func perPeriodOf(a *Analysis, norm string) uint16 {
+	if slices.Contains(a.Terms, MoneyTerm) && pricedPerPeriod(norm) {
+		return markPerPeriod
 	}
 	return 0
 }
@@ -377,7 +388,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm)}
+		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm)}
 	return d.withChangeMarks(norm)
 }
 
@@ -705,7 +716,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 271
+const analysisVersion = 272
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -620,6 +620,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if asksMoney && asksPaidPast(q.normalised()) {
 			unstated = lq.unstateAll(unstated, stillToPay(docs, cands), moneyHash)
 		}
+		if asksMoney && len(qids) > 0 && asksStandingPrice(q.normalised()) {
+			unstated = lq.unstateAll(unstated, standingPriceOnly(qids, cands, docs), moneyHash)
+		}
 		if asksMoney && totalCues.in(q.normalised()) && !asksPaid(q.normalised()) {
 			unstated = lq.unstateAll(unstated, depositsOnly(docs), moneyHash)
 		}
@@ -1785,6 +1788,57 @@ func asksWhatItCosts(q text) bool {
 		return !slices.ContainsFunc(before[max(0, len(before)-2):], func(r rune) bool { return strings.ContainsRune(cjkMoneyMoves, r) })
 	}
 	return false
+}
+
+// asksStandingPrice reports a question asking what a thing costs as it
+// stands ("what does cw210 cost now?", "what does NET-77120 cost a
+// month?"; asksWhatItCosts): not what a payment, a bill or one period came
+// to, nor what it will cost ("how much was the March invoice?", "这个 月
+// 多少 钱？", "what will 7710 cost?": billWords, a month's name, 这, 本,
+// 上, 下), nor what it came to in all or in the end (totalCues, finalCues).
+func asksStandingPrice(q text) bool {
+	if slices.ContainsFunc(q.words, func(w string) bool { return billWords[w] || moneyMoves[w] || months[w] }) || strings.ContainsAny(q.norm, "这本上下") ||
+		totalCues.in(q) || finalCues.in(q) {
+		return false
+	}
+	return asksWhatItCosts(q)
+}
+
+// finalCues ask what a thing came to in the end ("ZC-50118 最后 多少 钱？"):
+// a sum over its periods, as a total is (totalCues).
+var finalCues = newCueSet([]string{"in the end", "final", "finally", "最后", "最终"})
+
+// billWords name a payment, a bill or one period of a thing's price, or ask
+// what it came to or will come to.
+var billWords = map[string]bool{"invoice": true, "invoices": true, "bill": true, "bills": true, "fee": true, "fees": true, "charge": true,
+	"charged": true, "payment": true, "payments": true, "paid": true, "deposit": true, "refund": true, "instalment": true,
+	"installment": true, "owe": true, "due": true, "left": true, "total": true, "will": true, "next": true, "last": true, "this": true,
+	"did": true, "was": true, "were": true}
+
+// standingPriceOnly marks, for a question asking what a thing costs as it
+// stands (asksStandingPrice), the events on it stating an amount but no
+// price per period, when the event introducing it states one
+// (markPerPeriod): "Contract NET-77120: fibre 250 Mbit, 39.99 EUR a month"
+// states the price, "First invoice NET-77120: 19.99 EUR (half month)" and
+// "Invoice CW-615 March: 260 EUR" what one bill came to. A thing introduced
+// with a price for the whole (a rental's 290 EUR) has no such price: its
+// later sums ("total now 342 EUR") may be its price. Nil when none is
+// marked.
+func standingPriceOnly(qids []ident, cands []Candidate, docs []doc) []bool {
+	intro := introOf(qids, cands, docs)
+	if intro < 0 || docs[intro].marks&markPerPeriod == 0 {
+		return nil
+	}
+	var only []bool
+	for i := range docs {
+		if docs[i].marks&markPerPeriod == 0 && docs[i].count(moneyHash) > 0 && idMatch(qids, &docs[i]) > 0 {
+			if only == nil {
+				only = make([]bool, len(docs))
+			}
+			only[i] = true
+		}
+	}
+	return only
 }
 
 // priceCues ask what a thing costs (as words: "costume" is none).

@@ -3142,3 +3142,17 @@ func TestAStateEndedAnswersWhetherItStillHolds(t *testing.T) {
 	}
 	firstFor(t, card, map[string]int{"MJ-3307 还 欠费 吗？": 1})
 }
+
+// A thing introduced with a price per period ("45.00 EUR a month") costs
+// that as it stands: a bill on it ("first invoice …: 22.50 EUR (half
+// month)") is what one period came to, no answer to what it costs, though
+// the question's words match the bill; a question naming the bill asks for
+// it.
+func TestAStandingPriceIsNoBill(t *testing.T) {
+	gym := []relevance.Candidate{
+		{Source: "gym", Time: ago(50), Text: "Membership GY-4410: full access, 45.00 EUR a month"},
+		{Source: "gym", Time: ago(35), Text: "GY-4410 locker 12 assigned"},
+		{Source: "gym", Time: ago(10), Text: "First invoice GY-4410: 22.50 EUR (half month)"},
+	}
+	firstFor(t, gym, map[string]int{"what does GY-4410 cost a month?": 0, "how much was the first invoice for GY-4410?": 2})
+}
