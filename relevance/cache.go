@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/freshctx/freshctx/internal/lewords"
 	"github.com/freshctx/freshctx/internal/lru"
@@ -48,7 +49,8 @@ type doc struct {
 // take effect later, no value a question asking what is now looks for
 // (takesEffectLater); and a change whose subject is the object itself, which
 // says what kind of thing it is now (changesItself); and an amount of money
-// per period, a standing price (standingPriceOnly).
+// per period, a standing price (standingPriceOnly); and a person named by
+// name, the better answer to "who" than a role (namedOf).
 const (
 	scriptCJK     = 1 << iota // a CJK character
 	scriptLatin               // a lower-case Latin letter: a word (an identifier's capitals are none)
@@ -62,6 +64,7 @@ const (
 	markLater                 // a change said to take effect later (takesEffectLater)
 	markItself                // with markReplaced, the object itself is another now (changesItself)
 	markPerPeriod             // an amount of money per period (pricedPerPeriod)
+	markNamed                 // a person named, not by a role alone (namedOf)
 )
 
 // clockOf is markClock when a text (normalised: a full-width "９：００" is
@@ -108,6 +111,44 @@ func perPeriodOf(a *Analysis, norm string) uint16 {
 	}
 	return 0
 }
+
+// namedOf is markNamed when the analysis (a) states a person and the text
+// names one by name: a given name after a role, "with" or a deed's "by"
+// ("engineer Tom", "done by Ines": namesByGivenName, read as the text
+// writes it), or a Chinese surname with a title (李师傅, 张阿姨:
+// namesSomeone), as a question asking who wants.
+func namedOf(a *Analysis, text, norm string) uint16 {
+	if !slices.Contains(a.Terms, PersonTerm) {
+		return 0
+	}
+	if namesByGivenName(text) || namedByChange(text) || strings.IndexFunc(norm, isCJK) >= 0 && namesSomeone(joinedCJK([]rune(norm))) {
+		return markNamed
+	}
+	return 0
+}
+
+// namedByChange reports a given name after "from" or "to" once a word says
+// who does it changed ("Cleaner for Friday changed from Ana to Marek",
+// "walker switched to Sanna"; handedTo): of an event naming a role, as
+// namedOf reads it, a person; of a plan "upgraded to Premium", no one.
+func namedByChange(text string) bool {
+	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+	changed := false
+	for i, w := range words {
+		lw := strings.ToLower(w)
+		if handedTo[lw] {
+			changed = true
+		}
+		if changed && (lw == "from" || lw == "to") && i+1 < len(words) && givenNameShape(words[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// handedTo are the words saying that who does a thing changed.
+var handedTo = map[string]bool{"changed": true, "switched": true, "replaced": true, "reassigned": true, "swapped": true, "handed": true,
+	"passed": true, "transferred": true}
 
 // monthOnlyOf is markMonthOnly when a Chinese text (normalised) states no
 // time but a month, with no day of it ("BJ-2281 12 月 套餐 600 元 已 扣"): no
@@ -388,7 +429,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm)}
+		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm) | namedOf(&a, text, norm)}
 	return d.withChangeMarks(norm)
 }
 
@@ -716,7 +757,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 272
+const analysisVersion = 273
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -3156,3 +3156,19 @@ func TestAStandingPriceIsNoBill(t *testing.T) {
 	}
 	firstFor(t, gym, map[string]int{"what does GY-4410 cost a month?": 0, "how much was the first invoice for GY-4410?": 2})
 }
+
+// "Who" is answered by the event naming the person ("engineer Aylin",
+// 张阿姨) before one naming only the role ("engineer running late", "保洁
+// 师傅 晚 到"), though the role's event is newer and says the role too.
+func TestWhoIsAnsweredByTheNameBeforeTheRole(t *testing.T) {
+	visit := []relevance.Candidate{
+		{Source: "service", Time: ago(50), Text: "Installation IN-5510 booked: Tuesday 9:00, engineer Aylin"},
+		{Source: "service", Time: ago(20), Text: "IN-5510 engineer running 30 minutes late"},
+	}
+	firstFor(t, visit, map[string]int{"who is the engineer for IN-5510?": 0})
+	zh := []relevance.Candidate{
+		{Source: "家政", Time: ago(50), Text: "保洁 预约：周三 上午 9 点，张阿姨"},
+		{Source: "家政", Time: ago(20), Text: "保洁 师傅 周三 会 晚 到 半 小时"},
+	}
+	firstFor(t, zh, map[string]int{"谁 来 打扫？": 0})
+}
