@@ -50,7 +50,8 @@ type doc struct {
 // (takesEffectLater); and a change whose subject is the object itself, which
 // says what kind of thing it is now (changesItself); and an amount of money
 // per period, a standing price (standingPriceOnly); and a person named by
-// name, the better answer to "who" than a role (namedOf).
+// name, the better answer to "who" than a role (namedOf); and money stated
+// as a sum, the better answer to "how much" than a word for money (sumOf).
 const (
 	scriptCJK     = 1 << iota // a CJK character
 	scriptLatin               // a lower-case Latin letter: a word (an identifier's capitals are none)
@@ -65,6 +66,7 @@ const (
 	markItself                // with markReplaced, the object itself is another now (changesItself)
 	markPerPeriod             // an amount of money per period (pricedPerPeriod)
 	markNamed                 // a person named, not by a role alone (namedOf)
+	markSum                   // money stated as a sum, not by a word alone (sumOf)
 )
 
 // clockOf is markClock when a text (normalised: a full-width "９：００" is
@@ -123,6 +125,16 @@ func namedOf(a *Analysis, text, norm string) uint16 {
 	}
 	if namesByGivenName(text) || namedByChange(text) || strings.IndexFunc(norm, isCJK) >= 0 && namesSomeone(joinedCJK([]rune(norm))) {
 		return markNamed
+	}
+	return 0
+}
+
+// sumOf is markSum when the analysis (a) states money and the text states a
+// sum of it ("45 EUR", "¥63", "63 元": sumsStated), not only a word for it
+// ("Redelivery fee waived", "same price").
+func sumOf(a *Analysis, text string) uint16 {
+	if slices.Contains(a.Terms, MoneyTerm) && len(sumsStated(text)) > 0 {
+		return markSum
 	}
 	return 0
 }
@@ -429,7 +441,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm) | namedOf(&a, text, norm)}
+		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm) | namedOf(&a, text, norm) | sumOf(&a, text)}
 	return d.withChangeMarks(norm)
 }
 
@@ -757,7 +769,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 273
+const analysisVersion = 274
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -756,6 +756,18 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			}
 		}
+		if asksMoney && !asksWhether(q.normalised()) && slices.ContainsFunc(docs, func(d doc) bool { return d.marks&markSum != 0 }) {
+			// how much: where an event states a sum ("Order TC-55190: …
+			// 164 EUR"), one naming money by a word alone ("seats moved to
+			// row 5, same price", "fee waived") is less of an answer
+			// (markSum; +4 −0 on the development sets). Not a question
+			// whether ("will I pay for the scratch?"): "no charge" answers it
+			for i := range docs {
+				if docs[i].count(moneyHash) > 0 && docs[i].marks&markSum == 0 {
+					rels[i] *= w.Unstated
+				}
+			}
+		}
 		if asksFault || when {
 			for i := range docs {
 				if asksFault && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {

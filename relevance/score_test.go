@@ -3172,3 +3172,15 @@ func TestWhoIsAnsweredByTheNameBeforeTheRole(t *testing.T) {
 	}
 	firstFor(t, zh, map[string]int{"谁 来 打扫？": 0})
 }
+
+// "How much" is answered by the event stating a sum ("189 EUR") before one
+// naming money by a word alone ("fee waived"), though that one is newer and
+// matches the question's words too.
+func TestHowMuchIsAnsweredByASumBeforeAWord(t *testing.T) {
+	repair := []relevance.Candidate{
+		{Source: "repairs", Time: ago(60), Text: "Repair RP-2210 booked: phone screen"},
+		{Source: "repairs", Time: ago(40), Text: "RP-2210 quote: 189 EUR"},
+		{Source: "repairs", Time: ago(20), Text: "RP-2210 diagnosis fee waived"},
+	}
+	firstFor(t, repair, map[string]int{"how much is RP-2210?": 1})
+}
