@@ -1,0 +1,23 @@
+package relevance
+
+import "testing"
+
+// 还 says "still" before what still holds, and "repay" in 还款, 还清, after
+// 要, 该 or 需, and at a question's end: only the first asks whether a state
+// still holds (asksIfItHolds).
+func TestCJKStillTellsStillFromRepaying(t *testing.T) {
+	for q, want := range map[string]bool{
+		"208 还 欠 吗？":     true,
+		"还有效吗？":          true,
+		"6621 还 能 用 吗？":  true,
+		"8821 账单 还 了 吗？": false,
+		"这 期 要 还 吗？":     false,
+		"信用卡 什么 时候 还？":   false,
+		"还款 成功 了 吗？":     false,
+		"押金 退还 了 吗？":     false,
+	} {
+		if got := cjkStill(questionText(q).norm); got != want {
+			t.Errorf("cjkStill(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
