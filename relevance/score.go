@@ -745,28 +745,20 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// sets for the clock, +4 −1 for the day)
 		clock := clockAsked.in(q.normalised())
 		when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || asksDay(q.normalised()))
-		if len(asked) == 1 && asked[0].term == PersonTerm && slices.ContainsFunc(docs, func(d doc) bool { return d.marks&markNamed != 0 }) {
+		if len(asked) == 1 && asked[0].term == PersonTerm {
 			// who: where an event names a person by name ("Service visit
 			// BS-3318: … engineer Tom", "维修 师傅 李师傅 周四 上门"), one
 			// naming a role alone ("BS-3318 engineer running late") is
-			// less of an answer (markNamed; +11 −3 on the development sets)
-			for i := range docs {
-				if docs[i].marks&markNamed == 0 && docs[i].count(personHash) > 0 {
-					rels[i] *= w.Unstated
-				}
-			}
+			// less of an answer (markNamed; +12 −2 on the development sets)
+			vaguer(rels, docs, personHash, markNamed, w.Unstated)
 		}
-		if asksMoney && !asksWhether(q.normalised()) && slices.ContainsFunc(docs, func(d doc) bool { return d.marks&markSum != 0 }) {
+		if asksMoney && !asksWhether(q.normalised()) {
 			// how much: where an event states a sum ("Order TC-55190: …
-			// 164 EUR"), one naming money by a word alone ("seats moved to
-			// row 5, same price", "fee waived") is less of an answer
-			// (markSum; +4 −0 on the development sets). Not a question
-			// whether ("will I pay for the scratch?"): "no charge" answers it
-			for i := range docs {
-				if docs[i].count(moneyHash) > 0 && docs[i].marks&markSum == 0 {
-					rels[i] *= w.Unstated
-				}
-			}
+			// 164 EUR"), one naming money by a word alone ("fee waived")
+			// is less of an answer (markSum; +4 −0 on the development
+			// sets). Not a question whether ("will I pay for the
+			// scratch?"): "no charge" answers it
+			vaguer(rels, docs, moneyHash, markSum, w.Unstated)
 		}
 		if asksFault || when {
 			for i := range docs {
@@ -980,6 +972,20 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 }
 
 var timeHash, reasonHash, delayHash, personHash = termHash(TimeTerm), termHash(ReasonTerm), termHash(DelayTerm), termHash(PersonTerm)
+
+// vaguer scales by keep the relevance of the events stating the answer type
+// of term only vaguely, lacking mark, when another event states it so: a
+// person by a role and no name, money by a word and no sum.
+func vaguer(rels []float64, docs []doc, term uint64, mark uint16, keep float64) {
+	if !slices.ContainsFunc(docs, func(d doc) bool { return d.marks&mark != 0 }) {
+		return
+	}
+	for i := range docs {
+		if docs[i].marks&mark == 0 && docs[i].count(term) > 0 {
+			rels[i] *= keep
+		}
+	}
+}
 
 // problemsOnly marks, for a question asking why or what is wrong that names
 // its problem ("why is the sink leaking?", "为什么停水？", "what was
