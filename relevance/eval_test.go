@@ -956,6 +956,19 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// plan, Chinese property repairs, car sharing), written after stop 76's
 	// third change, committed unread and read once as proof, then
 	// development sets;
+	// -blind-315.json to -blind-318.json (the same shape: a library, a
+	// Chinese hospital, broadband, a Chinese driving school, coworking; a
+	// pharmacy, a Chinese renovation, flights, a Chinese social security
+	// card, a boiler service; a mobile line, a Chinese courier, a vet, Chinese
+	// electricity, a hotel; a bike repair, a Chinese credit card, tickets,
+	// Chinese movers, a SaaS workspace), written in stop 77 after its first
+	// change, committed unread and read once as proof, then development
+	// sets;
+	// -blind-319.json and -blind-320.json (the same shape: streaming, Chinese
+	// home cleaning, a courier, a Chinese school, car hire; a dentist, a
+	// Chinese exam, invoices, a Chinese charging point, furniture), written
+	// after stop 77's third change, committed unread and read once as proof
+	// at its end, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1120,7 +1133,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-308.json"}, {"../examples/evalset-blind-309.json"},
 		{"../examples/evalset-blind-310.json"}, {"../examples/evalset-blind-311.json"},
 		{"../examples/evalset-blind-312.json"}, {"../examples/evalset-blind-313.json"},
-		{"../examples/evalset-blind-314.json"},
+		{"../examples/evalset-blind-314.json"}, {"../examples/evalset-blind-315.json"},
+		{"../examples/evalset-blind-316.json"}, {"../examples/evalset-blind-317.json"},
+		{"../examples/evalset-blind-318.json"}, {"../examples/evalset-blind-319.json"},
+		{"../examples/evalset-blind-320.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
