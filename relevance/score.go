@@ -829,7 +829,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	happened := false
 	var steps []bool // (stepsDone)
 	whether := asksWhether(q.normalised())
-	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && !asksIfFixed(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if aboutEvent && w.EchoAnswer > w.Echo {
 		echoAnswers(comps, w)
@@ -842,6 +842,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
 		if happened && len(qids) > 0 {
 			steps = stepsDone(q.normalised(), cands, comps)
+			if steps == nil && asksIfFixed(q.normalised()) {
+				steps = fixedSteps(cands, comps, docs)
+			}
 		}
 		how := inheritance{still: still, whether: whether, fixed: fixedCues.in(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
@@ -2131,6 +2134,45 @@ func asksIfStillOwed(q text) bool {
 	w := q.words
 	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to"
 }
+
+// asksIfFixed reports a Chinese question whether its object is fixed or
+// done ("WX-7702 修 好 了 吗？", "补卡 好 了 吗？": fixedCues and 了吗). Like
+// asksIfDone, it asks where the object's story stands, not what one of its
+// events says (its 修 is no question about "保修 期 内").
+func asksIfFixed(q text) bool { return happenedCues.in(q) && fixedCues.in(q) }
+
+// fixedSteps marks, for a question whether its object is fixed
+// (asksIfFixed), the events naming the object that say it done (saysDone),
+// working again (solvedHashes: 正常, 恢复) or mended (fixedCJK, read joined:
+// "已 更换", "已 换 新 电池", "新 电池 已 装好"): the steps it asks about (as
+// stepsDone's for English). Nil when none says so.
+func fixedSteps(cands []Candidate, comps []Components, docs []doc) []bool {
+	var out []bool
+	for i := range cands {
+		d := &docs[i]
+		if comps[i].Identifier == 0 || !saysDone(d, cands[i].Text, false) && !hasAny(d, solvedHashes) &&
+			(d.marks&scriptCJK == 0 || !mended(cands[i].Text)) {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(cands))
+		}
+		out[i] = true
+	}
+	return out
+}
+
+// mended reports a Chinese text saying a thing was mended, its words read
+// joined (fixedCJK): not "需要 更换" (to replace), which no 已 begins.
+func mended(text string) bool {
+	joined := string(joinedCJK([]rune(normalise(text))))
+	return slices.ContainsFunc(fixedCJK, func(w string) bool { return strings.Contains(joined, w) })
+}
+
+// fixedCJK are the Chinese words saying a thing was mended: replaced
+// (已更换, 已换, 换新), repaired (已维修, 修好, 修复), fitted (装好), as
+// finishedWords' "replaced", "repaired", "fixed", "fitted".
+var fixedCJK = []string{"已更换", "已换", "已维修", "修好", "修复", "换新", "装好"}
 
 // asksIfItHolds reports a question whether a state still holds or holds
 // now: one asking whether (whether: "is 731904 still held at customs?", "can

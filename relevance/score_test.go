@@ -3184,3 +3184,17 @@ func TestHowMuchIsAnsweredByASumBeforeAWord(t *testing.T) {
 	}
 	firstFor(t, repair, map[string]int{"how much is RP-2210?": 1})
 }
+
+// A Chinese question whether its object is fixed ("修 好 了 吗？") asks where
+// the object's story stands, not what an event saying 保修 says: the later
+// event saying the part was replaced ("已 更换") answers it, though the
+// event promising the replacement matches more of the question's words, and
+// that one, saying nothing done, keeps less of its newness.
+func TestFixedAsksWhereTheRepairStands(t *testing.T) {
+	aircon := []relevance.Candidate{
+		{Source: "维修", Time: ago(55), Text: "空调 报修 KT-5520：不 制冷，周三 上门"},
+		{Source: "维修", Time: ago(35), Text: "KT-5520 压缩机 在 保修 期 内，免费 更换"},
+		{Source: "维修", Time: ago(15), Text: "KT-5520 压缩机 已 更换"},
+	}
+	firstFor(t, aircon, map[string]int{"KT-5520 修 好 了 吗？": 2})
+}
