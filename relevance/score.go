@@ -455,6 +455,13 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			asked = append(asked, placeType)
 		}
 	}
+	if len(qids) > 0 && w.Place > 0 && len(asked) == 0 && !nowCues.in(q.normalised()) && cjkWhereItIs(q.normalised().norm) {
+		// "CD6613 在 哪？", "61204 装 在 哪？": where the thing is, a place,
+		// not where its story stands ("到 哪 了", "现在 在 哪"; +4 −1 on the
+		// development sets, the one down "DY-8801 座位 在 哪？", whose seat
+		// is no place)
+		asked = append(asked, placeType)
+	}
 	byClause := askedByClause(q.normalised(), asked)
 	asksFault := slices.ContainsFunc(asked, func(t *answerType) bool { return t.name == "fault" }) // (what is wrong, what a check found)
 	offer := w.Offer                                                                               // the scale of a line that only offers
@@ -2133,6 +2140,25 @@ func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 func asksIfStillOwed(q text) bool {
 	w := q.words
 	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to"
+}
+
+// cjkWhereItIs reports a Chinese question asking where a thing is: 在哪
+// (在哪里, 在哪儿) or 在什么地方, not followed by 了, which asks how far it
+// has got ("在 哪 了" as "到 哪 了"), whether the words are spaced or not.
+func cjkWhereItIs(norm string) bool {
+	if !strings.Contains(norm, "在") {
+		return false // (most questions: nothing copied)
+	}
+	joined := strings.ReplaceAll(norm, " ", "")
+	for _, c := range []string{"在哪", "在什么地方"} {
+		if k := strings.Index(joined, c); k >= 0 {
+			rest := strings.TrimPrefix(strings.TrimPrefix(joined[k+len(c):], "里"), "儿")
+			if !strings.HasPrefix(rest, "了") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // asksIfFixed reports a Chinese question whether its object is fixed or

@@ -3198,3 +3198,15 @@ func TestFixedAsksWhereTheRepairStands(t *testing.T) {
 	}
 	firstFor(t, aircon, map[string]int{"KT-5520 修 好 了 吗？": 2})
 }
+
+// A Chinese question "X 在 哪？" asks where the thing is, a place: the
+// event introducing the locker with its place answers it, not the newer
+// lines on its story; "X 到 哪 了？" asks how far its story has got.
+func TestWhereAThingIsInChinese(t *testing.T) {
+	locker := []relevance.Candidate{
+		{Source: "物业", Time: ago(50), Text: "储物 柜 CW-2210：3 号楼 负一 层 A 区 12 号"},
+		{Source: "物业", Time: ago(30), Text: "CW-2210 续租 3 个 月，费用 450 元 已 付"},
+		{Source: "物业", Time: ago(10), Text: "CW-2210 新 钥匙 已 寄出"},
+	}
+	firstFor(t, locker, map[string]int{"CW2210 在 哪？": 0})
+}

@@ -21,3 +21,19 @@ func TestCJKStillTellsStillFromRepaying(t *testing.T) {
 		}
 	}
 }
+
+// 在 哪 asks where a thing is; 在 哪 了 and 到 哪 了, how far it has got.
+func TestCJKWhereItIs(t *testing.T) {
+	for q, want := range map[string]bool{
+		"CD6613 在 哪？":   true,
+		"61204 装 在 哪？":  true,
+		"车位 在哪里？":       true,
+		"7790 在 哪 了？":   false,
+		"9981 到 哪 了？":   false,
+		"JJ6618 寄 到 哪？": false,
+	} {
+		if got := cjkWhereItIs(questionText(q).norm); got != want {
+			t.Errorf("cjkWhereItIs(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
