@@ -968,7 +968,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// home cleaning, a courier, a Chinese school, car hire; a dentist, a
 	// Chinese exam, invoices, a Chinese charging point, furniture), written
 	// after stop 77's third change, committed unread and read once as proof
-	// at its end, then development sets;
+	// after its fourth, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
