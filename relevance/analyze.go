@@ -85,8 +85,15 @@ func analyzeText(text, norm string) Analysis {
 // states it once, so that a question asking who finds it. (Twice, as for
 // 张阿姨, lengthened every event naming a role and a name, and moved the
 // questions asking anything else: +4, −2 on the development sets.)
-func namesByGivenName(text string) bool {
-	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+func namesByGivenName(text string) bool { return givenNameIn(letterWords(text)) }
+
+// letterWords are a text's runs of letters, as it writes them (its case kept).
+func letterWords(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// givenNameIn is namesByGivenName of a text's letterWords.
+func givenNameIn(words []string) bool {
 	for i := 0; i+1 < len(words); i++ {
 		lw := strings.ToLower(words[i])
 		by := lw == "by" && i > 0 && doneBy(strings.ToLower(words[i-1]))

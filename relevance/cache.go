@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/freshctx/freshctx/internal/lewords"
 	"github.com/freshctx/freshctx/internal/lru"
@@ -123,7 +122,7 @@ func namedOf(a *Analysis, text, norm string) uint16 {
 	if !slices.Contains(a.Terms, PersonTerm) {
 		return 0
 	}
-	if namesByGivenName(text) || namedByChange(text) || strings.IndexFunc(norm, isCJK) >= 0 && namesSomeone(joinedCJK([]rune(norm))) {
+	if words := letterWords(text); givenNameIn(words) || namedByChange(words) || strings.IndexFunc(norm, isCJK) >= 0 && namesSomeone(joinedCJK([]rune(norm))) {
 		return markNamed
 	}
 	return 0
@@ -139,12 +138,12 @@ func sumOf(a *Analysis, text string) uint16 {
 	return 0
 }
 
-// namedByChange reports a given name after "from" or "to" once a word says
-// who does it changed ("Cleaner for Friday changed from Ana to Marek",
-// "walker switched to Sanna"; handedTo): of an event naming a role, as
-// namedOf reads it, a person; of a plan "upgraded to Premium", no one.
-func namedByChange(text string) bool {
-	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+// namedByChange reports, of a text's letterWords, a given name after "from"
+// or "to" once a word says who does it changed ("Cleaner for Friday changed
+// from Ana to Marek", "walker switched to Sanna"; handedTo): of an event
+// naming a role, as namedOf reads it, a person; of a plan "upgraded to
+// Premium", no one.
+func namedByChange(words []string) bool {
 	changed := false
 	for i, w := range words {
 		lw := strings.ToLower(w)

@@ -836,7 +836,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	happened := false
 	var steps []bool // (stepsDone)
 	whether := asksWhether(q.normalised())
-	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && !asksIfFixed(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	ifFixed := asksIfFixed(q.normalised())
+	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && !ifFixed && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if aboutEvent && w.EchoAnswer > w.Echo {
 		echoAnswers(comps, w)
@@ -849,7 +850,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
 		if happened && len(qids) > 0 {
 			steps = stepsDone(q.normalised(), cands, comps)
-			if steps == nil && asksIfFixed(q.normalised()) {
+			if steps == nil && ifFixed {
 				steps = fixedSteps(cands, comps, docs)
 			}
 		}
@@ -1836,11 +1837,8 @@ func asksWhatItCosts(q text) bool {
 // 多少 钱？", "what will 7710 cost?": billWords, a month's name, 这, 本,
 // 上, 下), nor what it came to in all or in the end (totalCues, finalCues).
 func asksStandingPrice(q text) bool {
-	if slices.ContainsFunc(q.words, func(w string) bool { return billWords[w] || moneyMoves[w] || months[w] }) || strings.ContainsAny(q.norm, "这本上下") ||
-		totalCues.in(q) || finalCues.in(q) {
-		return false
-	}
-	return asksWhatItCosts(q)
+	return asksWhatItCosts(q) && !slices.ContainsFunc(q.words, func(w string) bool { return billWords[w] || months[w] }) &&
+		!strings.ContainsAny(q.norm, "这本上下") && !totalCues.in(q) && !finalCues.in(q)
 }
 
 // finalCues ask what a thing came to in the end ("ZC-50118 最后 多少 钱？"):
@@ -1848,11 +1846,11 @@ func asksStandingPrice(q text) bool {
 var finalCues = newCueSet([]string{"in the end", "final", "finally", "最后", "最终"})
 
 // billWords name a payment, a bill or one period of a thing's price, or ask
-// what it came to or will come to.
+// what it came to or will come to (money moved, "paid", "refund", "left",
+// asksWhatItCosts leaves out already).
 var billWords = map[string]bool{"invoice": true, "invoices": true, "bill": true, "bills": true, "fee": true, "fees": true, "charge": true,
-	"charged": true, "payment": true, "payments": true, "paid": true, "deposit": true, "refund": true, "instalment": true,
-	"installment": true, "owe": true, "due": true, "left": true, "total": true, "will": true, "next": true, "last": true, "this": true,
-	"did": true, "was": true, "were": true}
+	"payment": true, "payments": true, "deposit": true, "instalment": true, "installment": true, "due": true, "will": true, "next": true,
+	"last": true, "this": true, "did": true, "was": true, "were": true}
 
 // standingPriceOnly marks, for a question asking what a thing costs as it
 // stands (asksStandingPrice), the events on it stating an amount but no
@@ -1868,16 +1866,7 @@ func standingPriceOnly(qids []ident, cands []Candidate, docs []doc) []bool {
 	if intro < 0 || docs[intro].marks&markPerPeriod == 0 {
 		return nil
 	}
-	var only []bool
-	for i := range docs {
-		if docs[i].marks&markPerPeriod == 0 && docs[i].count(moneyHash) > 0 && idMatch(qids, &docs[i]) > 0 {
-			if only == nil {
-				only = make([]bool, len(docs))
-			}
-			only[i] = true
-		}
-	}
-	return only
+	return amountsWhere(docs, func(_ int, d *doc) bool { return d.marks&markPerPeriod == 0 && idMatch(qids, d) > 0 })
 }
 
 // priceCues ask what a thing costs (as words: "costume" is none).
