@@ -850,6 +850,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		happened = !still && (happenedCues.in(q.normalised()) || asksWhetherDone(q.normalised()))
 		if happened && len(qids) > 0 {
 			steps = stepsDone(q.normalised(), cands, comps)
+			if steps == nil {
+				steps = cjkStepsDone(q.normalised(), cands, comps, docs)
+			}
 			if steps == nil && ifFixed {
 				steps = fixedSteps(cands, comps, docs)
 			}
@@ -2617,3 +2620,59 @@ const timeCueChars = "点号天日时候周星期礼拜"
 func paymentDates(docs []doc, qids []ident) []bool {
 	return amountsWhere(docs, func(_ int, d *doc) bool { return hasAny(d, paymentHashes) && slices.ContainsFunc(qids, d.names) })
 }
+
+// cjkStepsDone marks, for a Chinese question whether a step of its object's
+// story has happened (its verb before 了吗 or 了没: "轿车 还 了 吗？", "05 交
+// 了 吗？"), the events naming the object that say the step done: 已 before
+// the verb, or one word of it ("已 还车", "已 自动 扣款"), read joined; the
+// verbs of paying (交, 缴, 付, 还, 扣) are one. Nil when none says so.
+func cjkStepsDone(q text, cands []Candidate, comps []Components, docs []doc) []bool {
+	rs := []rune(q.norm)
+	var verb rune
+	for k := 1; k+1 < len(rs); k++ {
+		if rs[k] == '了' && (rs[k+1] == '吗' || rs[k+1] == '没') && isCJK(rs[k-1]) {
+			verb = rs[k-1]
+			break
+		}
+	}
+	if verb == 0 || strings.ContainsRune("好完", verb) {
+		return nil
+	}
+	verbs := string(verb)
+	if strings.ContainsRune(payVerbs, verb) {
+		verbs = payVerbs
+	}
+	var out []bool
+	for i := range cands {
+		if comps[i].Identifier == 0 || docs[i].marks&scriptCJK == 0 {
+			continue
+		}
+		joined := joinedCJK([]rune(normalise(cands[i].Text)))
+		for k, r := range joined {
+			if r != '已' {
+				continue
+			}
+			next := joined[k+1:]
+			for _, a := range doneAdverbs {
+				if ar := []rune(a); len(next) > len(ar) && string(next[:len(ar)]) == a {
+					next = next[len(ar):]
+				}
+			}
+			if len(next) > 0 && strings.ContainsRune(verbs, next[0]) {
+				if out == nil {
+					out = make([]bool, len(cands))
+				}
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// doneAdverbs are the words that may stand between 已 and the verb of a
+// step done ("已 自动 扣款", "已 全额 退款").
+var doneAdverbs = []string{"自动", "全额", "全部", "按时", "成功"}
+
+// payVerbs are the Chinese verbs of paying.
+const payVerbs = "交缴付还扣"

@@ -3210,3 +3210,23 @@ func TestWhereAThingIsInChinese(t *testing.T) {
 	}
 	firstFor(t, locker, map[string]int{"CW2210 在 哪？": 0})
 }
+
+// A Chinese question whether a step of its object's story has happened
+// ("物业费 交 了 吗？") is answered by the event saying that step done, its
+// verb after 已 ("已 缴", "已 自动 扣款": the verbs of paying are one), not
+// by a later step done of another kind ("验收 完成"), though that one says
+// 完成 and is newer.
+func TestAChineseStepDoneIsTheOneAsked(t *testing.T) {
+	fee := []relevance.Candidate{
+		{Source: "物业", Time: ago(55), Text: "物业 账单 WY-6630：12 月 物业费 420 元，停车费 150 元"},
+		{Source: "物业", Time: ago(35), Text: "WY-6630 物业费 已 自动 扣款"},
+		{Source: "物业", Time: ago(15), Text: "WY-6630 车位 验收 完成，下 月 起 计费"},
+	}
+	firstFor(t, fee, map[string]int{"WY-6630 物业费 交 了 吗？": 1})
+	car := []relevance.Candidate{
+		{Source: "租车", Time: ago(55), Text: "租车 单 ZC-4410：轿车，2 天，398 元"},
+		{Source: "租车", Time: ago(35), Text: "ZC-4410 已 还车"},
+		{Source: "租车", Time: ago(15), Text: "ZC-4410 押金 已 退"},
+	}
+	firstFor(t, car, map[string]int{"ZC-4410 还 了 吗？": 1})
+}
