@@ -613,10 +613,12 @@ func pricedPerPeriod(norm string) bool {
 	w := wordsOf(norm)
 	for i, x := range w {
 		if (x == "a" || x == "per" || x == "each") && i > 0 && i+1 < len(w) && ratePeriods[w[i+1]] &&
-			slices.ContainsFunc(w[max(0, i-3):i], func(b string) bool { return currencyCodes[b] }) ||
-			x == "monthly" || x == "yearly" || x == "annually" || x == "weekly" {
+			slices.ContainsFunc(w[max(0, i-3):i], func(b string) bool { return currencyCodes[b] }) {
 			return true
 		}
+	}
+	if pricedPerPeriodWords(w) {
+		return true
 	}
 	if strings.Contains(norm, "/month") || strings.Contains(norm, "/year") {
 		return true
@@ -625,7 +627,35 @@ func pricedPerPeriod(norm string) bool {
 		return false
 	}
 	joined := string(joinedCJK([]rune(norm)))
-	return slices.ContainsFunc(periodPrices, func(c string) bool { return strings.Contains(joined, c) })
+	return slices.ContainsFunc(periodPrices, func(c string) bool {
+		for rest := joined; ; {
+			k := strings.Index(rest, c)
+			if k < 0 {
+				return false
+			}
+			if c[0] == '/' || !strings.HasPrefix(c, "月") && !strings.HasPrefix(c, "年") {
+				return true
+			}
+			before := strings.TrimRight(rest[:k], " ")
+			last := before[strings.LastIndexAny(before, " ：:，,")+1:]
+			r, _ := utf8.DecodeLastRuneInString(before)
+			if unicode.IsDigit(r) && !(isNumber(last) && len(last) <= 2) || !unicode.IsDigit(r) && !strings.ContainsRune(oneMonth, r) {
+				return true // (not "3 月 租金"; "ZF-7102 月租 4 200 元" is)
+			}
+			rest = rest[k+len(c):]
+		}
+	})
+}
+
+// oneMonth are the characters before 月 (or 年) that make 月租, 月费 or 年费
+// one period's ("本月 租金", "上 月 费用", "12 个 月 租期", "3 月 租金", a
+// month's number, not an identifier's): no price per period.
+const oneMonth = "本上下这当个一二三四五六七八九十两"
+
+// pricedPerPeriodWords reports words naming a period's price: "monthly",
+// "yearly", "annually", "weekly".
+func pricedPerPeriodWords(w []string) bool {
+	return slices.ContainsFunc(w, func(x string) bool { return x == "monthly" || x == "yearly" || x == "annually" || x == "weekly" })
 }
 
 // periodPrices are the Chinese words of a price per period.

@@ -16,9 +16,32 @@ func TestPricedPerPeriod(t *testing.T) {
 		"Rental RC-4471: 3 days, 290 EUR":                       false,
 		"2 visits per week":                                     false,
 		"订单 CY-20418：明前 龙井 250 克，560 元":                         false,
+		"YQ-6619 本月 租金 260 元 已 付":                               false,
+		"FY-7702 3 月 租金 5200 元 已 收":                             false,
 	} {
 		if got := pricedPerPeriod(normalise(text)); got != want {
 			t.Errorf("pricedPerPeriod(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// A question asks a standing price when it asks what a thing costs, what
+// one pays for it now, or its price per period, even by a bill's word
+// ("monthly fee"); not a bill, what was paid, or one month's.
+func TestAsksStandingPrice(t *testing.T) {
+	for q, want := range map[string]bool{
+		"what does GY-4410 cost now?":       true,
+		"what do I pay for cw615?":          true,
+		"GM-5580 monthly fee now?":          true,
+		"YQ6619 每 月 多少？":                    true,
+		"1205 一 个 月 多少？":                    true,
+		"what did I pay for cw615?":         false,
+		"how much was the March invoice?":   false,
+		"what is the next monthly payment?": false,
+		"这个 月 多少 钱？":                        false,
+	} {
+		if got := asksStandingPrice(textOf(normalise(q))); got != want {
+			t.Errorf("asksStandingPrice(%q) = %v, want %v", q, got, want)
 		}
 	}
 }

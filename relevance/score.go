@@ -1834,15 +1834,43 @@ func asksWhatItCosts(q text) bool {
 }
 
 // asksStandingPrice reports a question asking what a thing costs as it
-// stands ("what does cw210 cost now?", "what does NET-77120 cost a
-// month?"; asksWhatItCosts): not what a payment, a bill or one period came
-// to, nor what it will cost ("how much was the March invoice?", "这个 月
-// 多少 钱？", "what will 7710 cost?": billWords, a month's name, 这, 本,
-// 上, 下), nor what it came to in all or in the end (totalCues, finalCues).
+// stands ("what does cw210 cost now?": asksWhatItCosts; "what do I pay for
+// gm7730?": asksPresentPay; "what does NET-77120 cost a month?", "GM-5580
+// monthly fee now?": asksPerPeriod, which may name the price by a bill's
+// word, periodBills): not what a payment, a bill or one period came to, nor
+// what it will cost ("how much was the March invoice?", "这个 月 多少 钱？",
+// "what will 7710 cost?": billWords, a month's name, 这, 本, 上, 下), nor
+// what it came to in all or in the end (totalCues, finalCues).
 func asksStandingPrice(q text) bool {
-	return asksWhatItCosts(q) && !slices.ContainsFunc(q.words, func(w string) bool { return billWords[w] || months[w] }) &&
+	perPeriod := asksPerPeriod(q)
+	if !asksWhatItCosts(q) && !asksPresentPay(q.words) && !perPeriod {
+		return false
+	}
+	return !slices.ContainsFunc(q.words, func(w string) bool { return billWords[w] && !(perPeriod && periodBills[w]) || months[w] }) &&
 		!strings.ContainsAny(q.norm, "这本上下") && !totalCues.in(q) && !finalCues.in(q)
 }
+
+// asksPerPeriod reports a question asking a price per period ("GM-5580
+// monthly fee now?", "what does it cost a month?", "1205 一 个 月 多少？"):
+// pricedPerPeriod's words, and 一个月 (a month).
+func asksPerPeriod(q text) bool {
+	return pricedPerPeriodWords(q.words) || strings.IndexFunc(q.norm, isCJK) >= 0 && (pricedPerPeriod(q.norm) || strings.Contains(string(joinedCJK([]rune(q.norm))), "一个月"))
+}
+
+// asksPresentPay reports "what do I pay", "how much do we pay": what a
+// thing costs as it stands, not what was paid ("what did I pay?").
+func asksPresentPay(w []string) bool {
+	for k := 2; k < len(w); k++ {
+		if w[k] == "pay" && (w[k-1] == "i" || w[k-1] == "we") && (w[k-2] == "do" || w[k-2] == "does") {
+			return true
+		}
+	}
+	return false
+}
+
+// periodBills are the billWords a question asking a price per period may
+// say of it ("monthly fee", "monthly payment").
+var periodBills = map[string]bool{"fee": true, "fees": true, "charge": true, "payment": true, "payments": true}
 
 // finalCues ask what a thing came to in the end ("ZC-50118 最后 多少 钱？"):
 // a sum over its periods, as a total is (totalCues).

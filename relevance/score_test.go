@@ -3155,6 +3155,23 @@ func TestAStandingPriceIsNoBill(t *testing.T) {
 		{Source: "gym", Time: ago(10), Text: "First invoice GY-4410: 22.50 EUR (half month)"},
 	}
 	firstFor(t, gym, map[string]int{"what does GY-4410 cost a month?": 0, "how much was the first invoice for GY-4410?": 2})
+	// what one pays for it now, or its monthly fee, is its price as it
+	// stands: the upgrade's, not the month's fee collected after it
+	upgraded := []relevance.Candidate{
+		{Source: "gym", Time: ago(50), Text: "Membership GY-5580: off-peak, 29 EUR a month"},
+		{Source: "gym", Time: ago(40), Text: "GY-5580 upgraded to full access, 45 EUR a month"},
+		{Source: "gym", Time: ago(30), Text: "GY-5580 frozen for June"},
+		{Source: "gym", Time: ago(20), Text: "GY-5580 freeze ended"},
+		{Source: "gym", Time: ago(5), Text: "GY-5580 July fee 45 EUR collected"},
+	}
+	firstFor(t, upgraded, map[string]int{"what do I pay for gy5580?": 1, "GY-5580 monthly fee now?": 1})
+	// "本月 租金" is this month's rent, no price per month
+	rent := []relevance.Candidate{
+		{Source: "租赁", Time: ago(50), Text: "乐器 租赁 YQ-7710：钢琴，每 月 300 元"},
+		{Source: "租赁", Time: ago(40), Text: "YQ-7710 租期 延长，每 月 260 元"},
+		{Source: "租赁", Time: ago(10), Text: "YQ-7710 本月 租金 260 元 已 付"},
+	}
+	firstFor(t, rent, map[string]int{"YQ7710 每 月 多少？": 1})
 }
 
 // "Who" is answered by the event naming the person ("engineer Aylin",
