@@ -629,6 +629,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		}
 		if asksMoney && len(qids) > 0 && asksStandingPrice(q.normalised()) {
 			unstated = lq.unstateAll(unstated, standingPriceOnly(qids, cands, docs), moneyHash)
+			if nowCues.in(q.normalised()) {
+				// (asked for now, a price said to take effect later, "下 月
+				// 生效", is no price yet: takesEffectLater)
+				unstated = lq.unstateAll(unstated, amountsWhere(docs, func(_ int, d *doc) bool { return takesEffectLater(d) }), moneyHash)
+			}
 		}
 		if asksMoney && totalCues.in(q.normalised()) && !asksPaid(q.normalised()) {
 			unstated = lq.unstateAll(unstated, depositsOnly(docs), moneyHash)

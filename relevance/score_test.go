@@ -3172,6 +3172,14 @@ func TestAStandingPriceIsNoBill(t *testing.T) {
 		{Source: "租赁", Time: ago(10), Text: "YQ-7710 本月 租金 260 元 已 付"},
 	}
 	firstFor(t, rent, map[string]int{"YQ7710 每 月 多少？": 1})
+	// a change said to take effect later is no price now
+	plan := []relevance.Candidate{
+		{Source: "运营商", Time: ago(55), Text: "手机 号 139 2210 4471：套餐 49 元/月，20G 流量"},
+		{Source: "运营商", Time: ago(40), Text: "4471 本月 话费 49 元 已 扣除"},
+		{Source: "运营商", Time: ago(25), Text: "4471 套餐 变更 为 69 元/月，40G，下 月 生效"},
+		{Source: "运营商", Time: ago(10), Text: "4471 流量 已 用 60%"},
+	}
+	firstFor(t, plan, map[string]int{"13922104471 现在 套餐 多少 钱？": 0, "4471 下 个 月 套餐 多少 钱？": 2})
 }
 
 // "Who" is answered by the event naming the person ("engineer Aylin",
