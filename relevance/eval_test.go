@@ -969,6 +969,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese exam, invoices, a Chinese charging point, furniture), written
 	// after stop 77's third change, committed unread and read once as proof
 	// after its fourth, then development sets;
+	// -blind-321.json and -blind-322.json (the same shape: a plumber, Chinese
+	// property fees, flights, a Chinese phone plan, bike share; a garage, a
+	// Chinese training school, a pharmacy, a Chinese water bill, concert
+	// tickets), written after stop 78's second change, committed unread and
+	// read once as proof, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1136,7 +1141,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-314.json"}, {"../examples/evalset-blind-315.json"},
 		{"../examples/evalset-blind-316.json"}, {"../examples/evalset-blind-317.json"},
 		{"../examples/evalset-blind-318.json"}, {"../examples/evalset-blind-319.json"},
-		{"../examples/evalset-blind-320.json"},
+		{"../examples/evalset-blind-320.json"}, {"../examples/evalset-blind-321.json"},
+		{"../examples/evalset-blind-322.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
