@@ -223,6 +223,11 @@ func namesKin(d *doc, qids []ident) bool {
 		if id.family != 0 && slices.ContainsFunc(qids, func(q ident) bool { return q.family == id.family && !sameObject(q, id) }) {
 			return true
 		}
+		if id.bare && slices.ContainsFunc(qids, func(q ident) bool {
+			return q.prefix != 0 && d.count(q.prefix) > 0 && !d.names(q) && id.full != q.num
+		}) {
+			return true // ("AF 1226" for "AF 1219": the prefix written apart, another number)
+		}
 	}
 	return false
 }

@@ -3255,3 +3255,16 @@ func TestAChineseStepDoneIsTheOneAsked(t *testing.T) {
 	}
 	firstFor(t, car, map[string]int{"ZC-4410 还 了 吗？": 1})
 }
+
+// An event naming the booking a question's flight is on, and another flight
+// of its kind written apart from its number ("LX 1417" for "LX 1411"), is
+// that flight's: not news of the one asked about, whatever it shares with it.
+func TestAKinWrittenApartIsAnotherObject(t *testing.T) {
+	trip := []relevance.Candidate{
+		{Source: "bookings", Time: ago(55), Text: "Booking 7QPL2M: LX 1411 Zurich to Vienna, 10 Dec 07:20, seat 4A"},
+		{Source: "bookings", Time: ago(45), Text: "Booking 7QPL2M: return LX 1417 Vienna to Zurich, 12 Dec 19:40"},
+		{Source: "ops", Time: ago(30), Text: "LX 1411 on 10 Dec: new departure 08:05"},
+		{Source: "bookings", Time: ago(15), Text: "7QPL2M seat on LX 1417 changed to 12F"},
+	}
+	firstFor(t, trip, map[string]int{"is LX 1411 on time?": 2})
+}
