@@ -3268,3 +3268,17 @@ func TestAKinWrittenApartIsAnotherObject(t *testing.T) {
 	}
 	firstFor(t, trip, map[string]int{"is LX 1411 on time?": 2})
 }
+
+// Asked how much, where the event the question matches best states a sum
+// ("trolley added, 8 EUR"), a later change naming money by a word alone
+// ("upgraded, no extra cost") states no newer sum: it does not take the
+// best's match as a newer value would.
+func TestAChangeWithoutASumIsNoNewerSum(t *testing.T) {
+	van := []relevance.Candidate{
+		{Source: "rentals", Time: ago(55), Text: "Rental VH-3318: Ford Transit, 1 day from 9 Dec, depot Nord, 79 EUR"},
+		{Source: "rentals", Time: ago(45), Text: "VH-3318 trolley added, 8 EUR"},
+		{Source: "rentals", Time: ago(35), Text: "VH-3318 upgraded to a long-wheelbase van, no extra cost"},
+		{Source: "rentals", Time: ago(25), Text: "VH-3318 deposit 300 EUR blocked on your card"},
+	}
+	firstFor(t, van, map[string]int{"how much was VH-3318 with the trolley?": 1})
+}

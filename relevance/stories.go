@@ -708,6 +708,9 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		return nil, best
 	}
 	counting := asksFor(asked, CountTerm)
+	// (money asked and the best states a sum: an event naming money by a
+	// word alone, "upgraded at no extra cost", states no newer sum: markSum)
+	sum := asksFor(asked, MoneyTerm) && docs[best].marks&markSum != 0
 	var chars []uint64 // (the best's noStoryTerms and numbers, once one is needed)
 	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
 	for j := range docs {
@@ -718,6 +721,9 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		// switched to Wednesdays 19:00" for "which room …?")
 		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) && !(counting && hasAny(d, addedHashes)) ||
 			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && !replacesAnother(cands[j].Text)) {
+			continue
+		}
+		if sum && d.marks&markSum == 0 {
 			continue
 		}
 		if comps[j].Identifier < 1 {
