@@ -974,6 +974,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese training school, a pharmacy, a Chinese water bill, concert
 	// tickets), written after stop 78's second change, committed unread and
 	// read once as proof, then development sets;
+	// -blind-323.json and -blind-324.json (the same shape: a car park, a
+	// Chinese driving school, a hotel, Chinese broadband, a dog sitter; home
+	// insurance claims, a Chinese hospital, a print shop, Chinese gas, a
+	// gym), written after stop 78's fourth change, committed unread and read
+	// once as proof, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1142,7 +1147,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-316.json"}, {"../examples/evalset-blind-317.json"},
 		{"../examples/evalset-blind-318.json"}, {"../examples/evalset-blind-319.json"},
 		{"../examples/evalset-blind-320.json"}, {"../examples/evalset-blind-321.json"},
-		{"../examples/evalset-blind-322.json"},
+		{"../examples/evalset-blind-322.json"}, {"../examples/evalset-blind-323.json"},
+		{"../examples/evalset-blind-324.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
