@@ -3282,3 +3282,18 @@ func TestAChangeWithoutASumIsNoNewerSum(t *testing.T) {
 	}
 	firstFor(t, van, map[string]int{"how much was VH-3318 with the trolley?": 1})
 }
+
+// "Who" is answered by the newer event naming another person in the role
+// ("tutor changed to Ravi"), as a newer value answers what it changed: it
+// takes the match of the event first naming the role with its person.
+func TestWhoIsTheNewerPersonNamed(t *testing.T) {
+	lessons := []relevance.Candidate{
+		{Source: "school", Time: ago(55), Text: "Course LN-4417: Spanish A2 for Lotte, Mondays 17:00, tutor Carmen, 10 lessons"},
+		{Source: "school", Time: ago(45), Text: "LN-4417 extended by 4 lessons"},
+		{Source: "school", Time: ago(35), Text: "Bring the workbook to every lesson"},
+		{Source: "school", Time: ago(25), Text: "LN-4417 tutor changed to Ravi: Carmen moved away"},
+		{Source: "billing", Time: ago(15), Text: "LN-4417 invoice 240 EUR paid"},
+		{Source: "school", Time: ago(5), Text: "LN-4417 trial lesson with Ravi on Monday 17:00"},
+	}
+	firstFor(t, lessons, map[string]int{"who teaches Lotte for ln4417?": 3})
+}
