@@ -1017,6 +1017,10 @@ func vaguer(rels []float64, docs []doc, term uint64, mark uint16, keep float64) 
 // when the question names no problem or no event is such.
 func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 	problems := problemsOf([]rune(q.norm)) // (questionText: its Chinese joined)
+	high := asksWhyHigh(q)
+	if high {
+		problems = append(problems, abnormalWords...)
+	}
 	if len(problems) == 0 {
 		return nil
 	}
@@ -1036,7 +1040,7 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 		if docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 || hs != nil && !hasAny(&docs[i], hs) {
 			continue
 		}
-		if !statesAnotherProblem(cands[i].Text, problems) {
+		if !statesAnotherProblem(cands[i].Text, problems) || high && hedged(cands[i].Text) {
 			if out == nil {
 				out = make([]bool, len(docs))
 			}
@@ -2711,3 +2715,36 @@ var doneAdverbs = []string{"自动", "全额", "全部", "按时", "成功"}
 
 // payVerbs are the Chinese verbs of paying.
 const payVerbs = "交缴付还扣"
+
+// asksWhyHigh reports a question asking why an amount or a use is high, or
+// a thing slow ("why was usage so high?", highWords; in Chinese, ending in
+// 高, 多, 贵 or 慢: "667328 为什么 这么 高？", "为什么 用 水 多？"): an event saying only that it is (abnormalWords: "用水 异常",
+// "usage exceeded") restates its problem, the finding after it is the
+// reason.
+func asksWhyHigh(q text) bool {
+	if slices.ContainsFunc(q.words, func(w string) bool { return highWords[w] }) {
+		return true
+	}
+	if strings.IndexFunc(q.norm, isCJK) < 0 {
+		return false
+	}
+	joined := strings.TrimRight(strings.ReplaceAll(q.norm, " ", ""), "?？!！")
+	return strings.HasSuffix(joined, "高") || strings.HasSuffix(joined, "多") || strings.HasSuffix(joined, "贵") || strings.HasSuffix(joined, "慢")
+}
+
+var highWords = map[string]bool{"high": true, "higher": true, "slow": true, "slower": true, "expensive": true}
+
+// abnormalWords are the reason words saying an amount or a use is more than
+// usual, a problem's restatement when a question asks why it is high.
+var abnormalWords = []string{"异常", "超出", "超过", "偏高", "偏多", "exceed", "unusu", "abnorm"}
+
+// hedged reports a text whose reason is only suspected ("可能 漏水", "leak
+// suspected"): no finding.
+func hedged(text string) bool {
+	norm := normalise(text)
+	if strings.IndexFunc(norm, isCJK) >= 0 {
+		joined := strings.ReplaceAll(norm, " ", "")
+		return strings.Contains(joined, "可能") || strings.Contains(joined, "疑似") || strings.Contains(joined, "怀疑")
+	}
+	return slices.ContainsFunc(wordsOf(norm), func(w string) bool { return w == "suspected" || w == "possible" || w == "possibly" || w == "likely" })
+}

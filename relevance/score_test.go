@@ -3297,3 +3297,23 @@ func TestWhoIsTheNewerPersonNamed(t *testing.T) {
 	}
 	firstFor(t, lessons, map[string]int{"who teaches Lotte for ln4417?": 3})
 }
+
+// Asked why an amount or a use is high, an event saying only that it is
+// ("用气 异常 偏高") or suspecting a cause ("leak suspected") restates the
+// problem: the event saying what was found is the reason.
+func TestWhyHighIsAnsweredByTheFinding(t *testing.T) {
+	water := []relevance.Candidate{
+		{Source: "utility", Time: ago(55), Text: "Water account WT-5520: November 31 m3, 96.10 EUR"},
+		{Source: "utility", Time: ago(40), Text: "WT-5520 usage 60% above normal, leak suspected"},
+		{Source: "utility", Time: ago(25), Text: "WT-5520 visit: toilet cistern valve leaking, replaced"},
+		{Source: "utility", Time: ago(10), Text: "WT-5520 December reading due on the 3rd"},
+	}
+	firstFor(t, water, map[string]int{"why was usage so high on wt5520?": 2})
+	gas := []relevance.Candidate{
+		{Source: "燃气", Time: ago(55), Text: "燃气 户号 6610 2231 0087：11 月 用气 58 方，174 元"},
+		{Source: "燃气", Time: ago(40), Text: "0087 用气 异常 偏高，建议 检查"},
+		{Source: "燃气", Time: ago(25), Text: "0087 上门 检查 发现：热水器 阀门 漏气，已 更换"},
+		{Source: "燃气", Time: ago(10), Text: "0087 12 月 抄表 日 3 号"},
+	}
+	firstFor(t, gas, map[string]int{"661022310087 为什么 这么 高？": 2})
+}
