@@ -2663,8 +2663,9 @@ func paymentDates(docs []doc, qids []ident) []bool {
 // cjkStepsDone marks, for a Chinese question whether a step of its object's
 // story has happened (its verb before 了吗 or 了没: "轿车 还 了 吗？", "05 交
 // 了 吗？"), the events naming the object that say the step done: 已 before
-// the verb, or one word of it ("已 还车", "已 自动 扣款"), read joined; the
-// verbs of paying (交, 缴, 付, 还, 扣) are one. Nil when none says so.
+// the verb, or before one of doneAdverbs and the verb ("已 还车", "已 自动
+// 扣款"), read joined; the verbs of paying (交, 缴, 付, 还, 扣) are one. Not
+// 好 or 完, which asksIfFixed reads. Nil when none says so.
 func cjkStepsDone(q text, cands []Candidate, comps []Components, docs []doc) []bool {
 	rs := []rune(q.norm)
 	var verb rune
@@ -2686,18 +2687,18 @@ func cjkStepsDone(q text, cands []Candidate, comps []Components, docs []doc) []b
 		if comps[i].Identifier == 0 || docs[i].marks&scriptCJK == 0 {
 			continue
 		}
-		joined := joinedCJK([]rune(normalise(cands[i].Text)))
-		for k, r := range joined {
-			if r != '已' {
-				continue
+		joined := string(joinedCJK([]rune(normalise(cands[i].Text))))
+		for rest := joined; ; {
+			k := strings.Index(rest, "已")
+			if k < 0 {
+				break
 			}
-			next := joined[k+1:]
+			rest = rest[k+len("已"):]
+			next := rest
 			for _, a := range doneAdverbs {
-				if ar := []rune(a); len(next) > len(ar) && string(next[:len(ar)]) == a {
-					next = next[len(ar):]
-				}
+				next = strings.TrimPrefix(next, a)
 			}
-			if len(next) > 0 && strings.ContainsRune(verbs, next[0]) {
+			if r, _ := utf8.DecodeRuneInString(next); strings.ContainsRune(verbs, r) {
 				if out == nil {
 					out = make([]bool, len(cands))
 				}
@@ -2717,10 +2718,11 @@ var doneAdverbs = []string{"自动", "全额", "全部", "按时", "成功"}
 const payVerbs = "交缴付还扣"
 
 // asksWhyHigh reports a question asking why an amount or a use is high, or
-// a thing slow ("why was usage so high?", highWords; in Chinese, ending in
-// 高, 多, 贵 or 慢: "667328 为什么 这么 高？", "为什么 用 水 多？"): an event saying only that it is (abnormalWords: "用水 异常",
-// "usage exceeded") restates its problem, the finding after it is the
-// reason.
+// a thing slow ("why was usage so high?": highWords; in Chinese, ending in
+// 高, 多, 贵 or 慢: "667328 为什么 这么 高？", "为什么 用 水 多？"): an event
+// saying only that it is (abnormalWords: "用水 异常", "usage exceeded")
+// restates its problem, and the finding after it is the reason
+// (problemsOnly).
 func asksWhyHigh(q text) bool {
 	if slices.ContainsFunc(q.words, func(w string) bool { return highWords[w] }) {
 		return true
@@ -2732,6 +2734,7 @@ func asksWhyHigh(q text) bool {
 	return strings.HasSuffix(joined, "高") || strings.HasSuffix(joined, "多") || strings.HasSuffix(joined, "贵") || strings.HasSuffix(joined, "慢")
 }
 
+// highWords say in English that an amount or a use is high, or a thing slow.
 var highWords = map[string]bool{"high": true, "higher": true, "slow": true, "slower": true, "expensive": true}
 
 // abnormalWords are the reason words saying an amount or a use is more than
