@@ -963,6 +963,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 	}
+	var stepNow []bool // (whenDone: a step asked when of, said done)
+	if len(qids) > 0 && !q.Intent && !howLong && len(asked) == 1 && asked[0].term == TimeTerm {
+		stepNow = whenDone(q.normalised(), rels, cands, comps, docs)
+	}
 	if kindNow >= 0 {
 		// the kind the object changed to answers as its first kind matched
 		// ("TJ-8826 升级 为 高级 版" for "TJ-8826 什么 套餐？", where only the
@@ -972,7 +976,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	laterIsNoValue := f.AsksNow && !asksFor(byClause, TimeTerm) // (a change from next month is no value now; a time asked, it is)
 	for i := range cands {
 		c := &comps[i]
-		if scaled && (!statesAsked(&docs[i], byClause) || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
+		if scaled && (!statesAsked(&docs[i], byClause) && (stepNow == nil || !stepNow[i]) || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
 		}
 		if doneAsked && c.Identifier > 0 && !saysStepDone(steps, i, &docs[i], cands[i].Text, money) {
@@ -984,8 +988,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if f.AsksNewest && f.Change > 0 && (saysChanged(&docs[i]) || f.AsksNow && statesCurrent(&docs[i])) && !(laterIsNoValue && takesEffectLater(&docs[i])) {
 			c.Change = 1
 		}
-		if newer != nil && newer[i] != 0 {
-			c.Change = 1
+		if newer != nil && newer[i] != 0 || stepNow != nil && stepNow[i] {
+			c.Change = 1 // (a newer value; a step asked when of, done)
 		}
 		scores[i] = (1-r)*(1+f.Change*c.Change)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}
@@ -2750,4 +2754,59 @@ func hedged(text string) bool {
 		return strings.Contains(joined, "可能") || strings.Contains(joined, "疑似") || strings.Contains(joined, "怀疑")
 	}
 	return slices.ContainsFunc(wordsOf(norm), func(w string) bool { return w == "suspected" || w == "possible" || w == "possibly" || w == "likely" })
+}
+
+// whenDone marks, for a question asking when a step of its object's story
+// happens ("when will 118277 ship?", "when is sv7140 ready?", "when was
+// rm208 installed?"), the events on the object that say the step done and
+// state no time ("118277 shipped", "SV-7140 ready for collection"): it has
+// happened, and the event is when. Each takes the match of the most
+// relevant event on the object stating a time before it (the promise,
+// "ships in 2 weeks"), and keeps its recency as one stating the time would.
+// The step is the question's own verb said as a participle (participleOf),
+// or its participle or "ready" said again. Nil when none is such.
+func whenDone(q text, rels []float64, cands []Candidate, comps []Components, docs []doc) []bool {
+	var verbs [8]string
+	n := 0
+	for _, w := range q.words {
+		if n < len(verbs) && len(w) > 2 && isLetters(w) && !stopWords[w] && !auxiliaries[w] {
+			verbs[n] = w
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	best := -1
+	for j := range docs {
+		if comps[j].Identifier == 1 && docs[j].count(timeHash) > 0 && (best < 0 || rels[j] > rels[best]) {
+			best = j
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	var out []bool
+	var buf [24]byte
+	for j := range cands {
+		if comps[j].Identifier != 1 || docs[j].count(timeHash) > 0 || !cands[j].Time.After(cands[best].Time) {
+			continue
+		}
+		text := cands[j].Text
+		for k := 0; k < len(text); {
+			w, next := latinWord(text, k, &buf)
+			if len(w) > 0 && slices.ContainsFunc(verbs[:n], func(v string) bool {
+				return (v == "ready" || strings.HasSuffix(v, "ed")) && string(w) == v || len(w) >= 5 && w[len(w)-2] == 'e' && w[len(w)-1] == 'd' && participleOf(w, v)
+			}) {
+				if out == nil {
+					out = make([]bool, len(cands))
+				}
+				out[j] = true
+				rels[j] = max(rels[j], rels[best])
+				break
+			}
+			k = next
+		}
+	}
+	return out
 }

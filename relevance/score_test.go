@@ -3317,3 +3317,24 @@ func TestWhyHighIsAnsweredByTheFinding(t *testing.T) {
 	}
 	firstFor(t, gas, map[string]int{"661022310087 为什么 这么 高？": 2})
 }
+
+// Asked when a step happens, a later event saying the step done ("LP-5520
+// shipped") answers it: it has happened, and the event is when. The promise
+// of a time before it ("ships in 10 days") no longer does; nor does a later
+// event on the object stating nothing of the step.
+func TestWhenIsAnsweredByTheStepDone(t *testing.T) {
+	order := []relevance.Candidate{
+		{Source: "shop", Time: ago(55), Text: "Order LP-5520: standing desk, 389 EUR"},
+		{Source: "shop", Time: ago(40), Text: "LP-5520 back-ordered, ships in 10 days"},
+		{Source: "shop", Time: ago(25), Text: "LP-5520 shipped"},
+		{Source: "shop", Time: ago(10), Text: "LP-5520 invoice sent by e-mail"},
+	}
+	firstFor(t, order, map[string]int{"when will LP-5520 ship?": 2})
+	boiler := []relevance.Candidate{
+		{Source: "service", Time: ago(55), Text: "Boiler service BS-208: install booked for 12 March 08:00"},
+		{Source: "service", Time: ago(40), Text: "BS-208 install moved to 19 March 08:00: part late"},
+		{Source: "service", Time: ago(25), Text: "BS-208 installed, pressure tested"},
+		{Source: "billing", Time: ago(10), Text: "BS-208 deposit 200 EUR refunded"},
+	}
+	firstFor(t, boiler, map[string]int{"when was bs208 installed?": 2})
+}
