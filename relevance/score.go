@@ -842,7 +842,11 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	var steps []bool // (stepsDone)
 	whether := asksWhether(q.normalised())
 	ifFixed := asksIfFixed(q.normalised())
-	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && !ifFixed && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	var cjkSteps []bool // (a Chinese question whether a step happened, and the events saying it done: cjkStepsDone)
+	if len(qids) > 0 && happenedCues.in(q.normalised()) {
+		cjkSteps = cjkStepsDone(q.normalised(), cands, comps, docs)
+	}
+	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && !ifFixed && cjkSteps == nil && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if aboutEvent && w.EchoAnswer > w.Echo {
 		echoAnswers(comps, w)
@@ -856,7 +860,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		if happened && len(qids) > 0 {
 			steps = stepsDone(q.normalised(), cands, comps)
 			if steps == nil {
-				steps = cjkStepsDone(q.normalised(), cands, comps, docs)
+				steps = cjkSteps
 			}
 			if steps == nil && ifFixed {
 				steps = fixedSteps(cands, comps, docs)

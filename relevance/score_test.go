@@ -3254,6 +3254,15 @@ func TestAChineseStepDoneIsTheOneAsked(t *testing.T) {
 		{Source: "租车", Time: ago(15), Text: "ZC-4410 押金 已 退"},
 	}
 	firstFor(t, car, map[string]int{"ZC-4410 还 了 吗？": 1})
+	// asking whether it happened, not what an event says: the reminder
+	// matches 续 as well, and is no answer
+	gym := []relevance.Candidate{
+		{Source: "会员", Time: ago(55), Text: "会员 卡 HY-5520：年卡，2 680 元"},
+		{Source: "会员", Time: ago(40), Text: "HY-5520 下 月 到期 未 续，请 及时 续费"},
+		{Source: "会员", Time: ago(25), Text: "HY-5520 已 续费 一 年"},
+		{Source: "会员", Time: ago(10), Text: "周日 泳池 清洁，暂停 开放"},
+	}
+	firstFor(t, gym, map[string]int{"HY5520 续 了 吗？": 2})
 }
 
 // An event naming the booking a question's flight is on, and another flight
