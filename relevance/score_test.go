@@ -3347,3 +3347,17 @@ func TestWhenIsAnsweredByTheStepDone(t *testing.T) {
 	}
 	firstFor(t, boiler, map[string]int{"when was bs208 installed?": 2})
 }
+
+// "几 年级？" asks which grade, the thing named after 几, as "什么 车厢？"
+// asks which carriage: the event naming the grade answers it, not the
+// newer lines on the pupil that name none.
+func TestJiAsksWhichThing(t *testing.T) {
+	pupil := []relevance.Candidate{
+		{Source: "学校", Time: ago(55), Text: "学生 XH-5520 李 明：五 年级 一 班，班主任 赵 老师"},
+		{Source: "学校", Time: ago(45), Text: "XH-5520 午餐 费 300 元，请 在 周五 前 缴纳"},
+		{Source: "学校", Time: ago(35), Text: "周四 下午 家长会，五 年级 一 班 教室"},
+		{Source: "学校", Time: ago(25), Text: "XH-5520 午餐 费 已 缴"},
+		{Source: "学校", Time: ago(10), Text: "XH-5520 期末 英语 88 分"},
+	}
+	firstFor(t, pupil, map[string]int{"5520 几 年级？": 0})
+}

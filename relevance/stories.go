@@ -941,6 +941,9 @@ var (
 	newestWords = map[string]bool{"latest": true, "newest": true, "current": true, "last": true}
 )
 
+// cjkCounted are the measure words that make 几 ask how many, not which.
+const cjkCounted = "节个次天位件张份本盒瓶岁点分块元周名人间台辆只条把斤"
+
 // askedCJKNoun is askedNoun for a Chinese question: the two characters after
 // 哪个 (哪家, 哪间, …) or 什么 name the thing it asks for ("我坐哪个车厢？",
 // "是什么车厢？": 车厢), and so do the two before 怎么样 or 如何 ("结果怎么样？"
@@ -974,6 +977,18 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 			continue
 		}
 		if j := slices.Index(terms, string(rs[e-2:e])); j >= 0 && j < 64 {
+			return 1 << j
+		}
+	}
+	for k := 0; k+2 < len(rs); k++ {
+		// the two after 几 name the thing whose number is asked ("几 年级？",
+		// "几 号楼？"), as "which grade?" does; not a count's, whose measure
+		// word follows 几 (几 节 课, 几 个 人: cjkCounted), nor a time's (几点,
+		// 几号: no pair of the question's terms)
+		if rs[k] != '几' || k > 0 && rs[k-1] == '茶' || !isCJK(rs[k+1]) || !isCJK(rs[k+2]) || strings.ContainsRune(cjkCounted, rs[k+1]) || strings.Contains(cjkNoNouns, string(rs[k+1:k+3])) {
+			continue // (茶几 is a table; "几 节 课" counts lessons)
+		}
+		if j := slices.Index(terms, string(rs[k+1:k+3])); j >= 0 && j < 64 {
 			return 1 << j
 		}
 	}
