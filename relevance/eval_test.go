@@ -979,6 +979,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// insurance claims, a Chinese hospital, a print shop, Chinese gas, a
 	// gym), written after stop 78's fourth change, committed unread and read
 	// once as proof, then development sets;
+	// -blind-325.json and -blind-326.json (the same shape: a bike workshop,
+	// Chinese home cleaning, a mobile line, Chinese parking spaces, an event
+	// hall; a vet, a Chinese courier, a laundry, a Chinese school, self
+	// storage), written after stop 78's eighth change, committed unread and
+	// read once as proof, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1148,7 +1153,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-318.json"}, {"../examples/evalset-blind-319.json"},
 		{"../examples/evalset-blind-320.json"}, {"../examples/evalset-blind-321.json"},
 		{"../examples/evalset-blind-322.json"}, {"../examples/evalset-blind-323.json"},
-		{"../examples/evalset-blind-324.json"},
+		{"../examples/evalset-blind-324.json"}, {"../examples/evalset-blind-325.json"},
+		{"../examples/evalset-blind-326.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
