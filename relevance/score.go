@@ -967,6 +967,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		}
 	}
+	if len(qids) > 0 && asksWhatHappened(q.normalised()) {
+		consequences(comps, cands, docs)
+	}
 	var stepNow []bool // (whenDone: a step asked when of, said done)
 	if len(qids) > 0 && !q.Intent && !howLong && len(asked) == 1 && asked[0].term == TimeTerm {
 		stepNow = whenDone(q.normalised(), rels, cands, comps, docs)
@@ -2814,3 +2817,37 @@ func whenDone(q text, rels []float64, cands []Candidate, comps []Components, doc
 	}
 	return out
 }
+
+// asksWhatHappened reports a question asking what happened to its object
+// ("what happened to 8803?", "ev20260347 what happened?", "what's going on
+// with HW-40218?", "LP-2210 怎么样 了？", "FZ-2231 怎么 了？").
+func asksWhatHappened(q text) bool {
+	for k, w := range q.words {
+		if w == "happened" && k > 0 && q.words[k-1] == "what" || w == "going" && k+1 < len(q.words) && q.words[k+1] == "on" {
+			return true
+		}
+	}
+	joined := strings.ReplaceAll(q.norm, " ", "")
+	return strings.Contains(joined, "怎么了") || strings.Contains(joined, "怎么样了") || strings.Contains(joined, "出什么事")
+}
+
+// consequences gives the events on a question's object that give money back
+// ("refund 28 EUR paid", "已 退款") after one saying it was cancelled
+// ("cancelled by the venue": endedHashes) no more recency than that one:
+// asked what happened, the cancellation is what happened, and the refund,
+// newer, what followed from it, no newer news of the object.
+func consequences(comps []Components, cands []Candidate, docs []doc) {
+	for i := range docs {
+		if comps[i].Identifier < 1 || !hasAny(&docs[i], endedHashes) {
+			continue
+		}
+		for j := range docs {
+			if j != i && comps[j].Identifier >= 1 && cands[j].Time.After(cands[i].Time) && hasAny(&docs[j], refundHashes) && !hasAny(&docs[j], endedHashes) {
+				comps[j].Recency = min(comps[j].Recency, comps[i].Recency)
+			}
+		}
+	}
+}
+
+// refundHashes are the terms of the words saying money was given back.
+var refundHashes = stemHashes("refund", "refunded", "reimbursed", "credited", "退款", "退回", "退还", "已退")

@@ -3361,3 +3361,15 @@ func TestJiAsksWhichThing(t *testing.T) {
 	}
 	firstFor(t, pupil, map[string]int{"5520 几 年级？": 0})
 }
+
+// Asked what happened to an object, its cancellation is what happened: the
+// refund after it follows from it and is no newer news, though newer.
+func TestWhatHappenedIsTheCancellationNotTheRefund(t *testing.T) {
+	tickets := []relevance.Candidate{
+		{Source: "tickets", Time: ago(55), Text: "Order TK-9920: 2 tickets, harbour tour, 13 Dec 14:00, 40 EUR"},
+		{Source: "tickets", Time: ago(45), Text: "Order TK-9902: 1 ticket, museum night, 20 Dec, 18 EUR"},
+		{Source: "tickets", Time: ago(25), Text: "TK-9920 cancelled by the operator: storm warning"},
+		{Source: "tickets", Time: ago(5), Text: "TK-9920 refund 40 EUR sent to your card"},
+	}
+	firstFor(t, tickets, map[string]int{"what happened to tk9920?": 2})
+}
