@@ -2827,6 +2827,9 @@ func asksWhatHappened(q text) bool {
 			return true
 		}
 	}
+	if !strings.Contains(q.norm, "怎") && !strings.Contains(q.norm, "事") {
+		return false // (most questions: nothing copied)
+	}
 	joined := strings.ReplaceAll(q.norm, " ", "")
 	return strings.Contains(joined, "怎么了") || strings.Contains(joined, "怎么样了") || strings.Contains(joined, "出什么事")
 }
