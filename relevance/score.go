@@ -865,6 +865,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			if steps == nil && ifFixed {
 				steps = fixedSteps(cands, comps, docs)
 			}
+		} else if happened {
+			// (no identifier: the stories the window's own identifiers tell,
+			// "轿车 还 了 吗？" of "2256 已 还车" and "2256 押金 已 退")
+			steps = cjkStepsDone(q.normalised(), cands, nil, docs)
 		}
 		how := inheritance{still: still, whether: whether, fixed: fixedCues.in(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
@@ -2676,7 +2680,8 @@ func paymentDates(docs []doc, qids []ident) []bool {
 // 了 吗？"), the events naming the object that say the step done: 已 before
 // the verb, or before one of doneAdverbs and the verb ("已 还车", "已 自动
 // 扣款"), read joined; the verbs of paying (交, 缴, 付, 还, 扣) are one. Not
-// 好 or 完, which asksIfFixed reads. Nil when none says so.
+// 好 or 完, which asksIfFixed reads. Nil when none says so. With comps nil
+// (a question naming no identifier), any event may say it.
 func cjkStepsDone(q text, cands []Candidate, comps []Components, docs []doc) []bool {
 	rs := []rune(q.norm)
 	var verb rune
@@ -2695,7 +2700,7 @@ func cjkStepsDone(q text, cands []Candidate, comps []Components, docs []doc) []b
 	}
 	var out []bool
 	for i := range cands {
-		if comps[i].Identifier == 0 || docs[i].marks&scriptCJK == 0 {
+		if comps != nil && comps[i].Identifier == 0 || docs[i].marks&scriptCJK == 0 {
 			continue
 		}
 		joined := string(joinedCJK([]rune(normalise(cands[i].Text))))

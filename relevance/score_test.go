@@ -3373,3 +3373,17 @@ func TestWhatHappenedIsTheCancellationNotTheRefund(t *testing.T) {
 	}
 	firstFor(t, tickets, map[string]int{"what happened to tk9920?": 2})
 }
+
+// A Chinese question whether a step happened that names no identifier
+// ("轿车还了吗？") has its step found the same way, in the stories the
+// window's own identifiers tell, written unspaced as people type: the car
+// returned answers it, not the deposit refunded after it.
+func TestAChineseStepDoneWithoutAnIdentifier(t *testing.T) {
+	rental := []relevance.Candidate{
+		{Source: "租车", Time: ago(55), Text: "租车单ZC 7701 3308：SUV，3天，840元"},
+		{Source: "租车", Time: ago(45), Text: "租车单ZC 7701 3380：轿车，1天，198元"},
+		{Source: "租车", Time: ago(25), Text: "3380已还车"},
+		{Source: "租车", Time: ago(5), Text: "3380押金已退"},
+	}
+	firstFor(t, rental, map[string]int{"轿车还了吗？": 2})
+}
