@@ -2857,5 +2857,6 @@ func consequences(comps []Components, cands []Candidate, docs []doc) {
 	}
 }
 
-// refundHashes are the terms of the words saying money was given back.
+// refundHashes are the terms of the words saying money was given back (not
+// returnedHashes, whose "paid" and "back" say no refund of a cancellation).
 var refundHashes = stemHashes("refund", "refunded", "reimbursed", "credited", "退款", "退回", "退还", "已退")
