@@ -2471,37 +2471,53 @@ func cosineAt(a []float32, sv *sparseVec, b []float32) float64 {
 // Once one says the step asked, another step done ("4410 new tyres fitted")
 // is no answer.
 func stepsDone(q text, cands []Candidate, comps []Components) []bool {
-	var verbs [8]string
-	n := 0
-	for _, w := range q.words {
-		if n < len(verbs) && len(w) > 2 && isLetters(w) && !stopWords[w] && !auxiliaries[w] && !strings.HasSuffix(w, "ed") {
-			verbs[n] = w
-			n++
-		}
-	}
+	verbs, n := questionVerbs(q, false)
 	if n == 0 {
 		return nil
 	}
 	var out []bool
-	var buf [24]byte
 	for i := range cands {
-		if comps[i].Identifier == 0 {
-			continue
-		}
-		text := cands[i].Text
-		for k := 0; k < len(text); {
-			w, next := latinWord(text, k, &buf)
-			if m := len(w); m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && slices.ContainsFunc(verbs[:n], func(v string) bool { return participleOf(w, v) }) {
-				if out == nil {
-					out = make([]bool, len(cands))
-				}
-				out[i] = true
-				break
+		if comps[i].Identifier != 0 && saysVerbDone(cands[i].Text, verbs[:n], false) {
+			if out == nil {
+				out = make([]bool, len(cands))
 			}
-			k = next
+			out[i] = true
 		}
 	}
 	return out
+}
+
+// questionVerbs are a question's words that may name the step it asks
+// about (at most eight: Latin letters, longer than two, no stop word or
+// auxiliary), and how many; with participles false, not one ending in "ed"
+// ("did B-TX 4410 pass?": pass; "when was rm208 installed?" keeps
+// installed).
+func questionVerbs(q text, participles bool) (verbs [8]string, n int) {
+	for _, w := range q.words {
+		if n < len(verbs) && len(w) > 2 && isLetters(w) && !stopWords[w] && !auxiliaries[w] && (participles || !strings.HasSuffix(w, "ed")) {
+			verbs[n] = w
+			n++
+		}
+	}
+	return verbs, n
+}
+
+// saysVerbDone reports a text saying one of verbs done: its regular
+// participle (participleOf: "passed" for pass); with same, also the verb
+// itself when it is a participle or "ready" ("installed", "ready for
+// collection").
+func saysVerbDone(text string, verbs []string, same bool) bool {
+	var buf [24]byte
+	for k := 0; k < len(text); {
+		w, next := latinWord(text, k, &buf)
+		if m := len(w); m > 0 && slices.ContainsFunc(verbs, func(v string) bool {
+			return same && (v == "ready" || strings.HasSuffix(v, "ed")) && string(w) == v || m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && participleOf(w, v)
+		}) {
+			return true
+		}
+		k = next
+	}
+	return false
 }
 
 // participleOf reports that w (lower-case, ending in "ed") is the regular
@@ -2775,17 +2791,10 @@ func hedged(text string) bool {
 // happened, and the event is when. Each takes the match of the most
 // relevant event on the object stating a time before it (the promise,
 // "ships in 2 weeks"), and keeps its recency as one stating the time would.
-// The step is the question's own verb said as a participle (participleOf),
-// or its participle or "ready" said again. Nil when none is such.
+// The step is the question's own verb said as a participle, or its
+// participle or "ready" said again (saysVerbDone). Nil when none is such.
 func whenDone(q text, rels []float64, cands []Candidate, comps []Components, docs []doc) []bool {
-	var verbs [8]string
-	n := 0
-	for _, w := range q.words {
-		if n < len(verbs) && len(w) > 2 && isLetters(w) && !stopWords[w] && !auxiliaries[w] {
-			verbs[n] = w
-			n++
-		}
-	}
+	verbs, n := questionVerbs(q, true)
 	if n == 0 {
 		return nil
 	}
@@ -2799,26 +2808,15 @@ func whenDone(q text, rels []float64, cands []Candidate, comps []Components, doc
 		return nil
 	}
 	var out []bool
-	var buf [24]byte
 	for j := range cands {
-		if comps[j].Identifier != 1 || docs[j].count(timeHash) > 0 || !cands[j].Time.After(cands[best].Time) {
+		if comps[j].Identifier != 1 || docs[j].count(timeHash) > 0 || !cands[j].Time.After(cands[best].Time) || !saysVerbDone(cands[j].Text, verbs[:n], true) {
 			continue
 		}
-		text := cands[j].Text
-		for k := 0; k < len(text); {
-			w, next := latinWord(text, k, &buf)
-			if len(w) > 0 && slices.ContainsFunc(verbs[:n], func(v string) bool {
-				return (v == "ready" || strings.HasSuffix(v, "ed")) && string(w) == v || len(w) >= 5 && w[len(w)-2] == 'e' && w[len(w)-1] == 'd' && participleOf(w, v)
-			}) {
-				if out == nil {
-					out = make([]bool, len(cands))
-				}
-				out[j] = true
-				rels[j] = max(rels[j], rels[best])
-				break
-			}
-			k = next
+		if out == nil {
+			out = make([]bool, len(cands))
 		}
+		out[j] = true
+		rels[j] = max(rels[j], rels[best])
 	}
 	return out
 }
