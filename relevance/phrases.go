@@ -150,10 +150,18 @@ func newText(s string) text { return textOf(normalise(s)) }
 // analysis's, of the text as written (NewQuery).
 func questionText(s string) text {
 	t := newText(s)
-	if strings.Contains(t.norm, " ") && strings.IndexFunc(t.norm, isCJK) >= 0 {
-		t.norm = string(joinedCJK([]rune(t.norm)))
-	}
+	t.norm = joinedSpaced(t.norm)
 	return t
+}
+
+// joinedSpaced is a normalised text with its Chinese joined (joinedCJK),
+// copied only when it holds a space and a Chinese character: an event's
+// "已 自动 扣款" read as a question's 已自动扣款 is.
+func joinedSpaced(norm string) string {
+	if strings.Contains(norm, " ") && strings.IndexFunc(norm, isCJK) >= 0 {
+		return string(joinedCJK([]rune(norm)))
+	}
+	return norm
 }
 
 // textOf is the text of a string normalised already.

@@ -40,7 +40,7 @@ func TestAsksStandingPrice(t *testing.T) {
 		"what is the next monthly payment?": false,
 		"这个 月 多少 钱？":                        false,
 	} {
-		if got := asksStandingPrice(textOf(normalise(q))); got != want {
+		if got := asksStandingPrice(questionText(q)); got != want {
 			t.Errorf("asksStandingPrice(%q) = %v, want %v", q, got, want)
 		}
 	}

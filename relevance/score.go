@@ -1880,7 +1880,7 @@ func asksStandingPrice(q text) bool {
 // monthly fee now?", "what does it cost a month?", "1205 一 个 月 多少？"):
 // pricedPerPeriod's words, and 一个月 (a month).
 func asksPerPeriod(q text) bool {
-	return pricedPerPeriodWords(q.words) || strings.IndexFunc(q.norm, isCJK) >= 0 && (pricedPerPeriod(q.norm) || strings.Contains(string(joinedCJK([]rune(q.norm))), "一个月"))
+	return pricedPerPeriodWords(q.words) || strings.IndexFunc(q.norm, isCJK) >= 0 && (pricedPerPeriod(q.norm) || strings.Contains(q.norm, "一个月"))
 }
 
 // asksPresentPay reports "what do I pay", "how much do we pay": what a
@@ -2237,7 +2237,7 @@ func fixedSteps(cands []Candidate, comps []Components, docs []doc) []bool {
 // mended reports a Chinese text saying a thing was mended, its words read
 // joined (fixedCJK): not "需要 更换" (to replace), which no 已 begins.
 func mended(text string) bool {
-	joined := string(joinedCJK([]rune(normalise(text))))
+	joined := joinedSpaced(normalise(text))
 	return slices.ContainsFunc(fixedCJK, func(w string) bool { return strings.Contains(joined, w) })
 }
 
@@ -2719,8 +2719,7 @@ func cjkStepsDone(q text, cands []Candidate, comps []Components, docs []doc) []b
 		if comps != nil && comps[i].Identifier == 0 || docs[i].marks&scriptCJK == 0 {
 			continue
 		}
-		joined := string(joinedCJK([]rune(normalise(cands[i].Text))))
-		for rest := joined; ; {
+		for rest := joinedSpaced(normalise(cands[i].Text)); ; {
 			k := strings.Index(rest, "已")
 			if k < 0 {
 				break
@@ -2762,7 +2761,7 @@ func asksWhyHigh(q text) bool {
 	if strings.IndexFunc(q.norm, isCJK) < 0 {
 		return false
 	}
-	joined := strings.TrimRight(strings.ReplaceAll(q.norm, " ", ""), "?？!！")
+	joined := strings.TrimRight(q.norm, " ?？!！") // (its Chinese joined: questionText)
 	return strings.HasSuffix(joined, "高") || strings.HasSuffix(joined, "多") || strings.HasSuffix(joined, "贵") || strings.HasSuffix(joined, "慢")
 }
 
@@ -2778,7 +2777,7 @@ var abnormalWords = []string{"异常", "超出", "超过", "偏高", "偏多", "
 func hedged(text string) bool {
 	norm := normalise(text)
 	if strings.IndexFunc(norm, isCJK) >= 0 {
-		joined := strings.ReplaceAll(norm, " ", "")
+		joined := joinedSpaced(norm)
 		return strings.Contains(joined, "可能") || strings.Contains(joined, "疑似") || strings.Contains(joined, "怀疑")
 	}
 	return slices.ContainsFunc(wordsOf(norm), func(w string) bool { return w == "suspected" || w == "possible" || w == "possibly" || w == "likely" })
@@ -2830,11 +2829,7 @@ func asksWhatHappened(q text) bool {
 			return true
 		}
 	}
-	if !strings.Contains(q.norm, "怎") && !strings.Contains(q.norm, "事") {
-		return false // (most questions: nothing copied)
-	}
-	joined := strings.ReplaceAll(q.norm, " ", "")
-	return strings.Contains(joined, "怎么了") || strings.Contains(joined, "怎么样了") || strings.Contains(joined, "出什么事")
+	return strings.Contains(q.norm, "怎么了") || strings.Contains(q.norm, "怎么样了") || strings.Contains(q.norm, "出什么事") // (its Chinese joined: questionText)
 }
 
 // consequences gives the events on a question's object that give money back
