@@ -2050,15 +2050,20 @@ func notReturned(docs []doc) []bool {
 // (given each event's index and analysis).
 // Nil: none.
 func amountsWhere(docs []doc, is func(i int, d *doc) bool) []bool {
+	return where(len(docs), func(i int) bool { return docs[i].count(moneyHash) > 0 && is(i, &docs[i]) })
+}
+
+// where marks the n candidates of which is says true; nil when none is
+// (most questions: nothing made).
+func where(n int, is func(i int) bool) []bool {
 	var out []bool
-	for i := range docs {
-		if docs[i].count(moneyHash) == 0 || !is(i, &docs[i]) {
-			continue
+	for i := range n {
+		if is(i) {
+			if out == nil {
+				out = make([]bool, n)
+			}
+			out[i] = true
 		}
-		if out == nil {
-			out = make([]bool, len(docs))
-		}
-		out[i] = true
 	}
 	return out
 }
@@ -2219,19 +2224,10 @@ func asksIfFixed(q text) bool { return happenedCues.in(q) && fixedCues.in(q) }
 // "已 更换", "已 换 新 电池", "新 电池 已 装好"): the steps it asks about (as
 // stepsDone's for English). Nil when none says so.
 func fixedSteps(cands []Candidate, comps []Components, docs []doc) []bool {
-	var out []bool
-	for i := range cands {
+	return where(len(cands), func(i int) bool {
 		d := &docs[i]
-		if comps[i].Identifier == 0 || !saysDone(d, cands[i].Text, false) && !hasAny(d, solvedHashes) &&
-			(d.marks&scriptCJK == 0 || !mended(cands[i].Text)) {
-			continue
-		}
-		if out == nil {
-			out = make([]bool, len(cands))
-		}
-		out[i] = true
-	}
-	return out
+		return comps[i].Identifier != 0 && (saysDone(d, cands[i].Text, false) || hasAny(d, solvedHashes) || d.marks&scriptCJK != 0 && mended(cands[i].Text))
+	})
 }
 
 // mended reports a Chinese text saying a thing was mended, its words read
@@ -2475,16 +2471,7 @@ func stepsDone(q text, cands []Candidate, comps []Components) []bool {
 	if n == 0 {
 		return nil
 	}
-	var out []bool
-	for i := range cands {
-		if comps[i].Identifier != 0 && saysVerbDone(cands[i].Text, verbs[:n], false) {
-			if out == nil {
-				out = make([]bool, len(cands))
-			}
-			out[i] = true
-		}
-	}
-	return out
+	return where(len(cands), func(i int) bool { return comps[i].Identifier != 0 && saysVerbDone(cands[i].Text, verbs[:n], false) })
 }
 
 // questionVerbs are a question's words that may name the step it asks
@@ -2714,31 +2701,28 @@ func cjkStepsDone(q text, cands []Candidate, comps []Components, docs []doc) []b
 	if strings.ContainsRune(payVerbs, verb) {
 		verbs = payVerbs
 	}
-	var out []bool
-	for i := range cands {
-		if comps != nil && comps[i].Identifier == 0 || docs[i].marks&scriptCJK == 0 {
-			continue
+	return where(len(cands), func(i int) bool {
+		return (comps == nil || comps[i].Identifier != 0) && docs[i].marks&scriptCJK != 0 && saysCJKStepDone(cands[i].Text, verbs)
+	})
+}
+
+// saysCJKStepDone reports a Chinese text saying one of verbs done: 已
+// before it, or before one of doneAdverbs and it, read joined.
+func saysCJKStepDone(text, verbs string) bool {
+	for rest := joinedSpaced(normalise(text)); ; {
+		k := strings.Index(rest, "已")
+		if k < 0 {
+			return false
 		}
-		for rest := joinedSpaced(normalise(cands[i].Text)); ; {
-			k := strings.Index(rest, "已")
-			if k < 0 {
-				break
-			}
-			rest = rest[k+len("已"):]
-			next := rest
-			for _, a := range doneAdverbs {
-				next = strings.TrimPrefix(next, a)
-			}
-			if r, _ := utf8.DecodeRuneInString(next); strings.ContainsRune(verbs, r) {
-				if out == nil {
-					out = make([]bool, len(cands))
-				}
-				out[i] = true
-				break
-			}
+		rest = rest[k+len("已"):]
+		next := rest
+		for _, a := range doneAdverbs {
+			next = strings.TrimPrefix(next, a)
+		}
+		if r, _ := utf8.DecodeRuneInString(next); strings.ContainsRune(verbs, r) {
+			return true
 		}
 	}
-	return out
 }
 
 // doneAdverbs are the words that may stand between 已 and the verb of a
@@ -2806,18 +2790,13 @@ func whenDone(q text, rels []float64, cands []Candidate, comps []Components, doc
 	if best < 0 {
 		return nil
 	}
-	var out []bool
-	for j := range cands {
+	return where(len(cands), func(j int) bool {
 		if comps[j].Identifier != 1 || docs[j].count(timeHash) > 0 || !cands[j].Time.After(cands[best].Time) || !saysVerbDone(cands[j].Text, verbs[:n], true) {
-			continue
+			return false
 		}
-		if out == nil {
-			out = make([]bool, len(cands))
-		}
-		out[j] = true
 		rels[j] = max(rels[j], rels[best])
-	}
-	return out
+		return true
+	})
 }
 
 // asksWhatHappened reports a question asking what happened to its object
