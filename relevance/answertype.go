@@ -626,25 +626,38 @@ func pricedPerPeriod(norm string) bool {
 	if strings.IndexFunc(norm, isCJK) < 0 {
 		return false
 	}
-	joined := string(joinedCJK([]rune(norm)))
-	return slices.ContainsFunc(periodPrices, func(c string) bool {
-		for rest := joined; ; {
-			k := strings.Index(rest, c)
-			if k < 0 {
-				return false
-			}
-			if c[0] == '/' || !strings.HasPrefix(c, "月") && !strings.HasPrefix(c, "年") {
-				return true
-			}
-			before := strings.TrimRight(rest[:k], " ")
-			last := before[strings.LastIndexAny(before, " ：:，,")+1:]
-			r, _ := utf8.DecodeLastRuneInString(before)
-			if unicode.IsDigit(r) && !(isNumber(last) && len(last) <= 2) || !unicode.IsDigit(r) && !strings.ContainsRune(oneMonth, r) {
-				return true // (not "3 月 租金"; "ZF-7102 月租 4 200 元" is)
-			}
-			rest = rest[k+len(c):]
+	joined := joinedSpaced(norm)
+	return slices.ContainsFunc(periodPrices, func(c string) bool { return pricedPer(joined, c) })
+}
+
+// pricedPer reports a text (normalised, its Chinese joined) holding the word
+// of a price per period c other than as one period's: 月租 after 本 or a
+// month's number ("本月 租金", "3 月 租金": oneMonthBefore) is one month's
+// rent; "ZF-7102 月租 4 200 元" is the rent per month.
+func pricedPer(joined, c string) bool {
+	for rest := joined; ; {
+		k := strings.Index(rest, c)
+		if k < 0 {
+			return false
 		}
-	})
+		if !strings.HasPrefix(c, "月") && !strings.HasPrefix(c, "年") || !oneMonthBefore(rest[:k]) {
+			return true
+		}
+		rest = rest[k+len(c):]
+	}
+}
+
+// oneMonthBefore reports a text ending in what makes a following 月 (or 年)
+// one period's: a month's number of one or two digits (not an identifier's
+// end), or one of oneMonth.
+func oneMonthBefore(before string) bool {
+	before = strings.TrimRight(before, " ")
+	r, _ := utf8.DecodeLastRuneInString(before)
+	if unicode.IsDigit(r) {
+		last := before[strings.LastIndexAny(before, " ：:，,")+1:]
+		return isNumber(last) && len(last) <= 2
+	}
+	return strings.ContainsRune(oneMonth, r)
 }
 
 // oneMonth are the characters before 月 (or 年) that make 月租, 月费 or 年费
