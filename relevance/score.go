@@ -2193,17 +2193,14 @@ func asksIfStillOwed(q text) bool {
 	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to"
 }
 
-// cjkWhereItIs reports a Chinese question asking where a thing is: 在哪
-// (在哪里, 在哪儿) or 在什么地方, not followed by 了, which asks how far it
-// has got ("在 哪 了" as "到 哪 了"), whether the words are spaced or not.
+// cjkWhereItIs reports a Chinese question (its norm, its Chinese joined:
+// questionText) asking where a thing is: 在哪 (在哪里, 在哪儿) or 在什么地方,
+// not followed by 了, which asks how far it has got ("在 哪 了" as "到 哪
+// 了").
 func cjkWhereItIs(norm string) bool {
-	if !strings.Contains(norm, "在") {
-		return false // (most questions: nothing copied)
-	}
-	joined := strings.ReplaceAll(norm, " ", "")
 	for _, c := range []string{"在哪", "在什么地方"} {
-		if k := strings.Index(joined, c); k >= 0 {
-			rest := strings.TrimPrefix(strings.TrimPrefix(joined[k+len(c):], "里"), "儿")
+		if k := strings.Index(norm, c); k >= 0 {
+			rest := strings.TrimPrefix(strings.TrimPrefix(norm[k+len(c):], "里"), "儿")
 			if !strings.HasPrefix(rest, "了") {
 				return true
 			}
