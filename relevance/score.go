@@ -946,7 +946,6 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// a time moved is a newer one of a question asking when, not of one
 		// asking how long ("每 次 多久？" is no clock time moved)
 		moves := asksFor(byClause, TimeTerm) && !howLong
-		whoNow := asksFor(byClause, PersonTerm) // (a person named anew: "sitter changed to Jonas")
 		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun, nounWords, moves); newer != nil {
 			f.Change = w.Newer
 			// an event naming the thing asked with its newer value ("CP-4412
@@ -964,8 +963,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// type asked, which need not be of the thing asked: a plan's
 			// base rate "adjusted" is no newer price of the month asked
 			for j, kind := range newer {
-				if kind != 0 && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || kind == newerTime && !changesLater(best, comps, cands, docs) ||
-					whoNow && docs[j].marks&markNamed != 0) {
+				if kind != 0 && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || kind == newerTime && !changesLater(best, comps, cands, docs)) {
 					rels[j] = max(rels[j], rels[best])
 				}
 			}

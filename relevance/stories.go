@@ -1452,11 +1452,12 @@ var typeNames = map[string][]uint64{
 }
 
 // namesTypeAsked reports that an event names an answer type asked by its
-// word (typeNames).
+// word (typeNames), or, asked who, a person by name (markNamed: "sitter
+// changed to Jonas" names who now).
 func namesTypeAsked(d *doc, asked [][]*answerType) bool {
 	for _, c := range asked {
 		for _, t := range c {
-			if slices.ContainsFunc(typeNames[t.term], func(h uint64) bool { return d.count(h) > 0 }) {
+			if t.term == PersonTerm && d.marks&markNamed != 0 || slices.ContainsFunc(typeNames[t.term], func(h uint64) bool { return d.count(h) > 0 }) {
 				return true
 			}
 		}
