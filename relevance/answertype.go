@@ -2505,7 +2505,9 @@ const QuestionTerm = "?"
 // speaker's label if any (withoutSpeaker: "Chat (customer):", "用户："), one
 // sentence ending with a question mark. A text that states something first ("Support ticket T-9001
 // [pending] Refund not received: I sent the shoes back on Monday. When do I
-// get my money back?") states a fact of the case.
+// get my money back?") states a fact of the case, and so does one whose first
+// clause names a numbered thing and asks nothing ("BR-4418 brake pads worn,
+// new pads 35 EUR, ok to fit?": a finding, and the OK asked for it).
 func asksSomething(normalised string) bool {
 	t := strings.TrimRight(normalised, " \t\r\n\"'”)）)")
 	if !strings.HasSuffix(t, "?") && !strings.HasSuffix(t, "？") {
@@ -2513,6 +2515,12 @@ func asksSomething(normalised string) bool {
 	}
 	t = string(withoutSpeaker([]rune(t)))
 	t = strings.TrimRight(t, "?？ ")
+	if c := strings.Index(t, ", "); c > 0 {
+		first := strings.Fields(t[:c])
+		if len(first) >= 2 && !whWords[first[0]] && !auxiliaries[first[0]] && strings.ContainsAny(t[:c], "0123456789") {
+			return false
+		}
+	}
 	return !strings.ContainsAny(t, "。！？：") && !strings.Contains(t, ": ") && !strings.Contains(t, ". ") &&
 		!strings.Contains(t, "! ") && !strings.Contains(t, "? ") // (not "10:30" or "3.5")
 }

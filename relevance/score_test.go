@@ -1397,6 +1397,9 @@ func TestALineThatAsksCountsLittle(t *testing.T) {
 		"Chat (customer): my internet is still slow after the top up":                                                        true,
 		"客户：空调还是不制冷":                                                                                                         true,
 		"Chat (agent): Yes, the mattress is added to BW-906 for 10.00 EUR":                                                   false,
+		"BR-4418 brake pads worn, new pads 35 EUR, ok to fit?":                                                               false, // a numbered finding first, then the OK asked
+		"hi, can I move BR-4418 to Friday, or Saturday?":                                                                     true,  // a question from its first words
+		"can I pay the 20 EUR now, or at pickup?":                                                                            true,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.QuestionTerm); got != want {
 			t.Errorf("%q only asks: %v, want %v", text, got, want)
