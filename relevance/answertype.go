@@ -758,6 +758,7 @@ var instructionCues = []string{"need to bring", "need to take", "should i bring"
 	// what the business asked of the customer ("what did they need me to
 	// send?", "what do you want from me?")
 	"need me to", "needs me to", "needed me to", "want me to", "wants me to", "wanted me to",
+	"what do you need", "what do you still need", "what else do you need", "do you need anything", "what do they need", "what do they still need",
 	"need from me", "needs from me", "needed from me", "want from me", "wants from me", "wanted from me", "asked me to", "asked me for", "did they ask for", "did you ask for", "did they request", "did you request",
 	// what is left to do
 	"what else do i have to", "what else do i need", "what else should i", "what else must i", "anything else i need to", "anything else i have to",

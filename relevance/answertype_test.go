@@ -358,6 +358,7 @@ func TestAnswerTypes(t *testing.T) {
 		"what did they need me to send for 99812?": {instr}, // what the business asked of the customer
 		"what did you want from me on 88213?":      {instr},
 		"what papers did they ask for?":            {instr},      // what the business asked for
+		"what do you need for hc77120?":            {instr},      // what the business needs of the customer
 		"what papers did you need from me?":        {why, instr}, // (a missing paper is also why a case waits)
 		"药 怎么 用？":                                  {instr},
 		"体检前要注意什么？":                                {instr}, // what to watch out for before it
