@@ -3330,6 +3330,31 @@ func TestWhyHighIsAnsweredByTheFinding(t *testing.T) {
 	firstFor(t, gas, map[string]int{"661022310087 为什么 这么 高？": 2})
 }
 
+// Asked what is wrong with an object, its first event tells what was
+// reported ("washing machine leaking"); a later event stating a problem of
+// the object tells what was found, and answers. The report is still above
+// events stating no problem.
+func TestWhatIsWrongIsTheFindingNotTheReport(t *testing.T) {
+	washer := []relevance.Candidate{
+		{Source: "repairs", Time: ago(55), Text: "Repair WM-3310: washing machine leaking, drop-off Monday"},
+		{Source: "repairs", Time: ago(45), Text: "Repair WM-3130: dryer not heating, drop-off Tuesday"},
+		{Source: "repairs", Time: ago(35), Text: "WM-3310 inspection: door seal torn, new seal 40 EUR"},
+		{Source: "repairs", Time: ago(20), Text: "WM-3310 ready for pickup"},
+		{Source: "billing", Time: ago(10), Text: "WM-3310 invoice 89 EUR paid"},
+	}
+	firstFor(t, washer, map[string]int{"what was wrong with wm3310?": 2})
+	scores, _ := relevance.Score(relevance.NewQuery("what was wrong with wm3310?", nil), washer, relevance.DefaultWeights, nil, testNow)
+	if scores[0] <= scores[3] || scores[0] <= scores[4] {
+		t.Errorf("the report should stay above the events stating no problem: %.3f", scores)
+	}
+	pet := []relevance.Candidate{
+		{Source: "宠物", Time: ago(55), Text: "宠物 病历 CW-31207：猫 花花，不 吃 东西，呕吐"},
+		{Source: "宠物", Time: ago(40), Text: "CW-31207 B超 结果：胃炎，开 药 一 周"},
+		{Source: "宠物", Time: ago(25), Text: "CW-31207 药费 120 元 已 付"},
+	}
+	firstFor(t, pet, map[string]int{"31207 得 了 什么 病？": 1})
+}
+
 // Asked when a step happens, a later event saying the step done ("LP-5520
 // shipped") answers it: it has happened, and the event is when. The promise
 // of a time before it ("ships in 10 days") no longer does; nor does a later
