@@ -3,6 +3,7 @@ package relevance
 import (
 	"maps"
 	"math"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -439,6 +440,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	// the clauses of the thing a "what …"/"which …" question asks for by
 	// naming it, when it asks for no answer type (askedNoun, askedCJKNoun)
 	var noun, counted uint64
+	var countedStem string                       // (counted's term)
 	kindWas, kindNow := -1, -1                   // (a kind asked, the object's first and newer kind: changedSince)
 	var head rune                                // (a Chinese question's noun of one character: askedCJKHead)
 	howLong := durationCueSet.in(q.normalised()) // (a question asking how long: durationCues)
@@ -660,6 +662,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			}
 		} else if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == CountTerm }) {
 			counted = countedNoun(q.normalised().words, lq.terms)
+			if counted != 0 {
+				countedStem = lq.terms[bits.TrailingZeros64(counted)]
+			}
 		}
 		if strings.Contains(q.normalised().norm, "哪天") || strings.Contains(q.normalised().norm, "哪一天") {
 			// the 天 of 哪天 asks which day: no word to match, as a length's
@@ -956,7 +961,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// a time moved is a newer one of a question asking when, not of one
 		// asking how long ("每 次 多久？" is no clock time moved)
 		moves := asksFor(byClause, TimeTerm) && !howLong
-		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun, nounWords, moves); newer != nil {
+		if newer, best = newerValues(rels, comps, cands, docs, byClause, clauses, noun, countedStem, nounWords, moves); newer != nil {
 			f.Change = w.Newer
 			// an event naming the thing asked with its newer value ("CP-4412
 			// moved to pitch 31" for "which pitch is cp4412?"), the thing a

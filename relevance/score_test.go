@@ -3355,6 +3355,19 @@ func TestWhatIsWrongIsTheFindingNotTheReport(t *testing.T) {
 	firstFor(t, pet, map[string]int{"31207 得 了 什么 病？": 1})
 }
 
+// Asked how many of a thing an object has, a later event writing a new
+// number of that thing ("extended to 4 nights") is its newer count, though
+// nights are a length and state no count of their own.
+func TestHowManyIsTheNewerNumberOfTheThing(t *testing.T) {
+	stay := []relevance.Candidate{
+		{Source: "hotel", Time: ago(55), Text: "Booking HS-2210: Hotel Sol, 2 nights from 4 May, 90 EUR a night"},
+		{Source: "hotel", Time: ago(40), Text: "HS-2210 extended to 5 nights"},
+		{Source: "hotel", Time: ago(25), Text: "Breakfast is served from 7:00"},
+		{Source: "billing", Time: ago(10), Text: "HS-2210 deposit 50 EUR paid"},
+	}
+	firstFor(t, stay, map[string]int{"how many nights is hs2210?": 1})
+}
+
 // Asked when a step happens, a later event saying the step done ("LP-5520
 // shipped") answers it: it has happened, and the event is when. The promise
 // of a time before it ("ships in 10 days") no longer does; nor does a later

@@ -692,10 +692,17 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // saying that the time asked moved (movesATime: "0412 moved to Tuesdays"
 // for "which day is ENR/2026/0412?") is its newer word on it without a new
 // number or a shared word: a time moved is the time asked (moves: the
-// question asks when, not how long). Each newer event is marked newerValue,
+// question asks when, not how long). Asked how many of a thing (counted, its
+// stem: countedNoun), an event writing a number right before the thing
+// states what is asked though it states no count ("5 nights" is a length:
+// countsNoun; +1 −0 on the development sets; any event matching the thing
+// and writing a digit, +2 −2). Each newer event is marked newerValue,
 // or newerTime when it says the time moved. best is the best's index.
-func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64, nounWords []string, moves bool) (newer []uint8, best int) {
+func newerValues(rels []float64, comps []Components, cands []Candidate, docs []doc, asked [][]*answerType, clauses []uint64, noun uint64, counted string, nounWords []string, moves bool) (newer []uint8, best int) {
 	stated := func(j int) bool {
+		if counted != "" && rels[j] > 0 && countsNoun(cands[j].Text, counted) {
+			return true
+		}
 		return rels[j] > 0 && statesAsked(&docs[j], asked) && (noun == 0 || j < len(clauses) && clauses[j]&noun != 0)
 	}
 	best = -1
@@ -761,6 +768,18 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		}
 	}
 	return newer, best
+}
+
+// countsNoun reports a text writing a number right before a word of the stem
+// counted ("KN-6120 extended to 5 nights" counts nights).
+func countsNoun(text, counted string) bool {
+	ws := plainWords(text)
+	for k := 1; k < len(ws); k++ {
+		if isNumber(ws[k-1]) && stem(ws[k]) == counted {
+			return true
+		}
+	}
+	return false
 }
 
 // The kinds of newer event newerValues marks.
