@@ -984,6 +984,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// hall; a vet, a Chinese courier, a laundry, a Chinese school, self
 	// storage), written after stop 78's eighth change, committed unread and
 	// read once as proof, then development sets;
+	// -blind-327.json and -blind-328.json (the same shape: a dentist, Chinese
+	// returns, a car wash plan, a Chinese flight, a coworking space;
+	// furniture, Chinese property repairs, a phone repair, a Chinese licence
+	// renewal, a cinema pass), written after stop 79's fourth change,
+	// committed unread and read once as proof, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1154,7 +1159,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-320.json"}, {"../examples/evalset-blind-321.json"},
 		{"../examples/evalset-blind-322.json"}, {"../examples/evalset-blind-323.json"},
 		{"../examples/evalset-blind-324.json"}, {"../examples/evalset-blind-325.json"},
-		{"../examples/evalset-blind-326.json"},
+		{"../examples/evalset-blind-326.json"}, {"../examples/evalset-blind-327.json"},
+		{"../examples/evalset-blind-328.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
