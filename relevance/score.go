@@ -480,6 +480,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			qw = withoutCues(qw, q.normalised().norm)
 		}
 		qw, idiom := withoutIdiom(qw, q.normalised())
+		if asksMoney && costVerb(q.normalised().words) {
+			qw = slices.DeleteFunc(slices.Clone(qw), func(t string) bool { return t == "cost" })
+		}
 		lq := newLexQuery(qw, w.CJKChar)
 		for _, h := range negatedCJK(q.normalised().norm) {
 			// "为什么没送到？" asks about a delivery that did not happen: "已送到"
@@ -1867,6 +1870,24 @@ func asksPrice(a Analysis, asked []*answerType) bool {
 		}
 	}
 	return len(terms) > 0
+}
+
+// costVerb reports a question asking what a thing costs by the verb ("what
+// does HR-30917 cost?", "how much will the repair cost?"): the word is its
+// cue, as "how much" is, and names nothing an event should match ("upgraded
+// at no extra cost" states no price).
+func costVerb(words []string) bool {
+	for k, w := range words {
+		if w != "cost" {
+			continue
+		}
+		for j := max(0, k-4); j < k; j++ {
+			if auxiliaries[words[j]] || words[j] == "would" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // asksWhatItCosts reports a question asking what a thing costs ("how much is

@@ -3368,6 +3368,18 @@ func TestHowManyIsTheNewerNumberOfTheThing(t *testing.T) {
 	firstFor(t, stay, map[string]int{"how many nights is hs2210?": 1})
 }
 
+// "what does X cost?" asks for a sum by the verb, as "how much" does: the word
+// is no word of the thing asked, and a later event saying "at no extra cost"
+// states no price.
+func TestCostAsAVerbAsksASum(t *testing.T) {
+	stay := []relevance.Candidate{
+		{Source: "hotel", Time: ago(55), Text: "Booking TB-2210: Hotel Mar, 3 nights from 4 May, 360 EUR"},
+		{Source: "hotel", Time: ago(40), Text: "TB-2210 airport transfer added, 25 EUR"},
+		{Source: "hotel", Time: ago(10), Text: "TB-2210 upgraded to a sea view room at no extra cost"},
+	}
+	firstFor(t, stay, map[string]int{"what does TB-2210 cost?": 0, "how much did tb2210 cost?": 0})
+}
+
 // Asked when a step happens, a later event saying the step done ("LP-5520
 // shipped") answers it: it has happened, and the event is when. The promise
 // of a time before it ("ships in 10 days") no longer does; nor does a later
