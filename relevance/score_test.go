@@ -3380,6 +3380,24 @@ func TestCostAsAVerbAsksASum(t *testing.T) {
 	firstFor(t, stay, map[string]int{"what does TB-2210 cost?": 0, "how much did tb2210 cost?": 0})
 }
 
+// Asked why of a sum, an event whose two sums make it ("180.00 EUR minus
+// 50.00 EUR excess" for 130, "27 EUR; refuel 45 EUR" for 72) explains it, and
+// names it as the event paying it out does.
+func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
+	claim := []relevance.Candidate{
+		{Source: "claims", Time: ago(55), Text: "Claim CL-7810 opened: bike stolen from the garden"},
+		{Source: "claims", Time: ago(40), Text: "CL-7810 approved: 640.00 EUR minus 150.00 EUR excess"},
+		{Source: "claims", Time: ago(10), Text: "490.00 EUR paid for CL-7810"},
+	}
+	firstFor(t, claim, map[string]int{"why did I only get 490?": 1})
+	van := []relevance.Candidate{
+		{Source: "rental", Time: ago(55), Text: "Van rental VN-220: Fri-Sun, 210 EUR"},
+		{Source: "rental", Time: ago(40), Text: "VN-220 returned: 60 km over the limit, 18 EUR; cleaning 40 EUR"},
+		{Source: "rental", Time: ago(10), Text: "Deposit released minus 58 EUR"},
+	}
+	firstFor(t, van, map[string]int{"why was I charged 58 euros?": 1})
+}
+
 // Asked when a step happens, a later event saying the step done ("LP-5520
 // shipped") answers it: it has happened, and the event is when. The promise
 // of a time before it ("ships in 10 days") no longer does; nor does a later
