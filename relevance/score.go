@@ -2920,9 +2920,10 @@ func asksWhatHappened(q text) bool {
 
 // consequences gives the events on a question's object that give money back
 // ("refund 28 EUR paid", "已 退款") after one saying it was cancelled
-// ("cancelled by the venue": endedHashes) no more recency than that one:
-// asked what happened, the cancellation is what happened, and the refund,
-// newer, what followed from it, no newer news of the object.
+// ("cancelled by the venue": endedHashes) less recency than that one (a
+// followsShare of it): asked what happened, the cancellation is what
+// happened, and the refund, newer, what followed from it, no newer news of
+// the object.
 func consequences(comps []Components, cands []Candidate, docs []doc) {
 	for i := range docs {
 		if comps[i].Identifier < 1 || !hasAny(&docs[i], endedHashes) {
@@ -2930,11 +2931,17 @@ func consequences(comps []Components, cands []Candidate, docs []doc) {
 		}
 		for j := range docs {
 			if j != i && comps[j].Identifier >= 1 && cands[j].Time.After(cands[i].Time) && hasAny(&docs[j], refundHashes) && !hasAny(&docs[j], endedHashes) {
-				comps[j].Recency = min(comps[j].Recency, comps[i].Recency)
+				comps[j].Recency = min(comps[j].Recency, followsShare*comps[i].Recency)
 			}
 		}
 	}
 }
+
+// followsShare is the share of a cause's recency that what followed from it
+// keeps (consequences): just below it, so that where nothing else tells the
+// two apart the cause ranks first, not level with it and ordered by time (the
+// same recency: +2 −0 on the development sets; this share: +2 −0 more).
+const followsShare = 0.99
 
 // refundHashes are the terms of the words saying money was given back (not
 // returnedHashes, whose "paid" and "back" say no refund of a cancellation).

@@ -3443,6 +3443,16 @@ func TestWhatHappenedIsTheCancellationNotTheRefund(t *testing.T) {
 		{Source: "tickets", Time: ago(5), Text: "TK-9920 refund 40 EUR sent to your card"},
 	}
 	firstFor(t, tickets, map[string]int{"what happened to tk9920?": 2})
+	// where nothing else tells them apart, the cancellation still ranks above
+	// the refund, not level with it
+	kayak := []relevance.Candidate{
+		{Source: "rentals", Time: ago(45), Text: "Booking #KB-4410: kayak, 1 day"},
+		{Source: "rentals", Time: ago(30), Text: "#KB-4410 cancelled: high winds"},
+		{Source: "rentals", Time: ago(5), Text: "#KB-4410 refunded in full: 45.00 EUR"},
+	}
+	if scores, _ := relevance.Score(relevance.NewQuery("what happened to kb4410?", nil), kayak, relevance.DefaultWeights, nil, testNow); scores[1] <= scores[2] {
+		t.Errorf("the cancellation should rank above the refund after it: %.4f", scores)
+	}
 }
 
 // A Chinese question whether a step happened that names no identifier
