@@ -837,6 +837,14 @@ func TestADescriptionQuestionFindsTheIntroduction(t *testing.T) {
 	if scores, _, f := fused("what did I order on KT-771?", cands); !ranksFirst(scores, 0) || !slices.Contains(f.Asks, "description") || f.AsksStatus {
 		t.Errorf("what was ordered: %.3f, fusion %+v, want the order first, asked as a description with no status share", scores, f)
 	}
+	rental := []relevance.Candidate{
+		{Source: "rentals", Time: ago(45), Text: "Rental CR-2208: field recorder and two microphones, 3 days, 45.00 EUR"},
+		{Source: "rentals", Time: ago(20), Text: "CR-2208 extended by 1 day"},
+		{Source: "rentals", Time: ago(5), Text: "CR-2208 returned in good condition"},
+	}
+	if _, _, f := fused("what did I rent with CR-2208?", rental); !slices.Contains(f.Asks, "description") {
+		t.Errorf("what was rented: fusion %+v, want asks description", f)
+	}
 	if _, _, f := fused("what did you do about KT-771?", cands); slices.Contains(f.Asks, "description") {
 		t.Errorf("what was done about it: fusion %+v, want no description", f)
 	}

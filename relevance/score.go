@@ -1464,6 +1464,8 @@ var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in
 	// "what did I buy for …?", which may be an add-on bought since)
 	"what did i order", "what did we order", "what have i ordered", "what was ordered",
 	"what did you send", "what was sent",
+	// what was rented or booked ("what did I rent with CR-4415?")
+	"what did i rent", "what did we rent", "what did i hire", "what did we hire", "what did i book", "what did we book", "what have i booked",
 	// what it was opened for, what it insures ("第 018324 号 是 办 什么？", "PDAA… 保 什么？"; not "在 办 什么", what is under way)
 	"是办什么", "办的什么", "办理什么", "保什么", "保的什么", "保哪些"})
 
