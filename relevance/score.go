@@ -804,12 +804,17 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// as money moved, "130.00 EUR paid", also keeping
 		// Weights.Unstated of its relevance as one restating the
 		// question: +4 −4, as "Invoice … 36.00 USD: 3 extra seats added"
-		// explains with no word of a reason)
+		// explains with no word of a reason); asked of an object, the
+		// later event on it whose sum and an earlier one's make it
+		// (addsUp: +2 −0 more)
 		if asked := questionSums(q.Text); len(asked) > 0 {
 			for i := range docs {
 				if docs[i].count(moneyHash) > 0 && makesSum(cands[i].Text, asked) {
 					comps[i].Identifier = max(comps[i].Identifier, 1)
 				}
+			}
+			if len(qids) > 0 {
+				addsUp(asked, rels, comps, cands, docs, w.Unstated)
 			}
 		}
 	}
@@ -1910,6 +1915,52 @@ func questionSums(text string) []int64 {
 		i = j
 	}
 	return out
+}
+
+// addsUp: asked why of a sum the question names, of an object it names
+// ("why was 98 taken for bl5530?"), a later event on the object stating one
+// sum that, added to or taken from one of an earlier event's, makes the sum
+// ("insurance added, 9 EUR a month" after "89 EUR a month") explains it: it
+// matches as well as the best event stating the sum alone and no reason
+// ("March 98 EUR collected"), and is as new as the newest, which only
+// restate the question and keep keep of their relevance. Nothing changes where no event explains the sum: an
+// event stating it alone may be the answer ("Invoice … 36.00 USD: 3 extra
+// seats added").
+func addsUp(asked []int64, rels []float64, comps []Components, cands []Candidate, docs []doc, keep float64) {
+	sums := make([][]int64, len(docs))
+	for i := range docs {
+		if comps[i].Identifier > 0 && docs[i].count(moneyHash) > 0 {
+			sums[i] = sumsStated(cands[i].Text)
+		}
+	}
+	var explains []int
+	for j := range docs {
+		if len(sums[j]) != 1 || slices.Contains(asked, sums[j][0]) {
+			continue
+		}
+		for i := range docs {
+			if i != j && cands[i].Time.Before(cands[j].Time) && slices.ContainsFunc(sums[i], func(x int64) bool {
+				return !slices.Contains(asked, x) && (slices.Contains(asked, x+sums[j][0]) || slices.Contains(asked, x-sums[j][0]))
+			}) {
+				explains = append(explains, j)
+				break
+			}
+		}
+	}
+	if len(explains) == 0 {
+		return
+	}
+	best, newest := 0.0, 0.0
+	for i := range docs {
+		if len(sums[i]) == 1 && slices.Contains(asked, sums[i][0]) && docs[i].count(reasonHash) == 0 {
+			best, newest = max(best, rels[i]), max(newest, comps[i].Recency)
+			rels[i] *= keep
+		}
+	}
+	for _, j := range explains {
+		rels[j] = max(rels[j], best)
+		comps[j].Recency = max(comps[j].Recency, newest)
+	}
 }
 
 // makesSum reports a text stating two sums or more, none of them asked, two

@@ -3396,6 +3396,15 @@ func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
 		{Source: "rental", Time: ago(10), Text: "Deposit released minus 58 EUR"},
 	}
 	firstFor(t, van, map[string]int{"why was I charged 58 euros?": 1})
+	// across two events of the object asked: the later sum added to the
+	// earlier one's
+	plan := []relevance.Candidate{
+		{Source: "gym", Time: ago(55), Text: "Membership GY-4410: 39 EUR a month, 12 months"},
+		{Source: "gym", Time: ago(40), Text: "GY-4410 sauna access added, 8 EUR a month"},
+		{Source: "gym", Time: ago(25), Text: "GY-4410 locker 12 assigned"},
+		{Source: "billing", Time: ago(10), Text: "GY-4410 March 47 EUR collected"},
+	}
+	firstFor(t, plan, map[string]int{"why was 47 taken for gy4410?": 1})
 }
 
 // Asked when a step happens, a later event saying the step done ("LP-5520
