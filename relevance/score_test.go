@@ -3407,6 +3407,20 @@ func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
 	firstFor(t, plan, map[string]int{"why was 47 taken for gy4410?": 1})
 }
 
+// Asked whether a state still holds, a later event saying the thing works
+// again ("active again", "back online") says it ended, as "unlocked" or
+// "released" do; "failed again" does not.
+func TestAStateEndsWhenTheThingWorksAgain(t *testing.T) {
+	sub := []relevance.Candidate{
+		{Source: "billing", Time: ago(55), Text: "Subscription MG-20418: magazine, 6.99 EUR a month"},
+		{Source: "billing", Time: ago(45), Text: "MG-20418 payment failed: card expired"},
+		{Source: "billing", Time: ago(35), Text: "MG-20418 paused until payment is updated"},
+		{Source: "billing", Time: ago(25), Text: "MG-20418 card updated, 6.99 EUR collected"},
+		{Source: "billing", Time: ago(15), Text: "MG-20418 active again"},
+	}
+	firstFor(t, sub, map[string]int{"is mg20418 still paused?": 4})
+}
+
 // Asked when a step happens, a later event saying the step done ("LP-5520
 // shipped") answers it: it has happened, and the event is when. The promise
 // of a time before it ("ships in 10 days") no longer does; nor does a later

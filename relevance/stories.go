@@ -331,8 +331,25 @@ func ended(qids []ident, rels []float64, comps []Components, cands []Candidate, 
 // (liftedHashes), that a time moved (movedHashes), that something was decided
 // (saysDecided) or done (saysDone, money paid included).
 func endsAState(d *doc, text string) bool {
-	return hasAny(d, endedHashes) || hasAny(d, liftedHashes) || hasAny(d, movedHashes) || saysDone(d, text, true) || saysDecided(d, text)
+	return hasAny(d, endedHashes) || hasAny(d, liftedHashes) || hasAny(d, movedHashes) || saysDone(d, text, true) || saysDecided(d, text) || backAgain(text)
 }
+
+// backAgain reports a text saying a thing works again ("SV-30918 active
+// again", "AP-03-17 back online", "恢复 正常" is liftedHashes'): a state that
+// held it up has ended. Not "failed again", "delayed again".
+func backAgain(text string) bool {
+	ws := plainWords(text)
+	for k := 1; k < len(ws); k++ {
+		if ws[k] == "again" && workingWords[ws[k-1]] || ws[k-1] == "back" && workingWords[ws[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// workingWords say that a thing works or can be used.
+var workingWords = map[string]bool{"active": true, "online": true, "available": true, "open": true, "working": true, "running": true,
+	"enabled": true, "live": true, "operational": true, "reachable": true}
 
 // decided lets a later event deciding what the most relevant one (i) asked
 // for or left pending answer a question whether it has happened: "Refund for
