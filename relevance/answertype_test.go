@@ -1098,6 +1098,13 @@ func TestWhatKindAThingIsIsWhereItIsIntroduced(t *testing.T) {
 		}
 	}
 	firstOnlyWith(t, relevance.NewQuery("what flight is QX7R9P?", nil), booking, 0, func(w *relevance.Weights) { w.Description = 0 })
+	// asked in the past ("what car did I get …?"), as "what car is …?": the
+	// object's newer kind, where it changed since
+	hire := tenMinutesApart([]string{"Rental RT-5520: Seat Ibiza, 3 days from 4 May, 120 EUR", "RT-5520 upgraded to Skoda Octavia estate, no extra cost",
+		"RT-5520 deposit 300 EUR blocked", "RT-5520 returned, deposit released"})
+	if scores, _, f := fused("what car did I get for rt5520?", hire); !slices.Contains(f.Asks, "description") || !ranksFirst(scores, 1) {
+		t.Errorf("what car was got: %.3f, fusion %+v, want the upgrade first, as the description", scores, f)
+	}
 }
 
 // A question asking what a thing's sum is ("额度是多少？", a credit line) is

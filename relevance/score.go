@@ -1536,7 +1536,7 @@ func asksWhatItIs(q text, own []string) bool {
 
 // asksWhatKind reports a question naming its object that asks what kind of
 // thing it is by one noun (own, its terms without its identifiers): "what
-// course is 0421?", "FL-VAN-0719 what van?", "0363 是 什么 药？", "1101 0588
+// course is 0421?", "what car did I get for rh20417?", "FL-VAN-0719 what van?", "0363 是 什么 药？", "1101 0588
 // 3427 是 什么 类型？". The event introducing the object says it, unless the
 // object changed since (changedSince).
 func asksWhatKind(q text, own []string) bool {
@@ -1545,7 +1545,7 @@ func asksWhatKind(q text, own []string) bool {
 	}
 	n := len(q.words)
 	if len(own) == 1 && n >= 3 {
-		if (q.words[0] == "what" || q.words[0] == "which") && stem(q.words[1]) == own[0] && beWords[q.words[2]] ||
+		if (q.words[0] == "what" || q.words[0] == "which") && stem(q.words[1]) == own[0] && (beWords[q.words[2]] || q.words[2] == "did") ||
 			(q.words[n-2] == "what" || q.words[n-2] == "which") && stem(q.words[n-1]) == own[0] && !strings.HasSuffix(q.words[n-1], "ed") {
 			return true // (not "ev20260347 what happened?")
 		}
