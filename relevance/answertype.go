@@ -927,14 +927,16 @@ func endsAskingMoney(norm string) bool {
 // (moneyHolders), and of nothing else: "0442 还 剩 多少？", "钱包 还 剩
 // 多少？" ask the balance, where "流量 还 剩 多少？" asks the data left.
 func endsLeftHowMuch(norm string) bool {
-	if !strings.Contains(norm, "剩") {
+	if !strings.Contains(norm, "剩") && !strings.Contains(norm, "还有") {
 		return false // (most questions: nothing copied)
 	}
 	zh := cjkOnly(norm)
 	rest, ok := strings.CutSuffix(zh, "剩多少")
 	if !ok {
 		if rest, ok = strings.CutSuffix(zh, "剩下多少"); !ok {
-			return false
+			if rest, ok = strings.CutSuffix(zh, "还有多少"); !ok {
+				return false
+			}
 		}
 	}
 	rest = strings.TrimSuffix(rest, "还")

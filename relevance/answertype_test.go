@@ -339,6 +339,7 @@ func TestAnswerTypes(t *testing.T) {
 		"1188 扣 几 分？":                              {relevance.CountTerm}, // points taken
 		"0442 还 剩 多少？":                             {money},               // what is left of the object, or of a card or a wallet: its balance
 		"钱包 还 剩 多少？":                               {money},
+		"4471 卡 里 还 有 多少？":                         {money},                  // (还有 多少 of a card: its balance)
 		"流量 还 剩 多少？":                               {relevance.QuantityTerm}, // (of a thing named: its quantity, no sum)
 		"押金多少？":                                    {money},
 		"how long until my parcel comes?":          {when},

@@ -3421,6 +3421,24 @@ func TestAStateEndsWhenTheThingWorksAgain(t *testing.T) {
 	firstFor(t, sub, map[string]int{"is mg20418 still paused?": 4})
 }
 
+// A balance changes with every use: asked how much is left, a later event
+// stating the balance again is its newer value, with no word of a change.
+// "卡 里 还 有 多少？" asks it as "还 剩 多少？" does.
+func TestALaterBalanceIsTheBalance(t *testing.T) {
+	card := []relevance.Candidate{
+		{Source: "储值", Time: ago(55), Text: "储值 卡 CZ-5520：余额 300 元"},
+		{Source: "储值", Time: ago(40), Text: "CZ-5520 消费 45 元"},
+		{Source: "储值", Time: ago(25), Text: "CZ-5520 余额 255 元"},
+	}
+	firstFor(t, card, map[string]int{"5520 卡 里 还 有 多少？": 2, "CZ5520 还 剩 多少？": 2})
+	gift := []relevance.Candidate{
+		{Source: "shop", Time: ago(55), Text: "Gift card GC-7710 issued: balance 50.00 EUR"},
+		{Source: "shop", Time: ago(40), Text: "GC-7710 used for 12.00 EUR"},
+		{Source: "shop", Time: ago(25), Text: "GC-7710 balance 38.00 EUR"},
+	}
+	firstFor(t, gift, map[string]int{"what's the balance on gc7710?": 2})
+}
+
 // Asked when a step happens, a later event saying the step done ("LP-5520
 // shipped") answers it: it has happened, and the event is when. The promise
 // of a time before it ("ships in 10 days") no longer does; nor does a later

@@ -709,7 +709,10 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // saying that the time asked moved (movesATime: "0412 moved to Tuesdays"
 // for "which day is ENR/2026/0412?") is its newer word on it without a new
 // number or a shared word: a time moved is the time asked (moves: the
-// question asks when, not how long). Asked how many of a thing (counted, its
+// question asks when, not how long). A later event stating a balance the
+// best states too ("CD-4471 余额 276 元" after "…：余额 200 元") is its newer
+// value with no word of a change (newerBalance: a balance changes with every
+// use; +2 −0 on the development sets). Asked how many of a thing (counted, its
 // stem: countedNoun), an event writing a number right before the thing
 // states what is asked though it states no count ("5 nights" is a length:
 // countsNoun; +1 −0 on the development sets; any event matching the thing
@@ -743,7 +746,8 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		// other thing, nor a time: "SUB-0093 upgraded to Business" after
 		// "…: Pro plan" for "what plan is sub0093eu?"; not "FR-A2-11
 		// switched to Wednesdays 19:00" for "which room …?")
-		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) && !(counting && hasAny(d, addedHashes)) ||
+		balance := hasAny(d, balanceHashes) && hasAny(&docs[best], balanceHashes)
+		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) && !(counting && hasAny(d, addedHashes)) && !balance ||
 			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && !replacesAnother(cands[j].Text)) {
 			continue
 		}
@@ -780,8 +784,11 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 			newer = make([]uint8, len(docs))
 		}
 		newer[j] = newerValue
-		if moved {
+		switch {
+		case moved:
 			newer[j] = newerTime
+		case balance:
+			newer[j] = newerBalance
 		}
 	}
 	return newer, best
@@ -799,10 +806,15 @@ func countsNoun(text, counted string) bool {
 	return false
 }
 
+// balanceHashes are the terms of words naming a balance, a value that
+// changes with every use: a later event stating one is its newer value.
+var balanceHashes = stemHashes("balance", "余额")
+
 // The kinds of newer event newerValues marks.
 const (
-	newerValue uint8 = 1 + iota // a newer value of what is asked
-	newerTime                   // a time asked, moved (movesATime)
+	newerValue   uint8 = 1 + iota // a newer value of what is asked
+	newerTime                     // a time asked, moved (movesATime)
+	newerBalance                  // a balance stated again (balanceHashes)
 )
 
 // newNumber reports that text states a number (a run of digits) that old
