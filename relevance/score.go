@@ -1940,7 +1940,7 @@ func addsUp(asked []int64, rels []float64, comps []Components, cands []Candidate
 		}
 		for i := range docs {
 			if i != j && cands[i].Time.Before(cands[j].Time) && slices.ContainsFunc(sums[i], func(x int64) bool {
-				return !slices.Contains(asked, x) && (slices.Contains(asked, x+sums[j][0]) || slices.Contains(asked, x-sums[j][0]))
+				return !slices.Contains(asked, x) && make2(x, sums[j][0], asked)
 			}) {
 				explains = append(explains, j)
 				break
@@ -1975,12 +1975,17 @@ func makesSum(text string, asked []int64) bool {
 	}
 	for a := range sums {
 		for b := range sums {
-			if a != b && (slices.Contains(asked, sums[a]+sums[b]) || slices.Contains(asked, sums[a]-sums[b])) {
+			if a != b && make2(sums[a], sums[b], asked) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// make2 reports x plus y, or x less y, one of the sums asked.
+func make2(x, y int64, asked []int64) bool {
+	return slices.Contains(asked, x+y) || slices.Contains(asked, x-y)
 }
 
 // costVerb reports a question asking what a thing costs by the verb ("what
