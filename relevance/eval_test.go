@@ -989,6 +989,15 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// furniture, Chinese property repairs, a phone repair, a Chinese licence
 	// renewal, a cinema pass), written after stop 79's fourth change,
 	// committed unread and read once as proof, then development sets;
+	// -blind-329.json and -blind-330.json (the same shape: a roofer, a
+	// Chinese hospital, a bike lease, Chinese broadband, sports tickets; a
+	// locksmith, a Chinese courier, music lessons, a Chinese restaurant
+	// booking, returns), written after stop 79's eighth change, and
+	// -blind-331.json and -blind-332.json (a driving school, a Chinese health
+	// check, a spa, Chinese EV charging, a photo studio; an electrician, a
+	// Chinese flat rental, a language app, Chinese food delivery, a wedding
+	// venue), written after its twelfth, each pair committed unread and read
+	// once as proof, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1160,7 +1169,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-322.json"}, {"../examples/evalset-blind-323.json"},
 		{"../examples/evalset-blind-324.json"}, {"../examples/evalset-blind-325.json"},
 		{"../examples/evalset-blind-326.json"}, {"../examples/evalset-blind-327.json"},
-		{"../examples/evalset-blind-328.json"},
+		{"../examples/evalset-blind-328.json"}, {"../examples/evalset-blind-329.json"},
+		{"../examples/evalset-blind-330.json"}, {"../examples/evalset-blind-331.json"},
+		{"../examples/evalset-blind-332.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}

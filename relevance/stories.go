@@ -738,16 +738,20 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	// (money asked and the best states a sum: an event naming money by a
 	// word alone, "upgraded at no extra cost", states no newer sum: markSum)
 	sum := asksFor(asked, MoneyTerm) && docs[best].marks&markSum != 0
-	var chars []uint64 // (the best's noStoryTerms and numbers, once one is needed)
-	others := 0        // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
+	bestBalance := hasAny(&docs[best], balanceHashes) // (a balance: newerBalance)
+	var chars []uint64                                // (the best's noStoryTerms and numbers, once one is needed)
+	others := 0                                       // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
 	for j := range docs {
 		d := &docs[j]
 		// (or, naming the object, says it is another now and names no
 		// other thing, nor a time: "SUB-0093 upgraded to Business" after
 		// "…: Pro plan" for "what plan is sub0093eu?"; not "FR-A2-11
 		// switched to Wednesdays 19:00" for "which room …?")
-		balance := hasAny(d, balanceHashes) && hasAny(&docs[best], balanceHashes)
-		if !cands[j].Time.After(cands[best].Time) || !saysChanged(d) && !statesCurrent(d) && !(counting && hasAny(d, addedHashes)) && !balance ||
+		if !cands[j].Time.After(cands[best].Time) {
+			continue
+		}
+		balance := bestBalance && hasAny(d, balanceHashes)
+		if !saysChanged(d) && !statesCurrent(d) && !(counting && hasAny(d, addedHashes)) && !balance ||
 			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && !replacesAnother(cands[j].Text)) {
 			continue
 		}
