@@ -996,7 +996,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-331.json and -blind-332.json (a driving school, a Chinese health
 	// check, a spa, Chinese EV charging, a photo studio; an electrician, a
 	// Chinese flat rental, a language app, Chinese food delivery, a wedding
-	// venue), written after its twelfth, each pair committed unread and read
+	// venue), written after its eleventh, each pair committed unread and read
 	// once as proof, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
