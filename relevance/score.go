@@ -800,7 +800,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	if asksFor(byClause, ReasonTerm) && w.Identifier > 0 {
 		// "why did I only get 130?": the event whose sums make it
-		// (+4 −0 on the development sets; an event stating the sum alone
+		// (+4 −0 on the development sets; matching as well as the
+		// object's best event, and with a text that states the sum
+		// beside them, +2 −0 more; an event stating the sum alone
 		// as money moved, "130.00 EUR paid", also keeping
 		// Weights.Unstated of its relevance as one restating the
 		// question: +4 −4, as "Invoice … 36.00 USD: 3 extra seats added"
@@ -808,9 +810,16 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// later event on it whose sum and an earlier one's make it
 		// (addsUp: +2 −0 more)
 		if asked := questionSums(q.Text); len(asked) > 0 {
+			best := 0.0
+			for i := range docs {
+				if comps[i].Identifier > 0 {
+					best = max(best, rels[i])
+				}
+			}
 			for i := range docs {
 				if docs[i].count(moneyHash) > 0 && makesSum(cands[i].Text, asked) {
 					comps[i].Identifier = max(comps[i].Identifier, 1)
+					rels[i] = max(rels[i], best)
 				}
 			}
 			if len(qids) > 0 {
@@ -1963,14 +1972,15 @@ func addsUp(asked []int64, rels []float64, comps []Components, cands []Candidate
 	}
 }
 
-// makesSum reports a text stating two sums or more, none of them asked, two
-// of which make one that is, one plus or less the other: for "why did I only
-// get 130?", "CL-20418 approved: 180.00 EUR minus 50.00 EUR excess"; for
-// "why did I get charged 72?", "90 km over limit, 27 EUR; refuel 45 EUR". It
-// names the asked sum as if it wrote it.
+// makesSum reports a text stating two sums or more besides the one asked, two
+// of which make it, one plus or less the other: for "why did I only get
+// 130?", "CL-20418 approved: 180.00 EUR minus 50.00 EUR excess"; for "why did
+// I get charged 72?", "90 km over limit, 27 EUR; refuel 45 EUR"; for "why is
+// EL-8830 165?", "invoice 165 EUR: labour 120 EUR, parts 45 EUR". It names the
+// asked sum as if it wrote it, and matches as well as the object's best event.
 func makesSum(text string, asked []int64) bool {
-	sums := sumsStated(text)
-	if len(sums) < 2 || slices.ContainsFunc(sums, func(v int64) bool { return slices.Contains(asked, v) }) {
+	sums := slices.DeleteFunc(sumsStated(text), func(v int64) bool { return slices.Contains(asked, v) })
+	if len(sums) < 2 {
 		return false
 	}
 	for a := range sums {

@@ -3405,6 +3405,15 @@ func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
 		{Source: "billing", Time: ago(10), Text: "GY-4410 March 47 EUR collected"},
 	}
 	firstFor(t, plan, map[string]int{"why was 47 taken for gy4410?": 1})
+	// the sum and the two that make it, in one event: the breakdown explains
+	// it, above the job's own problems and delays
+	job := []relevance.Candidate{
+		{Source: "jobs", Time: ago(55), Text: "Job HV-2210: boiler not heating, visit Monday 8:00-10:00"},
+		{Source: "jobs", Time: ago(45), Text: "HV-2210 engineer delayed by traffic, now 11:00"},
+		{Source: "billing", Time: ago(25), Text: "HV-2210 invoice 210 EUR: labour 150 EUR, parts 60 EUR"},
+		{Source: "billing", Time: ago(10), Text: "HV-2210 invoice paid"},
+	}
+	firstFor(t, job, map[string]int{"why is HV-2210 210?": 2})
 }
 
 // Asked whether a state still holds, a later event saying the thing works
