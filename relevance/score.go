@@ -1010,7 +1010,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 			// type asked, which need not be of the thing asked: a plan's
 			// base rate "adjusted" is no newer price of the month asked
 			for j, kind := range newer {
-				if kind != 0 && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || kind == newerTime && !changesLater(best, comps, cands, docs) || kind == newerBalance) {
+				if kind != 0 && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || kind == newerTime && !changesLater(best, comps, cands, docs)) {
 					rels[j] = max(rels[j], rels[best])
 				}
 			}

@@ -711,8 +711,9 @@ func supersede(i int, rels []float64, comps []Components, cands []Candidate, doc
 // number or a shared word: a time moved is the time asked (moves: the
 // question asks when, not how long). A later event stating a balance the
 // best states too ("CD-4471 余额 276 元" after "…：余额 200 元") is its newer
-// value with no word of a change (newerBalance: a balance changes with every
-// use; +2 −0 on the development sets). Asked how many of a thing (counted, its
+// value with no word of a change (balanceHashes: a balance changes with every
+// use, and names the money type asked, typeNames; +2 −0 on the development
+// sets). Asked how many of a thing (counted, its
 // stem: countedNoun), an event writing a number right before the thing
 // states what is asked though it states no count ("5 nights" is a length:
 // countsNoun; +1 −0 on the development sets; any event matching the thing
@@ -738,7 +739,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	// (money asked and the best states a sum: an event naming money by a
 	// word alone, "upgraded at no extra cost", states no newer sum: markSum)
 	sum := asksFor(asked, MoneyTerm) && docs[best].marks&markSum != 0
-	bestBalance := hasAny(&docs[best], balanceHashes) // (a balance: newerBalance)
+	bestBalance := hasAny(&docs[best], balanceHashes) // (a balance stated again is newer)
 	var chars []uint64                                // (the best's noStoryTerms and numbers, once one is needed)
 	others := 0                                       // whether the window holds another object (anotherObject), once needed: 1 no, 2 yes
 	for j := range docs {
@@ -788,11 +789,8 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 			newer = make([]uint8, len(docs))
 		}
 		newer[j] = newerValue
-		switch {
-		case moved:
+		if moved {
 			newer[j] = newerTime
-		case balance:
-			newer[j] = newerBalance
 		}
 	}
 	return newer, best
@@ -811,14 +809,14 @@ func countsNoun(text, counted string) bool {
 }
 
 // balanceHashes are the terms of words naming a balance, a value that
-// changes with every use: a later event stating one is its newer value.
+// changes with every use: a later event stating one is its newer value
+// (newerValues), and names the money type (typeNames).
 var balanceHashes = stemHashes("balance", "余额")
 
 // The kinds of newer event newerValues marks.
 const (
-	newerValue   uint8 = 1 + iota // a newer value of what is asked
-	newerTime                     // a time asked, moved (movesATime)
-	newerBalance                  // a balance stated again (balanceHashes)
+	newerValue uint8 = 1 + iota // a newer value of what is asked
+	newerTime                   // a time asked, moved (movesATime)
 )
 
 // newNumber reports that text states a number (a run of digits) that old
@@ -1495,12 +1493,12 @@ func anotherObject(i int, docs []doc) bool {
 // ("quantity raised to 1,000", "guest count now 52", "new estimate 80
 // EUR"): a later event naming the type asked with a new value tells of what
 // the question asks as the event stating it does, in other words than its.
-// A count's and a price's only: a time's ("date", 日期) names one of many
-// an object has ("开课 日期 推迟" is not the lessons' weekday that "哪 天
-// 上课？" asks for).
+// A count's and a sum's only (a price, a total, a balance): a time's
+// ("date", 日期) names one of many an object has ("开课 日期 推迟" is not
+// the lessons' weekday that "哪 天 上课？" asks for).
 var typeNames = map[string][]uint64{
 	CountTerm: stemHashes("count", "quantity", "headcount", "number", "数量", "人数"),
-	MoneyTerm: stemHashes("price", "cost", "fee", "total", "amount", "estimate", "quote", "价格", "费用", "金额", "总价", "报价"),
+	MoneyTerm: slices.Concat(stemHashes("price", "cost", "fee", "total", "amount", "estimate", "quote", "价格", "费用", "金额", "总价", "报价"), balanceHashes),
 }
 
 // namesTypeAsked reports that an event names an answer type asked by its
