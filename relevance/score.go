@@ -811,19 +811,23 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 		// (addsUp: +2 −0 more)
 		if asked := questionSums(q.Text); len(asked) > 0 {
 			best := 0.0
+			sums := make([][]int64, len(docs)) // (each event's sums, read once)
 			for i := range docs {
 				if comps[i].Identifier > 0 {
 					best = max(best, rels[i])
 				}
+				if docs[i].count(moneyHash) > 0 {
+					sums[i] = sumsStated(cands[i].Text)
+				}
 			}
 			for i := range docs {
-				if docs[i].count(moneyHash) > 0 && makesSum(cands[i].Text, asked) {
+				if makesSum(sums[i], asked) {
 					comps[i].Identifier = max(comps[i].Identifier, 1)
 					rels[i] = max(rels[i], best)
 				}
 			}
 			if len(qids) > 0 {
-				addsUp(asked, rels, comps, cands, docs, w.Unstated)
+				addsUp(asked, sums, rels, comps, cands, docs, w.Unstated)
 			}
 		}
 	}
@@ -1786,15 +1790,23 @@ var addedHashes = stemHashes("added", "extra", "plus", "加", "增加", "另加"
 // number with a currency sign or word right before or after it ("€35",
 // "612.00 EUR", "1 200 元", "1,250.50 GBP").
 func sumsStated(text string) []int64 {
+	return numbersIn(text, func(rs []rune, i, j int) bool { return currencyBefore(rs, i) || currencyAfter(rs, j) })
+}
+
+// numbersIn are the numbers of text (sumAt, in hundredths) that are no part
+// of a code (no Latin letter, "-", "/" or digit right before them: not the
+// "210" of "HV-2210") and that keep says to keep, given the text's runes and
+// where each number begins and ends.
+func numbersIn(text string, keep func(rs []rune, i, j int) bool) []int64 {
 	rs := []rune(text)
 	var out []int64
 	for i := 0; i < len(rs); {
-		if !unicode.IsDigit(rs[i]) || i > 0 && (unicode.IsLetter(rs[i-1]) && !isCJK(rs[i-1]) || rs[i-1] == '-' || rs[i-1] == '/') {
+		if !unicode.IsDigit(rs[i]) || i > 0 && (unicode.IsLetter(rs[i-1]) && !isCJK(rs[i-1]) || rs[i-1] == '-' || rs[i-1] == '/' || unicode.IsDigit(rs[i-1])) {
 			i++
 			continue
 		}
 		v, j := sumAt(rs, i)
-		if currencyBefore(rs, i) || currencyAfter(rs, j) {
+		if keep(rs, i, j) {
 			out = append(out, v)
 		}
 		i = j
@@ -1910,20 +1922,9 @@ func questionSums(text string) []int64 {
 	if !strings.ContainsAny(text, "0123456789") {
 		return nil
 	}
-	rs := []rune(text)
-	var out []int64
-	for i := 0; i < len(rs); {
-		if !unicode.IsDigit(rs[i]) || i > 0 && (unicode.IsLetter(rs[i-1]) && !isCJK(rs[i-1]) || rs[i-1] == '-' || rs[i-1] == '/' || unicode.IsDigit(rs[i-1])) {
-			i++
-			continue
-		}
-		v, j := sumAt(rs, i)
-		if j >= len(rs) || !(unicode.IsLetter(rs[j]) && !isCJK(rs[j])) && rs[j] != '-' && rs[j] != '/' {
-			out = append(out, v)
-		}
-		i = j
-	}
-	return out
+	return numbersIn(text, func(rs []rune, _, j int) bool {
+		return j >= len(rs) || !(unicode.IsLetter(rs[j]) && !isCJK(rs[j])) && rs[j] != '-' && rs[j] != '/'
+	})
 }
 
 // addsUp: asked why of a sum the question names, of an object it names
@@ -1932,23 +1933,18 @@ func questionSums(text string) []int64 {
 // ("insurance added, 9 EUR a month" after "89 EUR a month") explains it: it
 // matches as well as the best event stating the sum alone and no reason
 // ("March 98 EUR collected"), and is as new as the newest, which only
-// restate the question and keep keep of their relevance. Nothing changes where no event explains the sum: an
-// event stating it alone may be the answer ("Invoice … 36.00 USD: 3 extra
-// seats added").
-func addsUp(asked []int64, rels []float64, comps []Components, cands []Candidate, docs []doc, keep float64) {
-	sums := make([][]int64, len(docs))
-	for i := range docs {
-		if comps[i].Identifier > 0 && docs[i].count(moneyHash) > 0 {
-			sums[i] = sumsStated(cands[i].Text)
-		}
-	}
+// restate the question and keep keep of their relevance. Nothing changes
+// where no event explains the sum: an event stating it alone may be the
+// answer ("Invoice … 36.00 USD: 3 extra seats added"). sums are the events'
+// sums (sumsStated), nil for one stating no money.
+func addsUp(asked []int64, sums [][]int64, rels []float64, comps []Components, cands []Candidate, docs []doc, keep float64) {
 	var explains []int
 	for j := range docs {
-		if len(sums[j]) != 1 || slices.Contains(asked, sums[j][0]) {
+		if comps[j].Identifier == 0 || len(sums[j]) != 1 || slices.Contains(asked, sums[j][0]) {
 			continue
 		}
 		for i := range docs {
-			if i != j && cands[i].Time.Before(cands[j].Time) && slices.ContainsFunc(sums[i], func(x int64) bool {
+			if i != j && comps[i].Identifier > 0 && cands[i].Time.Before(cands[j].Time) && slices.ContainsFunc(sums[i], func(x int64) bool {
 				return !slices.Contains(asked, x) && make2(x, sums[j][0], asked)
 			}) {
 				explains = append(explains, j)
@@ -1961,7 +1957,7 @@ func addsUp(asked []int64, rels []float64, comps []Components, cands []Candidate
 	}
 	best, newest := 0.0, 0.0
 	for i := range docs {
-		if len(sums[i]) == 1 && slices.Contains(asked, sums[i][0]) && docs[i].count(reasonHash) == 0 {
+		if comps[i].Identifier > 0 && len(sums[i]) == 1 && slices.Contains(asked, sums[i][0]) && docs[i].count(reasonHash) == 0 {
 			best, newest = max(best, rels[i]), max(newest, comps[i].Recency)
 			rels[i] *= keep
 		}
@@ -1972,14 +1968,15 @@ func addsUp(asked []int64, rels []float64, comps []Components, cands []Candidate
 	}
 }
 
-// makesSum reports a text stating two sums or more besides the one asked, two
-// of which make it, one plus or less the other: for "why did I only get
-// 130?", "CL-20418 approved: 180.00 EUR minus 50.00 EUR excess"; for "why did
-// I get charged 72?", "90 km over limit, 27 EUR; refuel 45 EUR"; for "why is
-// EL-8830 165?", "invoice 165 EUR: labour 120 EUR, parts 45 EUR". It names the
-// asked sum as if it wrote it, and matches as well as the object's best event.
-func makesSum(text string, asked []int64) bool {
-	sums := slices.DeleteFunc(sumsStated(text), func(v int64) bool { return slices.Contains(asked, v) })
+// makesSum reports an event's sums (stated) holding two or more besides the
+// one asked, two of which make it, one plus or less the other: for "why did I
+// only get 130?", "CL-20418 approved: 180.00 EUR minus 50.00 EUR excess"; for
+// "why did I get charged 72?", "90 km over limit, 27 EUR; refuel 45 EUR"; for
+// "why is EL-8830 165?", "invoice 165 EUR: labour 120 EUR, parts 45 EUR". The
+// event names the asked sum as if it wrote it, and matches as well as the
+// object's best event.
+func makesSum(stated, asked []int64) bool {
+	sums := slices.DeleteFunc(slices.Clone(stated), func(v int64) bool { return slices.Contains(asked, v) })
 	if len(sums) < 2 {
 		return false
 	}
