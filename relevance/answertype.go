@@ -931,17 +931,14 @@ func endsLeftHowMuch(norm string) bool {
 		return false // (most questions: nothing copied)
 	}
 	zh := cjkOnly(norm)
-	rest, ok := strings.CutSuffix(zh, "剩多少")
-	if !ok {
-		if rest, ok = strings.CutSuffix(zh, "剩下多少"); !ok {
-			if rest, ok = strings.CutSuffix(zh, "还有多少"); !ok {
-				return false
-			}
+	for _, left := range []string{"剩多少", "剩下多少", "还有多少"} {
+		if rest, ok := strings.CutSuffix(zh, left); ok {
+			rest = strings.TrimSuffix(rest, "还")
+			rest = strings.TrimPrefix(strings.TrimPrefix(rest, "我的"), "我")
+			return rest == "" || moneyHolders[rest]
 		}
 	}
-	rest = strings.TrimSuffix(rest, "还")
-	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "我的"), "我")
-	return rest == "" || moneyHolders[rest]
+	return false
 }
 
 // moneyHolders hold money: a card (卡里), a wallet, an account.
