@@ -3,7 +3,6 @@ package relevance
 import (
 	"maps"
 	"math"
-	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -664,10 +663,7 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 				}
 			}
 		} else if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == CountTerm }) {
-			counted = countedNoun(q.normalised().words, lq.terms)
-			if counted != 0 {
-				countedStem = lq.terms[bits.TrailingZeros64(counted)]
-			}
+			counted, countedStem = countedNoun(q.normalised().words, lq.terms)
 		}
 		if strings.Contains(q.normalised().norm, "哪天") || strings.Contains(q.normalised().norm, "哪一天") {
 			// the 天 of 哪天 asks which day: no word to match, as a length's

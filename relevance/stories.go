@@ -1516,11 +1516,11 @@ func namesTypeAsked(d *doc, asked [][]*answerType) bool {
 }
 
 // countedNoun is the clause bit of the thing "how many …" counts ("how many
-// seats on SUB-EU-00417?": seats), 0 when none: a newer value naming it
-// ("00417 seats increased to 8") matches the question as the best event
-// stating the count does (newerValues). The last of its words ("how many
-// ACME shares …": shares), nounLike as for askedNoun.
-func countedNoun(words, terms []string) uint64 {
+// seats on SUB-EU-00417?": seats), and its term; 0 and "" when none: a newer
+// value naming it ("00417 seats increased to 8") matches the question as the
+// best event stating the count does (newerValues). The last of its words
+// ("how many ACME shares …": shares), nounLike as for askedNoun.
+func countedNoun(words, terms []string) (uint64, string) {
 	for k := 0; k+2 < len(words); k++ {
 		if words[k] != "how" || words[k+1] != "many" {
 			continue
@@ -1533,14 +1533,14 @@ func countedNoun(words, terms []string) uint64 {
 		}
 		w := words[m]
 		if stopWords[w] || nounFollowers[w] || !nounLike(w) {
-			return 0
+			return 0, ""
 		}
 		if j := slices.Index(terms, stem(w)); j >= 0 && j < 64 {
-			return 1 << j
+			return 1 << j, terms[j]
 		}
-		return 0
+		return 0, ""
 	}
-	return 0
+	return 0, ""
 }
 
 // newAfterNoun reports that text writes a word after one of the nouns (their
