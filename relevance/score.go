@@ -1972,13 +1972,9 @@ func addsUp(asked []int64, sums [][]int64, rels []float64, comps []Components, c
 // event names the asked sum as if it wrote it, and matches as well as the
 // object's best event.
 func makesSum(stated, asked []int64) bool {
-	sums := slices.DeleteFunc(slices.Clone(stated), func(v int64) bool { return slices.Contains(asked, v) })
-	if len(sums) < 2 {
-		return false
-	}
-	for a := range sums {
-		for b := range sums {
-			if a != b && make2(sums[a], sums[b], asked) {
+	for a, x := range stated {
+		for b, y := range stated {
+			if a != b && !slices.Contains(asked, x) && !slices.Contains(asked, y) && make2(x, y, asked) {
 				return true
 			}
 		}
