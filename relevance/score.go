@@ -456,9 +456,10 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 //   - readQuestion: what the question asks, before any event is matched: its
 //     identifiers, the answer types it asks for, whether it asks for deals or
 //     for what was asked;
-//   - matchWords: BM25 over its words and what they bring (expansions, the
-//     answer types, a description), and which events state what is asked
-//     only as the question does (unstated);
+//   - matchWords: BM25 over its words and what they bring (lexQuery: the
+//     answer types asked, expansions; describe: the event describing its
+//     object), which events state what is asked only as the question does
+//     (unstatedBy), the thing it asks for by naming it (askedThing);
 //   - relevances: each event's similarity, match, identifier share, recency
 //     and source weight, and its relevance from them;
 //   - lessOfAnAnswer and sumsExplained: what the question's shape takes from,
@@ -569,18 +570,41 @@ func (rk *ranking) readQuestion() reading {
 // matchWords matches the question's words, and what they bring, by BM25
 // (Weights.Lexical > 0).
 func (rk *ranking) matchWords(stats Stats) wordMatch {
-	q, cands, docs, w, sc := &rk.q, rk.cands, rk.docs, rk.w, rk.sc
-	qids, own, asked, asksMoney, asksFault, howLong := rk.qids, rk.own, rk.asked, rk.asksMoney, rk.asksFault, rk.howLong
-	var lex []float64
-	var clauses []uint64
-	var qterms, expanded []string
-	var unstated []bool
-	var noun, counted uint64
-	var countedStem string
-	var head rune
-	nounWords := sc.nounWords[:0]
-	kindWas, kindNow := -1, -1
-	describes := false
+	cands, docs, w, sc := rk.cands, rk.docs, rk.w, rk.sc
+	qids, asked, howLong := rk.qids, rk.asked, rk.howLong
+	lq := rk.lexQuery()
+	describes, kindWas, kindNow := rk.describe(lq)
+	unstated := rk.unstatedBy(lq)
+	noun, counted, countedStem, head, nounWords := rk.askedThing(lq)
+	if len(qids) > 0 && !howLong && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
+		// (after the object's time moved, another time of its events is
+		// no time of it: afterTheMove)
+		unstated = lq.unstateAll(unstated, afterTheMove(qids, lq, cands, docs), timeHash)
+	}
+	lex, clauses := bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
+	if head != 0 {
+		// (an event names a one-character noun as the end of a word
+		// only: 景观房 and 一等座 are rooms and seats, 房型 and 车票 none)
+		for i := range clauses {
+			if clauses[i]&noun != 0 && !namesHead(cands[i].Text, head) {
+				clauses[i] &^= noun
+			}
+		}
+	}
+	expanded := lq.expanded()
+	qterms := append(append(sc.qterms[:0], lq.terms...), lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
+	sc.nounWords, sc.qterms = nounWords, qterms                             // (their room, for the next question)
+	return wordMatch{lex: lex, clauses: clauses, qterms: qterms, unstated: unstated, expanded: expanded, describes: describes,
+		noun: noun, counted: counted, countedStem: countedStem, kindWas: kindWas, kindNow: kindNow, head: head, nounWords: nounWords}
+}
+
+// lexQuery is the question's words and what they bring, as BM25 matches
+// them: without the cues that only ask for the newest, with the answer types
+// asked, expansions (the thesaurus, translations, synonyms, inflections,
+// respellings), a doer's noun, a delay for a reason, acronyms.
+func (rk *ranking) lexQuery() *lexQuery {
+	q, cands, docs, w := &rk.q, rk.cands, rk.docs, rk.w
+	own, asked, asksMoney, asksFault := rk.own, rk.asked, rk.asksMoney, rk.asksFault
 	qw := own
 	if q.Intent {
 		qw = withoutCues(qw, q.normalised().norm)
@@ -679,6 +703,15 @@ func (rk *ranking) matchWords(stats Stats) wordMatch {
 			lq.synth = append(lq.synth, synthTerm{term: AcronymTerm, weight: w.Acronym, of: -1, tf: acr})
 		}
 	}
+	return lq
+}
+
+// describe adds DescriptionTerm for a question asking what its object is,
+// what kind it is, what it changed to or what it costs: the event
+// introducing it (or its newest change, its newer kind, its new price).
+func (rk *ranking) describe(lq *lexQuery) (describes bool, kindWas, kindNow int) {
+	q, cands, docs, w, qids, own, asked := &rk.q, rk.cands, rk.docs, rk.w, rk.qids, rk.own, rk.asked
+	kindWas, kindNow = -1, -1
 	if w.Description > 0 && len(qids) > 0 {
 		// DescriptionTerm's frequency: 1 for the event introducing the
 		// object (for a price, when it states one: "Meal plan KT-318
@@ -713,8 +746,16 @@ func (rk *ranking) matchWords(stats Stats) wordMatch {
 			}
 		}
 	}
-	// the events that state what is asked only as the question does not
-	// count it: for the lexical match, and for the stories (inheritance)
+	return describes, kindWas, kindNow
+}
+
+// unstatedBy marks the events that state what is asked only as the
+// question does not count it: for the lexical match, and for the stories
+// (inheritance).
+func (rk *ranking) unstatedBy(lq *lexQuery) []bool {
+	q, cands, docs := &rk.q, rk.cands, rk.docs
+	qids, own, asked, asksMoney, howLong := rk.qids, rk.own, rk.asked, rk.asksMoney, rk.howLong
+	var unstated []bool
 	if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
 		unstated = lq.unstateAll(unstated, relativeTimes(own, cands, docs), timeHash)
 		if clockAsked.in(q.normalised()) {
@@ -752,6 +793,16 @@ func (rk *ranking) matchWords(stats Stats) wordMatch {
 	if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm }) && !aboutSaid(q.normalised()) {
 		unstated = lq.unstateAll(unstated, problemsOnly(q.normalised(), cands, docs), reasonHash, delayHash)
 	}
+	return unstated
+}
+
+// askedThing is the thing a question asks for by naming it (noun, its terms
+// and, for a Chinese noun of one character, head) when it asks for no
+// answer type, or the thing a count asks for (counted); it weighs more
+// (Weights.Noun), and the 天 of 哪天 nothing.
+func (rk *ranking) askedThing(lq *lexQuery) (noun, counted uint64, countedStem string, head rune, nounWords []string) {
+	q, w, qids, asked := &rk.q, rk.w, rk.qids, rk.asked
+	nounWords = rk.sc.nounWords[:0]
 	if len(asked) == 0 {
 		noun = askedNoun(q.normalised().words, lq.terms) | askedCJKNoun(q.normalised().norm, lq.terms)
 		if noun == 0 && len(qids) > 0 {
@@ -792,26 +843,7 @@ func (rk *ranking) matchWords(stats Stats) wordMatch {
 			}
 		}
 	}
-	if len(qids) > 0 && !howLong && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
-		// (after the object's time moved, another time of its events is
-		// no time of it: afterTheMove)
-		unstated = lq.unstateAll(unstated, afterTheMove(qids, lq, cands, docs), timeHash)
-	}
-	lex, clauses = bm25(lq.done(), cands, docs, stats, w.CorpusIDF, sc)
-	if head != 0 {
-		// (an event names a one-character noun as the end of a word
-		// only: 景观房 and 一等座 are rooms and seats, 房型 and 车票 none)
-		for i := range clauses {
-			if clauses[i]&noun != 0 && !namesHead(cands[i].Text, head) {
-				clauses[i] &^= noun
-			}
-		}
-	}
-	expanded = lq.expanded()
-	qterms = append(append(sc.qterms[:0], lq.terms...), lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
-	sc.nounWords, sc.qterms = nounWords, qterms                            // (their room, for the next question)
-	return wordMatch{lex: lex, clauses: clauses, qterms: qterms, unstated: unstated, expanded: expanded, describes: describes,
-		noun: noun, counted: counted, countedStem: countedStem, kindWas: kindWas, kindNow: kindNow, head: head, nounWords: nounWords}
+	return noun, counted, countedStem, head, nounWords
 }
 
 // relevances sets each event's components and its relevance from them.
