@@ -1195,6 +1195,19 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 			}
 		}
 	}
+	if now := rk.headcountNow(); now != nil && w.Newer > 0 {
+		// the newest change of a headcount asked ("SC-8812 changed to 1
+		// person" for "how many people is sc8812 for?")
+		f.Change = w.Newer
+		if newer == nil {
+			newer = make([]uint8, len(cands))
+		}
+		for i := range now {
+			if now[i] {
+				newer[i] = 1
+			}
+		}
+	}
 	if len(qids) > 0 && asksWhatHappened(q.normalised()) {
 		consequences(comps, cands, docs)
 	}

@@ -3518,3 +3518,21 @@ func TestAChineseStepDoneWithoutAnIdentifier(t *testing.T) {
 	}
 	firstFor(t, rental, map[string]int{"轿车还了吗？": 2})
 }
+
+// Asked how many people a booking is for, the newest event changing its
+// headcount answers ("changed to 6 people", "人数 改 为 12 位"), not the
+// booking's first count, nor a note counting some of the guests in words.
+func TestAHeadcountIsItsNewestChange(t *testing.T) {
+	table := []relevance.Candidate{
+		{Source: "bookings", Time: ago(50), Text: "Table TB-5521 booked: Friday 19:30, 4 people, terrace, birthday dinner"},
+		{Source: "bookings", Time: ago(30), Text: "TB-5521 changed to 6 people"},
+		{Source: "payments", Time: ago(10), Text: "TB-5521 deposit 50 EUR paid"},
+	}
+	firstFor(t, table, map[string]int{"how many people is tb5521 for?": 1})
+	room := []relevance.Candidate{
+		{Source: "预订", Time: ago(50), Text: "包厢 预订 BK-7730：周日 中午 12 点，8 位，需要 儿童 座椅"},
+		{Source: "预订", Time: ago(30), Text: "BK-7730 人数 改 为 12 位"},
+		{Source: "预订", Time: ago(10), Text: "BK-7730 备注：两 位 老人 需要 轮椅，请 安排 靠门 座位"},
+	}
+	firstFor(t, room, map[string]int{"BK7730 几 位？": 1})
+}

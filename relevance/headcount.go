@@ -1,0 +1,142 @@
+package relevance
+
+import (
+	"unicode"
+)
+
+// A booking's headcount: "how many people is sc8812 for?", "CT-2081 几 位？".
+// The count is stated as digits before a word for people ("2 people", "4 位",
+// "10 人"), and changed by an event saying it became another ("changed to 1
+// person", "人数 改 为 9 位", "Headcount for CT-209 raised to 45"). A number
+// written in words ("一 位 客人 对 花生 过敏": one of the guests) is no
+// headcount.
+
+// headcountCues ask how many people something is for.
+var headcountCues = newCueSet([]string{"how many people", "how many persons", "how many guests", "how many adults",
+	"how many of us", "headcount", "party size", "几个人", "多少人", "几人", "几位", "人数"})
+
+// peopleWords count people after a number.
+var peopleWords = map[string]bool{"people": true, "person": true, "persons": true, "guests": true, "guest": true,
+	"adults": true, "adult": true, "pax": true, "diners": true, "participants": true, "attendees": true,
+	"travellers": true, "travelers": true, "passengers": true, "人": true, "位": true, "名": true}
+
+// headcountNouns name the count itself ("guests raised to 48", "人数 为 6 位").
+var headcountNouns = map[string]bool{"headcount": true, "guests": true, "people": true, "persons": true,
+	"participants": true, "attendees": true, "人数": true}
+
+// newValueWords are the words before a new value ("to 48", "为 6 位", "改成 10 人").
+var newValueWords = map[string]bool{"to": true, "为": true, "成": true}
+
+// headcountTokens splits a normalised text into runs of digits, runs of
+// Latin letters and single Chinese characters (人数 is one token: the count
+// of people); anything else separates them.
+func headcountTokens(s string) []string {
+	var out []string
+	rs := []rune(s)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case r >= '0' && r <= '9':
+			j := i
+			for j < len(rs) && (rs[j] >= '0' && rs[j] <= '9' || rs[j] == ',' && j+1 < len(rs) && rs[j+1] >= '0' && rs[j+1] <= '9') {
+				j++
+			}
+			out = append(out, string(rs[i:j]))
+			i = j
+		case r == '人' && i+1 < len(rs) && rs[i+1] == '数':
+			out = append(out, "人数")
+			i += 2
+		case isCJK(r):
+			out = append(out, string(r))
+			i++
+		case unicode.IsLetter(r):
+			j := i
+			for j < len(rs) && unicode.IsLetter(rs[j]) && !isCJK(rs[j]) {
+				j++
+			}
+			out = append(out, string(rs[i:j]))
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+func isNumberToken(t string) bool { return t != "" && t[0] >= '0' && t[0] <= '9' }
+
+// countsPeople reports that the tokens at k are a number of people: digits,
+// then a word for people (not 人民币, a currency, nor 第 1 名, a rank).
+func countsPeople(ts []string, k int) bool {
+	if k+1 >= len(ts) || !isNumberToken(ts[k]) || !peopleWords[ts[k+1]] || k > 0 && ts[k-1] == "第" {
+		return false
+	}
+	return !(ts[k+1] == "人" && k+2 < len(ts) && ts[k+2] == "民")
+}
+
+// headcountOf reads a text's headcount: stated (a number of people) and
+// changed (a number of people after a word of a new value, "to 1 person",
+// "为 6 位", or a number after one, up to six tokens after a noun naming the count:
+// "Headcount for CT-209 raised to 45").
+func headcountOf(text string) (stated, changed bool) {
+	ts := headcountTokens(normalise(text))
+	for k := range ts {
+		if countsPeople(ts, k) {
+			stated = true
+		}
+		if !newValueWords[ts[k]] || k+1 >= len(ts) || !isNumberToken(ts[k+1]) {
+			continue
+		}
+		if countsPeople(ts, k+1) {
+			stated, changed = true, true
+			continue
+		}
+		for j := max(0, k-6); j < k; j++ { // (a code between: "Headcount for CT-209 raised to 45")
+			if headcountNouns[ts[j]] {
+				stated, changed = true, true
+			}
+		}
+	}
+	return stated, changed
+}
+
+// headcountNow, for a question asking how many people something is for,
+// marks the newest event changing the headcount (of the question's object,
+// when it names one: an event naming it or in its story) and gives it the
+// relevance of the most relevant event stating a headcount: it is the count
+// now, what else the first booking says no more of an answer. The events
+// stating no headcount then keep Weights.Unstated of their relevance, as for
+// a fault or a clock time asked (lessOfAnAnswer). Nil when no event changes
+// it.
+func (rk *ranking) headcountNow() []bool {
+	if !headcountCues.in(rk.q.normalised()) {
+		return nil
+	}
+	best, newest := 0.0, -1
+	states := make([]bool, len(rk.cands))
+	for i := range rk.cands {
+		if len(rk.qids) > 0 && rk.comps[i].Identifier == 0 && rk.comps[i].Thread == 0 {
+			continue
+		}
+		stated, changed := headcountOf(rk.cands[i].Text)
+		states[i] = stated
+		if stated {
+			best = max(best, rk.rels[i])
+		}
+		if changed && (newest < 0 || rk.cands[i].Time.After(rk.cands[newest].Time)) {
+			newest = i
+		}
+	}
+	if newest < 0 {
+		return nil
+	}
+	rk.rels[newest] = max(rk.rels[newest], best)
+	for i := range states {
+		if !states[i] {
+			rk.rels[i] *= rk.w.Unstated // (stating no headcount: less of an answer)
+		}
+	}
+	now := make([]bool, len(rk.cands))
+	now[newest] = true
+	return now
+}
