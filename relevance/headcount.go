@@ -74,6 +74,20 @@ func countsPeople(ts []string, k int) bool {
 	return !(ts[k+1] == "人" && k+2 < len(ts) && ts[k+2] == "民")
 }
 
+// forPeople reports that the tokens at k are "for" and a number that counts
+// nothing else ("breakfast for 25, Wednesday 8:30"; not "for 3 nights", "for
+// 120 EUR", "for 10:00").
+func forPeople(ts []string, k int) bool {
+	if ts[k] != "for" || k+1 >= len(ts) || !isNumberToken(ts[k+1]) {
+		return false
+	}
+	if k+2 == len(ts) {
+		return true
+	}
+	next := ts[k+2]
+	return !isNumberToken(next) && !unitWord(next)
+}
+
 // headcountOf reads a text's headcount: stated (a number of people) and
 // changed (a number of people after a word of a new value, "to 1 person",
 // "为 6 位", or a number after one, up to six tokens after a noun naming the count:
@@ -81,7 +95,7 @@ func countsPeople(ts []string, k int) bool {
 func headcountOf(text string) (stated, changed bool) {
 	ts := headcountTokens(normalise(text))
 	for k := range ts {
-		if countsPeople(ts, k) {
+		if countsPeople(ts, k) || forPeople(ts, k) {
 			stated = true
 		}
 		if !newValueWords[ts[k]] || k+1 >= len(ts) || !isNumberToken(ts[k+1]) {
@@ -104,10 +118,12 @@ func headcountOf(text string) (stated, changed bool) {
 // marks the newest event changing the headcount (of the question's object,
 // when it names one: an event naming it or in its story) and gives it the
 // relevance of the most relevant event stating a headcount: it is the count
-// now, what else the first booking says no more of an answer. The events
-// stating no headcount then keep Weights.Unstated of their relevance, as for
-// a fault or a clock time asked (lessOfAnAnswer). Nil when no event changes
-// it.
+// now, what else the first booking says no more of an answer. An earlier
+// event stating a headcount gets Weights.Unstated of that relevance at least
+// (the count it had), and the events stating none keep Weights.Unstated of
+// their own, as for a fault or a clock time asked (lessOfAnAnswer): a driver
+// named or "gluten-free boxes: 3" state a person or a count, no headcount.
+// Nil when no event changes it.
 func (rk *ranking) headcountNow() []bool {
 	if !headcountCues.in(rk.q.normalised()) {
 		return nil
@@ -132,6 +148,9 @@ func (rk *ranking) headcountNow() []bool {
 	}
 	rk.rels[newest] = max(rk.rels[newest], best)
 	for i := range states {
+		if states[i] {
+			rk.rels[i] = max(rk.rels[i], best*rk.w.Unstated) // (an earlier count: "breakfast for 25")
+		}
 		if !states[i] {
 			rk.rels[i] *= rk.w.Unstated // (stating no headcount: less of an answer)
 		}

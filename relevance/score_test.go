@@ -3529,6 +3529,16 @@ func TestAHeadcountIsItsNewestChange(t *testing.T) {
 		{Source: "payments", Time: ago(10), Text: "TB-5521 deposit 50 EUR paid"},
 	}
 	firstFor(t, table, map[string]int{"how many people is tb5521 for?": 1})
+	lunch := []relevance.Candidate{
+		{Source: "orders", Time: ago(50), Text: "Catering CT-7710: team lunch for 30, Monday 12:00, 540 EUR"},
+		{Source: "orders", Time: ago(40), Text: "CT-7710 vegan boxes: 4"},
+		{Source: "orders", Time: ago(30), Text: "CT-7710 guests raised to 36, 648 EUR"},
+		{Source: "orders", Time: ago(10), Text: "CT-7710 driver: Noah, 0157 2210 334"},
+	}
+	scores, _ := relevance.Score(relevance.NewQuery("how many people is ct7710 for?", nil), lunch, relevance.DefaultWeights, nil, testNow)
+	if !ranksFirst(scores, 2) || scores[0] <= scores[1] || scores[0] <= scores[3] {
+		t.Errorf("the count now first, the first count second: %.3f", scores)
+	}
 	room := []relevance.Candidate{
 		{Source: "预订", Time: ago(50), Text: "包厢 预订 BK-7730：周日 中午 12 点，8 位，需要 儿童 座椅"},
 		{Source: "预订", Time: ago(30), Text: "BK-7730 人数 改 为 12 位"},
