@@ -998,6 +998,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese flat rental, a language app, Chinese food delivery, a wedding
 	// venue), written after its eleventh, each pair committed unread and read
 	// once as proof, then development sets;
+	// -blind-333.json and -blind-334.json (a yoga studio, a Chinese hotel, a
+	// tyre change, a Chinese phone repair, catering; a boat tour, a Chinese
+	// courier, a dog sitter, Chinese piano lessons, an escape room), written
+	// after stop 80's headcount reading, committed unread and read once as
+	// proof, then development sets;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1171,7 +1176,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-326.json"}, {"../examples/evalset-blind-327.json"},
 		{"../examples/evalset-blind-328.json"}, {"../examples/evalset-blind-329.json"},
 		{"../examples/evalset-blind-330.json"}, {"../examples/evalset-blind-331.json"},
-		{"../examples/evalset-blind-332.json"},
+		{"../examples/evalset-blind-332.json"}, {"../examples/evalset-blind-333.json"},
+		{"../examples/evalset-blind-334.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
