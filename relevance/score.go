@@ -440,6 +440,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	if asksFor(rk.byClause, ReasonTerm) && w.Identifier > 0 {
 		rk.sumsExplained()
 	}
+	if asksFor(rk.byClause, ReasonTerm) && len(rk.qids) > 0 {
+		rk.causesFound()
+	}
 	rk.object, rk.qids = rk.objectByWords()
 	rk.threads()
 	rk.aboutEvent, rk.happened, rk.steps = rk.stories()
@@ -462,8 +465,8 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 //     (unstatedBy), the thing it asks for by naming it (askedThing);
 //   - relevances: each event's similarity, match, identifier share, recency
 //     and source weight, and its relevance from them;
-//   - lessOfAnAnswer and sumsExplained: what the question's shape takes from,
-//     or gives to, an event's relevance;
+//   - lessOfAnAnswer, sumsExplained and causesFound: what the question's
+//     shape takes from, or gives to, an event's relevance;
 //   - objectByWords: the object a question naming none names by its words;
 //   - threads and stories: what later events inherit from the earlier events
 //     on their object;
@@ -983,6 +986,29 @@ func (rk *ranking) sumsExplained() {
 		}
 		if len(qids) > 0 {
 			addsUp(asked, sums, rels, comps, cands, docs, w.Unstated)
+		}
+	}
+}
+
+// causesFound: asked why of a problem of an object the question names
+// ("KD22317708 为什么 断网？"), a later event on the object stating another
+// problem ("7708 检修：路由器 过热，已 更换") is what was found, and matches at
+// least as well as the event restating the problem ("7708 报障：晚上 经常
+// 断网": problemsOnly).
+func (rk *ranking) causesFound() {
+	q, cands, docs, rels, comps := &rk.q, rk.cands, rk.docs, rk.rels, rk.comps
+	if aboutSaid(q.normalised()) {
+		return
+	}
+	restaters := problemsOnly(q.normalised(), cands, docs)
+	for i := range restaters {
+		if !restaters[i] || comps[i].Identifier == 0 {
+			continue
+		}
+		for j := range cands {
+			if !restaters[j] && comps[j].Identifier > 0 && docs[j].count(reasonHash) > 0 && cands[j].Time.After(cands[i].Time) {
+				rels[j] = max(rels[j], rels[i])
+			}
 		}
 	}
 }

@@ -3546,3 +3546,23 @@ func TestAHeadcountIsItsNewestChange(t *testing.T) {
 	}
 	firstFor(t, room, map[string]int{"BK7730 几 位？": 1})
 }
+
+// Asked why of a problem the question names, of an object it names, a later
+// event on the object stating another problem is what was found: it matches
+// at least as well as the report restating the problem.
+func TestWhyIsTheCauseFoundAfterTheReport(t *testing.T) {
+	broadband := []relevance.Candidate{
+		{Source: "宽带", Time: ago(55), Text: "宽带 账号 KD-5512-3308：300M，每 月 99 元"},
+		{Source: "宽带", Time: ago(40), Text: "3308 报障：白天 经常 断网"},
+		{Source: "宽带", Time: ago(25), Text: "3308 上门 检修：光猫 老化，已 更换"},
+		{Source: "账单", Time: ago(10), Text: "3308 本月 账单 99 元 已 扣"},
+	}
+	firstFor(t, broadband, map[string]int{"KD55123308 为什么 断网？": 2})
+	boiler := []relevance.Candidate{
+		{Source: "service", Time: ago(55), Text: "Service contract BL-2201: gas boiler, yearly check"},
+		{Source: "service", Time: ago(40), Text: "BL-2201 reported: boiler leaking under the tank"},
+		{Source: "service", Time: ago(25), Text: "BL-2201 engineer visit: pump seal cracked, replaced"},
+		{Source: "billing", Time: ago(10), Text: "BL-2201 visit 95 EUR paid"},
+	}
+	firstFor(t, boiler, map[string]int{"why is bl2201 leaking?": 2})
+}
