@@ -1106,6 +1106,11 @@ func TestWhatKindAThingIsIsWhereItIsIntroduced(t *testing.T) {
 	if scores, _, f := fused("what car did I get for rt5520?", hire); !slices.Contains(f.Asks, "description") || !ranksFirst(scores, 1) {
 		t.Errorf("what car was got: %.3f, fusion %+v, want the upgrade first, as the description", scores, f)
 	}
+	// and what one gets ("what car do I get …?"), not what one has ("what
+	// seat do I have …?", which a later event may answer by another word)
+	if scores, _, f := fused("what car do I get for rt5520?", hire); !slices.Contains(f.Asks, "description") || !ranksFirst(scores, 1) {
+		t.Errorf("what car one gets: %.3f, fusion %+v, want the upgrade first, as the description", scores, f)
+	}
 }
 
 // A question asking what a thing's sum is ("额度是多少？", a credit line) is
