@@ -1800,7 +1800,7 @@ func asksWhatKind(q text, own []string) bool {
 	}
 	n := len(q.words)
 	if len(own) == 1 && n >= 3 {
-		if (q.words[0] == "what" || q.words[0] == "which") && stem(q.words[1]) == own[0] && (beWords[q.words[2]] || q.words[2] == "did" || q.words[2] == "do" && n > 4 && q.words[4] == "get") ||
+		if (q.words[0] == "what" || q.words[0] == "which") && stem(q.words[1]) == own[0] && (beWords[q.words[2]] || q.words[2] == "did" || q.words[2] == "do" && n > 4 && (q.words[3] == "i" || q.words[3] == "we") && q.words[4] == "get") ||
 			(q.words[n-2] == "what" || q.words[n-2] == "which") && stem(q.words[n-1]) == own[0] && !strings.HasSuffix(q.words[n-1], "ed") {
 			return true // (not "ev20260347 what happened?")
 		}
