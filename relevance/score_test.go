@@ -2040,6 +2040,39 @@ func FuzzQuestion(f *testing.F) {
 	})
 }
 
+var eventFuzzQuestions = []string{"why is LS-4410 219?", "how many people is sc8812 for?", "CT-2081 几 位？", "what car do I get for rc2290?",
+	"is BR-4418 done?", "7710 为什么 没 送 到？", "when does LH1402 leave now?", "who looks after ds3317?", "4471 卡 里 还 有 多少？",
+	"what does HR-30917 cost?", "what happened to 8803?", "is sv30918 still paused?", "how much is still open on 2290?",
+	"KD22317708 为什么 断网？", "what was wrong with rt-99102?", "20417 几 年级？", "which pitch is cp4412?", "罚款 交 了 吗？",
+	"how long is MB-5510?", "what time do the movers come for mv7714?", "where is ph4427?", "has the second transfer gone through?"}
+
+// FuzzEventText: any event text (a system's, a customer's, in any script),
+// beside a window's usual events, is ranked for questions of every shape the
+// ranking reads text at query time for (sums, headcounts, kinds, steps done,
+// causes, balances, counts, times, places) without panicking, every score
+// finite and non-negative, the lexical match within its range.
+func FuzzEventText(f *testing.F) {
+	for _, s := range []string{"LS-4410 invoice 189 EUR: call-out 89 EUR plus cylinder 100 EUR", "人数 改 为 9 位", "for 25", "to 1 person",
+		"7708 检修：路由器 过热，已 更换", "BR-4418 pads fitted", "¥1,000.00", "3 120.40 元", "", "::", "1,", "to 9", "第 1 名 人民币"} {
+		f.Add(s, uint8(0))
+	}
+	base := []relevance.Candidate{
+		{Source: "a", Time: ago(50), Text: "Call-out LS-4410: locked out, technician on the way"},
+		{Source: "a", Time: ago(40), Text: "SC-8812 changed to 1 person, 470 EUR"},
+		{Source: "b", Time: ago(30), Text: "订座 DZ-8812：周六 晚 6 点，6 位，大厅"},
+	}
+	f.Fuzz(func(t *testing.T, text string, k uint8) {
+		q := eventFuzzQuestions[int(k)%len(eventFuzzQuestions)]
+		cands := append(append([]relevance.Candidate{}, base...), relevance.Candidate{Source: "c", Time: ago(10), Text: text}, relevance.Candidate{Source: "c", Time: ago(5), Text: text + " " + text})
+		scores, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow)
+		for i, s := range scores {
+			if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 || comps[i].Lexical < 0 || comps[i].Lexical > 1 {
+				t.Fatalf("%q / %q: candidate %d scores %v with %+v", q, text, i, s, comps[i])
+			}
+		}
+	})
+}
+
 // A question asking what a thing costs is answered where the thing was
 // priced: a later amount on it (a fee, an extra) inherits the story's first
 // event's share, not all of it, unless it says the price changed; a question
