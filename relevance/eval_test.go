@@ -1002,7 +1002,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// tyre change, a Chinese phone repair, catering; a boat tour, a Chinese
 	// courier, a dog sitter, Chinese piano lessons, an escape room), written
 	// after stop 80's headcount reading, committed unread and read once as
-	// proof, then development sets;
+	// proof, then development sets; -blind-335.json and -blind-336.json
+	// (invoices and a ticket, a Chinese social security card, a bike shop, a
+	// Chinese driving school, flights; an insurance claim, Chinese property
+	// repairs, a gym, Chinese furniture, car hire), written after its
+	// cause-found reading, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1177,7 +1181,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-328.json"}, {"../examples/evalset-blind-329.json"},
 		{"../examples/evalset-blind-330.json"}, {"../examples/evalset-blind-331.json"},
 		{"../examples/evalset-blind-332.json"}, {"../examples/evalset-blind-333.json"},
-		{"../examples/evalset-blind-334.json"},
+		{"../examples/evalset-blind-334.json"}, {"../examples/evalset-blind-335.json"},
+		{"../examples/evalset-blind-336.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
