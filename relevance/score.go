@@ -2214,10 +2214,21 @@ func addsUp(asked []int64, sums [][]int64, rels []float64, comps []Components, c
 // one asked, two of which make it, one plus or less the other: for "why did I
 // only get 130?", "CL-20418 approved: 180.00 EUR minus 50.00 EUR excess"; for
 // "why did I get charged 72?", "90 km over limit, 27 EUR; refuel 45 EUR"; for
-// "why is EL-8830 165?", "invoice 165 EUR: labour 120 EUR, parts 45 EUR". The
-// event names the asked sum as if it wrote it, and matches as well as the
-// object's best event.
+// "why is EL-8830 165?", "invoice 165 EUR: labour 120 EUR, parts 45 EUR"; or
+// three or more of which add up to it, all of them: "invoice 128 EUR: exam 54
+// EUR, blood test 40 EUR, food 34 EUR". The event names the asked sum as if
+// it wrote it, and matches as well as the object's best event.
 func makesSum(stated, asked []int64) bool {
+	var total int64
+	n := 0
+	for _, x := range stated {
+		if !slices.Contains(asked, x) {
+			total, n = total+x, n+1
+		}
+	}
+	if n >= 3 && slices.Contains(asked, total) {
+		return true
+	}
 	for a, x := range stated {
 		for b, y := range stated {
 			if a != b && !slices.Contains(asked, x) && !slices.Contains(asked, y) && make2(x, y, asked) {

@@ -3447,6 +3447,14 @@ func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
 		{Source: "billing", Time: ago(10), Text: "HV-2210 invoice paid"},
 	}
 	firstFor(t, job, map[string]int{"why is HV-2210 210?": 2})
+	// three parts or more, all of them adding up to the sum
+	vet := []relevance.Candidate{
+		{Source: "vet", Time: ago(55), Text: "Appointment VT-7702: dog Bruno, limping, Monday 9:00"},
+		{Source: "vet", Time: ago(45), Text: "VT-7702 X-ray: sprained paw, rest for 2 weeks"},
+		{Source: "billing", Time: ago(25), Text: "VT-7702 invoice 156 EUR: exam 48 EUR, X-ray 85 EUR, bandage 23 EUR"},
+		{Source: "vet", Time: ago(10), Text: "VT-7702 check-up in 2 weeks booked"},
+	}
+	firstFor(t, vet, map[string]int{"why is VT-7702 156?": 2})
 }
 
 // Asked whether a state still holds, a later event saying the thing works
