@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"strings"
 	"unicode"
 )
 
@@ -14,6 +15,28 @@ import (
 // headcountCues ask how many people something is for.
 var headcountCues = newCueSet([]string{"how many people", "how many persons", "how many guests", "how many adults",
 	"how many of us", "headcount", "party size", "几个人", "多少人", "几人", "几位", "人数"})
+
+// crewWords are the people a booking's count may name by their role ("how many
+// movers are coming for mv6610?", "crew increased to 4", "5 players"): as
+// peopleWords and headcountNouns do, in the plural or (after a number or as
+// the count's noun) the singular.
+var crewWords = map[string]bool{"movers": true, "mover": true, "helpers": true, "helper": true, "porters": true, "porter": true,
+	"workers": true, "cleaners": true, "technicians": true, "players": true, "player": true, "crew": true, "team": true,
+	"staff": true, "riders": true, "children": true, "kids": true}
+
+// asksHeadcount reports a question asking how many people something is
+// for: headcountCues, or "how many" and a role's plural ("how many movers").
+func asksHeadcount(q text) bool {
+	if headcountCues.in(q) {
+		return true
+	}
+	for k := 0; k+2 < len(q.words); k++ {
+		if q.words[k] == "how" && q.words[k+1] == "many" && crewWords[q.words[k+2]] && strings.HasSuffix(q.words[k+2], "s") {
+			return true
+		}
+	}
+	return false
+}
 
 // peopleWords count people after a number.
 var peopleWords = map[string]bool{"people": true, "person": true, "persons": true, "guests": true, "guest": true,
@@ -38,8 +61,8 @@ func headcountTokens(s string) []string {
 		switch {
 		case r >= '0' && r <= '9':
 			j := i
-			for j < len(rs) && (rs[j] >= '0' && rs[j] <= '9' || rs[j] == ',' && j+1 < len(rs) && rs[j+1] >= '0' && rs[j+1] <= '9') {
-				j++
+			for j < len(rs) && (rs[j] >= '0' && rs[j] <= '9' || (rs[j] == ',' || rs[j] == ':') && j+1 < len(rs) && rs[j+1] >= '0' && rs[j+1] <= '9') {
+				j++ // (a time, "07:30", is one token, its colon in it)
 			}
 			out = append(out, string(rs[i:j]))
 			i = j
@@ -63,12 +86,15 @@ func headcountTokens(s string) []string {
 	return out
 }
 
-func isNumberToken(t string) bool { return t != "" && t[0] >= '0' && t[0] <= '9' }
+// isNumberToken reports a token of digits (a count, an amount), not a time.
+func isNumberToken(t string) bool {
+	return t != "" && t[0] >= '0' && t[0] <= '9' && !strings.Contains(t, ":")
+}
 
 // countsPeople reports that the tokens at k are a number of people: digits,
 // then a word for people (not 人民币, a currency, nor 第 1 名, a rank).
 func countsPeople(ts []string, k int) bool {
-	if k+1 >= len(ts) || !isNumberToken(ts[k]) || !peopleWords[ts[k+1]] || k > 0 && ts[k-1] == "第" {
+	if k+1 >= len(ts) || !isNumberToken(ts[k]) || !peopleWords[ts[k+1]] && !crewWords[ts[k+1]] || k > 0 && ts[k-1] == "第" {
 		return false
 	}
 	return !(ts[k+1] == "人" && k+2 < len(ts) && ts[k+2] == "民")
@@ -95,8 +121,8 @@ func forPeople(ts []string, k int) bool {
 func headcountOf(text string) (stated, changed bool) {
 	ts := headcountTokens(normalise(text))
 	for k := range ts {
-		if countsPeople(ts, k) || forPeople(ts, k) {
-			stated = true
+		if countsPeople(ts, k) || forPeople(ts, k) || (headcountNouns[ts[k]] || crewWords[ts[k]]) && k+2 < len(ts) && ts[k+1] == "of" && isNumberToken(ts[k+2]) {
+			stated = true // (… "crew of 3")
 		}
 		if !newValueWords[ts[k]] || k+1 >= len(ts) || !isNumberToken(ts[k+1]) {
 			continue
@@ -105,8 +131,11 @@ func headcountOf(text string) (stated, changed bool) {
 			stated, changed = true, true
 			continue
 		}
+		if k+2 < len(ts) && unitWord(ts[k+2]) {
+			continue // (a measure: "team budget raised to 500 EUR")
+		}
 		for j := max(0, k-6); j < k; j++ { // (a code between: "Headcount for CT-209 raised to 45")
-			if headcountNouns[ts[j]] {
+			if headcountNouns[ts[j]] || crewWords[ts[j]] {
 				stated, changed = true, true
 			}
 		}
@@ -125,7 +154,7 @@ func headcountOf(text string) (stated, changed bool) {
 // named or "gluten-free boxes: 3" state a person or a count, no headcount.
 // Nil when no event changes it.
 func (rk *ranking) headcountNow() []bool {
-	if !headcountCues.in(rk.q.normalised()) {
+	if !asksHeadcount(rk.q.normalised()) {
 		return nil
 	}
 	best, newest := 0.0, -1

@@ -21,9 +21,22 @@ func TestHeadcountOf(t *testing.T) {
 		"已 支付 100 人民币":                                  {false, false},
 		"比赛 第 1 名":                                      {false, false},
 		"SC-8812 moved to 10:00":                        {false, false},
+		"Crew arrival changed to 07:30 on 14 June":      {false, false},
+		"MV-9001 booked for 15 Dec, crew of 3":          {true, false},
+		"MV-6610 crew increased to 4 for the piano":     {true, true},
+		"Team budget raised to 500 EUR":                 {false, false},
 	} {
 		if stated, changed := headcountOf(text); stated != want[0] || changed != want[1] {
 			t.Errorf("%q: stated %v, changed %v; want %v", text, stated, changed, want)
+		}
+	}
+}
+
+func TestAsksHeadcount(t *testing.T) {
+	for q, want := range map[string]bool{"how many movers are coming for mv6610?": true, "how many people is it for?": true,
+		"CT-2081 几 位？": true, "how many boxes did I order?": false, "how many mover hours?": false} {
+		if got := asksHeadcount(questionText(q)); got != want {
+			t.Errorf("%q: asks a headcount %v, want %v", q, got, want)
 		}
 	}
 }

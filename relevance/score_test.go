@@ -3586,6 +3586,15 @@ func TestAHeadcountIsItsNewestChange(t *testing.T) {
 		{Source: "预订", Time: ago(10), Text: "BK-7730 备注：两 位 老人 需要 轮椅，请 安排 靠门 座位"},
 	}
 	firstFor(t, room, map[string]int{"BK7730 几 位？": 1})
+	// people by their role: "how many movers …?", "crew of 3", "crew
+	// increased to 4"; a time after "to" is no count
+	move := []relevance.Candidate{
+		{Source: "moves", Time: ago(55), Text: "Move MV-3318: 2-room flat, 20 Dec 8:00, crew of 3, 760 EUR"},
+		{Source: "moves", Time: ago(40), Text: "MV-3318 crew increased to 4: washing machine added"},
+		{Source: "moves", Time: ago(25), Text: "MV-3318 crew arrival changed to 07:30"},
+		{Source: "billing", Time: ago(10), Text: "MV-3318 deposit 200 EUR received"},
+	}
+	firstFor(t, move, map[string]int{"how many movers are coming for mv3318?": 1})
 }
 
 // Asked why of a problem the question names, of an object it names, a later
