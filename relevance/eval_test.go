@@ -1006,7 +1006,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// (invoices and a ticket, a Chinese social security card, a bike shop, a
 	// Chinese driving school, flights; an insurance claim, Chinese property
 	// repairs, a gym, Chinese furniture, car hire), written after its
-	// cause-found reading, the same;
+	// cause-found reading, the same; -blind-337.json and -blind-338.json (a
+	// mobile contract, a Chinese hospital booking, a laundry, a Chinese flat
+	// rental, a conference; Chinese food delivery, a pharmacy, Chinese
+	// broadband, movers, a vet), written after its fourth reading, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1182,7 +1185,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-330.json"}, {"../examples/evalset-blind-331.json"},
 		{"../examples/evalset-blind-332.json"}, {"../examples/evalset-blind-333.json"},
 		{"../examples/evalset-blind-334.json"}, {"../examples/evalset-blind-335.json"},
-		{"../examples/evalset-blind-336.json"},
+		{"../examples/evalset-blind-336.json"}, {"../examples/evalset-blind-337.json"},
+		{"../examples/evalset-blind-338.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
