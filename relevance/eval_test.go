@@ -1010,6 +1010,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// mobile contract, a Chinese hospital booking, a laundry, a Chinese flat
 	// rental, a conference; Chinese food delivery, a pharmacy, Chinese
 	// broadband, movers, a vet), written after its fourth reading, the same;
+	// -blind-339.json (Chinese online shopping, Chinese property repairs, a
+	// Chinese fuel card, printing, Chinese traffic fines), its Chinese
+	// written without spaces, after its sixth, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1186,7 +1189,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-332.json"}, {"../examples/evalset-blind-333.json"},
 		{"../examples/evalset-blind-334.json"}, {"../examples/evalset-blind-335.json"},
 		{"../examples/evalset-blind-336.json"}, {"../examples/evalset-blind-337.json"},
-		{"../examples/evalset-blind-338.json"},
+		{"../examples/evalset-blind-338.json"}, {"../examples/evalset-blind-339.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
