@@ -1234,6 +1234,19 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 			}
 		}
 	}
+	if now := rk.resultNow(); now != nil && w.Newer > 0 {
+		// the newest outcome of a result asked ("报告 已 出：血脂 偏高" for
+		// "体检 结果 怎么样？")
+		f.Change = w.Newer
+		if newer == nil {
+			newer = make([]uint8, len(cands))
+		}
+		for i := range now {
+			if now[i] {
+				newer[i] = 1
+			}
+		}
+	}
 	if len(qids) > 0 && asksWhatHappened(q.normalised()) {
 		consequences(comps, cands, docs)
 	}

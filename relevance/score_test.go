@@ -3616,3 +3616,23 @@ func TestWhyIsTheCauseFoundAfterTheReport(t *testing.T) {
 	}
 	firstFor(t, boiler, map[string]int{"why is bl2201 leaking?": 2})
 }
+
+// Asked for a result, the newest event stating an outcome answers ("报告 已
+// 出：尿酸 偏高", "result: negative"), not the one saying it is on its way
+// ("报告 3 个 工作日 出", "result expected within 24 hours").
+func TestAResultIsTheOutcomeStated(t *testing.T) {
+	check := []relevance.Candidate{
+		{Source: "体检", Time: ago(55), Text: "年度 体检 预约 TJ-8801：周六 上午 8 点，需 空腹"},
+		{Source: "体检", Time: ago(40), Text: "TJ-8801 体检 完成，报告 3 个 工作日 出"},
+		{Source: "体检", Time: ago(25), Text: "TJ-8801 报告 已 出：尿酸 偏高，建议 复查"},
+		{Source: "体检", Time: ago(10), Text: "TJ-8801 复查 预约 12 月 20 日"},
+	}
+	firstFor(t, check, map[string]int{"TJ8801 体检 结果 怎么样？": 2})
+	test := []relevance.Candidate{
+		{Source: "lab", Time: ago(55), Text: "PCR test CV-2210 taken at 9:10"},
+		{Source: "lab", Time: ago(40), Text: "CV-2210 result expected within 24 hours"},
+		{Source: "lab", Time: ago(25), Text: "CV-2210 result: negative"},
+		{Source: "lab", Time: ago(10), Text: "CV-2210 certificate sent by e-mail"},
+	}
+	firstFor(t, test, map[string]int{"what was the result of cv2210?": 2})
+}
