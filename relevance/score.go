@@ -1221,22 +1221,13 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 			}
 		}
 	}
-	if now := rk.headcountNow(); now != nil && w.Newer > 0 {
-		// the newest change of a headcount asked ("SC-8812 changed to 1
-		// person" for "how many people is sc8812 for?")
-		f.Change = w.Newer
-		if newer == nil {
-			newer = make([]uint8, len(cands))
+	// the newest event of a kind the question asks for: a headcount changed
+	// ("SC-8812 changed to 1 person" for "how many people is sc8812 for?"),
+	// an outcome stated ("报告 已 出：血脂 偏高" for "体检 结果 怎么样？")
+	for _, now := range [...][]bool{rk.headcountNow(), rk.resultNow()} {
+		if now == nil || w.Newer == 0 {
+			continue
 		}
-		for i := range now {
-			if now[i] {
-				newer[i] = 1
-			}
-		}
-	}
-	if now := rk.resultNow(); now != nil && w.Newer > 0 {
-		// the newest outcome of a result asked ("报告 已 出：血脂 偏高" for
-		// "体检 结果 怎么样？")
 		f.Change = w.Newer
 		if newer == nil {
 			newer = make([]uint8, len(cands))
