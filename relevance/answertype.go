@@ -2306,7 +2306,23 @@ var doneOrChanged = func() map[string]bool {
 // offer (limitedWords), or advertising by its shape (advertises).
 func offers(t text) bool {
 	return offerWords.in(t) || limitedWords.in(t) && !slices.ContainsFunc(t.words, func(w string) bool { return doneOrChanged[w] }) ||
-		advertises(t)
+		advertises(t) || asksForARating(t.norm)
+}
+
+// asksForARating reports a Chinese line that only asks the customer to rate
+// a service ("BX0912 请 为 本次 服务 评价", "请 为 上 次 服务 打分"), as "rate your
+// …" does in English: 请, then 评价, 打分 or 评分, and no word of a thing done
+// (已, 完成: "已 完成，请 评价" says the job is done).
+func asksForARating(norm string) bool {
+	k := strings.Index(norm, "请")
+	if k < 0 {
+		return false
+	}
+	rest := cjkOnly(norm[k:])
+	if !strings.Contains(rest, "评价") && !strings.Contains(rest, "打分") && !strings.Contains(rest, "评分") {
+		return false
+	}
+	return !strings.Contains(norm, "已") && !strings.Contains(norm, "完成")
 }
 
 // advertises reports the shapes of a price or a discount held out rather than

@@ -590,6 +590,10 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Gift a piano lesson to a friend":                                    true,
 		"加购相册升级，立享八折":                                                        true,
 		"邀请好友办卡，双方各得 1 个月":                                                   true,
+		"BX0912请为本次服务评价":                                                     true, // a request to rate the service only
+		"请 为 上 次 服务 打分":                                                      true,
+		"BJ-30727已完成，请评价":                                                    false, // the job done, then the request
+		"您 评价 了 5 星":                                                         false,
 		"Monthly fee changed from 30 EUR to 35 EUR":                          false, // a price changed
 		"Refund from 20.00 EUR approved":                                     false,
 		"Visit moved from 14 March to 21 March":                              false,

@@ -3636,3 +3636,16 @@ func TestAResultIsTheOutcomeStated(t *testing.T) {
 	}
 	firstFor(t, test, map[string]int{"what was the result of cv2210?": 2})
 }
+
+// A Chinese line that only asks the customer to rate the service ("请 为 本次
+// 服务 评价") offers, as "rate your …" does: it is no news of the job, which
+// the event saying it done is ("已 修好").
+func TestARatingRequestIsNoNews(t *testing.T) {
+	repair := []relevance.Candidate{
+		{Source: "物业", Time: ago(55), Text: "报修 单 BX-3306：卫生间 灯 不亮"},
+		{Source: "物业", Time: ago(40), Text: "BX-3306 电工 下午 2 点 上门"},
+		{Source: "物业", Time: ago(25), Text: "BX-3306 已 换 灯座，灯 亮 了"},
+		{Source: "物业", Time: ago(10), Text: "BX-3306 请 为 本次 服务 评价"},
+	}
+	firstFor(t, repair, map[string]int{"BX3306 好 了 吗？": 2})
+}
