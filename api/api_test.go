@@ -221,6 +221,41 @@ func TestRankMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// ranking=similarity is the formula before hybrid whatever the question and
+// the events say: no reading of a question's shape (a newer value, a
+// headcount, a result, a cause found) changes a score.
+func TestSimilarityRankingReadsNoQuestionShape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	now := time.Now()
+	texts := []string{"Table TB-5521 booked: Friday 19:30, 4 people", "TB-5521 changed to 6 people", "TB-5521 deposit 50 EUR paid",
+		"TJ-8801 体检 完成，报告 3 个 工作日 出", "TJ-8801 报告 已 出：尿酸 偏高", "7708 报障：晚上 经常 断网", "7708 检修：路由器 过热，已 更换",
+		"Job EL-8830 invoice 165 EUR: labour 120 EUR, parts 45 EUR"}
+	var events []store.Event
+	for i, text := range texts {
+		v := make([]float32, 16)
+		for j := range v {
+			v[j] = rng.Float32() - 0.5
+		}
+		events = append(events, store.Event{Source: "s", Key: text, Text: text, Time: now.Add(-time.Duration(5+7*i) * time.Minute), Embedding: v})
+	}
+	s := newTestServer(t, nil, &fakeStore{}, nil)
+	s.cfg.HalfLife = 10 * time.Minute
+	q := events[0].Embedding
+	best := 0.0
+	for _, e := range events {
+		best = math.Max(best, relevance.Cosine(q, e.Embedding))
+	}
+	for _, question := range []string{"how many people is tb5521 for?", "TJ8801 体检 结果 怎么样？", "KD22317708 为什么 断网？", "why is EL-8830 165?"} {
+		got, _ := s.rank(events, question, q, nil, now, RankSimilarity, len(events))
+		for _, g := range got {
+			want := 0.7*math.Max(0, relevance.Cosine(q, g.Embedding))/best + 0.3*math.Exp2(-now.Sub(g.Time).Seconds()/600)
+			if math.Abs(g.Score-want) > 1e-12 {
+				t.Errorf("%q: %q scores %v, the formula %v", question, g.Text, g.Score, want)
+			}
+		}
+	}
+}
+
 func TestDegradationLadder(t *testing.T) {
 	now := time.Now()
 	events := demoEvents(t, now)

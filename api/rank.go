@@ -74,7 +74,7 @@ func (s *Server) rank(events []store.Event, q string, qvec []float32, stats rele
 	case mode == RankSimilarity:
 		w.Lexical, w.Identifier, w.Similarity, w.Thread, w.ThreadFirst = 0, 0, 1, 0, 0
 		w.RecencyIntent, w.Status = w.Recency, w.Recency
-		w.Unstated, w.Sibling, w.Changed, w.ChangedNow = 0, 0, 0, 0 // (the formula before hybrid: whole recency, no objects, no changes)
+		w.Unstated, w.Sibling, w.Changed, w.ChangedNow, w.Newer = 0, 0, 0, 0, 0 // (the formula before hybrid: whole recency, no objects, no changes)
 		fallthrough
 	default:
 		cands := make([]relevance.Candidate, len(events))

@@ -143,24 +143,23 @@ func headcountOf(text string) (stated, changed bool) {
 	return stated, changed
 }
 
-// headcountNow, for a question asking how many people something is for,
-// marks the newest event changing the headcount (of the question's object,
-// when it names one: an event naming it or in its story) and gives it the
-// relevance of the most relevant event stating a headcount: it is the count
-// now, what else the first booking says no more of an answer. An earlier
-// event stating a headcount gets Weights.Unstated of that relevance at least
-// (the count it had), and the events stating none keep Weights.Unstated of
-// their own, as for a fault or a clock time asked (lessOfAnAnswer): a driver
-// named or "gluten-free boxes: 3" state a person or a count, no headcount.
-// Nil when no event changes it.
-func (rk *ranking) headcountNow() []bool {
+// headcountNow, for a question asking how many people something is for, is
+// the newest event changing the headcount (of the question's object, when it
+// names one: onObject), which gets the relevance of the most relevant event
+// stating a headcount: it is the count now, what else the first booking says
+// no more of an answer. An earlier event stating a headcount gets
+// Weights.Unstated of that relevance at least (the count it had), and the
+// events stating none keep Weights.Unstated of their own, as for a fault or a
+// clock time asked (lessOfAnAnswer): a driver named or "gluten-free boxes: 3"
+// state a person or a count, no headcount. -1 when no event changes it.
+func (rk *ranking) headcountNow() int {
 	if !asksHeadcount(rk.q.normalised()) {
-		return nil
+		return -1
 	}
 	best, newest := 0.0, -1
 	states := make([]bool, len(rk.cands))
 	for i := range rk.cands {
-		if len(rk.qids) > 0 && rk.comps[i].Identifier == 0 && rk.comps[i].Thread == 0 {
+		if !rk.onObject(i) {
 			continue
 		}
 		stated, changed := headcountOf(rk.cands[i].Text)
@@ -168,23 +167,34 @@ func (rk *ranking) headcountNow() []bool {
 		if stated {
 			best = max(best, rk.rels[i])
 		}
-		if changed && (newest < 0 || rk.cands[i].Time.After(rk.cands[newest].Time)) {
-			newest = i
+		if changed {
+			newest = rk.newer(i, newest)
 		}
 	}
 	if newest < 0 {
-		return nil
+		return -1
 	}
 	rk.rels[newest] = max(rk.rels[newest], best)
 	for i := range states {
 		if states[i] {
 			rk.rels[i] = max(rk.rels[i], best*rk.w.Unstated) // (an earlier count: "breakfast for 25")
-		}
-		if !states[i] {
+		} else {
 			rk.rels[i] *= rk.w.Unstated // (stating no headcount: less of an answer)
 		}
 	}
-	now := make([]bool, len(rk.cands))
-	now[newest] = true
-	return now
+	return newest
+}
+
+// onObject reports event i on the question's object (naming it, or in its
+// story), or any event when the question names none.
+func (rk *ranking) onObject(i int) bool {
+	return len(rk.qids) == 0 || rk.comps[i].Identifier > 0 || rk.comps[i].Thread > 0
+}
+
+// newer is the newer of events i and j (j -1: none yet).
+func (rk *ranking) newer(i, j int) int {
+	if j < 0 || rk.cands[i].Time.After(rk.cands[j].Time) {
+		return i
+	}
+	return j
 }

@@ -52,30 +52,30 @@ func statesOutcome(text string) (outcome, pending bool) {
 	return outcome && !pending, pending && !outcome
 }
 
-// resultNow, for a question asking for a result, gives the newest event
-// stating an outcome (of the question's object, when it names one) the
-// relevance of the most relevant event of the window, and the events saying
-// the result is still to come keep Weights.Unstated of theirs. Nil when no
-// event states an outcome.
-func (rk *ranking) resultNow() []bool {
+// resultNow, for a question asking for a result, is the newest event
+// stating an outcome (of the question's object, when it names one:
+// onObject), which gets the relevance of the most relevant event of the
+// window; the events saying the result is still to come keep Weights.Unstated
+// of theirs. -1 when no event states an outcome.
+func (rk *ranking) resultNow() int {
 	if !resultCues.in(rk.q.normalised()) {
-		return nil
+		return -1
 	}
 	best, newest := 0.0, -1
 	pending := make([]bool, len(rk.cands))
 	for i := range rk.cands {
-		if len(rk.qids) > 0 && rk.comps[i].Identifier == 0 && rk.comps[i].Thread == 0 {
+		if !rk.onObject(i) {
 			continue
 		}
 		best = max(best, rk.rels[i])
 		outcome, later := statesOutcome(rk.cands[i].Text)
 		pending[i] = later
-		if outcome && (newest < 0 || rk.cands[i].Time.After(rk.cands[newest].Time)) {
-			newest = i
+		if outcome {
+			newest = rk.newer(i, newest)
 		}
 	}
 	if newest < 0 {
-		return nil
+		return -1
 	}
 	rk.rels[newest] = max(rk.rels[newest], best)
 	for i := range pending {
@@ -83,7 +83,5 @@ func (rk *ranking) resultNow() []bool {
 			rk.rels[i] *= rk.w.Unstated
 		}
 	}
-	now := make([]bool, len(rk.cands))
-	now[newest] = true
-	return now
+	return newest
 }

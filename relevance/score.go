@@ -439,8 +439,6 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	}
 	if asksFor(rk.byClause, ReasonTerm) && w.Identifier > 0 {
 		rk.sumsExplained()
-	}
-	if asksFor(rk.byClause, ReasonTerm) && len(rk.qids) > 0 {
 		rk.causesFound()
 	}
 	rk.object, rk.qids = rk.objectByWords()
@@ -529,6 +527,9 @@ type wordMatch struct {
 	kindWas, kindNow int      // (a kind asked, the object's first and newer kind: changedSince)
 	head             rune     // (a Chinese question's noun of one character: askedCJKHead)
 	nounWords        []string // (noun's terms)
+	// the events whose only reason is the problem a question asking why
+	// names (problemsOnly), for causesFound
+	restaters []bool
 }
 
 // readQuestion reads what the question asks.
@@ -577,7 +578,7 @@ func (rk *ranking) matchWords(stats Stats) wordMatch {
 	qids, asked, howLong := rk.qids, rk.asked, rk.howLong
 	lq := rk.lexQuery()
 	describes, kindWas, kindNow := rk.describe(lq)
-	unstated := rk.unstatedBy(lq)
+	unstated, restaters := rk.unstatedBy(lq)
 	noun, counted, countedStem, head, nounWords := rk.askedThing(lq)
 	if len(qids) > 0 && !howLong && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
 		// (after the object's time moved, another time of its events is
@@ -597,7 +598,7 @@ func (rk *ranking) matchWords(stats Stats) wordMatch {
 	expanded := lq.expanded()
 	qterms := append(append(sc.qterms[:0], lq.terms...), lq.phraseWords...) // asksWhatAnEventSays looks at the phrases' words
 	sc.nounWords, sc.qterms = nounWords, qterms                             // (their room, for the next question)
-	return wordMatch{lex: lex, clauses: clauses, qterms: qterms, unstated: unstated, expanded: expanded, describes: describes,
+	return wordMatch{lex: lex, clauses: clauses, qterms: qterms, unstated: unstated, restaters: restaters, expanded: expanded, describes: describes,
 		noun: noun, counted: counted, countedStem: countedStem, kindWas: kindWas, kindNow: kindNow, head: head, nounWords: nounWords}
 }
 
@@ -755,10 +756,9 @@ func (rk *ranking) describe(lq *lexQuery) (describes bool, kindWas, kindNow int)
 // unstatedBy marks the events that state what is asked only as the
 // question does not count it: for the lexical match, and for the stories
 // (inheritance).
-func (rk *ranking) unstatedBy(lq *lexQuery) []bool {
+func (rk *ranking) unstatedBy(lq *lexQuery) (unstated, restaters []bool) {
 	q, cands, docs := &rk.q, rk.cands, rk.docs
 	qids, own, asked, asksMoney, howLong := rk.qids, rk.own, rk.asked, rk.asksMoney, rk.howLong
-	var unstated []bool
 	if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == TimeTerm }) {
 		unstated = lq.unstateAll(unstated, relativeTimes(own, cands, docs), timeHash)
 		if clockAsked.in(q.normalised()) {
@@ -794,9 +794,12 @@ func (rk *ranking) unstatedBy(lq *lexQuery) []bool {
 		unstated = lq.unstateAll(unstated, depositsOnly(docs), moneyHash)
 	}
 	if slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm }) && !aboutSaid(q.normalised()) {
-		unstated = lq.unstateAll(unstated, problemsOnly(q.normalised(), cands, docs), reasonHash, delayHash)
+		restaters = problemsOnly(q.normalised(), cands, docs)
+		// (a copy for causesFound: unstateAll may return the mask itself,
+		// which a later one then adds to)
+		unstated = lq.unstateAll(unstated, slices.Clone(restaters), reasonHash, delayHash)
 	}
-	return unstated
+	return unstated, restaters
 }
 
 // askedThing is the thing a question asks for by naming it (noun, its terms
@@ -994,13 +997,12 @@ func (rk *ranking) sumsExplained() {
 // ("KD22317708 为什么 断网？"), a later event on the object stating another
 // problem ("7708 检修：路由器 过热，已 更换") is what was found, and matches at
 // least as well as the event restating the problem ("7708 报障：晚上 经常
-// 断网": problemsOnly).
+// 断网": the restaters matchWords found, problemsOnly).
 func (rk *ranking) causesFound() {
-	q, cands, docs, rels, comps := &rk.q, rk.cands, rk.docs, rk.rels, rk.comps
-	if aboutSaid(q.normalised()) {
+	cands, docs, rels, comps, restaters := rk.cands, rk.docs, rk.rels, rk.comps, rk.restaters
+	if len(rk.qids) == 0 {
 		return
 	}
-	restaters := problemsOnly(q.normalised(), cands, docs)
 	for i := range restaters {
 		if !restaters[i] || comps[i].Identifier == 0 {
 			continue
@@ -1221,21 +1223,20 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 			}
 		}
 	}
-	// the newest event of a kind the question asks for: a headcount changed
-	// ("SC-8812 changed to 1 person" for "how many people is sc8812 for?"),
-	// an outcome stated ("报告 已 出：血脂 偏高" for "体检 结果 怎么样？")
-	for _, now := range [...][]bool{rk.headcountNow(), rk.resultNow()} {
-		if now == nil || w.Newer == 0 {
-			continue
-		}
-		f.Change = w.Newer
-		if newer == nil {
-			newer = make([]uint8, len(cands))
-		}
-		for i := range now {
-			if now[i] {
-				newer[i] = 1
+	if w.Newer > 0 && w.Unstated > 0 && w.Unstated < 1 {
+		// the newest event of a kind the question asks for: a headcount
+		// changed ("SC-8812 changed to 1 person" for "how many people is
+		// sc8812 for?"), an outcome stated ("报告 已 出：血脂 偏高" for "体检
+		// 结果 怎么样？")
+		for _, now := range [...]int{rk.headcountNow(), rk.resultNow()} {
+			if now < 0 {
+				continue
 			}
+			f.Change = w.Newer
+			if newer == nil {
+				newer = make([]uint8, len(cands))
+			}
+			newer[now] = 1
 		}
 	}
 	if len(qids) > 0 && asksWhatHappened(q.normalised()) {
