@@ -2492,6 +2492,15 @@ func TestARequestSaysNothingChanged(t *testing.T) {
 	if !f.AsksNow || comps[0].Change != 0 || comps[1].Change != 0 || comps[2].Change != 1 || comps[3].Change != 0 {
 		t.Errorf("only the move says it changed (not a request, a question or a suggestion): %+v %+v", f, comps)
 	}
+	// 建议 (advise), 推荐, 可以 before the change word: only suggested
+	brakes := []relevance.Candidate{
+		{Source: "维修", Time: ago(40), Text: "技师 检查：刹车片 磨损，建议 更换"},
+		{Source: "维修", Time: ago(30), Text: "刹车片 已 更换，费用 380 元"},
+		{Source: "维修", Time: ago(20), Text: "轮胎 可以 换成 冬季 胎，我们 推荐 改为 每年 检查"},
+	}
+	if _, comps, f := fused("刹车片 现在 怎么样？", brakes); !f.AsksNow || comps[0].Change != 0 || comps[1].Change != 1 || comps[2].Change != 0 {
+		t.Errorf("only 已 更换 says it changed (not 建议 更换, 可以 换成, 推荐 改为): %+v %+v", f, comps)
+	}
 }
 
 // A question about what someone said is answered by the event saying it,

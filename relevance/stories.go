@@ -1158,10 +1158,14 @@ func (d doc) withChangeMarks(norm string) doc {
 	if d.marks&scriptCJK != 0 {
 		joined = string(joinedCJK([]rune(norm)))
 	}
-	if (hasAny(&d, changeHashes) && !attributiveOnly(&d, norm) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) {
+	cjk := norm // (Chinese read joined: onlySuggestedCJK)
+	if joined != "" {
+		cjk = joined
+	}
+	if (hasAny(&d, changeHashes) && !attributiveOnly(&d, norm) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) && !onlySuggestedCJK(cjk, changeWords) {
 		d.marks |= markChanged
 	}
-	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) {
+	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) && !onlySuggestedCJK(cjk, replacedWords) {
 		d.marks |= markReplaced
 		if changesItself(norm) {
 			d.marks |= markItself
@@ -1268,6 +1272,34 @@ func onlyAsked(norm string, hs []uint64) bool {
 var suggesting = map[string]bool{"suggest": true, "suggests": true, "recommend": true, "recommends": true, "advise": true,
 	"advises": true, "propose": true, "proposes": true, "consider": true, "want": true, "like": true, "can": true, "could": true,
 	"might": true, "should": true} // (not "may": "3 May moved to 5 May")
+
+// onlySuggestedCJK reports a text (its Chinese joined) whose every Chinese
+// word of words comes right after a word only suggesting it ("建议 更换": a
+// replacement advised, none made), and that has one.
+func onlySuggestedCJK(text string, words []string) bool {
+	found := false
+	for _, w := range words {
+		if strings.IndexFunc(w, isCJK) < 0 {
+			continue
+		}
+		for from := 0; ; {
+			k := strings.Index(text[from:], w)
+			if k < 0 {
+				break
+			}
+			if !slices.ContainsFunc(suggestingCJK, func(s string) bool { return strings.HasSuffix(text[:from+k], s) }) {
+				return false
+			}
+			found = true
+			from += k + len(w)
+		}
+	}
+	return found
+}
+
+// suggestingCJK are the Chinese words before a change word that only
+// suggest it: 建议 (advise), 推荐 (recommend), 可以 (could).
+var suggestingCJK = []string{"建议", "推荐", "可以"}
 
 // requestObjects follow a change word that asks for the change: "update
 // your card", "change the address".
