@@ -156,7 +156,7 @@ func (rk *ranking) headcountNow() int {
 	if !asksHeadcount(rk.q.normalised()) {
 		return -1
 	}
-	best, newest := 0.0, -1
+	best, newest := -1, -1
 	states := make([]bool, len(rk.cands))
 	for i := range rk.cands {
 		if !rk.onObject(i) {
@@ -164,8 +164,8 @@ func (rk *ranking) headcountNow() int {
 		}
 		stated, changed := headcountOf(rk.cands[i].Text)
 		states[i] = stated
-		if stated {
-			best = max(best, rk.rels[i])
+		if stated && (best < 0 || rk.rels[i] > rk.rels[best]) {
+			best = i
 		}
 		if changed {
 			newest = rk.newer(i, newest)
@@ -174,10 +174,10 @@ func (rk *ranking) headcountNow() int {
 	if newest < 0 {
 		return -1
 	}
-	rk.rels[newest] = max(rk.rels[newest], best)
+	rk.answersAs(newest, best)
 	for i := range states {
 		if states[i] {
-			rk.rels[i] = max(rk.rels[i], best*rk.w.Unstated) // (an earlier count: "breakfast for 25")
+			rk.rels[i] = max(rk.rels[i], rk.rels[best]*rk.w.Unstated) // (an earlier count: "breakfast for 25")
 		} else {
 			rk.rels[i] *= rk.w.Unstated // (stating no headcount: less of an answer)
 		}

@@ -61,13 +61,15 @@ func (rk *ranking) resultNow() int {
 	if !resultCues.in(rk.q.normalised()) {
 		return -1
 	}
-	best, newest := 0.0, -1
+	best, newest := -1, -1
 	pending := make([]bool, len(rk.cands))
 	for i := range rk.cands {
 		if !rk.onObject(i) {
 			continue
 		}
-		best = max(best, rk.rels[i])
+		if best < 0 || rk.rels[i] > rk.rels[best] {
+			best = i
+		}
 		outcome, later := statesOutcome(rk.cands[i].Text)
 		pending[i] = later
 		if outcome {
@@ -77,7 +79,7 @@ func (rk *ranking) resultNow() int {
 	if newest < 0 {
 		return -1
 	}
-	rk.rels[newest] = max(rk.rels[newest], best)
+	rk.answersAs(newest, best)
 	for i := range pending {
 		if pending[i] {
 			rk.rels[i] *= rk.w.Unstated

@@ -1218,7 +1218,7 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 			// base rate "adjusted" is no newer price of the month asked
 			for j, kind := range newer {
 				if kind != 0 && (noun != 0 || namesTypeAsked(&docs[j], byClause) || j < len(clauses) && clauses[j]&counted != 0 || kind == newerTime && !changesLater(best, comps, cands, docs)) {
-					rels[j] = max(rels[j], rels[best])
+					rk.answersAs(j, best)
 				}
 			}
 		}
@@ -1250,9 +1250,22 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 		// the kind the object changed to answers as its first kind matched
 		// ("TJ-8826 升级 为 高级 版" for "TJ-8826 什么 套餐？", where only the
 		// booking says 套餐)
-		rels[kindNow] = max(rels[kindNow], rels[kindWas])
+		rk.answersAs(kindNow, kindWas)
 	}
 	return newer, stepNow
+}
+
+// answersAs lets event j, a newer word on what event best answers, answer as
+// best does: its relevance, and, when it is tied to the question's object
+// without naming it (it echoes the object's words, or names it through
+// another identifier: "您 修改 人数 为 6 位" after "餐厅 预订 CT-2081：…，4
+// 位"), the identifier score of best too: the reading found it on the object,
+// and the older event naming the object is no surer an answer for naming it.
+func (rk *ranking) answersAs(j, best int) {
+	rk.rels[j] = max(rk.rels[j], rk.rels[best])
+	if len(rk.qids) > 0 && rk.comps[j].Identifier > 0 {
+		rk.comps[j].Identifier = max(rk.comps[j].Identifier, rk.comps[best].Identifier)
+	}
 }
 
 // fuse scores each event (Score's formula).

@@ -1,6 +1,7 @@
 package relevance_test
 
 import (
+	"context"
 	"math"
 	"os"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/freshctx/freshctx/internal/testenv"
 	"github.com/freshctx/freshctx/relevance"
 )
 
@@ -3604,6 +3606,42 @@ func TestAHeadcountIsItsNewestChange(t *testing.T) {
 		{Source: "billing", Time: ago(10), Text: "MV-3318 deposit 200 EUR received"},
 	}
 	firstFor(t, move, map[string]int{"how many movers are coming for mv3318?": 1})
+}
+
+// An event a reading takes for the object's newer answer (a headcount
+// changed, a plan upgraded) without naming the object, tied to it by its
+// words alone, answers as the event naming it does, identifier score too:
+// with the offline embedder's vectors, the booking naming ZW-3391 no longer
+// outranks "您 修改 人数 为 8 位" for naming it.
+func TestANewerAnswerCountsAsNamingItsObject(t *testing.T) {
+	for q, c := range map[string]struct {
+		texts []string
+		want  int
+	}{
+		"ZW-3391 几 位？": {[]string{"桌位 预订 ZW-3391：周六 晚上 6 点，5 位，包间", "您 修改 人数 为 8 位", "8 位 包间 已 确认，最低 消费 1000 元",
+			"到店 时间 改 为 晚上 6 点 半", "停车 券 已 发放"}, 1},
+		"what plan is MS-5520?": {[]string{"Membership MS-5520: Basic plan, off-peak access, 24.00 EUR a month", "Upgraded to Plus: any time access, 39.00 EUR from next month",
+			"Locker rented, 5.00 EUR", "Invoice: 39.00 EUR Plus, paid"}, 1},
+	} {
+		cands := embedded(t, tenMinutesApart(c.texts))
+		qv := embedded(t, []relevance.Candidate{{Text: relevance.WithoutCourtesy(q)}})[0].Embedding
+		if scores, comps := relevance.Score(relevance.NewQuery(q, qv), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, c.want) {
+			t.Errorf("%q: %q should rank first: %.3f %+v", q, c.texts[c.want], scores, comps)
+		}
+	}
+}
+
+// embedded is cands with the offline embedder's vectors.
+func embedded(t *testing.T, cands []relevance.Candidate) []relevance.Candidate {
+	emb := testenv.LocalEmbedder(t, 384)
+	for i := range cands {
+		v, err := emb.Embed(context.Background(), []string{cands[i].Text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands[i].Embedding = v[0]
+	}
+	return cands
 }
 
 // Asked why of a problem the question names, of an object it names, a later
