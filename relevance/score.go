@@ -999,7 +999,7 @@ func (rk *ranking) sumsExplained() {
 // least as well as the event restating the problem ("7708 报障：晚上 经常
 // 断网": the restaters matchWords found, problemsOnly).
 func (rk *ranking) causesFound() {
-	cands, docs, rels, comps, restaters := rk.cands, rk.docs, rk.rels, rk.comps, rk.restaters
+	cands, docs, comps, restaters := rk.cands, rk.docs, rk.comps, rk.restaters
 	if len(rk.qids) == 0 {
 		return
 	}
@@ -1009,7 +1009,7 @@ func (rk *ranking) causesFound() {
 		}
 		for j := range cands {
 			if !restaters[j] && comps[j].Identifier > 0 && docs[j].count(reasonHash) > 0 && cands[j].Time.After(cands[i].Time) {
-				rels[j] = max(rels[j], rels[i])
+				rk.answersAs(j, i)
 			}
 		}
 	}
