@@ -10,9 +10,10 @@ import (
 // negations that turn a word around.
 
 // newsWord reports a word of a question that asks only for what is new
-// ("what is the latest on …?", "any update on …?", "… 最新进展？"): one of
-// newsStems, or Chinese characters all of which are news words' (the
-// analysis's characters and pairs of 最新进展: 最, 新进, …).
+// ("what is the latest on …?", "any update on …?", "… 最新进展？") or where
+// a thing stands ("what's the status of …?", "… 现在 什么 情况？", "… 怎么样
+// 了？", 进度, 状态): one of newsStems, or Chinese characters all of which are
+// news words' (the analysis's characters and pairs of 最新进展: 最, 新进, …).
 func newsWord(t string) bool {
 	if newsStems[t] {
 		return true
@@ -30,7 +31,7 @@ var newsStems = func() map[string]bool {
 }()
 
 // newsCJK are the characters of the Chinese news words: 最新, 进展, 现在, 目前, 最近.
-const newsCJK = "最新进展现在目前近"
+const newsCJK = "最新进展现在目前近怎么样了状态情况度"
 
 // recencyWords mark a question about what is newest, in English and Chinese.
 var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "lately", "current", "currently",

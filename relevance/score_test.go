@@ -1150,8 +1150,9 @@ func TestAnIdentifierDecidesOnlyAgainstItsOwnKind(t *testing.T) {
 }
 
 // A question asking only what is newest on an object alone of its kind
-// ("what is the latest on CV-33019?", "what's the status of CV-33019?") asks
-// what is newest in its story: the
+// ("what is the latest on CV-33019?", "what's the status of CV-33019?",
+// "CV-33019 现在 什么 情况？", "… 怎么样 了？") asks what is newest in its
+// story: the
 // newest event answers it whether it names the object or not; naming it
 // counts a little (Weights.IdentifierStory).
 func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
@@ -1161,7 +1162,8 @@ func TestTheLatestOnTheOnlyObjectIsTheNewest(t *testing.T) {
 		{Source: "legal", Time: ago(9), Text: "Seller's solicitor has not yet answered our enquiries"},
 		{Source: "legal", Time: ago(1), Text: "Target exchange date moved to 20 June"},
 	}
-	for _, q := range []string{"what is the latest on CV-33019?", "any update on CV-33019?", "CV-33019 最新进展？", "what's the status of CV-33019?"} {
+	for _, q := range []string{"what is the latest on CV-33019?", "any update on CV-33019?", "CV-33019 最新进展？", "what's the status of CV-33019?",
+		"CV-33019 现在 什么 情况？", "CV-33019 怎么样 了？", "CV-33019 进度？", "CV-33019 什么 状态？"} {
 		scores, _, f := fused(q, cands)
 		if !f.IdentifierAlone || f.Identifier != relevance.DefaultWeights.IdentifierStory || !ranksFirst(scores, 3) {
 			t.Errorf("%q: the newest event should rank first, naming the matter weigh IdentifierStory: %.3f %+v", q, scores, f)
