@@ -2917,19 +2917,23 @@ func stepsDone(q text, cands []Candidate, comps []Components) []bool {
 }
 
 // questionVerbs are a question's words that may name the step it asks
-// about (at most eight: Latin letters, longer than two, no stop word or
-// auxiliary), and how many; with participles false, not one ending in "ed"
+// about (at most eight: Latin letters, longer than two, no stop word but
+// collectVerbs' "get", no auxiliary), and how many; with participles false, not one ending in "ed"
 // ("did B-TX 4410 pass?": pass; "when was rm208 installed?" keeps
 // installed).
 func questionVerbs(q text, participles bool) (verbs [8]string, n int) {
 	for _, w := range q.words {
-		if n < len(verbs) && len(w) > 2 && isLetters(w) && !stopWords[w] && !auxiliaries[w] && (participles || !strings.HasSuffix(w, "ed")) {
+		if n < len(verbs) && len(w) > 2 && isLetters(w) && (!stopWords[w] || collectVerbs[w]) && !auxiliaries[w] && (participles || !strings.HasSuffix(w, "ed")) {
 			verbs[n] = w
 			n++
 		}
 	}
 	return verbs, n
 }
+
+// collectVerbs ask when a thing can be had ("when can I get al3307?", "when
+// can I pick it up?"): "ready" says that step done.
+var collectVerbs = map[string]bool{"get": true, "collect": true, "pick": true, "fetch": true}
 
 // saysVerbDone reports a text saying one of verbs done: its regular
 // participle (participleOf: "passed" for pass); with same, also the verb
@@ -2940,7 +2944,7 @@ func saysVerbDone(text string, verbs []string, same bool) bool {
 	for k := 0; k < len(text); {
 		w, next := latinWord(text, k, &buf)
 		if m := len(w); m > 0 && slices.ContainsFunc(verbs, func(v string) bool {
-			return same && (v == "ready" || strings.HasSuffix(v, "ed")) && string(w) == v || m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && participleOf(w, v)
+			return same && (v == "ready" || strings.HasSuffix(v, "ed")) && string(w) == v || same && collectVerbs[v] && string(w) == "ready" || m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && participleOf(w, v)
 		}) {
 			return true
 		}

@@ -3510,7 +3510,8 @@ func TestALaterBalanceIsTheBalance(t *testing.T) {
 // Asked when a step happens, a later event saying the step done ("LP-5520
 // shipped") answers it: it has happened, and the event is when. The promise
 // of a time before it ("ships in 10 days") no longer does; nor does a later
-// event on the object stating nothing of the step.
+// event on the object stating nothing of the step. Asked when a thing can be
+// had ("when can I get rp4410?"), "ready" says that step done.
 func TestWhenIsAnsweredByTheStepDone(t *testing.T) {
 	order := []relevance.Candidate{
 		{Source: "shop", Time: ago(55), Text: "Order LP-5520: standing desk, 389 EUR"},
@@ -3526,6 +3527,14 @@ func TestWhenIsAnsweredByTheStepDone(t *testing.T) {
 		{Source: "billing", Time: ago(10), Text: "BS-208 deposit 200 EUR refunded"},
 	}
 	firstFor(t, boiler, map[string]int{"when was bs208 installed?": 2})
+	// asked when a thing can be had (get, collect, pick up), "ready" says it
+	repair := []relevance.Candidate{
+		{Source: "repairs", Time: ago(55), Text: "Repair RP-4410: phone screen, ready Wednesday"},
+		{Source: "repairs", Time: ago(40), Text: "RP-4410 part delayed, ready Friday instead"},
+		{Source: "repairs", Time: ago(25), Text: "RP-4410 ready for pick-up"},
+		{Source: "billing", Time: ago(10), Text: "RP-4410 paid 89 EUR"},
+	}
+	firstFor(t, repair, map[string]int{"when can I get rp4410?": 2, "when can I collect RP-4410?": 2})
 }
 
 // "几 年级？" asks which grade, the thing named after 几, as "什么 车厢？"
