@@ -1740,7 +1740,8 @@ func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
 
 // Asked what is wrong with a thing or what a check found, an event stating
 // no fault or finding keeps Weights.Unstated of its relevance: the later
-// line naming the engineer does not say what he found.
+// line naming the engineer does not say what he found. A check's advice
+// ("replacement advised") is a finding.
 func TestAFaultQuestionLooksForAFinding(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "bookings", Time: ago(50), Text: "Boiler service booked: Tuesday 08:00-10:00"},
@@ -1756,6 +1757,14 @@ func TestAFaultQuestionLooksForAFinding(t *testing.T) {
 		{Source: "billing", Time: ago(2), Text: "Knee MRI scan co-payment: 20.00 EUR"},
 	}
 	firstOnlyWith(t, relevance.NewQuery("what did the knee MRI scan show?", nil), scan, 0, func(w *relevance.Weights) { w.Unstated = 0 })
+	// a check's advice is a finding ("replacement advised")
+	tyres := []relevance.Candidate{
+		{Source: "storage", Time: ago(50), Text: "Tyre storage TC-2290: 4 summer tyres 205/55 R16, rack 3-B"},
+		{Source: "workshop", Time: ago(35), Text: "TC-2290 tread depth 2.5 mm: replacement advised"},
+		{Source: "workshop", Time: ago(20), Text: "TC-2290 tyres fitted to your car"},
+		{Source: "billing", Time: ago(5), Text: "TC-2290 fitting 40 EUR paid"},
+	}
+	firstFor(t, tyres, map[string]int{"what did you find on tc2290?": 1, "what was wrong with the tyres?": 1})
 }
 
 // A question naming only an amount names the event stating it, not the
