@@ -825,7 +825,9 @@ func cjkDosage(run []rune) bool {
 
 // statesInstruction reports a text that tells the customer what to do: a
 // clause that begins with a verb ("Bring your passport", "Please bring …",
-// "Don't forget …"), "must", or a Chinese request (请勿, 务必, 不要, …).
+// "Don't forget …"), "please" before one wherever it stands ("resolution
+// too low, please upload a larger file"), "must", or a Chinese request (请勿,
+// 务必, 不要, …).
 func statesInstruction(rs []rune) bool {
 	var buf [12]byte
 	start := true // at a clause's start
@@ -842,7 +844,7 @@ func statesInstruction(rs []rune) bool {
 		case isLatin(r):
 			j := span(rs, i, isLatin)
 			w := string(asciiWord(rs[i:j], &buf))
-			if instructionWords[w] || start && imperativeVerbs[w] || dosage(w, rs[j:]) {
+			if instructionWords[w] || start && imperativeVerbs[w] || dosage(w, rs[j:]) || w == "please" && imperativeVerbs[strings.ToLower(wordAfter(rs, j))] {
 				return true
 			}
 			start = false

@@ -807,6 +807,9 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 		"Order ready for pick-up":                                        false,
 		"Parcel 3S-88145: collect by Friday at Kiosk Nord, bring ID":     true,
 		"Collection point changed to Kiosk Nord":                         false,
+		"Canvas image resolution too low, please upload a larger file":   true, // ("please" before a verb, wherever it stands)
+		"Thank you, please note the new opening hours":                   true,
+		"Delivered, thank you for shopping with us, please come again":   false,
 		"处方：阿莫西林 颗粒，每日 两次，连服 5 天":                                        true, // a dosage
 		"每日 转账 限额 5,000 元":                                               false,
 		"D-305 开课 前 请 安装 Excel 和 Python":                                 true,  // 请 before a verb
