@@ -1013,6 +1013,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-339.json (Chinese online shopping, Chinese property repairs, a
 	// Chinese fuel card, printing, Chinese traffic fines), its Chinese
 	// written without spaces, after its sixth, the same;
+	// -blind-340.json and -blind-341.json (a tailor, a Chinese car-wash
+	// membership, a ferry, Chinese kindergarten fees, cloud storage; a
+	// heating repair, a Chinese train rebooking, a tyre hotel, a Chinese
+	// hotel, photo prints), written after stop 81's third reading, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1190,6 +1194,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-334.json"}, {"../examples/evalset-blind-335.json"},
 		{"../examples/evalset-blind-336.json"}, {"../examples/evalset-blind-337.json"},
 		{"../examples/evalset-blind-338.json"}, {"../examples/evalset-blind-339.json"},
+		{"../examples/evalset-blind-340.json"}, {"../examples/evalset-blind-341.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
