@@ -2510,6 +2510,15 @@ func TestARequestSaysNothingChanged(t *testing.T) {
 	if !f.AsksNow || comps[0].Change != 0 || comps[1].Change != 0 || comps[2].Change != 1 || comps[3].Change != 0 {
 		t.Errorf("only the move says it changed (not a request, a question or a suggestion): %+v %+v", f, comps)
 	}
+	// a change word before a sum names the change's price ("upgrade 60 EUR
+	// charged", "change fee"), no change
+	plan := []relevance.Candidate{
+		{Source: "billing", Time: ago(30), Text: "Plan upgraded to Premium"},
+		{Source: "billing", Time: ago(20), Text: "Upgrade 60 EUR charged"},
+	}
+	if _, comps, f := fused("what plan am I on now?", plan); !f.AsksNow || comps[0].Change != 1 || comps[1].Change != 0 {
+		t.Errorf("only the upgrade says it changed, not its price: %+v %+v", f, comps)
+	}
 	// 建议 (advise), 推荐, 可以 before the change word: only suggested
 	brakes := []relevance.Candidate{
 		{Source: "维修", Time: ago(40), Text: "技师 检查：刹车片 磨损，建议 更换"},

@@ -1242,8 +1242,9 @@ func spacedSaid(norm, joined string, words []string) bool {
 // onlyAsked reports that each of a text's words (norm: the text
 // normalised) whose terms are hs asks the customer to do it ("update your
 // card", "please replace the filter": the word in its plain form, not "-ed",
-// before whose thing it is to change) or only suggests it ("we suggest
-// moving up a level": suggesting).
+// before whose thing it is to change), only suggests it ("we suggest
+// moving up a level": suggesting), or, in its plain form before a number,
+// names its price ("upgrade 60 EUR charged": a noun, no change said).
 func onlyAsked(norm string, hs []uint64) bool {
 	words := wordsOf(norm)
 	asked := false
@@ -1258,7 +1259,7 @@ func onlyAsked(norm string, hs []uint64) bool {
 		if before == "to" && k > 1 {
 			before = words[k-2]
 		}
-		if !suggesting[before] && (strings.HasSuffix(w, "ed") || k+1 == len(words) || !requestObjects[words[k+1]]) {
+		if !suggesting[before] && (strings.HasSuffix(w, "ed") || k+1 == len(words) || !requestObjects[words[k+1]] && !isNumber(words[k+1])) {
 			return false // (a change the text states)
 		}
 		asked = true
