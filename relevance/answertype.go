@@ -900,6 +900,7 @@ const PlaceTerm = "⌖"
 // kind ("which seat do I have now?" found the gate).
 var whereToWords = []string{"where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
 	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
+	"where do they", "where does", "where will", "where should", "where can",
 	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取", "在哪取", "在哪拿", "在哪领", "哪里领", "在哪办", "哪儿取",
 	"在哪考", "哪里考", "在哪上课", "在哪集合", "在哪见面", "在哪坐", "在哪交", "在哪签"}
 

@@ -425,6 +425,9 @@ func TestAnswerTypes(t *testing.T) {
 		"who is coming to fix the boiler?":         {who},
 		"谁来送货？":                                    {who},
 		"where do I need to go for class?":         {place},
+		"where do they bring the food?":            {place}, // where someone else does it
+		"where does the tour start?":               {place},
+		"where will the truck park?":               {place},
 		"where are my seats?":                      {place},
 		"where is the boxing class?":               {place}, // something that happens somewhere
 		"where's my meeting with the lawyer?":      {place},
