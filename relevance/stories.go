@@ -1158,14 +1158,10 @@ func (d doc) withChangeMarks(norm string) doc {
 	if d.marks&scriptCJK != 0 {
 		joined = string(joinedCJK([]rune(norm)))
 	}
-	cjk := norm // (Chinese read joined: onlySuggestedCJK)
-	if joined != "" {
-		cjk = joined
-	}
-	if (hasAny(&d, changeHashes) && !attributiveOnly(&d, norm) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) && !onlySuggestedCJK(cjk, changeWords) {
+	if (hasAny(&d, changeHashes) && !attributiveOnly(&d, norm) || spacedSaid(norm, joined, changeWords)) && !onlyAsked(norm, changeHashes) && !(joined != "" && onlySuggestedCJK(joined, changeWords)) {
 		d.marks |= markChanged
 	}
-	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) && !onlySuggestedCJK(cjk, replacedWords) {
+	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) && !(joined != "" && onlySuggestedCJK(joined, replacedWords)) {
 		d.marks |= markReplaced
 		if changesItself(norm) {
 			d.marks |= markItself
