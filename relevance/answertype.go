@@ -1940,7 +1940,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝
 	"延期", "顺延", "问题", "不了", "可疑", "有误", "不正确", "不符", "破损", "遗失", "缺少", "缺失", "不支持",
 	// the faults and findings' Chinese (leak, worn, stuck, cracked, rust, infection, fever, overheating, slow)
 	"漏水", "渗水", "磨损", "老化", "堵塞", "卡住", "裂", "生锈", "发炎", "感染", "发烧", "过热", "变慢",
-	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "撤销", "禁用", "注销",
+	"不兼容", "待处理", "缺陷", "短缺", "台风", "暴雪", "罢工", "堵车", "拥堵", "诊断", "检查发现", "检测发现", "开药", "开了药", // (a medicine prescribed: a diagnosis made, "就诊 完成：湿疹，开 药膏")
+	"撤销", "禁用", "注销",
 	// what an inspection finds (scratch, stain, swollen, mould, dent, rotten, damp)
 	"划痕", "污渍", "鼓包", "发霉", "霉变", "凹陷", "腐烂", "受潮", "瑕疵", "刮花", "刮伤", "划伤", "磕碰",
 	// (an oil or water stain, a card demagnetised, an address unclear; a part loose, warped, snapped, a tyre punctured or losing air)

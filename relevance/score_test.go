@@ -3422,6 +3422,14 @@ func TestWhatIsWrongIsTheFindingNotTheReport(t *testing.T) {
 		{Source: "宠物", Time: ago(25), Text: "CW-31207 药费 120 元 已 付"},
 	}
 	firstFor(t, pet, map[string]int{"31207 得 了 什么 病？": 1})
+	// a medicine prescribed (开 药) says a diagnosis was made, whatever
+	// illness no word list knows it names
+	visit := []relevance.Candidate{
+		{Source: "医院", Time: ago(55), Text: "挂号 GH-41207：皮肤科，周三 上午 9:20"},
+		{Source: "医院", Time: ago(35), Text: "GH-41207 就诊 完成：荨麻疹，开 药 一 盒"},
+		{Source: "医院", Time: ago(15), Text: "GH-41207 自付 64 元 已 支付"},
+	}
+	firstFor(t, visit, map[string]int{"41207 看 的 什么 病？": 1})
 }
 
 // Asked how many of a thing an object has, a later event writing a new
