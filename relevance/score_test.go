@@ -1736,6 +1736,13 @@ func TestWhetherAStepIsDoneAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "lab", Time: ago(28), Text: "00415 needs repeat, sample leaked"},
 	}
 	firstFor(t, lab, map[string]int{"is the blood test back?": 2})
+	// money held, then released or transferred, has gone out
+	rent := []relevance.Candidate{
+		{Source: "bank", Time: ago(50), Text: "Transfer TR-7710 of 900.00 EUR to Oak Rentals held for a security check"},
+		{Source: "bank", Time: ago(30), Text: "TR-7710 released after your confirmation"},
+		{Source: "cards", Time: ago(10), Text: "Card ending 4410 used at Fuel Stop, 62.00 EUR"},
+	}
+	firstFor(t, rent, map[string]int{"has the rent gone out?": 1, "did my rent transfer go through?": 1})
 }
 
 // Asked what is wrong with a thing or what a check found, an event stating

@@ -1394,7 +1394,7 @@ var (
 	finishedWords = map[string]bool{"succeeded": true, "completed": true, "done": true, "resolved": true, "fixed": true,
 		"delivered": true, "received": true, "approved": true, "processed": true, "activated": true, "repaired": true,
 		"cleared": true, "collected": true, "executed": true, "shipped": true, "dispatched": true, "replaced": true,
-		"returned": true, "fitted": true, "finished": true, "ready": true}
+		"returned": true, "fitted": true, "finished": true, "ready": true, "released": true, "transferred": true}
 	paidWords = map[string]bool{"paid": true, "prepaid": true, "refunded": true, "credited": true, "settled": true, "reimbursed": true}
 )
 
