@@ -1130,7 +1130,8 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
 			sum:       !still && !happened && asksMoney && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
-			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated, steps: steps}
+			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated, steps: steps,
+			noMoney: !still && !happened && !q.Intent && len(asked) == 0 && !aboutMoney(q.normalised()) && !asksWhatHappened(q.normalised()) && !priceWords.in(q.normalised())}
 		if len(qids) > 0 && asksIfItHolds(q.normalised(), still, whether) {
 			how.holds = qids
 		}
@@ -1138,6 +1139,11 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 	}
 	return aboutEvent, happened, steps
 }
+
+// priceWords name a price in a question without asking a sum ("is my
+// insurance getting more expensive", "是不是 更 贵 了？"): a later amount of
+// the story may be its newer price.
+var priceWords = newCueSet([]string{"expensive", "cheaper", "cheap", "price", "prices", "cost", "costs", "premium", "rate", "贵", "便宜", "价"})
 
 // fusion is the question's shares of recency and identifiers (Fusion), and
 // whether the window is its object's story alone (story).

@@ -3745,3 +3745,26 @@ func TestARatingRequestIsNoNews(t *testing.T) {
 	}
 	firstFor(t, repair, map[string]int{"BX3306 好 了 吗？": 2})
 }
+
+// A later amount of a story (a payment, a final charge) is no newer word on
+// what a question asks that asks about no money, nor where the story stands:
+// it inherits the share an earlier event passes on (Weights.Thread), not
+// the first's, and the substitution that answers "what did you swap in my
+// order?" ranks above the final charge. A question naming a price ("more
+// expensive") keeps the first's share for the later amount.
+func TestAPaymentIsNoNewerWordOnWhatIsAsked(t *testing.T) {
+	order := []relevance.Candidate{
+		{Source: "orders", Time: ago(55), Text: "Order FD-8812 placed: 31 items, delivery slot Friday 17:00-18:00, 92.10 EUR"},
+		{Source: "orders", Time: ago(40), Text: "Substitution for FD-8812: rye bread replaced by spelt bread"},
+		{Source: "orders", Time: ago(30), Text: "Your driver Ana is 5 minutes away"},
+		{Source: "billing", Time: ago(5), Text: "Final amount for FD-8812: 90.40 EUR charged"},
+	}
+	firstFor(t, order, map[string]int{"what did you swap in my order?": 1})
+	policy := []relevance.Candidate{
+		{Source: "insurance", Time: ago(59), Text: "Policy HP-3300: home contents, 18.40 EUR/month"},
+		{Source: "claims", Time: ago(40), Text: "Claim CL-7712 opened: burst pipe in the kitchen"},
+		{Source: "claims", Time: ago(20), Text: "CL-7712 approved: 2,190.00 EUR will be paid within 5 working days"},
+		{Source: "insurance", Time: ago(3), Text: "HP-3300 premium rises to 19.90 EUR/month from January"},
+	}
+	firstFor(t, policy, map[string]int{"is my insurance getting more expensive": 3})
+}
