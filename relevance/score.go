@@ -1131,7 +1131,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 			sum:       !still && !happened && asksMoney && !asksMoneyBack(q.normalised()),
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
 			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated, steps: steps,
-			noMoney: !still && !happened && !q.Intent && len(asked) == 0 && !aboutMoney(q.normalised()) && !asksWhatHappened(q.normalised()) && !priceWords.in(q.normalised())}
+			noMoney: !still && !q.Intent && len(asked) == 0 && !aboutMoney(q.normalised()) && !asksWhatHappened(q.normalised()) && !priceWords.in(q.normalised())}
 		if len(qids) > 0 && asksIfItHolds(q.normalised(), still, whether) {
 			how.holds = qids
 		}

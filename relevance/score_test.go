@@ -3767,4 +3767,12 @@ func TestAPaymentIsNoNewerWordOnWhatIsAsked(t *testing.T) {
 		{Source: "insurance", Time: ago(3), Text: "HP-3300 premium rises to 19.90 EUR/month from January"},
 	}
 	firstFor(t, policy, map[string]int{"is my insurance getting more expensive": 3})
+	// so for a question whether something is so or done ("is the sauna
+	// included?"), unless the amount says the step asked done
+	gym := []relevance.Candidate{
+		{Source: "gym", Time: ago(58), Text: "Membership GY-7731: Plus, 49.00 EUR a month, pool included"},
+		{Source: "gym", Time: ago(40), Text: "Booked: Spinning Tuesday 18:00"},
+		{Source: "billing", Time: ago(10), Text: "Direct debit of 49.00 EUR failed: card expired"},
+	}
+	firstFor(t, gym, map[string]int{"is the pool included?": 0})
 }
