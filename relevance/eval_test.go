@@ -1017,6 +1017,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// membership, a ferry, Chinese kindergarten fees, cloud storage; a
 	// heating repair, a Chinese train rebooking, a tyre hotel, a Chinese
 	// hotel, photo prints), written after stop 81's third reading, the same;
+	// -blind-342.json and -blind-343.json (a locksmith, Chinese school fees,
+	// a car-wash subscription, a Chinese courier, coworking; Chinese
+	// property repairs, a bike rental, a Chinese group tour, a pharmacy, an
+	// accountant), written after its ninth, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1195,6 +1199,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-336.json"}, {"../examples/evalset-blind-337.json"},
 		{"../examples/evalset-blind-338.json"}, {"../examples/evalset-blind-339.json"},
 		{"../examples/evalset-blind-340.json"}, {"../examples/evalset-blind-341.json"},
+		{"../examples/evalset-blind-342.json"}, {"../examples/evalset-blind-343.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
