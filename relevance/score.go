@@ -1125,6 +1125,9 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 			// (no identifier: the stories the window's own identifiers tell,
 			// "轿车 还 了 吗？" of "2256 已 还车" and "2256 押金 已 退")
 			steps = cjkStepsDone(q.normalised(), cands, nil, docs)
+			if steps == nil && ifFixed {
+				steps = fixedSteps(cands, nil, docs) // ("09 修 好 了 没？" of "WX-1207-09 已 修好")
+			}
 		}
 		how := inheritance{still: still, whether: whether, fixed: fixedCues.in(q.normalised()), newest: q.Intent, happened: happened, aboutMoney: happened && aboutMoney(q.normalised()),
 			costs:     !still && len(asked) == 1 && asked[0].term == MoneyTerm && asksWhatItCosts(q.normalised()),
@@ -2670,11 +2673,12 @@ func asksIfFixed(q text) bool { return happenedCues.in(q) && fixedCues.in(q) }
 // (asksIfFixed), the events naming the object that say it done (saysDone),
 // working again (solvedHashes: 正常, 恢复) or mended (fixedCJK, read joined:
 // "已 更换", "已 换 新 电池", "新 电池 已 装好"): the steps it asks about (as
-// stepsDone's for English). Nil when none says so.
+// stepsDone's for English); with comps nil (a question naming no identifier),
+// any event. Nil when none says so.
 func fixedSteps(cands []Candidate, comps []Components, docs []doc) []bool {
 	return where(len(cands), func(i int) bool {
 		d := &docs[i]
-		return comps[i].Identifier != 0 && (saysDone(d, cands[i].Text, false) || hasAny(d, solvedHashes) || d.marks&scriptCJK != 0 && mended(cands[i].Text))
+		return (comps == nil || comps[i].Identifier != 0) && (saysDone(d, cands[i].Text, false) || hasAny(d, solvedHashes) || d.marks&scriptCJK != 0 && mended(cands[i].Text))
 	})
 }
 

@@ -3618,6 +3618,17 @@ func TestAChineseStepDoneWithoutAnIdentifier(t *testing.T) {
 		{Source: "租车", Time: ago(5), Text: "3380押金已退"},
 	}
 	firstFor(t, rental, map[string]int{"轿车还了吗？": 2})
+	// and so is whether a thing is fixed (修好 了 吗): the event saying it
+	// working again answers
+	repairs := []relevance.Candidate{
+		{Source: "保修", Time: ago(55), Text: "保修单BX-30712：咖啡机不加热"},
+		{Source: "保修", Time: ago(45), Text: "保修单BX-30721：吹风机有异味"},
+		{Source: "保修", Time: ago(35), Text: "BX-30712检测：加热片损坏，免费更换"},
+		{Source: "保修", Time: ago(25), Text: "BX-30721清理电机后恢复正常"},
+		{Source: "保修", Time: ago(15), Text: "BX-30712新加热片已装好，已寄回"},
+		{Source: "保修", Time: ago(5), Text: "BX-30721已寄回，单号SF2039485761"},
+	}
+	firstFor(t, repairs, map[string]int{"吹风机修好了吗？": 3})
 }
 
 // Asked how many people a booking is for, the newest event changing its
