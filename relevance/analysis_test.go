@@ -508,8 +508,9 @@ func TestAsksWhatItCosts(t *testing.T) {
 	}
 }
 
-// An event is about another day's thing when it names none of the days a
-// question names and a day it names is not where something moved to.
+// An event is about another day's (or month's) thing when it names none of
+// the days (months) a question names and a day it names is not where
+// something moved to.
 func TestAboutAnotherDay(t *testing.T) {
 	for text, want := range map[string]bool{
 		"Monday booking moved to room Vega":    true,
@@ -521,6 +522,19 @@ func TestAboutAnotherDay(t *testing.T) {
 	} {
 		if got := aboutAnotherDay(text, dayMask(daysNamed(newText("is the Thursday one still on? 周四的呢")))); got != want {
 			t.Errorf("%q: about another day %v, want %v", text, got, want)
+		}
+	}
+	// months: named in English in full or by a number before 月 (not "3 个 月")
+	for text, want := range map[string]bool{
+		"Invoice INV-30425: consulting April, due 15 May": true,
+		"Invoice INV-30418: consulting March":             false,
+		"4 月 电费 88 元":                                     true,
+		"三月 电费 186 元":                                     false,
+		"合同 3 个 月":                                        false,
+		"Friday appointment moved to Monday":              false, // (a weekday, no month)
+	} {
+		if got := aboutAnotherDay(text, dayMask(daysNamed(newText("did you get my 240 for March? 3 月 的 呢")))); got != want {
+			t.Errorf("%q: about another month %v, want %v", text, got, want)
 		}
 	}
 }

@@ -2374,7 +2374,7 @@ func TestANegatedChineseWordCountsHalf(t *testing.T) {
 
 // A later event about another day's thing than the day a question names
 // inherits nothing, though it says something changed; one saying a thing
-// moved to another day still does.
+// moved to another day still does. So for a month a question names.
 func TestAnotherDaysThingInheritsNothing(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "rooms", Time: ago(50), Text: "Room Orion booked: Monday 09:00-10:00"},
@@ -2387,6 +2387,16 @@ func TestAnotherDaysThingInheritsNothing(t *testing.T) {
 		{Source: "vet", Time: ago(20), Text: "Bruno's appointment moved to Saturday 09:00"},
 	}
 	firstFor(t, moved, map[string]int{"when is Bruno's Friday vaccination?": 1})
+	// and so of a month: April's invoice for the same sum is no news of
+	// March's
+	invoices := []relevance.Candidate{
+		{Source: "billing", Time: ago(59), Text: "Invoice INV-40418 issued: 240.00 EUR, design work March, due 15 April"},
+		{Source: "billing", Time: ago(50), Text: "Invoice INV-40419 issued: 80.00 EUR, hosting March, due 15 April"},
+		{Source: "billing", Time: ago(41), Text: "Payment of 240.00 EUR received for INV-40418"},
+		{Source: "billing", Time: ago(32), Text: "INV-40419 closed"},
+		{Source: "billing", Time: ago(5), Text: "Invoice INV-40425 issued: 240.00 EUR, design work April, due 15 May"},
+	}
+	firstFor(t, invoices, map[string]int{"did you get my 240 for March?": 2})
 }
 
 // A question asking for the newest asks for what changed: an event saying
