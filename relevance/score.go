@@ -1248,8 +1248,8 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 			newer[now] = 1
 		}
 	}
-	if len(qids) > 0 && asksWhatHappened(q.normalised()) {
-		consequences(comps, cands, docs)
+	if len(qids) > 0 && asksWhatHappened(q.normalised()) || stillCues.in(q.normalised()) {
+		consequences(comps, cands, docs, len(qids) > 0)
 	}
 	var stepNow []bool // (whenDone: a step asked when of, said done)
 	if len(qids) > 0 && !q.Intent && !howLong && len(asked) == 1 && asked[0].term == TimeTerm {
@@ -3270,20 +3270,37 @@ func asksWhatHappened(q text) bool {
 // consequences gives the events on a question's object that give money back
 // ("refund 28 EUR paid", "已 退款") after one saying it was cancelled
 // ("cancelled by the venue": endedHashes) less recency than that one (a
-// followsShare of it): asked what happened, the cancellation is what
-// happened, and the refund, newer, what followed from it, no newer news of
-// the object.
-func consequences(comps []Components, cands []Candidate, docs []doc) {
+// followsShare of it): asked what happened, or whether a thing still holds
+// or where it stands ("is the van still booked?": stillCues), the
+// cancellation is what happened, and the refund, newer, what followed from
+// it, no newer news of the object. A question naming no object (named
+// false) reads the pairs of one story: the refund names an identifier the
+// cancellation names (its sum too: "Refund 94.00 EUR sent to card ending 2231"
+// after "rv-77311 cancelled …, refund 94.00 EUR").
+func consequences(comps []Components, cands []Candidate, docs []doc, named bool) {
 	for i := range docs {
-		if comps[i].Identifier < 1 || !hasAny(&docs[i], endedHashes) {
+		if named && comps[i].Identifier < 1 || !hasAny(&docs[i], endedHashes) {
 			continue
 		}
 		for j := range docs {
-			if j != i && comps[j].Identifier >= 1 && cands[j].Time.After(cands[i].Time) && hasAny(&docs[j], refundHashes) && !hasAny(&docs[j], endedHashes) {
+			if j == i || !cands[j].Time.After(cands[i].Time) || !hasAny(&docs[j], refundHashes) || hasAny(&docs[j], endedHashes) {
+				continue
+			}
+			if named && comps[j].Identifier >= 1 || !named && sharesAnIdentifier(&docs[i], &docs[j]) {
 				comps[j].Recency = min(comps[j].Recency, followsShare*comps[i].Recency)
 			}
 		}
 	}
+}
+
+// sharesAnIdentifier reports that b names an identifier a names: one story.
+func sharesAnIdentifier(a, b *doc) bool {
+	for k := range int(a.nOwn) {
+		if b.names(a.own(k)) {
+			return true
+		}
+	}
+	return false
 }
 
 // followsShare is the share of a cause's recency that what followed from it

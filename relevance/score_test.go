@@ -3614,6 +3614,16 @@ func TestWhatHappenedIsTheCancellationNotTheRefund(t *testing.T) {
 	if scores, _ := relevance.Score(relevance.NewQuery("what happened to kb4410?", nil), kayak, relevance.DefaultWeights, nil, testNow); scores[1] <= scores[2] {
 		t.Errorf("the cancellation should rank above the refund after it: %.4f", scores)
 	}
+	// so asked whether a thing still holds, naming no object: the refund
+	// in the cancellation's story followed from it
+	van := []relevance.Candidate{
+		{Source: "rentals", Time: ago(58), Text: "Reservation rv-77310: compact, Faro airport, 3-7 May, 152.00 EUR"},
+		{Source: "rentals", Time: ago(50), Text: "Reservation rv-77311: van, Faro city, 8 May, 94.00 EUR"},
+		{Source: "rentals", Time: ago(32), Text: "rv-77311 cancelled at your request, refund 94.00 EUR"},
+		{Source: "rentals", Time: ago(23), Text: "rv-77310 pick-up desk moved to hall B"},
+		{Source: "billing", Time: ago(14), Text: "Refund 94.00 EUR sent to card ending 2231"},
+	}
+	firstFor(t, van, map[string]int{"is the van still booked?": 2})
 }
 
 // A Chinese question whether a step happened that names no identifier
