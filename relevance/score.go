@@ -1251,6 +1251,9 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 	if len(qids) > 0 && asksWhatHappened(q.normalised()) || stillCues.in(q.normalised()) {
 		consequences(comps, cands, docs, len(qids) > 0)
 	}
+	if asksFor(byClause, ReasonTerm) && !asksWhatHappened(q.normalised()) {
+		amends(comps, cands, docs, len(qids) > 0)
+	}
 	var stepNow []bool // (whenDone: a step asked when of, said done)
 	if len(qids) > 0 && !q.Intent && !howLong && len(asked) == 1 && asked[0].term == TimeTerm {
 		stepNow = whenDone(q.normalised(), rels, cands, comps, docs)
@@ -3302,6 +3305,31 @@ func sharesAnIdentifier(a, b *doc) bool {
 	}
 	return false
 }
+
+// amends gives, for a question asking why (not what happened, of which the
+// amends are part), the events making amends for a
+// delay or a fault ("超时，补偿 5 元 红包", "voucher of 20.00 EUR for the delay":
+// amendsHashes) after an event of their story stating a reason less recency
+// than that one: the reason is the answer, the amends what followed.
+func amends(comps []Components, cands []Candidate, docs []doc, named bool) {
+	for i := range docs {
+		if named && comps[i].Identifier < 1 || docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 || hasAny(&docs[i], amendsHashes) {
+			continue
+		}
+		for j := range docs {
+			if j == i || !cands[j].Time.After(cands[i].Time) || !hasAny(&docs[j], amendsHashes) {
+				continue
+			}
+			if named && comps[j].Identifier >= 1 || !named && sharesAnIdentifier(&docs[i], &docs[j]) {
+				comps[j].Recency = min(comps[j].Recency, followsShare*comps[i].Recency)
+			}
+		}
+	}
+}
+
+// amendsHashes are the terms of the words making amends for a delay or a
+// fault.
+var amendsHashes = stemHashes("compensation", "voucher", "goodwill", "补偿", "赔付", "红包", "代金券")
 
 // followsShare is the share of a cause's recency that what followed from it
 // keeps (consequences): just below it, so that where nothing else tells the

@@ -3807,3 +3807,19 @@ func TestAPaymentIsNoNewerWordOnWhatIsAsked(t *testing.T) {
 	}
 	firstFor(t, gym, map[string]int{"is the pool included?": 0})
 }
+
+// Asked why, the reason answers, not the amends made for it after ("超时，
+// 补偿 5 元 红包" after "商家 出餐 慢"), which keep a followsShare of its
+// recency; asked what happened, the amends are part of it.
+func TestAmendsFollowTheReason(t *testing.T) {
+	takeaway := []relevance.Candidate{
+		{Source: "外卖", Time: ago(56), Text: "外卖 订单 WM-5510：牛肉 面 1 份，小菜 2 份，48 元"},
+		{Source: "外卖", Time: ago(47), Text: "订单 WM-5511：咖啡 2 杯，36 元"},
+		{Source: "外卖", Time: ago(38), Text: "WM-5510 骑手 王师傅 已 取餐"},
+		{Source: "外卖", Time: ago(29), Text: "WM-5511 商家 出餐 慢，预计 晚 15 分钟"},
+		{Source: "外卖", Time: ago(20), Text: "WM-5510 已 送达"},
+		{Source: "外卖", Time: ago(11), Text: "WM-5511 超时，补偿 3 元 红包"},
+		{Source: "外卖", Time: ago(2), Text: "WM-5511 已 送达"},
+	}
+	firstFor(t, takeaway, map[string]int{"咖啡 为什么 这么 慢？": 3})
+}
