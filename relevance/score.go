@@ -3312,15 +3312,15 @@ func sharesAnIdentifier(a, b *doc) bool {
 // amendsHashes) after an event of their story stating a reason less recency
 // than that one: the reason is the answer, the amends what followed.
 func amends(comps []Components, cands []Candidate, docs []doc, named bool) {
-	for i := range docs {
-		if named && comps[i].Identifier < 1 || docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 || hasAny(&docs[i], amendsHashes) {
+	for j := range docs { // (amends that inherited from their story, few: each read against the events before it)
+		if comps[j].Thread == 0 || named && comps[j].Identifier < 1 || !hasAny(&docs[j], amendsHashes) {
 			continue
 		}
-		for j := range docs {
-			if j == i || !cands[j].Time.After(cands[i].Time) || !hasAny(&docs[j], amendsHashes) {
+		for i := range docs {
+			if i == j || !cands[j].Time.After(cands[i].Time) || docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 || hasAny(&docs[i], amendsHashes) {
 				continue
 			}
-			if named && comps[j].Identifier >= 1 || !named && sharesAnIdentifier(&docs[i], &docs[j]) {
+			if named && comps[i].Identifier >= 1 || !named && sharesAnIdentifier(&docs[i], &docs[j]) {
 				comps[j].Recency = min(comps[j].Recency, followsShare*comps[i].Recency)
 			}
 		}
