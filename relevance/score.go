@@ -3272,24 +3272,49 @@ func asksWhatHappened(q text) bool {
 
 // consequences gives the events on a question's object that give money back
 // ("refund 28 EUR paid", "已 退款") after one saying it was cancelled
-// ("cancelled by the venue": endedHashes) less recency than that one (a
-// followsShare of it): asked what happened, or whether a thing still holds
-// or where it stands ("is the van still booked?": stillCues), the
-// cancellation is what happened, and the refund, newer, what followed from
-// it, no newer news of the object. A question naming no object (named
-// false) reads the pairs of one story: the refund names an identifier the
-// cancellation names (its sum too: "Refund 94.00 EUR sent to card ending 2231"
-// after "rv-77311 cancelled …, refund 94.00 EUR").
+// ("cancelled by the venue": endedHashes) less recency than that one
+// (followedFrom): asked what happened, or whether a thing still holds or
+// where it stands ("is the van still booked?": stillCues), the cancellation
+// is what happened, and the refund, newer, what followed from it, no newer
+// news of the object. A question naming no object (named false) reads the
+// pairs of one story: the refund names an identifier the cancellation names
+// (its sum too: "Refund 94.00 EUR sent to card ending 2231" after "rv-77311
+// cancelled …, refund 94.00 EUR").
 func consequences(comps []Components, cands []Candidate, docs []doc, named bool) {
-	for i := range docs {
-		if named && comps[i].Identifier < 1 || !hasAny(&docs[i], endedHashes) {
+	followedFrom(comps, cands, docs, named,
+		func(i int) bool { return hasAny(&docs[i], endedHashes) },
+		func(j int) bool { return hasAny(&docs[j], refundHashes) && !hasAny(&docs[j], endedHashes) })
+}
+
+// amends gives, for a question asking why (not what happened, of which the
+// amends are part), the events making amends for a delay or a fault
+// ("超时，补偿 5 元 红包", "voucher of 20.00 EUR for the delay": amendsHashes)
+// after an event of their story stating a reason less recency than that one
+// (followedFrom): the reason is the answer, the amends what followed. Only
+// amends that inherited from their story (Thread) can outrank the reason.
+func amends(comps []Components, cands []Candidate, docs []doc, named bool) {
+	followedFrom(comps, cands, docs, named,
+		func(i int) bool {
+			return docs[i].count(reasonHash)+docs[i].count(delayHash) > 0 && !hasAny(&docs[i], amendsHashes)
+		},
+		func(j int) bool { return comps[j].Thread > 0 && hasAny(&docs[j], amendsHashes) })
+}
+
+// followedFrom gives each event that follows from another (follower) a
+// followsShare of the recency of the earliest event before it that caused
+// it (cause): both on the question's object (named), or, for a question
+// naming none, of one story (sharesAnIdentifier). The followers, few, are
+// found first, and each read against the events before it.
+func followedFrom(comps []Components, cands []Candidate, docs []doc, named bool, cause, follower func(int) bool) {
+	for j := range docs {
+		if named && comps[j].Identifier < 1 || !follower(j) {
 			continue
 		}
-		for j := range docs {
-			if j == i || !cands[j].Time.After(cands[i].Time) || !hasAny(&docs[j], refundHashes) || hasAny(&docs[j], endedHashes) {
+		for i := range docs {
+			if i == j || !cands[j].Time.After(cands[i].Time) || named && comps[i].Identifier < 1 || !cause(i) {
 				continue
 			}
-			if named && comps[j].Identifier >= 1 || !named && sharesAnIdentifier(&docs[i], &docs[j]) {
+			if named || sharesAnIdentifier(&docs[i], &docs[j]) {
 				comps[j].Recency = min(comps[j].Recency, followsShare*comps[i].Recency)
 			}
 		}
@@ -3304,27 +3329,6 @@ func sharesAnIdentifier(a, b *doc) bool {
 		}
 	}
 	return false
-}
-
-// amends gives, for a question asking why (not what happened, of which the
-// amends are part), the events making amends for a
-// delay or a fault ("超时，补偿 5 元 红包", "voucher of 20.00 EUR for the delay":
-// amendsHashes) after an event of their story stating a reason less recency
-// than that one: the reason is the answer, the amends what followed.
-func amends(comps []Components, cands []Candidate, docs []doc, named bool) {
-	for j := range docs { // (amends that inherited from their story, few: each read against the events before it)
-		if comps[j].Thread == 0 || named && comps[j].Identifier < 1 || !hasAny(&docs[j], amendsHashes) {
-			continue
-		}
-		for i := range docs {
-			if i == j || !cands[j].Time.After(cands[i].Time) || docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 || hasAny(&docs[i], amendsHashes) {
-				continue
-			}
-			if named && comps[i].Identifier >= 1 || !named && sharesAnIdentifier(&docs[i], &docs[j]) {
-				comps[j].Recency = min(comps[j].Recency, followsShare*comps[i].Recency)
-			}
-		}
-	}
 }
 
 // amendsHashes are the terms of the words making amends for a delay or a
