@@ -156,21 +156,7 @@ func (rk *ranking) headcountNow() int {
 	if !asksHeadcount(rk.q.normalised()) {
 		return -1
 	}
-	best, newest := -1, -1
-	states := make([]bool, len(rk.cands))
-	for i := range rk.cands {
-		if !rk.onObject(i) {
-			continue
-		}
-		stated, changed := headcountOf(rk.cands[i].Text)
-		states[i] = stated
-		if stated && (best < 0 || rk.rels[i] > rk.rels[best]) {
-			best = i
-		}
-		if changed {
-			newest = rk.newer(i, newest)
-		}
-	}
+	best, newest, states := rk.newestOfKind(headcountOf, true)
 	if newest < 0 {
 		return -1
 	}
@@ -183,6 +169,31 @@ func (rk *ranking) headcountNow() int {
 		}
 	}
 	return newest
+}
+
+// newestOfKind reads each event on the question's object (onObject) with
+// read, which says whether it states the kind asked about (kind: a
+// headcount; a result still to come) and whether it is an answer now (now:
+// a headcount changed; an outcome). It returns the most relevant event (of
+// those stating the kind when ofKind), the newest answer (-1: none) and
+// which events state the kind.
+func (rk *ranking) newestOfKind(read func(text string) (kind, now bool), ofKind bool) (best, newest int, kinds []bool) {
+	best, newest = -1, -1
+	kinds = make([]bool, len(rk.cands))
+	for i := range rk.cands {
+		if !rk.onObject(i) {
+			continue
+		}
+		kind, now := read(rk.cands[i].Text)
+		kinds[i] = kind
+		if (kind || !ofKind) && (best < 0 || rk.rels[i] > rk.rels[best]) {
+			best = i
+		}
+		if now {
+			newest = rk.newer(i, newest)
+		}
+	}
+	return best, newest, kinds
 }
 
 // onObject reports event i on the question's object (naming it, or in its

@@ -61,21 +61,10 @@ func (rk *ranking) resultNow() int {
 	if !resultCues.in(rk.q.normalised()) {
 		return -1
 	}
-	best, newest := -1, -1
-	pending := make([]bool, len(rk.cands))
-	for i := range rk.cands {
-		if !rk.onObject(i) {
-			continue
-		}
-		if best < 0 || rk.rels[i] > rk.rels[best] {
-			best = i
-		}
-		outcome, later := statesOutcome(rk.cands[i].Text)
-		pending[i] = later
-		if outcome {
-			newest = rk.newer(i, newest)
-		}
-	}
+	best, newest, pending := rk.newestOfKind(func(text string) (bool, bool) {
+		outcome, later := statesOutcome(text)
+		return later, outcome
+	}, false)
 	if newest < 0 {
 		return -1
 	}
