@@ -163,8 +163,9 @@ func analyze(normalised string, answers, event bool) Analysis {
 				}
 				// an ordinal's number as the digits an event prints ("第一讲"
 				// is "第 1 讲", "第二期" "第 2 期")
-				if run[k] == '第' && k+1 < len(run) {
-					if n := cjkNumeral(run[k+1]); n > 0 {
+				// ("第 三 天", spaced as a segmenter leaves it, is 第三天)
+				if run[k] == '第' {
+					if n := cjkNumeral(cjkAfter(rs, i+k+1)); n > 0 {
 						a.Terms = append(a.Terms, strconv.Itoa(n))
 					}
 				}
@@ -340,6 +341,19 @@ func runAfter(rs []rune, j int, in func(rune) bool) string {
 		k++
 	}
 	return string(rs[j:k])
+}
+
+// cjkAfter is the character at position j of rs, or past the spaces there
+// when a Chinese character follows them (0 for none).
+func cjkAfter(rs []rune, j int) rune {
+	k := j
+	for k < len(rs) && rs[k] == ' ' {
+		k++
+	}
+	if k == len(rs) || k > j && !isCJK(rs[k]) {
+		return 0
+	}
+	return rs[k]
 }
 
 // cjkNumeral is the number a Chinese numeral one to ten writes (一 1, 十

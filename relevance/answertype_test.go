@@ -749,7 +749,7 @@ func TestTheStorysNewerWordOnWhatIsAsked(t *testing.T) {
 	firstOnlyWith(t, relevance.NewQuery("when does my electric kettle arrive?", nil), cands, 1, func(w *relevance.Weights) { w.ThreadAnswer = w.ThreadFirst })
 }
 
-// A Chinese character alone is weaker evidence than a pair: for "上次修车花了多少钱？",
+// A Chinese character alone is weaker evidence than a pair: for "那次修车花了多少钱？",
 // the service stating the amount comes before the newer rating that shares
 // two characters (次, 修) and no word.
 func TestAChineseCharacterAloneWeighsLess(t *testing.T) {
@@ -758,7 +758,7 @@ func TestAChineseCharacterAloneWeighsLess(t *testing.T) {
 		{Source: "ratings", Time: ago(15), Text: "您给本次维修打了 5 星"},
 		{Source: "app", Time: ago(20), Text: "已登录小程序"},
 	}
-	firstOnlyWith(t, relevance.NewQuery("上次修车花了多少钱？", nil), cands, 0, func(w *relevance.Weights) { w.CJKChar = 1 })
+	firstOnlyWith(t, relevance.NewQuery("那次修车花了多少钱？", nil), cands, 0, func(w *relevance.Weights) { w.CJKChar = 1 })
 }
 
 // A question that names a person without asking who ("how many users are we

@@ -82,13 +82,14 @@ var nowCues = newCueSet([]string{"now", "currently", "at the moment", "现在", 
 // going on): asked for the newest, they ask only what is new, and their
 // characters matched other words ("最近 一 条 消息？" matched "HT9902316 已
 // 取消" by 消).
-var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前", "以后", "今后", "消息", "进展", "动态"}
+var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前", "以后", "今后", "消息", "进展", "动态", "上次"}
 
 // withoutCues drops from a question's terms the words that only say it asks
 // for the newest, and the characters and pair of a Chinese one: "最近有什么进展？"
 // matched "材料审核：缺少近三个月银行流水" by 近.
 func withoutCues(terms []string, q string) []string {
 	var drop []string
+	q = string(joinedCJK([]rune(q)))
 	for _, c := range cjkCues {
 		if strings.Contains(q, c) {
 			rs := []rune(c)

@@ -222,7 +222,7 @@ type Weights struct {
 	Respelled float64
 	// CJKChar weighs a Chinese character of the question alone, against 1 for
 	// its character pairs: a pair is a word more often than a character is
-	// ("上次打车" matched "本次行程打了 5 星" by 次 and 打; 0: as 1).
+	// ("那次打车" matched "本次行程打了 5 星" by 次 and 打; 0: as 1).
 	CJKChar float64
 	// Acronym weighs, as BM25 weighs a word, the events that spell out an
 	// acronym of the question by their words' initials, or whose acronym the

@@ -2789,6 +2789,18 @@ func TestNewsAsksOnlyWhatIsNew(t *testing.T) {
 	firstFor(t, cands, map[string]int{"最近 一 条 消息？": 2, "有 什么 新 动态？": 2})
 }
 
+// 上次 (last time) only asks for the newest, as 最近 does, spaced or not:
+// "上 次 洗 的 什么？" finds the newest wash, not an older one sharing its 次
+// ("精洗 一 次").
+func TestLastTimeAsksOnlyWhatIsNew(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "carwash", Time: ago(60), Text: "洗车 会员卡 XC-20915：储值 500 元，标准 洗车 每 次 25 元"},
+		{Source: "carwash", Time: ago(40), Text: "XC-20915 精洗 一 次，扣 68 元"},
+		{Source: "carwash", Time: ago(20), Text: "XC-20915 标准 洗车，扣 25 元"},
+	}
+	firstFor(t, cands, map[string]int{"20915 上 次 洗 的 什么？": 2, "20915 上次洗的什么？": 2})
+}
+
 // An English question whether something has been done ("did the customs
 // payment go through?", "did the lights come?") asks, as "…了吗？" does, for
 // the story's later event saying it is done ("Customs duty 18.40 EUR paid",
