@@ -1176,6 +1176,15 @@ func TestAPriceQuestionFindsWhereTheObjectWasPriced(t *testing.T) {
 		{Source: "rentals", Time: ago(10), Text: "RC-5510 pick-up desk in hall B"},
 	}
 	firstFor(t, free, map[string]int{"how much does RC-5510 cost?": 0})
+	// a later event stating what the object is now with a sum ("extended, now
+	// until Sunday, 260 EUR") states what it costs now, as "raised to" does
+	extended := []relevance.Candidate{
+		{Source: "hire", Time: ago(58), Text: "Boat hire BH-4410: 2 days from Friday, 180 EUR"},
+		{Source: "hire", Time: ago(48), Text: "BH-4410 life jackets added, 12 EUR"},
+		{Source: "hire", Time: ago(38), Text: "BH-4410 extended by 1 day, now until Sunday, 260 EUR"},
+		{Source: "hire", Time: ago(18), Text: "BH-4410 deposit 300 EUR held on card"},
+	}
+	firstFor(t, extended, map[string]int{"how much is bh4410 in total?": 2, "how much is BH-4410?": 2})
 }
 
 // A question asking how many looks for the events that state a count: "how

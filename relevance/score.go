@@ -1980,7 +1980,8 @@ var beWords = map[string]bool{"is": true, "s": true, "was": true, "are": true, "
 // flyers, 139 EUR"; not "CW-8830 renewed: 24.99 EUR taken": newSum), or the
 // newest naming it that states a total (totalHashes: "BY-6610 完工，共 840 元"
 // after "保养 预约 BY-6610：…，480 元"; not an add-on's "2 人 共 60 元", which
-// names no order) or adds a sum to it (addedSum: "R-0093 extended by 2 days,
+// names no order) or what the object is now (NowTerm: "BR-66104 extended by
+// 1 day, now until 13 Dec, 116 EUR") or adds a sum to it (addedSum: "R-0093 extended by 2 days,
 // +80 EUR"), or the first price with the sums added since (storyTotal);
 // else intro. What an object costs is what it costs now, whether the
 // question says "total" or not ("WM60211 多少 钱？" after "加 一 份 小菜，共 66
@@ -1997,7 +1998,7 @@ func repriced(intro int, qids []ident, cands []Candidate, docs []doc) int {
 		}
 		names := idMatch(qids, d) > 0
 		raised := (alone || names) && hasAny(d, repricedHashes)
-		total := names && (hasAny(d, totalHashes) || addedSum.MatchString(cands[i].Text))
+		total := names && (hasAny(d, totalHashes) || d.count(nowTermHash) > 0 || addedSum.MatchString(cands[i].Text))
 		changed := false
 		if !raised && !total && names && saysChanged(d) && d.count(timeHash) == 0 {
 			if !read {
@@ -2166,6 +2167,8 @@ var (
 
 // repricedHashes are the terms of the words saying a sum was raised or
 // lowered (valueChangedWords), or a plan upgraded or downgraded.
+var nowTermHash = termHash(NowTerm)
+
 var repricedHashes = stemHashes(append([]string{"upgraded", "downgraded"}, valueChangedWords...)...)
 
 // asksPrice reports a question that asks how much its object is and nothing
