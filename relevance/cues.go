@@ -35,7 +35,7 @@ const newsCJK = "最新进展现在目前近怎么样了状态情况度"
 
 // recencyWords mark a question about what is newest, in English and Chinese.
 var recencyWords = []string{"just", "latest", "newest", "most recent", "recently", "lately", "current", "currently",
-	"have left", "got left", "remaining", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展", "以后", "今后", "from now on", "going forward"}
+	"have left", "got left", "remaining", "moment ago", "moments ago", "minute ago", "minutes ago", "second ago", "seconds ago", "now", "any update", "any updates", "any news", "what's new", "what is new", "anything new", "刚才", "刚刚", "最近", "最新", "刚", "上次", "上一笔", "上一个", "最后一笔", "最后一次", "现在", "目前", "有什么新", "进展", "以后", "今后", "from now on", "going forward", "明年", "next year"}
 
 var recencyCues = newCueSet(recencyWords)
 

@@ -822,6 +822,8 @@ func TestRecencyIntent(t *testing.T) {
 		"目前的套餐是什么？":                                true,  // "current"
 		"以后 谁 来 打扫？":                               true,  // "from now on"
 		"who cleans from now on?":                  true,
+		"明年 保费 多少？":                                true, // "next year": what holds from now on
+		"what will I pay next year?":               true,
 		"how much data do I have left?":            true, // what remains is where things stand now
 		"how many lessons are remaining?":          true,
 		"where did you leave my parcel?":           false,
@@ -2787,6 +2789,19 @@ func TestNewsAsksOnlyWhatIsNew(t *testing.T) {
 		{Source: "hotel", Time: ago(4), Text: "发票 已 开 给 HT9902315"},
 	}
 	firstFor(t, cands, map[string]int{"最近 一 条 消息？": 2, "有 什么 新 动态？": 2})
+}
+
+// Asked how much was spent at one shop, a later purchase on the same card
+// ("尾号 4410 消费 32 元：星巴克" after "…消费 1,560 元：苏宁 易购") is another
+// sum, though the card's number is its only identifier: it inherits the
+// share a later event does (Weights.Thread), not all of the first's.
+func TestAnotherPurchaseOnTheCardIsAnotherSum(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "bank", Time: ago(50), Text: "信用卡 尾号 4410 消费 1,560 元：苏宁 易购"},
+		{Source: "bank", Time: ago(40), Text: "信用卡 尾号 4410 消费 32 元：星巴克"},
+		{Source: "bank", Time: ago(20), Text: "新卡 已 寄出"},
+	}
+	firstFor(t, cands, map[string]int{"在 苏宁 花 了 多少？": 0})
 }
 
 // 上次 (last time) only asks for the newest, as 最近 does, spaced or not:

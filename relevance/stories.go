@@ -270,8 +270,11 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
 						share = min(share, w.Thread) // (a payment on the thing: its date is the payment's)
 					}
-					if how.sum && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) && !sameSums(&docs[j], &docs[first], q) {
-						share = min(share, w.Thread) // (another sum: a purchase on the card after its bill, a deposit on a quote)
+					if how.sum && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) && (!sameSums(&docs[j], &docs[first], q) || !how.newest && newSum(cands[j].Text, sumsStated(cands[first].Text))) {
+						// (another sum: a purchase on the card after its bill, a deposit on a quote;
+						// or after another purchase, "消费 19 元：美团" after "消费 2,380 元：京东",
+						// whose sums no identifier holds; not for the newest: "how much now?")
+						share = min(share, w.Thread)
 					}
 					if how.noMoney && !done && docs[j].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
 						share = min(share, w.Thread) // (a payment on the thing: "HG-1101 prepaid: 350.00 EUR" for "what's the Lisbon room like?")
