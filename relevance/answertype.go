@@ -1903,7 +1903,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"overbooked": true, "unreachable": true, "backorder": true, "backordered": true,
 	"needs": true, "needed": true, "required": true, "requires": true, "revoked": true, "deactivated": true, "disabled": true,
 	// faults and findings ("what was wrong with my car?": "MOT result: FAIL, worn brake pads")
-	"fail": true, "fault": true, "worn": true, "leak": true, "leaking": true, "cracked": true, "crack": true, "chipped": true, "torn": true, "tear": true,
+	"fail": true, "fault": true, "worn": true, "burnt": true, "burned": true, "blown": true, "leak": true, "leaking": true, "cracked": true, "crack": true, "chipped": true, "torn": true, "tear": true,
 	"corrosion": true, "corroded": true, "rust": true, "suspected": true, "infection": true, "injury": true, "fever": true,
 	"overheating": true, "overheated": true, "slow": true, "weak": true, "stuck": true, "jammed": true, "malfunction": true, "mould": true, "mold": true,
 	"unreadable": true, "bug": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,

@@ -1418,6 +1418,8 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"Payout of 80 USD initiated (10% service fee)":               relevance.ReasonTerm, // (a share taken as a fee)
 		"检查 结果：加热管 烧坏，需 更换":                                          relevance.ReasonTerm, // (a part burnt out)
 		"检修 结果：入户 光纤 弯折，已 重新 布线":                                     relevance.ReasonTerm, // (a cable bent)
+		"EL-8830 found: burnt-out junction box, replaced":            relevance.ReasonTerm, // (a part burnt out, 烧坏 above)
+		"Fuse blown in the kitchen circuit":                          relevance.ReasonTerm,
 	} {
 		terms := relevance.Analyze(text).Terms
 		if !slices.Contains(terms, want) || slices.Contains(terms, relevance.ReasonTerm) && slices.Contains(terms, relevance.DelayTerm) {
