@@ -2804,6 +2804,21 @@ func TestAnotherPurchaseOnTheCardIsAnotherSum(t *testing.T) {
 	firstFor(t, cands, map[string]int{"在 苏宁 花 了 多少？": 0})
 }
 
+// A Chinese line naming a thing of its own before the word saying it is
+// another now replaced that thing, not the one a question asks which of:
+// "XS-30518 班主任 更换 为 孙 老师" changed the teacher, so for "30518 几
+// 年级？" it inherits nothing from the student's first line, which answers.
+func TestAnotherThingReplacedInChinese(t *testing.T) {
+	cands := embedded(t, tenMinutesApart([]string{"学生 XS-30518 王 小明：四 年级 一 班，班主任 赵 老师", "XS-30518 餐费 260 元，请 在 周五 前 缴纳",
+		"12 月 20 日 运动会，上午 8 点，四 年级 一 班 操场 集合", "XS-30518 餐费 已 缴", "XS-30518 班主任 更换 为 孙 老师", "XS-30518 期末 语文 95 分"}))
+	for q, want := range map[string]int{"30518 几 年级？": 0, "30518 班主任 是 谁？": 4} {
+		qv := embedded(t, []relevance.Candidate{{Text: relevance.WithoutCourtesy(q)}})[0].Embedding
+		if scores, comps := relevance.Score(relevance.NewQuery(q, qv), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, want) {
+			t.Errorf("%q: %q should rank first: %.3f %+v", q, cands[want].Text, scores, comps)
+		}
+	}
+}
+
 // 上次 (last time) only asks for the newest, as 最近 does, spaced or not:
 // "上 次 洗 的 什么？" finds the newest wash, not an older one sharing its 次
 // ("精洗 一 次").

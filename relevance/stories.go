@@ -257,7 +257,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 			story = handedOn(story, q, first, cands, docs)
 			for _, j := range story {
-				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !saysReplaced(&docs[j]) ||
+				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && !(docs[j].marks&scriptCJK != 0 && replacesAnotherCJK(cands[j].Text))) ||
 					how.elsewhere.of(j) || how.only(j) {
 					continue
 				}
@@ -1150,6 +1150,30 @@ func replacesAnother(text string) bool {
 	}
 	return false
 }
+
+// replacesAnotherCJK reports a Chinese line that names, between its
+// identifiers and the word saying a thing is another now, a thing of its own
+// ("XS-20417 班主任 更换 为 王 老师": the teacher changed, not the class), as
+// replacesAnother does an English one; not "已 更换", "升级 为 高级 版".
+func replacesAnotherCJK(text string) bool {
+	for _, f := range strings.Fields(normalise(text)) {
+		w := strings.Trim(f, ",.:;!?()'\"，：；")
+		switch {
+		case w == "" || strings.IndexFunc(w, isCJK) < 0:
+		case slices.ContainsFunc(replacedWords, func(r string) bool { return strings.Contains(w, r) }):
+			return false
+		case !cjkBeforeChange[w]:
+			return true
+		}
+	}
+	return false
+}
+
+// cjkBeforeChange are the Chinese words that may stand between an object's
+// identifier and the word saying it is another now, naming no thing of their
+// own ("已 更换", "已经 升级", "将 改为", "需 更换", "已 免费 升级").
+var cjkBeforeChange = map[string]bool{"已": true, "已经": true, "将": true, "被": true, "已于": true, "现": true, "现已": true, "申请": true,
+	"需": true, "需要": true, "要": true, "可": true, "可以": true, "免费": true, "为您": true, "您": true}
 
 // saysReplaced reports an event saying that a thing is another now
 // (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
