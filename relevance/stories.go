@@ -257,7 +257,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			}
 			story = handedOn(story, q, first, cands, docs)
 			for _, j := range story {
-				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && !(docs[j].marks&scriptCJK != 0 && replacesAnotherCJK(cands[j].Text))) ||
+				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && !(docs[j].marks&scriptCJK != 0 && replacesAnother(cands[j].Text))) ||
 					how.elsewhere.of(j) || how.only(j) {
 					continue
 				}
@@ -1133,15 +1133,16 @@ func saysChanged(d *doc) bool { return d.marks&markChanged != 0 }
 
 // replacesAnother reports a line that names, before the word saying a thing
 // is another now, a thing of its own ("00421 bank account changed", "0719
-// tyre replaced", "Vehicle on RP-4471 changed to …"): what changed is that
-// thing; "GM-330 upgraded to Premium" names nothing but its object.
+// tyre replaced", "Vehicle on RP-4471 changed to …"; in Chinese,
+// replacesAnotherCJK): what changed is that thing; "GM-330 upgraded to
+// Premium" names nothing but its object.
 func replacesAnother(text string) bool {
 	for _, f := range strings.Fields(normalise(text)) {
 		w := strings.Trim(f, ",.:;!?()'\"")
 		switch {
 		case w == "":
 		case strings.IndexFunc(w, isCJK) >= 0:
-			return true // (Chinese: not read)
+			return replacesAnotherCJK(text)
 		case slices.Contains(replacedHashes, termHash(stem(w))):
 			return false
 		case !stopWords[w] && !hasDigit(w) && !isIdentifier(w):
