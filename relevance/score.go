@@ -784,7 +784,7 @@ func (rk *ranking) unstatedBy(lq *lexQuery) (unstated, restaters []bool) {
 	}
 	if asksMoney && len(qids) > 0 && asksStandingPrice(q.normalised()) {
 		unstated = lq.unstateAll(unstated, standingPriceOnly(qids, cands, docs), moneyHash)
-		if nowCues.in(q.normalised()) {
+		if !asksLater(q.normalised()) {
 			// (asked for now, a price said to take effect later, "下 月
 			// 生效", is no price yet: takesEffectLater)
 			unstated = lq.unstateAll(unstated, amountsWhere(docs, func(_ int, d *doc) bool { return takesEffectLater(d) }), moneyHash)
@@ -2332,6 +2332,15 @@ func asksStandingPrice(q text) bool {
 	return !slices.ContainsFunc(q.words, func(w string) bool { return billWords[w] && !(perPeriod && periodBills[w]) || months[w] }) &&
 		!strings.ContainsAny(q.norm, "这本上下") && !totalCues.in(q) && !finalCues.in(q)
 }
+
+// asksLater reports a question about what holds later ("how much will it
+// cost next year?", "明年 房租 多少？"): a price said to take effect later
+// may answer it.
+func asksLater(q text) bool {
+	return laterCues.in(q) || laterAsked.in(q)
+}
+
+var laterAsked = newCueSet([]string{"will", "going to", "renew", "renewal", "明年", "下个月", "下月", "以后", "今后", "from now on", "续租", "续约", "续费", "续保"})
 
 // asksPerPeriod reports a question asking a price per period ("GM-5580
 // monthly fee now?", "what does it cost a month?", "1205 一 个 月 多少？"):

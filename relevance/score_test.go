@@ -3311,6 +3311,14 @@ func TestAStandingPriceIsNoBill(t *testing.T) {
 		{Source: "运营商", Time: ago(10), Text: "4471 流量 已 用 60%"},
 	}
 	firstFor(t, plan, map[string]int{"13922104471 现在 套餐 多少 钱？": 0, "4471 下 个 月 套餐 多少 钱？": 2})
+	// nor, asked what it costs with no "now", for a question about today
+	// (only one about later: next year, a renewal)
+	lease := []relevance.Candidate{
+		{Source: "租房", Time: ago(55), Text: "租约 ZF-2290：海淀 区 一 居，月租 5200 元，押 一 付 三"},
+		{Source: "租房", Time: ago(40), Text: "ZF-2290 房租 15600 元 已 付"},
+		{Source: "租房", Time: ago(10), Text: "ZF-2290 月租 明年 起 调整 为 5600 元"},
+	}
+	firstFor(t, lease, map[string]int{"2290 月租 多少？": 0, "2290 明年 月租 多少？": 2, "2290 续租 月租 多少？": 2})
 }
 
 // "Who" is answered by the event naming the person ("engineer Aylin",
