@@ -2819,6 +2819,21 @@ func TestAnotherThingReplacedInChinese(t *testing.T) {
 	}
 }
 
+// Asked which thing one has ("上海 住 什么 房间？"), a later line saying the
+// object is another thing now ("HT-30912 已 免费 升级 为 江景 套房") is its
+// story's answer, and inherits all of the first line's match, as it does when
+// the question asks for the newest.
+func TestWhichThingIsTheOneItBecame(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "hotel", Time: ago(56), Text: "酒店 预订 HT-40912：广州 天河 店，高级 大床房，7月 3日 入住，2 晚，1,280 元"},
+		{Source: "hotel", Time: ago(54), Text: "酒店 预订 HT-40913：深圳 南山 店，标准 双床房，7月 5日 入住，1 晚，520 元"},
+		{Source: "hotel", Time: ago(31), Text: "HT-40913 已 取消，房费 520 元 将 在 3-5 个 工作日 内 退回"},
+		{Source: "hotel", Time: ago(19), Text: "HT-40912 已 免费 升级 为 行政 套房"},
+		{Source: "hotel", Time: ago(5), Text: "入住 时 请 出示 身份证，押金 500 元"},
+	}
+	firstFor(t, cands, map[string]int{"广州 住 什么 房间？": 3})
+}
+
 // 上次 (last time) only asks for the newest, as 最近 does, spaced or not:
 // "上 次 洗 的 什么？" finds the newest wash, not an older one sharing its 次
 // ("精洗 一 次").
