@@ -1021,6 +1021,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// a car-wash subscription, a Chinese courier, coworking; Chinese
 	// property repairs, a bike rental, a Chinese group tour, a pharmacy, an
 	// accountant), written after its ninth, the same;
+	// -blind-344.json and -blind-345.json (a vet clinic, a Chinese gym,
+	// furniture delivery, Chinese gas bills, a language school; a dry
+	// cleaner, Chinese phone repair, concert tickets, a Chinese flat rental,
+	// a car inspection), written after stop 82's third reading, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1200,6 +1204,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-338.json"}, {"../examples/evalset-blind-339.json"},
 		{"../examples/evalset-blind-340.json"}, {"../examples/evalset-blind-341.json"},
 		{"../examples/evalset-blind-342.json"}, {"../examples/evalset-blind-343.json"},
+		{"../examples/evalset-blind-344.json"}, {"../examples/evalset-blind-345.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
