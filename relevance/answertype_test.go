@@ -1185,6 +1185,18 @@ func TestAPriceQuestionFindsWhereTheObjectWasPriced(t *testing.T) {
 		{Source: "hire", Time: ago(18), Text: "BH-4410 deposit 300 EUR held on card"},
 	}
 	firstFor(t, extended, map[string]int{"how much is bh4410 in total?": 2, "how much is BH-4410?": 2})
+	// money back is no newer price, though a replacement sent with it says
+	// something is another now
+	// (with the offline embedder's vectors, as the service ranks)
+	credited := embedded(t, tenMinutesApart([]string{"Order SF-5520: corner sofa and 2 armchairs, 1,890 EUR, delivery week 3",
+		"SF-5520 armchairs on back order, sofa ships first", "SF-5520 sofa delivery Tuesday 8:00-12:00",
+		"SF-5520 sofa delivered, armrest stained, photo received", "SF-5520 replacement cover sent, 60 EUR credit for the stain",
+		"SF-5520 armchairs delivery 19 Dec"}))
+	q := "how much was SF-5520?"
+	qv := embedded(t, []relevance.Candidate{{Text: relevance.WithoutCourtesy(q)}})[0].Embedding
+	if scores, comps := relevance.Score(relevance.NewQuery(q, qv), credited, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 0) || comps[4].Change != 0 {
+		t.Errorf("%q: %q should rank first, the credit no newer sum (change %.1f): %.3f %+v", q, credited[0].Text, comps[4].Change, scores, comps)
+	}
 }
 
 // A question asking how many looks for the events that state a count: "how

@@ -779,8 +779,8 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && !replacesAnother(cands[j].Text)) {
 			continue
 		}
-		if sum && d.marks&markSum == 0 {
-			continue
+		if sum && (d.marks&markSum == 0 || hasAny(d, refundHashes)) {
+			continue // (money back is no newer sum: "replacement leg sent, 40 EUR credit")
 		}
 		if comps[j].Identifier < 1 {
 			if others == 0 {
