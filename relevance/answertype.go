@@ -775,7 +775,8 @@ var imperativeVerbs = map[string]bool{"bring": true, "take": true, "wear": true,
 	"avoid": true, "pack": true, "prepare": true, "present": true, "show": true, "print": true, "fill": true, "upload": true,
 	"call": true, "don": true, "dont": true, "do": true, "make": true, "be": true, "please": true, "note": true, "leave": true,
 	"allow": true, "charge": true, "clear": true, "empty": true, "drink": true, "eat": true, "stop": true, "apply": true,
-	"collect": true, "send": true, "reply": true, "confirm": true, "contact": true}
+	"collect": true, "send": true, "reply": true, "confirm": true, "contact": true, "approve": true, "choose": true,
+	"verify": true, "accept": true}
 
 // instructionWords tell what to do wherever they stand.
 var instructionWords = map[string]bool{"must": true, "mustn": true, "needed": true, "required": true}

@@ -821,6 +821,8 @@ func TestAWhatToBringQuestionLooksForAnInstruction(t *testing.T) {
 		"请 补交 近 三个月 银行 流水":                                               true,
 		"瑜伽课老师临时请假，课程取消":                                                 false, // 请假: leave
 		"请问您的订单号是多少？":                                                    false,
+		"IN-60733 repair quote 385 EUR, please approve":                  true, // (approve, choose, verify, accept)
+		"CL-7701 approved: 420.00 EUR minus 20% co-pay":                  false,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.InstructionTerm); got != want {
 			t.Errorf("%q tells what to do: %v, want %v", text, got, want)
