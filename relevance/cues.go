@@ -255,3 +255,32 @@ func negatedCJK(norm string) []uint64 {
 	}
 	return out
 }
+
+// speakerWords are the stems of the words naming who said something in a
+// question asking what was said about a thing ("what did the vet say about
+// her weight?": vet; "what did Marta tell you about the oven?"): the words
+// between did (does, do) and the verb of saying, when "about" follows it.
+// The thing said about is what the question asks; who said it is named by
+// few of the events saying it.
+func speakerWords(words []string) []string {
+	for i, w := range words {
+		if !sayingVerbs[w] || i < 2 || !slices.Contains(words[i+1:], "about") {
+			continue
+		}
+		for k := i - 1; k >= 0; k-- {
+			if words[k] == "did" || words[k] == "does" || words[k] == "do" {
+				var out []string
+				for _, s := range words[k+1 : i] {
+					if !stopWords[s] {
+						out = append(out, stem(s))
+					}
+				}
+				return out
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+var sayingVerbs = map[string]bool{"say": true, "tell": true, "mention": true, "write": true, "note": true, "explain": true}

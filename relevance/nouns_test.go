@@ -1,6 +1,9 @@
 package relevance
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // 几 before two characters of the question's terms asks which of them ("几
 // 年级？", "几 号楼？"); not in 茶几, a table, nor before a measure word,
@@ -18,6 +21,21 @@ func TestJiAsksANoun(t *testing.T) {
 	} {
 		if got := askedCJKNoun(c.norm, c.terms) != 0; got != c.want {
 			t.Errorf("askedCJKNoun(%q) names a noun: %v, want %v", c.norm, got, c.want)
+		}
+	}
+}
+
+// speakerWords names who said it in a question asking what was said about a
+// thing, and nothing in one asking what someone said.
+func TestSpeakerWords(t *testing.T) {
+	for q, want := range map[string][]string{
+		"what did the vet say about her weight?":     {"vet"},
+		"what did Marta tell you about the oven?":    {"marta"},
+		"what did the vet say?":                      nil, // (who said it is what the question names)
+		"how much did the mechanic say it would be?": nil,
+	} {
+		if got := speakerWords(questionText(q).words); !slices.Equal(got, want) {
+			t.Errorf("%q: speaker words %q, want %q", q, got, want)
 		}
 	}
 }

@@ -625,6 +625,13 @@ func (rk *ranking) lexQuery() *lexQuery {
 			lq.weights[k] *= negatedShare
 		}
 	}
+	for _, t := range speakerWords(q.normalised().words) {
+		// "what did the vet say about her weight?" asks about the weight:
+		// who said it is named by few of the events saying it
+		if k := slices.Index(lq.terms, t); k >= 0 {
+			lq.weights[k] *= negatedShare
+		}
+	}
 	if w.Thesaurus > 0 {
 		th := w.Lexicon
 		if th == nil {

@@ -2834,6 +2834,20 @@ func TestWhichThingIsTheOneItBecame(t *testing.T) {
 	firstFor(t, cands, map[string]int{"广州 住 什么 房间？": 3})
 }
 
+// Asked what someone said about a thing, the thing is what the question
+// asks: "mechanic" names who said it, which few events saying it name, and
+// counts half (speakerWords). (With the offline embedder's vectors.)
+func TestWhatWasSaidAboutAThing(t *testing.T) {
+	cands := embedded(t, tenMinutesApart([]string{"Service SV-3301 for the Golf: oil change and brake check, Tuesday 8:00",
+		"SV-3301 moved to Tuesday 14:00, mechanic running late", "SV-3301 oil change done, next one in 12 months",
+		"Golf brakes at 3 mm, worn, new pads advised", "SV-3301 invoice 120 EUR paid by card"}))
+	q := "what did the mechanic say about the brakes?"
+	qv := embedded(t, []relevance.Candidate{{Text: relevance.WithoutCourtesy(q)}})[0].Embedding
+	if scores, comps := relevance.Score(relevance.NewQuery(q, qv), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 3) {
+		t.Errorf("%q: %q should rank first: %.3f %+v", q, cands[3].Text, scores, comps)
+	}
+}
+
 // 上次 (last time) only asks for the newest, as 最近 does, spaced or not:
 // "上 次 洗 的 什么？" finds the newest wash, not an older one sharing its 次
 // ("精洗 一 次").
