@@ -1932,7 +1932,8 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unwell": true, "temperature": true, "rash": true, "cough": true, "coughing": true,
 	"diarrhoea": true, "diarrhea": true, "headache": true, "migraine": true}
 
-var cjkReasonWords = newCJKWords("因为", "由于", "原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失",
+var cjkReasonWords = newCJKWords("因为", "由于", "上调", "涨价", "上涨", "提价", // (a price raised: why a bill is higher)
+	"原因", "失败", "拒绝", "错误", "超过", "超出", "不足", "过期", "冻结", "暂停", "故障", "异常", "延误", "丢失",
 	"延迟", "晚点", "超时", "拦截", "拒单", "拒收", "无法", "未能", "缺货", "需定制", "需要定制", "定制中", "出餐慢", "出餐较慢", "爆单", "管制", "暴雨", "天气", "生病", "台风", "大风", "暴雪", "大雾",
 	// the English words' Chinese (caused, declined, invalid, unavailable, outage, overdue, postponed, missing, diagnosis, revoked, …;
 	// not 需要, 必须 or 不能, which most questions asking whether one must or can say)

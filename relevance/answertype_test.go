@@ -1433,6 +1433,7 @@ func TestWhatIsWrongIsNoDelay(t *testing.T) {
 		"检查 结果：加热管 烧坏，需 更换":                                          relevance.ReasonTerm, // (a part burnt out)
 		"检修 结果：入户 光纤 弯折，已 重新 布线":                                     relevance.ReasonTerm, // (a cable bent)
 		"EL-8830 found: burnt-out junction box, replaced":            relevance.ReasonTerm, // (a part burnt out, 烧坏 above)
+		"8830142 12 月 用 气 63 方，207.90 元，阶梯 价 上调":                     relevance.ReasonTerm, // (a price raised: why the bill is higher)
 		"Fuse blown in the kitchen circuit":                          relevance.ReasonTerm,
 	} {
 		terms := relevance.Analyze(text).Terms
