@@ -2832,6 +2832,16 @@ func TestWhichThingIsTheOneItBecame(t *testing.T) {
 		{Source: "hotel", Time: ago(5), Text: "入住 时 请 出示 身份证，押金 500 元"},
 	}
 	firstFor(t, cands, map[string]int{"广州 住 什么 房间？": 3})
+	// and so does one naming the thing asked before its change word ("Seat
+	// for TP 1234 changed to 2A" for "what's my seat …?")
+	seats := []relevance.Candidate{
+		{Source: "airline", Time: ago(56), Text: "Flight TP 1234 to Lisbon on 3 May: seat 14C, 1 bag"},
+		{Source: "airline", Time: ago(50), Text: "Flight TP 1240 to Porto on 9 May: seat 3A"},
+		{Source: "airline", Time: ago(30), Text: "TP 1240 gate B12"},
+		{Source: "airline", Time: ago(20), Text: "Seat for TP 1234 changed to 2A"},
+		{Source: "airline", Time: ago(5), Text: "Check-in for TP 1240 is open"},
+	}
+	firstFor(t, seats, map[string]int{"what's my seat on the lisbon flight?": 3})
 }
 
 // Asked what someone said about a thing, the thing is what the question

@@ -204,9 +204,10 @@ func (how inheritance) only(j int) bool { return how.unstated != nil && how.unst
 // happened by now (still): "is the minivan still booked?", "is the heating
 // fixed yet?" ask where the story stands, not how it began. So does one
 // saying the object is another thing now (saysReplaced, naming no other
-// thing before its word: replacesAnother) when the question asks which or
-// what thing (noun): "HT-30912 已 免费 升级 为 江景 套房" for "上海 住 什么
-// 房间？" (+2 −0 on the development sets). But when the
+// thing before its word, replacesAnother, or naming the thing asked) when
+// the question asks which or what thing (noun): "HT-30912 已 免费 升级 为 江景
+// 套房" for "上海 住 什么 房间？", "Seat for TP 1234 changed to 2A" for "what's
+// my seat …?" (+6 −0 on the development sets). But when the
 // question asks what a thing costs (costs, asksWhatItCosts), a later amount
 // on it is a fee or a payment, not its price: it inherits the first's share
 // (wF), unless it says the price changed; and when it asks only when (or how
@@ -269,7 +270,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					share := firstShare
 					done := how.happened && saysStepDone(how.steps, j, &docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0
 					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || done ||
-						noun != 0 && saysReplaced(&docs[j]) && !replacesAnother(cands[j].Text) {
+						noun != 0 && saysReplaced(&docs[j]) && (j < len(clauses) && clauses[j]&noun != 0 || !replacesAnother(cands[j].Text)) {
 						share = w.ThreadAnswer
 					}
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
