@@ -2842,6 +2842,15 @@ func TestWhichThingIsTheOneItBecame(t *testing.T) {
 		{Source: "airline", Time: ago(5), Text: "Check-in for TP 1240 is open"},
 	}
 	firstFor(t, seats, map[string]int{"what's my seat on the lisbon flight?": 3})
+	// from the event that matches best, too, when the story's first line
+	// matches little ("已 为 您 改签 至 CA1520" before the gate)
+	gates := []relevance.Candidate{
+		{Source: "airline", Time: ago(50), Text: "机票 订单 JP-5501：北京 至 广州，10月 9日 08:00，CA1515"},
+		{Source: "airline", Time: ago(32), Text: "已 为 您 改签 至 CA1520，10月 9日 13:30"},
+		{Source: "airline", Time: ago(14), Text: "CA1520 登机口 C21，13:00 开始 登机"},
+		{Source: "airline", Time: ago(5), Text: "CA1520 登机口 变更 为 C30"},
+	}
+	firstFor(t, gates, map[string]int{"在 哪个 登机口？": 3})
 }
 
 // Asked what someone said about a thing, the thing is what the question

@@ -291,7 +291,13 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					comps[j].Thread = max(comps[j].Thread, share*rels[first])
 				}
 				if cands[j].Time.After(cands[i].Time) {
-					comps[j].Thread = max(comps[j].Thread, w.Thread*rels[i])
+					share := w.Thread
+					if noun != 0 && (saysReplaced(&docs[j]) || saysChanged(&docs[j])) && j < len(clauses) && clauses[j]&noun != 0 {
+						// (the thing asked, another now: "MU5405 登机口 变更 为 B15" after
+						// "MU5405 登机口 B12", when the story's first line matches little)
+						share = w.ThreadAnswer
+					}
+					comps[j].Thread = max(comps[j].Thread, share*rels[i])
 				}
 			}
 		}
