@@ -48,8 +48,20 @@ var recencyCues = newCueSet(recencyWords)
 // pay back.
 var stillCues = newCueSet([]string{"still", "yet", "already", "anymore", "any more", "in the end", "by now",
 	"where is", "where are", "where s", // ("where's": "where", "s")
-	"doing", "getting on", "coming along", "happening with", "going on with", "news on", "update on", "happened to", "怎么样了",
+	"getting on", "coming along", "happening with", "going on with", "news on", "update on", "happened to", "怎么样了",
 	"到哪了", "到哪里了", "到哪儿了", "已经", "了没", "没有", "最后", "最终"})
+
+// stillAsked reports a question of stillCues, or one asking how a thing is
+// doing ("how is the cat doing?", "how's the claim doing now?"): "doing"
+// after "how", the question's last word or before "now" or "today"; not
+// "what are you doing to the dress?", which asks what the job is.
+func stillAsked(q text) bool {
+	if stillCues.in(q) {
+		return true
+	}
+	k := slices.Index(q.words, "doing")
+	return k > 0 && slices.Contains(q.words[:k], "how") && (k == len(q.words)-1 || q.words[k+1] == "now" || q.words[k+1] == "today")
+}
 
 // happenedCues ask whether something has happened by now ("牛奶送到了吗？",
 // "物业费交了吗？"): the story's later event saying it is done answers it

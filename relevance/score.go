@@ -1100,7 +1100,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 	// newest ("what did I just tell the hotel?"). Nor one asking for a
 	// thing's first value ("RF-2025 original quote?", "原来 几 点？":
 	// originalCues): a later event of its story is no newer word on it.
-	still := stillCues.in(q.normalised()) || asksIfStillOwed(q.normalised())
+	still := stillAsked(q.normalised()) || asksIfStillOwed(q.normalised())
 	happened := false
 	var steps []bool // (stepsDone)
 	whether := asksWhether(q.normalised())
@@ -1255,7 +1255,7 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 			newer[now] = 1
 		}
 	}
-	if len(qids) > 0 && asksWhatHappened(q.normalised()) || stillCues.in(q.normalised()) {
+	if len(qids) > 0 && asksWhatHappened(q.normalised()) || stillAsked(q.normalised()) {
 		consequences(comps, cands, docs, len(qids) > 0)
 	}
 	if asksFor(byClause, ReasonTerm) && !asksWhatHappened(q.normalised()) {

@@ -1680,6 +1680,16 @@ func TestStillAsksWhereTheStoryStands(t *testing.T) {
 		{Source: "orders", Time: ago(20), Text: "BK-410 因 暴雨 取消，已 退款"},
 	}
 	firstFor(t, zh, map[string]int{"皮划艇 最后 订 上 了 吗？": 2})
+	// "what are you doing to the coat?" asks what the job is, not how it is
+	// doing: the order says it, not the deposit paid on it since
+	coat := []relevance.Candidate{
+		{Source: "tailor", Time: ago(58), Text: "Alteration order AL-4411: wool coat, sleeves shortened 2 cm, 45 EUR, ready Friday"},
+		{Source: "tailor", Time: ago(48), Text: "Alteration order AL-4412: skirt hem, 30 EUR, ready 12 Dec"},
+		{Source: "tailor", Time: ago(28), Text: "AL-4412 deposit 15 EUR received"},
+		{Source: "tailor", Time: ago(18), Text: "AL-4411 fitting Thursday 17:00"},
+		{Source: "tailor", Time: ago(8), Text: "AL-4411 deposit 20 EUR received"},
+	}
+	firstFor(t, coat, map[string]int{"what are you doing to the coat?": 0, "how is the coat doing?": 4})
 }
 
 // "Do I have to pay …?", "do we need to …?" ask whether something is still
