@@ -118,6 +118,18 @@ func TestAStoryIsHandedOnToTheIdentifierItIntroduces(t *testing.T) {
 	if _, comps, _ := fused("where is the down jacket?", both); comps[4].Thread == 0 {
 		t.Errorf("the parcel's own event inherits nothing: %+v", comps[4])
 	}
+	// the story's identifier named by its end ("5520-12" of 260315-5520-12)
+	// hands it on too
+	ends := []relevance.Candidate{
+		{Source: "orders", Time: ago(54), Text: "订单 号 260315-5520-12：扫地 机器人，2 499 元"},
+		{Source: "orders", Time: ago(45), Text: "订单 号 260315-5520-31：拖把 头 4 个，89 元"},
+		{Source: "shipping", Time: ago(36), Text: "5520-12 已 发货，顺丰 SF 1402 3387 551"},
+		{Source: "shipping", Time: ago(27), Text: "5520-31 缺货，预计 下周 发货"},
+		{Source: "shipping", Time: ago(18), Text: "SF 1402 3387 551 已 签收"},
+	}
+	if scores, comps, _ := fused("扫地 机器人 到 了 吗？", ends); !ranksFirst(scores, 4) || comps[4].Thread == 0 {
+		t.Errorf("the parcel's delivery should rank first, handed on by the order's end: %.3f %+v", scores, comps)
+	}
 	flats := []relevance.Candidate{
 		{Source: "billing", Time: ago(56), Text: "3 栋 1202 室 物业费 第四 季度：1860 元"},
 		{Source: "repairs", Time: ago(38), Text: "报修 BX-7730：1202 卫生间 漏水 到 1102"},

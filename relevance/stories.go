@@ -260,7 +260,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					first = j
 				}
 			}
-			story = handedOn(story, q, first, cands, docs)
+			story = handedOn(story, q, ends, first, cands, docs)
 			for _, j := range story {
 				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && !(docs[j].marks&scriptCJK != 0 && replacesAnother(cands[j].Text))) ||
 					how.elsewhere.of(j) || how.only(j) {
@@ -588,11 +588,12 @@ func namesOneOf(d *doc, hs []uint64) bool {
 // ("2026112700418 已 发货：中通 78830012655" after the order), hands the story
 // on: the events after it naming that identifier ("78830012655 已 放 菜鸟
 // 驿站") tell the same story; for "羽绒服 到 哪 了？", where the parcel is.
+// The story's identifier may be named by its end (ends: endsOf).
 // Not an identifier named before the story's own ("报修 BX-7730：1202 卫生间
 // 漏水" opens a repair's story, not flat 1202's), nor an amount, nor one of
 // the kind the story's first names after its identifier (kindAfter: a
 // sibling's); one hand-off, not a chain of them.
-func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []int {
+func handedOn(story []int, q ident, ends []uint64, first int, cands []Candidate, docs []doc) []int {
 	for _, j := range story[:len(story):len(story)] {
 		if !cands[j].Time.After(cands[first].Time) {
 			continue
@@ -600,7 +601,10 @@ func handedOn(story []int, q ident, first int, cands []Candidate, docs []doc) []
 		afterOwn := false // (past the story's identifier in j's text)
 		for k := range int(docs[j].nOwn) {
 			h := docs[j].own(k)
-			if sameObject(h, q) {
+			if _, end := slices.BinarySearch(ends, h.full); sameObject(h, q) || end && !h.amount {
+				// (or its end, as the customer and the later events name it:
+				// "3381-77 已 发货，京东 快递 JDV 0188 2231 990" for the order
+				// 250601-3381-77)
 				afterOwn = true
 				continue
 			}
