@@ -203,7 +203,7 @@ const DurationTerm = "⧗"
 
 // durationCues mark a question asking how long something lasts (it asks for a
 // time too: timeWords has "how long", 多久).
-var durationCues = []string{"how long", "how many months", "how many years", "how many weeks", "多久", "多长时间", "多长", "几个月", "几年", "期限",
+var durationCues = []string{"how long", "how much longer", "how many months", "how many years", "how many weeks", "多久", "多长时间", "多长", "几个月", "几年", "期限",
 	"几天", "多少天", "几周", "几个星期", "几个小时", "几小时"}
 
 var durationCueSet = newCueSet(durationCues)
@@ -1157,8 +1157,8 @@ func (t *answerType) asked(q text) bool {
 		return false
 	}
 	switch {
-	case t.term == MoneyTerm && asksQuantity(q) && !moneyBeyondHowMuch.in(q):
-		return false // "how much energy …?" asks for a quantity
+	case t.term == MoneyTerm && (asksQuantity(q) || howMuchLonger.in(q)) && !moneyBeyondHowMuch.in(q):
+		return false // "how much energy …?" asks for a quantity, "how much longer …?" a time
 	case t.term == QuantityTerm && (moneyBeyondHowMuch.in(q) || !asksQuantity(q)):
 		return false // "how much does the data cost?" asks for money
 	case t.term == MoneyTerm && !moneyBeyondTotal.in(q) && (countCueSet.in(q) || durationCueSet.in(q)):
@@ -1252,6 +1252,10 @@ var countCueSet = newCueSet(countCues)
 // cost?").
 var moneyBeyondHowMuch = amountWordsBut("how much")
 
+// howMuchLonger asks for a time, though its "how much" asks for money
+// elsewhere ("how much longer will the repair take?").
+var howMuchLonger = newCueSet([]string{"how much longer", "how much later", "how much earlier", "how much sooner"})
+
 // amountWordsBut are the amountWords without these, as a set.
 func amountWordsBut(these ...string) cueSet {
 	return newCueSet(slices.DeleteFunc(slices.Clone(amountWords), func(w string) bool { return slices.Contains(these, w) }))
@@ -1292,7 +1296,11 @@ var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少
 	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
 	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里",
 	// a line's speed ("how fast is my line?"; not "how fast will the refund come?": a time)
-	"how fast is", "how fast are", "what speed", "which speed", "网速多少", "网速是多少", "网速有多少", "多少兆", "几兆"})
+	"how fast is", "how fast are", "what speed", "which speed", "网速多少", "网速是多少", "网速有多少", "多少兆", "几兆",
+	// how much a measure changed ("how much shorter are the trousers?"; not
+	// "how much cheaper": money, nor "how much longer": a time)
+	"how much shorter", "how much bigger", "how much smaller", "how much heavier", "how much lighter", "how much wider",
+	"how much narrower", "how much taller", "how much faster", "how much slower", "how much further", "how much farther"})
 
 // measures are the units that make a number before them a quantity ("41
 // kWh", "5GB"): quantityUnits' units of measure, not its counts' ("items",
@@ -1414,7 +1422,7 @@ func namesADate(words []string) bool {
 const TimeTerm = "◷"
 
 // timeWords mark a question that asks when.
-var timeWords = []string{"when", "what time", "which day", "what day", "which date", "what date", "how long", "how soon",
+var timeWords = []string{"when", "what time", "which day", "what day", "which date", "what date", "how long", "how much longer", "how soon",
 	"what times", "which days", "what days", "which dates", "what dates",
 	// the part of a day asked names its day ("which evening is PT-614 on?")
 	"which morning", "which afternoon", "which evening", "which night", "what morning", "what afternoon", "what evening", "what night",

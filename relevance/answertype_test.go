@@ -1326,19 +1326,23 @@ func TestWhatWasSaidLooksForTheBusinesssLines(t *testing.T) {
 // "How much" of something measured asks for a quantity, not money: "how much
 // energy did my car get?" is answered by "Charging stopped: 41 kWh
 // delivered", not by the idle fee; a money word asks for money still ("how
-// much does the data cost?", "how much is the water bill?").
+// much does the data cost?", "how much is the water bill?"), and "how much
+// longer" asks for a time.
 func TestAQuantityIsNoAmount(t *testing.T) {
 	for q, want := range map[string][]string{
-		"how much energy did my car get?": {relevance.QuantityTerm},
-		"how much mobile data is left?":   {relevance.QuantityTerm},
-		"我还剩多少流量？":                        {relevance.QuantityTerm},
-		"how much does the data cost?":    {relevance.MoneyTerm},
-		"how much is it?":                 {relevance.MoneyTerm},
-		"how much is the water bill?":     {relevance.MoneyTerm}, // a measurable's price
-		"how much is the data plan?":      {relevance.MoneyTerm},
-		"how much water did I use?":       {relevance.QuantityTerm},
-		"how much was the electricity?":   {relevance.MoneyTerm}, // what the thing cost
-		"how much is roaming data?":       {relevance.QuantityTerm},
+		"how much energy did my car get?":       {relevance.QuantityTerm},
+		"how much mobile data is left?":         {relevance.QuantityTerm},
+		"how much shorter are the trousers?":    {relevance.QuantityTerm}, // a measure changed
+		"how much longer will the repair take?": {relevance.TimeTerm},
+		"how much cheaper is the new plan?":     {relevance.MoneyTerm},
+		"我还剩多少流量？":                              {relevance.QuantityTerm},
+		"how much does the data cost?":          {relevance.MoneyTerm},
+		"how much is it?":                       {relevance.MoneyTerm},
+		"how much is the water bill?":           {relevance.MoneyTerm}, // a measurable's price
+		"how much is the data plan?":            {relevance.MoneyTerm},
+		"how much water did I use?":             {relevance.QuantityTerm},
+		"how much was the electricity?":         {relevance.MoneyTerm}, // what the thing cost
+		"how much is roaming data?":             {relevance.QuantityTerm},
 		// a distance or a weight, and not a limit or a place in a queue
 		"how far did we walk?":         {relevance.QuantityTerm},
 		"我们骑了多少公里？":                    {relevance.QuantityTerm},
