@@ -1145,6 +1145,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 		if len(qids) > 0 && asksIfItHolds(q.normalised(), still, whether) {
 			how.holds = qids
 		}
+		how.changes = asksWhatChanged(q.normalised())
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	return aboutEvent, happened, steps

@@ -2889,6 +2889,19 @@ func TestWhatWasSaidAboutAThing(t *testing.T) {
 	}
 }
 
+// Asked what was changed, a later event saying nothing changed is no newer
+// word on it: the bill naming the contract's price inherits nothing of the
+// contract's match, and the change answers.
+func TestWhatChangedIsAnsweredByAChange(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "contracts", Time: ago(58), Text: "Broadband contract BB-4410 started: 100 Mbit/s, 39.99 EUR per month"},
+		{Source: "network", Time: ago(40), Text: "Speed test: 96 Mbit/s"},
+		{Source: "contracts", Time: ago(13), Text: "Plan switched to 250 Mbit/s for 44.99 EUR from next month"},
+		{Source: "billing", Time: ago(4), Text: "Bill for November: 39.99 EUR"},
+	}
+	firstFor(t, cands, map[string]int{"what did I just change on my contract?": 2})
+}
+
 // 上次 (last time) only asks for the newest, as 最近 does, spaced or not:
 // "上 次 洗 的 什么？" finds the newest wash, not an older one sharing its 次
 // ("精洗 一 次").

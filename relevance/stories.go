@@ -167,6 +167,10 @@ type inheritance struct {
 	// the events about another day's thing than the days it names
 	// (aboutAnotherDay): a later one inherits nothing
 	elsewhere *anotherDay
+	// it asks what was changed (asksWhatChanged: "what did I just change on
+	// my contract?"): a later event saying nothing changed is no newer word
+	// on it ("Bill for October: 29.98 EUR"), and inherits nothing
+	changes bool
 	// the identifiers of a question asking whether a state of the object
 	// they name still holds ("is 731904 still held at customs?", "can I log
 	// in now?", "208 还 欠 吗？": asksIfItHolds): a later event on it saying
@@ -263,7 +267,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			story = handedOn(story, q, ends, first, cands, docs)
 			for _, j := range story {
 				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && !(docs[j].marks&scriptCJK != 0 && replacesAnother(cands[j].Text))) ||
-					how.elsewhere.of(j) || how.only(j) {
+					how.elsewhere.of(j) || how.only(j) || how.changes && !saysChanged(&docs[j]) && !saysReplaced(&docs[j]) {
 					continue
 				}
 				if cands[j].Time.After(cands[first].Time) {
