@@ -1146,6 +1146,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 			how.holds = qids
 		}
 		how.changes = asksWhatChanged(q.normalised())
+		how.deed = asksDeed(q.normalised())
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	return aboutEvent, happened, steps

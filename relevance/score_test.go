@@ -2902,6 +2902,19 @@ func TestWhatChangedIsAnsweredByAChange(t *testing.T) {
 	firstFor(t, cands, map[string]int{"what did I just change on my contract?": 2})
 }
 
+// Asked what was done about a thing, the later line saying a deed done
+// ("cartridge replaced") is its story's answer, not the report of the problem
+// nor a line saying only that the job is closed.
+func TestWhatWasDoneIsTheDeed(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "jobs", Time: ago(57), Text: "Job PL-4410: dripping shower head in bathroom, visit Tuesday 8-10"},
+		{Source: "jobs", Time: ago(39), Text: "PL-4410: cartridge replaced, 80 EUR"},
+		{Source: "jobs", Time: ago(20), Text: "Boiler service booked for Friday"},
+		{Source: "jobs", Time: ago(9), Text: "PL-4410 closed as resolved"},
+	}
+	firstFor(t, cands, map[string]int{"what did they do to the shower?": 1, "what was done about the shower head?": 1})
+}
+
 // 上次 (last time) only asks for the newest, as 最近 does, spaced or not:
 // "上 次 洗 的 什么？" finds the newest wash, not an older one sharing its 次
 // ("精洗 一 次").

@@ -167,6 +167,10 @@ type inheritance struct {
 	// the events about another day's thing than the days it names
 	// (aboutAnotherDay): a later one inherits nothing
 	elsewhere *anotherDay
+	// it asks what was done (asksDeed: "what did you do to the laptop?"): a
+	// later event saying a deed done ("INC-30077: hard disk replaced") is the
+	// story's answer, one saying only that the case is closed or ready is not
+	deed bool
 	// it asks what was changed (asksWhatChanged: "what did I just change on
 	// my contract?"): a later event saying nothing changed is no newer word
 	// on it ("Bill for October: 29.98 EUR"), and inherits nothing
@@ -291,6 +295,13 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					}
 					if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
 						share = w.ThreadAnswer
+					}
+					if how.deed {
+						if saysDeed(cands[j].Text) {
+							share = w.ThreadAnswer
+						} else {
+							share = min(share, w.Thread)
+						}
 					}
 					comps[j].Thread = max(comps[j].Thread, share*rels[first])
 				}
@@ -1659,3 +1670,54 @@ func wordAfterStem(words []string, n string) string {
 	}
 	return ""
 }
+
+// asksDeed reports a question asking what was done about a thing ("what did
+// you do to the laptop?", "what did IT do about the VPN?", "what was done
+// about the scanner?", "做 了 什么？"): "what", then did/have/has/was, then
+// do or done and what it was done to (not "what did my money do?").
+func asksDeed(q text) bool {
+	w := q.words
+	for k := 0; k+2 < len(w); k++ {
+		if w[k] != "what" || w[k+1] != "did" && w[k+1] != "have" && w[k+1] != "has" && w[k+1] != "was" && w[k+1] != "were" {
+			continue
+		}
+		for m := k + 2; m < len(w) && m <= k+4; m++ {
+			if (w[m] == "do" || w[m] == "done") && m+1 < len(w) && deedObjects[w[m+1]] {
+				return true
+			}
+		}
+	}
+	return deedCues.in(q)
+}
+
+// deedObjects are the words after "do" that name what the deed was done to.
+var deedObjects = map[string]bool{"to": true, "about": true, "with": true, "for": true, "on": true}
+
+var deedCues = newCueSet([]string{"做了什么", "干了什么", "处理了什么", "怎么处理的", "做了哪些"})
+
+// saysDeed reports a line saying a deed done: an English past participle
+// (a word ending in "ed", or an irregular one) other than those saying only
+// where a case stands (closedWords: "resolved", "completed", "ready" is none),
+// or a Chinese 已 before a verb other than those ("已 更换", not "已 完成").
+func saysDeed(text string) bool {
+	for _, f := range strings.Fields(normalise(text)) {
+		w := strings.Trim(f, ",.:;!?()'\"，：；")
+		if w == "" || closedWords[w] {
+			continue
+		}
+		if strings.HasSuffix(w, "ed") && len(w) > 4 || irregularDone[w] || w == "reset" || w == "swapped" {
+			return true
+		}
+	}
+	joined := joinedSpaced(normalise(text))
+	if k := strings.Index(joined, "已"); k >= 0 {
+		rest := joined[k+len("已"):]
+		return rest != "" && !strings.HasPrefix(rest, "完成") && !strings.HasPrefix(rest, "关闭") && !strings.HasPrefix(rest, "解决") && !strings.HasPrefix(rest, "处理")
+	}
+	return false
+}
+
+// closedWords say only where a case stands, no deed done on it.
+var closedWords = map[string]bool{"resolved": true, "completed": true, "closed": true, "finished": true, "done": true, "opened": true, "reopened": true,
+	"received": true, "requested": true, "booked": true, "scheduled": true, "confirmed": true, "approved": true, "processed": true,
+	"charged": true, "paid": true, "delayed": true, "reported": true, "needed": true, "required": true, "expected": true}
