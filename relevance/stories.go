@@ -1705,7 +1705,7 @@ func saysDeed(text string) bool {
 		if w == "" || closedWords[w] {
 			continue
 		}
-		if strings.HasSuffix(w, "ed") && len(w) > 4 || irregularDone[w] || w == "reset" || w == "swapped" {
+		if strings.HasSuffix(w, "ed") && len(w) > 4 || irregularDone[w] || w == "reset" {
 			return true
 		}
 	}
