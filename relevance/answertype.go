@@ -1520,8 +1520,10 @@ func statesTime(rs []rune) bool {
 			j := span(rs, i, isLatin)
 			w := asciiWord(rs[i:j], &buf) // (no time word is longer, nor other than ASCII)
 			if in(timeAlone, w) || prevNumber && (in(timeUnits, w) || in(months, w) || soon && in(soonUnits, w)) || prevPrep && in(months, w) ||
-				len(w) == 3 && in(weekdays, w) && hoursAfter(rs, j) {
-				return true // (a weekday written short before its hours: "Mon 8-10", "Fri 13-15"; not "sun 5 stars")
+				(len(w) == 3 && in(weekdays, w) || in(slotWords, w)) && hoursAfter(rs, j) {
+				// (a weekday written short before its hours: "Mon 8-10", "Fri 13-15"; not "sun 5 stars";
+				// or a slot's or a window's hours: "new slot 15-17")
+				return true
 			}
 			if prevNumber && in(dayKinds, w) {
 				i = j // "3-5 business days", "7 working days", "a couple of days": the unit follows
@@ -1548,6 +1550,10 @@ func statesTime(rs []rune) bool {
 	}
 	return false
 }
+
+// slotWords name a span of hours written after them ("new slot 15-17",
+// "delivery window 8-12").
+var slotWords = map[string]bool{"slot": true, "window": true, "between": true}
 
 // isDateShape reports that a number of three parts (parted by dots,
 // dashes or slashes) of these lengths (in digits) is written as a date:

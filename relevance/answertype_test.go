@@ -175,6 +175,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Shipping of the rewards moved to June":                        {when}, // a month after a preposition
 		"Offer valid until March":                                      {when},
 		"Visit moved to Mon 8-10":                                      {when}, // a weekday written short before its hours
+		"Delivery slot 15-17":                                          {when}, // a slot's hours
 		"Rated sun 5 stars":                                            nil,
 		"Marching band tickets, may sell out":                          nil,
 		"Grid approval still pending":                                  {why},
