@@ -98,10 +98,10 @@ var cjkCues = []string{"刚才", "刚刚", "最近", "最新", "现在", "目前
 
 // withoutCues drops from a question's terms the words that only say it asks
 // for the newest, and the characters and pair of a Chinese one: "最近有什么进展？"
-// matched "材料审核：缺少近三个月银行流水" by 近.
+// matched "材料审核：缺少近三个月银行流水" by 近. q is the question's
+// normalised text, its Chinese joined (questionText: "上 次" is 上次).
 func withoutCues(terms []string, q string) []string {
 	var drop []string
-	q = string(joinedCJK([]rune(q)))
 	for _, c := range cjkCues {
 		if strings.Contains(q, c) {
 			rs := []rune(c)

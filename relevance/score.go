@@ -1337,7 +1337,7 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 	}
 }
 
-var timeHash, reasonHash, delayHash, personHash = termHash(TimeTerm), termHash(ReasonTerm), termHash(DelayTerm), termHash(PersonTerm)
+var timeHash, reasonHash, delayHash, personHash, nowTermHash = termHash(TimeTerm), termHash(ReasonTerm), termHash(DelayTerm), termHash(PersonTerm), termHash(NowTerm)
 
 // vaguer scales by keep the relevance of the events stating the answer type
 // of term only vaguely, lacking mark, when another event states it so: a
@@ -2176,8 +2176,6 @@ var (
 
 // repricedHashes are the terms of the words saying a sum was raised or
 // lowered (valueChangedWords), or a plan upgraded or downgraded.
-var nowTermHash = termHash(NowTerm)
-
 var repricedHashes = stemHashes(append([]string{"upgraded", "downgraded"}, valueChangedWords...)...)
 
 // asksPrice reports a question that asks how much its object is and nothing

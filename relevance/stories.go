@@ -1378,7 +1378,7 @@ var requestObjects = map[string]bool{"your": true, "the": true, "my": true, "our
 
 var (
 	newHash       = termHash("new")
-	currentHashes = []uint64{newHash, termHash(NowTerm), termHash("新"), termHash(stem("total"))}
+	currentHashes = []uint64{newHash, nowTermHash, termHash("新"), termHash(stem("total"))}
 )
 
 // hasAny reports that the event has one of the terms hs.
@@ -1700,7 +1700,8 @@ var deedCues = newCueSet([]string{"做了什么", "干了什么", "处理了什�
 // where a case stands (closedWords: "resolved", "completed", "ready" is none),
 // or a Chinese 已 before a verb other than those ("已 更换", not "已 完成").
 func saysDeed(text string) bool {
-	for _, f := range strings.Fields(normalise(text)) {
+	norm := normalise(text)
+	for _, f := range strings.Fields(norm) {
 		w := strings.Trim(f, ",.:;!?()'\"，：；")
 		if w == "" || closedWords[w] {
 			continue
@@ -1709,7 +1710,7 @@ func saysDeed(text string) bool {
 			return true
 		}
 	}
-	joined := joinedSpaced(normalise(text))
+	joined := joinedSpaced(norm)
 	if k := strings.Index(joined, "已"); k >= 0 {
 		rest := joined[k+len("已"):]
 		return rest != "" && !strings.HasPrefix(rest, "完成") && !strings.HasPrefix(rest, "关闭") && !strings.HasPrefix(rest, "解决") && !strings.HasPrefix(rest, "处理")
