@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/freshctx/freshctx/internal/lewords"
 	"github.com/freshctx/freshctx/internal/lru"
@@ -66,6 +67,7 @@ const (
 	markPerPeriod             // an amount of money per period (pricedPerPeriod)
 	markNamed                 // a person named, not by a role alone (namedOf)
 	markSum                   // money stated as a sum, not by a word alone (sumOf)
+	markBill                  // a bill or a payment and nothing more (billOf)
 )
 
 // clockOf is markClock when a text (normalised: a full-width "９：００" is
@@ -137,6 +139,55 @@ func sumOf(a *Analysis, text string) uint16 {
 	}
 	return 0
 }
+
+// billOf is sum (markSum or none) and markBill when a text stating a sum is a
+// bill or a payment and says nothing more: a word billing or paying
+// ("invoice", "paid", "charged", 扣款, 已 付), and besides its identifiers
+// and sums only the words of a bill ("by card", "total", 从 余额) and the
+// items billed, each before its sum ("Invoice for TH-5517: swap 45 EUR +
+// storage 80 EUR"). "BS-3318 done: valve replaced, 120 EUR" is none: it
+// says what was done.
+func billOf(text string, sum uint16) uint16 {
+	if sum == 0 {
+		return 0
+	}
+	fs := strings.Fields(strings.ToLower(text))
+	billed := false
+	for k, f := range fs {
+		w := strings.TrimFunc(f, notLetterOrDigit)
+		switch {
+		case w == "" || strings.IndexFunc(w, unicode.IsDigit) >= 0:
+		case billingWords[w]:
+			billed = true
+		case billLineWords[w] || currencyCodes[w]:
+		case k+1 < len(fs) && strings.IndexFunc(strings.TrimFunc(fs[k+1], notLetterOrDigit), unicode.IsDigit) == 0 && !strings.ContainsAny(f, ":,，："):
+			// (an item, before its sum)
+		default:
+			return sum
+		}
+	}
+	if billed {
+		return sum | markBill
+	}
+	return sum
+}
+
+// wordSet is the set of s's words.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+func notLetterOrDigit(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// billingWords bill or pay; billLineWords are the others a bill says.
+var billingWords = wordSet(`invoice invoiced paid charged billed bill receipt payment 付 已付 支付 缴 缴费 缴纳 扣 扣款 扣除
+	账单 发票 付款 收费 收取 出账 交`)
+var billLineWords = wordSet(`total by card cash for at pickup pick-up to your via direct debit received ending pay in full on
+	of with and the a an sent amount 已 元 从 共 合计 费 费用 通过 微信 支付宝 银行卡 现金 账户 余额 自动 成功 中`)
 
 // namedByChange reports, of a text's letterWords, a given name after "from"
 // or "to" once a word says who does it changed ("Cleaner for Friday changed
@@ -440,7 +491,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm) | namedOf(&a, text, norm) | sumOf(&a, text)}
+		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm) | namedOf(&a, text, norm) | billOf(text, sumOf(&a, text))}
 	return d.withChangeMarks(norm)
 }
 
@@ -768,7 +819,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 287
+const analysisVersion = 288
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -45,3 +45,23 @@ func TestAsksStandingPrice(t *testing.T) {
 		}
 	}
 }
+
+// A bill or a payment that says nothing more is a bill (billOf); a line
+// saying what was done, or a sum with no word billing or paying, is none.
+func TestBillOf(t *testing.T) {
+	for text, want := range map[string]bool{
+		"KR-2231 paid 45 EUR by card":                        true,
+		"Invoice for TH-5517: swap 45 EUR + storage 80 EUR":  true,
+		"LK-7731 invoice 189 EUR: call-out 89, cylinder 100": true,
+		"WX-1207 物业费 320 元 已 扣款":                             true,
+		"BS-3318 done: valve replaced, 120 EUR":              false,
+		"KR-2231 ready for pickup, paid 45 EUR":              false,
+		"Total 45 EUR":                                       false,
+		"KR-2231 invoice sent":                               false,
+	} {
+		a := Analyze(text)
+		if got := billOf(text, sumOf(&a, text))&markBill != 0; got != want {
+			t.Errorf("billOf(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -1316,6 +1316,9 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 		keep, scaled = w.Unstated, true
 	}
 	laterIsNoValue := f.AsksNow && !asksFor(byClause, TimeTerm) // (a change from next month is no value now; a time asked, it is)
+	if !q.Intent && w.Unstated > 0 && w.Unstated < 1 && !asksFor(byClause, MoneyTerm) && !asksOfMoney(q.normalised()) {
+		billsNoNews(cands, docs, comps, rk.now, w.HalfLife)
+	}
 	for i := range cands {
 		c := &comps[i]
 		if scaled && (!statesAsked(&docs[i], byClause) && (stepNow == nil || !stepNow[i]) || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
@@ -3064,6 +3067,67 @@ func doneParticiple(w string) bool {
 func aboutMoney(q text) bool {
 	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] || isNumber(w) }) ||
 		strings.ContainsAny(q.norm, "钱款费付")
+}
+
+// asksOfMoney reports a question naming money, an amount or a price, or
+// asking how much ("多少", "交 了 吗"): it is not billsNoNews's, which a bill
+// may answer. (aboutMoney's numbers are any number: an identifier's too.)
+func asksOfMoney(q text) bool {
+	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] }) || namesAmount(q.norm) || priceWords.in(q) ||
+		strings.ContainsAny(q.norm, "钱款费付交缴") || strings.Contains(q.norm, "多少") || strings.Contains(q.norm, "how much")
+}
+
+// billsNoNews keeps, for a question asking nothing of money, a bill or a
+// payment (markBill) from being the newest word on its object: it keeps at
+// most followsShare of the recency of the newest event before it on its
+// object (of the window's events, for a bill naming none) that is no bill.
+// "is DC-5531 all ready?" is answered by "DC-5531 coat ready, stain
+// removed", not by the "DC-5531 paid 31.50 EUR cash" after it; "what
+// happened with JB-7710?" by "JB-7710 done: washer replaced", not the
+// invoice after it.
+func billsNoNews(cands []Candidate, docs []doc, comps []Components, now time.Time, halfLife time.Duration) {
+	for i := range docs {
+		if docs[i].marks&markBill == 0 {
+			continue
+		}
+		latest, found := time.Time{}, false
+		for j := range docs {
+			t := cands[j].Time
+			if docs[j].marks&markBill == 0 && !t.After(cands[i].Time) && (!found || t.After(latest)) && (docs[i].nOwn == 0 || sharesAnIdentifier(&docs[i], &docs[j])) {
+				latest, found = t, true
+			}
+		}
+		before := 0.0
+		if found {
+			before = Recency(now, latest, halfLife)
+		}
+		comps[i].Recency = min(comps[i].Recency, followsShare*before)
+	}
+}
+
+// namesAmount reports a question (normalised) writing a number that may be an
+// amount: "the 75", "1,180", "39.90", not an identifier's number ("BK-7720",
+// "4410-2297", "p00419", "0028") nor one of five or more digits ("12346").
+func namesAmount(norm string) bool {
+	for f := range strings.FieldsSeq(norm) {
+		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if f == "" || strings.IndexFunc(f, func(r rune) bool { return !unicode.IsDigit(r) && r != ',' && r != '.' }) >= 0 {
+			continue
+		}
+		digits, whole := 0, true
+		for _, r := range f {
+			if r == ',' || r == '.' {
+				whole = false
+			} else {
+				digits++
+			}
+		}
+		if f[0] == '0' && (len(f) == 1 || f[1] != '.') || whole && digits > 4 {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // moneyWords name money, or its paying (moneyOut), in a question (not "get"

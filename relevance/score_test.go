@@ -3969,3 +3969,17 @@ func TestAmendsFollowTheReason(t *testing.T) {
 	}
 	firstFor(t, takeaway, map[string]int{"咖啡 为什么 这么 慢？": 3})
 }
+
+// A bill or a payment says nothing new of its object but its money: asked
+// nothing of money ("is KR-2231 ready?", "what happened with my boiler?"),
+// it keeps just below the recency of the event on its object before it,
+// and the line saying what is asked ranks first. Asked what was paid, the
+// payment answers.
+func TestABillIsNoNewerWordOnItsObject(t *testing.T) {
+	bike := tenMinutesApart([]string{"Service KR-2231: city bike, gears slipping, ready Thursday", "KR-2231 gears adjusted, chain replaced",
+		"KR-2231 paid 45 EUR by card"})
+	firstFor(t, bike, map[string]int{"what did you do to KR-2231?": 1, "did I pay for KR-2231?": 2})
+	boiler := tenMinutesApart([]string{"Callout HB-4410 booked: boiler losing pressure, Monday 8:00-12:00", "HB-4410 done: pressure valve replaced",
+		"Invoice for HB-4410: 95.00 GBP paid by card", "HB-4411 engineer running late"})
+	firstFor(t, boiler, map[string]int{"what happened with HB-4410?": 1})
+}
