@@ -169,6 +169,20 @@ func asksWhatChanged(q text) bool {
 
 var changeAsked = newCueSet([]string{"change", "changed", "changes", "改了", "变了", "换了", "改了什么", "变更了", "调整了"})
 
+// asksWhyChanged reports a question asking why a thing changed ("why was my
+// flight moved?", "why is my bread coming later?", "为什么 课 改 到 周三？",
+// "教练为什么换时间？"): the reason is the one given with the change, and the
+// events saying no change (markChanged, markReplaced, markCurrent) are less
+// of an answer (lessOfAnAnswer, fuse). Not "why was the fine cancelled?"
+// (an end, not a change), nor "what is holding up the domain move?" (a move
+// by name), nor 为什么 换 鞋 (an exchange).
+func asksWhyChanged(q text, byClause [][]*answerType) bool {
+	return asksFor(byClause, ReasonTerm) && (whyChangedCues.in(q) || slices.Contains(q.words, "move") && slices.Contains(q.words, "did"))
+}
+
+var whyChangedCues = newCueSet([]string{"moved", "changed", "change", "later", "earlier", "switch", "switched", "postponed", "rescheduled", "delayed",
+	"改", "换时间", "换日期", "推迟", "延期"})
+
 // changeRequests ask to change something, not what changed ("can I change
 // the delivery address?", "我想改地址").
 var changeRequests = newCueSet([]string{"can i change", "could i change", "can we change", "how do i change", "how can i change",

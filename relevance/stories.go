@@ -1168,6 +1168,10 @@ var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were"
 // "moved to Thursday", "seat changed to 21C", 改期.
 func saysChanged(d *doc) bool { return d.marks&markChanged != 0 }
 
+// saysAChange reports an event saying something changed, is another now or
+// has a new value ("moved to Friday", "replaced by", "new date 18 June").
+func saysAChange(d *doc) bool { return d.marks&(markChanged|markReplaced|markCurrent) != 0 }
+
 // replacesAnother reports a line that names, before the word saying a thing
 // is another now, a thing of its own ("00421 bank account changed", "0719
 // tyre replaced", "Vehicle on RP-4471 changed to …"; in Chinese,
