@@ -172,16 +172,25 @@ var changeAsked = newCueSet([]string{"change", "changed", "changes", "改了", "
 // asksWhyChanged reports a question asking why a thing changed ("why was my
 // flight moved?", "why is my bread coming later?", "为什么 课 改 到 周三？",
 // "教练为什么换时间？"): the reason is the one given with the change, and the
-// events saying no change (markChanged, markReplaced, markCurrent) are less
-// of an answer (lessOfAnAnswer, fuse). Not "why was the fine cancelled?"
-// (an end, not a change), nor "what is holding up the domain move?" (a move
-// by name), nor 为什么 换 鞋 (an exchange).
-func asksWhyChanged(q text, byClause [][]*answerType) bool {
-	return asksFor(byClause, ReasonTerm) && (whyChangedCues.in(q) || slices.Contains(q.words, "move") && slices.Contains(q.words, "did"))
+// events saying no change (saysAChange) are less of an answer
+// (lessOfAnAnswer, fuse); and late, when it asks why a thing is late ("沙发
+// 为什么 晚 了？"), whose answer may be a delay stated with no change
+// ("椅子 需 定制，预计 20 天"). Not "why was the fine cancelled?" (an end, not
+// a change), nor "what is holding up the domain move?" (a move by name), nor
+// 为什么 换 鞋 (an exchange).
+func asksWhyChanged(q text, byClause [][]*answerType) (changed, late bool) {
+	if !asksFor(byClause, ReasonTerm) {
+		return false, false
+	}
+	late = lateCues.in(q)
+	return late || whyChangedCues.in(q) || slices.Contains(q.words, "move") && slices.Contains(q.words, "did"), late
 }
 
-var whyChangedCues = newCueSet([]string{"moved", "changed", "change", "later", "earlier", "switch", "switched", "postponed", "rescheduled", "delayed",
-	"改", "换时间", "换日期", "推迟", "延期"})
+var (
+	whyChangedCues = newCueSet([]string{"moved", "changed", "change", "later", "earlier", "switch", "switched", "postponed", "rescheduled",
+		"改", "换时间", "换日期", "推迟", "延期"})
+	lateCues = newCueSet([]string{"late", "delayed", "so long", "longer", "这么久", "那么久", "晚到", "晚了", "晚点", "迟到"})
+)
 
 // changeRequests ask to change something, not what changed ("can I change
 // the delivery address?", "我想改地址").

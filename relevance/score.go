@@ -508,11 +508,11 @@ type reading struct {
 	asksMoney bool
 	asksFault bool // what is wrong, what a check found
 	howLong   bool // a question asking how long (durationCues)
-	// why a thing changed (asksWhyChanged): the events saying a change
-	// state the reason asked
-	whyChanged bool
-	offer      float64 // the scale of a line that only offers
-	asking     float64 // the scale of a line that asks (QuestionTerm): as one that offers
+	// why a thing changed, why it is late (asksWhyChanged): the events
+	// saying a change, or a delay, state the reason asked
+	whyChanged, whyLate bool
+	offer               float64 // the scale of a line that only offers
+	asking              float64 // the scale of a line that asks (QuestionTerm): as one that offers
 }
 
 // wordMatch is what a question's words match (matchWords).
@@ -570,8 +570,9 @@ func (rk *ranking) readQuestion() reading {
 	if askWords.in(q.normalised()) {
 		asking = 0
 	}
+	whyChanged, whyLate := asksWhyChanged(q.normalised(), byClause)
 	return reading{qids: qids, own: own, howLong: howLong, asked: asked, asksMoney: asksMoney,
-		byClause: byClause, asksFault: asksFault, offer: offer, asking: asking, whyChanged: asksWhyChanged(q.normalised(), byClause)}
+		byClause: byClause, asksFault: asksFault, offer: offer, asking: asking, whyChanged: whyChanged, whyLate: whyLate}
 }
 
 // matchWords matches the question's words, and what they bring, by BM25
@@ -953,7 +954,7 @@ func (rk *ranking) lessOfAnAnswer() {
 		// booking it moved; with fuse keeping its recency, +12 −0 on the
 		// development sets)
 		for i := range docs {
-			if !saysAChange(&docs[i]) {
+			if !saysAChange(&docs[i]) && !(rk.whyLate && docs[i].count(delayHash) > 0) {
 				rels[i] *= w.Unstated
 			}
 		}

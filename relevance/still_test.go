@@ -37,3 +37,20 @@ func TestCJKWhereItIs(t *testing.T) {
 		}
 	}
 }
+
+// A question asking why a thing changed asks for the change's reason
+// (asksWhyChanged); one asking why it is late, for a delay too.
+func TestAsksWhyChanged(t *testing.T) {
+	for q, want := range map[string][2]bool{
+		"why was my flight moved?": {true, false}, "为什么 课 改 到 周三？": {true, false}, "教练为什么换时间？": {true, false},
+		"why did the museum trip move?": {true, false}, "why is the sofa late?": {true, true}, "衣柜 为什么 晚 了？": {true, true},
+		"why is it taking so long?": {true, true}, "why was the fine cancelled?": {false, false}, "为什么要换鞋？": {false, false},
+		"what is holding up the domain move?": {false, false}, "when was my flight moved?": {false, false},
+	} {
+		qt := questionText(q)
+		changed, late := asksWhyChanged(qt, askedByClause(qt, answerTypesAsked(qt, DefaultWeights)))
+		if [2]bool{changed, late} != want {
+			t.Errorf("%q: asks why changed, late %v %v, want %v", q, changed, late, want)
+		}
+	}
+}
