@@ -160,7 +160,7 @@ func billOf(text string, sum uint16) uint16 {
 		case billingWords[w]:
 			billed = true
 		case billLineWords[w] || currencyCodes[w]:
-		case k+1 < len(fs) && strings.IndexFunc(strings.TrimFunc(fs[k+1], notLetterOrDigit), unicode.IsDigit) == 0 && !strings.ContainsAny(f, ":,，："):
+		case itemBeforeSum(fs, k):
 			// (an item, before its sum)
 		default:
 			return sum
@@ -170,6 +170,21 @@ func billOf(text string, sum uint16) uint16 {
 		return sum | markBill
 	}
 	return sum
+}
+
+// itemBeforeSum reports that the k-th of a text's fields is a word of an
+// item billed: at most three words before a sum, in one clause ("swap 45
+// EUR", "fitting and storage 79 EUR").
+func itemBeforeSum(fs []string, k int) bool {
+	for j := k; j < min(k+3, len(fs)); j++ {
+		if strings.ContainsAny(fs[j], ":,，：") {
+			return false
+		}
+		if j+1 < len(fs) && strings.IndexFunc(strings.TrimFunc(fs[j+1], notLetterOrDigit), unicode.IsDigit) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // wordSet is the set of s's words.
@@ -819,7 +834,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 288
+const analysisVersion = 289
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -53,6 +53,7 @@ func TestBillOf(t *testing.T) {
 		"KR-2231 paid 45 EUR by card":                        true,
 		"Invoice for TH-5517: swap 45 EUR + storage 80 EUR":  true,
 		"LK-7731 invoice 189 EUR: call-out 89, cylinder 100": true,
+		"TS-40771 fitting and storage 79 EUR paid":           true,
 		"WX-1207 物业费 320 元 已 扣款":                             true,
 		"BS-3318 done: valve replaced, 120 EUR":              false,
 		"KR-2231 ready for pickup, paid 45 EUR":              false,

@@ -511,8 +511,13 @@ type reading struct {
 	// why a thing changed, why it is late (asksWhyChanged): the events
 	// saying a change, or a delay, state the reason asked
 	whyChanged, whyLate bool
-	offer               float64 // the scale of a line that only offers
-	asking              float64 // the scale of a line that asks (QuestionTerm): as one that offers
+	// a question asking for the newest, or of money (asksOfMoney): a bill
+	// or a payment (markBill) may answer it; for any other, it is no newer
+	// word on its object (billsNoNews) and passes on no more than
+	// Weights.Thread of its story (inherit)
+	billsAnswer bool
+	offer       float64 // the scale of a line that only offers
+	asking      float64 // the scale of a line that asks (QuestionTerm): as one that offers
 }
 
 // wordMatch is what a question's words match (matchWords).
@@ -572,7 +577,8 @@ func (rk *ranking) readQuestion() reading {
 	}
 	whyChanged, whyLate := asksWhyChanged(q.normalised(), byClause)
 	return reading{qids: qids, own: own, howLong: howLong, asked: asked, asksMoney: asksMoney,
-		byClause: byClause, asksFault: asksFault, offer: offer, asking: asking, whyChanged: whyChanged, whyLate: whyLate}
+		byClause: byClause, asksFault: asksFault, offer: offer, asking: asking, whyChanged: whyChanged, whyLate: whyLate,
+		billsAnswer: q.Intent || asksFor(byClause, MoneyTerm) || asksOfMoney(q.normalised())}
 }
 
 // matchWords matches the question's words, and what they bring, by BM25
@@ -1163,6 +1169,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 		}
 		how.changes = asksWhatChanged(q.normalised())
 		how.deed = asksDeed(q.normalised())
+		how.noBill = !rk.billsAnswer
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
 	return aboutEvent, happened, steps
@@ -1332,7 +1339,7 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 		keep, scaled = w.Unstated, true
 	}
 	laterIsNoValue := f.AsksNow && !asksFor(byClause, TimeTerm) // (a change from next month is no value now; a time asked, it is)
-	if !q.Intent && w.Unstated > 0 && w.Unstated < 1 && !asksFor(byClause, MoneyTerm) && !asksOfMoney(q.normalised()) {
+	if !rk.billsAnswer && w.Unstated > 0 && w.Unstated < 1 {
 		billsNoNews(cands, docs, comps, rk.now, w.HalfLife)
 	}
 	for i := range cands {
@@ -3085,13 +3092,18 @@ func aboutMoney(q text) bool {
 		strings.ContainsAny(q.norm, "钱款费付")
 }
 
-// asksOfMoney reports a question naming money, an amount or a price, or
-// asking how much ("多少", "交 了 吗"): it is not billsNoNews's, which a bill
-// may answer. (aboutMoney's numbers are any number: an identifier's too.)
+// asksOfMoney reports a question naming money, an amount or a price, what is
+// owed, or asking how much ("多少", "交 了 吗"): a bill may answer it
+// (reading.billsAnswer). (aboutMoney's numbers are any number: an
+// identifier's too.)
 func asksOfMoney(q text) bool {
-	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] }) || namesAmount(q.norm) || priceWords.in(q) ||
+	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] || owedWords[w] }) || namesAmount(q.norm) || priceWords.in(q) ||
 		strings.ContainsAny(q.norm, "钱款费付交缴") || strings.Contains(q.norm, "多少") || strings.Contains(q.norm, "how much")
 }
+
+// owedWords ask what is owed or left of a sum ("what's left on 2026/INV/0042?",
+// "tp2291 what's my share?").
+var owedWords = map[string]bool{"left": true, "share": true, "owe": true}
 
 // billsNoNews keeps, for a question asking nothing of money, a bill or a
 // payment (markBill) from being the newest word on its object: it keeps at

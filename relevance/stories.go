@@ -151,6 +151,9 @@ type inheritance struct {
 	// nor for the newest: a later amount of the story (a payment on a
 	// booking) is no newer word on what it asks, and inherits the share wT
 	noMoney bool
+	// a bill or a payment (markBill) passes on no more than Weights.Thread
+	// (reading.billsAnswer: a question not asking for the newest nor of money)
+	noBill bool
 	// it asks how much, and not what came back or is left (asksMoneyBack),
 	// nor whether it still holds or has happened: a later amount of the
 	// story other than the first's is another sum ("信用卡 尾号 8821 消费 1,280
@@ -308,6 +311,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 						} else {
 							share = min(share, w.Thread)
 						}
+					}
+					if how.noBill && docs[j].marks&markBill != 0 {
+						share = min(share, w.Thread) // ("TS-40771 fitting and storage 79 EUR paid" for "where are my winter tyres?")
 					}
 					comps[j].Thread = max(comps[j].Thread, share*rels[first])
 				}
