@@ -4001,6 +4001,10 @@ func TestABillIsNoNewerWordOnItsObject(t *testing.T) {
 		"Translation order TR-5502: birth certificate, Spanish to English, 45.00 EUR", "Scan for TR-5501 is blurred, please send a sharper copy",
 		"New scan uploaded for TR-5501", "TR-5502 translated and certified", "Payment of 105.00 EUR received for TR-5501 and TR-5502"})
 	firstFor(t, translation, map[string]int{"is the passport one done yet?": 3})
+	// and its words match by chance: "by card" is no card a customer wrote
+	flowers := tenMinutesApart([]string{"Flower order FL-3310: 6 yellow tulips, deliver Saturday, 29 EUR", "Card message for FL-3310: 'Get well soon, Anna'",
+		"FL-3310 delivered, received by a neighbour", "Receipt FL-3310: 29 EUR paid by card"})
+	firstFor(t, flowers, map[string]int{"what does the card say?": 1})
 }
 
 // Asked why a thing changed ("why was my lesson moved?", "为什么 改 时间？"),
