@@ -177,7 +177,8 @@ var changeAsked = newCueSet([]string{"change", "changed", "changes", "改了", "
 // 为什么 晚 了？"), whose answer may be a delay stated with no change
 // ("椅子 需 定制，预计 20 天"). Not "why was the fine cancelled?" (an end, not
 // a change), nor "what is holding up the domain move?" (a move by name), nor
-// 为什么 换 鞋 (an exchange).
+// 为什么 换 鞋 (an exchange), nor "why couldn't I upload files earlier?"
+// (before now).
 func asksWhyChanged(q text, byClause [][]*answerType) (changed, late bool) {
 	if !asksFor(byClause, ReasonTerm) {
 		return false, false
@@ -187,7 +188,7 @@ func asksWhyChanged(q text, byClause [][]*answerType) (changed, late bool) {
 }
 
 var (
-	whyChangedCues = newCueSet([]string{"moved", "changed", "change", "later", "earlier", "switch", "switched", "postponed", "rescheduled",
+	whyChangedCues = newCueSet([]string{"moved", "changed", "change", "later", "switch", "switched", "postponed", "rescheduled",
 		"改", "换时间", "换日期", "推迟", "延期"})
 	lateCues = newCueSet([]string{"late", "delayed", "so long", "longer", "这么久", "那么久", "晚到", "晚了", "晚点", "迟到"})
 )

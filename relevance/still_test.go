@@ -46,6 +46,7 @@ func TestAsksWhyChanged(t *testing.T) {
 		"why did the museum trip move?": {true, false}, "why is the sofa late?": {true, true}, "衣柜 为什么 晚 了？": {true, true},
 		"why is it taking so long?": {true, true}, "why was the fine cancelled?": {false, false}, "为什么要换鞋？": {false, false},
 		"what is holding up the domain move?": {false, false}, "when was my flight moved?": {false, false},
+		"why couldn't I upload files earlier?": {false, false}, // (earlier: before now, no change)
 	} {
 		qt := questionText(q)
 		changed, late := asksWhyChanged(qt, askedByClause(qt, answerTypesAsked(qt, DefaultWeights)))
