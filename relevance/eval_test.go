@@ -1025,6 +1025,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// furniture delivery, Chinese gas bills, a language school; a dry
 	// cleaner, Chinese phone repair, concert tickets, a Chinese flat rental,
 	// a car inspection), written after stop 82's third reading, the same;
+	// -blind-346.json and -blind-347.json (a mobile plan, a Chinese courier,
+	// gym classes, a Chinese driving school, car rental; an insurance claim,
+	// Chinese food delivery, laptop repair, a Chinese hospital, an event
+	// venue), written before stop 83's first reading, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1205,6 +1209,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-340.json"}, {"../examples/evalset-blind-341.json"},
 		{"../examples/evalset-blind-342.json"}, {"../examples/evalset-blind-343.json"},
 		{"../examples/evalset-blind-344.json"}, {"../examples/evalset-blind-345.json"},
+		{"../examples/evalset-blind-346.json"}, {"../examples/evalset-blind-347.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
