@@ -1029,6 +1029,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// gym classes, a Chinese driving school, car rental; an insurance claim,
 	// Chinese food delivery, laptop repair, a Chinese hospital, an event
 	// venue), written before stop 83's first reading, the same;
+	// -blind-348.json and -blind-349.json (a chimney sweep, a Chinese
+	// coworking desk, bike sharing, Chinese appliance repair, a photo
+	// studio; a Chinese group tour, a plumber, a Chinese exam, a web shop
+	// exchange, a daycare place), written after its fifth reading, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1210,6 +1214,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-342.json"}, {"../examples/evalset-blind-343.json"},
 		{"../examples/evalset-blind-344.json"}, {"../examples/evalset-blind-345.json"},
 		{"../examples/evalset-blind-346.json"}, {"../examples/evalset-blind-347.json"},
+		{"../examples/evalset-blind-348.json"}, {"../examples/evalset-blind-349.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
