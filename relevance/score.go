@@ -436,6 +436,12 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	sc.questions = rk.questions // (its room, for the next question)
 	if w.Unstated > 0 && w.Unstated < 1 {
 		rk.lessOfAnAnswer()
+		if !rk.billsAnswer {
+			// a bill or a payment, asked nothing of money: its words match
+			// by chance ("Receipt FL-2231: 49 EUR paid by card" for "what
+			// does the card say?"; +8 −0 on the development sets)
+			scaleMarked(rk.rels, rk.docs, markBill, w.Unstated)
+		}
 	}
 	if asksFor(rk.byClause, ReasonTerm) && w.Identifier > 0 {
 		rk.sumsExplained()
@@ -966,16 +972,6 @@ func (rk *ranking) lessOfAnAnswer() {
 			}
 		}
 	}
-	if !rk.billsAnswer {
-		// a bill or a payment, asked nothing of money: its words match by
-		// chance ("Receipt FL-2231: 49 EUR paid by card" for "what does
-		// the card say?"; +8 −0 on the development sets)
-		for i := range docs {
-			if docs[i].marks&markBill != 0 {
-				rels[i] *= w.Unstated
-			}
-		}
-	}
 	if asksFault || when {
 		for i := range docs {
 			if asksFault && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
@@ -1375,6 +1371,16 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 }
 
 var timeHash, reasonHash, delayHash, personHash, nowTermHash = termHash(TimeTerm), termHash(ReasonTerm), termHash(DelayTerm), termHash(PersonTerm), termHash(NowTerm)
+
+// scaleMarked scales by keep the relevance of the events whose analysis
+// holds mark.
+func scaleMarked(rels []float64, docs []doc, mark uint16, keep float64) {
+	for i := range docs {
+		if docs[i].marks&mark != 0 {
+			rels[i] *= keep
+		}
+	}
+}
 
 // vaguer scales by keep the relevance of the events stating the answer type
 // of term only vaguely, lacking mark, when another event states it so: a
