@@ -196,6 +196,7 @@ func wordSet(s string) map[string]bool {
 	return m
 }
 
+// notLetterOrDigit is the punctuation a word is trimmed of.
 func notLetterOrDigit(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // billingWords bill or pay; billLineWords are the others a bill says.

@@ -3156,7 +3156,7 @@ func billsNoNews(cands []Candidate, docs []doc, comps []Components, now time.Tim
 // "4410-2297", "p00419", "0028") nor one of five or more digits ("12346").
 func namesAmount(norm string) bool {
 	for f := range strings.FieldsSeq(norm) {
-		f = strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		f = strings.TrimFunc(f, notLetterOrDigit)
 		if f == "" || strings.IndexFunc(f, func(r rune) bool { return !unicode.IsDigit(r) && r != ',' && r != '.' }) >= 0 {
 			continue
 		}
