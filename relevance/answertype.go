@@ -2305,7 +2305,7 @@ var offerWords = newCueSet([]string{
 	"请稍等", "稍等", "我来帮您", "我帮您", "为您查", "帮您查", "很高兴为您", "有什么可以帮", "感谢您的耐心", "感谢您的咨询",
 	"还有什么需要", "还有其他需要", "会尽快", "尽快回复", "随时联系",
 	"boost your", "bonus points", "bring a friend", "free this weekend", "free this week",
-	"thanks for your review", "thank you for your review", "thanks for your feedback", "thank you for your feedback", "thanks for your rating"})
+	"thanks for your review", "thank you for your review", "review request", "leave us a review", "thanks for your feedback", "thank you for your feedback", "thanks for your rating"})
 
 // limitedWords hold an offer out for a time ("20% off this week only"),
 // unless the line states what was done or changed for that time: "Lesson 6

@@ -575,6 +575,7 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"Spring courses are now open for registration":                       true,
 		"新品上市，限时八折":                                                          true,
 		"How did we do? Rate your delivery experience":                       true,
+		"Review request for OR-66120":                                        true,
 		"Join our loyalty club today":                                        true,
 		"Winter boots 40% off this week":                                     true,
 		"Free shipping on orders over 50 EUR with code SNOW":                 true,
