@@ -4018,3 +4018,13 @@ func TestWhyAChangeIsAnsweredByTheChange(t *testing.T) {
 	// (asked why a thing is late, a delay stated with no change answers
 	// too: TestAsksWhyChanged)
 }
+
+// An exchange says the thing is another now ("WS-5520 exchange: size L
+// sent"), as "replaced" and "swapped" do: asked which size is coming now, the
+// exchange answers, not the order's first size.
+func TestAnExchangeIsTheThingNow(t *testing.T) {
+	jacket := tenMinutesApart([]string{"Order WS-5520: rain jacket size M, 89 EUR", "WS-5520 shipped with DHL, tracking 0034 0434 1610",
+		"WS-5520 delivered to the parcel locker", "WS-5520 return registered: too tight", "WS-5520 exchange: size L sent, tracking 0034 0434 1677",
+		"Order WS-5521: gloves, 2 pairs, 24 EUR"})
+	firstWithVectors(t, jacket, map[string]int{"what size is on its way now?": 4})
+}

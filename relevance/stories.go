@@ -1413,7 +1413,7 @@ func hasAll(d *doc, hs []uint64) bool {
 // nothing of which seat or which plan.
 var replacedHashes = stemHashes(replacedWords...)
 
-var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead",
+var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead", "exchanged", "exchange",
 	"换成", "改为", "改成", "更换", "升级", "降级", "升舱", "升房"}
 
 // doneMarks are the terms of the words saying that something is done
