@@ -130,6 +130,13 @@ func TestAStoryIsHandedOnToTheIdentifierItIntroduces(t *testing.T) {
 	if scores, comps, _ := fused("扫地 机器人 到 了 吗？", ends); !ranksFirst(scores, 4) || comps[4].Thread == 0 {
 		t.Errorf("the parcel's delivery should rank first, handed on by the order's end: %.3f %+v", scores, comps)
 	}
+	// and the identifier handed on is named by its end ("9910" of a
+	// tracking number written in groups)
+	parcel := tenMinutesApart([]string{"Order OR-7120: coffee machine, 349 EUR", "OR-7120 shipped, tracking 1Z 88A 77 21 0443 9910",
+		"9910 held at UPS Access Point, Hauptstr. 5"})
+	if scores, comps, _ := fused("where is my coffee machine?", parcel); !ranksFirst(scores, 2) || comps[2].Thread == 0 {
+		t.Errorf("the parcel held at the access point should rank first, handed on by the tracking number's end: %.3f %+v", scores, comps)
+	}
 	flats := []relevance.Candidate{
 		{Source: "billing", Time: ago(56), Text: "3 栋 1202 室 物业费 第四 季度：1860 元"},
 		{Source: "repairs", Time: ago(38), Text: "报修 BX-7730：1202 卫生间 漏水 到 1102"},

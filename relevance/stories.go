@@ -615,7 +615,8 @@ func namesOneOf(d *doc, hs []uint64) bool {
 // ("2026112700418 已 发货：中通 78830012655" after the order), hands the story
 // on: the events after it naming that identifier ("78830012655 已 放 菜鸟
 // 驿站") tell the same story; for "羽绒服 到 哪 了？", where the parcel is.
-// The story's identifier may be named by its end (ends: endsOf).
+// The story's identifier may be named by its end (ends: endsOf), and the
+// identifier handed on by its end or a part of it (namesItsEnd).
 // Not an identifier named before the story's own ("报修 BX-7730：1202 卫生间
 // 漏水" opens a repair's story, not flat 1202's), nor an amount, nor one of
 // the kind the story's first names after its identifier (kindAfter: a
@@ -639,7 +640,7 @@ func handedOn(story []int, q ident, ends []uint64, first int, cands []Candidate,
 				continue // (no hand-off: named before the story's, an amount, no new object, or a sibling)
 			}
 			for m := range docs {
-				if cands[m].Time.After(cands[j].Time) && docs[m].names(h) && !slices.Contains(story, m) && !namesAnother(m, h, cands, docs) {
+				if cands[m].Time.After(cands[j].Time) && (docs[m].names(h) && !namesAnother(m, h, cands, docs) || namesItsEnd(&docs[m], &docs[j], &docs[first])) && !slices.Contains(story, m) {
 					story = append(story, m)
 				}
 			}
@@ -1738,3 +1739,20 @@ func saysDeed(text string) bool {
 var closedWords = map[string]bool{"resolved": true, "completed": true, "closed": true, "finished": true, "done": true, "opened": true, "reopened": true,
 	"received": true, "requested": true, "booked": true, "scheduled": true, "confirmed": true, "approved": true, "processed": true,
 	"charged": true, "paid": true, "delayed": true, "reported": true, "needed": true, "required": true, "expected": true}
+
+// namesItsEnd reports that m names by a number alone the end or a part of
+// an identifier j introduces, which the story's first event does not name:
+// "9910 held at UPS Access Point" after "OR-66120 shipped, tracking 1Z 88A 77
+// 21 0443 9910" (the parts of j's identifiers are its nums: partHashes).
+func namesItsEnd(m, j, first *doc) bool {
+	for k := range int(m.nOwn) {
+		x := m.own(k)
+		if !x.bare || x.amount {
+			continue
+		}
+		if _, ok := slices.BinarySearch(j.nums(), x.full); ok && !first.names(x) {
+			return true
+		}
+	}
+	return false
+}
