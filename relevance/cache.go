@@ -146,12 +146,13 @@ func sumOf(a *Analysis, text string) uint16 {
 // and sums only the words of a bill ("by card", "total", 从 余额) and the
 // items billed, each before its sum ("Invoice for TH-5517: swap 45 EUR +
 // storage 80 EUR"). "BS-3318 done: valve replaced, 120 EUR" is none: it
-// says what was done.
-func billOf(text string, sum uint16) uint16 {
+// says what was done. norm is the text normalised (lower case, simplified
+// Chinese), as newDoc has it.
+func billOf(norm string, sum uint16) uint16 {
 	if sum == 0 {
 		return 0
 	}
-	fs := strings.Fields(strings.ToLower(text))
+	fs := strings.Fields(norm)
 	billed := false
 	for k, f := range fs {
 		w := strings.TrimFunc(f, notLetterOrDigit)
@@ -507,7 +508,7 @@ func newDoc(text string) doc {
 		slab = append(slab, q.full, q.num, kind)
 	}
 	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms)),
-		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm) | namedOf(&a, text, norm) | billOf(text, sumOf(&a, text))}
+		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm) | namedOf(&a, text, norm) | billOf(norm, sumOf(&a, text))}
 	return d.withChangeMarks(norm)
 }
 
@@ -835,7 +836,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 291
+const analysisVersion = 292
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -292,6 +292,10 @@ func negatedCJK(norm string) []uint64 {
 	return out
 }
 
+// speakerShare is what a word naming who said something counts in a
+// question asking what was said about a thing (speakerWords).
+const speakerShare = 0.5
+
 // speakerWords are the stems of the words naming who said something in a
 // question asking what was said about a thing ("what did the vet say about
 // her weight?": vet; "what did Marta tell you about the oven?"): the words

@@ -61,7 +61,7 @@ func TestBillOf(t *testing.T) {
 		"KR-2231 invoice sent":                               false,
 	} {
 		a := Analyze(text)
-		if got := billOf(text, sumOf(&a, text))&markBill != 0; got != want {
+		if got := billOf(normalise(text), sumOf(&a, text))&markBill != 0; got != want {
 			t.Errorf("billOf(%q) = %v, want %v", text, got, want)
 		}
 	}

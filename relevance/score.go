@@ -646,7 +646,7 @@ func (rk *ranking) lexQuery() *lexQuery {
 		// "what did the vet say about her weight?" asks about the weight:
 		// who said it is named by few of the events saying it
 		if k := slices.Index(lq.terms, t); k >= 0 {
-			lq.weights[k] *= negatedShare
+			lq.weights[k] *= speakerShare
 		}
 	}
 	if w.Thesaurus > 0 {
