@@ -1947,7 +1947,7 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural
 		}
 		changed = true
 		if changes && names && cands[i].Time.After(cands[at].Time) &&
-			(d.count(timeHash) == 0 && slices.ContainsFunc(own, func(t string) bool { return d.count(termHash(t)) > 0 }) || itself && d.marks&markItself != 0 && !takesEffectLater(d)) {
+			(d.count(timeHash) == 0 && slices.ContainsFunc(own, func(t string) bool { return d.count(termHash(t)) > 0 }) || itself && replacesItself(d) && !takesEffectLater(d)) {
 			at = i
 		}
 	}
@@ -1959,7 +1959,7 @@ func changedSince(intro int, qids []ident, cands []Candidate, docs []doc, plural
 
 // changesItself reports an event (its text normalised) saying that its
 // object is another now, the object being its subject: nothing but
-// identifiers (and 已, "has been") comes before the word saying so ("LS-2204
+// identifiers (and "has been", 已, 免费: cjkBeforeChange) comes before the word saying so ("LS-2204
 // switched to Spanish B1", "TJ-8826 升级 为 高级 版", "rc-55310 changed: SUV
 // instead of compact"), so no other thing of it changed ("Room for LS-2204
 // changed to 2.14", "KS-9012 考点 换 到 三 中"). Read once, when the event is
@@ -1975,7 +1975,7 @@ func changesItself(n string) bool {
 		return false
 	}
 	for _, w := range strings.FieldsFunc(n[:at], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '-' && r != '/' }) {
-		if !hasDigit(w) && !stopWords[w] && !auxiliaries[w] && w != "已" && w != "已经" {
+		if !hasDigit(w) && !stopWords[w] && !auxiliaries[w] && !cjkBeforeChange[w] {
 			return false
 		}
 	}
@@ -1987,6 +1987,12 @@ func changesItself(n string) bool {
 	}
 	return !statesTime([]rune(now))
 }
+
+// cjkBeforeChange are the Chinese words that may stand between an object's
+// identifier and the word saying it is another now, naming no thing of their
+// own ("已 更换", "已经 升级", "将 改为", "需 更换", "已 免费 升级").
+var cjkBeforeChange = map[string]bool{"已": true, "已经": true, "将": true, "被": true, "已于": true, "现": true, "现已": true, "申请": true,
+	"需": true, "需要": true, "要": true, "可": true, "可以": true, "免费": true, "为您": true, "您": true}
 
 // asksWhereItIs reports a question asking where its object is and nothing
 // more ("where is ph4427?", "where's PS-5092 now?"; own, its words without

@@ -215,7 +215,7 @@ func (how inheritance) only(j int) bool { return how.unstated != nil && how.unst
 // happened by now (still): "is the minivan still booked?", "is the heating
 // fixed yet?" ask where the story stands, not how it began. So does one
 // saying the object is another thing now (saysReplaced, naming no other
-// thing before its word, replacesAnother, or naming the thing asked) when
+// thing before its word (markItself: changesItself), or naming the thing asked) when
 // the question asks which or what thing (noun): "HT-30912 已 免费 升级 为 江景
 // 套房" for "上海 住 什么 房间？", "Seat for TP 1234 changed to 2A" for "what's
 // my seat …?" (+6 −0 on the development sets). But when the
@@ -279,7 +279,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				// English lines too it went +5 −3 on the development sets: "which
 				// car is on my permit now?" lost "Vehicle on RP-4471 changed to LK22 BNO",
 				// whose "vehicle" is the car asked by another word)
-				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && !(docs[j].marks&scriptCJK != 0 && replacesAnother(cands[j].Text))) ||
+				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && !(docs[j].marks&scriptCJK != 0 && !replacesItself(&docs[j]))) ||
 					how.elsewhere.of(j) || how.only(j) || how.changes && !saysChanged(&docs[j]) && !saysReplaced(&docs[j]) {
 					continue
 				}
@@ -287,7 +287,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					share := firstShare
 					done := how.happened && saysStepDone(how.steps, j, &docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0
 					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || done ||
-						noun != 0 && saysReplaced(&docs[j]) && (j < len(clauses) && clauses[j]&noun != 0 || !replacesAnother(cands[j].Text)) {
+						noun != 0 && saysReplaced(&docs[j]) && (j < len(clauses) && clauses[j]&noun != 0 || replacesItself(&docs[j])) {
 						share = w.ThreadAnswer
 					}
 					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
@@ -815,7 +815,7 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		}
 		balance := bestBalance && hasAny(d, balanceHashes)
 		if !saysChanged(d) && !statesCurrent(d) && !(counting && hasAny(d, addedHashes)) && !balance ||
-			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && !replacesAnother(cands[j].Text)) {
+			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && replacesItself(d)) {
 			continue
 		}
 		if sum && (d.marks&markSum == 0 || hasAny(d, refundHashes)) {
@@ -1179,54 +1179,14 @@ func saysChanged(d *doc) bool { return d.marks&markChanged != 0 }
 // has a new value ("moved to Friday", "replaced by", "new date 18 June").
 func saysAChange(d *doc) bool { return d.marks&(markChanged|markReplaced|markCurrent) != 0 }
 
-// replacesAnother reports a line that names, before the word saying a thing
-// is another now, a thing of its own ("00421 bank account changed", "0719
-// tyre replaced", "Vehicle on RP-4471 changed to …"; in Chinese,
-// replacesAnotherCJK): what changed is that thing; "GM-330 upgraded to
-// Premium" names nothing but its object.
-func replacesAnother(text string) bool {
-	for _, f := range strings.Fields(normalise(text)) {
-		w := strings.Trim(f, ",.:;!?()'\"")
-		switch {
-		case w == "":
-		case strings.IndexFunc(w, isCJK) >= 0:
-			return replacesAnotherCJK(text)
-		case slices.Contains(replacedHashes, termHash(stem(w))):
-			return false
-		case !stopWords[w] && !hasDigit(w) && !isIdentifier(w):
-			return true
-		}
-	}
-	return false
-}
-
-// replacesAnotherCJK reports a Chinese line that names, between its
-// identifiers and the word saying a thing is another now, a thing of its own
-// ("XS-20417 班主任 更换 为 王 老师": the teacher changed, not the class), as
-// replacesAnother does an English one; not "已 更换", "升级 为 高级 版".
-func replacesAnotherCJK(text string) bool {
-	for _, f := range strings.Fields(normalise(text)) {
-		w := strings.Trim(f, ",.:;!?()'\"，：；")
-		switch {
-		case w == "" || strings.IndexFunc(w, isCJK) < 0:
-		case slices.ContainsFunc(replacedWords, func(r string) bool { return strings.Contains(w, r) }):
-			return false
-		case !cjkBeforeChange[w]:
-			return true
-		}
-	}
-	return false
-}
-
-// cjkBeforeChange are the Chinese words that may stand between an object's
-// identifier and the word saying it is another now, naming no thing of their
-// own ("已 更换", "已经 升级", "将 改为", "需 更换", "已 免费 升级").
-var cjkBeforeChange = map[string]bool{"已": true, "已经": true, "将": true, "被": true, "已于": true, "现": true, "现已": true, "申请": true,
-	"需": true, "需要": true, "要": true, "可": true, "可以": true, "免费": true, "为您": true, "您": true}
-
 // saysReplaced reports an event saying that a thing is another now
 // (replacedHashes): "upgraded to Premium", "switched to OS499", 换成.
 func saysReplaced(d *doc) bool { return d.marks&markReplaced != 0 }
+
+// replacesItself reports an event saying that its object itself is another
+// now, naming no other thing of it before the word saying so (markItself:
+// changesItself): "GM-330 upgraded to Premium", not "0719 tyre replaced".
+func replacesItself(d *doc) bool { return d.marks&markItself != 0 }
 
 // statesCurrent reports an event stating a thing's new or current value
 // ("New installation date: 10 June", "total now 342 EUR": NowTerm; a sum
