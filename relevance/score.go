@@ -1874,7 +1874,8 @@ func asksWhatItIs(q text, own []string) bool {
 // asksWhatKind reports a question naming its object that asks what kind of
 // thing it is by one noun (own, its terms without its identifiers): "what
 // course is 0421?", "what car did I get for rh20417?", "FL-VAN-0719 what van?", "0363 是 什么 药？", "1101 0588
-// 3427 是 什么 类型？". The event introducing the object says it, unless the
+// 3427 是 什么 类型？", or through the deed done with it ("55102 租 的 什么
+// 车？": one character and 的 before 什么). The event introducing the object says it, unless the
 // object changed since (changedSince).
 func asksWhatKind(q text, own []string) bool {
 	if nowCues.in(q) {
@@ -1894,6 +1895,9 @@ func asksWhatKind(q text, own []string) bool {
 	noun, ok := strings.CutPrefix(cjk, "是什么")
 	if !ok {
 		noun, ok = strings.CutPrefix(cjk, "什么")
+	}
+	if before, after, found := strings.Cut(cjk, "的什么"); !ok && found && utf8.RuneCountInString(before) == 1 {
+		noun, ok = after, true // (a deed's thing: "55102 租 的 什么 车？", "JX4471 学 的 什么 车？")
 	}
 	k := utf8.RuneCountInString(noun)
 	return ok && k >= 1 && k <= 2 && !notAKind[noun] && !strings.ContainsAny(noun, "了过吗呢") && len(own) <= 3

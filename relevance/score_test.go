@@ -3320,6 +3320,17 @@ func TestAnObjectChangedToAnotherKindSaysItsKind(t *testing.T) {
 		{Source: "体检", Time: ago(20), Text: "HT-5521 更换 时间 改 到 周六 上午"},
 	}
 	firstFor(t, zh, map[string]int{"HT-5521 什么 套餐？": 1})
+	// asked through a deed ("租 的 什么 车？": what car was rented), the kind
+	// is asked as well; the later lines saying 车 in 取车, 还车 say no kind
+	rental := []relevance.Candidate{
+		{Source: "租车", Time: ago(50), Text: "租车 订单 RC-7731：丰田 卡罗拉，5 月 1 日 至 5 月 4 日，浦东 机场 取车"},
+		{Source: "租车", Time: ago(40), Text: "RC-7731 押金 2000 元 已 冻结"},
+		{Source: "租车", Time: ago(30), Text: "RC-7731 车型 升级 为 本田 奥德赛，不 加 价"},
+		{Source: "租车", Time: ago(20), Text: "RC-7731 取车 时间 改 到 上午 10 点"},
+		{Source: "租车", Time: ago(10), Text: "RC-7731 还车 时 请 加满 油"},
+	}
+	firstFor(t, rental, map[string]int{"7731 租 的 什么 车？": 2})
+	firstWithVectors(t, rental, map[string]int{"7731 租 的 什么 车？": 2})
 }
 
 // "What's left to pay?", "what's still to be paid?" ask for a sum, as "how
