@@ -89,8 +89,9 @@ var answerTypes = []*answerType{
 	{InstructionTerm, "instruction", 0, newCueSet(instructionCues), byRunes(statesInstruction), func(w Weights) float64 { return w.Instruction }, true, gapCue{}, 0},
 	{CountTerm, "count", 0, countCueSet, byRunes(statesCount), func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
 	{FrequencyTerm, "frequency", 0, newCueSet(frequencyCues), statesFrequency, func(w Weights) float64 { return w.Count }, true, gapCue{}, 0},
-	{SaidTerm, "said", 0, newCueSet(saidCues), byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
+	{SaidTerm, "said", 0, saidCueSet, byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
 	{PercentTerm, "rate", 0, newCueSet(rateCues), byRunes(statesPercent), func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
+	{VerdictTerm, "verdict", 0, newCueSet(verdictCues), statesVerdict, func(w Weights) float64 { return w.Said }, true, gapCue{"did", nil, 0, nil, sayWords}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 }
@@ -112,6 +113,8 @@ var saidCues = []string{"did you say", "did you tell", "did you write", "did you
 	"did they say", "did they tell", "did the bot say", "did customer service say", "you told me", "you said",
 	"客服说", "客服怎么说", "你们说", "你们怎么说", "你说", "商家说", "客服回复", "怎么回复"}
 
+var saidCueSet = newCueSet(saidCues)
+
 // staffSpeakers and customerSpeakers are the two sides of a chat, as its
 // speaker labels name them (speaker).
 var staffSpeakers = map[string]bool{"agent": true, "bot": true, "staff": true, "support": true, "assistant": true,
@@ -132,6 +135,69 @@ func saidByStaff(rs []rune) bool {
 	who, _ := speaker(rs)
 	return staffSpeakers[who]
 }
+
+// VerdictTerm is the term of an event that reports what someone who checked
+// or decided found ("surveyor report received, repair estimate 3,200 EUR",
+// "Assessment: strained calf muscle", "检查 结果：轻度 近视，建议 配镜", "老师
+// 评价：…"): the answer to "what did the surveyor say?", "医生 怎么 说？". Not
+// what the business said in a chat (SaidTerm: "what did you say?").
+const VerdictTerm = "⚖"
+
+// verdictCues mark a Chinese question asking what someone found (怎么说,
+// 说什么 of 医生, 报告, 老师, 片子); sayWords an English one ending on "say"
+// after "did" ("what did the inspector say?"). Not one of saidCues, which
+// ask what the business said.
+var (
+	verdictCues = []string{"怎么说", "说什么", "说了什么", "怎么讲"}
+	sayWords    = map[string]bool{"say": true}
+)
+
+// verdictWords are the words reporting a finding or a decision.
+var verdictWords = wordSet(`report reports result results resulted assessment assessed diagnosis diagnosed findings verdict
+	opinion recommends recommended recommendation advised advice says 结果 评价 诊断 报告 建议 认为 意见 结论 医嘱`)
+
+// statesVerdict reports a text (normalised, and as words) with a word of
+// verdictWords, or labelled by who checked ("Engineer: pressure low, …",
+// "Tuner's note: …": a word of personWords, and a colon): a finding or a
+// decision reported.
+func statesVerdict(_ []rune, t text) bool {
+	if slices.ContainsFunc(t.words, func(w string) bool { return verdictWords[w] }) {
+		return true
+	}
+	for _, w := range cjkVerdictWords {
+		if strings.Contains(t.norm, w) {
+			return true
+		}
+	}
+	i := strings.IndexAny(t.norm, ":：")
+	if i <= 0 || i > 30 || strings.HasPrefix(t.norm[i:], ":") && i+1 < len(t.norm) && t.norm[i+1] != ' ' {
+		return false // (a label's colon, not a clock's: "visit Monday 10:00")
+	}
+	label, n := t.norm[:i], 0
+	for label != "" {
+		var w string
+		w, label, _ = strings.Cut(strings.TrimLeft(label, " "), " ")
+		if n++; n > 3 {
+			return false
+		}
+		if personWords[strings.TrimSuffix(w, "'s")] {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkVerdictWords are verdictWords' Chinese, found in a text as written.
+var cjkVerdictWords = func() []string {
+	var out []string
+	for w := range verdictWords {
+		if w[0] >= 0x80 {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}()
 
 // PercentTerm is the term of an event that states a percentage ("3.6%
 // fixed for 10 years", "20 percent off", "利率 2.1%", "百分之五"): the
@@ -1134,7 +1200,7 @@ func AskNames() []string {
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // QuantityTerm, TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm,
-// CountTerm, SaidTerm.
+// CountTerm, SaidTerm, VerdictTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := questionText(spelledOut(q))
@@ -1157,6 +1223,8 @@ func (t *answerType) asked(q text) bool {
 		return false
 	}
 	switch {
+	case t.term == VerdictTerm && (saidCueSet.in(q) || slices.Contains(q.words, "you") || slices.Contains(q.words, "they") || slices.Contains(q.words, "i")):
+		return false // (what the business said: "what did you say?", "客服 怎么 说？")
 	case t.term == MoneyTerm && (asksQuantity(q) || howMuchLonger.in(q)) && !moneyBeyondHowMuch.in(q):
 		return false // "how much energy …?" asks for a quantity, "how much longer …?" a time
 	case t.term == QuantityTerm && (moneyBeyondHowMuch.in(q) || !asksQuantity(q)):

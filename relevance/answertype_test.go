@@ -1523,3 +1523,34 @@ func TestTheDoersNounAnswersWho(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"who tunes pt-208?": 1, "who inspects the boiler?": 4})
 }
+
+// "What did the electrician say?", "医生 怎么 说？" ask what someone who checked
+// found (the verdict answer type): the line reporting it ("EI-2207 report:
+// …", "体检 报告：…，建议 复查"), not the lines that only name them (the visit
+// booked, the electrician late). "What did you say?" and "客服 怎么 说？" ask
+// what the business said instead.
+func TestWhatSomeoneWhoCheckedSaidIsTheirVerdict(t *testing.T) {
+	for q, want := range map[string]bool{
+		"what did the electrician say?": true, "what did the blood test say?": true, "医生 怎么 说？": true, "报告 说 什么？": true,
+		"what did you say about the refund?": false, "what did they say?": false, "客服 怎么 说？": false, "what did the electrician fix?": false,
+	} {
+		if got := slices.Contains(relevance.AnswerTypes(q), relevance.VerdictTerm); got != want {
+			t.Errorf("%q asks for a verdict: %v, want %v", q, got, want)
+		}
+	}
+	inspection := []relevance.Candidate{
+		{Source: "jobs", Time: ago(40), Text: "Inspection EI-2207 booked: Tue 9:00, electrician Marko"},
+		{Source: "jobs", Time: ago(30), Text: "EI-2207 electrician running 30 minutes late"},
+		{Source: "jobs", Time: ago(20), Text: "EI-2207 report: two sockets unsafe, fuse box to be replaced"},
+		{Source: "billing", Time: ago(10), Text: "EI-2207 invoice 140 EUR"},
+	}
+	firstFor(t, inspection, map[string]int{"what did the electrician say?": 2})
+	firstWithVectors(t, inspection, map[string]int{"what did the electrician say?": 2})
+	checkup := []relevance.Candidate{
+		{Source: "体检", Time: ago(40), Text: "体检 预约 TJ-5512：周四 上午 8 点，王 医生"},
+		{Source: "体检", Time: ago(30), Text: "TJ-5512 改 到 周五 上午 8 点，王 医生 请假"},
+		{Source: "体检", Time: ago(20), Text: "TJ-5512 体检 报告：血压 偏高，建议 复查"},
+		{Source: "体检", Time: ago(10), Text: "TJ-5512 体检 费 380 元 已 付"},
+	}
+	firstFor(t, checkup, map[string]int{"医生 怎么 说？": 2})
+}

@@ -111,7 +111,7 @@ func TestBuiltinThesaurusRanks(t *testing.T) {
 	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"did I get my money back?": 0, "will the electricity be cut off?": 2,
 		"will my electricity be off soon?": 2, "has my order been sent?": 3, "was my payment taken?": 4, "is my heating working?": 5,
 		"was I logged out on my TV?": 6, "what did I set up?": 7,
-		"is my phone unlocked?": 8, "did my friend join?": 9, "what did the inspector say?": 10,
+		"is my phone unlocked?": 8, "did my friend join?": 9, "how did it go with the inspector?": 10,
 		"did i get in?": 11, "was someone else in my account?": 12, "can my pet come along?": 13,
 		"what will be written on top?": 14})
 }
