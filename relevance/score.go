@@ -934,7 +934,7 @@ func (rk *ranking) lessOfAnAnswer() {
 	q, cands, docs, w, rels := &rk.q, rk.cands, rk.docs, rk.w, rk.rels
 	qids, asked, byClause, asksMoney, asksFault := rk.qids, rk.asked, rk.byClause, rk.asksMoney, rk.asksFault
 	// an event not stating what is asked keeps Weights.Unstated of its
-	// relevance, not only of its recency, for two kinds of question: one
+	// relevance, not only of its recency, for three kinds of question: one
 	// asking what is wrong with a thing or what a check found ("Engineer
 	// Karl's visit report sent" names the engineer, "Service done: flue
 	// seal cracked" is what he found), and one asking what time (几点) or
@@ -942,7 +942,8 @@ func (rk *ranking) lessOfAnAnswer() {
 	// (lacksTimeAsked): for "what time do I see the teacher?",
 	// "Parent-teacher day: Thu 28 Nov, book a slot" names the teacher,
 	// "Your slot: Thu 28 Nov 16:40" is the time (+7 −1 on the development
-	// sets for the clock, +4 −1 for the day)
+	// sets for the clock, +4 −1 for the day); and one asking why a thing
+	// did not happen (whyNot, below)
 	clock := clockAsked.in(q.normalised())
 	when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || asksDay(q.normalised()))
 	if len(asked) == 1 && asked[0].term == PersonTerm {
@@ -972,9 +973,16 @@ func (rk *ranking) lessOfAnAnswer() {
 			}
 		}
 	}
-	if asksFault || when {
+	// why a thing did not happen (asksWhyNot): an event stating no cause
+	// nor problem is less of an answer, as for what is wrong ("Installation
+	// booked: Tuesday 8:00-12:00" restates the plan, "Technician could not
+	// get into the building" is why; +13 −6 on the development sets; for
+	// every question asking why, +36 −69; the Chinese 为什么 没, 怎么 还 没,
+	// +1 −1)
+	whyNot := asksWhyNot(q.normalised()) && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm })
+	if asksFault || when || whyNot {
 		for i := range docs {
-			if asksFault && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
+			if (asksFault || whyNot) && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
 				rels[i] *= w.Unstated
 			}
 		}
@@ -3483,3 +3491,24 @@ const followsShare = 0.99
 // refundHashes are the terms of the words saying money was given back (not
 // returnedHashes, whose "paid" and "back" say no refund of a cancellation).
 var refundHashes = stemHashes("refund", "refunded", "reimbursed", "credited", "退款", "退回", "退还", "已退")
+
+// asksWhyNot reports a question asking why a thing did not happen or does
+// not work ("why didn't the install happen on Tuesday?", "why can't I open
+// my courses?", "why doesn't my card work anymore?"): "why" and a negated
+// auxiliary after it.
+func asksWhyNot(q text) bool {
+	if len(q.words) < 2 || q.words[0] != "why" {
+		return false
+	}
+	for _, w := range q.words[1:min(3, len(q.words))] {
+		if w == "not" || negatedAuxiliaries[w] || negatedAuxiliaries[strings.TrimSuffix(w, "n't")] {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedAuxiliaries are the auxiliaries a question's words hold negated
+// ("didn't" as "didn", "can't" as "can" and "t"; "cannot").
+var negatedAuxiliaries = map[string]bool{"didn": true, "doesn": true, "don": true, "isn": true, "wasn": true, "aren": true, "weren": true,
+	"hasn": true, "haven": true, "hadn": true, "couldn": true, "wouldn": true, "won": true, "cannot": true, "can": true}

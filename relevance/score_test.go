@@ -4046,3 +4046,18 @@ func TestAnExchangeIsTheThingNow(t *testing.T) {
 		"Order WS-5521: gloves, 2 pairs, 24 EUR"})
 	firstWithVectors(t, jacket, map[string]int{"what size is on its way now?": 4})
 }
+
+// "Why didn't the delivery happen on Wednesday?" asks why a thing did not
+// happen: the event stating what went wrong answers it, and the booking
+// that restates the plan, stating no cause, is less of an answer, as an
+// event stating no problem is for "what's wrong …?".
+func TestWhyAThingDidNotHappenIsWhatWentWrong(t *testing.T) {
+	sofa := []relevance.Candidate{
+		{Source: "orders", Time: ago(40), Text: "Delivery booked: Wednesday 9:00-13:00, sofa Oslo 3-seater"},
+		{Source: "orders", Time: ago(30), Text: "Delivery failed: the driver could not reach the flat, lift out of order"},
+		{Source: "orders", Time: ago(20), Text: "New delivery slot: Saturday 8:00-12:00"},
+		{Source: "orders", Time: ago(10), Text: "Sofa delivered and placed in the living room"},
+	}
+	firstFor(t, sofa, map[string]int{"why didn't the delivery happen on Wednesday?": 1})
+	firstWithVectors(t, sofa, map[string]int{"why didn't the delivery happen on Wednesday?": 1})
+}
