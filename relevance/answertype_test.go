@@ -1553,4 +1553,7 @@ func TestWhatSomeoneWhoCheckedSaidIsTheirVerdict(t *testing.T) {
 		{Source: "体检", Time: ago(10), Text: "TJ-5512 体检 费 380 元 已 付"},
 	}
 	firstFor(t, checkup, map[string]int{"医生 怎么 说？": 2})
+	// (with vectors too: the lines stating no verdict keep Weights.Unstated
+	// of their match, as for a question what was wrong)
+	firstWithVectors(t, checkup, map[string]int{"医生 怎么 说？": 2})
 }

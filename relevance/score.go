@@ -934,7 +934,7 @@ func (rk *ranking) lessOfAnAnswer() {
 	q, cands, docs, w, rels := &rk.q, rk.cands, rk.docs, rk.w, rk.rels
 	qids, asked, byClause, asksMoney, asksFault := rk.qids, rk.asked, rk.byClause, rk.asksMoney, rk.asksFault
 	// an event not stating what is asked keeps Weights.Unstated of its
-	// relevance, not only of its recency, for three kinds of question: one
+	// relevance, not only of its recency, for these questions: one
 	// asking what is wrong with a thing or what a check found ("Engineer
 	// Karl's visit report sent" names the engineer, "Service done: flue
 	// seal cracked" is what he found), and one asking what time (几点) or
@@ -942,8 +942,7 @@ func (rk *ranking) lessOfAnAnswer() {
 	// (lacksTimeAsked): for "what time do I see the teacher?",
 	// "Parent-teacher day: Thu 28 Nov, book a slot" names the teacher,
 	// "Your slot: Thu 28 Nov 16:40" is the time (+7 −1 on the development
-	// sets for the clock, +4 −1 for the day); and one asking why a thing
-	// did not happen (whyNot, below)
+	// sets for the clock, +4 −1 for the day); and those below (found)
 	clock := clockAsked.in(q.normalised())
 	when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || asksDay(q.normalised()))
 	if len(asked) == 1 && asked[0].term == PersonTerm {
@@ -978,11 +977,12 @@ func (rk *ranking) lessOfAnAnswer() {
 	// booked: Tuesday 8:00-12:00" restates the plan, "Technician could not
 	// get into the building" is why; +13 −6 on the development sets; for
 	// every question asking why, +36 −69; the Chinese 为什么 没, 怎么 还 没,
-	// +1 −1)
-	whyNot := asksWhyNot(q.normalised()) && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm })
-	if asksFault || when || whyNot {
+	// +1 −1); and what someone who checked said (a verdict asked: +2 −1)
+	found := asksFault || slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == VerdictTerm }) ||
+		asksWhyNot(q.normalised()) && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm })
+	if found || when {
 		for i := range docs {
-			if (asksFault || whyNot) && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
+			if found && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
 				rels[i] *= w.Unstated
 			}
 		}
