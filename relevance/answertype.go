@@ -92,6 +92,7 @@ var answerTypes = []*answerType{
 	{SaidTerm, "said", 0, saidCueSet, byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
 	{PercentTerm, "rate", 0, newCueSet(rateCues), byRunes(statesPercent), func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{VerdictTerm, "verdict", 0, newCueSet(verdictCues), statesVerdict, func(w Weights) float64 { return w.Said }, true, gapCue{"did", nil, 0, nil, sayWords}, 0},
+	{VehicleTerm, "vehicle", 0, newCueSet(vehicleCues), statesVehicle, func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 }
@@ -198,6 +199,58 @@ var cjkVerdictWords = func() []string {
 	slices.Sort(out)
 	return out
 }()
+
+// VehicleTerm is the term of an event that names a vehicle by its make or
+// kind ("VW Golf", "SUV instead of compact", "别克 GL8", "C2 自动挡"): the
+// answer to "what car am I getting?", "which van is vr8812?", "租 的 什么
+// 车？", which a line saying "car" alone ("pick-up desk moved to car park
+// P3") does not state.
+const VehicleTerm = "⛟"
+
+// vehicleCues mark a question asking which vehicle.
+var vehicleCues = []string{"what car", "which car", "what vehicle", "which vehicle", "what van", "which van", "what model", "which model",
+	"what make", "what kind of car", "什么车", "哪辆车", "哪辆", "什么车型", "车型是", "什么型号"}
+
+// vehicleWords name a vehicle's make, model or kind (not the models whose
+// name is another word too: Seat, Golf, Polo, Focus, Mini, Smart; their
+// make or a word before them says it); cjkVehicleWords the same in
+// Chinese, found in a text as written.
+var (
+	vehicleWords = wordSet(`suv compact estate hatchback convertible saloon sedan minivan minibus coupe cabrio roadster
+		vw volkswagen passat tiguan ibiza skoda octavia fabia fiat toyota corolla yaris prius honda
+		bmw audi mercedes benz ford fiesta opel astra corsa renault clio peugeot citroen tesla kia hyundai nissan
+		volvo mazda dacia jeep porsche lexus subaru mitsubishi suzuki cupra byd sprinter`)
+	cjkVehicleWords = []string{"大众", "丰田", "本田", "别克", "宝马", "奥迪", "奔驰", "特斯拉", "比亚迪", "日产", "福特", "现代", "起亚",
+		"雪佛兰", "吉利", "长安", "蔚来", "小鹏", "五菱", "红旗", "哈弗", "手动挡", "自动挡", "轿车", "面包车", "商务车", "越野车", "电动车", "新能源车"}
+)
+
+// statesVehicle reports a text (normalised, and as words) naming a vehicle
+// by a word of vehicleWords or cjkVehicleWords, or a vehicle's word
+// (vehicleNouns) before its plate ("car LK19 XZT", "车牌 粤B·7K219") or
+// with a word saying it is another now ("car changed to EF-9012",
+// "upgraded to the long-wheelbase van").
+func statesVehicle(_ []rune, t text) bool {
+	if slices.ContainsFunc(t.words, func(w string) bool { return vehicleWords[w] }) ||
+		slices.ContainsFunc(cjkVehicleWords, func(w string) bool { return strings.Contains(t.norm, w) }) {
+		return true
+	}
+	if !slices.ContainsFunc(t.words, func(w string) bool { return vehicleNouns[w] }) {
+		return strings.Contains(t.norm, "车牌")
+	}
+	if slices.ContainsFunc(t.words, func(v string) bool { return slices.Contains(replacedWords, v) || v == "upgraded" }) {
+		return true
+	}
+	fs := strings.Fields(t.norm) // (a plate is one field: "AB-1234", not "ab", "1234")
+	for k := 0; k+1 < len(fs); k++ {
+		if vehicleNouns[strings.TrimFunc(fs[k], notLetterOrDigit)] && hasDigit(fs[k+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// vehicleNouns name a vehicle, not which one.
+var vehicleNouns = map[string]bool{"car": true, "van": true, "vehicle": true, "plate": true, "registration": true, "truck": true, "bike": true}
 
 // PercentTerm is the term of an event that states a percentage ("3.6%
 // fixed for 10 years", "20 percent off", "利率 2.1%", "百分之五"): the
@@ -1200,7 +1253,7 @@ func AskNames() []string {
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // QuantityTerm, TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm,
-// CountTerm, SaidTerm, VerdictTerm.
+// CountTerm, SaidTerm, VerdictTerm, VehicleTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := questionText(spelledOut(q))

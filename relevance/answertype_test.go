@@ -1557,3 +1557,44 @@ func TestWhatSomeoneWhoCheckedSaidIsTheirVerdict(t *testing.T) {
 	// of their match, as for a question what was wrong)
 	firstWithVectors(t, checkup, map[string]int{"医生 怎么 说？": 2})
 }
+
+// "What car am I getting?", "我 租 的 是 什么 车？" ask which vehicle (the
+// vehicle answer type): the line naming one by its make, model or kind
+// ("Renault Clio", "丰田 卡罗拉", "SUV instead of compact", a plate after
+// "car", a car changed to another), not the lines saying "car" alone (the
+// desk moved to the car park) nor a child seat.
+func TestWhichVehicleIsNamedByItsMake(t *testing.T) {
+	for q, want := range map[string]bool{
+		"what car am I getting?": true, "which van is vr8812?": true, "我 租 的 是 什么 车？": true,
+		"which card is on file?": false, "where do I park the car?": false,
+	} {
+		if got := slices.Contains(relevance.AnswerTypes(q), relevance.VehicleTerm); got != want {
+			t.Errorf("%q asks for a vehicle: %v, want %v", q, got, want)
+		}
+	}
+	for text, want := range map[string]bool{
+		"RT-5512: you get a Renault Clio or similar": true, "Permit P-NO-44108: zone 2, car AB-1234": true,
+		"44108 car changed to EF-9012": true, "ZC-6620 分配 车辆：丰田 卡罗拉": true,
+		"RT-5512 pick-up desk moved to car park B": false, "RT-5512 child seat added, 4 EUR a day": false,
+	} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.VehicleTerm); got != want {
+			t.Errorf("%q states a vehicle: %v, want %v", text, got, want)
+		}
+	}
+	rental := []relevance.Candidate{
+		{Source: "rentals", Time: ago(40), Text: "Rental RT-5512: economy car, Faro airport, 2-9 May, 189 EUR"},
+		{Source: "rentals", Time: ago(30), Text: "RT-5512 pick-up desk moved to car park B"},
+		{Source: "rentals", Time: ago(20), Text: "RT-5512: you get a Renault Clio or similar"},
+		{Source: "rentals", Time: ago(10), Text: "RT-5512 child seat added, 4 EUR a day"},
+	}
+	firstFor(t, rental, map[string]int{"what car am I getting?": 2})
+	firstWithVectors(t, rental, map[string]int{"what car am I getting?": 2})
+	zh := []relevance.Candidate{
+		{Source: "租车", Time: ago(40), Text: "租车 订单 ZC-6620：经济 型，5 月 2 日 取车"},
+		{Source: "租车", Time: ago(30), Text: "ZC-6620 取车 地点 改 到 2 号 航站楼"},
+		{Source: "租车", Time: ago(20), Text: "ZC-6620 分配 车辆：丰田 卡罗拉"},
+		{Source: "租车", Time: ago(10), Text: "ZC-6620 还车 时 请 加满 油"},
+	}
+	firstFor(t, zh, map[string]int{"我 租 的 是 什么 车？": 2})
+	firstWithVectors(t, zh, map[string]int{"我 租 的 是 什么 车？": 2})
+}
