@@ -93,6 +93,7 @@ var answerTypes = []*answerType{
 	{PercentTerm, "rate", 0, newCueSet(rateCues), byRunes(statesPercent), func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{VerdictTerm, "verdict", 0, newCueSet(verdictCues), statesVerdict, func(w Weights) float64 { return w.Said }, true, gapCue{"did", nil, 0, nil, sayWords}, 0},
 	{VehicleTerm, "vehicle", 0, newCueSet(vehicleCues), statesVehicle, func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
+	{LevelTerm, "level", 0, newCueSet(levelCues), statesLevel, func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 }
@@ -251,6 +252,28 @@ func statesVehicle(_ []rune, t text) bool {
 
 // vehicleNouns name a vehicle, not which one.
 var vehicleNouns = map[string]bool{"car": true, "van": true, "vehicle": true, "plate": true, "registration": true, "truck": true, "bike": true}
+
+// LevelTerm is the term of an event that states a level of skill or a
+// course's ("B1", "Spanish A2", "intermediate", "初级", "六级"): the answer to
+// "what level am I in?", "几 级？", which a line saying "level" alone does
+// not state.
+const LevelTerm = "▤"
+
+// levelCues mark a question asking which level.
+var levelCues = []string{"what level", "which level", "what grade", "which grade", "几级", "什么级别", "哪个级别", "什么水平", "哪个班"}
+
+// levelWords name a level.
+var (
+	levelWords    = wordSet(`a1 a2 b1 b2 c1 c2 beginner beginners elementary intermediate advanced upper-intermediate pre-intermediate`)
+	cjkLevelWords = []string{"初级", "中级", "高级", "入门", "进阶", "一级", "二级", "三级", "四级", "六级", "八级"}
+)
+
+// statesLevel reports a text (normalised, and as words) naming a level
+// (levelWords, cjkLevelWords).
+func statesLevel(_ []rune, t text) bool {
+	return slices.ContainsFunc(t.words, func(w string) bool { return levelWords[w] }) ||
+		slices.ContainsFunc(cjkLevelWords, func(w string) bool { return strings.Contains(t.norm, w) })
+}
 
 // PercentTerm is the term of an event that states a percentage ("3.6%
 // fixed for 10 years", "20 percent off", "利率 2.1%", "百分之五"): the
@@ -1253,7 +1276,7 @@ func AskNames() []string {
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // QuantityTerm, TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm,
-// CountTerm, SaidTerm, VerdictTerm, VehicleTerm.
+// CountTerm, SaidTerm, VerdictTerm, VehicleTerm, LevelTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := questionText(spelledOut(q))

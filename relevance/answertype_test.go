@@ -1598,3 +1598,22 @@ func TestWhichVehicleIsNamedByItsMake(t *testing.T) {
 	firstFor(t, zh, map[string]int{"我 租 的 是 什么 车？": 2})
 	firstWithVectors(t, zh, map[string]int{"我 租 的 是 什么 车？": 2})
 }
+
+// "What level am I?" asks for a level (the level answer type): the line
+// naming one ("Placement test result: B2"), which shares no word with the
+// question, over the newer lines on the course.
+func TestWhichLevelIsNamedByTheLevel(t *testing.T) {
+	for q, want := range map[string]bool{"what level am I?": true, "which level is the course?": true, "英语 几级？": true, "how am I doing?": false} {
+		if got := slices.Contains(relevance.AnswerTypes(q), relevance.LevelTerm); got != want {
+			t.Errorf("%q asks for a level: %v, want %v", q, got, want)
+		}
+	}
+	course := []relevance.Candidate{
+		{Source: "school", Time: ago(40), Text: "Enrolled in the French evening course, Mondays 18:00"},
+		{Source: "school", Time: ago(30), Text: "Placement test result: B2, welcome to the group"},
+		{Source: "school", Time: ago(20), Text: "Classroom for the French course changed to room 3.01"},
+		{Source: "billing", Time: ago(10), Text: "Course fee 280 EUR paid"},
+	}
+	firstFor(t, course, map[string]int{"what level am I?": 1})
+	firstWithVectors(t, course, map[string]int{"what level am I?": 1})
+}
