@@ -92,8 +92,9 @@ var answerTypes = []*answerType{
 	{SaidTerm, "said", 0, saidCueSet, byRunes(saidByStaff), func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
 	{PercentTerm, "rate", 0, newCueSet(rateCues), byRunes(statesPercent), func(w Weights) float64 { return w.Amount }, false, gapCue{}, 0},
 	{VerdictTerm, "verdict", 0, newCueSet(verdictCues), statesVerdict, func(w Weights) float64 { return w.Said }, true, gapCue{"did", nil, 0, nil, sayWords}, 0},
-	{VehicleTerm, "vehicle", 0, newCueSet(vehicleCues), statesVehicle, func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
-	{LevelTerm, "level", 0, newCueSet(levelCues), statesLevel, func(w Weights) float64 { return w.Person }, true, gapCue{}, 0},
+	{VehicleTerm, "vehicle", 0, newCueSet(vehicleCues), statesVehicle, func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
+	{LevelTerm, "level", 0, newCueSet(levelCues), statesLevel, func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
+	{FlightTerm, "flight", 0, newCueSet(flightCues), statesFlight, func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 }
@@ -274,6 +275,41 @@ func statesLevel(_ []rune, t text) bool {
 	return slices.ContainsFunc(t.words, func(w string) bool { return levelWords[w] }) ||
 		slices.ContainsFunc(cjkLevelWords, func(w string) bool { return strings.Contains(t.norm, w) })
 }
+
+// FlightTerm is the term of an event that names a flight by its number
+// ("rebooked to OS 123", "departed on EK147", "航班 MU5405"): the answer
+// to "what flight am I on?", "which flight took 44018293?", which a line
+// saying "flight" alone does not state.
+const FlightTerm = "✈"
+
+// flightCues mark a question asking which flight.
+var flightCues = []string{"what flight", "which flight", "什么航班", "哪个航班", "哪班飞机", "航班号"}
+
+// statesFlight reports a text (normalised, and as words) naming a flight
+// number: an airline's two-character code, a letter first, and one to four
+// digits, joined or apart ("ek147", "os 123"); not a word of two letters
+// before a number ("on 14", "to 12").
+func statesFlight(_ []rune, t text) bool {
+	for k, w := range t.words {
+		switch {
+		case len(w) >= 3 && len(w) <= 6 && airlineCode(w[:2]) && isNumber(w[2:]):
+			return true
+		case len(w) == 2 && airlineCode(w) && k+1 < len(t.words) && len(t.words[k+1]) <= 4 && isNumber(t.words[k+1]) && !stopWords[w] && !notAirline[w]:
+			return true
+		}
+	}
+	return false
+}
+
+// airlineCode reports two characters that may be an airline's code: a
+// letter, then a letter or a digit.
+func airlineCode(c string) bool {
+	return len(c) == 2 && c[0] >= 'a' && c[0] <= 'z' && (c[1] >= 'a' && c[1] <= 'z' || c[1] >= '0' && c[1] <= '9')
+}
+
+// notAirline are two letters before a number that are no airline's code.
+var notAirline = map[string]bool{"no": true, "nr": true, "km": true, "kg": true, "gb": true, "mb": true, "am": true, "pm": true, "ok": true,
+	"st": true, "nd": true, "rd": true, "th": true, "up": true, "dr": true, "mr": true, "ms": true, "pc": true, "id": true, "pp": true}
 
 // PercentTerm is the term of an event that states a percentage ("3.6%
 // fixed for 10 years", "20 percent off", "利率 2.1%", "百分之五"): the
@@ -1276,7 +1312,7 @@ func AskNames() []string {
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // QuantityTerm, TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm,
-// CountTerm, SaidTerm, VerdictTerm, VehicleTerm, LevelTerm.
+// CountTerm, SaidTerm, VerdictTerm, VehicleTerm, LevelTerm, FlightTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := questionText(spelledOut(q))

@@ -1112,7 +1112,8 @@ func TestWhatKindAThingIsIsWhereItIsIntroduced(t *testing.T) {
 			t.Errorf("%q: fusion %+v, want description asked: %v", q, f, want)
 		}
 	}
-	firstOnlyWith(t, relevance.NewQuery("what flight is QX7R9P?", nil), booking, 0, func(w *relevance.Weights) { w.Description = 0 })
+	// (without the flight's number too, Named, which says the flight as well)
+	firstOnlyWith(t, relevance.NewQuery("what flight is QX7R9P?", nil), booking, 0, func(w *relevance.Weights) { w.Description, w.Named = 0, 0 })
 	// asked in the past ("what car did I get …?"), as "what car is …?": the
 	// object's newer kind, where it changed since
 	hire := tenMinutesApart([]string{"Rental RT-5520: Seat Ibiza, 3 days from 4 May, 120 EUR", "RT-5520 upgraded to Skoda Octavia estate, no extra cost",
@@ -1616,4 +1617,24 @@ func TestWhichLevelIsNamedByTheLevel(t *testing.T) {
 	}
 	firstFor(t, course, map[string]int{"what level am I?": 1})
 	firstWithVectors(t, course, map[string]int{"what level am I?": 1})
+}
+
+// "Which flight took 44018293?" asks for a flight (the flight answer type):
+// the line naming one by its number ("departed on EK147"), not those
+// naming the shipment alone; "on 14 May" names no flight.
+func TestWhichFlightIsNamedByItsNumber(t *testing.T) {
+	for text, want := range map[string]bool{"44018293 departed on EK147": true, "AWB 176-55120310 loaded on LH 8402": true,
+		"Shipment arrives on 14 May at 10:00": false, "No 2 of 3 pieces received": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.FlightTerm); got != want {
+			t.Errorf("%q names a flight: %v, want %v", text, got, want)
+		}
+	}
+	cargo := []relevance.Candidate{
+		{Source: "cargo", Time: ago(40), Text: "Air waybill 176-55120310 booked: 2 pieces, 80 kg, FRA to JFK"},
+		{Source: "cargo", Time: ago(30), Text: "55120310 loaded on LH 8402"},
+		{Source: "cargo", Time: ago(20), Text: "55120310 arrived at JFK, customs check"},
+		{Source: "cargo", Time: ago(10), Text: "55120310 released, ready for pickup"},
+	}
+	firstFor(t, cargo, map[string]int{"which flight took 55120310?": 1})
+	firstWithVectors(t, cargo, map[string]int{"which flight took 55120310?": 1})
 }

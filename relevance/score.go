@@ -202,6 +202,11 @@ type Weights struct {
 	// was INC-2291 about?"; 0: off). Less than an answer type's 1: "what is the
 	// reminder for INV-1041 about?" asks about a later event.
 	Description float64
+	// Named weighs the events that name a thing of the kind a question asks
+	// by its make, its level or its number: a vehicle ("Renault Clio" for
+	// "what car am I getting?"), a level ("B2" for "what level am I?"), a
+	// flight ("EK147" for "which flight took 44018293?"; 0: off).
+	Named float64
 	// Place weighs the events that name a place ("room 4.12", "platform 22",
 	// "at the front desk") for a question asking where to go or be (0: off).
 	Place float64
@@ -283,7 +288,7 @@ type Weights struct {
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, IdentifierStory: 0.1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, EchoAnswer: 0.8, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5, Newer: 0.2}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Named: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, EchoAnswer: 0.8, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5, Newer: 0.2}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
