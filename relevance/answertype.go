@@ -95,6 +95,7 @@ var answerTypes = []*answerType{
 	{VehicleTerm, "vehicle", 0, newCueSet(vehicleCues), statesVehicle, func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
 	{LevelTerm, "level", 0, newCueSet(levelCues), statesLevel, func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
 	{FlightTerm, "flight", 0, newCueSet(flightCues), statesFlight, func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
+	{TitleTerm, "title", 0, newCueSet(titleCues), byRunes(statesTitle), func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 }
@@ -310,6 +311,47 @@ func airlineCode(c string) bool {
 // notAirline are two letters before a number that are no airline's code.
 var notAirline = map[string]bool{"no": true, "nr": true, "km": true, "kg": true, "gb": true, "mb": true, "am": true, "pm": true, "ok": true,
 	"st": true, "nd": true, "rd": true, "th": true, "up": true, "dr": true, "mr": true, "ms": true, "pc": true, "id": true, "pp": true}
+
+// TitleTerm is the term of an event that names a work by its title, in
+// quotes ("Textbook 'Aula 4' added", "Loan LB-30415: 'Klara and the Sun'",
+// "《流浪 地球 3》"): the answer to "what book do I need?", "which film is
+// it?", "什么 电影？".
+const TitleTerm = "❝"
+
+// titleCues mark a question asking which work.
+var titleCues = []string{"what book", "which book", "what books", "which books", "what film", "which film", "what movie", "which movie",
+	"what show", "which show", "what play", "which play", "what album", "which album", "what title", "which title", "what recipe", "which recipe",
+	"什么书", "哪本书", "什么电影", "哪部电影", "什么片", "什么节目", "什么演出", "什么剧"}
+
+// statesTitle reports a text (normalised) holding a title in quotes: '…',
+// "…", ‘…’, “…” or 《…》 around at least two characters, not an apostrophe
+// ("can't", "Luna's").
+func statesTitle(rs []rune) bool {
+	for i, r := range rs {
+		var end rune
+		switch r {
+		case '《':
+			end = '》'
+		case '“':
+			end = '”'
+		case '‘':
+			end = '’'
+		case '"':
+			end = '"'
+		case '\'':
+			if i > 0 && unicode.IsLetter(rs[i-1]) {
+				continue // (an apostrophe)
+			}
+			end = '\''
+		default:
+			continue
+		}
+		if j := slices.Index(rs[i+1:], end); j >= 2 {
+			return true
+		}
+	}
+	return false
+}
 
 // PercentTerm is the term of an event that states a percentage ("3.6%
 // fixed for 10 years", "20 percent off", "利率 2.1%", "百分之五"): the
@@ -1312,7 +1354,8 @@ func AskNames() []string {
 
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // QuantityTerm, TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm,
-// CountTerm, SaidTerm, VerdictTerm, VehicleTerm, LevelTerm, FlightTerm.
+// CountTerm, SaidTerm, VerdictTerm, VehicleTerm, LevelTerm, FlightTerm,
+// TitleTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := questionText(spelledOut(q))

@@ -1638,3 +1638,24 @@ func TestWhichFlightIsNamedByItsNumber(t *testing.T) {
 	firstFor(t, cargo, map[string]int{"which flight took 55120310?": 1})
 	firstWithVectors(t, cargo, map[string]int{"which flight took 55120310?": 1})
 }
+
+// "What book do I need?" asks for a work by its title (the title answer
+// type): the line naming one in quotes ("Reading list for week 3: 'Il
+// piccolo principe'"), which shares no word with the question; an
+// apostrophe ("Luna's") is no quote.
+func TestWhichWorkIsNamedByItsTitle(t *testing.T) {
+	for text, want := range map[string]bool{"Reading list for week 3: 'Il piccolo principe'": true, "电影 票 订单：《流浪 地球 3》，周五 19:30": true,
+		"Luna's vaccination is due": false, "Class on 12 May moved online": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.TitleTerm); got != want {
+			t.Errorf("%q names a title: %v, want %v", text, got, want)
+		}
+	}
+	course := []relevance.Candidate{
+		{Source: "school", Time: ago(40), Text: "Enrolled: Italian A1, Tuesdays 18:00"},
+		{Source: "school", Time: ago(30), Text: "Reading list for week 3: 'Il piccolo principe'"},
+		{Source: "school", Time: ago(20), Text: "Class on 12 May moved online"},
+		{Source: "billing", Time: ago(10), Text: "Course fee 260 EUR paid"},
+	}
+	firstFor(t, course, map[string]int{"what book do I need?": 1})
+	firstWithVectors(t, course, map[string]int{"what book do I need?": 1})
+}

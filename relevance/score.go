@@ -205,7 +205,8 @@ type Weights struct {
 	// Named weighs the events that name a thing of the kind a question asks
 	// by its make, its level or its number: a vehicle ("Renault Clio" for
 	// "what car am I getting?"), a level ("B2" for "what level am I?"), a
-	// flight ("EK147" for "which flight took 44018293?"; 0: off).
+	// flight ("EK147" for "which flight took 44018293?"), or a work by its
+	// title in quotes ("'Aula 4'" for "what book do I need?"; 0: off).
 	Named float64
 	// Place weighs the events that name a place ("room 4.12", "platform 22",
 	// "at the front desk") for a question asking where to go or be (0: off).
