@@ -168,10 +168,8 @@ func statesVerdict(_ []rune, t text) bool {
 	if slices.ContainsFunc(t.words, func(w string) bool { return verdictWords[w] }) {
 		return true
 	}
-	for _, w := range cjkVerdictWords {
-		if strings.Contains(t.norm, w) {
-			return true
-		}
+	if containsAny(t.norm, cjkVerdictWords) {
+		return true
 	}
 	i := strings.IndexAny(t.norm, ":：")
 	if i <= 0 || i > 30 || strings.HasPrefix(t.norm[i:], ":") && i+1 < len(t.norm) && t.norm[i+1] != ' ' {
@@ -186,6 +184,17 @@ func statesVerdict(_ []rune, t text) bool {
 		}
 		if personWords[strings.TrimSuffix(w, "'s")] {
 			return true
+		}
+	}
+	return false
+}
+
+// containsAny reports that s holds one of the (non-ASCII) words ws; an
+// ASCII s holds none, and is not searched.
+func containsAny(s string, ws []string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(s, w) })
 		}
 	}
 	return false
@@ -234,7 +243,7 @@ var (
 // "upgraded to the long-wheelbase van").
 func statesVehicle(_ []rune, t text) bool {
 	if slices.ContainsFunc(t.words, func(w string) bool { return vehicleWords[w] }) ||
-		slices.ContainsFunc(cjkVehicleWords, func(w string) bool { return strings.Contains(t.norm, w) }) {
+		containsAny(t.norm, cjkVehicleWords) {
 		return true
 	}
 	if !slices.ContainsFunc(t.words, func(w string) bool { return vehicleNouns[w] }) {
@@ -274,7 +283,7 @@ var (
 // (levelWords, cjkLevelWords).
 func statesLevel(_ []rune, t text) bool {
 	return slices.ContainsFunc(t.words, func(w string) bool { return levelWords[w] }) ||
-		slices.ContainsFunc(cjkLevelWords, func(w string) bool { return strings.Contains(t.norm, w) })
+		containsAny(t.norm, cjkLevelWords)
 }
 
 // FlightTerm is the term of an event that names a flight by its number
