@@ -249,7 +249,7 @@ func statesVehicle(_ []rune, t text) bool {
 	if !slices.ContainsFunc(t.words, func(w string) bool { return vehicleNouns[w] }) {
 		return strings.Contains(t.norm, "车牌")
 	}
-	if slices.ContainsFunc(t.words, func(v string) bool { return slices.Contains(replacedWords, v) || v == "upgraded" }) {
+	if slices.ContainsFunc(t.words, func(v string) bool { return slices.Contains(replacedWords, v) }) {
 		return true
 	}
 	fs := strings.Fields(t.norm) // (a plate is one field: "AB-1234", not "ab", "1234")
@@ -297,15 +297,17 @@ var flightCues = []string{"what flight", "which flight", "什么航班", "哪个
 
 // statesFlight reports a text (normalised, and as words) naming a flight
 // number: an airline's two-character code, a letter first, and one to four
-// digits, joined or apart ("ek147", "os 123"); not a word of two letters
-// before a number ("on 14", "to 12").
+// digits, joined or apart by a space ("ek147", "os 123"); not a word of
+// two letters before a number ("on 14", "to 12"), nor an identifier's
+// prefix ("PL-4471").
 func statesFlight(_ []rune, t text) bool {
 	for k, w := range t.words {
 		switch {
 		case len(w) >= 3 && len(w) <= 6 && airlineCode(w[:2]) && isNumber(w[2:]):
 			return true
-		case len(w) == 2 && airlineCode(w) && k+1 < len(t.words) && len(t.words[k+1]) <= 4 && isNumber(t.words[k+1]) && !stopWords[w] && !notAirline[w]:
-			return true
+		case len(w) == 2 && airlineCode(w) && k+1 < len(t.words) && len(t.words[k+1]) <= 4 && isNumber(t.words[k+1]) && !stopWords[w] && !notAirline[w] &&
+			strings.Contains(t.norm, w+" "+t.words[k+1]):
+			return true // (apart by a space: "PL-4471", an identifier, is none)
 		}
 	}
 	return false

@@ -1624,7 +1624,7 @@ func TestWhichLevelIsNamedByTheLevel(t *testing.T) {
 // naming the shipment alone; "on 14 May" names no flight.
 func TestWhichFlightIsNamedByItsNumber(t *testing.T) {
 	for text, want := range map[string]bool{"44018293 departed on EK147": true, "AWB 176-55120310 loaded on LH 8402": true,
-		"Shipment arrives on 14 May at 10:00": false, "No 2 of 3 pieces received": false} {
+		"Shipment arrives on 14 May at 10:00": false, "No 2 of 3 pieces received": false, "Check-in for PL-4471 opens at 10:00": false} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.FlightTerm); got != want {
 			t.Errorf("%q names a flight: %v, want %v", text, got, want)
 		}

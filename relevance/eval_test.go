@@ -1033,6 +1033,18 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// coworking desk, bike sharing, Chinese appliance repair, a photo
 	// studio; a Chinese group tour, a plumber, a Chinese exam, a web shop
 	// exchange, a daycare place), written after its fifth reading, the same;
+	// -blind-350.json to -blind-355.json (the 36th held-out set's shape:
+	// a dentist, a Chinese parking space, a coworking room, a Chinese phone
+	// repair, a delayed bag, a Chinese tutor; a pharmacy, a Chinese car
+	// rental, solar feed-in, a Chinese swimming class, a print shop,
+	// movers; a vet, a Chinese courier, a home insurance claim, a Chinese
+	// eye clinic, a gym, a Chinese water bill; a mobile line, Chinese food
+	// delivery, a car service, Chinese home cleaning, a library, a Chinese
+	// gas meter; a hotel, a Chinese car repair, a SaaS workspace, a Chinese
+	// coding class, self storage, a Chinese kindergarten; a bank card, a
+	// Chinese hotel, a pet insurance claim, Chinese building repairs, a
+	// freelancer's projects, a Chinese gym), two written before stop 84's
+	// first reading, two after it, two after its fourth, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1215,6 +1227,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-344.json"}, {"../examples/evalset-blind-345.json"},
 		{"../examples/evalset-blind-346.json"}, {"../examples/evalset-blind-347.json"},
 		{"../examples/evalset-blind-348.json"}, {"../examples/evalset-blind-349.json"},
+		{"../examples/evalset-blind-350.json"}, {"../examples/evalset-blind-351.json"},
+		{"../examples/evalset-blind-352.json"}, {"../examples/evalset-blind-353.json"},
+		{"../examples/evalset-blind-354.json"}, {"../examples/evalset-blind-355.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
