@@ -219,9 +219,10 @@ var cjkVerdictWords = func() []string {
 // P3") does not state.
 const VehicleTerm = "⛟"
 
-// vehicleCues mark a question asking which vehicle.
-var vehicleCues = []string{"what car", "which car", "what vehicle", "which vehicle", "what van", "which van", "what model", "which model",
-	"what make", "what kind of car", "什么车", "哪辆车", "哪辆", "什么车型", "车型是", "什么型号"}
+// vehicleCues mark a question asking which vehicle (not "what model": of
+// a phone or a laptop as often; nor 什么型号).
+var vehicleCues = []string{"what car", "which car", "what vehicle", "which vehicle", "what van", "which van",
+	"what make of car", "what kind of car", "什么车", "哪辆车", "哪辆", "什么车型", "车型是"}
 
 // vehicleWords name a vehicle's make, model or kind (not the models whose
 // name is another word too: Seat, Golf, Polo, Focus, Mini, Smart; their

@@ -1567,7 +1567,7 @@ func TestWhatSomeoneWhoCheckedSaidIsTheirVerdict(t *testing.T) {
 func TestWhichVehicleIsNamedByItsMake(t *testing.T) {
 	for q, want := range map[string]bool{
 		"what car am I getting?": true, "which van is vr8812?": true, "我 租 的 是 什么 车？": true,
-		"which card is on file?": false, "where do I park the car?": false,
+		"which card is on file?": false, "where do I park the car?": false, "what model is my new phone?": false,
 	} {
 		if got := slices.Contains(relevance.AnswerTypes(q), relevance.VehicleTerm); got != want {
 			t.Errorf("%q asks for a vehicle: %v, want %v", q, got, want)
