@@ -802,7 +802,7 @@ func (rk *ranking) unstatedBy(lq *lexQuery) (unstated, restaters []bool) {
 			// (a time and no length of it: "SP-7702 moved to Saturday 11:00"
 			// beside "SP-7702 upgraded to 90 min")
 			unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool { return statesLength([]rune(normalise(cands[i].Text))) }), timeHash)
-		} else if len(qids) > 0 && !aboutPaying(q.normalised()) {
+		} else if !aboutPaying(q.normalised()) {
 			unstated = lq.unstateAll(unstated, paymentDates(docs, qids), timeHash)
 		}
 	}
@@ -3231,11 +3231,12 @@ func changesLater(i int, comps []Components, cands []Candidate, docs []doc) bool
 var paymentHashes = stemHashes("due", "payable", "截止")
 
 // aboutPaying reports a question about paying, whose time is then what it
-// asks ("when is the invoice due?", "when do I pay?", 什么时候缴费): a word of
-// money (moneyWords) or "due", or a Chinese character of money or paying.
+// asks ("when is the invoice due?", "when do I pay?", "when does my permit
+// need renewing?", 什么时候缴费): a word of money (moneyWords), "due" or
+// renewing, or a Chinese character of money, paying or renewing (续).
 func aboutPaying(q text) bool {
-	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] || w == "due" }) ||
-		strings.ContainsAny(q.norm, "钱款费付缴交账")
+	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] || w == "due" || strings.HasPrefix(w, "renew") }) ||
+		strings.ContainsAny(q.norm, "钱款费付缴交账续")
 }
 
 // afterTheMove marks, for a question asking when an object it names (qids)
@@ -3281,13 +3282,17 @@ func afterTheMove(qids []ident, q *lexQuery, cands []Candidate, docs []doc) []bo
 const timeCueChars = "点号天日时候周星期礼拜"
 
 // paymentDates marks the events naming an object the question names
-// (qids) and stating a sum and when it is to be paid (paymentHashes): for a
-// question asking when the thing is ("when is gj4417 now?"), not how long
+// (qids; any event for a question naming none) and stating a sum and when
+// it is to be paid (paymentHashes): for a question asking when the thing is
+// ("when is gj4417 now?", "when is the electrician coming?"), not how long
 // and not about paying, their time is the payment's, not the thing's, and
 // the newest of them is no newer time of it ("GJ-4417 invoice 220 EUR, due
-// in 14 days" after "GJ-4417 postponed to 21 Nov"). Nil: none.
+// in 14 days" after "GJ-4417 postponed to 21 Nov"; for a question naming
+// no identifier, +10 −1 on the development sets). Nil: none.
 func paymentDates(docs []doc, qids []ident) []bool {
-	return amountsWhere(docs, func(_ int, d *doc) bool { return hasAny(d, paymentHashes) && slices.ContainsFunc(qids, d.names) })
+	return amountsWhere(docs, func(_ int, d *doc) bool {
+		return hasAny(d, paymentHashes) && (len(qids) == 0 || slices.ContainsFunc(qids, d.names))
+	})
 }
 
 // cjkStepsDone marks, for a Chinese question whether a step of its object's

@@ -674,16 +674,20 @@ func TestAnEarlierObjectIsNoLink(t *testing.T) {
 	}
 }
 
-// For a question asking only when the thing is, a later amount on a thing
-// introduced with its price is a payment on it, whose date is the payment's:
-// the balance due by 12 April is not when the trip starts.
+// For a question asking only when the thing is or how long, a later amount
+// on a thing introduced with its price is a payment on it, whose date is the
+// payment's: the balance due by 12 April is not when the trip starts, and
+// inherits the story's lesser share (how.when).
 func TestAPaymentsDateIsNotTheThings(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "bookings", Time: ago(59), Text: "Package PK-5510: Lisbon, 12-16 May, hotel Alfama View, 2 adults, 1,180.00 EUR"},
 		{Source: "bookings", Time: ago(58), Text: "Package PK-5511: Porto, 16-18 May, hotel Ribeira, 2 adults, 420.00 EUR"},
 		{Source: "payments", Time: ago(8), Text: "Balance of 880.00 EUR for PK-5510 due by 12 April"},
 	}
-	firstOnlyWith(t, relevance.NewQuery("when do we arrive in Lisbon?", nil), cands, 0, func(w *relevance.Weights) { w.Thread = w.ThreadAnswer })
+	firstOnlyWith(t, relevance.NewQuery("how long are we in Lisbon?", nil), cands, 0, func(w *relevance.Weights) { w.Thread = w.ThreadAnswer })
+	// (asked when, the payment's due date is no time of the trip's by itself
+	// too: paymentDates)
+	firstFor(t, cands, map[string]int{"when do we arrive in Lisbon?": 0})
 	if scores, _ := relevance.Score(relevance.NewQuery("when is the balance for Lisbon due?", nil), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 2) {
 		t.Errorf("a question about the payment finds it: %.3f", scores)
 	}
@@ -4060,4 +4064,25 @@ func TestWhyAThingDidNotHappenIsWhatWentWrong(t *testing.T) {
 	}
 	firstFor(t, sofa, map[string]int{"why didn't the delivery happen on Wednesday?": 1})
 	firstWithVectors(t, sofa, map[string]int{"why didn't the delivery happen on Wednesday?": 1})
+}
+
+// "When is the electrician coming?" asks when the visit is: an invoice's
+// due date is the payment's time, not the visit's, for a question naming no
+// identifier as for one naming the job ("GJ-4417 invoice 220 EUR, due in
+// 14 days"). Asked when to pay or renew, the due date is what is asked.
+func TestAPaymentsDueDateIsNoVisitsTime(t *testing.T) {
+	job := []relevance.Candidate{
+		{Source: "jobs", Time: ago(40), Text: "Job EJ-5520 opened: kitchen sockets not working"},
+		{Source: "jobs", Time: ago(30), Text: "EJ-5520 visit booked: Thursday 8-10"},
+		{Source: "jobs", Time: ago(20), Text: "EJ-5520 quote 340 EUR accepted"},
+		{Source: "billing", Time: ago(10), Text: "Invoice EJ-5520: 340 EUR, due in 14 days"},
+	}
+	firstFor(t, job, map[string]int{"when is the electrician coming?": 1, "when do I have to pay?": 3})
+	firstWithVectors(t, job, map[string]int{"when is the electrician coming?": 1})
+	permit := []relevance.Candidate{
+		{Source: "permits", Time: ago(40), Text: "Resident permit RP-2231 issued for zone 3"},
+		{Source: "permits", Time: ago(20), Text: "Visitor permit VP-880 for 2 days, car B-TX 410"},
+		{Source: "permits", Time: ago(5), Text: "RP-2231 renewal due in 14 days: 120.00 EUR"},
+	}
+	firstFor(t, permit, map[string]int{"when does my permit need renewing?": 2})
 }
