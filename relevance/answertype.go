@@ -189,6 +189,14 @@ func statesVerdict(_ []rune, t text) bool {
 	return false
 }
 
+// asksIfTooMuch reports a question whether a thing is too much of
+// something ("is my dog too heavy?", "are the trousers too long?"): what
+// someone who checked found answers it, a verdict ("Check-up done: weight 38
+// kg, overweight, less food advised").
+func asksIfTooMuch(q text) bool {
+	return len(q.words) > 2 && (q.words[0] == "is" || q.words[0] == "are") && slices.Contains(q.words, "too")
+}
+
 // containsAny reports that s holds one of the (non-ASCII) words ws; an
 // ASCII s holds none, and is not searched.
 func containsAny(s string, ws []string) bool {
@@ -1383,6 +1391,9 @@ func AnswerTypes(q string) []string {
 // number is none: "我在几号厅？", "几号登机口？" ask which hall, which gate (as
 // "5 号厅" states no date).
 func (t *answerType) asked(q text) bool {
+	if t.term == VerdictTerm && asksIfTooMuch(q) {
+		return true
+	}
 	if t.term == PercentTerm && asksRate(q.words) || t.term == TimeTerm && (namesADate(q.words) || asksWeekday(q.norm)) {
 		return true
 	}

@@ -1554,6 +1554,15 @@ func TestWhatSomeoneWhoCheckedSaidIsTheirVerdict(t *testing.T) {
 		{Source: "体检", Time: ago(10), Text: "TJ-5512 体检 费 380 元 已 付"},
 	}
 	firstFor(t, checkup, map[string]int{"医生 怎么 说？": 2})
+	// whether a thing is too much of something asks the same
+	dog := []relevance.Candidate{
+		{Source: "vet", Time: ago(40), Text: "Check-up for Bruno (dog) booked: Friday 9:00"},
+		{Source: "vet", Time: ago(30), Text: "Check-up done: weight 38 kg, overweight, less food advised"},
+		{Source: "vet", Time: ago(20), Text: "Bruno's flea treatment due next month"},
+		{Source: "shop", Time: ago(10), Text: "Dog food order: 12 kg, 49 EUR"},
+	}
+	firstFor(t, dog, map[string]int{"is Bruno too fat?": 1})
+	firstWithVectors(t, dog, map[string]int{"is Bruno too fat?": 1})
 	// (with vectors too: the lines stating no verdict keep Weights.Unstated
 	// of their match, as for a question what was wrong)
 	firstWithVectors(t, checkup, map[string]int{"医生 怎么 说？": 2})
