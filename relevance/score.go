@@ -3233,10 +3233,11 @@ var paymentHashes = stemHashes("due", "payable", "截止")
 // aboutPaying reports a question about paying, whose time is then what it
 // asks ("when is the invoice due?", "when do I pay?", "when does my permit
 // need renewing?", 什么时候缴费): a word of money (moneyWords), "due" or
-// renewing, or a Chinese character of money, paying or renewing (续).
+// renewing, or a Chinese character of money or paying (续费 has 费), 续约 or
+// 续期 (not 继续, "to go on").
 func aboutPaying(q text) bool {
 	return slices.ContainsFunc(q.words, func(w string) bool { return moneyWords[w] || w == "due" || strings.HasPrefix(w, "renew") }) ||
-		strings.ContainsAny(q.norm, "钱款费付缴交账续")
+		strings.ContainsAny(q.norm, "钱款费付缴交账") || strings.Contains(q.norm, "续约") || strings.Contains(q.norm, "续期")
 }
 
 // afterTheMove marks, for a question asking when an object it names (qids)
