@@ -1045,6 +1045,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese hotel, a pet insurance claim, Chinese building repairs, a
 	// freelancer's projects, a Chinese gym), two written before stop 84's
 	// first reading, two after it, two after its fourth, the same;
+	// -blind-356.json and -blind-357.json (an optician, a Chinese social
+	// security card, theatre tickets, a Chinese lunch order, car sharing, a
+	// Chinese flat viewing; broadband, a Chinese orthopaedic visit, a van
+	// rental, a Chinese sofa order, a language school, a Chinese gas
+	// account), written at stop 84's end, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1230,6 +1235,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-350.json"}, {"../examples/evalset-blind-351.json"},
 		{"../examples/evalset-blind-352.json"}, {"../examples/evalset-blind-353.json"},
 		{"../examples/evalset-blind-354.json"}, {"../examples/evalset-blind-355.json"},
+		{"../examples/evalset-blind-356.json"}, {"../examples/evalset-blind-357.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
