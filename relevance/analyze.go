@@ -56,7 +56,7 @@ type Analysis struct {
 // Analyze splits text into terms and identifiers, with the terms of the
 // answer types it states (MoneyTerm, QuantityTerm, TimeTerm, ReasonTerm,
 // PersonTerm, PlaceTerm, InstructionTerm, CountTerm, SaidTerm, VerdictTerm,
-// VehicleTerm, LevelTerm, FlightTerm, TitleTerm, DurationTerm;
+// VehicleTerm, LevelTerm, FlightTerm, TitleTerm, ConsentTerm, DurationTerm;
 // PersonTerm twice for a person named by surname and title, 张阿姨),
 // OfferTerm for a line that only
 // offers help or goods and QuestionTerm for one that only asks.

@@ -96,6 +96,7 @@ var answerTypes = []*answerType{
 	{LevelTerm, "level", 0, newCueSet(levelCues), statesLevel, func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
 	{FlightTerm, "flight", 0, newCueSet(flightCues), statesFlight, func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
 	{TitleTerm, "title", 0, newCueSet(titleCues), byRunes(statesTitle), func(w Weights) float64 { return w.Named }, true, gapCue{}, 0},
+	{ConsentTerm, "consent", 0, newCueSet(consentCues), statesConsent, func(w Weights) float64 { return w.Said }, true, gapCue{}, 0},
 	// (never asked alone: a question asking how long asks for a time or a length, timeOrLength)
 	{DurationTerm, "duration", 0, newCueSet(nil), byRunes(statesDuration), func(w Weights) float64 { return w.Time }, false, gapCue{}, 0},
 }
@@ -372,6 +373,45 @@ func statesTitle(rs []rune) bool {
 	}
 	return false
 }
+
+// ConsentTerm is the term of an event saying what the customer agreed to
+// ("You approved the brake pads only", "Customer: ok, replace the pads",
+// "Quote for MV-3318 accepted", "您 同意 更换 刹车 片"): the answer to "what did
+// I agree to?", "what did I approve?", "我 同意 了 什么？".
+const ConsentTerm = "✓"
+
+// consentCues mark a question asking what the customer agreed to.
+var consentCues = []string{"did i agree", "did we agree", "did i approve", "did we approve", "did i accept", "did we accept",
+	"did i say yes", "did we say yes", "did i sign up for", "我同意了什么", "我确认了什么", "同意了什么", "确认了什么"}
+
+// consentWords say the customer agreed, after "you" or the customer's
+// speaker label; acceptedWords say a thing offered was taken.
+var (
+	consentWords  = map[string]bool{"approved": true, "accepted": true, "agreed": true, "confirmed": true, "chose": true, "selected": true, "okayed": true}
+	acceptedWords = map[string]bool{"accepted": true, "approved": true}
+)
+
+// statesConsent reports a text (normalised, and as words) saying what the
+// customer agreed to: "you" and a word of consentWords, a line of the
+// customer's side of a chat (saidByCustomer), a quote or an offer accepted,
+// or 您/客户 before 同意, 确认 or 选择.
+func statesConsent(rs []rune, t text) bool {
+	for k, w := range t.words {
+		if w == "you" && k+1 < len(t.words) && consentWords[t.words[k+1]] {
+			return true
+		}
+		if (w == "quote" || w == "offer" || w == "proposal") && slices.ContainsFunc(t.words[k+1:], func(v string) bool { return acceptedWords[v] }) {
+			return true
+		}
+	}
+	if saidByCustomer(rs) {
+		return true
+	}
+	return containsAny(t.norm, cjkConsent)
+}
+
+// cjkConsent say in Chinese that the customer agreed.
+var cjkConsent = []string{"您 同意", "您 已 同意", "您 确认", "您 已 确认", "您 选择", "客户 同意", "客户 确认", "您同意", "您已确认", "您确认"}
 
 // PercentTerm is the term of an event that states a percentage ("3.6%
 // fixed for 10 years", "20 percent off", "利率 2.1%", "百分之五"): the
@@ -1375,7 +1415,7 @@ func AskNames() []string {
 // AnswerTypes are the terms of what the question asks for: MoneyTerm,
 // QuantityTerm, TimeTerm, ReasonTerm, PersonTerm, PlaceTerm, InstructionTerm,
 // CountTerm, SaidTerm, VerdictTerm, VehicleTerm, LevelTerm, FlightTerm,
-// TitleTerm.
+// TitleTerm, ConsentTerm.
 func AnswerTypes(q string) []string {
 	var out []string
 	text := questionText(spelledOut(q))

@@ -1668,3 +1668,23 @@ func TestWhichWorkIsNamedByItsTitle(t *testing.T) {
 	firstFor(t, course, map[string]int{"what book do I need?": 1})
 	firstWithVectors(t, course, map[string]int{"what book do I need?": 1})
 }
+
+// "Did I say yes to the cassette?" asks what the customer agreed to (the
+// consent answer type): "You approved the chain only" (no: the chain only),
+// not the quote that asked for it nor the repair done since.
+func TestWhatTheCustomerAgreedToIsTheirConsent(t *testing.T) {
+	for text, want := range map[string]bool{"You approved the chain only": true, "Customer: ok, replace the pads": true,
+		"Quote for MV-3318 accepted: 640.00 GBP": true, "您 同意 更换 刹车 片": true, "BK-220 quote: chain 25 EUR, approve?": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.ConsentTerm); got != want {
+			t.Errorf("%q says what the customer agreed to: %v, want %v", text, got, want)
+		}
+	}
+	bike := []relevance.Candidate{
+		{Source: "repairs", Time: ago(40), Text: "Repair BK-220 booked: gears skipping"},
+		{Source: "repairs", Time: ago(30), Text: "BK-220 quote: chain 25 EUR + cassette 40 EUR, approve?"},
+		{Source: "repairs", Time: ago(20), Text: "You approved the chain only"},
+		{Source: "repairs", Time: ago(10), Text: "BK-220 ready for pick-up until 18:00"},
+	}
+	firstFor(t, bike, map[string]int{"did I say yes to the cassette?": 2, "what did I agree to?": 2})
+	firstWithVectors(t, bike, map[string]int{"did I say yes to the cassette?": 2})
+}

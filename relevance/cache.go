@@ -507,7 +507,7 @@ func newDoc(text string) doc {
 		}
 		slab = append(slab, q.full, q.num, kind)
 	}
-	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms) - countOf(a.Terms, VerdictTerm) - countOf(a.Terms, VehicleTerm) - countOf(a.Terms, LevelTerm) - countOf(a.Terms, FlightTerm) - countOf(a.Terms, TitleTerm)),
+	d := doc{slab: slab, nTerms: int32(len(terms)), nIDs: int32(len(ids)), nNum: int32(len(nums)), nOwn: int32(len(own)), n: int32(len(a.Terms) - countOf(a.Terms, VerdictTerm) - countOf(a.Terms, VehicleTerm) - countOf(a.Terms, LevelTerm) - countOf(a.Terms, FlightTerm) - countOf(a.Terms, TitleTerm) - countOf(a.Terms, ConsentTerm)),
 		marks: scriptsOf(text) | clockOf(norm) | relativeOf(norm) | monthOnlyOf(norm) | perPeriodOf(&a, norm) | namedOf(&a, text, norm) | billOf(norm, sumOf(&a, text))}
 	return d.withChangeMarks(norm)
 }
@@ -836,7 +836,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 299
+const analysisVersion = 300
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not
@@ -905,9 +905,9 @@ func analysesOf(cands []Candidate, docs []doc, sc *scratch) {
 }
 
 // countOf is how many of terms are t. (A verdict's, a vehicle's, a
-// level's, a flight's or a title's mark, VerdictTerm, VehicleTerm,
-// LevelTerm, FlightTerm, TitleTerm, is no word of the event's length for
-// BM25:
+// level's, a flight's, a title's or a consent's mark, VerdictTerm,
+// VehicleTerm, LevelTerm, FlightTerm, TitleTerm, ConsentTerm, is no word of
+// the event's length for BM25:
 // counted, the verdict's moved other questions' rankings through the
 // lengths alone, +9 -7 on the development sets against +7 -1; the older
 // marks count, as the weights were tuned with them: ADR 0009, stop 84.)
