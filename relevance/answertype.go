@@ -158,18 +158,16 @@ var (
 )
 
 // verdictWords are the words reporting a finding or a decision.
-var verdictWords = wordSet(`report reports result results resulted assessment assessed diagnosis diagnosed findings verdict
-	opinion recommends recommended recommendation advised advice says 结果 评价 诊断 报告 建议 认为 意见 结论 医嘱`)
+var verdictWords = statedByWords{words: wordSet(`report reports result results resulted assessment assessed diagnosis diagnosed
+	findings verdict opinion recommends recommended recommendation advised advice says`),
+	cjk: newCJKWords("结果", "评价", "诊断", "报告", "建议", "认为", "意见", "结论", "医嘱")}
 
-// statesVerdict reports a text (normalised, and as words) with a word of
-// verdictWords, or labelled by who checked ("Engineer: pressure low, …",
-// "Tuner's note: …": a word of personWords, and a colon): a finding or a
-// decision reported.
-func statesVerdict(_ []rune, t text) bool {
-	if slices.ContainsFunc(t.words, func(w string) bool { return verdictWords[w] }) {
-		return true
-	}
-	if containsAny(t.norm, cjkVerdictWords) {
+// statesVerdict reports a text (its runes, normalised, and as words) with a
+// word of verdictWords, or labelled by who checked ("Engineer: pressure low,
+// …", "Tuner's note: …": a word of personWords, and a colon): a finding or
+// a decision reported.
+func statesVerdict(rs []rune, t text) bool {
+	if verdictWords.in(rs) {
 		return true
 	}
 	i := strings.IndexAny(t.norm, ":：")
@@ -198,29 +196,6 @@ func asksIfTooMuch(q text) bool {
 	return len(q.words) > 2 && (q.words[0] == "is" || q.words[0] == "are") && slices.Contains(q.words, "too")
 }
 
-// containsAny reports that s holds one of the (non-ASCII) words ws; an
-// ASCII s holds none, and is not searched.
-func containsAny(s string, ws []string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(s, w) })
-		}
-	}
-	return false
-}
-
-// cjkVerdictWords are verdictWords' Chinese, found in a text as written.
-var cjkVerdictWords = func() []string {
-	var out []string
-	for w := range verdictWords {
-		if w[0] >= 0x80 {
-			out = append(out, w)
-		}
-	}
-	slices.Sort(out)
-	return out
-}()
-
 // VehicleTerm is the term of an event that names a vehicle by its make or
 // kind ("VW Golf", "SUV instead of compact", "别克 GL8", "C2 自动挡"): the
 // answer to "what car am I getting?", "which van is vr8812?", "租 的 什么
@@ -233,27 +208,23 @@ const VehicleTerm = "⛟"
 var vehicleCues = []string{"what car", "which car", "what vehicle", "which vehicle", "what van", "which van",
 	"what make of car", "what kind of car", "什么车", "哪辆车", "哪辆", "什么车型", "车型是"}
 
-// vehicleWords name a vehicle's make, model or kind (not the models whose
-// name is another word too: Seat, Golf, Polo, Focus, Mini, Smart; their
-// make or a word before them says it); cjkVehicleWords the same in
-// Chinese, found in a text as written.
-var (
-	vehicleWords = wordSet(`suv compact estate hatchback convertible saloon sedan minivan minibus coupe cabrio roadster
-		vw volkswagen passat tiguan ibiza skoda octavia fabia fiat toyota corolla yaris prius honda
-		bmw audi mercedes benz ford fiesta opel astra corsa renault clio peugeot citroen tesla kia hyundai nissan
-		volvo mazda dacia jeep porsche lexus subaru mitsubishi suzuki cupra byd sprinter`)
-	cjkVehicleWords = []string{"大众", "丰田", "本田", "别克", "宝马", "奥迪", "奔驰", "特斯拉", "比亚迪", "日产", "福特", "现代", "起亚",
-		"雪佛兰", "吉利", "长安", "蔚来", "小鹏", "五菱", "红旗", "哈弗", "手动挡", "自动挡", "轿车", "面包车", "商务车", "越野车", "电动车", "新能源车"}
-)
+// vehicleWords name a vehicle's make, model or kind, in English and
+// Chinese (not the models whose name is another word too: Seat, Golf,
+// Polo, Focus, Mini, Smart; their make or a word before them says it).
+var vehicleWords = statedByWords{words: wordSet(`suv compact estate hatchback convertible saloon sedan minivan minibus coupe
+	cabrio roadster vw volkswagen passat tiguan ibiza skoda octavia fabia fiat toyota corolla yaris prius honda bmw audi
+	mercedes benz ford fiesta opel astra corsa renault clio peugeot citroen tesla kia hyundai nissan volvo mazda dacia jeep
+	porsche lexus subaru mitsubishi suzuki cupra byd sprinter`),
+	cjk: newCJKWords("大众", "丰田", "本田", "别克", "宝马", "奥迪", "奔驰", "特斯拉", "比亚迪", "日产", "福特", "现代", "起亚", "雪佛兰",
+		"吉利", "长安", "蔚来", "小鹏", "五菱", "红旗", "哈弗", "手动挡", "自动挡", "轿车", "面包车", "商务车", "越野车", "电动车", "新能源车")}
 
-// statesVehicle reports a text (normalised, and as words) naming a vehicle
-// by a word of vehicleWords or cjkVehicleWords, or a vehicle's word
-// (vehicleNouns) before its plate ("car LK19 XZT", "车牌 粤B·7K219") or
-// with a word saying it is another now ("car changed to EF-9012",
-// "upgraded to the long-wheelbase van").
-func statesVehicle(_ []rune, t text) bool {
-	if slices.ContainsFunc(t.words, func(w string) bool { return vehicleWords[w] }) ||
-		containsAny(t.norm, cjkVehicleWords) {
+// statesVehicle reports a text (its runes, normalised, and as words) naming
+// a vehicle by a word of vehicleWords, or a vehicle's word (vehicleNouns)
+// before its plate ("car LK19 XZT", "车牌 粤B·7K219") or with a word saying
+// it is another now ("car changed to EF-9012", "upgraded to the
+// long-wheelbase van").
+func statesVehicle(rs []rune, t text) bool {
+	if vehicleWords.in(rs) {
 		return true
 	}
 	if !slices.ContainsFunc(t.words, func(w string) bool { return vehicleNouns[w] }) {
@@ -283,17 +254,19 @@ const LevelTerm = "▤"
 // levelCues mark a question asking which level.
 var levelCues = []string{"what level", "which level", "what grade", "which grade", "几级", "什么级别", "哪个级别", "什么水平", "哪个班"}
 
-// levelWords name a level.
+// levelWords name a level in words, English or Chinese; cefrLevels are
+// the levels a language course names by a code (words of letters and
+// digits, which statedByWords does not read).
 var (
-	levelWords    = wordSet(`a1 a2 b1 b2 c1 c2 beginner beginners elementary intermediate advanced upper-intermediate pre-intermediate`)
-	cjkLevelWords = []string{"初级", "中级", "高级", "入门", "进阶", "一级", "二级", "三级", "四级", "六级", "八级"}
+	levelWords = statedByWords{words: wordSet(`beginner beginners elementary intermediate advanced`),
+		cjk: newCJKWords("初级", "中级", "高级", "入门", "进阶", "一级", "二级", "三级", "四级", "六级", "八级")}
+	cefrLevels = wordSet(`a1 a2 b1 b2 c1 c2`)
 )
 
-// statesLevel reports a text (normalised, and as words) naming a level
-// (levelWords, cjkLevelWords).
-func statesLevel(_ []rune, t text) bool {
-	return slices.ContainsFunc(t.words, func(w string) bool { return levelWords[w] }) ||
-		containsAny(t.norm, cjkLevelWords)
+// statesLevel reports a text (its runes, and as words) naming a level
+// (levelWords, cefrLevels).
+func statesLevel(rs []rune, t text) bool {
+	return levelWords.in(rs) || slices.ContainsFunc(t.words, func(w string) bool { return cefrLevels[w] })
 }
 
 // FlightTerm is the term of an event that names a flight by its number
@@ -407,11 +380,12 @@ func statesConsent(rs []rune, t text) bool {
 	if saidByCustomer(rs) {
 		return true
 	}
-	return containsAny(t.norm, cjkConsent)
+	return cjkConsent.in(rs)
 }
 
-// cjkConsent say in Chinese that the customer agreed.
-var cjkConsent = []string{"您 同意", "您 已 同意", "您 确认", "您 已 确认", "您 选择", "客户 同意", "客户 确认", "您同意", "您已确认", "您确认"}
+// cjkConsent say in Chinese that the customer agreed (read joined: "您 已
+// 确认" is 您已确认).
+var cjkConsent = newCJKWords("您同意", "您已同意", "您确认", "您已确认", "您选择", "客户同意", "客户确认")
 
 // PercentTerm is the term of an event that states a percentage ("3.6%
 // fixed for 10 years", "20 percent off", "利率 2.1%", "百分之五"): the

@@ -984,8 +984,7 @@ func (rk *ranking) lessOfAnAnswer() {
 	// get into the building" is why; +13 −6 on the development sets; for
 	// every question asking why, +36 −69; the Chinese 为什么 没, 怎么 还 没,
 	// +1 −1); and what someone who checked said (a verdict asked: +2 −1)
-	found := asksFault || slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == VerdictTerm }) ||
-		asksWhyNot(q.normalised()) && slices.ContainsFunc(asked, func(t *answerType) bool { return t.term == ReasonTerm })
+	found := asksFault || asksFor(byClause, VerdictTerm) || asksWhyNot(q.normalised()) && asksFor(byClause, ReasonTerm)
 	if found || when {
 		for i := range docs {
 			if found && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
@@ -3513,7 +3512,7 @@ func asksWhyNot(q text) bool {
 		return false
 	}
 	for _, w := range q.words[1:min(3, len(q.words))] {
-		if w == "not" || negatedAuxiliaries[w] || negatedAuxiliaries[strings.TrimSuffix(w, "n't")] {
+		if w == "not" || negatedAuxiliaries[w] {
 			return true
 		}
 	}

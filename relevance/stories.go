@@ -279,7 +279,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				// English lines too it went +5 −3 on the development sets: "which
 				// car is on my permit now?" lost "Vehicle on RP-4471 changed to LK22 BNO",
 				// whose "vehicle" is the car asked by another word)
-				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && !(docs[j].marks&scriptCJK != 0 && !replacesItself(&docs[j]))) ||
+				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && (docs[j].marks&scriptCJK == 0 || replacesItself(&docs[j]))) ||
 					how.elsewhere.of(j) || how.only(j) || how.changes && !saysChanged(&docs[j]) && !saysReplaced(&docs[j]) {
 					continue
 				}
