@@ -1050,6 +1050,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese flat viewing; broadband, a Chinese orthopaedic visit, a van
 	// rental, a Chinese sofa order, a language school, a Chinese gas
 	// account), written at stop 84's end, the same;
+	// -blind-358.json and -blind-359.json (a pharmacy, a Chinese driving
+	// school, a gym, Chinese broadband, dog grooming, a Chinese used car;
+	// movers, a Chinese courier, a dentist, Chinese home cleaning,
+	// coworking, a Chinese flat rental), written at stop 85's start, before
+	// any change, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1236,6 +1241,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-352.json"}, {"../examples/evalset-blind-353.json"},
 		{"../examples/evalset-blind-354.json"}, {"../examples/evalset-blind-355.json"},
 		{"../examples/evalset-blind-356.json"}, {"../examples/evalset-blind-357.json"},
+		{"../examples/evalset-blind-358.json"}, {"../examples/evalset-blind-359.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
