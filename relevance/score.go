@@ -683,6 +683,12 @@ func (rk *ranking) lexQuery() *lexQuery {
 				lq.bring(e, w.Synonyms, docs)
 			}
 		})
+		if w.Synonyms > 0 && w.Senses > 0 {
+			// a kind of the thing a "which …" question asks for names
+			// which one it is ("dt4410 which tooth?": "small cavity on
+			// lower left molar"), weighed as a synonym
+			kindsOf(q.normalised().words, func(e expansion) { lq.bring(e, w.Synonyms, docs) })
+		}
 	}
 	if w.Thesaurus > 0 && (asksTheNew(q.normalised().words) || asksWhatChanged(q.normalised())) {
 		// what a date, time or price changed to ("what's the new moving

@@ -4086,3 +4086,21 @@ func TestAPaymentsDueDateIsNoVisitsTime(t *testing.T) {
 	}
 	firstFor(t, permit, map[string]int{"when does my permit need renewing?": 2})
 }
+
+// Asked which one of a thing, the event naming a kind of it (WordNet's
+// hyponyms of the noun's most common sense) names which one: "which coffee
+// did I order?" of "1 cappuccino", "which teeth need work?" of "the lower
+// left molar". Without the kinds neither event shares a word with its
+// question, and a newer one ranks first.
+func TestAKindOfTheThingAskedNamesWhichOne(t *testing.T) {
+	firstFor(t, []relevance.Candidate{
+		{Source: "cafe", Time: ago(40), Text: "C-2231: 1 cappuccino, 1 blueberry muffin, 7.40 EUR"},
+		{Source: "cafe", Time: ago(30), Text: "C-2231 ready at the counter"},
+		{Source: "cafe", Time: ago(10), Text: "C-2231 paid by card, tip 1.00 EUR"},
+	}, map[string]int{"which coffee did I order?": 0})
+	firstFor(t, []relevance.Candidate{
+		{Source: "clinic", Time: ago(50), Text: "Check-up booked: Monday 9:30, Dr. Brandt"},
+		{Source: "clinic", Time: ago(40), Text: "X-ray: small cavity in the lower left molar"},
+		{Source: "billing", Time: ago(20), Text: "Check-up 45 EUR, paid by your insurance"},
+	}, map[string]int{"which teeth need work?": 1})
+}

@@ -616,3 +616,124 @@ func knowsAs(word string, pos byte) bool {
 		return slices.ContainsFunc(f.refs(), func(r wnRef) bool { return pos == 0 || r.pos == pos })
 	})
 }
+
+// maxKinds bounds the kinds a noun may bring (kindsOf): a noun with more
+// ("room", "animal", "drug") is too general for any of them to answer
+// which one is meant.
+const maxKinds = 40
+
+// stemmedKinds are the kinds of the noun's most common sense, stemmed: the
+// single-word lemmas of its hyponyms ("~", "~i") and theirs ("tooth" →
+// molar, incisor, canine, premolar …), none when there are more than
+// maxKinds. A lemma WordNet also knows as a verb is left out: in an event
+// it is more often the verb ("stand", a kind of seat, in "standing";
+// "hit", a kind of dose). Cached per noun.
+func (w *wordnet) stemmedKinds(noun string) []string {
+	return w.expansions.Get(noun+"/~", func() []string {
+		w.once.Do(w.load)
+		var first *wnRef
+		for _, r := range w.lookup(noun) {
+			if r.pos == 'n' && !r.unused {
+				first = &r
+				break
+			}
+		}
+		if first == nil {
+			return nil
+		}
+		var out []string
+		var walk func(fs []string, depth int) bool
+		walk = func(fs []string, depth int) bool {
+			for _, off := range semanticPointers(fs, "~", "~i") {
+				target := w.synset('n', off)
+				cnt, err := strconv.ParseInt(target[3], 16, 32)
+				if err != nil || len(target) < 4 {
+					continue
+				}
+				for i := 0; i < int(cnt) && 4+2*i < len(target); i++ {
+					if lemma := lemmaOf(target[4+2*i]); !strings.Contains(lemma, "_") && len(lemma) >= 3 && !stopWords[lemma] && !w.isVerb(lemma) {
+						if t := english.Stem(lemma, false); !slices.Contains(out, t) {
+							out = append(out, t)
+						}
+					}
+				}
+				if len(out) > maxKinds || depth > 1 && !walk(target, depth-1) {
+					return false
+				}
+			}
+			return true
+		}
+		if !walk(w.synset('n', first.offset), 2) {
+			return nil
+		}
+		return out
+	})
+}
+
+// semanticPointers are the noun synsets (offsets) a synset's fields fs
+// point to as a whole by one of syms.
+func semanticPointers(fs []string, syms ...string) []int64 {
+	if len(fs) < 4 {
+		return nil
+	}
+	cnt, err := strconv.ParseInt(fs[3], 16, 32)
+	if err != nil {
+		return nil
+	}
+	p := 4 + 2*int(cnt)
+	if p >= len(fs) {
+		return nil
+	}
+	var out []int64
+	pcnt, _ := strconv.Atoi(fs[p])
+	for i := 0; i < pcnt && p+4+4*i < len(fs); i++ {
+		s, off, pos, st := fs[p+1+4*i], fs[p+2+4*i], fs[p+3+4*i], fs[p+4+4*i]
+		if st != "0000" || pos != "n" || !slices.Contains(syms, s) {
+			continue
+		}
+		if o, err := strconv.ParseInt(off, 10, 64); err == nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// kindsOf calls f with the kinds (stemmedKinds) of the noun a "which …" or
+// "what kind of …" question asks for ("dt4410 which tooth?": molar), each
+// blended into the noun's clause. None while WordNet loads or without it.
+func kindsOf(words []string, f func(expansion)) {
+	if Loading() {
+		return
+	}
+	for k, w := range words {
+		if w != "which" && w != "what" {
+			continue
+		}
+		n := k + 1
+		if n+2 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
+			n += 2
+		}
+		if n >= len(words) || len(words[n]) < 3 || stopWords[words[n]] || auxiliaries[words[n]] {
+			return
+		}
+		// the word as written, else a base form of it ("teeth", a noun of
+		// its own, the dentition: tooth)
+		wn.once.Do(wn.load)
+		var buf [16]wordForm
+		for _, fm := range forms(buf[:0], words[n]) {
+			if kinds := wn.stemmedKinds(fm.form); len(kinds) > 0 {
+				from := []string{stem(words[n])}
+				for _, t := range kinds {
+					f(expansion{term: t, from: from})
+				}
+				return
+			}
+		}
+		return
+	}
+}
+
+// isVerb reports that WordNet knows lemma as a verb too.
+func (w *wordnet) isVerb(lemma string) bool {
+	return slices.ContainsFunc(w.lookup(lemma), func(r wnRef) bool { return r.pos == 'v' })
+}
