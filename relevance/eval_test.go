@@ -1055,6 +1055,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// movers, a Chinese courier, a dentist, Chinese home cleaning,
 	// coworking, a Chinese flat rental), written at stop 85's start, before
 	// any change, the same;
+	// -blind-360.json and -blind-361.json (a locksmith, a Chinese health
+	// check, a bike repair, a Chinese fuel card, a hotel, Chinese
+	// renovation; streaming, a Chinese online pharmacy, a gardener, Chinese
+	// lift repairs, a web shop, a Chinese coding class), written after stop
+	// 85's first reading, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1242,6 +1247,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-354.json"}, {"../examples/evalset-blind-355.json"},
 		{"../examples/evalset-blind-356.json"}, {"../examples/evalset-blind-357.json"},
 		{"../examples/evalset-blind-358.json"}, {"../examples/evalset-blind-359.json"},
+		{"../examples/evalset-blind-360.json"}, {"../examples/evalset-blind-361.json"},
 		{"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
