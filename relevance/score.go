@@ -2785,8 +2785,9 @@ func mended(text string) bool {
 
 // fixedCJK are the Chinese words saying a thing was mended: replaced
 // (已更换, 已换, 换新), repaired (已维修, 修好, 修复), fitted (装好), as
-// finishedWords' "replaced", "repaired", "fixed", "fitted".
-var fixedCJK = []string{"已更换", "已换", "已维修", "修好", "修复", "换新", "装好"}
+// finishedWords' "replaced", "repaired", "fixed", "fitted"; or its fault
+// gone: cleared (故障 排除), eliminated (异响 消除).
+var fixedCJK = []string{"已更换", "已换", "已维修", "修好", "修复", "换新", "装好", "消除", "排除"}
 
 // asksIfItHolds reports a question whether a state still holds or holds
 // now: one asking whether (whether: "is 731904 still held at customs?", "can

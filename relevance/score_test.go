@@ -4104,3 +4104,16 @@ func TestAKindOfTheThingAskedNamesWhichOne(t *testing.T) {
 		{Source: "billing", Time: ago(20), Text: "Check-up 45 EUR, paid by your insurance"},
 	}, map[string]int{"which teeth need work?": 1})
 }
+
+// Asked whether a thing is fixed, a line saying its fault cleared (故障 排除)
+// or its noise gone (异响 消除) says so, as one saying it mended does.
+func TestAFaultClearedSaysItFixed(t *testing.T) {
+	firstWithVectors(t, []relevance.Candidate{
+		{Source: "物业", Time: ago(55), Text: "报修 BX-7710：空调 不 制冷"},
+		{Source: "物业", Time: ago(45), Text: "BX-7710 师傅 检查：缺 氟"},
+		{Source: "物业", Time: ago(35), Text: "报修 BX-7725：走廊 灯 不 亮"},
+		{Source: "物业", Time: ago(25), Text: "BX-7710 已 加 氟，故障 排除"},
+		{Source: "物业", Time: ago(15), Text: "BX-7710 请 对 本次 服务 评价"},
+		{Source: "物业", Time: ago(5), Text: "本 周六 上午 小区 停水"},
+	}, map[string]int{"BX-7710 修 好 了 吗？": 3})
+}
