@@ -4117,3 +4117,16 @@ func TestAFaultClearedSaysItFixed(t *testing.T) {
 		{Source: "物业", Time: ago(5), Text: "本 周六 上午 小区 停水"},
 	}, map[string]int{"BX-7710 修 好 了 吗？": 3})
 }
+
+// The object itself another now ("upgraded to a one-bedroom flat") is a
+// newer value of what the object was introduced as, not of what a later
+// event states: "ap5512 code?" is answered by the line with the door code.
+func TestAnObjectReplacedIsNoNewerValueOfALaterLine(t *testing.T) {
+	cands := []relevance.Candidate{
+		{Source: "stays", Time: ago(50), Text: "Apartment booking AP-5512: studio, 3 nights from 4 Mar, 270 EUR"},
+		{Source: "stays", Time: ago(40), Text: "AP-5512 check-in from 15:00, door code 8812"},
+		{Source: "stays", Time: ago(30), Text: "AP-5512 upgraded to a one-bedroom flat, no extra charge"},
+		{Source: "stays", Time: ago(20), Text: "Apartment booking AP-5590: loft, 2 nights from 9 Mar"},
+	}
+	firstFor(t, cands, map[string]int{"ap5512 code?": 1, "what kind of flat is AP-5512?": 2})
+}

@@ -797,6 +797,15 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 	if best < 0 {
 		return nil, best
 	}
+	// (whether the best introduces the object: only what it was introduced
+	// as, the object's kind, is another when the object itself is)
+	intro := true
+	for j := range docs {
+		if comps[j].Identifier == 1 && cands[j].Time.Before(cands[best].Time) {
+			intro = false
+			break
+		}
+	}
 	counting := asksFor(asked, CountTerm)
 	// (money asked and the best states a sum: an event naming money by a
 	// word alone, "upgraded at no extra cost", states no newer sum: markSum)
@@ -809,13 +818,15 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 		// (or, naming the object, says it is another now and names no
 		// other thing, nor a time: "SUB-0093 upgraded to Business" after
 		// "…: Pro plan" for "what plan is sub0093eu?"; not "FR-A2-11
-		// switched to Wednesdays 19:00" for "which room …?")
+		// switched to Wednesdays 19:00" for "which room …?"; and only
+		// when the best introduces the object: "RS-88107 upgraded to a
+		// junior suite" is no newer "safe box code 4471")
 		if !cands[j].Time.After(cands[best].Time) {
 			continue
 		}
 		balance := bestBalance && hasAny(d, balanceHashes)
 		if !saysChanged(d) && !statesCurrent(d) && !(counting && hasAny(d, addedHashes)) && !balance ||
-			!stated(j) && !(noun != 0 && saysReplaced(d) && d.count(timeHash) == 0 && replacesItself(d)) {
+			!stated(j) && !(noun != 0 && intro && saysReplaced(d) && d.count(timeHash) == 0 && replacesItself(d)) {
 			continue
 		}
 		if sum && (d.marks&markSum == 0 || hasAny(d, refundHashes)) {
