@@ -641,6 +641,10 @@ func (w *wordnet) stemmedKinds(noun string) []string {
 		if first == nil {
 			return nil
 		}
+		fs := w.synset('n', first.offset)
+		if len(fs) < 2 || !concreteNouns[fs[1]] {
+			return nil
+		}
 		var out []string
 		var walk func(fs []string, depth int) bool
 		walk = func(fs []string, depth int) bool {
@@ -663,12 +667,20 @@ func (w *wordnet) stemmedKinds(noun string) []string {
 			}
 			return true
 		}
-		if !walk(w.synset('n', first.offset), 2) {
+		if !walk(fs, 2) {
 			return nil
 		}
 		return out
 	})
 }
+
+// concreteNouns are the lexicographer files of WordNet's nouns of things
+// one can point at (animal, artifact, body, food, object, plant,
+// substance), whose kinds name which one: a tooth's molar, a coffee's
+// espresso. An abstract noun's kinds are other abstractions, which events
+// use in other senses: a plan's "schedule", "policy" and "system", a fee's
+// "commission", a class's "case" and "number".
+var concreteNouns = map[string]bool{"05": true, "06": true, "08": true, "13": true, "17": true, "20": true, "27": true}
 
 // semanticPointers are the noun synsets (offsets) a synset's fields fs
 // point to as a whole by one of syms.
