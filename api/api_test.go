@@ -685,6 +685,34 @@ func TestExplainGivesTheScore(t *testing.T) {
 	}
 }
 
+// A message of several sentences is ranked by the sentences that ask: it
+// ranks its events as the question alone does, and explain=true shows what
+// was taken as the question and what as context.
+func TestAMessageIsRankedByWhatItAsks(t *testing.T) {
+	now := time.Now()
+	l, _ := embed.NewLocal(384)
+	s := newTestServer(t, l, &fakeStore{events: demoEvents(t, now)}, nil)
+	order := func(q string) ([]string, *relevance.Fusion) {
+		rec, resp := get(t, s, url.Values{"entity": {"customer:1"}, "q": {q}, "knowledge": {"false"}, "explain": {"true"}})
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%q: status %d", q, rec.Code)
+		}
+		var ids []string
+		for _, e := range resp.Events {
+			ids = append(ids, e.ID)
+		}
+		return ids, resp.Meta.Fusion
+	}
+	alone, _ := order("where is my refund?")
+	got, f := order("Hi, I am at work right now and a bit worried. Where is my refund?")
+	if !slices.Equal(got, alone) {
+		t.Errorf("with context: %v; the question alone: %v", got, alone)
+	}
+	if f == nil || f.Question != "Where is my refund?" || f.Context != "I am at work right now and a bit worried." {
+		t.Errorf("meta.fusion question %q, context %q", f.Question, f.Context)
+	}
+}
+
 // await takes a value that is already there even when the context has ended
 // (a knowledge search that finished in time, then ranking ran past the
 // deadline), and gives up on one that is not.

@@ -20,7 +20,7 @@ import (
 // GetContextInput is the input of the get_context tool.
 type GetContextInput struct {
 	Entity    string   `json:"entity" jsonschema:"whose recent activity to read, as the service names entities, e.g. customer:42"`
-	Question  string   `json:"question,omitempty" jsonschema:"the user's question, in their words; ranks the events by relevance and finds knowledge articles. Omit it to get the newest events first"`
+	Question  string   `json:"question,omitempty" jsonschema:"the user's question or message, in their words (a message of several sentences is ranked by the sentences that ask); ranks the events by relevance and finds knowledge articles. Omit it to get the newest events first"`
 	Window    string   `json:"window,omitempty" jsonschema:"how far back to look, a duration such as 15m or 2h (default 15m)"`
 	K         int      `json:"k,omitempty" jsonschema:"how many events at most (default 10, at most 100)"`
 	MaxTokens int      `json:"max_tokens,omitempty" jsonschema:"cap on the size of the returned context text, in tokens (default 1000)"`

@@ -717,14 +717,25 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 	embedDone := make(chan struct{})
 	searchDone := make(chan searchResult, 1)
 	if p.q != "" {
-		asked := relevance.WithoutCourtesy(p.q) // what is embedded and searched for: the question without "hi" or "thanks" (the ranking's too)
+		// What the events are ranked by is what the message asks (its
+		// sentences that ask, relevance.Asked); what the knowledge search
+		// looks for is the whole message without "hi" or "thanks" ("my
+		// router keeps dropping. how do I reset it?" is about the router).
+		// Both are embedded in one call when they differ.
+		asked, _ := relevance.Asked(p.q)
+		whole := relevance.WithoutCourtesy(p.q)
+		texts := []string{asked}
+		if whole != asked {
+			texts = append(texts, whole)
+		}
 		go func() {
+			var wholeVec []float32
 			ectx, ecancel := context.WithTimeout(ctx, share(p.budget, embedShare))
-			vecs, err := s.embedder.Embed(ectx, []string{asked})
+			vecs, err := s.embedder.Embed(ectx, texts)
 			ecancel()
 			emb = embedResult{err: err, at: time.Now()}
-			if err == nil && len(vecs) == 1 {
-				emb.vec = vecs[0]
+			if err == nil && len(vecs) == len(texts) {
+				emb.vec, wholeVec = vecs[0], vecs[len(vecs)-1]
 			} else if err == nil {
 				emb.err = errors.New("embedder returned no vector")
 			}
@@ -733,8 +744,8 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 			close(embedDone)
 			if p.knowledge && emb.err == nil {
 				t0 := time.Now()
-				vec := emb.vec
-				hits, info, cached, err := s.searchKnowledge(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Text: asked, K: *s.cfg.KnowledgeK},
+				vec := wholeVec
+				hits, info, cached, err := s.searchKnowledge(ctx, store.SearchQuery{Tenant: tenantOf(ctx), Text: whole, K: *s.cfg.KnowledgeK},
 					func() ([]float32, error) { return vec, nil })
 				searchDone <- searchResult{hits: hits, info: info, cached: cached, err: err, took: time.Since(t0)}
 			}

@@ -281,7 +281,9 @@ var courtesyOpenings = []string{"hi there", "hello there", "hey there", "hi", "h
 	// and the fillers a chat message starts with
 	"um", "umm", "uh", "uhm", "erm", "hmm", "ok so", "okay so", "so", "well,", "ok,", "okay,", "alright,", "嗯", "呃",
 	"你好", "您好", "哈喽", "嗨", "在吗", "在不在", "打扰一下", "打扰了", "不好意思", "我想问一下", "我想问下", "想问一下", "想问下",
-	"麻烦问一下", "麻烦问下", "请问一下", "问一下", "请问", "麻烦"}
+	"麻烦问一下", "麻烦问下", "请问一下", "问一下", "请问", "麻烦",
+	// (I have a question, as "i have a question")
+	"我有个问题", "我有一个问题", "有个问题", "想问个问题", "问个问题"}
 
 var courtesyClosings = []string{"thanks in advance", "thanks a lot", "thank you very much", "thank you", "thanks",
 	"many thanks", "cheers", "please", "thx", "ty",

@@ -29,13 +29,17 @@ type Candidate struct {
 
 // Query is the question, analysed once for all candidates.
 type Query struct {
-	Text     string
+	Text string // what is asked (Asked)
+	// Context is what the message says besides what it asks (Asked): its
+	// words are looked for at Weights.Context, and read for nothing else.
+	Context  string
 	Analysis Analysis
 	Vector   []float32 // the question's embedding; nil when it could not be had
 	// Intent reports that the question asks for what is newest ("what did I just
 	// change?", "latest", "刚才", "最近").
 	Intent   bool
-	prepared *text // Text normalised and split once (NewQuery) for the analysis, every cue and the thesaurus
+	prepared *text    // Text normalised and split once (NewQuery) for the analysis, every cue and the thesaurus
+	context  []string // Context's words, not the question's (NewQuery): each a clause of BM25 at Weights.Context
 }
 
 // normalised is the question's text (questionText), made on first use.
@@ -52,8 +56,17 @@ func (q *Query) normalised() text {
 // for help ("can you look into my order?") does not look for the lines that
 // offer it: its analysis has no OfferTerm.
 func NewQuery(question string, vec []float32) Query {
-	q := Query{Text: WithoutCourtesy(spelledOut(question)), Vector: vec}
+	asked, context := Asked(spelledOut(question))
+	q := Query{Text: asked, Context: context, Vector: vec}
 	q.Analysis, q.Intent = analyze(normalise(codesJoined(q.Text)), true, false), recencyIntent(q.normalised())
+	if context != "" {
+		own := words(q.Analysis)
+		for _, t := range words(analyze(normalise(context), true, false)) {
+			if !slices.Contains(own, t) && !isAnswerTerm(termHash(t)) && strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) }) >= 0 && !stopWords[t] {
+				q.context = append(q.context, t)
+			}
+		}
+	}
 	return q
 }
 
@@ -284,12 +297,17 @@ type Weights struct {
 	// changed and states a new one ("WV-118: guest count raised to 95" after
 	// "Booking WV-118: …, 80 guests"): newerValues (0: off).
 	Newer float64
+	// Context is the weight of a word of what a message says besides what it
+	// asks (Query.Context: "I ordered a blue sofa last week." before "when
+	// will it arrive?") in BM25, a clause of its own: evidence of what the
+	// question is about, weaker than its own words (0: off).
+	Context float64
 }
 
 // DefaultWeights were chosen on the tuning part of the labelled set in
 // internal/evalset (never on its held-back part); BENCHMARKS.md has the figures.
 var DefaultWeights = Weights{Similarity: 0.2, Lexical: 0.8, SimilarityFloor: 0.1, Identifier: 1, IdentifierAlone: 0.3, IdentifierStory: 0.1, Recency: 0.3, RecencyIntent: 0.5, Status: 0.5, HalfLife: 20 * time.Minute,
-	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Named: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, EchoAnswer: 0.8, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5, Newer: 0.2}
+	Synonyms: 0.2, Senses: 1, Inflected: 0.5, Thesaurus: 0.5, Bilingual: 0.5, Thread: 0.5, ThreadFirst: 0.8, ThreadAnswer: 1, Amount: 1, Time: 1, Reason: 1, Person: 1, Named: 1, Place: 1, Instruction: 1, Count: 1, Said: 1, Description: 0.5, Linked: 1, Echo: 0.4, EchoAnswer: 0.8, Respelled: 1, Acronym: 1, Offer: 0.2, CJKChar: 0.3, Sibling: 0.5, Noun: 1.2, Unstated: 0.7, Changed: 0.1, ChangedNow: 0.5, Newer: 0.2, Context: 0.2}
 
 // Components are a candidate's scores, each in [0, 1].
 type Components struct {
@@ -407,6 +425,12 @@ type Fusion struct {
 	// one asking what someone asked or the customer complained of (lines that
 	// only ask, and the customer's lines, keep theirs).
 	Asks []string `json:"asks,omitempty"`
+	// Question and Context are what a message of several sentences was
+	// read as (Asked): the sentences that ask, with the identifiers the
+	// others name, and the others, whose words count Weights.Context; both
+	// empty for a message that is all question.
+	Question string `json:"question,omitempty"`
+	Context  string `json:"context,omitempty"`
 	// Object is the identifier a question naming none names by its words
 	// alone (aboutASibling: "pr7701" for "why are the flyers not printed
 	// yet?"), as the analysis writes it: the events naming another object of
@@ -641,6 +665,17 @@ func (rk *ranking) lexQuery() *lexQuery {
 		qw = slices.DeleteFunc(slices.Clone(qw), func(t string) bool { return t == "cost" })
 	}
 	lq := newLexQuery(qw, w.CJKChar)
+	if w.Context > 0 {
+		for _, t := range q.context {
+			if !slices.Contains(lq.terms, t) {
+				wt := w.Context
+				if r, size := utf8.DecodeRuneInString(t); size == len(t) && isCJK(r) && w.CJKChar > 0 {
+					wt *= w.CJKChar
+				}
+				lq.add(t, wt, -1)
+			}
+		}
+	}
 	for _, h := range negatedCJK(q.normalised().norm) {
 		// "为什么没送到？" asks about a delivery that did not happen: "已送到"
 		// says the opposite, and 送到 counts half (negatedShare)
@@ -1213,6 +1248,9 @@ func (rk *ranking) fusion() (Fusion, bool) {
 	wS, wL, expanded, object, aboutEvent := rk.wS, rk.wL, rk.expanded, rk.object, rk.aboutEvent
 	asked, describes, offer, asking := rk.asked, rk.describes, rk.offer, rk.asking
 	f := Fusion{Similarity: wS, Lexical: wL, Recency: w.Recency, Identifier: w.Identifier, Expanded: expanded, Object: object}
+	if q.Context != "" {
+		f.Question, f.Context = q.Text, q.Context
+	}
 	switch {
 	case q.Intent:
 		f.Recency, f.AsksNewest, f.Change = w.RecencyIntent, true, w.Changed
