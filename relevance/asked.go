@@ -132,14 +132,19 @@ var cjkAsking = []string{"吗", "呢", "什么", "啥", "哪", "多少", "几", 
 
 // codesOf is what a text names a thing or a sum by, joined by spaces: its
 // words holding a digit and a letter, four characters or more ("O-5001",
-// "RS-88107"), and its numbers of three digits or more ("880126", "1,200",
-// "45.50"); not a year, nor a time ("10:30").
+// "RS-88107"), its numbers of three digits or more ("880126", "1,200",
+// "45.50"), and its e-mail addresses ("anna@example.com"); not a year, nor
+// a time ("10:30").
 func codesOf(s string) string {
 	var out []string
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) && r < utf8.RuneSelf || unicode.IsDigit(r) || strings.ContainsRune("-_/#.,", r))
+		return !(unicode.IsLetter(r) && r < utf8.RuneSelf || unicode.IsDigit(r) || strings.ContainsRune("-_/#.,@", r))
 	}) {
-		f = strings.Trim(f, "-_/#.,")
+		f = strings.Trim(f, "-_/#.,@")
+		if at := strings.IndexByte(f, '@'); at > 0 && strings.Contains(f[at:], ".") {
+			out = append(out, f)
+			continue
+		}
 		digits := strings.Count(strings.Map(func(r rune) rune {
 			if unicode.IsDigit(r) {
 				return '0'

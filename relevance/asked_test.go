@@ -26,6 +26,7 @@ func TestAskedSplitsAMessageIntoQuestionAndContext(t *testing.T) {
 		{"do I still have to pay the Schillerstr. fine?", "do I still have to pay the Schillerstr. fine?", ""},
 		{"did I pay J. Smith twice?", "did I pay J. Smith twice?", ""},
 		{"The total was 12.50 EUR. Why was I charged twice?", "Why was I charged twice? 12.50", "The total was 12.50 EUR."},
+		{"I log in as anna.berg@example.com. Why is my account locked?", "Why is my account locked? anna.berg@example.com", "I log in as anna.berg@example.com."},
 		{"thanks! and where is the parent evening?", "and where is the parent evening?", ""},
 	} {
 		q, ctx := relevance.Asked(c.in)
