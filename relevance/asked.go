@@ -20,6 +20,9 @@ import (
 // ask, or none, is all question.
 func Asked(message string) (question, context string) {
 	message = WithoutCourtesy(message)
+	if !severalSentences(message) {
+		return message, "" // (most questions: nothing split nor allocated)
+	}
 	ss := sentences(message)
 	if len(ss) < 2 {
 		return message, ""
@@ -78,6 +81,17 @@ func sentences(m string) []string {
 	}
 	add(len(m))
 	return out
+}
+
+// severalSentences reports a message in which something follows a
+// sentence's end (sentences reads where they end).
+func severalSentences(m string) bool {
+	for i, r := range m {
+		if strings.ContainsRune("?!？！。\n.", r) && strings.IndexFunc(m[i+utf8.RuneLen(r):], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sentenceAfter reports a text after a full stop and a space that may begin
