@@ -722,10 +722,10 @@ func (s *Server) answer(parent context.Context, p params) (ContextResponse, *sta
 		// looks for is the whole message without "hi" or "thanks" ("my
 		// router keeps dropping. how do I reset it?" is about the router).
 		// Both are embedded in one call when they differ.
-		asked, _ := relevance.Asked(p.q)
-		whole := relevance.WithoutCourtesy(p.q)
-		texts := []string{asked}
-		if whole != asked {
+		asked, said := relevance.Asked(p.q)
+		whole, texts := asked, []string{asked}
+		if said != "" {
+			whole = relevance.WithoutCourtesy(p.q)
 			texts = append(texts, whole)
 		}
 		go func() {

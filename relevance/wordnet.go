@@ -650,8 +650,11 @@ func (w *wordnet) stemmedKinds(noun string) []string {
 		walk = func(fs []string, depth int) bool {
 			for _, off := range semanticPointers(fs, "~", "~i") {
 				target := w.synset('n', off)
+				if len(target) < 4 {
+					continue
+				}
 				cnt, err := strconv.ParseInt(target[3], 16, 32)
-				if err != nil || len(target) < 4 {
+				if err != nil {
 					continue
 				}
 				for i := 0; i < int(cnt) && 4+2*i < len(target); i++ {
