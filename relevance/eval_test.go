@@ -1061,6 +1061,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// renovation; streaming, a Chinese online pharmacy, a gardener, Chinese
 	// lift repairs, a web shop, a Chinese coding class), written after stop
 	// 85's first reading, the same;
+	// -blind-362.json and -blind-363.json (a car wash, a Chinese exam, a
+	// kitchen fitter, a Chinese water bill, a pet hotel, Chinese glasses;
+	// coworking, Chinese cleaning, a bike shop, a Chinese cardiology visit,
+	// a home insurance claim, a Chinese fuel card; the 363rd with a few chat
+	// messages of two sentences), written at stop 85's end, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1253,6 +1258,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-356.json"}, {"../examples/evalset-blind-357.json"},
 		{"../examples/evalset-blind-358.json"}, {"../examples/evalset-blind-359.json"},
 		{"../examples/evalset-blind-360.json"}, {"../examples/evalset-blind-361.json"},
+		{"../examples/evalset-blind-362.json"}, {"../examples/evalset-blind-363.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
