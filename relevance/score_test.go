@@ -4130,3 +4130,15 @@ func TestAnObjectReplacedIsNoNewerValueOfALaterLine(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"ap5512 code?": 1, "what kind of flat is AP-5512?": 2})
 }
+
+// Asked for the result of one test, the outcome of that test answers, not a
+// newer outcome of another ("VC-5510 X-ray result?": "X-ray: normal", not
+// the later blood test's).
+func TestTheResultOfTheTestAsked(t *testing.T) {
+	firstFor(t, []relevance.Candidate{
+		{Source: "clinic", Time: ago(50), Text: "Check-up VC-5510: blood test and X-ray, Monday 9:00"},
+		{Source: "clinic", Time: ago(40), Text: "VC-5510 X-ray: normal"},
+		{Source: "clinic", Time: ago(30), Text: "VC-5510 blood test: positive for anaemia, iron tablets advised"},
+		{Source: "billing", Time: ago(20), Text: "VC-5510 invoice 85 EUR paid"},
+	}, map[string]int{"VC-5510 X-ray result?": 1})
+}
