@@ -775,9 +775,19 @@ func stem(w string) string {
 		if a, ok := spellings().stems[s]; ok {
 			return a // (one spelling of a word: spellings.go)
 		}
+		if m, ok := monthAbbreviations[s]; ok {
+			return m
+		}
 		return s
 	})
 }
+
+// monthAbbreviations are the months as events abbreviate them ("from 1
+// Feb", "due 14 Oct"), each the stem of its name, as a question writes it
+// ("from February"). Not "jan" nor "jun", names as often ("Jan Novak", 王
+// Jun), nor "mar", a verb.
+var monthAbbreviations = map[string]string{"feb": "februari", "apr": "april", "jul": "juli", "aug": "august",
+	"sep": "septemb", "sept": "septemb", "oct": "octob", "nov": "novemb", "dec": "decemb"}
 
 // undoubled is a stem without the last of the double consonant it ends
 // in, as Porter2 leaves one after taking off "-ed" or "-ing": "added" and

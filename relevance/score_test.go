@@ -4142,3 +4142,21 @@ func TestTheResultOfTheTestAsked(t *testing.T) {
 		{Source: "billing", Time: ago(20), Text: "VC-5510 invoice 85 EUR paid"},
 	}, map[string]int{"VC-5510 X-ray result?": 1})
 }
+
+// A month an event abbreviates is the month a question names, a word of
+// it, not only a synonym (WordNet's "feb" of February counts 0.2): "from 1
+// Feb" and "from February" share the month's term; "Jan", "Jun" (names as
+// often) and "Mar" (a verb) are left as they are.
+func TestAMonthAbbreviatedIsTheMonth(t *testing.T) {
+	for abbr, full := range map[string]string{"from 1 Feb": "from February", "due 14 Oct": "due in October", "Sept 3": "3 September", "5 Dec": "December 5"} {
+		a, f := relevance.Analyze(abbr).Terms, relevance.Analyze(full).Terms
+		if !slices.ContainsFunc(a, func(t string) bool {
+			return len(t) > 2 && strings.Trim(t, "abcdefghijklmnopqrstuvwxyz") == "" && slices.Contains(f, t) && t != "due"
+		}) {
+			t.Errorf("%q %q and %q %q share no month", abbr, a, full, f)
+		}
+	}
+	if a := relevance.Analyze("Jan will call you"); slices.Contains(a.Terms, relevance.Analyze("January").Terms[0]) {
+		t.Errorf("Jan, a name, read as January: %q", a.Terms)
+	}
+}
