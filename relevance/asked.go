@@ -10,14 +10,16 @@ import (
 // Asked splits a customer's message into what it asks and the context it
 // gives: a chat message often says something before its question ("I
 // contacted you last week and I'm still worried. Where is my refund?", "我
-// 有 个 问题。退款 到 了 吗？") or after it ("is there a lesson tonight? it's
-// Monday"). The sentences that ask (sentences) are the question, without
-// its courtesies (WithoutCourtesy), followed by the identifiers the other
-// sentences name ("My order is O-5001. Where is it?" asks where O-5001 is);
-// the other sentences are its context, whose words are looked for too but
-// read for nothing a question's words are read for (Query.Context): their
-// "still", "last week" or 问题 ask nothing. A message whose sentences all
-// ask, or none, is all question.
+// 上周 联系 过 你们。退款 到 了 吗？") or after it ("is there a lesson
+// tonight? it's Monday"). The sentences that ask (sentences, asking) are
+// the question, without its courtesies (WithoutCourtesy), followed by the
+// identifiers, sums and e-mail addresses the other sentences name (codesOf:
+// "My order is O-5001. Where is it?" asks where O-5001 is); the other
+// sentences are its context, whose words are looked for too but read for
+// nothing a question's words are read for (Query.Context): their "still",
+// "last week" or 问题 ask nothing. A message whose sentences all ask, or
+// none, is all question; so is one whose question names nothing of its own
+// (namesAThing: "还 剩 多少？" asks about what the message said before it).
 func Asked(message string) (question, context string) {
 	message = WithoutCourtesy(message)
 	if !severalSentences(message) {
