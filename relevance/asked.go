@@ -25,7 +25,10 @@ func Asked(message string) (question, context string) {
 	if !severalSentences(message) {
 		return message, "" // (most questions: nothing split nor allocated)
 	}
-	ss := sentences(message)
+	var ss []string
+	for _, s := range sentences(message) {
+		ss = append(ss, clauses(s)...)
+	}
 	if len(ss) < 2 {
 		return message, ""
 	}
@@ -89,7 +92,7 @@ func sentences(m string) []string {
 // sentence's end (sentences reads where they end).
 func severalSentences(m string) bool {
 	for i, r := range m {
-		if strings.ContainsRune("?!？！。\n.", r) && strings.IndexFunc(m[i+utf8.RuneLen(r):], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+		if strings.ContainsRune("?!？！。\n.,，;；", r) && strings.IndexFunc(m[i+utf8.RuneLen(r):], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
 			return true
 		}
 	}
@@ -176,15 +179,23 @@ func codesOf(s string) string {
 }
 
 // namesAThing reports a question that names what it is about by a word of
-// its own: a word of three letters or more that is no stop word nor a
-// question word ("where is my refund?": refund), two Chinese characters
-// that are no question word ("退款 到 了 吗？"), or an identifier. One that
-// names nothing ("还 剩 多少？", "did I get in?", "what should I do?")
-// asks about what the message said before it.
+// its own: a word of three letters or more that is no stop word, question
+// word nor one naming no thing (noThing: "what happened?"; "where is my
+// refund?": refund), two Chinese characters that are no question word
+// ("退款 到 了 吗？"), or an identifier. One that names nothing ("还 剩
+// 多少？", "did I get in?", "what should I do?"), or refers back by a
+// pronoun (referring: "can I send it back?"), asks about what the message
+// said besides.
 func namesAThing(q string) bool {
 	a := Analyze(q)
 	if len(a.IDs) > 0 {
 		return true
+	}
+	lower := " " + strings.ToLower(q) + " "
+	for _, p := range referring {
+		if strings.Contains(lower, p) {
+			return false // ("the bed is too hard, can I send it back?": it is the bed)
+		}
 	}
 	for _, t := range words(a) {
 		if r, _ := utf8.DecodeRuneInString(t); isCJK(r) {
@@ -193,9 +204,43 @@ func namesAThing(q string) bool {
 			}
 			continue
 		}
-		if len(t) >= 3 && !stopWords[t] && !questionOpeners[t] && !auxiliaries[t] && strings.IndexFunc(t, unicode.IsLetter) == 0 {
+		if len(t) >= 3 && !stopWords[t] && !questionOpeners[t] && !auxiliaries[t] && strings.IndexFunc(t, unicode.IsLetter) == 0 && !noThing[t] {
 			return true
 		}
 	}
 	return false
+}
+
+// referring are the words by which a question refers to what the message
+// said before it: a pronoun ("can I send it back?", "where is that
+// order?"), 它, 这个, 那个.
+var referring = []string{" it ", " it?", " it.", " they ", " they?", " them ", " them?", " this ", " this?", " that ", " that?",
+	" these ", " those ", "它", "这个", "那个"}
+
+// noThing are the stems of the words a question asks by that name no thing:
+// "what happened?", "what's wrong?", "what's the problem?".
+var noThing = map[string]bool{"happen": true, "wrong": true, "matter": true, "problem": true, "issu": true, "go": true, "status": true}
+
+// clauses splits a sentence at its commas and semicolons, as a chat joins
+// what it says to what it asks ("I'm at work, where is my refund?", "我 上周
+// 联系 过 你们，退款 到 了 吗？"): "，", "；", and "," or ";" before a space
+// (not a number's "1,200").
+func clauses(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		end := i + size
+		if r == '，' || r == '；' || (r == ',' || r == ';') && end < len(s) && s[end] == ' ' {
+			if c := strings.TrimSpace(s[start:i]); strings.IndexFunc(c, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+				out = append(out, c)
+			}
+			start = end
+		}
+		i = end
+	}
+	if c := strings.TrimSpace(s[start:]); strings.IndexFunc(c, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+		out = append(out, c)
+	}
+	return out
 }

@@ -6,18 +6,25 @@ import (
 	"github.com/freshctx/freshctx/relevance"
 )
 
-// A message is read as the sentences that ask, with the identifiers and sums
-// the others name; the others are its context. A message all question, or
-// all statement, is all question; so is one whose question names nothing of
-// its own ("还 剩 多少？" after what it is about).
+// A message is read as the sentences (or clauses) that ask, with the
+// identifiers and sums the others name; the others are its context. A
+// message all question, or all statement, is all question; so is one whose
+// question names nothing of its own ("还 剩 多少？", "what happened?") or
+// refers back by a pronoun ("can I send it back?").
 func TestAskedSplitsAMessageIntoQuestionAndContext(t *testing.T) {
 	for _, c := range []struct{ in, question, context string }{
 		{"where is my refund?", "where is my refund?", ""},
 		{"Hi, I contacted you last week and I'm still worried. Where is my refund?", "Where is my refund?", "I contacted you last week and I'm still worried."},
 		{"I have a question. where is my refund?", "where is my refund?", ""}, // (a courtesy)
 		{"我有个问题。退款 到 了 吗？", "退款 到 了 吗？", ""},
-		{"My order is O-5001. Has it shipped?", "Has it shipped? O-5001", "My order is O-5001."},
-		{"I sent 1,200 to my landlord on Monday. Why is it stuck?", "Why is it stuck? 1,200", "I sent 1,200 to my landlord on Monday."},
+		{"My order is O-5001. Has the order shipped?", "Has the order shipped? O-5001", "My order is O-5001."},
+		{"I sent 1,200 to my landlord on Monday. Why is the transfer stuck?", "Why is the transfer stuck? 1,200", "I sent 1,200 to my landlord on Monday."},
+		{"My order is O-5001. Has it shipped?", "My order is O-5001. Has it shipped?", ""}, // (it: the order)
+		{"I'm at work right now, where is my refund?", "where is my refund?", "I'm at work right now"},
+		{"我 上周 联系 过 你们，退款 到 了 吗？", "退款 到 了 吗？", "我 上周 联系 过 你们"},
+		{"the bed is too hard, can I send it back?", "the bed is too hard, can I send it back?", ""},
+		{"my integration stopped working, what happened?", "my integration stopped working, what happened?", ""},
+		{"I paid 1,200 EUR, 3 payments of 400", "I paid 1,200 EUR, 3 payments of 400", ""},
 		{"is there a lesson tonight? it's Monday", "is there a lesson tonight?", "it's Monday"},
 		{"我 上周 联系 过 你们。退款 到 了 吗？", "退款 到 了 吗？", "我 上周 联系 过 你们。"},
 		{"为什么还没修好？什么时候修？", "为什么还没修好？什么时候修？", ""},                                                   // (all asking)

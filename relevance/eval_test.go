@@ -1435,7 +1435,7 @@ func TestLooselyTypedQuestions(t *testing.T) {
 	}
 	messaged := func(q string) string { // (as a message saying something first: Asked)
 		if strings.IndexFunc(q, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 {
-			return "我 现在 在 上班，有点 着急。" + q
+			return "我 现在 在 上班，有点 着急，" + q // (joined by a comma, as a chat does)
 		}
 		return "I am at work right now and a bit worried. " + q
 	}
