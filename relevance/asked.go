@@ -11,15 +11,17 @@ import (
 // gives: a chat message often says something before its question ("I
 // contacted you last week and I'm still worried. Where is my refund?", "我
 // 上周 联系 过 你们。退款 到 了 吗？") or after it ("is there a lesson
-// tonight? it's Monday"). The sentences that ask (sentences, asking) are
-// the question, without its courtesies (WithoutCourtesy), followed by the
+// tonight? it's Monday"). The sentences, and the clauses a comma or a
+// semicolon joins (sentences, clauses), that ask (asking) are the
+// question, without its courtesies (WithoutCourtesy), followed by the
 // identifiers, sums and e-mail addresses the other sentences name (codesOf:
 // "My order is O-5001. Where is it?" asks where O-5001 is); the other
 // sentences are its context, whose words are looked for too but read for
 // nothing a question's words are read for (Query.Context): their "still",
-// "last week" or 问题 ask nothing. A message whose sentences all ask, or
-// none, is all question; so is one whose question names nothing of its own
-// (namesAThing: "还 剩 多少？" asks about what the message said before it).
+// "last week" or 问题 ask nothing. A message whose parts all ask, or none,
+// is all question; so is one whose question names nothing of its own or
+// refers back by a pronoun (namesAThing: "还 剩 多少？", "can I send it
+// back?" ask about what the message said besides).
 func Asked(message string) (question, context string) {
 	message = WithoutCourtesy(message)
 	if !severalSentences(message) {
@@ -89,7 +91,7 @@ func sentences(m string) []string {
 }
 
 // severalSentences reports a message in which something follows a
-// sentence's end (sentences reads where they end).
+// sentence's or a clause's end (sentences and clauses read where they end).
 func severalSentences(m string) bool {
 	for i, r := range m {
 		if strings.ContainsRune("?!？！。\n.,，;；", r) && strings.IndexFunc(m[i+utf8.RuneLen(r):], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
