@@ -176,9 +176,12 @@ func (rk *ranking) headcountNow() int {
 // headcount; a result still to come) and whether it is an answer now (now:
 // a headcount changed; an outcome). It returns the most relevant event (of
 // those stating the kind when ofKind), the newest answer (-1: none) and
-// which events state the kind.
+// which events state the kind. Of the answers, the newest the question's
+// words match is the newest when one is ("GH-30217 心电图 结果？": "心电图
+// 正常", not the newer "血脂 偏高"; "体检 结果 怎么样？" matches no outcome:
+// "报告 已 出：血脂 偏高", the newest).
 func (rk *ranking) newestOfKind(read func(text string) (kind, now bool), ofKind bool) (best, newest int, kinds []bool) {
-	best, newest = -1, -1
+	best, newest, matched := -1, -1, -1
 	kinds = make([]bool, len(rk.cands))
 	for i := range rk.cands {
 		if !rk.onObject(i) {
@@ -191,7 +194,13 @@ func (rk *ranking) newestOfKind(read func(text string) (kind, now bool), ofKind 
 		}
 		if now {
 			newest = rk.newer(i, newest)
+			if rk.comps[i].Lexical > 0 {
+				matched = rk.newer(i, matched)
+			}
 		}
+	}
+	if matched >= 0 {
+		newest = matched
 	}
 	return best, newest, kinds
 }

@@ -54,7 +54,8 @@ func statesOutcome(text string) (outcome, pending bool) {
 
 // resultNow, for a question asking for a result, is the newest event
 // stating an outcome (of the question's object, when it names one:
-// onObject; of those the question's words match, when one does), which gets the relevance of the most relevant event of the
+// onObject; of those the question's words match, when one does:
+// newestOfKind), which gets the relevance of the most relevant event of the
 // window; the events saying the result is still to come keep Weights.Unstated
 // of theirs. -1 when no event states an outcome.
 func (rk *ranking) resultNow() int {
@@ -67,20 +68,6 @@ func (rk *ranking) resultNow() int {
 	}, false)
 	if newest < 0 {
 		return -1
-	}
-	// of the outcomes, the newest that the question's words match, when one
-	// does ("GH-30217 心电图 结果？": "心电图 正常", not the newer "血脂 偏高");
-	// else the newest ("体检 结果 怎么样？": "报告 已 出：血脂 偏高")
-	matched := -1
-	for i := range rk.cands {
-		if rk.onObject(i) && rk.comps[i].Lexical > 0 {
-			if outcome, _ := statesOutcome(rk.cands[i].Text); outcome {
-				matched = rk.newer(i, matched)
-			}
-		}
-	}
-	if matched >= 0 {
-		newest = matched
 	}
 	rk.answersAs(newest, best)
 	for i := range pending {
