@@ -257,15 +257,8 @@ func (w *wordnet) synonyms(f wordForm, senses int) []string {
 		}
 		n[r.pos]++
 		fs := w.synset(r.pos, r.offset)
-		if len(fs) < 4 {
-			continue
-		}
-		cnt, err := strconv.ParseInt(fs[3], 16, 32)
-		if err != nil {
-			continue
-		}
-		for i := 0; i < int(cnt) && 4+2*i < len(fs); i++ {
-			if lemma := lemmaOf(fs[4+2*i]); !strings.Contains(lemma, "_") {
+		for _, lemma := range synsetWords(fs) {
+			if !strings.Contains(lemma, "_") {
 				out = append(out, lemma)
 			}
 		}
@@ -353,6 +346,27 @@ func (w *wordnet) pointed(fs []string, word, sym string) []string {
 // pointedWhere is pointed, of the target synsets (their fields) keep
 // reports true of (nil: all).
 func (w *wordnet) pointedWhere(fs []string, word, sym string, keep func(target []string) bool) []string {
+	self := slices.Index(synsetWords(fs), word) + 1 // the word's number in the synset
+	if self == 0 {
+		return nil
+	}
+	var out []string
+	eachPointer(fs, func(s string, off int64, pos byte, src, tgt int) {
+		if s != sym || src != self || tgt == 0 {
+			return
+		}
+		if target := w.synset(pos, off); keep == nil || keep(target) {
+			if ws := synsetWords(target); tgt <= len(ws) && !strings.Contains(ws[tgt-1], "_") {
+				out = append(out, ws[tgt-1])
+			}
+		}
+	})
+	return out
+}
+
+// synsetWords are the words of the synset whose fields fs are (a data
+// file's line), as lemmaOf writes them; nil for a line too short.
+func synsetWords(fs []string) []string {
 	if len(fs) < 4 {
 		return nil
 	}
@@ -360,39 +374,43 @@ func (w *wordnet) pointedWhere(fs []string, word, sym string, keep func(target [
 	if err != nil {
 		return nil
 	}
-	self := 0 // the word's number in the synset
+	out := make([]string, 0, cnt)
 	for i := 0; i < int(cnt) && 4+2*i < len(fs); i++ {
-		if lemmaOf(fs[4+2*i]) == word {
-			self = i + 1
-		}
+		out = append(out, lemmaOf(fs[4+2*i]))
+	}
+	return out
+}
+
+// eachPointer calls f with each pointer of the synset whose fields fs are:
+// its symbol, the target synset's offset and part of speech (a satellite
+// adjective's "s" read as "a"), and the source and target words' numbers
+// (0 and 0: a pointer of the synsets as a whole).
+func eachPointer(fs []string, f func(sym string, offset int64, pos byte, src, tgt int)) {
+	if len(fs) < 4 {
+		return
+	}
+	cnt, err := strconv.ParseInt(fs[3], 16, 32)
+	if err != nil {
+		return
 	}
 	p := 4 + 2*int(cnt)
-	if p >= len(fs) || self == 0 {
-		return nil
+	if p >= len(fs) {
+		return
 	}
-	var out []string
 	pcnt, _ := strconv.Atoi(fs[p])
 	for i := 0; i < pcnt && p+4+4*i < len(fs); i++ {
-		s, off, pos, st := fs[p+1+4*i], fs[p+2+4*i], fs[p+3+4*i], fs[p+4+4*i]
+		sym, off, pos, st := fs[p+1+4*i], fs[p+2+4*i], fs[p+3+4*i], fs[p+4+4*i]
+		o, err := strconv.ParseInt(off, 10, 64)
+		if err != nil || len(st) != 4 || pos == "" {
+			continue
+		}
 		src, _ := strconv.ParseInt(st[:2], 16, 32)
 		tgt, _ := strconv.ParseInt(st[2:], 16, 32)
-		if s != sym || int(src) != self || tgt == 0 {
-			continue
-		}
-		o, err := strconv.ParseInt(off, 10, 64)
-		if err != nil {
-			continue
-		}
 		if pos == "s" {
 			pos = "a"
 		}
-		if target := w.synset(pos[0], o); 4+2*(tgt-1) < int64(len(target)) && (keep == nil || keep(target)) {
-			if lemma := lemmaOf(target[4+2*(tgt-1)]); !strings.Contains(lemma, "_") {
-				out = append(out, lemma)
-			}
-		}
+		f(sym, o, pos[0], int(src), int(tgt))
 	}
-	return out
 }
 
 // synset is the fields of the synset line at offset in pos's data file (nil
@@ -648,17 +666,10 @@ func (w *wordnet) stemmedKinds(noun string) []string {
 		var out []string
 		var walk func(fs []string, depth int) bool
 		walk = func(fs []string, depth int) bool {
-			for _, off := range semanticPointers(fs, "~", "~i") {
+			for _, off := range hyponyms(fs) {
 				target := w.synset('n', off)
-				if len(target) < 4 {
-					continue
-				}
-				cnt, err := strconv.ParseInt(target[3], 16, 32)
-				if err != nil {
-					continue
-				}
-				for i := 0; i < int(cnt) && 4+2*i < len(target); i++ {
-					if lemma := lemmaOf(target[4+2*i]); !strings.Contains(lemma, "_") && len(lemma) >= 3 && !stopWords[lemma] && !w.isVerb(lemma) {
+				for _, lemma := range synsetWords(target) {
+					if !strings.Contains(lemma, "_") && len(lemma) >= 3 && !stopWords[lemma] && !w.isVerb(lemma) {
 						if t := english.Stem(lemma, false); !slices.Contains(out, t) {
 							out = append(out, t)
 						}
@@ -685,31 +696,15 @@ func (w *wordnet) stemmedKinds(noun string) []string {
 // "commission", a class's "case" and "number".
 var concreteNouns = map[string]bool{"05": true, "06": true, "08": true, "13": true, "17": true, "20": true, "27": true}
 
-// semanticPointers are the noun synsets (offsets) a synset's fields fs
-// point to as a whole by one of syms.
-func semanticPointers(fs []string, syms ...string) []int64 {
-	if len(fs) < 4 {
-		return nil
-	}
-	cnt, err := strconv.ParseInt(fs[3], 16, 32)
-	if err != nil {
-		return nil
-	}
-	p := 4 + 2*int(cnt)
-	if p >= len(fs) {
-		return nil
-	}
+// hyponyms are the noun synsets (offsets) the synset whose fields fs are
+// points to as its kinds ("~", and "~i" for instances), as a whole.
+func hyponyms(fs []string) []int64 {
 	var out []int64
-	pcnt, _ := strconv.Atoi(fs[p])
-	for i := 0; i < pcnt && p+4+4*i < len(fs); i++ {
-		s, off, pos, st := fs[p+1+4*i], fs[p+2+4*i], fs[p+3+4*i], fs[p+4+4*i]
-		if st != "0000" || pos != "n" || !slices.Contains(syms, s) {
-			continue
+	eachPointer(fs, func(sym string, off int64, pos byte, src, tgt int) {
+		if (sym == "~" || sym == "~i") && pos == 'n' && src == 0 && tgt == 0 {
+			out = append(out, off)
 		}
-		if o, err := strconv.ParseInt(off, 10, 64); err == nil {
-			out = append(out, o)
-		}
-	}
+	})
 	return out
 }
 
