@@ -66,13 +66,18 @@ func newLexQuery(words []string, char float64) *lexQuery {
 	n := len(words) + 8 // room for a few expansions without growing
 	q := &lexQuery{words: len(words), terms: make([]string, 0, n), hashes: make([]uint64, 0, n), weights: make([]float64, 0, n), of: make([]int, 0, n)}
 	for _, t := range words {
-		wt := 1.0
-		if r, size := utf8.DecodeRuneInString(t); size == len(t) && isCJK(r) && char > 0 {
-			wt = char
-		}
-		q.add(t, wt, -1)
+		q.addWord(t, 1, char)
 	}
 	return q
+}
+
+// addWord adds a word as a clause of its own at weight, a Chinese
+// character alone at weight·char (char 0: the same).
+func (q *lexQuery) addWord(t string, weight, char float64) {
+	if r, size := utf8.DecodeRuneInString(t); size == len(t) && isCJK(r) && char > 0 {
+		weight *= char
+	}
+	q.add(t, weight, -1)
 }
 
 func (q *lexQuery) add(term string, weight float64, of int) {

@@ -39,7 +39,7 @@ type Query struct {
 	// change?", "latest", "刚才", "最近").
 	Intent   bool
 	prepared *text    // Text normalised and split once (NewQuery) for the analysis, every cue and the thesaurus
-	context  []string // Context's words, not the question's (NewQuery): each a clause of BM25 at Weights.Context
+	context  []string // Context's words, not the question's (NewQuery): each a clause of BM25 at Weights.Context (lexQuery)
 }
 
 // normalised is the question's text (questionText), made on first use.
@@ -60,9 +60,11 @@ func NewQuery(question string, vec []float32) Query {
 	q := Query{Text: asked, Context: context, Vector: vec}
 	q.Analysis, q.Intent = analyze(normalise(codesJoined(q.Text)), true, false), recencyIntent(q.normalised())
 	if context != "" {
+		// (its words the question's are not, nor an answer type's mark, nor
+		// "?": a cue the question's reading left out, "now", is no context)
 		own := words(q.Analysis)
 		for _, t := range words(analyze(normalise(context), true, false)) {
-			if !slices.Contains(own, t) && !isAnswerTerm(termHash(t)) && strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) }) >= 0 && !stopWords[t] {
+			if !slices.Contains(own, t) && !isAnswerTerm(termHash(t)) && strings.IndexFunc(t, unicode.IsLetter) >= 0 {
 				q.context = append(q.context, t)
 			}
 		}
@@ -668,11 +670,7 @@ func (rk *ranking) lexQuery() *lexQuery {
 	if w.Context > 0 {
 		for _, t := range q.context {
 			if !slices.Contains(lq.terms, t) {
-				wt := w.Context
-				if r, size := utf8.DecodeRuneInString(t); size == len(t) && isCJK(r) && w.CJKChar > 0 {
-					wt *= w.CJKChar
-				}
-				lq.add(t, wt, -1)
+				lq.addWord(t, w.Context, w.CJKChar)
 			}
 		}
 	}
