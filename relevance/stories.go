@@ -966,18 +966,9 @@ func askedNoun(words, terms []string) uint64 {
 		if w != "what" && w != "which" {
 			continue
 		}
-		n := k + 1
-		if n+2 < len(words) && beWords[words[n]] && ownerWords[words[n+1]] {
-			if !newestWords[words[n+2]] && newsWord(stem(words[n+2])) {
-				return 0 // ("what is the status of claim A?": where it stands, no thing in it)
-			}
-			n += 2 // ("what's the excess on 88120?", "what is my plan?")
-			if newestWords[words[n]] {
-				n++ // ("what's the latest bill?", "what is my current plan?")
-			}
-		}
-		if n+1 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
-			n += 2
+		n, ok := nounAfter(words, k)
+		if !ok {
+			return 0
 		}
 		var bits uint64
 		for m := n; m < len(words) && m < n+3; m++ {
@@ -1001,6 +992,28 @@ func askedNoun(words, terms []string) uint64 {
 		}
 	}
 	return 0
+}
+
+// nounAfter is where the words naming the thing a "what …" or "which …"
+// question (its "what" at k) asks for begin: after "is my" ("what's the
+// excess on 88120?", "what is my plan?") and a word of the newest ("what's
+// the latest bill?"), and after "kind of" ("what kind of car?"); not ok for
+// one asking where its object stands ("what is the status of claim A?").
+func nounAfter(words []string, k int) (n int, ok bool) {
+	n = k + 1
+	if n+2 < len(words) && beWords[words[n]] && ownerWords[words[n+1]] {
+		if !newestWords[words[n+2]] && newsWord(stem(words[n+2])) {
+			return 0, false
+		}
+		n += 2
+		if newestWords[words[n]] {
+			n++
+		}
+	}
+	if n+1 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
+		n += 2
+	}
+	return n, true
 }
 
 // terseNoun is the clauses (as askedNoun's) of the thing a terse question

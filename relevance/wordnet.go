@@ -719,11 +719,8 @@ func kindsOf(words []string, f func(expansion)) {
 		if w != "which" && w != "what" {
 			continue
 		}
-		n := k + 1
-		if n+2 < len(words) && (words[n] == "kind" || words[n] == "type" || words[n] == "sort") && words[n+1] == "of" {
-			n += 2
-		}
-		if n >= len(words) || len(words[n]) < 3 || stopWords[words[n]] || auxiliaries[words[n]] || strings.HasSuffix(words[n], "ed") {
+		n, ok := nounAfter(words, k)
+		if !ok || n >= len(words) || len(words[n]) < 3 || stopWords[words[n]] || auxiliaries[words[n]] || strings.HasSuffix(words[n], "ed") {
 			return // (no noun: "what happened?", "what changed?")
 		}
 		// the word as written, else a base form of it ("teeth", a noun of
