@@ -62,31 +62,42 @@ func Asked(message string) (question, context string) {
 // stop of an initial or an abbreviation ("J. Smith", "Schillerstr. fine",
 // "Dr. Weber"), nor a decimal point ("12.50").
 func sentences(m string) []string {
-	var out []string
-	start := 0
-	add := func(end int) {
-		if s := strings.TrimSpace(m[start:end]); strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-			out = append(out, s)
-		}
-		start = end
-	}
-	for i := 0; i < len(m); {
-		r, size := utf8.DecodeRuneInString(m[i:])
-		end := i + size
+	return split(m, func(start, i, size int, r rune) (end, next int, ok bool) {
+		end = i + size
 		switch r {
 		case '?', '!', '？', '！', '。', '\n':
 			for end < len(m) && strings.IndexByte("?!", m[end]) >= 0 {
 				end++ // ("really?!")
 			}
-			add(end)
+			return end, end, true
 		case '.':
-			if end < len(m) && m[end] == ' ' && sentenceAfter(m[end:]) && !abbreviated(m[start:i]) {
-				add(end)
-			}
+			return end, end, end < len(m) && m[end] == ' ' && sentenceAfter(m[end:]) && !abbreviated(m[start:i])
 		}
-		i = end
+		return 0, 0, false
+	})
+}
+
+// split cuts a text into parts where cut says one ends: given the part's
+// start and the rune r at i (size bytes), where the part ends and the next
+// begins. Parts without a letter or a digit are left out; each is trimmed.
+func split(m string, cut func(start, i, size int, r rune) (end, next int, ok bool)) []string {
+	var out []string
+	add := func(p string) {
+		if p = strings.TrimSpace(p); strings.IndexFunc(p, letterOrDigit) >= 0 {
+			out = append(out, p)
+		}
 	}
-	add(len(m))
+	start := 0
+	for i := 0; i < len(m); {
+		r, size := utf8.DecodeRuneInString(m[i:])
+		if end, next, ok := cut(start, i, size, r); ok {
+			add(m[start:end])
+			start, i = next, next
+			continue
+		}
+		i += size
+	}
+	add(m[start:])
 	return out
 }
 
@@ -94,7 +105,7 @@ func sentences(m string) []string {
 // sentence's or a clause's end (sentences and clauses read where they end).
 func severalSentences(m string) bool {
 	for i, r := range m {
-		if strings.ContainsRune("?!？！。\n.,，;；", r) && strings.IndexFunc(m[i+utf8.RuneLen(r):], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+		if strings.ContainsRune("?!？！。\n.,，;；", r) && strings.IndexFunc(m[i+utf8.RuneLen(r):], letterOrDigit) >= 0 {
 			return true
 		}
 	}
@@ -106,7 +117,7 @@ func severalSentences(m string) bool {
 // digit or a Chinese character.
 func sentenceAfter(s string) bool {
 	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(s, " "))
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return letterOrDigit(r)
 }
 
 // abbreviated reports a text ending in a word that a full stop abbreviates:
@@ -228,21 +239,7 @@ var noThing = map[string]bool{"happen": true, "wrong": true, "matter": true, "pr
 // 联系 过 你们，退款 到 了 吗？"): "，", "；", and "," or ";" before a space
 // (not a number's "1,200").
 func clauses(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		end := i + size
-		if r == '，' || r == '；' || (r == ',' || r == ';') && end < len(s) && s[end] == ' ' {
-			if c := strings.TrimSpace(s[start:i]); strings.IndexFunc(c, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-				out = append(out, c)
-			}
-			start = end
-		}
-		i = end
-	}
-	if c := strings.TrimSpace(s[start:]); strings.IndexFunc(c, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-		out = append(out, c)
-	}
-	return out
+	return split(s, func(_, i, size int, r rune) (end, next int, ok bool) {
+		return i, i + size, r == '，' || r == '；' || (r == ',' || r == ';') && i+size < len(s) && s[i+size] == ' '
+	})
 }
