@@ -2782,12 +2782,13 @@ func isNumber(s string) bool {
 }
 
 // dealWords mark a question that asks for deals ("any discounts for me?",
-// "有优惠吗？", "哪 天 洗车 便宜？"): advertising answers it, so offers keep their weight. Not
+// "有优惠吗？", "哪 天 洗车 便宜？", "有新的房子推荐吗？"): advertising answers it, so
+// offers keep their weight ("为您推荐海淀另一套一居" is one). Not
 // "sale" or 活动: "did my sale go through?" and "活动几点开始？" ask about the
 // customer's own sale and event.
 var dealWords = newCueSet([]string{"discount", "discounts", "deal", "deals", "promotion", "promotions", "promo",
 	"coupon", "coupons", "on sale", "special offer", "special offers", "cheaper",
-	"优惠", "折扣", "打折", "促销", "券", "便宜", "特价", "省钱", "划算"})
+	"优惠", "折扣", "打折", "促销", "券", "便宜", "特价", "省钱", "划算", "推荐"})
 
 // QuestionTerm is the term of an event that asks rather than states: a
 // customer's question in a chat ("Chat (customer): can I use the school car

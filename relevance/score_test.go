@@ -1082,7 +1082,7 @@ func TestAnOfferCountsLittleInAllItBrings(t *testing.T) {
 			t.Errorf("%q asks for deals: the advertisement should count whole and rank first: %v %+v", q, scores, comps)
 		}
 	}
-	for _, q := range []string{"哪 天 买 更 便宜？", "有 特价 吗？"} { // (便宜: cheaper; 特价: a special price)
+	for _, q := range []string{"哪 天 买 更 便宜？", "有 特价 吗？", "有新的房子推荐吗？"} { // (便宜: cheaper; 特价: a special price; 推荐: recommended, as 为您推荐 offers)
 		if _, comps := relevance.Score(relevance.NewQuery(q, nil), cands, relevance.DefaultWeights, nil, testNow); comps[1].Source != 1 {
 			t.Errorf("%q asks for deals: the advertisement should count whole: %+v", q, comps[1])
 		}
