@@ -7,7 +7,7 @@ import (
 
 // 几 before two characters of the question's terms asks which of them ("几
 // 年级？", "几 号楼？"); not in 茶几, a table, nor before a measure word,
-// which asks how many ("还有 几 节 课？").
+// which asks how many ("还有 几 节 课？"). So does 什么 (nounPair).
 func TestJiAsksANoun(t *testing.T) {
 	for _, c := range []struct {
 		norm  string
@@ -18,6 +18,11 @@ func TestJiAsksANoun(t *testing.T) {
 		{"1270 是几号楼?", []string{"1270", "号楼"}, true},
 		{"茶几收到了吗?", []string{"茶几", "收到"}, false},
 		{"还有几节课?", []string{"节课"}, false},
+		// (unspaced, every pair is a term: one holding a particle names no
+		// thing, nor does 为什么 ask what)
+		{"护照用什么寄的?", []string{"护照", "照用", "寄的"}, false},
+		{"为什么不是靠窗?", []string{"不是", "靠窗"}, false},
+		{"沙发是什么颜色?", []string{"沙发", "颜色"}, true},
 	} {
 		if got := askedCJKNoun(c.norm, c.terms) != 0; got != c.want {
 			t.Errorf("askedCJKNoun(%q) names a noun: %v, want %v", c.norm, got, c.want)

@@ -1090,7 +1090,7 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 	rs := []rune(norm)
 	for k := 2; k+1 < len(rs); k++ {
 		how := rs[k] == '怎' && rs[k+1] == '么' && k+2 < len(rs) && rs[k+2] == '样' || rs[k] == '如' && rs[k+1] == '何'
-		if !how || !isCJK(rs[k-2]) || !isCJK(rs[k-1]) || strings.Contains(cjkNoNouns, string(rs[k-2:k])) {
+		if !how || !nounPair(rs[k-2:k]) {
 			continue
 		}
 		if j := slices.Index(terms, string(rs[k-2:k])); j >= 0 && j < 64 {
@@ -1109,7 +1109,7 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 		if rs[e-1] == '是' {
 			e--
 		}
-		if e < 2 || !isCJK(rs[e-2]) || !isCJK(rs[e-1]) || strings.ContainsRune("了的过", rs[e-1]) || strings.Contains(cjkNoNouns, string(rs[e-2:e])) {
+		if e < 2 || rs[e-1] == '过' || !nounPair(rs[e-2:e]) {
 			continue
 		}
 		if j := slices.Index(terms, string(rs[e-2:e])); j >= 0 && j < 64 {
@@ -1121,7 +1121,7 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 		// "几 号楼？"), as "which grade?" does; not a count's, whose measure
 		// word follows 几 (几 节 课, 几 个 人: cjkCounted), nor a time's (几点,
 		// 几号: no pair of the question's terms)
-		if rs[k] != '几' || k > 0 && rs[k-1] == '茶' || !isCJK(rs[k+1]) || !isCJK(rs[k+2]) || strings.ContainsRune(cjkCounted, rs[k+1]) || strings.Contains(cjkNoNouns, string(rs[k+1:k+3])) {
+		if rs[k] != '几' || k > 0 && rs[k-1] == '茶' || strings.ContainsRune(cjkCounted, rs[k+1]) || !nounPair(rs[k+1:k+3]) {
 			continue // (茶几 is a table; "几 节 课" counts lessons)
 		}
 		if j := slices.Index(terms, string(rs[k+1:k+3])); j >= 0 && j < 64 {
@@ -1130,8 +1130,8 @@ func askedCJKNoun(norm string, terms []string) uint64 {
 	}
 	for k := 0; k+3 < len(rs); k++ {
 		which := rs[k] == '哪' && strings.ContainsRune(cjkWhichMeasures, rs[k+1])
-		what := rs[k] == '什' && rs[k+1] == '么' && !strings.Contains(cjkNoNouns, string(rs[k+2:k+4]))
-		if !which && !what || !isCJK(rs[k+2]) || !isCJK(rs[k+3]) {
+		what := rs[k] == '什' && rs[k+1] == '么' && (k == 0 || rs[k-1] != '为')
+		if !which && !what || !nounPair(rs[k+2:k+4]) {
 			continue
 		}
 		if j := slices.Index(terms, string(rs[k+2:k+4])); j >= 0 && j < 64 {
@@ -1184,6 +1184,14 @@ func namesHead(text string, r rune) bool {
 
 // cjkNoNouns are what follows 什么, or comes before 怎么样, and names no thing
 // ("什么时候", "什么意思", "进度怎么样": where a thing stands).
+// nounPair reports two characters of a question that may name the thing it
+// asks about (askedCJKNoun): both Chinese, neither a particle (cjkParticles:
+// "护照用什么寄的？" names no 寄的, "为什么不是靠窗？" no 不是, pairs its words
+// make only when it is written unspaced), and no pair of cjkNoNouns.
+func nounPair(p []rune) bool {
+	return isCJK(p[0]) && isCJK(p[1]) && !cjkParticles[p[0]] && !cjkParticles[p[1]] && !strings.Contains(cjkNoNouns, string(p))
+}
+
 const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的 变化 变动 改变 进度 进展 状态"
 
 // cjkWhichMeasures are the measure words after 哪 that make "which …".
