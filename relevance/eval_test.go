@@ -1066,6 +1066,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// coworking, Chinese cleaning, a bike shop, a Chinese cardiology visit,
 	// a home insurance claim, a Chinese fuel card; the 363rd with a few chat
 	// messages of two sentences), written at stop 85's end, the same;
+	// -blind-364.json and -blind-365.json (a car lease, Chinese broadband, a
+	// vet, a Chinese bank transfer, a storage unit, a Chinese school; a
+	// language course, a Chinese pharmacy, movers, Chinese parcels, a gym, a
+	// Chinese cleaner; their Chinese unspaced, as it is typed), written at
+	// stop 86, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1259,6 +1264,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-358.json"}, {"../examples/evalset-blind-359.json"},
 		{"../examples/evalset-blind-360.json"}, {"../examples/evalset-blind-361.json"},
 		{"../examples/evalset-blind-362.json"}, {"../examples/evalset-blind-363.json"},
+		{"../examples/evalset-blind-364.json"}, {"../examples/evalset-blind-365.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
