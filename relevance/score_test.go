@@ -4160,3 +4160,19 @@ func TestAMonthAbbreviatedIsTheMonth(t *testing.T) {
 		t.Errorf("Jan, a name, read as January: %q", a.Terms)
 	}
 }
+
+// Asked whether a sum is still owed, the later event saying it was paid
+// answers, not a newer one moving the thing elsewhere: a move ends a state
+// of a time ("still on Tuesday?"), never a debt (ended, movesOnly).
+func TestAMoveEndsNoDebt(t *testing.T) {
+	var cands []relevance.Candidate
+	for i, text := range []string{
+		"Locker LK-207: small, 45 EUR a month, access 7:00-21:00",
+		"LK-207 October fee 45 EUR overdue",
+		"LK-207 October fee paid, 3 EUR reminder fee added",
+		"LK-207 moving to a larger locker LK-215 from 1 Dec, 60 EUR a month",
+	} {
+		cands = append(cands, relevance.Candidate{Source: "lockers", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
+	}
+	firstFor(t, cands, map[string]int{"do I still owe anything for LK-207?": 2})
+}

@@ -373,8 +373,9 @@ func ended(qids []ident, rels []float64, comps []Components, cands []Candidate, 
 		return
 	}
 	named, n := idMatch(qids, &docs[i]), -1
+	owed := docs[i].count(moneyHash) > 0 // (a sum owed: moving a thing ends no debt)
 	for j := range docs {
-		if cands[j].Time.After(cands[i].Time) && (n < 0 || cands[j].Time.After(cands[n].Time)) && idMatch(qids, &docs[j]) >= named && endsAState(&docs[j], cands[j].Text) {
+		if cands[j].Time.After(cands[i].Time) && (n < 0 || cands[j].Time.After(cands[n].Time)) && idMatch(qids, &docs[j]) >= named && endsAState(&docs[j], cands[j].Text) && !(owed && movesOnly(&docs[j], cands[j].Text)) {
 			n = j
 		}
 	}
@@ -389,6 +390,13 @@ func ended(qids []ident, rels []float64, comps []Components, cands []Candidate, 
 // (saysDecided) or done (saysDone, money paid included).
 func endsAState(d *doc, text string) bool {
 	return hasAny(d, endedHashes) || hasAny(d, liftedHashes) || hasAny(d, movedHashes) || saysDone(d, text, true) || saysDecided(d, text) || backAgain(text)
+}
+
+// movesOnly reports an event that ends a state only by moving something
+// (movedHashes): no sum owed ends so ("SU-118 moving to a 9 m2 unit SU-131
+// from 1 Jan" after "SU-118 November rent 79 EUR overdue").
+func movesOnly(d *doc, text string) bool {
+	return hasAny(d, movedHashes) && !hasAny(d, endedHashes) && !hasAny(d, liftedHashes) && !saysDone(d, text, true) && !saysDecided(d, text) && !backAgain(text)
 }
 
 // backAgain reports a text saying a thing works again ("SV-30918 active
