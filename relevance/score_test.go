@@ -4176,3 +4176,20 @@ func TestAMoveEndsNoDebt(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"do I still owe anything for LK-207?": 2})
 }
+
+// Asked who comes, the later event reassigning the job to another person
+// ("reassigned to", 改派, 改由) names who comes now.
+func TestReassignedNamesWhoComes(t *testing.T) {
+	for q, texts := range map[string][]string{
+		"who is coming for SV-301?": {"Service visit SV-301: boiler check, Thursday 9:00-12:00",
+			"SV-301 engineer: Tom Becker", "SV-301 Tom is ill, reassigned to engineer Ana Lopez", "SV-301 parts ordered"},
+		"WX-880谁来修？": {"维修单WX-880：空调不制冷，周三上午上门", "WX-880维修师傅：李师傅",
+			"WX-880李师傅请假，改派王师傅", "WX-880配件已备好"},
+	} {
+		var cands []relevance.Candidate
+		for i, text := range texts {
+			cands = append(cands, relevance.Candidate{Source: "service", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
+		}
+		firstFor(t, cands, map[string]int{q: 2})
+	}
+}

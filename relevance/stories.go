@@ -1415,7 +1415,7 @@ func hasAll(d *doc, hs []uint64) bool {
 var replacedHashes = stemHashes(replacedWords...)
 
 var replacedWords = []string{"changed", "upgraded", "downgraded", "switched", "replaced", "swapped", "converted", "instead", "exchanged", "exchange",
-	"换成", "改为", "改成", "更换", "升级", "降级", "升舱", "升房"}
+	"换成", "改为", "改成", "更换", "升级", "降级", "升舱", "升房", "reassigned", "改派", "改由"}
 
 // doneMarks are the terms of the words saying that something is done
 // (成功, 完成, 送达, 签收, 到账, 缴纳, 已付 …; 发货 too, as "shipped" is in
@@ -1512,7 +1512,7 @@ var (
 // a time moved (timeMoves), a value raised or lowered (valueChangedWords), or
 // any other thing.
 var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "adjusted", "instead", "renewed", "resized", "expanded", "enlarged", "shortened",
-	"改为", "改成", "换成", "调整", "更改", "修改", "变更"}, valueChangedWords)
+	"改为", "改成", "换成", "调整", "更改", "修改", "变更", "reassigned", "改派", "改由"}, valueChangedWords)
 
 // timeMoves are the changes whose new value is a time ("rescheduled",
 // "extended to 10 Dec", 推迟, 改到, 续期); movedWords are they and "brought"
