@@ -4193,3 +4193,20 @@ func TestReassignedNamesWhoComes(t *testing.T) {
 		firstFor(t, cands, map[string]int{q: 2})
 	}
 }
+
+// Asked whether a fault reported for repair (报修, 报障) is fixed, the later
+// event saying the repair done answers, not a decision on something else of
+// the same object (decided).
+func TestARepairReportedIsAnsweredByTheRepair(t *testing.T) {
+	var cands []relevance.Candidate
+	for i, text := range []string{
+		"房屋FW-2208：两室一厅，月租5800元",
+		"FW-2208报修：卫生间水管漏水",
+		"FW-2208师傅周三下午上门",
+		"FW-2208检修完成，已换新接头",
+		"FW-2208房东同意下季度租金不变",
+	} {
+		cands = append(cands, relevance.Candidate{Source: "rent", Time: testNow.Add(-time.Duration(50-10*i) * time.Minute), Text: text})
+	}
+	firstFor(t, cands, map[string]int{"FW-2208漏水修好了吗？": 3})
+}

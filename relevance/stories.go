@@ -427,9 +427,13 @@ var workingWords = map[string]bool{"active": true, "online": true, "available": 
 // i's (storyWord). It inherits all of i's match (wA), as a later step done
 // does in inherit: the request matches the question's words, its answer is
 // what the question asks. When a later event decides, a step done after it
-// ("RX-40019 ready for pick-up" after "approved") inherits nothing here.
+// ("RX-40019 ready for pick-up" after "approved") inherits nothing here. A
+// fault reported for repair (报修, 报障: repairHashes) is answered by the
+// repair done ("KD-77120检修完成：…已重新熔接" for "77120断线修好了吗？"), never by a
+// decision on something else of the object ("房东 同意 续租").
 func decided(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
-	if rels[i] == 0 || !hasAny(&docs[i], requestHashes) && !saysWord(cands[i].Text, reportedWords, nil) || saysDecided(&docs[i], cands[i].Text) {
+	repair := hasAny(&docs[i], repairHashes) // (a fault reported: a repair done answers it, nothing decides it)
+	if rels[i] == 0 || !repair && !hasAny(&docs[i], requestHashes) && !saysWord(cands[i].Text, reportedWords, nil) || saysDecided(&docs[i], cands[i].Text) {
 		return
 	}
 	// the later events that decide, and those that say something done: the
@@ -440,7 +444,7 @@ func decided(i int, rels []float64, comps []Components, cands []Candidate, docs 
 		if !cands[j].Time.After(cands[i].Time) {
 			continue
 		}
-		if saysDecided(&docs[j], cands[j].Text) {
+		if !repair && saysDecided(&docs[j], cands[j].Text) {
 			decisions = append(decisions, j)
 		} else if len(decisions) == 0 && saysDone(&docs[j], cands[j].Text, true) {
 			dones = append(dones, j)
@@ -487,6 +491,7 @@ var (
 	reportedWords = map[string]bool{"reported": true, "claimed": true, "complained": true}
 	requestHashes = stemHashes("requested", "request", "disputed", "dispute", "complaint", "applied", "application",
 		"waiting", "awaiting", "pending", "申请", "投诉", "报案", "待审核", "审核中", "等待")
+	repairHashes   = stemHashes("报修", "报障")
 	decisionHashes = stemHashes("通过", "驳回", "拒绝", "批准", "同意", "已退")
 	decidedWords   = map[string]bool{"approved": true, "refused": true, "rejected": true, "declined": true, "denied": true, "accepted": true,
 		"granted": true, "refunded": true, "credited": true, "waived": true}
