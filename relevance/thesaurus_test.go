@@ -127,9 +127,10 @@ func TestBuiltinThesaurusRanksInChinese(t *testing.T) {
 		{Source: "s", Time: now.Add(-45 * time.Minute), Text: "DD-70 骑手超时"},
 		{Source: "s", Time: now.Add(-50 * time.Minute), Text: "尾号 6621 还款 1,681.00 元成功"},
 		{Source: "s", Time: now.Add(-55 * time.Minute), Text: "师傅已更换灯泡，已完工"},
+		{Source: "s", Time: now.Add(-58 * time.Minute), Text: "春节期间暂停配送"},
 	}
 	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2, "was the rider late?": 3, "did my payment go through?": 4,
-		"修好了吗？": 5})
+		"修好了吗？": 5, "过年还送货吗？": 6})
 }
 
 // firstWithTheThesaurusOnly checks that each question ranks its candidate
