@@ -1071,6 +1071,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// language course, a Chinese pharmacy, movers, Chinese parcels, a gym, a
 	// Chinese cleaner; their Chinese unspaced, as it is typed), written at
 	// stop 86, the same;
+	// -blind-366.json and -blind-367.json (a car claim, a Chinese dentist, a
+	// bike rental, a Chinese flight, a meal box, Chinese water and power; an
+	// electrician, a Chinese hotel, a library, a Chinese tax refund, a phone
+	// repair, a Chinese parcel; Chinese unspaced), written later in stop 86,
+	// the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1265,6 +1270,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-360.json"}, {"../examples/evalset-blind-361.json"},
 		{"../examples/evalset-blind-362.json"}, {"../examples/evalset-blind-363.json"},
 		{"../examples/evalset-blind-364.json"}, {"../examples/evalset-blind-365.json"},
+		{"../examples/evalset-blind-366.json"}, {"../examples/evalset-blind-367.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
