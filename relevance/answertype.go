@@ -2650,7 +2650,11 @@ func advertises(t text) bool {
 			// GBP"): one charged or quoted, not held out
 		case (x == "from" || x == "only") && after(i+1) > 0 && currencyCodes[at(after(i+1))] && priceEnds[at(after(i+1)+1)],
 			(x == "from" || x == "only") && currencyCodes[at(i+1)] && after(i+2) > 0 && priceEnds[at(after(i+2))]:
-			return true
+			// (the price right after "only": "Sunday only, 15 EUR" is a day
+			// and a price, no price held out)
+			if x == "from" || strings.Contains(t.norm, "only "+at(i+1)) {
+				return true
+			}
 		case x == "free" && i > 0 && slices.ContainsFunc(w[max(0, i-3):i], func(v string) bool { return v == "get" || v == "first" }),
 			// "… and get 10% off"
 			x == "get" && after(i+1) > 0 && at(after(i+1)) == "off",

@@ -600,6 +600,8 @@ func TestALineOfferingHelpAnswersNothing(t *testing.T) {
 		"BJ-30727已完成，请评价":                                                    false, // the job done, then the request
 		"您 评价 了 5 星":                                                         false,
 		"Monthly fee changed from 30 EUR to 35 EUR":                          false, // a price changed
+		"Rental BR-5530: city bike, Sunday only, 15 EUR":                     false, // a day only, then its price
+		"Cinema tickets from 9 EUR, this week only":                          true,
 		"Refund from 20.00 EUR approved":                                     false,
 		"Visit moved from 14 March to 21 March":                              false,
 		"Leak allowance applied: 45.00 EUR taken off your next bill":         false, // a credit of the case
