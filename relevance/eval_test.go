@@ -1076,6 +1076,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// electrician, a Chinese hotel, a library, a Chinese tax refund, a phone
 	// repair, a Chinese parcel; Chinese unspaced), written later in stop 86,
 	// the same;
+	// -blind-368.json and -blind-369.json (furniture, a Chinese course, a
+	// mobile line, a Chinese car service, concert tickets, a Chinese flat; a
+	// health claim, Chinese food delivery, a hotel, a Chinese phone repair,
+	// parking fines, a Chinese gastroscopy; questions typed as people do:
+	// "status pls", "what's the deal with …"), written later in stop 86,
+	// the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1271,6 +1277,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-362.json"}, {"../examples/evalset-blind-363.json"},
 		{"../examples/evalset-blind-364.json"}, {"../examples/evalset-blind-365.json"},
 		{"../examples/evalset-blind-366.json"}, {"../examples/evalset-blind-367.json"},
+		{"../examples/evalset-blind-368.json"}, {"../examples/evalset-blind-369.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
