@@ -1156,6 +1156,8 @@ const PlaceTerm = "⌖"
 var whereToWords = []string{"where do i", "where should i", "where must i", "where can i", "where will i", "where am i",
 	"where do we", "where should we", "where can we", "where will we", "where are we", "where is my seat", "where are my seats",
 	"where do they", "where does", "where will", "where should", "where can",
+	// (asked as a request: "tell me where I pick up the car", "where to collect it?")
+	"where i pick", "where i collect", "where i go", "where i should", "where i can", "where i need", "where i have to", "where to",
 	"去哪", "在哪里", "在哪儿", "哪里拿", "哪里取", "在哪取", "在哪拿", "在哪领", "哪里领", "在哪办", "哪儿取",
 	"在哪考", "哪里考", "在哪上课", "在哪集合", "在哪见面", "在哪坐", "在哪交", "在哪签"}
 
@@ -1473,7 +1475,9 @@ var amountWords = append([]string{"how much", "cost", "costs", "price", "priced"
 	// money spent at all ("改签花钱了吗？"), what a payment was for (its event
 	// states the amount), and sums of money by their name (a credit line, a
 	// deposit)
-	"amount", "monthly payment", "monthly payments", "instalment", "installment", "月供", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"},
+	"amount", "monthly payment", "monthly payments", "instalment", "installment", "月供", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay",
+	// (asked as a request: "remind me what I paid for FN-77812")
+	"what i paid", "what i've paid", "what i have paid", "what i'm paying", "what i am paying", "what we paid", "what i was charged", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"},
 	toBePaidWords...)
 
 // toBePaidWords ask what is still to be paid ("what's left to pay?", "what's

@@ -4210,3 +4210,26 @@ func TestARepairReportedIsAnsweredByTheRepair(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"FW-2208漏水修好了吗？": 3})
 }
+
+// A question asked as a request ("remind me what I paid for …", "tell me
+// where I pick up …") asks what the question would: a sum, a place.
+func TestAskedAsARequest(t *testing.T) {
+	var cands []relevance.Candidate
+	for i, text := range []string{
+		"Order FN-77812: oak dining table 180 cm, 1,290 EUR",
+		"FN-77812 production delayed by 2 weeks",
+		"FN-77812 delivery slot: 18 Jan, 8:00-12:00",
+	} {
+		cands = append(cands, relevance.Candidate{Source: "shop", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
+	}
+	firstFor(t, cands, map[string]int{"remind me what I paid for fn77812": 0})
+	cands = cands[:0]
+	for i, text := range []string{
+		"Car rental CR-4410: compact car, pick-up Friday 9:00",
+		"CR-4410 rental desk: terminal 2, level 0",
+		"CR-4410 confirmation sent by email",
+	} {
+		cands = append(cands, relevance.Candidate{Source: "rental", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
+	}
+	firstFor(t, cands, map[string]int{"tell me where I go for CR-4410": 1})
+}
