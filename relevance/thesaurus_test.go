@@ -131,6 +131,11 @@ func TestBuiltinThesaurusRanksInChinese(t *testing.T) {
 	}
 	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2, "was the rider late?": 3, "did my payment go through?": 4,
 		"修好了吗？": 5, "过年还送货吗？": 6})
+	// (复查 is 复诊, a doctor's follow-up: what the question brings)
+	cands = append(cands, Candidate{Source: "s", Time: now.Add(-59 * time.Minute), Text: "GH-50219复诊：12月18日下午2点"})
+	if _, _, f := ScoreFused(NewQuery("GH-50219什么时候复查？", nil), cands, DefaultWeights, nil, now); !slices.Contains(f.Expanded, "复诊") {
+		t.Errorf("什么时候复查 should bring 复诊: %v", f.Expanded)
+	}
 }
 
 // firstWithTheThesaurusOnly checks that each question ranks its candidate
