@@ -1289,6 +1289,8 @@ func TestHowLongLooksForALength(t *testing.T) {
 		"2026 年 5 月":                                 false,
 		"Glass cover for 2.50 EUR a month":           false,
 		"Parcel arrives in 3 days":                   false, // (a time already)
+		"第 3 个月 起 月租 99 元":                           false, // (an ordinal: the third month, no length)
+		"第三年免年费":                                     false,
 	} {
 		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.DurationTerm); got != want {
 			t.Errorf("%q states a length: %v, want %v", text, got, want)
