@@ -4233,3 +4233,19 @@ func TestAskedAsARequest(t *testing.T) {
 	}
 	firstFor(t, cands, map[string]int{"tell me where I go for CR-4410": 1})
 }
+
+// Asked whether a thing said missing came in ("did you get the doctor's
+// note?"), the later event saying it was received answers, though the one
+// saying it was missing matches the question's words (supplied).
+func TestAThingMissingThenReceived(t *testing.T) {
+	var cands []relevance.Candidate
+	for i, text := range []string{
+		"Claim HC-2291: dental treatment, 640 EUR submitted",
+		"HC-2291 invoice from your dentist missing",
+		"HC-2291 document received",
+		"HC-2291 under review",
+	} {
+		cands = append(cands, relevance.Candidate{Source: "claims", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
+	}
+	firstFor(t, cands, map[string]int{"did you get the invoice from my dentist?": 2})
+}

@@ -333,7 +333,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 		supersede(top[0], rels, comps, cands, docs, w, asked, clauses, noun, how)
 	}
 	if how.still && how.whether && len(top) > 0 {
-		supplied(top[0], rels, comps, cands, docs, w)
+		supplied(top[0], rels, comps, cands, docs, w, false)
+	} else if how.happened && len(top) > 0 {
+		supplied(top[0], rels, comps, cands, docs, w, true)
 	}
 	if how.fixed && len(top) > 0 {
 		solved(top[0], rels, comps, cands, docs, w)
@@ -522,9 +524,17 @@ var solvedHashes = stemHashes("stable", "normal", "works", "working", "fine", "s
 // missing (storyWord, as for supersede) and says it is done (saysDone) or
 // was handed in (suppliedHashes); it inherits all of i's match (wA). Not
 // when i names an identifier: the events naming it tell its story
-// (inherit).
-func supplied(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
-	if rels[i] > 0 && !namesOwnID(&docs[i]) && hasAny(&docs[i], lackingHashes) {
+// (inherit); but asked whether it has happened (happened: "did you get the
+// doctor's note?"), what i says is missing (missingHashes: "HI-40771
+// prescription from your doctor missing", not "coat needs one more day") is
+// answered by the later event handing it in ("HI-40771 prescription
+// received"), whatever identifier i names.
+func supplied(i int, rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights, happened bool) {
+	lacking := lackingHashes
+	if happened {
+		lacking = missingHashes
+	}
+	if rels[i] > 0 && (happened || !namesOwnID(&docs[i])) && hasAny(&docs[i], lacking) {
 		answeredLater(i, suppliedHashes, lackingHashes, rels, comps, cands, docs, w)
 	}
 }
@@ -564,6 +574,7 @@ func sharesStoryWord(d, e *doc, chars, skip []uint64) bool {
 // handed in (supplied).
 var (
 	lackingHashes  = stemHashes("missing", "needed", "required", "缺少", "缺失", "待补充", "需补充", "需要补充", "未提交")
+	missingHashes  = stemHashes("missing", "缺少", "缺失", "待补充", "需补充", "需要补充", "未提交")
 	suppliedHashes = stemHashes("uploaded", "submitted", "provided", "supplied", "handed", "已提交", "已上传", "补交", "已补充", "收到")
 )
 
