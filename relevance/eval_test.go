@@ -1082,6 +1082,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// parking fines, a Chinese gastroscopy; questions typed as people do:
 	// "status pls", "what's the deal with …"), written later in stop 86,
 	// the same;
+	// -blind-370.json and -blind-371.json (a pharmacy, a Chinese coding
+	// class, fibre internet, Chinese car insurance, dog walks, a Chinese dry
+	// cleaner; a tax advisor, a Chinese lift repair, a team dinner, a Chinese
+	// sofa, car sharing, a Chinese health check; many typed without a
+	// question mark), written at stop 86's end, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1278,6 +1283,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-364.json"}, {"../examples/evalset-blind-365.json"},
 		{"../examples/evalset-blind-366.json"}, {"../examples/evalset-blind-367.json"},
 		{"../examples/evalset-blind-368.json"}, {"../examples/evalset-blind-369.json"},
+		{"../examples/evalset-blind-370.json"}, {"../examples/evalset-blind-371.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
