@@ -4165,15 +4165,12 @@ func TestAMonthAbbreviatedIsTheMonth(t *testing.T) {
 // answers, not a newer one moving the thing elsewhere: a move ends a state
 // of a time ("still on Tuesday?"), never a debt (ended, movesOnly).
 func TestAMoveEndsNoDebt(t *testing.T) {
-	var cands []relevance.Candidate
-	for i, text := range []string{
+	cands := tenMinutesApart([]string{
 		"Locker LK-207: small, 45 EUR a month, access 7:00-21:00",
 		"LK-207 October fee 45 EUR overdue",
 		"LK-207 October fee paid, 3 EUR reminder fee added",
 		"LK-207 moving to a larger locker LK-215 from 1 Dec, 60 EUR a month",
-	} {
-		cands = append(cands, relevance.Candidate{Source: "lockers", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
-	}
+	})
 	firstFor(t, cands, map[string]int{"do I still owe anything for LK-207?": 2})
 }
 
@@ -4186,11 +4183,7 @@ func TestReassignedNamesWhoComes(t *testing.T) {
 		"WX-880谁来修？": {"维修单WX-880：空调不制冷，周三上午上门", "WX-880维修师傅：李师傅",
 			"WX-880李师傅请假，改派王师傅", "WX-880配件已备好"},
 	} {
-		var cands []relevance.Candidate
-		for i, text := range texts {
-			cands = append(cands, relevance.Candidate{Source: "service", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
-		}
-		firstFor(t, cands, map[string]int{q: 2})
+		firstFor(t, tenMinutesApart(texts), map[string]int{q: 2})
 	}
 }
 
@@ -4198,54 +4191,41 @@ func TestReassignedNamesWhoComes(t *testing.T) {
 // event saying the repair done answers, not a decision on something else of
 // the same object (decided).
 func TestARepairReportedIsAnsweredByTheRepair(t *testing.T) {
-	var cands []relevance.Candidate
-	for i, text := range []string{
+	cands := tenMinutesApart([]string{
 		"房屋FW-2208：两室一厅，月租5800元",
 		"FW-2208报修：卫生间水管漏水",
 		"FW-2208师傅周三下午上门",
 		"FW-2208检修完成，已换新接头",
 		"FW-2208房东同意下季度租金不变",
-	} {
-		cands = append(cands, relevance.Candidate{Source: "rent", Time: testNow.Add(-time.Duration(50-10*i) * time.Minute), Text: text})
-	}
+	})
 	firstFor(t, cands, map[string]int{"FW-2208漏水修好了吗？": 3})
 }
 
 // A question asked as a request ("remind me what I paid for …", "tell me
 // where I pick up …") asks what the question would: a sum, a place.
 func TestAskedAsARequest(t *testing.T) {
-	var cands []relevance.Candidate
-	for i, text := range []string{
+	cands := tenMinutesApart([]string{
 		"Order FN-77812: oak dining table 180 cm, 1,290 EUR",
 		"FN-77812 production delayed by 2 weeks",
 		"FN-77812 delivery slot: 18 Jan, 8:00-12:00",
-	} {
-		cands = append(cands, relevance.Candidate{Source: "shop", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
-	}
+	})
 	firstFor(t, cands, map[string]int{"remind me what I paid for fn77812": 0})
-	cands = cands[:0]
-	for i, text := range []string{
+	firstFor(t, tenMinutesApart([]string{
 		"Car rental CR-4410: compact car, pick-up Friday 9:00",
 		"CR-4410 rental desk: terminal 2, level 0",
 		"CR-4410 confirmation sent by email",
-	} {
-		cands = append(cands, relevance.Candidate{Source: "rental", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
-	}
-	firstFor(t, cands, map[string]int{"tell me where I go for CR-4410": 1})
+	}), map[string]int{"tell me where I go for CR-4410": 1})
 }
 
 // Asked whether a thing said missing came in ("did you get the doctor's
 // note?"), the later event saying it was received answers, though the one
 // saying it was missing matches the question's words (supplied).
 func TestAThingMissingThenReceived(t *testing.T) {
-	var cands []relevance.Candidate
-	for i, text := range []string{
+	cands := tenMinutesApart([]string{
 		"Claim HC-2291: dental treatment, 640 EUR submitted",
 		"HC-2291 invoice from your dentist missing",
 		"HC-2291 document received",
 		"HC-2291 under review",
-	} {
-		cands = append(cands, relevance.Candidate{Source: "claims", Time: testNow.Add(-time.Duration(40-10*i) * time.Minute), Text: text})
-	}
+	})
 	firstFor(t, cands, map[string]int{"did you get the invoice from my dentist?": 2})
 }
