@@ -570,11 +570,13 @@ func sharesStoryWord(d, e *doc, chars, skip []uint64) bool {
 }
 
 // lackingHashes are the terms of words saying that something is missing or
-// still needed from the customer, and suppliedHashes those saying that it was
-// handed in (supplied).
+// still needed from the customer, missingHashes those saying it is missing,
+// and suppliedHashes those saying that it was handed in (supplied).
+var missingWords = []string{"missing", "缺少", "缺失", "待补充", "需补充", "需要补充", "未提交"}
+
 var (
-	lackingHashes  = stemHashes("missing", "needed", "required", "缺少", "缺失", "待补充", "需补充", "需要补充", "未提交")
-	missingHashes  = stemHashes("missing", "缺少", "缺失", "待补充", "需补充", "需要补充", "未提交")
+	lackingHashes  = stemHashes(append([]string{"needed", "required"}, missingWords...)...)
+	missingHashes  = stemHashes(missingWords...) // (what is missing, not only needed: "needs one more day")
 	suppliedHashes = stemHashes("uploaded", "submitted", "provided", "supplied", "handed", "已提交", "已上传", "补交", "已补充", "收到")
 )
 
@@ -1206,8 +1208,6 @@ func namesHead(text string, r rune) bool {
 	return false
 }
 
-// cjkNoNouns are what follows 什么, or comes before 怎么样, and names no thing
-// ("什么时候", "什么意思", "进度怎么样": where a thing stands).
 // nounPair reports two characters of a question that may name the thing it
 // asks about (askedCJKNoun): both Chinese, neither a particle (cjkParticles:
 // "护照用什么寄的？" names no 寄的, "为什么不是靠窗？" no 不是, pairs its words
@@ -1216,6 +1216,8 @@ func nounPair(p []rune) bool {
 	return isCJK(p[0]) && isCJK(p[1]) && !cjkParticles[p[0]] && !cjkParticles[p[1]] && !strings.Contains(cjkNoNouns, string(p))
 }
 
+// cjkNoNouns are what follows 什么, or comes before 怎么样, and names no thing
+// ("什么时候", "什么意思", "进度怎么样": where a thing stands).
 const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的 变化 变动 改变 进度 进展 状态"
 
 // cjkWhichMeasures are the measure words after 哪 that make "which …".
