@@ -1087,6 +1087,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// cleaner; a tax advisor, a Chinese lift repair, a team dinner, a Chinese
 	// sofa, car sharing, a Chinese health check; many typed without a
 	// question mark), written at stop 86's end, the same;
+	// -blind-372.json and -blind-373.json (a flight, a Chinese exam, a
+	// gardener, a Chinese credit card, a vet, a Chinese community class;
+	// movers, a Chinese car repair, a software workspace, Chinese groceries,
+	// physio, a Chinese leak), written after those, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1284,6 +1288,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-366.json"}, {"../examples/evalset-blind-367.json"},
 		{"../examples/evalset-blind-368.json"}, {"../examples/evalset-blind-369.json"},
 		{"../examples/evalset-blind-370.json"}, {"../examples/evalset-blind-371.json"},
+		{"../examples/evalset-blind-372.json"}, {"../examples/evalset-blind-373.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
