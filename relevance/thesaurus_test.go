@@ -131,6 +131,12 @@ func TestBuiltinThesaurusRanksInChinese(t *testing.T) {
 	}
 	firstWithTheThesaurusOnly(t, cands, now, map[string]int{"包裹丢了吗？": 1, "发货了吗？": 2, "was the rider late?": 3, "did my payment go through?": 4,
 		"修好了吗？": 5, "过年还送货吗？": 6})
+	firstWithTheThesaurusOnly(t, []Candidate{ // (少了什么: what was out of stock, 缺货)
+		{Source: "s", Time: now.Add(-50 * time.Minute), Text: "订单SX-70: 蔬菜水果共12样，98元"},
+		{Source: "s", Time: now.Add(-40 * time.Minute), Text: "SX-70缺货：草莓，已退款15元"},
+		{Source: "s", Time: now.Add(-30 * time.Minute), Text: "SX-70骑手：王师傅"},
+		{Source: "s", Time: now.Add(-20 * time.Minute), Text: "SX-70已送达，放在门口"},
+	}, now, map[string]int{"SX-70少了什么？": 1})
 	// (复查 is 复诊, a doctor's follow-up: what the question brings)
 	cands = append(cands, Candidate{Source: "s", Time: now.Add(-59 * time.Minute), Text: "GH-50219复诊：12月18日下午2点"})
 	if _, _, f := ScoreFused(NewQuery("GH-50219什么时候复查？", nil), cands, DefaultWeights, nil, now); !slices.Contains(f.Expanded, "复诊") {
