@@ -1091,6 +1091,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// gardener, a Chinese credit card, a vet, a Chinese community class;
 	// movers, a Chinese car repair, a software workspace, Chinese groceries,
 	// physio, a Chinese leak), written after those, the same;
+	// -blind-374.json (two look-alike objects per customer: two orders, two
+	// Chinese parcels, two hotel rooms, two Chinese credit cards, two
+	// support tickets, two Chinese air conditioners), written last, the same;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1289,6 +1292,7 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-368.json"}, {"../examples/evalset-blind-369.json"},
 		{"../examples/evalset-blind-370.json"}, {"../examples/evalset-blind-371.json"},
 		{"../examples/evalset-blind-372.json"}, {"../examples/evalset-blind-373.json"},
+		{"../examples/evalset-blind-374.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
