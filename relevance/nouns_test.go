@@ -23,6 +23,9 @@ func TestJiAsksANoun(t *testing.T) {
 		{"护照用什么寄的?", []string{"护照", "照用", "寄的"}, false},
 		{"为什么不是靠窗?", []string{"不是", "靠窗"}, false},
 		{"沙发是什么颜色?", []string{"沙发", "颜色"}, true},
+		// (哪 with a measure word of machines and things: which one)
+		{"wx-3302是哪台空调?", []string{"wx3302", "空调"}, true},
+		{"哪部手机坏了?", []string{"手机", "坏"}, true},
 	} {
 		if got := askedCJKNoun(c.norm, c.terms) != 0; got != c.want {
 			t.Errorf("askedCJKNoun(%q) names a noun: %v, want %v", c.norm, got, c.want)

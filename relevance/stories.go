@@ -1220,8 +1220,9 @@ func nounPair(p []rune) bool {
 // ("什么时候", "什么意思", "进度怎么样": where a thing stands).
 const cjkNoNouns = "时候 时间 意思 原因 情况 问题 事情 事了 事儿 东西 地方 样的 变化 变动 改变 进度 进展 状态"
 
-// cjkWhichMeasures are the measure words after 哪 that make "which …".
-const cjkWhichMeasures = "个家间张条趟班位辆座"
+// cjkWhichMeasures are the measure words after 哪 that make "which …" (哪台
+// of a machine, 哪部 of a phone, 哪件 of a thing).
+const cjkWhichMeasures = "个家间张条趟班位辆座台部件套本份只"
 
 // nounFollowers end the noun a "what …" question asks for.
 var nounFollowers = map[string]bool{"is": true, "are": true, "was": true, "were": true, "am": true, "did": true, "does": true,
