@@ -4163,7 +4163,7 @@ func TestAMonthAbbreviatedIsTheMonth(t *testing.T) {
 
 // Asked whether a sum is still owed, the later event saying it was paid
 // answers, not a newer one moving the thing elsewhere: a move ends a state
-// of a time ("still on Tuesday?"), never a debt (ended, movesOnly).
+// of a time ("still on Tuesday?"), never a debt (ended, endsAState).
 func TestAMoveEndsNoDebt(t *testing.T) {
 	cands := tenMinutesApart([]string{
 		"Locker LK-207: small, 45 EUR a month, access 7:00-21:00",

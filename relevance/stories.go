@@ -375,9 +375,9 @@ func ended(qids []ident, rels []float64, comps []Components, cands []Candidate, 
 		return
 	}
 	named, n := idMatch(qids, &docs[i]), -1
-	owed := docs[i].count(moneyHash) > 0 // (a sum owed: moving a thing ends no debt)
+	moves := docs[i].count(moneyHash) == 0 // (a sum owed: moving a thing ends no debt)
 	for j := range docs {
-		if cands[j].Time.After(cands[i].Time) && (n < 0 || cands[j].Time.After(cands[n].Time)) && idMatch(qids, &docs[j]) >= named && endsAState(&docs[j], cands[j].Text) && !(owed && movesOnly(&docs[j], cands[j].Text)) {
+		if cands[j].Time.After(cands[i].Time) && (n < 0 || cands[j].Time.After(cands[n].Time)) && idMatch(qids, &docs[j]) >= named && endsAState(&docs[j], cands[j].Text, moves) {
 			n = j
 		}
 	}
@@ -388,17 +388,12 @@ func ended(qids []ident, rels []float64, comps []Components, cands []Candidate, 
 
 // endsAState reports an event saying that a state may have ended: that the
 // thing no longer holds (endedHashes) or what held it was lifted
-// (liftedHashes), that a time moved (movedHashes), that something was decided
+// (liftedHashes), that a time moved (movedHashes; only when moves: a sum
+// owed is ended by no move, "SU-118 moving to a 9 m2 unit SU-131 from 1 Jan"
+// after "SU-118 November rent 79 EUR overdue"), that something was decided
 // (saysDecided) or done (saysDone, money paid included).
-func endsAState(d *doc, text string) bool {
-	return hasAny(d, endedHashes) || hasAny(d, liftedHashes) || hasAny(d, movedHashes) || saysDone(d, text, true) || saysDecided(d, text) || backAgain(text)
-}
-
-// movesOnly reports an event that ends a state only by moving something
-// (movedHashes): no sum owed ends so ("SU-118 moving to a 9 m2 unit SU-131
-// from 1 Jan" after "SU-118 November rent 79 EUR overdue").
-func movesOnly(d *doc, text string) bool {
-	return hasAny(d, movedHashes) && !hasAny(d, endedHashes) && !hasAny(d, liftedHashes) && !saysDone(d, text, true) && !saysDecided(d, text) && !backAgain(text)
+func endsAState(d *doc, text string, moves bool) bool {
+	return hasAny(d, endedHashes) || hasAny(d, liftedHashes) || moves && hasAny(d, movedHashes) || saysDone(d, text, true) || saysDecided(d, text) || backAgain(text)
 }
 
 // backAgain reports a text saying a thing works again ("SV-30918 active
