@@ -60,11 +60,12 @@ func NewQuery(question string, vec []float32) Query {
 	q := Query{Text: asked, Context: context, Vector: vec}
 	q.Analysis, q.Intent = analyze(normalise(codesJoined(q.Text)), true, false), recencyIntent(q.normalised())
 	if context != "" {
-		// (its words the question's are not, nor an answer type's mark, nor
-		// "?": a cue the question's reading left out, "now", is no context)
+		// (its words the question's are not, nor a number: a cue the
+		// question's reading left out, "now", is no context; analysed
+		// without answer types, which would be no words of it)
 		own := words(q.Analysis)
-		for _, t := range words(analyze(normalise(context), true, false)) {
-			if !slices.Contains(own, t) && !isAnswerTerm(termHash(t)) && strings.IndexFunc(t, unicode.IsLetter) >= 0 {
+		for _, t := range words(analyze(normalise(context), false, false)) {
+			if !slices.Contains(own, t) && strings.IndexFunc(t, unicode.IsLetter) >= 0 {
 				q.context = append(q.context, t)
 			}
 		}
