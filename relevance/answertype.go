@@ -598,7 +598,7 @@ func (u unitScan) in(rs []rune) bool {
 			j := span(rs, i, func(r rune) bool { return unicode.IsDigit(r) || r == '.' || r == ',' })
 			// (a number, not the digits inside an identifier: the "2m" of
 			// QX7P2M, the "5kg" of AB5KG)
-			prevNumber = (u.maxRun == 0 || j-i < u.maxRun) && (i == 0 || !isLatin(rs[i-1])) && !afterOrdinalMark(rs, i)
+			prevNumber = (u.maxRun == 0 || j-i < u.maxRun) && (i == 0 || !isLatin(rs[i-1])) && !ordinalBefore(rs, j)
 			if j < len(rs) && rs[j] == '-' {
 				j++ // "12-month"
 			}
@@ -622,7 +622,7 @@ func (u unitScan) in(rs []rune) bool {
 				for n < j && (isNumeral(rs[n]) || rs[n] == '两') {
 					n++
 				}
-				if n > k && n < j && u.cjk.begin(rs[n:j]) && !afterOrdinalMark(rs, k) {
+				if n > k && n < j && u.cjk.begin(rs[n:j]) && !ordinalBefore(rs, n) {
 					return true
 				}
 				k = n + 1
@@ -637,16 +637,6 @@ func (u unitScan) in(rs []rune) bool {
 		}
 	}
 	return false
-}
-
-// afterOrdinalMark reports a number at rs[i] after 第 (spaces between):
-// "第3周", "第 三 天" count no weeks or days, they name one.
-func afterOrdinalMark(rs []rune, i int) bool {
-	k := i - 1
-	for k >= 0 && rs[k] == ' ' {
-		k--
-	}
-	return k >= 0 && rs[k] == '第'
 }
 
 // byRunes is a states function that looks at the text's runes only.
