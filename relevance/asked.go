@@ -177,12 +177,12 @@ func codesOf(s string) string {
 			out = append(out, f)
 			continue
 		}
-		digits := strings.Count(strings.Map(func(r rune) rune {
+		digits := 0
+		for _, r := range f {
 			if unicode.IsDigit(r) {
-				return '0'
+				digits++
 			}
-			return -1
-		}, f), "0")
+		}
 		letters := strings.IndexFunc(f, unicode.IsLetter) >= 0
 		if digits > 0 && !isYear(f) && (letters && len(f) >= 4 || !letters && digits >= 3) {
 			out = append(out, f)
