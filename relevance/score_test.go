@@ -3628,6 +3628,11 @@ func TestHowManyIsTheNewerNumberOfTheThing(t *testing.T) {
 		{Source: "billing", Time: ago(10), Text: "HS-2210 deposit 50 EUR paid"},
 	}
 	firstFor(t, stay, map[string]int{"how many nights is hs2210?": 1})
+	// an identifier's digits before the thing count none of it: "DL-4410
+	// lesson 5 moved" is no newer number of lessons than "lesson 4 of 10 done"
+	course := tenMinutesApart([]string{"Driving course DL-4410: 10 lessons, 480 EUR",
+		"DL-4410 lesson 4 of 10 done, next one on Monday", "DL-4410 lesson 5 moved to Friday 16:00"})
+	firstFor(t, course, map[string]int{"how many lessons have I had on DL-4410?": 1})
 }
 
 // "what does X cost?" asks for a sum by the verb, as "how much" does: the word

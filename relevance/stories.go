@@ -891,11 +891,13 @@ func newerValues(rels []float64, comps []Components, cands []Candidate, docs []d
 }
 
 // countsNoun reports a text writing a number right before a word of the stem
-// counted ("KN-6120 extended to 5 nights" counts nights).
+// counted ("KN-6120 extended to 5 nights" counts nights): a number of its
+// own, not an identifier's digits ("PH-2208 session 4 moved" counts no
+// sessions).
 func countsNoun(text, counted string) bool {
-	ws := plainWords(text)
+	ws := strings.Fields(normalise(text))
 	for k := 1; k < len(ws); k++ {
-		if isNumber(ws[k-1]) && stem(ws[k]) == counted {
+		if isNumber(strings.TrimLeft(ws[k-1], "(")) && stem(strings.Trim(ws[k], ",.;:!?)")) == counted {
 			return true
 		}
 	}
