@@ -2170,7 +2170,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"declined": true, "denied": true, "rejected": true, "refused": true, "blocked": true, "suspended": true,
 	"expired": true, "insufficient": true, "exceeded": true, "invalid": true,
 	"unavailable": true, "outage": true, "downtime": true, "disrupted": true, "interrupted": true,
-	"restricted": true, "locked": true, "frozen": true, "overdue": true,
+	"restricted": true, "locked": true, "frozen": true, "overdue": true, "unpaid": true,
 	"delayed": true, "delay": true, "problem": true, "issue": true, "unable": true, "bounced": true,
 	"flagged": true, "suspicious": true, "incorrect": true, "wrong": true, "damaged": true, "broken": true,
 	"lost": true, "missing": true, "dead": true, "flooded": true, "unsupported": true, "incompatible": true, "cannot": true, "couldn": true, // (couldn't)
@@ -2216,7 +2216,7 @@ var cjkReasonWords = newCJKWords("因为", "由于", "上调", "涨价", "上涨
 	// the English words' Chinese (caused, declined, invalid, unavailable, outage, overdue, postponed, missing, diagnosis, revoked, …;
 	// not 需要, 必须 or 不能, which most questions asking whether one must or can say)
 	"导致", "造成", "不成功", "未成功", "出错", "报错", "被拒", "驳回", "拒付", "未通过", "不通过", "封禁", "停用", "失效",
-	"无效", "不可用", "已满", "售罄", "停电", "停水", "断网", "中断", "限制", "受限", "锁定", "逾期", "欠费", "推迟",
+	"无效", "不可用", "已满", "售罄", "停电", "停水", "断网", "中断", "限制", "受限", "锁定", "逾期", "欠费", "未缴", "未付", "未支付", "欠缴", "推迟",
 	"延期", "顺延", "问题", "不了", "可疑", "有误", "不正确", "不符", "破损", "遗失", "缺少", "缺失", "不支持",
 	// the faults and findings' Chinese (leak, worn, stuck, cracked, rust, infection, fever, overheating, slow)
 	"漏水", "渗水", "磨损", "老化", "堵塞", "卡住", "裂", "生锈", "发炎", "感染", "发烧", "过热", "变慢",

@@ -4071,6 +4071,17 @@ func TestWhyAThingDidNotHappenIsWhatWentWrong(t *testing.T) {
 	firstWithVectors(t, sofa, map[string]int{"why didn't the delivery happen on Wednesday?": 1})
 }
 
+// A bill left unpaid is a problem, as one overdue is ("unpaid", 未缴, 未付):
+// it answers why a service stopped, and whether the account is in arrears
+// (欠费), over a notice of another problem.
+func TestAnUnpaidBillIsAProblem(t *testing.T) {
+	gym := tenMinutesApart([]string{"Membership GM-3310: 39 EUR a month, card access", "GM-3310 May fee unpaid after two reminders",
+		"GM-3310 towel service added, 5 EUR a month", "Yoga class moved to Friday 18:00"})
+	firstFor(t, gym, map[string]int{"is there a problem with GM-3310?": 1})
+	power := tenMinutesApart([]string{"户号DF-7720：11月电费120元", "户号DF-7795：11月电费未缴，请尽快缴纳", "本周日下午2点至5点停电检修"})
+	firstFor(t, power, map[string]int{"7795欠费了吗？": 1})
+}
+
 // "When is the electrician coming?" asks when the visit is: an invoice's
 // due date is the payment's time, not the visit's, for a question naming no
 // identifier as for one naming the job ("GJ-4417 invoice 220 EUR, due in
