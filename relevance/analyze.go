@@ -170,6 +170,14 @@ func analyze(normalised string, answers, event bool) Analysis {
 						a.Terms = append(a.Terms, strconv.Itoa(n))
 					}
 				}
+				// a month in Chinese numerals as the digits an event prints
+				// ("三月" is "3 月", "十二 月" "12 月")
+				if run[k] == '月' {
+					before := strings.TrimRight(string(rs[max(0, i+k-4):i+k]), " ")
+					if last, _ := utf8.DecodeLastRuneInString(before); cjkNumeral(last) > 0 {
+						a.Terms = append(a.Terms, strconv.Itoa(int(monthBefore(before))))
+					}
+				}
 			}
 			i = j
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
