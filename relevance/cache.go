@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/freshctx/freshctx/internal/lewords"
 	"github.com/freshctx/freshctx/internal/lru"
@@ -152,7 +153,7 @@ func billOf(norm string, sum uint16) uint16 {
 	if sum == 0 {
 		return 0
 	}
-	fs := strings.Fields(norm)
+	fs := billFields(norm)
 	billed := false
 	for k, f := range fs {
 		w := strings.TrimFunc(f, notLetterOrDigit)
@@ -172,6 +173,113 @@ func billOf(norm string, sum uint16) uint16 {
 	}
 	return sum
 }
+
+// billFields are a text's fields as billOf reads them: its words, with
+// Chinese written unspaced split as a segmenter would split it where billOf
+// needs it: a number apart from the characters around it ("已缴纳50元" is
+// "已缴纳 50 元"), and a Chinese billing word of two characters or more
+// apart from the characters before and after it ("补考费已缴纳" is "补考费
+// 已 缴纳"; cjkBillingWords). Spaced Chinese keeps its words ("补考费 已
+// 缴纳 50 元").
+func billFields(norm string) []string {
+	if strings.IndexFunc(norm, isCJK) < 0 {
+		return strings.Fields(norm)
+	}
+	var out []string
+	fs := strings.Fields(norm)
+	for k, f := range fs {
+		rs := []rune(f)
+		digitAt := func(i int) bool { // (a sum begins at rs[i], or after the field)
+			if i < len(rs) {
+				return unicode.IsDigit(rs[i])
+			}
+			return k+1 < len(fs) && fs[k+1][0] >= '0' && fs[k+1][0] <= '9'
+		}
+		start := 0
+		for i := 0; i < len(rs); {
+			if i > start && isCJK(rs[i]) != isCJK(rs[i-1]) && !strings.ContainsRune(",，:：.;；、", rs[i]) {
+				out = append(out, string(rs[start:i]))
+				start = i
+			}
+			if isCJK(rs[i]) {
+				n := billingWordAt(rs[i:])
+				if n == 0 && i > start && digitAt(i+1) && billingWords[string(rs[i])] {
+					n = 1 // (one billing character right before a sum: "会员卡扣500元", "月缴2 400元")
+				}
+				if n > 0 && !(start == i && i+n == len(rs)) {
+					if i > start {
+						out = append(out, string(rs[start:i]))
+					}
+					out = append(out, string(rs[i:i+n]))
+					i += n
+					start = i
+					continue
+				}
+			}
+			i++
+		}
+		if start < len(rs) {
+			out = append(out, string(rs[start:]))
+		}
+	}
+	for k := 0; k < len(out); k++ {
+		// a run of the words of a bill alone, split into them ("元已" is
+		// "元 已")
+		if ws := billWordsOf(out[k]); len(ws) > 1 {
+			out = slices.Insert(slices.Delete(out, k, k+1), k, ws...)
+			k += len(ws) - 1
+		}
+	}
+	return out
+}
+
+// billWordsOf is a Chinese field split into billingWords and billLineWords
+// when it is made of them alone, longest first ("元已" is "元 已"); nil when
+// it is not.
+func billWordsOf(f string) []string {
+	rs := []rune(strings.TrimFunc(f, notLetterOrDigit))
+	if len(rs) < 2 || !isCJK(rs[0]) {
+		return nil
+	}
+	var ws []string
+	for i := 0; i < len(rs); {
+		n := min(3, len(rs)-i)
+		for ; n > 0 && !billingWords[string(rs[i:i+n])] && !billLineWords[string(rs[i:i+n])]; n-- {
+		}
+		if n == 0 {
+			return nil
+		}
+		ws = append(ws, string(rs[i:i+n]))
+		i += n
+	}
+	if len(ws) > 1 && f != strings.TrimFunc(f, notLetterOrDigit) {
+		ws[len(ws)-1] = f[strings.LastIndex(f, ws[len(ws)-1]):] // (keeping what ends the clause: "元已，")
+	}
+	return ws
+}
+
+// billingWordAt is the length of the Chinese billing word (cjkBillingWords)
+// rs begins with, the longest; 0 for none.
+func billingWordAt(rs []rune) int {
+	for n := min(3, len(rs)); n >= 2; n-- {
+		if cjkBillingWords[string(rs[:n])] {
+			return n
+		}
+	}
+	return 0
+}
+
+// cjkBillingWords are billingWords' Chinese words of two characters or more
+// (one character alone is a part of too many words: 交通, 扣子).
+var cjkBillingWords = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range billingWords {
+		if utf8.RuneCountInString(w) >= 2 && strings.IndexFunc(w, isCJK) == 0 {
+			m[w] = true
+		}
+	}
+	return m
+}()
 
 // itemBeforeSum reports that the k-th of a text's fields is a word of an
 // item billed: at most three words before a sum, in one clause ("swap 45
@@ -836,7 +944,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 304
+const analysisVersion = 305
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not

@@ -59,6 +59,12 @@ func TestBillOf(t *testing.T) {
 		"KR-2231 ready for pickup, paid 45 EUR":              false,
 		"Total 45 EUR":                                       false,
 		"KR-2231 invoice sent":                               false,
+		// Chinese written unspaced reads as spaced (billFields)
+		"WX-1207物业费320元已扣款":     true,
+		"教材费180元已支付":            true,
+		"MR-1127 会员卡扣500元":      true,
+		"BS-3318维修完成，换了阀门，120元": false,
+		"KR-2231可以取车了，已付45元":    false,
 	} {
 		a := Analyze(text)
 		if got := billOf(normalise(text), sumOf(&a, text))&markBill != 0; got != want {
