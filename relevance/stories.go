@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Stories: what a later event inherits from the earlier events on the same
@@ -1333,13 +1334,18 @@ var extendedThen = map[string]bool{"to": true, "by": true, "until": true, "till"
 
 // spacedSaid reports one of the Chinese words said across a space ("调 到
 // 650 元" says 调到): a word's characters, spaced as a segmenter leaves
-// them, are no pair of the analysis. joined is norm with the spaces between
-// its Chinese characters taken out ("" when it has none).
+// them, are no pair of the analysis; nor, spaced or not, are a word's of
+// three characters or more ("增加到35份" says 增加到). joined is norm with
+// the spaces between its Chinese characters taken out ("" when it has
+// none).
 func spacedSaid(norm, joined string, words []string) bool {
-	if joined == "" || joined == norm {
+	if joined == "" {
 		return false
 	}
-	return slices.ContainsFunc(words, func(w string) bool { return strings.IndexFunc(w, isCJK) >= 0 && strings.Contains(joined, w) })
+	spaced := joined != norm
+	return slices.ContainsFunc(words, func(w string) bool {
+		return strings.IndexFunc(w, isCJK) >= 0 && (spaced || utf8.RuneCountInString(w) >= 3) && strings.Contains(joined, w)
+	})
 }
 
 // onlyAsked reports that each of a text's words (norm: the text
