@@ -2035,7 +2035,7 @@ func changesItself(n string) bool {
 		return false
 	}
 	for _, w := range strings.FieldsFunc(n[:at], func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) && r != '-' && r != '/' }) {
-		if !hasDigit(w) && !stopWords[w] && !auxiliaries[w] && !cjkBeforeChange[w] {
+		if !hasDigit(w) && !stopWords[w] && !auxiliaries[w] && !beforeChangeOnly(w) {
 			return false
 		}
 	}
@@ -2046,6 +2046,22 @@ func changesItself(n string) bool {
 		now = now[:k]
 	}
 	return !statesTime([]rune(now))
+}
+
+// beforeChangeOnly reports Chinese made of cjkBeforeChange's words alone,
+// spaced or not ("已", "已免费"), longest first.
+func beforeChangeOnly(w string) bool {
+	rs := []rune(w)
+	for i := 0; i < len(rs); {
+		n := min(2, len(rs)-i)
+		for ; n > 0 && !cjkBeforeChange[string(rs[i:i+n])]; n-- {
+		}
+		if n == 0 {
+			return false
+		}
+		i += n
+	}
+	return len(rs) > 0
 }
 
 // cjkBeforeChange are the Chinese words that may stand between an object's

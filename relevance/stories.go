@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -1271,7 +1272,7 @@ func (d doc) withChangeMarks(norm string) doc {
 	}
 	if (hasAny(&d, replacedHashes) || spacedSaid(norm, joined, replacedWords)) && !onlyAsked(norm, replacedHashes) && !(joined != "" && onlySuggestedCJK(joined, replacedWords)) {
 		d.marks |= markReplaced
-		if changesItself(norm) {
+		if changesItself(cmp.Or(joined, norm)) { // (read joined: "改 为" says 改为)
 			d.marks |= markItself
 		}
 	}
