@@ -693,9 +693,14 @@ const cjkMeasures = "个位人名张件箱份台辆间套盒袋只瓶包双对�
 // measure word.
 func statesCount(rs []rune) bool {
 	fields := strings.Fields(string(rs))
+	skip := -1 // (the total of "2 of 5" when it says which one moved)
 	for i, tok := range fields {
-		if i+1 >= len(fields) || !(isNumber(tok) && len(tok) <= 4 || numberWords[tok] || inThousands(tok)) {
+		if i == skip || i+1 >= len(fields) || !(isNumber(tok) && len(tok) <= 4 || numberWords[tok] || inThousands(tok)) {
 			continue
+		}
+		if i+3 < len(fields) && fields[i+1] == "of" && isNumber(fields[i+2]) && slices.Contains(timeMoves, strings.TrimRight(fields[i+3], ",.;:")) {
+			skip = i + 2
+			continue // which one moved, no count reached: "session 2 of 5 moved to Friday"
 		}
 		if i > 0 && countLabels[strings.Trim(fields[i-1], "(\"'#")] {
 			continue

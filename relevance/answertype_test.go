@@ -1249,7 +1249,8 @@ func TestAHowManyQuestionLooksForACount(t *testing.T) {
 		"奶茶 3 杯，实付 39 元":                                     true,
 		"Instalment 4 of 12 paid: 210.00 EUR":                true, // how far through a count
 		"Aligner set 7 of 20 dispatched":                     true,
-		"Workspace upgraded to Pro: 12 seats.":               true, // (a sentence's period, a clause's comma)
+		"Lesson 3 of 10 moved to Friday 16:00":               false, // which one moved, no count reached
+		"Workspace upgraded to Pro: 12 seats.":               true,  // (a sentence's period, a clause's comma)
 		"Venue booked: 80 guests, 6,400.00 EUR":              true,
 		"Quantity changed to 1,000 flyers, 139 EUR":          true, // a count in thousands
 		"Guest count raised to 1,200; new quote":             true,
