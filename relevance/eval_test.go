@@ -1094,6 +1094,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// -blind-374.json (two look-alike objects per customer: two orders, two
 	// Chinese parcels, two hotel rooms, two Chinese credit cards, two
 	// support tickets, two Chinese air conditioners), written last, the same;
+	// -blind-375.json to -blind-378.json (the 36th's shape, Chinese
+	// unspaced, two look-alike objects for most customers: a pharmacy, a
+	// Chinese laundry, coworking, a Chinese health check; tyres, two Chinese
+	// parcels, a language school, two Chinese repairs; a festival, a Chinese
+	// fuel card, an IT helpdesk, a Chinese flat; a bike repair, a Chinese
+	// cleaner, parking permits, a Chinese coding class), written at stop 87
+	// after its changes, committed unread and read once as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1292,7 +1299,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-368.json"}, {"../examples/evalset-blind-369.json"},
 		{"../examples/evalset-blind-370.json"}, {"../examples/evalset-blind-371.json"},
 		{"../examples/evalset-blind-372.json"}, {"../examples/evalset-blind-373.json"},
-		{"../examples/evalset-blind-374.json"},
+		{"../examples/evalset-blind-374.json"}, {"../examples/evalset-blind-375.json"},
+		{"../examples/evalset-blind-376.json"}, {"../examples/evalset-blind-377.json"},
+		{"../examples/evalset-blind-378.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
