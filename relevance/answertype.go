@@ -2204,7 +2204,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	// what an inspection finds ("Tom noticed moss in the back lawn", "battery also swollen")
 	"detected": true, "noticed": true, "spotted": true, "swollen": true, "rotten": true, "damp": true, "scratch": true,
 	"scratched": true, "scratches": true, "dent": true, "dented": true, "stain": true, "stained": true,
-	"advised": true, // (a check's advice: "tread depth 3 mm: replacement advised")
+	"advised": true, "recommended": true, // (a check's advice: "tread depth 3 mm: replacement advised", "… recommended")
 	// and what a doctor, a dentist or a vet finds ("X-ray: small fracture in the
 	// left front paw", "check-up: small cavity", "blood sugar elevated")
 	"fracture": true, "fractured": true, "sprain": true, "sprained": true, "strain": true, "strained": true, "inflamed": true,

@@ -1807,6 +1807,10 @@ func TestAFaultQuestionLooksForAFinding(t *testing.T) {
 		{Source: "billing", Time: ago(5), Text: "TC-2290 fitting 40 EUR paid"},
 	}
 	firstFor(t, tyres, map[string]int{"what did you find on tc2290?": 1, "what was wrong with the tyres?": 1})
+	// and so is one recommended
+	boiler := tenMinutesApart([]string{"Service visit SV-3318: gas boiler, annual check", "SV-3318 pressure valve 15 years old, replacement recommended",
+		"SV-3318 done, next check due in 12 months", "SV-3318 invoice 120 EUR paid"})
+	firstFor(t, boiler, map[string]int{"what was wrong with the boiler on SV-3318?": 1})
 }
 
 // A question naming only an amount names the event stating it, not the
