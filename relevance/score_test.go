@@ -4075,6 +4075,14 @@ func TestWhyAThingDidNotHappenIsWhatWentWrong(t *testing.T) {
 	firstWithVectors(t, sofa, map[string]int{"why didn't the delivery happen on Wednesday?": 1})
 }
 
+// "What did I buy on SH-2201?" asks what was ordered: the order placed, not
+// its later news (the thesaurus: "did I buy" is "ordered", "order placed").
+func TestWhatWasBoughtIsTheOrder(t *testing.T) {
+	shop := tenMinutesApart([]string{"Order SH-2201: 2 desk lamps, 89 EUR", "SH-2201 delivery area changed from B to C",
+		"Yoga mat sale: 20% off this week"})
+	firstFor(t, shop, map[string]int{"what did I buy on SH-2201?": 0})
+}
+
 // A bill left unpaid is a problem, as one overdue is ("unpaid", 未缴, 未付):
 // it answers why a service stopped, and whether the account is in arrears
 // (欠费), over a notice of another problem.
