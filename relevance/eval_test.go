@@ -1101,6 +1101,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// fuel card, an IT helpdesk, a Chinese flat; a bike repair, a Chinese
 	// cleaner, parking permits, a Chinese coding class), written at stop 87
 	// after its changes, committed unread and read once as proof;
+	// -blind-379.json and -blind-380.json (the same shape: opticians, Chinese
+	// broadband, car hire, a Chinese hospital; movers, a Chinese vet, home
+	// insurance, a Chinese transit card), written at stop 87's end after the
+	// 375th-378th became development sets, committed unread, read once;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1301,7 +1305,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-372.json"}, {"../examples/evalset-blind-373.json"},
 		{"../examples/evalset-blind-374.json"}, {"../examples/evalset-blind-375.json"},
 		{"../examples/evalset-blind-376.json"}, {"../examples/evalset-blind-377.json"},
-		{"../examples/evalset-blind-378.json"},
+		{"../examples/evalset-blind-378.json"}, {"../examples/evalset-blind-379.json"},
+		{"../examples/evalset-blind-380.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
