@@ -155,6 +155,13 @@ func analyze(normalised string, answers, event bool) Analysis {
 			j := span(rs, i, isCJK)
 			run := rs[i:j]
 			q := cjkAsked(run)
+			if len(run) >= 2 && run[0] == '时' && (run[1] == '候' || run[1] == '间') && strings.HasSuffix(strings.TrimRight(string(rs[max(0, i-4):i]), " "), "什么") {
+				// (spaced as a segmenter leaves it: "什么 时候")
+				if q == nil {
+					q = make(questionWord, len(run))
+				}
+				q[0], q[1] = true, true
+			}
 			for k := range run {
 				if !cjkParticles[run[k]] && !q.at(k) {
 					a.Terms = append(a.Terms, string(run[k]))
@@ -457,6 +464,9 @@ func cjkAsked(run []rune) questionWord {
 				a = make(questionWord, len(run))
 			}
 			a[k], a[k+1] = true, true
+			if k+3 < len(run) && run[k] == '什' && run[k+2] == '时' && (run[k+3] == '候' || run[k+3] == '间') {
+				a[k+2], a[k+3] = true, true // (什么时候, 什么时间: when, no time named)
+			}
 		}
 	}
 	return a
