@@ -155,7 +155,7 @@ func analyze(normalised string, answers, event bool) Analysis {
 			j := span(rs, i, isCJK)
 			run := rs[i:j]
 			q := cjkAsked(run)
-			if len(run) >= 2 && run[0] == '时' && (run[1] == '候' || run[1] == '间') && strings.HasSuffix(strings.TrimRight(string(rs[max(0, i-4):i]), " "), "什么") {
+			if len(run) >= 2 && whenAfterWhat(run[0], run[1]) && strings.HasSuffix(strings.TrimRight(string(rs[max(0, i-4):i]), " "), "什么") {
 				// (spaced as a segmenter leaves it: "什么 时候")
 				if q == nil {
 					q = make(questionWord, len(run))
@@ -464,13 +464,17 @@ func cjkAsked(run []rune) questionWord {
 				a = make(questionWord, len(run))
 			}
 			a[k], a[k+1] = true, true
-			if k+3 < len(run) && run[k] == '什' && run[k+2] == '时' && (run[k+3] == '候' || run[k+3] == '间') {
-				a[k+2], a[k+3] = true, true // (什么时候, 什么时间: when, no time named)
+			if k+3 < len(run) && run[k] == '什' && whenAfterWhat(run[k+2], run[k+3]) {
+				a[k+2], a[k+3] = true, true
 			}
 		}
 	}
 	return a
 }
+
+// whenAfterWhat reports 时候 or 时间, which after 什么 ask when and name no
+// time (什么时候, 什么时间; spaced too, "什么 时候": analyze).
+func whenAfterWhat(a, b rune) bool { return a == '时' && (b == '候' || b == '间') }
 
 // questionWord marks a CJK run's characters that belong to a question word
 // (cjkAsked).
