@@ -4075,6 +4075,14 @@ func TestWhyAThingDidNotHappenIsWhatWentWrong(t *testing.T) {
 	firstWithVectors(t, sofa, map[string]int{"why didn't the delivery happen on Wednesday?": 1})
 }
 
+// A value corrected, recalculated, revised or amended is a value changed:
+// "INV-3310 corrected: 1,080 EUR" is what INV-3310 is now.
+func TestACorrectedValueIsANewerValue(t *testing.T) {
+	bill := tenMinutesApart([]string{"Invoice INV-3310: garden design, 1,200 EUR, due 15 Jan", "INV-3310: client asks for a 10% discount",
+		"INV-3310 corrected: 1,080 EUR after discount", "INV-3310 viewed by the client", "Invoice INV-3312: hosting, 240 EUR"})
+	firstFor(t, bill, map[string]int{"how much is INV-3310 now?": 2})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
