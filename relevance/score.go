@@ -1405,10 +1405,21 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 	if !rk.billsAnswer && w.Unstated > 0 && w.Unstated < 1 {
 		billsNoNews(cands, docs, comps, rk.now, w.HalfLife)
 	}
+	changed := -1 // (the newest event saying a change, of the object when the question names one)
+	if rk.whyChanged {
+		for i := range docs {
+			if saysAChange(&docs[i]) && (len(qids) == 0 || comps[i].Identifier > 0) && (changed < 0 || cands[i].Time.After(cands[changed].Time)) {
+				changed = i
+			}
+		}
+	}
 	for i := range cands {
 		c := &comps[i]
 		if scaled && (!statesAsked(&docs[i], byClause) && (stepNow == nil || !stepNow[i]) && !(rk.whyChanged && saysAChange(&docs[i])) || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
+		}
+		if rk.whyChanged && w.Unstated > 0 && !saysAChange(&docs[i]) && !(rk.whyLate && docs[i].count(delayHash) > 0) && changed >= 0 && cands[i].Time.After(cands[changed].Time) {
+			c.Recency *= w.Unstated // (why it changed: what came after the change is no cause of it)
 		}
 		if doneAsked && c.Identifier > 0 && !saysStepDone(steps, i, &docs[i], cands[i].Text, money) {
 			c.Recency *= w.Unstated // (an event on the object not saying it is done: "is RMA 771204 fixed?")

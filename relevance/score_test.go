@@ -4075,6 +4075,26 @@ func TestWhyAThingDidNotHappenIsWhatWentWrong(t *testing.T) {
 	firstWithVectors(t, sofa, map[string]int{"why didn't the delivery happen on Wednesday?": 1})
 }
 
+// Asked why a thing changed, what came after its newest change is no cause
+// of it, and no newer word on why: "Alterations finished; collect from
+// Monday" keeps less of its recency than the fitting before the move, which
+// says why the date moved.
+func TestWhatCameAfterAChangeIsNoCauseOfIt(t *testing.T) {
+	dress := tenMinutesApart([]string{"Alteration AL-5501: dress shortened, 35 EUR, ready Friday",
+		"Second fitting: waist 1 cm tighter", "Ready date moved to Monday: extra adjustment",
+		"Alterations finished; collect from Monday 10:00", "Card payment of 35 EUR received"})
+	q := "why is it taking longer?"
+	_, comps := relevance.Score(relevance.NewQuery(q, nil), dress, relevance.DefaultWeights, nil, testNow)
+	kept := func(i int) float64 {
+		return comps[i].Recency / relevance.Recency(testNow, dress[i].Time, relevance.DefaultWeights.HalfLife)
+	}
+	for _, after := range []int{3, 4} {
+		if kept(after) >= kept(1) {
+			t.Errorf("%q: %q keeps %.2f of its recency, the fitting before the move %.2f", q, dress[after].Text, kept(after), kept(1))
+		}
+	}
+}
+
 // A value corrected, recalculated, revised or amended is a value changed:
 // "INV-3310 corrected: 1,080 EUR" is what INV-3310 is now.
 func TestACorrectedValueIsANewerValue(t *testing.T) {
