@@ -1536,7 +1536,8 @@ var (
 // any other thing.
 var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "adjusted", "instead", "renewed", "resized", "expanded", "enlarged", "shortened",
 	"改为", "改成", "换成", "调整", "更改", "修改", "变更", "reassigned", "改派", "改由",
-	"corrected", "recalculated", "revised", "amended", "更正", "修正", "重新计算"}, valueChangedWords)
+	"corrected", "recalculated", "revised", "amended", "更正", "修正", "重新计算",
+	"chose", "opted"}, valueChangedWords)
 
 // timeMoves are the changes whose new value is a time ("rescheduled",
 // "extended to 10 Dec", 推迟, 改到, 续期); movedWords are they and "brought"
