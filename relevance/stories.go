@@ -1382,7 +1382,7 @@ func onlyAsked(norm string, hs []uint64) bool {
 // change".
 var suggesting = map[string]bool{"suggest": true, "suggests": true, "recommend": true, "recommends": true, "advise": true,
 	"advises": true, "propose": true, "proposes": true, "consider": true, "want": true, "like": true, "can": true, "could": true,
-	"might": true, "should": true} // (not "may": "3 May moved to 5 May")
+	"might": true, "should": true, "offered": true, "proposed": true, "suggested": true} // (not "may": "3 May moved to 5 May"; "offered instead": an offer)
 
 // onlySuggestedCJK reports a text (its Chinese joined) whose every Chinese
 // word of words comes right after a word only suggesting it ("建议 更换": a
