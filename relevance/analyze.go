@@ -472,6 +472,33 @@ func cjkAsked(run []rune) questionWord {
 	return a
 }
 
+// wordAt is the length of the longest word of in (at most max runes) that rs
+// begins with; 0 for none.
+func wordAt(rs []rune, max int, in func(string) bool) int {
+	for n := min(max, len(rs)); n > 0; n-- {
+		if in(string(rs[:n])) {
+			return n
+		}
+	}
+	return 0
+}
+
+// wordsOnly is rs split into words of in, the longest first at each place
+// (wordAt), when it is made of them alone ("元已" of a bill's words is "元",
+// "已"); nil when it is not, or empty.
+func wordsOnly(rs []rune, max int, in func(string) bool) []string {
+	var ws []string
+	for i := 0; i < len(rs); {
+		n := wordAt(rs[i:], max, in)
+		if n == 0 {
+			return nil
+		}
+		ws = append(ws, string(rs[i:i+n]))
+		i += n
+	}
+	return ws
+}
+
 // whenAfterWhat reports 时候 or 时间, which after 什么 ask when and name no
 // time (什么时候, 什么时间; spaced too, "什么 时候": analyze).
 func whenAfterWhat(a, b rune) bool { return a == '时' && (b == '候' || b == '间') }

@@ -202,7 +202,7 @@ func billFields(norm string) []string {
 				start = i
 			}
 			if isCJK(rs[i]) {
-				n := billingWordAt(rs[i:])
+				n := wordAt(rs[i:], 3, func(w string) bool { return cjkBillingWords[w] })
 				if n == 0 && i > start && digitAt(i+1) && billingWords[string(rs[i])] {
 					n = 1 // (one billing character right before a sum: "会员卡扣500元", "月缴2 400元")
 				}
@@ -241,32 +241,11 @@ func billWordsOf(f string) []string {
 	if len(rs) < 2 || !isCJK(rs[0]) {
 		return nil
 	}
-	var ws []string
-	for i := 0; i < len(rs); {
-		n := min(3, len(rs)-i)
-		for ; n > 0 && !billingWords[string(rs[i:i+n])] && !billLineWords[string(rs[i:i+n])]; n-- {
-		}
-		if n == 0 {
-			return nil
-		}
-		ws = append(ws, string(rs[i:i+n]))
-		i += n
-	}
+	ws := wordsOnly(rs, 3, func(w string) bool { return billingWords[w] || billLineWords[w] })
 	if len(ws) > 1 && f != strings.TrimFunc(f, notLetterOrDigit) {
 		ws[len(ws)-1] = f[strings.LastIndex(f, ws[len(ws)-1]):] // (keeping what ends the clause: "元已，")
 	}
 	return ws
-}
-
-// billingWordAt is the length of the Chinese billing word (cjkBillingWords)
-// rs begins with, the longest; 0 for none.
-func billingWordAt(rs []rune) int {
-	for n := min(3, len(rs)); n >= 2; n-- {
-		if cjkBillingWords[string(rs[:n])] {
-			return n
-		}
-	}
-	return 0
 }
 
 // cjkBillingWords are billingWords' Chinese words of two characters or more

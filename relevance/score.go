@@ -2062,17 +2062,7 @@ func changesItself(n string) bool {
 // beforeChangeOnly reports Chinese made of cjkBeforeChange's words alone,
 // spaced or not ("已", "已免费"), longest first.
 func beforeChangeOnly(w string) bool {
-	rs := []rune(w)
-	for i := 0; i < len(rs); {
-		n := min(2, len(rs)-i)
-		for ; n > 0 && !cjkBeforeChange[string(rs[i:i+n])]; n-- {
-		}
-		if n == 0 {
-			return false
-		}
-		i += n
-	}
-	return len(rs) > 0
+	return wordsOnly([]rune(w), 2, func(w string) bool { return cjkBeforeChange[w] }) != nil
 }
 
 // cjkBeforeChange are the Chinese words that may stand between an object's
