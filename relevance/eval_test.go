@@ -1105,6 +1105,16 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// broadband, car hire, a Chinese hospital; movers, a Chinese vet, home
 	// insurance, a Chinese transit card), written at stop 87's end after the
 	// 375th-378th became development sets, committed unread, read once;
+	// -blind-381.json to -blind-386.json (the same shape, spaced and unspaced
+	// Chinese: boat hire, a Chinese driving test, a software licence,
+	// Chinese property repairs; ticket resale, a Chinese health check, a
+	// laundry subscription, a Chinese parcel; physiotherapy, a Chinese flat,
+	// a parcel at customs, a Chinese dry cleaner; personal training, a
+	// Chinese fuel card, web hosting, a Chinese hospital; bike leasing, a
+	// Chinese restaurant booking, a vet, Chinese electricity; cancelled
+	// concert tickets, a Chinese renovation, a rail pass, Chinese
+	// kindergarten fees), written at stop 88's start before any change,
+	// committed unread and read once as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1306,7 +1316,10 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-374.json"}, {"../examples/evalset-blind-375.json"},
 		{"../examples/evalset-blind-376.json"}, {"../examples/evalset-blind-377.json"},
 		{"../examples/evalset-blind-378.json"}, {"../examples/evalset-blind-379.json"},
-		{"../examples/evalset-blind-380.json"},
+		{"../examples/evalset-blind-380.json"}, {"../examples/evalset-blind-381.json"},
+		{"../examples/evalset-blind-382.json"}, {"../examples/evalset-blind-383.json"},
+		{"../examples/evalset-blind-384.json"}, {"../examples/evalset-blind-385.json"},
+		{"../examples/evalset-blind-386.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
