@@ -4103,6 +4103,15 @@ func TestACorrectedValueIsANewerValue(t *testing.T) {
 	firstFor(t, bill, map[string]int{"how much is INV-3310 now?": 2})
 }
 
+// "为什么 没 过？" asks why an exam or a review failed: 不合格, 未通过 say
+// it (the thesaurus: 没过, 没通过 are 未通过), not the later steps of its
+// story that name neither.
+func TestWhyItDidNotPassIsItsFailure(t *testing.T) {
+	review := tenMinutesApart([]string{"申请 SQ-4410：营业 执照 变更", "SQ-4410 审核 结果：材料 不 合格，缺 公章",
+		"SQ-4410 重新 提交 已 受理", "SQ-4410 手续 费 50 元 已 缴"})
+	firstFor(t, review, map[string]int{"SQ-4410 为什么 没 通过？": 1, "SQ-4410审核为什么没过": 1})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
