@@ -1191,7 +1191,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 	if len(qids) > 0 && happenedCues.in(q.normalised()) {
 		cjkSteps = cjkStepsDone(q.normalised(), cands, comps, docs)
 	}
-	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && !ifFixed && cjkSteps == nil && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
+	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && !ifFixed && cjkSteps == nil && !asksWhereStands(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if aboutEvent && w.EchoAnswer > w.Echo {
 		echoAnswers(comps, w)
@@ -2075,7 +2075,14 @@ var cjkBeforeChange = map[string]bool{"已": true, "已经": true, "将": true, 
 // more ("where is ph4427?", "where's PS-5092 now?"; own, its words without
 // its identifiers).
 func asksWhereItIs(q text, own []string) bool {
-	return len(own) == 0 && len(q.words) >= 3 && q.words[0] == "where" && beWords[q.words[1]] // (own holds no stop word: "where", "now")
+	return len(own) == 0 && asksWhereStands(q) // (own holds no stop word: "where", "now")
+}
+
+// asksWhereStands reports a question asking where a thing of its object
+// stands: "where's my refund for EV-66120?", "where is the EV-66120 refund
+// at?". Its newest step answers it, not the event first naming the thing.
+func asksWhereStands(q text) bool {
+	return len(q.words) >= 3 && q.words[0] == "where" && beWords[q.words[1]]
 }
 
 // placedHashes are the terms of an object introduced as having a place: a

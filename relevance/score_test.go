@@ -4112,6 +4112,15 @@ func TestWhyItDidNotPassIsItsFailure(t *testing.T) {
 	firstFor(t, review, map[string]int{"SQ-4410 为什么 没 通过？": 1, "SQ-4410审核为什么没过": 1})
 }
 
+// "Where is my refund for RT-5510?" asks where the refund stands: its
+// newest step, not the event that first named it (the question is no
+// question about what one event says: asksWhereStands).
+func TestWhereARefundIsIsItsNewestStep(t *testing.T) {
+	ret := tenMinutesApart([]string{"Return RT-5510: 2 shirts, 45 EUR", "RT-5510 refund requested by the warehouse",
+		"RT-5510 refund of 45 EUR approved, 3-5 days", "Newsletter: spring collection out now"})
+	firstFor(t, ret, map[string]int{"where's my refund for RT-5510?": 2, "where is the RT-5510 refund at?": 2})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
