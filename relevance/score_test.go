@@ -4121,6 +4121,15 @@ func TestWhereARefundIsIsItsNewestStep(t *testing.T) {
 	firstFor(t, ret, map[string]int{"where's my refund for RT-5510?": 2, "where is the RT-5510 refund at?": 2})
 }
 
+// "How much will I get for LS-3310?" asks what the seller is paid: the
+// payout (the thesaurus: "how much will I get" is a payout), not the price
+// asked of the buyer.
+func TestWhatASellerGetsIsThePayout(t *testing.T) {
+	sale := tenMinutesApart([]string{"Listing LS-3310: sofa, 300 EUR", "LS-3310 price reduced to 250 EUR", "LS-3310 sold",
+		"Payout for LS-3310: 225.00 EUR after the 10% fee", "Newsletter: spring collection out now"})
+	firstFor(t, sale, map[string]int{"how much will I get for LS-3310?": 3, "how much do I get for ls3310": 3})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
