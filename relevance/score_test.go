@@ -4130,6 +4130,15 @@ func TestWhatASellerGetsIsThePayout(t *testing.T) {
 	firstFor(t, sale, map[string]int{"how much will I get for LS-3310?": 3, "how much do I get for ls3310": 3})
 }
 
+// "What did the vet give for VT-3301?" asks what was prescribed (the
+// thesaurus: what a vet or a doctor gave is a prescription, a medication),
+// not the visit nor the follow-up.
+func TestWhatTheVetGaveIsThePrescription(t *testing.T) {
+	vet := tenMinutesApart([]string{"Visit VT-3301: Max (dog), coughing, Monday 9:00", "VT-3301 prescription: antibiotics, 10 days",
+		"VT-3301 invoice 88.00 EUR paid", "VT-3301 recheck in 2 weeks"})
+	firstFor(t, vet, map[string]int{"what did the vet give for VT-3301?": 1, "what did they give on vt3301": 1})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
