@@ -1224,7 +1224,10 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 			when:      !still && !q.Intent && len(asked) == 1 && asked[0].term == TimeTerm,
 			elsewhere: newAnotherDay(dayMask(daysNamed(q.normalised())), cands), unstated: unstated, steps: steps,
 			noMoney: !still && !q.Intent && len(asked) == 0 && !aboutMoney(q.normalised()) && !asksWhatHappened(q.normalised()) && !priceWords.in(q.normalised())}
-		if len(qids) > 0 && asksIfItHolds(q.normalised(), still, whether) {
+		// (not when it names the thing it asks after and not "still": "does
+		// HS-4410 have a certificate yet?" asks whether it came, and a later
+		// state ended, "HS-4410 restored", is no news of it)
+		if len(qids) > 0 && asksIfItHolds(q.normalised(), still, whether) && (noun == 0 || slices.Contains(q.normalised().words, "still")) {
 			how.holds = qids
 		}
 		how.changes = asksWhatChanged(q.normalised())

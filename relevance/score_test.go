@@ -4139,6 +4139,16 @@ func TestWhatTheVetGaveIsThePrescription(t *testing.T) {
 	firstFor(t, vet, map[string]int{"what did the vet give for VT-3301?": 1, "what did they give on vt3301": 1})
 }
 
+// "Does WS-2210 have a certificate yet?" asks whether the object has the
+// thing it names (askedNoun: the noun after "have a"): the event naming
+// the certificate answers it, not a later one of its story saying another
+// state ended ("restored"), which the question does not ask about.
+func TestWhetherAnObjectHasAThingIsTheEventNamingIt(t *testing.T) {
+	site := tenMinutesApart([]string{"Website WS-2210 created: 10 GB, 5.99 EUR a month", "WS-2210 SSL certificate issued",
+		"WS-2210 outage: server down since 08:40", "WS-2210 back online at 09:30"})
+	firstFor(t, site, map[string]int{"does WS-2210 have a certificate yet?": 1, "has ws2210 got an ssl certificate already": 1})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {

@@ -985,15 +985,25 @@ func noStoryTerms(text string) []uint64 {
 // excess on 88120?": excess) or "what is the latest …" ("what's the
 // latest bill?": bill). A word saying something changed names no thing
 // ("what's the newest update on my rental?" asks for any), nor does the
-// status asked ("what is the status of claim A?").
+// status asked ("what is the status of claim A?"). A question whether its
+// object has a thing names it too, after "have a", "has an", "got any"
+// ("does HS-4410 have a certificate yet?": certificate).
 func askedNoun(words, terms []string) uint64 {
 	for k, w := range words {
-		if w != "what" && w != "which" {
+		var n int
+		switch {
+		case w == "what" || w == "which":
+			var ok bool
+			if n, ok = nounAfter(words, k); !ok {
+				return 0
+			}
+		case (w == "have" || w == "has" || w == "got") && k > 0 && k+2 < len(words) && (words[k+1] == "a" || words[k+1] == "an" || words[k+1] == "any"):
+			n = k + 2 // (whether the object has the thing: "does HS-4410 have a certificate yet?")
+			if last := len(words) - 1; words[last] == "yet" || words[last] == "already" || words[last] == "now" {
+				words = words[:last]
+			}
+		default:
 			continue
-		}
-		n, ok := nounAfter(words, k)
-		if !ok {
-			return 0
 		}
 		var bits uint64
 		for m := n; m < len(words) && m < n+3; m++ {
