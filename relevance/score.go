@@ -1194,7 +1194,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 	aboutEvent := len(qids) > 0 && !q.Intent && !(still && whether) && !notYetCues.in(q.normalised()) && !asksIfDone(q.normalised()) && !ifFixed && cjkSteps == nil && !asksWhereStands(q.normalised()) && (describes || asksWhatAnEventSays(qterms, asked, comps, docs, cands))
 	said := !q.Intent && aboutSaid(q.normalised())
 	if aboutEvent && w.EchoAnswer > w.Echo {
-		echoAnswers(comps, w)
+		echoAnswers(comps, docs, qids, w)
 	}
 	if (w.Thread > 0 || w.ThreadFirst > 0) && !aboutEvent && !said && !originalCues.in(q.normalised()) {
 		// a later event inherits only when it names the thing a "what …" or
@@ -2926,7 +2926,11 @@ func asksIfDone(q text) bool {
 // 899 元 已 原路 退回" says the refund the question asks about, and
 // "31120045 申请 退货" only names the order. The event naming the object
 // keeps the larger identifier score, so the two compete on what they say.
-func echoAnswers(comps []Components, w Weights) {
+// An event naming one of the question's identifiers itself is no echo: it
+// names part of what was asked, and keeps that share ("LK-77310 activation
+// fails with error …" for "why did I pay 412.50 on LK-77310?", whose
+// "LK-77310 prorated charge 412.50 USD" names both).
+func echoAnswers(comps []Components, docs []doc, qids []ident, w Weights) {
 	best := 0.0 // the best lexical score of an event naming the object
 	for i := range comps {
 		if comps[i].Identifier >= 1 {
@@ -2934,7 +2938,7 @@ func echoAnswers(comps []Components, w Weights) {
 		}
 	}
 	for i := range comps {
-		if c := &comps[i]; c.Identifier > 0 && c.Identifier < w.EchoAnswer && c.Lexical > best+echoMargin {
+		if c := &comps[i]; c.Identifier > 0 && c.Identifier < w.EchoAnswer && c.Lexical > best+echoMargin && idMatch(qids, &docs[i]) == 0 {
 			c.Identifier = w.EchoAnswer
 		}
 	}

@@ -4149,6 +4149,16 @@ func TestWhetherAnObjectHasAThingIsTheEventNamingIt(t *testing.T) {
 	firstFor(t, site, map[string]int{"does WS-2210 have a certificate yet?": 1, "has ws2210 got an ssl certificate already": 1})
 }
 
+// "Why did I pay 89.90 on AC-5521?" names the object and a sum: the event
+// naming both answers it, not one naming the object alone whose words say
+// a fault (an event naming one of the question's identifiers keeps its
+// share of them: it is no echo lifted to EchoAnswer, echoAnswers).
+func TestASumAskedWhyOfIsTheEventNamingIt(t *testing.T) {
+	acct := tenMinutesApart([]string{"Account AC-5521: fibre 500, 39.90 EUR a month", "AC-5521 one-off router fee 89.90 EUR",
+		"Ticket TK-770: router fails with error 651 on AC-5521", "TK-770 solved: router reset"})
+	firstFor(t, acct, map[string]int{"why did I pay 89.90 on AC-5521?": 1})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
