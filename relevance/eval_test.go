@@ -1115,6 +1115,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// concert tickets, a Chinese renovation, a rail pass, Chinese
 	// kindergarten fees), written at stop 88's start before any change,
 	// committed unread and read once as proof;
+	// -blind-387.json to -blind-390.json (the same shape: a car wash, Chinese
+	// broadband, a visa, Chinese home cleaning; a printer lease, Chinese
+	// traffic fines, a hotel, a Chinese pet hotel; solar panels, a Chinese
+	// credit card, coworking, a Chinese exam; furniture, a Chinese housing
+	// loan, a SaaS workspace, a Chinese parcel), written at stop 88 after its
+	// first changes, committed unread and read once as proof (with the
+	// stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1319,7 +1326,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-380.json"}, {"../examples/evalset-blind-381.json"},
 		{"../examples/evalset-blind-382.json"}, {"../examples/evalset-blind-383.json"},
 		{"../examples/evalset-blind-384.json"}, {"../examples/evalset-blind-385.json"},
-		{"../examples/evalset-blind-386.json"},
+		{"../examples/evalset-blind-386.json"}, {"../examples/evalset-blind-387.json"},
+		{"../examples/evalset-blind-388.json"}, {"../examples/evalset-blind-389.json"},
+		{"../examples/evalset-blind-390.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
