@@ -2821,11 +2821,12 @@ func cjkWhereItIs(norm string) bool {
 	return false
 }
 
-// asksIfFixed reports a Chinese question whether its object is fixed or
-// done ("WX-7702 修 好 了 吗？", "补卡 好 了 吗？": fixedCues and 了吗). Like
+// asksIfFixed reports a question whether its object is fixed or done
+// ("WX-7702 修 好 了 吗？", "补卡 好 了 吗？": fixedCues and 了吗; "is the
+// login problem on WS-4410 solved?": fixedCues and asksWhetherDone). Like
 // asksIfDone, it asks where the object's story stands, not what one of its
 // events says (its 修 is no question about "保修 期 内").
-func asksIfFixed(q text) bool { return happenedCues.in(q) && fixedCues.in(q) }
+func asksIfFixed(q text) bool { return (happenedCues.in(q) || asksWhetherDone(q)) && fixedCues.in(q) }
 
 // fixedSteps marks, for a question whether its object is fixed
 // (asksIfFixed), the events naming the object that say it done (saysDone),

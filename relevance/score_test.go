@@ -4159,6 +4159,16 @@ func TestASumAskedWhyOfIsTheEventNamingIt(t *testing.T) {
 	firstFor(t, acct, map[string]int{"why did I pay 89.90 on AC-5521?": 1})
 }
 
+// "Is the sync problem on AP-3301 solved?" asks whether a step of the
+// object's story is done (asksIfFixed, in English too): the later event
+// saying it fixed answers it, inheriting all of the match of the event
+// stating the problem, which matches the question best.
+func TestAFixAfterTheProblemAnswersWhetherItIsSolved(t *testing.T) {
+	app := tenMinutesApart([]string{"App account AP-3301: Pro plan, 5 devices", "AP-3301 sync failing on two phones",
+		"AP-3301 sync fixed in version 2.4.1", "AP-3301 invoice 9.99 EUR paid", "Newsletter: new themes out now"})
+	firstFor(t, app, map[string]int{"is the sync problem on AP-3301 solved?": 2, "is ap3301 fixed": 2})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {

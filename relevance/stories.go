@@ -321,6 +321,14 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if cands[j].Time.After(cands[i].Time) {
 					share := w.Thread
+					if how.happened && how.steps != nil && how.steps[j] && docs[j].count(timeHash) == 0 &&
+						!(docs[j].count(moneyHash) > 0 && docs[i].count(moneyHash) > 0 && newSum(cands[j].Text, sumsStated(cands[i].Text))) {
+						// (the step asked, done after the event matching best: "WS-4410
+						// SSO fixed" after "WS-4410 SSO login failing"; not a payment of
+						// another sum, "GX-30118 行程 费用 486 元 已 扣款" after the fine of
+						// 200 元 for "罚款 交 了 吗？")
+						share = w.ThreadAnswer
+					}
 					if noun != 0 && (saysReplaced(&docs[j]) || saysChanged(&docs[j])) && j < len(clauses) && clauses[j]&noun != 0 {
 						// (the thing asked, another now: "MU5405 登机口 变更 为 B15" after
 						// "MU5405 登机口 B12", when the story's first line matches little)
