@@ -2906,6 +2906,9 @@ func cjkStill(norm string) bool {
 // names the step as a done word does ("has SP-4021 been allowed to
 // connect?", "has INV-0917 been settled?").
 func asksIfDone(q text) bool {
+	if outcomeCues.in(q) {
+		return true
+	}
 	if !asksWhetherDone(q) {
 		return false
 	}
@@ -2919,6 +2922,11 @@ func asksIfDone(q text) bool {
 	}
 	return false
 }
+
+// outcomeCues ask in Chinese whether a request or an attempt succeeded
+// ("WZ-55120 申诉 成功 了 吗？", "贷款 批 下来 了 吗？"), as "did my appeal
+// work?" does: its outcome answers it, not the event naming it.
+var outcomeCues = newCueSet([]string{"成功了吗", "成功了没", "通过了吗", "通过了没", "批了吗", "批下来了吗", "批准了吗", "批准了没"})
 
 // echoAnswers gives the events the question's object reaches only by echo
 // or link (an identifier score between 0 and 1) Weights.EchoAnswer when one

@@ -4169,6 +4169,19 @@ func TestAFixAfterTheProblemAnswersWhetherItIsSolved(t *testing.T) {
 	firstFor(t, app, map[string]int{"is the sync problem on AP-3301 solved?": 2, "is ap3301 fixed": 2})
 }
 
+// Whether an appeal succeeded ("TP-3310 申诉 成功 了 吗？", "did my appeal
+// on PT-3310 work?") is answered by its outcome, the decision after the
+// appeal (an appeal, 申诉, is a request; 撤销, "upheld" decide it), not by
+// the event saying it was filed.
+func TestAnAppealIsAnsweredByItsOutcome(t *testing.T) {
+	zh := tenMinutesApart([]string{"停车 罚单 TP-3310：违停，罚款 150 元", "TP-3310 申诉 已 提交",
+		"TP-3310 申诉 结果：撤销 罚款", "月卡 续费 提醒：下 月 到期"})
+	firstFor(t, zh, map[string]int{"TP-3310 申诉 成功 了 吗？": 2, "TP-3310申诉通过了吗": 2})
+	en := tenMinutesApart([]string{"Parking ticket PT-3310: 60 EUR", "PT-3310 appeal submitted",
+		"PT-3310 appeal upheld, no fine to pay", "Permit reminder: renews next month"})
+	firstFor(t, en, map[string]int{"did my appeal on PT-3310 work?": 2})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {

@@ -497,11 +497,11 @@ func saysDecided(d *doc, text string) bool {
 var (
 	reportedWords = map[string]bool{"reported": true, "claimed": true, "complained": true}
 	requestHashes = stemHashes("requested", "request", "disputed", "dispute", "complaint", "applied", "application",
-		"waiting", "awaiting", "pending", "申请", "投诉", "报案", "待审核", "审核中", "等待")
+		"waiting", "awaiting", "pending", "appeal", "appealed", "申请", "投诉", "申诉", "报案", "待审核", "审核中", "等待")
 	repairHashes   = stemHashes("报修", "报障")
-	decisionHashes = stemHashes("通过", "驳回", "拒绝", "批准", "同意", "已退")
+	decisionHashes = stemHashes("通过", "驳回", "拒绝", "批准", "同意", "已退", "维持", "撤销")
 	decidedWords   = map[string]bool{"approved": true, "refused": true, "rejected": true, "declined": true, "denied": true, "accepted": true,
-		"granted": true, "refunded": true, "credited": true, "waived": true}
+		"granted": true, "refunded": true, "credited": true, "waived": true, "upheld": true, "overturned": true}
 )
 
 // solved lets a later event saying that the problem the most relevant one
