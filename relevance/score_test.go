@@ -4182,6 +4182,15 @@ func TestAnAppealIsAnsweredByItsOutcome(t *testing.T) {
 	firstFor(t, en, map[string]int{"did my appeal on PT-3310 work?": 2})
 }
 
+// "E-5510 salary?" asks for a thing of the object: a later line changing
+// another thing of it ("bank account changed") is no newer word on the
+// salary, in English as in Chinese ("班主任 更换" for "几 年级？").
+func TestAnotherThingChangedIsNoNewerValue(t *testing.T) {
+	pay := tenMinutesApart([]string{"Employee E-5510 payroll: 3,900 EUR gross a month", "Employee E-5520 payroll: 4,200 EUR gross a month",
+		"5510 bank account changed", "5520 overtime 10 h approved"})
+	firstFor(t, pay, map[string]int{"E-5510 salary?": 0})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {

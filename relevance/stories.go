@@ -276,12 +276,15 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 			story = handedOn(story, q, ends, first, cands, docs)
 			for _, j := range story {
 				// (a line not naming the noun asked inherits when it says the
-				// object is another now; a Chinese one not when it names another
-				// thing changed, "班主任 更换 为 王 老师" for "几 年级？". Read so for
-				// English lines too it went +5 −3 on the development sets: "which
-				// car is on my permit now?" lost "Vehicle on RP-4471 changed to LK22 BNO",
-				// whose "vehicle" is the car asked by another word)
-				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && (docs[j].marks&scriptCJK == 0 || replacesItself(&docs[j]))) ||
+				// object itself is another now, not when it names another thing
+				// changed: "班主任 更换 为 王 老师" for "几 年级？", "00421 bank
+				// account changed" for "E-00421 salary?". Chinese lines were read
+				// so first; English ones too since stop 88, +5 −2 on the
+				// development sets then (it went +5 −3 at stop 60), losing "Recipe
+				// switched back to chicken" for "what food is coming next time?"
+				// and "Mara in repair, you get 'Selma' instead" for "which boat
+				// …?", whose recipe and Selma are the thing asked by other words)
+				if !statesAsked(&docs[j], asked) && !(how.still && hasAny(&docs[j], standingHashes)) || noun != 0 && (j >= len(clauses) || clauses[j]&noun == 0) && !(saysReplaced(&docs[j]) && replacesItself(&docs[j])) ||
 					how.elsewhere.of(j) || how.only(j) || how.changes && !saysChanged(&docs[j]) && !saysReplaced(&docs[j]) {
 					continue
 				}
