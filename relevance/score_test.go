@@ -4191,6 +4191,15 @@ func TestAnotherThingChangedIsNoNewerValue(t *testing.T) {
 	firstFor(t, pay, map[string]int{"E-5510 salary?": 0})
 }
 
+// "Why did OR-5521 come in two parcels?" asks why an order was split: a
+// part sent alone, or back-ordered, says it (the thesaurus: two parcels,
+// separately, 分批 are a split delivery), not a later problem of the order.
+func TestAnOrderInTwoPartsIsASplitDelivery(t *testing.T) {
+	order := tenMinutesApart([]string{"Order OR-5521: desk and office chair, 640 EUR", "OR-5521 chair back-ordered, desk ships alone",
+		"OR-5521 desk delivered with a dented corner, photos received", "OR-5521 chair delivered"})
+	firstFor(t, order, map[string]int{"why did OR-5521 come in two parcels?": 1})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
