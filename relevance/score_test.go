@@ -4200,6 +4200,15 @@ func TestAnOrderInTwoPartsIsASplitDelivery(t *testing.T) {
 	firstFor(t, order, map[string]int{"why did OR-5521 come in two parcels?": 1})
 }
 
+// "KD-3301 换 了 什么？" asks what was changed: a part replaced (已 更换) is
+// a change as 换成 and 改为 are, and answers it over another change the
+// object's story tells by a word the question does not say.
+func TestAPartReplacedIsAChange(t *testing.T) {
+	net := tenMinutesApart([]string{"宽带 账号 KD-3301：300M，每 月 99 元", "KD-3301 报修：晚上 经常 断网",
+		"KD-3301 师傅 上门：路由器 老化，已 更换", "KD-3301 升级 为 500M，每 月 129 元", "KD-3301 本 月 账单 99 元 已 扣款"})
+	firstFor(t, net, map[string]int{"KD-3301 换 了 什么？": 2})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {

@@ -1556,7 +1556,7 @@ var (
 // a time moved (timeMoves), a value raised or lowered (valueChangedWords), or
 // any other thing.
 var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "adjusted", "instead", "renewed", "resized", "expanded", "enlarged", "shortened",
-	"改为", "改成", "换成", "调整", "更改", "修改", "变更", "reassigned", "改派", "改由",
+	"改为", "改成", "换成", "更换", "调整", "更改", "修改", "变更", "reassigned", "改派", "改由",
 	"corrected", "recalculated", "revised", "amended", "更正", "修正", "重新计算",
 	"chose", "opted"}, valueChangedWords)
 
