@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -287,8 +288,9 @@ func echo(comps []Components, docs []doc, cands []Candidate, rels []float64, sha
 		}
 		story++
 		d := &docs[i]
+		sc.chars = cjkChars(sc.chars[:0], cands[i].Text) // (a Chinese character alone is no word two events share: "区" of "朝阳 区" and of "小区")
 		for _, h := range d.terms() {
-			if d.storyWord(h) {
+			if d.storyWord(h) && !slices.Contains(sc.chars, h) {
 				storyWords = append(storyWords, h)
 			}
 		}
@@ -575,3 +577,42 @@ func contested(qids []ident, docs []doc) bool {
 	}
 	return false
 }
+
+// cjkChars appends to out the hashes of a text's Chinese (or other CJK) characters as
+// terms of their own, but a unit counted after a number ("4 位", "2 盒", "10
+// 节": what a count of the story counts), unless money's or a date's or a
+// time's (notCounted: "300 元", "12 月", "9 点" tell no one story).
+func cjkChars(out []uint64, text string) []uint64 {
+	from := len(out)
+	var before rune // (the rune before r, across spaces)
+	each := func(f func(r rune, h uint64, unit bool)) {
+		before = 0
+		for _, r := range text {
+			if r == ' ' {
+				continue
+			}
+			if isCJK(r) {
+				var buf [4]byte
+				f(r, termHash(string(buf[:utf8.EncodeRune(buf[:], r)])), unicode.IsDigit(before) && !strings.ContainsRune(notCounted, r))
+			}
+			before = r
+		}
+	}
+	each(func(_ rune, h uint64, unit bool) {
+		if !unit && !slices.Contains(out[from:], h) {
+			out = append(out, h)
+		}
+	})
+	each(func(_ rune, h uint64, unit bool) { // (a unit anywhere in the text is one: "桌位 … 5 位")
+		if unit {
+			if k := slices.Index(out[from:], h); k >= 0 {
+				out = slices.Delete(out, from+k, from+k+1)
+			}
+		}
+	})
+	return out
+}
+
+// notCounted are the Chinese units after a number that count money, a date
+// or a time, not a thing of a story.
+const notCounted = "元块角分毛月日号点时天年周"

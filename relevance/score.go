@@ -2749,6 +2749,7 @@ type scratch struct {
 	keys           [][2]uint64 // (analysesOf)
 	at             []int
 	storyWords     []uint64 // (echo)
+	chars          []uint64 // (echo: cjkChars)
 	uses           []storyUse
 	named          []namedEvent
 	questions      []int    // (ranking.questions)

@@ -4209,6 +4209,16 @@ func TestAPartReplacedIsAChange(t *testing.T) {
 	firstFor(t, net, map[string]int{"KD-3301 换 了 什么？": 2})
 }
 
+// A notice naming no object is no echo of one's story by a character
+// alone: "小区 12 月 停车 费 调整 为 300 元" shares only 月 with "月租" of
+// FW-5521's lease, and is not about it (cjkChars: a Chinese character alone
+// is no word two events share).
+func TestACharacterAloneTiesNoNoticeToAnObject(t *testing.T) {
+	flat := tenMinutesApart([]string{"合同 FW-5521：两 室 一 厅，月租 3 200 元，押 一 付 三", "FW-5521 押金 3 200 元 已 收",
+		"FW-5521 空调 报修，周五 上门", "FW-5521 空调 已 修 好", "FW-5521 明年 起 月租 涨 到 3 400 元", "小区 12 月 停车 费 调整 为 300 元"})
+	firstWithVectors(t, flat, map[string]int{"FW-5521 为什么 涨价？": 4})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
