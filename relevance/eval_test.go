@@ -1122,6 +1122,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// loan, a SaaS workspace, a Chinese parcel), written at stop 88 after its
 	// first changes, committed unread and read once as proof (with the
 	// stop's start build too);
+	// -blind-391.json to -blind-394.json (the same shape: a kitchen fitting,
+	// a Chinese car insurance claim, tutoring, a Chinese water meter; a
+	// mobile contract, a Chinese eye clinic, a van rental, a Chinese web
+	// shop exchange; a roofer, a Chinese driving school, library loans,
+	// Chinese lift repairs; pet insurance, a Chinese courier, a gym, a
+	// Chinese car rental), written at stop 88's end after its changes,
+	// committed unread and read once as proof (with the stop's start build
+	// too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1328,7 +1336,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-384.json"}, {"../examples/evalset-blind-385.json"},
 		{"../examples/evalset-blind-386.json"}, {"../examples/evalset-blind-387.json"},
 		{"../examples/evalset-blind-388.json"}, {"../examples/evalset-blind-389.json"},
-		{"../examples/evalset-blind-390.json"},
+		{"../examples/evalset-blind-390.json"}, {"../examples/evalset-blind-391.json"},
+		{"../examples/evalset-blind-392.json"}, {"../examples/evalset-blind-393.json"},
+		{"../examples/evalset-blind-394.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
