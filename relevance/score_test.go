@@ -4219,6 +4219,15 @@ func TestACharacterAloneTiesNoNoticeToAnObject(t *testing.T) {
 	firstWithVectors(t, flat, map[string]int{"FW-5521 为什么 涨价？": 4})
 }
 
+// "Did I buy more data for MB-7710?" asks about an add-on: "extra 10 GB
+// added" says it (the thesaurus: buying more is an extra, an add-on), not
+// the event saying the data ran out.
+func TestBuyingMoreIsAnExtraAdded(t *testing.T) {
+	phone := tenMinutesApart([]string{"Contract MB-7710: 10 GB plan, 15.99 EUR a month", "MB-7710 data limit reached, speed reduced",
+		"MB-7710 extra 10 GB added, 7.00 EUR", "Contract MB-7719: second SIM, 9.99 EUR a month"})
+	firstFor(t, phone, map[string]int{"did I buy more data for MB-7710?": 2})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
