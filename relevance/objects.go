@@ -584,30 +584,27 @@ func contested(qids []ident, docs []doc) bool {
 // time's (notCounted: "300 元", "12 月", "9 点" tell no one story).
 func cjkChars(out []uint64, text string) []uint64 {
 	from := len(out)
-	var before rune // (the rune before r, across spaces)
-	each := func(f func(r rune, h uint64, unit bool)) {
-		before = 0
+	each := func(f func(h uint64, unit bool)) {
+		var before rune // (the rune before, across spaces)
 		for _, r := range text {
 			if r == ' ' {
 				continue
 			}
 			if isCJK(r) {
 				var buf [4]byte
-				f(r, termHash(string(buf[:utf8.EncodeRune(buf[:], r)])), unicode.IsDigit(before) && !strings.ContainsRune(notCounted, r))
+				f(termHash(string(buf[:utf8.EncodeRune(buf[:], r)])), unicode.IsDigit(before) && !strings.ContainsRune(notCounted, r))
 			}
 			before = r
 		}
 	}
-	each(func(_ rune, h uint64, unit bool) {
+	each(func(h uint64, unit bool) {
 		if !unit && !slices.Contains(out[from:], h) {
 			out = append(out, h)
 		}
 	})
-	each(func(_ rune, h uint64, unit bool) { // (a unit anywhere in the text is one: "桌位 … 5 位")
-		if unit {
-			if k := slices.Index(out[from:], h); k >= 0 {
-				out = slices.Delete(out, from+k, from+k+1)
-			}
+	each(func(h uint64, unit bool) { // (a unit anywhere in the text is one: "桌位 … 5 位")
+		if k := slices.Index(out[from:], h); unit && k >= 0 {
+			out = slices.Delete(out, from+k, from+k+1)
 		}
 	})
 	return out
