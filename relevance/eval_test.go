@@ -1130,6 +1130,11 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese car rental), written at stop 88's end after its changes,
 	// committed unread and read once as proof (with the stop's start build
 	// too);
+	// -blind-395.json and -blind-396.json (the same shape: windows, a
+	// Chinese coding class, a parcel at a pick-up station, a Chinese charging
+	// order; a dentist, a Chinese car service, broadband, a Chinese tour),
+	// written at stop 88's end after the 391st-394th became development sets,
+	// committed unread and read once as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1338,7 +1343,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-388.json"}, {"../examples/evalset-blind-389.json"},
 		{"../examples/evalset-blind-390.json"}, {"../examples/evalset-blind-391.json"},
 		{"../examples/evalset-blind-392.json"}, {"../examples/evalset-blind-393.json"},
-		{"../examples/evalset-blind-394.json"},
+		{"../examples/evalset-blind-394.json"}, {"../examples/evalset-blind-395.json"},
+		{"../examples/evalset-blind-396.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
