@@ -4228,6 +4228,15 @@ func TestBuyingMoreIsAnExtraAdded(t *testing.T) {
 	firstFor(t, phone, map[string]int{"did I buy more data for MB-7710?": 2})
 }
 
+// "When is KW-2210 fitted?" asks when it is installed: the installation
+// booked answers (the thesaurus: a thing fitted is installed), not a later
+// event stating another time of the order.
+func TestAThingFittedIsInstalled(t *testing.T) {
+	order := tenMinutesApart([]string{"Order KW-2210: 4 windows, triple glazing, 3,900 EUR", "KW-2210 installation booked 12 May, 1 day",
+		"KW-2210 production started", "KW-2210 delivery to our depot on 2 May"})
+	firstFor(t, order, map[string]int{"when is KW-2210 fitted?": 1})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
