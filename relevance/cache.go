@@ -288,7 +288,7 @@ func wordSet(s string) map[string]bool {
 func notLetterOrDigit(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // billingWords bill or pay; billLineWords are the others a bill says.
-var billingWords = wordSet(`invoice invoiced paid charged billed bill receipt payment 付 已付 支付 缴 缴费 缴纳 扣 扣款 扣除
+var billingWords = wordSet(`invoice invoiced paid charged billed bill receipt payment deposit 押金 定金 订金 付 已付 支付 缴 缴费 缴纳 扣 扣款 扣除
 	账单 发票 付款 收费 收取 出账 交`)
 var billLineWords = wordSet(`total by card cash for at pickup pick-up to your via direct debit received ending pay in full on
 	of with and the a an sent amount 已 元 从 共 合计 费 费用 通过 微信 支付宝 银行卡 现金 账户 余额 自动 成功 中`)
@@ -923,7 +923,7 @@ var analyses = lru.New[[2]uint64, doc](CacheEntries)
 // Analyze or termHash would give another result for some text: a reader then
 // analyses the text itself rather than trust an analysis its writer made
 // differently (TestEncodedAnalysisVersion fails until it is bumped).
-const analysisVersion = 314
+const analysisVersion = 315
 
 // EncodeAnalysis is text's analysis as bytes, for a cache to keep beside the
 // event: a reader passes them back as Candidate.Analysis, and the text is not
