@@ -1298,6 +1298,8 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	"自提点", "驿站", "门卫", "药房", "医院", "机场", "停车场", "丰巢", "代收点", "快递站", "收发室",
 	// where an exam is taken
 	"考场", "考点", "车管所",
+	// where money was spent (a mall, a supermarket, a petrol station)
+	"商场", "超市", "商城", "广场", "便利店", "专卖店", "加油站", "电器城",
 	// where a vehicle is parked (a parking space, a berth, a garage; not a
 	// warehouse: "因 仓库 缺货" says where goods ran out)
 	"车位", "泊位", "车库")

@@ -4250,6 +4250,15 @@ func TestADepositIsNoNewsOfTheJob(t *testing.T) {
 	firstWithVectors(t, job, map[string]int{"are the lights done?": 1})
 }
 
+// "XK-5521 在 哪里 花 的 1299？" asks where money was spent: a mall, a
+// supermarket, a petrol station is a place (cjkPlaceWords), so the purchase
+// naming one answers, not the instalment plan of the same sum.
+func TestWhereMoneyWasSpentIsAPlace(t *testing.T) {
+	card := tenMinutesApart([]string{"信用卡 XK-5521：额度 20000 元", "XK-5521 消费 1299 元：万达 商场",
+		"XK-5521 消费 1299 元 申请 分 6 期", "XK-5521 本期 账单 860 元"})
+	firstFor(t, card, map[string]int{"XK-5521 在 哪里 花 的 1299？": 1})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
