@@ -4259,6 +4259,15 @@ func TestWhereMoneyWasSpentIsAPlace(t *testing.T) {
 	firstFor(t, card, map[string]int{"XK-5521 在 哪里 花 的 1299？": 1})
 }
 
+// A device short of oil, refrigerant or water (缺油, 缺氟, 缺水) has a fault:
+// "KT-6610 是 什么 原因？" is answered by the check that found it, not by the
+// repair done after it.
+func TestADeviceShortOfOilHasAFault(t *testing.T) {
+	ac := tenMinutesApart([]string{"报修 单 KT-6610：空调 不 制冷", "KT-6610 师傅 检查：空调 缺 氟",
+		"KT-6610 已 加 氟，制冷 恢复", "KT-6610 维修 费 150 元 已 付"})
+	firstFor(t, ac, map[string]int{"KT-6610 是 什么 原因？": 1})
+}
+
 // "What did I buy on SH-2201?" asks what was ordered: the order placed, not
 // its later news (the thesaurus: "did I buy" is "ordered", "order placed").
 func TestWhatWasBoughtIsTheOrder(t *testing.T) {
