@@ -280,7 +280,7 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				// changed: "班主任 更换 为 王 老师" for "几 年级？", "00421 bank
 				// account changed" for "E-00421 salary?". Chinese lines were read
 				// so first; English ones too since stop 88, +5 −2 on the
-				// development sets then (it went +5 −3 at stop 60), losing "Recipe
+				// development sets then (it went +5 −3 at stop 72), losing "Recipe
 				// switched back to chicken" for "what food is coming next time?"
 				// and "Mara in repair, you get 'Selma' instead" for "which boat
 				// …?", whose recipe and Selma are the thing asked by other words)
