@@ -1001,7 +1001,7 @@ func noStoryTerms(text string) []uint64 {
 // ("does HS-4410 have a certificate yet?": certificate).
 func askedNoun(words, terms []string) uint64 {
 	for k, w := range words {
-		var n int
+		n, end := 0, len(words) // (the noun's words begin at n; the question's end)
 		switch {
 		case w == "what" || w == "which":
 			var ok bool
@@ -1009,15 +1009,15 @@ func askedNoun(words, terms []string) uint64 {
 				return 0
 			}
 		case (w == "have" || w == "has" || w == "got") && k > 0 && k+2 < len(words) && (words[k+1] == "a" || words[k+1] == "an" || words[k+1] == "any"):
-			n = k + 2 // (whether the object has the thing: "does HS-4410 have a certificate yet?")
-			if last := len(words) - 1; words[last] == "yet" || words[last] == "already" || words[last] == "now" {
-				words = words[:last]
+			n = k + 2 // (whether the object has the thing: "does HS-4410 have a certificate yet?", its "yet" no part of it)
+			if last := words[end-1]; last == "yet" || last == "already" || last == "now" {
+				end--
 			}
 		default:
 			continue
 		}
 		var bits uint64
-		for m := n; m < len(words) && m < n+3; m++ {
+		for m := n; m < end && m < n+3; m++ {
 			if nounFollowers[words[m]] {
 				if m > n {
 					return bits
@@ -1032,7 +1032,7 @@ func askedNoun(words, terms []string) uint64 {
 				break
 			}
 			bits |= 1 << j
-			if m+1 == len(words) {
+			if m+1 == end {
 				return bits // (the question ends with it: "CI-5520 what cover?", "which gate?")
 			}
 		}
