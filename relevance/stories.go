@@ -288,56 +288,57 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					how.elsewhere.of(j) || how.only(j) || how.changes && !saysChanged(&docs[j]) && !saysReplaced(&docs[j]) {
 					continue
 				}
-				if cands[j].Time.After(cands[first].Time) {
-					share := firstShare
-					done := how.happened && saysStepDone(how.steps, j, &docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0
-					if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || done ||
-						noun != 0 && saysReplaced(&docs[j]) && (j < len(clauses) && clauses[j]&noun != 0 || replacesItself(&docs[j])) {
+				if !cands[j].Time.After(cands[first].Time) {
+					continue // (nor after i, which is no earlier than the story's first)
+				}
+				done := how.happened && saysStepDone(how.steps, j, &docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0
+				share := firstShare
+				if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || done ||
+					noun != 0 && saysReplaced(&docs[j]) && (j < len(clauses) && clauses[j]&noun != 0 || replacesItself(&docs[j])) {
+					share = w.ThreadAnswer
+				}
+				if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
+					share = min(share, w.Thread) // (a payment on the thing: its date is the payment's)
+				}
+				if how.sum && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) && (!sameSums(&docs[j], &docs[first], q) || !how.newest && newSum(cands[j].Text, sumsStated(cands[first].Text))) {
+					// (another sum: a purchase on the card after its bill, a deposit on a quote;
+					// or after another purchase, "消费 19 元：美团" after "消费 2,380 元：京东",
+					// whose sums no identifier holds; not for the newest: "how much now?")
+					share = min(share, w.Thread)
+				}
+				if how.noMoney && !done && docs[j].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
+					share = min(share, w.Thread) // (a payment on the thing: "HG-1101 prepaid: 350.00 EUR" for "what's the Lisbon room like?")
+				}
+				if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
+					share = w.ThreadAnswer
+				}
+				if how.deed {
+					if saysDeed(cands[j].Text) {
 						share = w.ThreadAnswer
-					}
-					if how.when && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
-						share = min(share, w.Thread) // (a payment on the thing: its date is the payment's)
-					}
-					if how.sum && docs[j].count(moneyHash) > 0 && docs[first].count(moneyHash) > 0 && !saysChanged(&docs[j]) && (!sameSums(&docs[j], &docs[first], q) || !how.newest && newSum(cands[j].Text, sumsStated(cands[first].Text))) {
-						// (another sum: a purchase on the card after its bill, a deposit on a quote;
-						// or after another purchase, "消费 19 元：美团" after "消费 2,380 元：京东",
-						// whose sums no identifier holds; not for the newest: "how much now?")
+					} else {
 						share = min(share, w.Thread)
 					}
-					if how.noMoney && !done && docs[j].count(moneyHash) > 0 && !saysChanged(&docs[j]) {
-						share = min(share, w.Thread) // (a payment on the thing: "HG-1101 prepaid: 350.00 EUR" for "what's the Lisbon room like?")
-					}
-					if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
-						share = w.ThreadAnswer
-					}
-					if how.deed {
-						if saysDeed(cands[j].Text) {
-							share = w.ThreadAnswer
-						} else {
-							share = min(share, w.Thread)
-						}
-					}
-					if how.noBill && docs[j].marks&markBill != 0 {
-						share = min(share, w.Thread) // ("TS-40771 fitting and storage 79 EUR paid" for "where are my winter tyres?")
-					}
-					comps[j].Thread = max(comps[j].Thread, share*rels[first])
 				}
+				if how.noBill && docs[j].marks&markBill != 0 {
+					share = min(share, w.Thread) // ("TS-40771 fitting and storage 79 EUR paid" for "where are my winter tyres?")
+				}
+				comps[j].Thread = max(comps[j].Thread, share*rels[first])
 				if cands[j].Time.After(cands[i].Time) {
-					share := w.Thread
-					if how.happened && how.steps != nil && how.steps[j] && docs[j].count(timeHash) == 0 &&
+					after := w.Thread // (its share of the match of i, the event matching best)
+					if done && how.steps != nil &&
 						!(docs[j].count(moneyHash) > 0 && docs[i].count(moneyHash) > 0 && newSum(cands[j].Text, sumsStated(cands[i].Text))) {
 						// (the step asked, done after the event matching best: "WS-4410
 						// SSO fixed" after "WS-4410 SSO login failing"; not a payment of
 						// another sum, "GX-30118 行程 费用 486 元 已 扣款" after the fine of
 						// 200 元 for "罚款 交 了 吗？")
-						share = w.ThreadAnswer
+						after = w.ThreadAnswer
 					}
 					if noun != 0 && (saysReplaced(&docs[j]) || saysChanged(&docs[j])) && j < len(clauses) && clauses[j]&noun != 0 {
 						// (the thing asked, another now: "MU5405 登机口 变更 为 B15" after
 						// "MU5405 登机口 B12", when the story's first line matches little)
-						share = w.ThreadAnswer
+						after = w.ThreadAnswer
 					}
-					comps[j].Thread = max(comps[j].Thread, share*rels[i])
+					comps[j].Thread = max(comps[j].Thread, after*rels[i])
 				}
 			}
 		}
