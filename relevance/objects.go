@@ -583,6 +583,10 @@ func contested(qids []ident, docs []doc) bool {
 // 节": what a count of the story counts), unless money's or a date's or a
 // time's (notCounted: "300 元", "12 月", "9 点" tell no one story).
 func cjkChars(out []uint64, text string) []uint64 {
+	if strings.IndexFunc(text, isCJK) < 0 {
+		return out
+	}
+	text = normalise(text) // (as the analysis reads it: "區" is the term "区")
 	from := len(out)
 	each := func(f func(h uint64, unit bool)) {
 		var before rune // (the rune before, across spaces)

@@ -4220,6 +4220,11 @@ func TestACharacterAloneTiesNoNoticeToAnObject(t *testing.T) {
 	flat := tenMinutesApart([]string{"合同 FW-5521：两 室 一 厅，月租 3 200 元，押 一 付 三", "FW-5521 押金 3 200 元 已 收",
 		"FW-5521 空调 报修，周五 上门", "FW-5521 空调 已 修 好", "FW-5521 明年 起 月租 涨 到 3 400 元", "小区 12 月 停车 费 调整 为 300 元"})
 	firstWithVectors(t, flat, map[string]int{"FW-5521 为什么 涨价？": 4})
+	// the same written in traditional characters, read as the analysis
+	// reads them (月 and 區 of "區" alike)
+	trad := tenMinutesApart([]string{"合同 FW-5521：兩 室 一 廳，月租 3 200 元，押 一 付 三", "FW-5521 押金 3 200 元 已 收",
+		"FW-5521 空調 報修，週五 上門", "FW-5521 空調 已 修 好", "FW-5521 明年 起 月租 漲 到 3 400 元", "小區 12 月 停車 費 調整 為 300 元"})
+	firstWithVectors(t, trad, map[string]int{"FW-5521 為什麼 漲價？": 4})
 }
 
 // "Did I buy more data for MB-7710?" asks about an add-on: "extra 10 GB
