@@ -1135,6 +1135,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// order; a dentist, a Chinese car service, broadband, a Chinese tour),
 	// written at stop 88's end after the 391st-394th became development sets,
 	// committed unread and read once as proof;
+	// -blind-397.json to -blind-400.json (the same shape, spaced and unspaced
+	// Chinese: an online pharmacy, Chinese property repairs, a gym, a Chinese
+	// courier; a hotel, a Chinese driving school, a car insurance claim, a
+	// Chinese water bill; a laptop repair, a Chinese health check, a rented
+	// flat, Chinese appliances; a flight, Chinese home cleaning, streaming,
+	// Chinese parking), written at stop 89's start before any change,
+	// committed unread and read once as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1344,7 +1351,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-390.json"}, {"../examples/evalset-blind-391.json"},
 		{"../examples/evalset-blind-392.json"}, {"../examples/evalset-blind-393.json"},
 		{"../examples/evalset-blind-394.json"}, {"../examples/evalset-blind-395.json"},
-		{"../examples/evalset-blind-396.json"},
+		{"../examples/evalset-blind-396.json"}, {"../examples/evalset-blind-397.json"},
+		{"../examples/evalset-blind-398.json"}, {"../examples/evalset-blind-399.json"},
+		{"../examples/evalset-blind-400.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
