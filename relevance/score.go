@@ -1230,6 +1230,9 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 		if len(qids) > 0 && asksIfItHolds(q.normalised(), still, whether) && (noun == 0 || slices.Contains(q.normalised().words, "still")) {
 			how.holds = qids
 		}
+		if happened {
+			how.sumKinds = sumKindsIn(q.normalised().norm)
+		}
 		how.changes = asksWhatChanged(q.normalised())
 		how.deed = asksDeed(q.normalised())
 		how.noBill = !rk.billsAnswer

@@ -4455,3 +4455,13 @@ func TestAThingMissingThenReceived(t *testing.T) {
 	})
 	firstFor(t, cands, map[string]int{"did you get the invoice from my dentist?": 2})
 }
+
+// "Did you get my deposit for BK-5520?" asks whether a payment of money was
+// made: a later receipt of another sum on the same booking (the balance) is
+// no newer word on the deposit, though it says "received" too, and inherits
+// no more than the share Weights.Thread (inheritance.ofMoney).
+func TestAPaymentOfAnotherSumDoesNotAnswerWhetherOneWasPaid(t *testing.T) {
+	venue := tenMinutesApart([]string{"Booking BK-5520: garden hall 14 June, deposit 600 EUR, balance 1,800 EUR", "BK-5520 deposit 600 EUR received",
+		"Catering menu CM-31 chosen: buffet for 80", "CM-31 tasting booked Friday 17:00", "BK-5520 balance 1,800 EUR received"})
+	firstFor(t, venue, map[string]int{"did you get my deposit for BK-5520?": 1})
+}

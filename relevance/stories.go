@@ -145,6 +145,13 @@ type inheritance struct {
 	// it asks whether something has happened and names money or an amount
 	// (aboutMoney): an event saying money was paid says it is done
 	aboutMoney bool
+	// the kinds of sum a question whether something has happened names
+	// (sumKindsIn: "did they get my deposit for LS-2024-118?", "罚款 交 了
+	// 吗？"): a later event naming other kinds of sum and none of these is a
+	// payment of another kind ("LS-2024-118 rent for July received, 950
+	// EUR"), no step asked done and no newer word on it: it inherits no more
+	// than the share wT
+	sumKinds uint32
 	// for happened, the events saying the question's own step done, when
 	// one does (stepsDone): another step done is no answer then
 	steps []bool
@@ -291,7 +298,14 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				if !cands[j].Time.After(cands[first].Time) {
 					continue // (nor after i, which is no earlier than the story's first)
 				}
-				done := how.happened && saysStepDone(how.steps, j, &docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0
+				// (the step asked done: not a payment of another sum than i's,
+				// "GX-30118 行程 费用 486 元 已 扣款" after the fine of 200 元 for
+				// "罚款 交 了 吗？", nor of another kind than the question names,
+				// "LS-2024-118 rent for July received, 950 EUR" for "did they get
+				// my deposit …?", whose lease named the rent's sum too)
+				otherKind := how.sumKinds != 0 && anotherKind(cands[j].Text, how.sumKinds)
+				otherSum := docs[j].count(moneyHash) > 0 && anotherSum(j, i, cands, docs) || otherKind
+				done := how.happened && saysStepDone(how.steps, j, &docs[j], cands[j].Text, how.aboutMoney) && docs[j].count(timeHash) == 0 && !otherSum
 				share := firstShare
 				if (how.costs || how.newest && noun != 0) && saysChanged(&docs[j]) || done ||
 					noun != 0 && saysReplaced(&docs[j]) && (j < len(clauses) && clauses[j]&noun != 0 || replacesItself(&docs[j])) {
@@ -312,6 +326,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
 					share = w.ThreadAnswer
 				}
+				if otherKind && !saysChanged(&docs[j]) {
+					share = min(share, w.Thread) // (a payment of another kind: "LS-2024-118 rent for July received, 950 EUR" for "did they get my deposit …?")
+				}
 				if how.deed {
 					if saysDeed(cands[j].Text) {
 						share = w.ThreadAnswer
@@ -325,12 +342,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				comps[j].Thread = max(comps[j].Thread, share*rels[first])
 				if cands[j].Time.After(cands[i].Time) {
 					after := w.Thread // (its share of the match of i, the event matching best)
-					if done && how.steps != nil &&
-						!(docs[j].count(moneyHash) > 0 && docs[i].count(moneyHash) > 0 && newSum(cands[j].Text, sumsStated(cands[i].Text))) {
+					if done && how.steps != nil {
 						// (the step asked, done after the event matching best: "WS-4410
-						// SSO fixed" after "WS-4410 SSO login failing"; not a payment of
-						// another sum, "GX-30118 行程 费用 486 元 已 扣款" after the fine of
-						// 200 元 for "罚款 交 了 吗？")
+						// SSO fixed" after "WS-4410 SSO login failing")
 						after = w.ThreadAnswer
 					}
 					if noun != 0 && (saysReplaced(&docs[j]) || saysChanged(&docs[j])) && j < len(clauses) && clauses[j]&noun != 0 {
@@ -1802,4 +1816,50 @@ func namesItsEnd(m, j, first *doc) bool {
 		}
 	}
 	return false
+}
+
+// anotherSum reports that the j-th event states a sum the k-th, which states
+// sums, does not: a payment of another sum than it.
+func anotherSum(j, k int, cands []Candidate, docs []doc) bool {
+	return docs[k].count(moneyHash) > 0 && newSum(cands[j].Text, sumsStated(cands[k].Text))
+}
+
+// sumKinds are kinds of sum a payment is of: a deposit is not the rent, nor
+// a fine the fee it was fined for (English words, Chinese ones in a text).
+var sumKinds = []string{"deposit", "rent", "balance", "fee", "fees", "salary", "refund", "payout", "premium", "fine", "tuition", "excess", "instalment", "installment",
+	"押金", "定金", "订金", "租金", "房租", "尾款", "余款", "罚款", "工资", "退款", "学费", "保费"}
+
+// sumKindBits are the English sumKinds' bits (sumKindsIn).
+var sumKindBits = func() map[string]uint32 {
+	m := map[string]uint32{}
+	for k, kind := range sumKinds {
+		if kind[0] < utf8.RuneSelf {
+			m[kind] = 1 << k
+		}
+	}
+	return m
+}()
+
+// anotherKind reports that text names kinds of sum (sumKindsIn) and none of
+// kinds.
+func anotherKind(text string, kinds uint32) bool {
+	in := sumKindsIn(text)
+	return in != 0 && in&kinds == 0
+}
+
+// sumKindsIn is the set of sumKinds text names, as bits in sumKinds' order.
+func sumKindsIn(text string) uint32 {
+	var set uint32
+	var buf [24]byte
+	for i := 0; i < len(text); {
+		w, next := latinWord(text, i, &buf)
+		set |= sumKindBits[string(w)]
+		i = next
+	}
+	for k, kind := range sumKinds {
+		if kind[0] >= utf8.RuneSelf && strings.Contains(text, kind) {
+			set |= 1 << k
+		}
+	}
+	return set
 }
