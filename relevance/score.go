@@ -1233,6 +1233,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 		if happened {
 			how.sumKinds = sumKindsIn(q.normalised().norm)
 		}
+		how.required = !still && !happened && asksIfRequired(q.normalised())
 		how.changes = asksWhatChanged(q.normalised())
 		how.deed = asksDeed(q.normalised())
 		how.noBill = !rk.billsAnswer
@@ -2801,13 +2802,38 @@ func Recency(now, t time.Time, halfLife time.Duration) float64 {
 // UniqueTerms are text's analysed terms, each once, in order.
 func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 
+// asksIfRequired reports a question whether something is required of the
+// customer that is no payment owed ("do I have to fast for TJ-5530?", "must I
+// bring towels?", "TJ-5530 要 空腹 吗？", "需要 带 证件 吗？"): the event stating
+// the requirement answers it, not the later events of its object's story,
+// which say nothing of it (inheritance.required). Not a question whether it
+// still is (stillAsked), was done (了吗) or is owed (asksIfStillOwed).
+func asksIfRequired(q text) bool {
+	w := q.words
+	if len(w) > 3 && (w[0] == "do" || w[0] == "does") && (w[2] == "have" || w[2] == "need") && w[3] == "to" ||
+		len(w) > 2 && (w[0] == "must" || w[0] == "should") && (w[1] == "i" || w[1] == "we") {
+		return true
+	}
+	k := strings.LastIndex(q.norm, "吗")
+	if k < 0 || strings.HasSuffix(q.norm[:k], "了") || strings.Contains(q.norm[:k], "还") {
+		return false
+	}
+	r := strings.Index(q.norm[:k], "要")
+	return r >= 0 && !strings.HasPrefix(q.norm[r:], "要不要") || strings.Contains(q.norm[:k], "需")
+}
+
 // asksIfStillOwed reports a question whether something must still be done
 // or paid ("do I have to pay the fine for BLT2208?", "do we need to send
 // anything?"): where the thing's story stands answers it, as for "still".
 func asksIfStillOwed(q text) bool {
 	w := q.words
-	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to"
+	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to" && owingVerbs[w[4]]
 }
+
+// owingVerbs are what a customer may still owe ("do I have to pay …?", "do
+// we need to send anything?"); "do I have to fast for TJ-5530?" asks what is
+// required (asksIfRequired).
+var owingVerbs = map[string]bool{"pay": true, "send": true, "do": true, "sign": true, "return": true, "settle": true, "give": true, "provide": true, "submit": true, "upload": true}
 
 // cjkWhereItIs reports a Chinese question (its norm, its Chinese joined:
 // questionText) asking where a thing is: 在哪 (在哪里, 在哪儿) or 在什么地方,

@@ -3891,7 +3891,6 @@ func TestANewerAnswerCountsAsNamingItsObject(t *testing.T) {
 	}
 }
 
-// embedded is cands with the offline embedder's vectors.
 // firstWithVectors is firstFor with the offline embedder's vectors, of the
 // candidates and of each question.
 func firstWithVectors(t *testing.T, cands []relevance.Candidate, want map[string]int) {
@@ -3905,6 +3904,7 @@ func firstWithVectors(t *testing.T, cands []relevance.Candidate, want map[string
 	}
 }
 
+// embedded is cands with the offline embedder's vectors.
 func embedded(t *testing.T, cands []relevance.Candidate) []relevance.Candidate {
 	emb := testenv.LocalEmbedder(t, 384)
 	for i := range cands {
@@ -4464,4 +4464,18 @@ func TestAPaymentOfAnotherSumDoesNotAnswerWhetherOneWasPaid(t *testing.T) {
 	venue := tenMinutesApart([]string{"Booking BK-5520: garden hall 14 June, deposit 600 EUR, balance 1,800 EUR", "BK-5520 deposit 600 EUR received",
 		"Catering menu CM-31 chosen: buffet for 80", "CM-31 tasting booked Friday 17:00", "BK-5520 balance 1,800 EUR received"})
 	firstFor(t, venue, map[string]int{"did you get my deposit for BK-5520?": 1})
+}
+
+// "Do I have to fast for LB-3310?" and "HY-2210 要 空腹 吗？" ask what is
+// required (asksIfRequired): the event stating the requirement answers, not
+// the later events of the test's story, which say nothing of it and inherit
+// no more than Weights.Thread from it (with the offline embedder's vectors,
+// near alike for all, that share is what keeps them below the first).
+func TestWhatIsRequiredIsTheEventStatingIt(t *testing.T) {
+	lab := tenMinutesApart([]string{"Lab test LB-3310: 3 June 7:30, come fasting", "LB-3310 sample taken", "LB-3310 glucose normal",
+		"LB-3310 cholesterol high, see your doctor", "LB-3310 report ready to download", "Follow-up LB-3391: 10 June"})
+	firstWithVectors(t, lab, map[string]int{"do I have to fast for LB-3310?": 0, "must I fast for LB-3310?": 0})
+	huayan := tenMinutesApart([]string{"化验 预约 HY-2210：6 月 3 日 7:30，空腹", "HY-2210 已 抽血", "HY-2210 血糖 结果 正常", "HY-2210 血脂 偏高，请 复诊",
+		"HY-2210 报告 已 出，可 下载", "复诊 预约 HY-2291：6 月 10 日"})
+	firstWithVectors(t, huayan, map[string]int{"HY-2210 要 空腹 吗？": 0, "HY-2210要空腹吗": 0, "HY-2210 需要 空腹 吗": 0})
 }

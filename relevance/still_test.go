@@ -55,3 +55,31 @@ func TestAsksWhyChanged(t *testing.T) {
 		}
 	}
 }
+
+// A question whether something is required of the customer (asksIfRequired),
+// not whether it still is, was done, or is owed.
+func TestAsksIfRequired(t *testing.T) {
+	for q, want := range map[string]bool{
+		"do I have to fast for LB-3310?": true,
+		"do we need to bring helmets?":   true,
+		"must I bring ID?":               true,
+		"HY-2210 要 空腹 吗？":                true,
+		"需要带证件吗":                         true,
+		"what do I need to bring?":       false,
+		"停车 要不要 钱？":                      false,
+		"HY-2210 要 多久？":                  false,
+		"报告 出 了 吗？":                      false,
+		"还 要 交 钱 吗？":                     false,
+		"when is the test?":              false,
+	} {
+		if got := asksIfRequired(questionText(q)); got != want {
+			t.Errorf("asksIfRequired(%q) = %v, want %v", q, got, want)
+		}
+	}
+	// (a payment still owed is asked whether it still is: asksIfStillOwed)
+	for q, want := range map[string]bool{"do I have to pay the fine for BLT2208?": true, "do I have to fast for LB-3310?": false} {
+		if got := asksIfStillOwed(questionText(q)); got != want {
+			t.Errorf("asksIfStillOwed(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

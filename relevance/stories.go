@@ -152,6 +152,11 @@ type inheritance struct {
 	// EUR"), no step asked done and no newer word on it: it inherits no more
 	// than the share wT
 	sumKinds uint32
+	// it asks whether something is required (asksIfRequired: "TJ-5530 要
+	// 空腹 吗？"): a later event matching none of its words and saying
+	// nothing changed says nothing of the requirement the first states
+	// ("TJ-5530 体检 报告 已 生成"), and inherits no more than the share wT
+	required bool
 	// for happened, the events saying the question's own step done, when
 	// one does (stepsDone): another step done is no answer then
 	steps []bool
@@ -325,6 +330,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if j < len(clauses) && clauses[j]&^clauses[first] != 0 {
 					share = w.ThreadAnswer
+				}
+				if how.required && (j >= len(clauses) || clauses[j] == 0) && !saysAChange(&docs[j]) {
+					share = min(share, w.Thread)
 				}
 				if otherKind && !saysChanged(&docs[j]) {
 					share = min(share, w.Thread) // (a payment of another kind: "LS-2024-118 rent for July received, 950 EUR" for "did they get my deposit …?")
