@@ -4479,3 +4479,12 @@ func TestWhatIsRequiredIsTheEventStatingIt(t *testing.T) {
 		"HY-2210 报告 已 出，可 下载", "复诊 预约 HY-2291：6 月 10 日"})
 	firstWithVectors(t, huayan, map[string]int{"HY-2210 要 空腹 吗？": 0, "HY-2210要空腹吗": 0, "HY-2210 需要 空腹 吗": 0})
 }
+
+// "BX-4410 修 好 了 没？" asks whether the repair is done: a follow-up
+// saying the fault is solved (已 解决) answers it (the thesaurus: a thing
+// fixed is a thing whose fault is solved), not the part changed before it.
+func TestAFaultSolvedIsFixed(t *testing.T) {
+	repair := tenMinutesApart([]string{"报修 单 BX-4410：卫生间 马桶 堵塞", "BX-4410 师傅 上门：需要 换 配件", "BX-4410 配件 已 更换，收费 60 元",
+		"BX-4410 回访：堵塞 已 解决"})
+	firstFor(t, repair, map[string]int{"BX-4410 修 好 了 没？": 3, "BX-4410修好了没": 3})
+}
