@@ -4488,3 +4488,12 @@ func TestAFaultSolvedIsFixed(t *testing.T) {
 		"BX-4410 回访：堵塞 已 解决"})
 	firstFor(t, repair, map[string]int{"BX-4410 修 好 了 没？": 3, "BX-4410修好了没": 3})
 }
+
+// "ZT-5520 到 哪 了？" asks how far a parcel has got: signed for (签收) is as
+// far as it gets (the thesaurus: 到哪了 asks for transit, delivery and
+// signing), past the courier out with it.
+func TestSignedForIsAsFarAsAParcelGets(t *testing.T) {
+	parcel := tenMinutesApart([]string{"运单 ZT-5520 已 揽收，寄往 杭州", "ZT-5520 到达 上海 转运 中心", "运单 ZT-5581 已 揽收，寄往 成都",
+		"ZT-5520 派送 中，快递员 电话 13800001111", "ZT-5581 因 地址 不详 退回", "ZT-5520 已 签收，本人 签收"})
+	firstWithVectors(t, parcel, map[string]int{"ZT-5520 现在 到 哪 了？": 5, "ZT-5520现在到哪了": 5})
+}
