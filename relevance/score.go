@@ -2377,16 +2377,20 @@ func addsUp(asked []int64, sums [][]int64, rels []float64, comps []Components, c
 	if len(explains) == 0 {
 		return
 	}
-	best, newest := 0.0, 0.0
+	best, newest, named := 0.0, 0.0, 0.0
 	for i := range docs {
 		if comps[i].Identifier > 0 && len(sums[i]) == 1 && slices.Contains(asked, sums[i][0]) && docs[i].count(reasonHash) == 0 {
-			best, newest = max(best, rels[i]), max(newest, comps[i].Recency)
+			best, newest, named = max(best, rels[i]), max(newest, comps[i].Recency), max(named, comps[i].Identifier)
 			rels[i] *= keep
 		}
 	}
 	for _, j := range explains {
 		rels[j] = max(rels[j], best)
 		comps[j].Recency = max(comps[j].Recency, newest)
+		// (the sum written as a number the question's identifiers hold,
+		// "why is LS-4410 219?": the event explaining it names it as the
+		// restater does, as makesSum's do)
+		comps[j].Identifier = max(comps[j].Identifier, named)
 	}
 }
 

@@ -4497,3 +4497,12 @@ func TestSignedForIsAsFarAsAParcelGets(t *testing.T) {
 		"ZT-5520 派送 中，快递员 电话 13800001111", "ZT-5581 因 地址 不详 退回", "ZT-5520 已 签收，本人 签收"})
 	firstWithVectors(t, parcel, map[string]int{"ZT-5520 现在 到 哪 了？": 5, "ZT-5520现在到哪了": 5})
 }
+
+// "Why is RP-5510 145?" writes the sum as a number its identifiers hold:
+// the later event whose sum and an earlier one's make it (addsUp) names it
+// as the payment restating it does, and explains it.
+func TestASumWrittenBareIsExplainedByWhatMakesIt(t *testing.T) {
+	repair := tenMinutesApart([]string{"Repair RP-5510: cracked screen, quote 120 EUR", "RP-5510 screen replaced", "RP-5510 express service added, 25 EUR",
+		"RP-5510 ready for pickup", "RP-5510 paid 145 EUR by card"})
+	firstWithVectors(t, repair, map[string]int{"why is RP-5510 145?": 2, "why is rp5510 145": 2})
+}
