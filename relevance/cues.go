@@ -138,7 +138,34 @@ func fromOnly(e expansion, stems map[string]bool) bool {
 // RecencyIntent reports whether the question asks for what is newest.
 func RecencyIntent(q string) bool { return recencyIntent(questionText(spelledOut(q))) }
 
-func recencyIntent(q text) bool { return recencyCues.in(q) || asksLast(q.norm) || asksTheNew(q.words) }
+func recencyIntent(q text) bool {
+	return recencyCues.in(q) || asksLast(q.norm) || asksTheNew(q.words) || asksWhatIsComing(q.words)
+}
+
+// asksWhatIsComing reports a question asking which thing the customer gets
+// ("which van do I get for VN-3318?", "what size am I getting for
+// WS-90412?", "what worktop is KT-44120 getting?"): what they get now,
+// after any change, is the newest word on it. Not one asking how much (a
+// payout, a refund).
+func asksWhatIsComing(words []string) bool {
+	if len(words) < 4 || words[0] != "what" && words[0] != "which" || slices.Contains(words, "did") || slices.Contains(words, "when") {
+		return false
+	}
+	for i := 3; i < len(words); i++ {
+		aux, who := words[i-2], words[i-1]
+		switch words[i] {
+		case "get":
+			if (aux == "do" || aux == "will") && (who == "i" || who == "we") && (i+1 == len(words) || words[i+1] != "back" && words[i+1] != "paid") {
+				return true
+			}
+		case "getting":
+			if aux == "am" && who == "i" || aux == "are" && who == "we" || words[1] != "is" && slices.Contains(words[:i], "is") {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // asksTheNew reports a question about what a thing's date, time, place or
 // price changed to ("what's the new moving day?", "when is my new

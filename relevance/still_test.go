@@ -83,3 +83,24 @@ func TestAsksIfRequired(t *testing.T) {
 		}
 	}
 }
+
+// A question asking which thing the customer gets asks for the newest word
+// on it (asksWhatIsComing: recencyIntent); one asking what they got, how
+// much they get back, or what to bring when they get it does not.
+func TestWhatIsComingAsksForTheNewest(t *testing.T) {
+	for q, want := range map[string]bool{
+		"which car do I get for RC-4410?":       true,
+		"what size am I getting for WS-90412?":  true,
+		"what worktop is KT-44120 getting?":     true,
+		"which boat do we get?":                 true,
+		"what did I get on my homework?":        false,
+		"what car did I get on cr7712":          false,
+		"what do I get back for the jacket?":    false,
+		"what should we bring when we get her?": false,
+		"how much will I get for HC-55310?":     false,
+	} {
+		if got := recencyIntent(questionText(q)); got != want {
+			t.Errorf("recencyIntent(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
