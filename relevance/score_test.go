@@ -4506,3 +4506,13 @@ func TestASumWrittenBareIsExplainedByWhatMakesIt(t *testing.T) {
 		"RP-5510 ready for pickup", "RP-5510 paid 145 EUR by card"})
 	firstWithVectors(t, repair, map[string]int{"why is RP-5510 145?": 2, "why is rp5510 145": 2})
 }
+
+// "YY-4417 学费 交 了 吗？" asks whether a step of the object's story is done:
+// the event saying it done (已 缴清) answers it, though it is the story's
+// first and later events on the object, newer, inherit its match; said
+// done, it counts as a newer value does (Weights.Newer).
+func TestTheStepSaidDoneAnswersWhetherItIsDone(t *testing.T) {
+	swim := tenMinutesApart([]string{"学员 YY-4417 报名 游泳 班，学费 2600 元 已 缴清", "YY-4417 第 一 次 课 预约：1 月 8 日 上午", "YY-4417 第 一 次 课 完成，50 分钟",
+		"YY-4417 上课 安排：每 周六 下午，教练 陈", "YY-4417 本 周六 课 改 到 周日 下午，陈 教练 有事", "冬季 泳池 开放 时间 调整 为 9 点 到 16 点"})
+	firstWithVectors(t, swim, map[string]int{"YY-4417 学费 交 了 吗？": 0, "YY-4417学费交了吗": 0})
+}
