@@ -1142,6 +1142,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// flat, Chinese appliances; a flight, Chinese home cleaning, streaming,
 	// Chinese parking), written at stop 89's start before any change,
 	// committed unread and read once as proof;
+	// -blind-401.json to -blind-404.json (the same shape: a bike repair, a
+	// Chinese phone plan, a language course, a Chinese hospital visit; a dog
+	// groomer, a Chinese car rental, electricity, Chinese train tickets;
+	// furniture, a Chinese online course, a travel insurance claim, a Chinese
+	// car-wash card; concert tickets, Chinese food delivery, a dentist, a
+	// Chinese parcel), written mid-stop 89 after its first eight changes,
+	// committed unread and read once as proof (with the stop's start build
+	// too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1353,7 +1361,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-394.json"}, {"../examples/evalset-blind-395.json"},
 		{"../examples/evalset-blind-396.json"}, {"../examples/evalset-blind-397.json"},
 		{"../examples/evalset-blind-398.json"}, {"../examples/evalset-blind-399.json"},
-		{"../examples/evalset-blind-400.json"},
+		{"../examples/evalset-blind-400.json"}, {"../examples/evalset-blind-401.json"},
+		{"../examples/evalset-blind-402.json"}, {"../examples/evalset-blind-403.json"},
+		{"../examples/evalset-blind-404.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
