@@ -4516,3 +4516,13 @@ func TestTheStepSaidDoneAnswersWhetherItIsDone(t *testing.T) {
 		"YY-4417 上课 安排：每 周六 下午，教练 陈", "YY-4417 本 周六 课 改 到 周日 下午，陈 教练 有事", "冬季 泳池 开放 时间 调整 为 9 点 到 16 点"})
 	firstWithVectors(t, swim, map[string]int{"YY-4417 学费 交 了 吗？": 0, "YY-4417学费交了吗": 0})
 }
+
+// "RC-5510 租 的 什么 车？" asks what kind of car the object is (asksWhatKind):
+// the event saying it changed to another (changedSince) answers as the
+// booking does, and, though it names no car by the type's marks, keeps its
+// recency as an event stating what is asked: the newer of the two.
+func TestTheKindChangedToKeepsItsRecency(t *testing.T) {
+	hire := tenMinutesApart([]string{"租车 订单 RC-5510：丰田 卡罗拉，12 月 10 日 至 12 日，420 元", "RC-5510 车型 调整：卡罗拉 无 车，升级 为 凯美瑞，不 加价",
+		"RC-5510 押金 3000 元 已 冻结", "RC-5510 已 取车，油量 满", "RC-5510 已 还车，超时 2 小时，加收 60 元", "RC-5510 押金 3000 元 已 解冻"})
+	firstWithVectors(t, hire, map[string]int{"RC-5510 租 的 什么 车？": 1, "RC-5510租的什么车": 1})
+}
