@@ -4526,3 +4526,16 @@ func TestTheKindChangedToKeepsItsRecency(t *testing.T) {
 		"RC-5510 押金 3000 元 已 冻结", "RC-5510 已 取车，油量 满", "RC-5510 已 还车，超时 2 小时，加收 60 元", "RC-5510 押金 3000 元 已 解冻"})
 	firstWithVectors(t, hire, map[string]int{"RC-5510 租 的 什么 车？": 1, "RC-5510租的什么车": 1})
 }
+
+// "相机 有 问题 吗？" asks whether a check found anything: the check's result
+// matches it (the thesaurus: 有问题吗 brings 检查, 正常, 异常), though it
+// names no camera.
+func TestWhetherThereIsAProblemMatchesTheCheck(t *testing.T) {
+	rental := tenMinutesApart([]string{"租赁 单 ZL-5520：无人机 + 电池，3 天，租金 300 元，押金 4 000 元", "ZL-5520 已 发货，顺丰 SF 1403 5520 0012",
+		"ZL-5520 已 寄回", "设备 检查 正常", "押金 4 000 元 已 退回"})
+	for _, q := range []string{"无人机 有 问题 吗？", "无人机有问题吗", "有 没有 问题？"} {
+		if _, comps := relevance.Score(relevance.NewQuery(q, nil), rental, relevance.DefaultWeights, nil, testNow); comps[3].Lexical == 0 {
+			t.Errorf("%q: the check matches no word: %+v", q, comps[3])
+		}
+	}
+}
