@@ -4539,3 +4539,13 @@ func TestWhetherThereIsAProblemMatchesTheCheck(t *testing.T) {
 		}
 	}
 }
+
+// "Who taught me last time?" asks for a person: where an event names one
+// by name ("with teacher Mira"), a newer one naming the role alone ("cancelled
+// by the teacher") is less of an answer, for its recency as for its match
+// (vaguer, markNamed).
+func TestAPersonByRoleAloneIsLessOfAnAnswerByItsRecencyToo(t *testing.T) {
+	yoga := tenMinutesApart([]string{"Yoga class 4 done with teacher Mira: balance poses", "Yoga pack of 10 classes paid: 120.00 EUR",
+		"Class 5 booked for Friday 8:00", "Yoga class 5 cancelled by the teacher, illness"})
+	firstWithVectors(t, yoga, map[string]int{"who taught me last time?": 0, "who was my teacher last time?": 0})
+}
