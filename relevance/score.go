@@ -1424,9 +1424,14 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 	// (who: where an event names a person by name, one naming a role alone
 	// states no answer, for its recency as for its match: vaguer)
 	named := scaled && len(asked) == 1 && asked[0].term == PersonTerm && slices.ContainsFunc(docs, func(d doc) bool { return d.marks&markNamed != 0 })
+	// (how much: as for who, an event naming money by a word alone, "fee
+	// waived", where another states a sum; not asked whether, "要 钱 吗？",
+	// which "no charge" answers)
+	summed := scaled && len(asked) == 1 && rk.asksMoney && !asksWhether(q.normalised()) && !strings.HasSuffix(strings.TrimRight(q.normalised().norm, " ?？!！"), "吗") &&
+		slices.ContainsFunc(docs, func(d doc) bool { return d.marks&markSum != 0 })
 	for i := range cands {
 		c := &comps[i]
-		if scaled && ((!statesAsked(&docs[i], byClause) || named && docs[i].marks&markNamed == 0) && (stepNow == nil || !stepNow[i]) && !(rk.whyChanged && saysAChange(&docs[i])) && i != rk.kindNow || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
+		if scaled && ((!statesAsked(&docs[i], byClause) || named && docs[i].marks&markNamed == 0 || summed && docs[i].marks&markSum == 0) && (stepNow == nil || !stepNow[i]) && !(rk.whyChanged && saysAChange(&docs[i])) && i != rk.kindNow || f.AsksNewest && noun != 0 && len(qids) > 0 && (i >= len(clauses) || clauses[i]&noun == 0) && !saysReplaced(&docs[i])) || story && c.Identifier == 0 && namesAnObject(&docs[i]) {
 			c.Recency *= keep
 		}
 		if rk.whyChanged && w.Unstated > 0 && !saysAChange(&docs[i]) && !(rk.whyLate && docs[i].count(delayHash) > 0) && changed >= 0 && cands[i].Time.After(cands[changed].Time) {

@@ -4549,3 +4549,13 @@ func TestAPersonByRoleAloneIsLessOfAnAnswerByItsRecencyToo(t *testing.T) {
 		"Class 5 booked for Friday 8:00", "Yoga class 5 cancelled by the teacher, illness"})
 	firstWithVectors(t, yoga, map[string]int{"who taught me last time?": 0, "who was my teacher last time?": 0})
 }
+
+// "How much is left to pay for the course?" asks for a sum: where events
+// state one, a newer event stating none ("Kitchen … changed to room 2.14")
+// keeps Weights.Unstated of its recency, as one naming money by a word
+// alone does.
+func TestASumAskedKeepsTheNewerEventsStatingNoneLess(t *testing.T) {
+	course := tenMinutesApart([]string{"Course CS-3310: Italian cooking, Tuesdays 18:00, 8 weeks, 320 EUR", "Placement: beginners group recommended",
+		"CS-3310 first instalment 160 EUR paid", "Kitchen for CS-3310 changed to room 2.14 this week", "Chef for CS-3310: Marco Bellini"})
+	firstWithVectors(t, course, map[string]int{"how much is left to pay for the course?": 2})
+}
