@@ -1796,6 +1796,9 @@ func statesTime(rs []rune) bool {
 				// or a slot's or a window's hours: "new slot 15-17")
 				return true
 			}
+			if in(weekWords, w) && weekAfter(rs, j) {
+				return true // (a calendar week: "delivery week 51", "new week 2", "KW 12")
+			}
 			if prevNumber && in(dayKinds, w) {
 				i = j // "3-5 business days", "7 working days", "a couple of days": the unit follows
 				continue
@@ -1820,6 +1823,23 @@ func statesTime(rs []rune) bool {
 		}
 	}
 	return false
+}
+
+// weekWords name a calendar week by the number written after them
+// ("delivery week 51", "new week 2", "calendar week 12", "KW 12").
+var weekWords = map[string]bool{"week": true, "wk": true, "kw": true, "cw": true}
+
+// weekAfter reports that the token after rs[j] (past spaces) is a week's
+// number, 1-53, and no more: not "week 2026-05" nor "week 3.5".
+func weekAfter(rs []rune, j int) bool {
+	for j < len(rs) && rs[j] == ' ' {
+		j++
+	}
+	v, k := 0, j
+	for ; k < len(rs) && unicode.IsDigit(rs[k]) && k-j < 3; k++ {
+		v = v*10 + int(rs[k]-'0')
+	}
+	return k > j && k-j <= 2 && v >= 1 && v <= 53 && (k == len(rs) || !unicode.IsDigit(rs[k]) && rs[k] != '.' && rs[k] != '-' && rs[k] != '/')
 }
 
 // slotWords name a span of hours written after them ("new slot 15-17",

@@ -40,6 +40,14 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 			t.Errorf("%q states how often: %v, want %v", text, got, want)
 		}
 	}
+	// a calendar week by its number is a time ("delivery week 51", "KW 12"),
+	// not one written with a longer number, nor a week without one
+	for text, want := range map[string]bool{"F-66121 delayed: supplier shortage, new week 2": true, "Order F-66121: 4 chairs, delivery week 51": true,
+		"Liefertermin KW 12": true, "Dining set shipped, arrives calendar week 7": true, "Week 2026-05 report sent": false, "Week of the sale: 20% off": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, when); got != want {
+			t.Errorf("%q states a time: %v, want %v", text, got, want)
+		}
+	}
 	// a percentage states a rate, written with "%", "percent" or 百分之
 	for text, want := range map[string]bool{"Offer for MA-10442: 3.41% fixed for 10 years": true, "20 percent off all shoes": true,
 		"利率 2.1%": true, "首付 百分之三十": true, "Fee of 3 per cent": true, "5 pct off": true, "Tariff 0.29 EUR/kWh": false, "Room 204, 3 nights": false} {
