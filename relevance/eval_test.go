@@ -1150,6 +1150,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese parcel), written mid-stop 89 after its first eight changes,
 	// committed unread and read once as proof (with the stop's start build
 	// too);
+	// -blind-405.json to -blind-408.json (the same shape: a plumber, Chinese
+	// broadband, a hotel, a Chinese dermatology visit; a pet insurance claim,
+	// a Chinese sofa, a software workspace, a Chinese driving school; movers,
+	// Chinese property fees and repairs, library loans, a Chinese pet
+	// clinic; a car service, a Chinese phone repair, a cooking workshop, a
+	// Chinese group tour), written late in stop 89, committed unread and
+	// read once at its end as proof (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1363,7 +1370,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-398.json"}, {"../examples/evalset-blind-399.json"},
 		{"../examples/evalset-blind-400.json"}, {"../examples/evalset-blind-401.json"},
 		{"../examples/evalset-blind-402.json"}, {"../examples/evalset-blind-403.json"},
-		{"../examples/evalset-blind-404.json"},
+		{"../examples/evalset-blind-404.json"}, {"../examples/evalset-blind-405.json"},
+		{"../examples/evalset-blind-406.json"}, {"../examples/evalset-blind-407.json"},
+		{"../examples/evalset-blind-408.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
