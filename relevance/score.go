@@ -483,6 +483,9 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	rk.object, rk.qids = rk.objectByWords()
 	rk.threads()
 	rk.aboutEvent, rk.happened, rk.steps = rk.stories()
+	if w.ThreadAnswer > 0 && remedyCues.in(q.normalised()) {
+		remedied(rk.rels, rk.comps, cands, rk.docs, w)
+	}
 	f, story := rk.fusion()
 	newer, stepNow := rk.newerAnswers(&f)
 	scores := make([]float64, len(cands))

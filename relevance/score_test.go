@@ -4559,3 +4559,15 @@ func TestASumAskedKeepsTheNewerEventsStatingNoneLess(t *testing.T) {
 		"CS-3310 first instalment 160 EUR paid", "Kitchen for CS-3310 changed to room 2.14 this week", "Chef for CS-3310: Marco Bellini"})
 	firstWithVectors(t, course, map[string]int{"how much is left to pay for the course?": 2})
 }
+
+// "What are you doing about the cracked vase?" asks what was done about a
+// problem an event reports (remedyCues): the later event on the same object
+// saying a deed done or a remedy answers (remedied), not the report, which
+// matches the question's words best.
+func TestWhatIsDoneAboutAProblemIsTheLaterRemedy(t *testing.T) {
+	shop := tenMinutesApart([]string{"Order HS-2207: glass vase and 2 bowls, 89 EUR", "HS-2207 delivered to your door",
+		"HS-2207 complaint: vase arrived cracked, photo received", "HS-2207 replacement vase sent, arrives Friday", "Spring collection: 15% off all bowls"})
+	firstWithVectors(t, shop, map[string]int{"what are you doing about the cracked vase?": 3, "what's happening about the vase that arrived cracked on HS-2207?": 3})
+	tea := tenMinutesApart([]string{"订单 CY-3310：茶具 一 套，280 元", "CY-3310 已 送达", "CY-3310 投诉：茶杯 碎 了 一 个", "CY-3310 补发 茶杯 一 个，明天 到"})
+	firstWithVectors(t, tea, map[string]int{"茶杯 碎 了 怎么 处理？": 3, "茶杯碎了怎么办": 3})
+}

@@ -1871,3 +1871,56 @@ func sumKindsIn(text string) uint32 {
 	}
 	return set
 }
+
+// remedyCues ask what is being done about a problem ("what are you doing
+// about the scratched chair?", "what's happening about the scratch?", "what
+// about the broken eggs?", "划痕 怎么 处理？").
+var remedyCues = newCueSet([]string{"doing about", "done about", "happening about", "what about", "do about", "怎么处理", "如何处理", "怎么解决", "怎么办"})
+
+// remedyHashes are the terms of the words naming a remedy: a replacement,
+// money back, a credit, a repair again.
+var remedyHashes = stemHashes("replacement", "refund", "credit", "compensation", "voucher", "redo", "补偿", "退款", "赔偿", "补发", "更换", "返工", "重做")
+
+// remedied lets the later events on what the most relevant event reports
+// as a problem (it states a reason or a fault: "Complaint: one chair leg
+// scratched (FN-77124)") answer a question asking what is being done about
+// it: the newest word on it is what was done ("Replacement leg for
+// FN-77124 sent"). A later event saying a deed done (saysDeed) or naming a
+// remedy (remedyHashes), and naming the report's identifier, or, naming none
+// of its own, sharing a word of what it is about (storyWord, as
+// answeredLater), inherits all of its match (wA), and its recency decides
+// among them.
+func remedied(rels []float64, comps []Components, cands []Candidate, docs []doc, w Weights) {
+	top := mostRelevant(rels)
+	if len(top) == 0 || hasAny(&docs[top[0]], remedyHashes) {
+		return // (the report names its remedy: "Complaint: chicken … spoiled; 12.00 EUR credit added")
+	}
+	i := top[0]
+	var chars []uint64
+	for j := range docs {
+		if !cands[j].Time.After(cands[i].Time) {
+			continue
+		}
+		if !saysDeed(cands[j].Text) && !hasAny(&docs[j], remedyHashes) {
+			continue // (a deed done, or a remedy: not "LD-3390 ready for pickup")
+		}
+		tied := false
+		for k := range int(docs[i].nOwn) {
+			if docs[j].names(docs[i].own(k)) {
+				tied = true
+				break
+			}
+		}
+		if !tied && !namesOwnID(&docs[j]) {
+			// (by a word, an event naming no object of its own: "Refund 3.10
+			// EUR for eggs approved" after "2 eggs broken reported")
+			if chars == nil {
+				chars = noStoryTerms(cands[i].Text)
+			}
+			tied = sharesStoryWord(&docs[j], &docs[i], chars, nil)
+		}
+		if tied {
+			comps[j].Thread = max(comps[j].Thread, w.ThreadAnswer*rels[i])
+		}
+	}
+}
