@@ -4571,3 +4571,12 @@ func TestWhatIsDoneAboutAProblemIsTheLaterRemedy(t *testing.T) {
 	tea := tenMinutesApart([]string{"订单 CY-3310：茶具 一 套，280 元", "CY-3310 已 送达", "CY-3310 投诉：茶杯 碎 了 一 个", "CY-3310 补发 茶杯 一 个，明天 到"})
 	firstWithVectors(t, tea, map[string]int{"茶杯 碎 了 怎么 处理？": 3, "茶杯碎了怎么办": 3})
 }
+
+// "Did I get money back?" is answered by a credit paid out (the thesaurus:
+// money back, as anything back, brings credit and compensation), not by the
+// contract naming the payments.
+func TestACreditIsMoneyBack(t *testing.T) {
+	power := tenMinutesApart([]string{"Gas contract GS-4410: 0.11 EUR/kWh, monthly payment 64.00 EUR", "Meter reading sent: 8,210 kWh",
+		"Annual statement: you used 6,100 kWh", "Credit 48.00 EUR paid to your account", "Monthly payment lowered to 58.00 EUR from April"})
+	firstFor(t, power, map[string]int{"did I get money back?": 3, "did i get my money back": 3})
+}
