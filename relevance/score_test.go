@@ -4568,6 +4568,11 @@ func TestWhatIsDoneAboutAProblemIsTheLaterRemedy(t *testing.T) {
 	shop := tenMinutesApart([]string{"Order HS-2207: glass vase and 2 bowls, 89 EUR", "HS-2207 delivered to your door",
 		"HS-2207 complaint: vase arrived cracked, photo received", "HS-2207 replacement vase sent, arrives Friday", "Spring collection: 15% off all bowls"})
 	firstWithVectors(t, shop, map[string]int{"what are you doing about the cracked vase?": 3, "what's happening about the vase that arrived cracked on HS-2207?": 3})
+	// (asked what one got for it: the credit on the incident, not the
+	// incident's later news)
+	hosting := tenMinutesApart([]string{"Incident IN-5520: VM web-3 unreachable in AMS2", "IN-5520: disk failure on the host, VM migrating",
+		"IN-5520 resolved: web-3 back online", "Credit 6.00 EUR for IN-5520 applied to your invoice", "Ticket T-220: you asked to raise the snapshot limit"})
+	firstWithVectors(t, hosting, map[string]int{"did I get anything for the outage?": 3})
 	tea := tenMinutesApart([]string{"订单 CY-3310：茶具 一 套，280 元", "CY-3310 已 送达", "CY-3310 投诉：茶杯 碎 了 一 个", "CY-3310 补发 茶杯 一 个，明天 到"})
 	firstWithVectors(t, tea, map[string]int{"茶杯 碎 了 怎么 处理？": 3, "茶杯碎了怎么办": 3})
 }

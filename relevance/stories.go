@@ -1875,7 +1875,8 @@ func sumKindsIn(text string) uint32 {
 // remedyCues ask what is being done about a problem ("what are you doing
 // about the scratched chair?", "what's happening about the scratch?", "what
 // about the broken eggs?", "划痕 怎么 处理？").
-var remedyCues = newCueSet([]string{"doing about", "done about", "happening about", "what about", "do about", "怎么处理", "如何处理", "怎么解决", "怎么办"})
+var remedyCues = newCueSet([]string{"doing about", "done about", "happening about", "what about", "do about", "怎么处理", "如何处理", "怎么解决", "怎么办",
+	"get anything for", "got anything for", "get anything back for", "got anything back for", "money back for", "compensation for"})
 
 // remedyHashes are the terms of the words naming a remedy: a replacement,
 // money back, a credit, a repair again.
@@ -1911,9 +1912,9 @@ func remedied(rels []float64, comps []Components, cands []Candidate, docs []doc,
 				break
 			}
 		}
-		if !tied && !namesOwnID(&docs[j]) {
-			// (by a word, an event naming no object of its own: "Refund 3.10
-			// EUR for eggs approved" after "2 eggs broken reported")
+		if !tied && !namesOwnID(&docs[j]) && !namesOwnID(&docs[i]) {
+			// (by a word, where neither names an object of its own: "Refund
+			// 3.10 EUR for eggs approved" after "2 eggs broken reported")
 			if chars == nil {
 				chars = noStoryTerms(cands[i].Text)
 			}
