@@ -1406,7 +1406,6 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 	// keeps Weights.Unstated of its recency, as one not stating an asked
 	// type does: the newest word on the object need not be that it is done
 	doneAsked := f.AsksStatus && happened && w.Unstated > 0 && w.Unstated < 1
-	doneChange := 0.0
 	money := doneAsked && aboutMoney(q.normalised())
 	keep, scaled := 0.0, f.AsksNewest
 	if !f.AsksNewest && len(asked) > 0 && w.Unstated > 0 && w.Unstated < 1 {
@@ -1440,11 +1439,14 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 		if rk.whyChanged && w.Unstated > 0 && !saysAChange(&docs[i]) && !(rk.whyLate && docs[i].count(delayHash) > 0) && changed >= 0 && cands[i].Time.After(cands[changed].Time) {
 			c.Recency *= w.Unstated // (why it changed: what came after the change is no cause of it)
 		}
+		change := f.Change
 		if doneAsked && c.Identifier > 0 {
 			if !saysStepDone(steps, i, &docs[i], cands[i].Text, money) {
 				c.Recency *= w.Unstated // (an event on the object not saying it is done: "is RMA 771204 fixed?")
 			} else if steps != nil {
-				c.Change, doneChange = 1, w.Newer // (the step asked, said done: "SD-60213 水电费 300 元 已 自动 扣款" for "SD-60213交了吗？")
+				// (the step asked, said done, counts as a newer value does:
+				// "YY-4417 学费 2600 元 已 缴清" for "YY-4417 学费 交 了 吗？")
+				c.Change, change = 1, max(change, w.Newer)
 			}
 		}
 		if f.AsksStatus && !story && w.Unstated > 0 && c.Identifier == 0 && c.Thread == 0 {
@@ -1455,10 +1457,6 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 		}
 		if newer != nil && newer[i] != 0 || stepNow != nil && stepNow[i] {
 			c.Change = 1 // (a newer value; a step asked when of, done)
-		}
-		change := f.Change
-		if c.Change > 0 && doneChange > change {
-			change = doneChange
 		}
 		scores[i] = (1-r)*(1+change*c.Change)*max(rels[i], c.Thread) + r*c.Recency*c.Source + wI*c.Identifier*c.Source
 	}

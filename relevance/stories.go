@@ -1883,9 +1883,9 @@ var remedyCues = newCueSet([]string{"doing about", "done about", "happening abou
 var remedyHashes = stemHashes("replacement", "refund", "credit", "compensation", "voucher", "redo", "补偿", "退款", "赔偿", "补发", "更换", "返工", "重做")
 
 // remedied lets the later events on what the most relevant event reports
-// as a problem (it states a reason or a fault: "Complaint: one chair leg
-// scratched (FN-77124)") answer a question asking what is being done about
-// it: the newest word on it is what was done ("Replacement leg for
+// ("Complaint: one chair leg scratched (FN-77124)") answer a question asking
+// what is being done about it, or what one got for it: the newest word on it
+// is what was done ("Replacement leg for
 // FN-77124 sent"). A later event saying a deed done (saysDeed) or naming a
 // remedy (remedyHashes), and naming the report's identifier, or, naming none
 // of its own, sharing a word of what it is about (storyWord, as
