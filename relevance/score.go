@@ -3385,8 +3385,8 @@ func aboutPaying(q text) bool {
 func afterTheMove(qids []ident, q *lexQuery, cands []Candidate, docs []doc) []bool {
 	move := -1
 	for i := range docs {
-		if (move < 0 || cands[i].Time.After(cands[move].Time)) && idMatch(qids, &docs[i]) == 1 && movesATime(&docs[i], cands[i].Text) {
-			move = i
+		if (move < 0 || cands[i].Time.After(cands[move].Time)) && idMatch(qids, &docs[i]) == 1 && movesATime(&docs[i], cands[i].Text) && docs[i].count(timeHash) > 0 {
+			move = i // (a move stating no time moved a place: "EV-30771 moved to the studio on Hafenstr. 12")
 		}
 	}
 	if move < 0 {

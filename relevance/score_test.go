@@ -3214,6 +3214,11 @@ func TestAfterAMoveAnotherTimeIsNoTimeOfTheThing(t *testing.T) {
 	class := tenMinutesApart([]string{"早教 课 ZJ-5520：20 节，周六 上午 9 点，3 600 元", "ZJ-5520 改 到 周日 上午 10 点", "ZJ-5520 老师 换 成 孙 老师",
 		"ZJ-5520 已 上 6 节", "ZJ-5520 下 周 停课 一 次"})
 	firstFor(t, class, map[string]int{"ZJ5520 周 几 上？": 1})
+	// (a move stating no time moved a place, not the thing's time: a later
+	// date stated is its time)
+	workshop := tenMinutesApart([]string{"Booking EV-40771: pottery workshop, 2 people, 14 March 18:00, 130 EUR", "EV-40771 moved to the studio on Hafenstr. 12",
+		"EV-40771 date changed to 21 March 18:00", "EV-40771 one participant cancelled, 65 EUR refunded"})
+	firstFor(t, workshop, map[string]int{"when is ev40771": 2, "when is EV-40771?": 2})
 }
 
 // "A day", "per day" is daily, a rate: no day a question asks for ("what
