@@ -483,9 +483,6 @@ func ScoreFused(q Query, cands []Candidate, w Weights, stats Stats, now time.Tim
 	rk.object, rk.qids = rk.objectByWords()
 	rk.threads()
 	rk.aboutEvent, rk.happened, rk.steps = rk.stories()
-	if w.ThreadAnswer > 0 && remedyCues.in(q.normalised()) {
-		remedied(rk.rels, rk.comps, cands, rk.docs, w)
-	}
 	f, story := rk.fusion()
 	newer, stepNow := rk.newerAnswers(&f)
 	scores := make([]float64, len(cands))
@@ -1242,6 +1239,11 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 		how.noBill = !rk.billsAnswer
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
+	if w.ThreadAnswer > 0 && remedyCues.in(q.normalised()) {
+		// (what is done about a problem: the later remedy, whether or not the
+		// question asks where a story stands)
+		remedied(rels, comps, cands, docs, w)
+	}
 	return aboutEvent, happened, steps
 }
 
@@ -1429,7 +1431,7 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 	// (how much: as for who, an event naming money by a word alone, "fee
 	// waived", where another states a sum; not asked whether, "要 钱 吗？",
 	// which "no charge" answers)
-	summed := scaled && len(asked) == 1 && rk.asksMoney && !asksWhether(q.normalised()) && !strings.HasSuffix(strings.TrimRight(q.normalised().norm, " ?？!！"), "吗") &&
+	summed := scaled && len(asked) == 1 && rk.asksMoney && !asksWhether(q.normalised()) && !strings.HasSuffix(askedEnd(q.normalised()), "吗") &&
 		slices.ContainsFunc(docs, func(d doc) bool { return d.marks&markSum != 0 })
 	for i := range cands {
 		c := &comps[i]
@@ -2906,6 +2908,10 @@ func mended(text string) bool {
 // gone: cleared (故障 排除), eliminated (异响 消除).
 var fixedCJK = []string{"已更换", "已换", "已维修", "修好", "修复", "换新", "装好", "消除", "排除"}
 
+// askedEnd is a question's text without the spaces and marks that end it
+// ("0448 清关 好 了 吗？" ends with 吗).
+func askedEnd(q text) string { return strings.TrimRight(q.norm, " ?？!！") }
+
 // asksIfItHolds reports a question whether a state still holds or holds
 // now: one asking whether (whether: "is 731904 still held at customs?", "can
 // I log in now?"; in Chinese, ending in 吗 or 没) that says "still" (still:
@@ -2913,7 +2919,7 @@ var fixedCJK = []string{"已更换", "已换", "已维修", "修好", "修复", 
 // "now" (nowCues).
 func asksIfItHolds(q text, still, whether bool) bool {
 	if !whether {
-		end := strings.TrimRight(q.norm, " ?？!！")
+		end := askedEnd(q)
 		if !strings.HasSuffix(end, "吗") && !strings.HasSuffix(end, "没") && !strings.HasSuffix(end, "没有") {
 			return false
 		}
@@ -3498,7 +3504,7 @@ func asksWhyHigh(q text) bool {
 	if strings.IndexFunc(q.norm, isCJK) < 0 {
 		return false
 	}
-	joined := strings.TrimRight(q.norm, " ?？!！") // (its Chinese joined: questionText)
+	joined := askedEnd(q) // (its Chinese joined: questionText)
 	return strings.HasSuffix(joined, "高") || strings.HasSuffix(joined, "多") || strings.HasSuffix(joined, "贵") || strings.HasSuffix(joined, "慢")
 }
 

@@ -1905,13 +1905,7 @@ func remedied(rels []float64, comps []Components, cands []Candidate, docs []doc,
 		if !saysDeed(cands[j].Text) && !hasAny(&docs[j], remedyHashes) {
 			continue // (a deed done, or a remedy: not "LD-3390 ready for pickup")
 		}
-		tied := false
-		for k := range int(docs[i].nOwn) {
-			if docs[j].names(docs[i].own(k)) {
-				tied = true
-				break
-			}
-		}
+		tied := sharesAnIdentifier(&docs[i], &docs[j])
 		if !tied && !namesOwnID(&docs[j]) && !namesOwnID(&docs[i]) {
 			// (by a word, where neither names an object of its own: "Refund
 			// 3.10 EUR for eggs approved" after "2 eggs broken reported")
