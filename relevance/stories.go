@@ -1878,9 +1878,10 @@ func sumKindsIn(text string) uint32 {
 var remedyCues = newCueSet([]string{"doing about", "done about", "happening about", "what about", "do about", "怎么处理", "如何处理", "怎么解决", "怎么办",
 	"get anything for", "got anything for", "get anything back for", "got anything back for", "money back for", "compensation for"})
 
-// remedyHashes are the terms of the words naming a remedy: a replacement,
-// money back, a credit, a repair again.
-var remedyHashes = stemHashes("replacement", "refund", "credit", "compensation", "voucher", "redo", "补偿", "退款", "赔偿", "补发", "更换", "返工", "重做")
+// remedyHashes are the terms of the words naming a remedy: amends made
+// (amendsHashes), money given back (refundHashes), a credit, a replacement,
+// a repair again.
+var remedyHashes = slices.Concat(amendsHashes, refundHashes, stemHashes("replacement", "credit", "redo", "赔偿", "补发", "更换", "返工", "重做"))
 
 // remedied lets the later events on what the most relevant event reports
 // ("Complaint: one chair leg scratched (FN-77124)") answer a question asking
