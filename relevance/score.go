@@ -2834,8 +2834,7 @@ func UniqueTerms(text string) []string { return dedupe(Analyze(text).Terms) }
 // still is (stillAsked), was done (了吗) or is owed (asksIfStillOwed).
 func asksIfRequired(q text) bool {
 	w := q.words
-	if len(w) > 3 && (w[0] == "do" || w[0] == "does") && (w[2] == "have" || w[2] == "need") && w[3] == "to" ||
-		len(w) > 2 && (w[0] == "must" || w[0] == "should") && (w[1] == "i" || w[1] == "we") {
+	if haveTo(w) || len(w) > 2 && (w[0] == "must" || w[0] == "should") && (w[1] == "i" || w[1] == "we") {
 		return true
 	}
 	k := strings.LastIndex(q.norm, "吗")
@@ -2851,7 +2850,14 @@ func asksIfRequired(q text) bool {
 // anything?"): where the thing's story stands answers it, as for "still".
 func asksIfStillOwed(q text) bool {
 	w := q.words
-	return len(w) > 4 && w[0] == "do" && (w[1] == "i" || w[1] == "we") && (w[2] == "have" || w[2] == "need") && w[3] == "to" && owingVerbs[w[4]]
+	return haveTo(w) && w[0] == "do" && (w[1] == "i" || w[1] == "we") && len(w) > 4 && owingVerbs[w[4]]
+}
+
+// haveTo reports a question opening "do/does … have to" or "… need to" ("do
+// I have to fast …?", "does he need to bring …?"): the verb after it is its
+// fifth word.
+func haveTo(w []string) bool {
+	return len(w) > 3 && (w[0] == "do" || w[0] == "does") && (w[2] == "have" || w[2] == "need") && w[3] == "to"
 }
 
 // owingVerbs are what a customer may still owe ("do I have to pay …?", "do
