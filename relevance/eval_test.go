@@ -1157,6 +1157,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// clinic; a car service, a Chinese phone repair, a cooking workshop, a
 	// Chinese group tour), written late in stop 89, committed unread and
 	// read once at its end as proof (with the stop's start build too);
+	// -blind-409.json to -blind-412.json (the same shape: a car insurance
+	// claim, Chinese property repairs, an evening course, a Chinese hospital
+	// visit; a flight, a Chinese parcel, a gym, a Chinese bank transfer; a
+	// hotel, a Chinese restaurant booking, IT support, a Chinese driving
+	// school; furniture, a Chinese return, a phone line, a Chinese kitchen
+	// renovation), written at stop 90's start before any change, committed
+	// unread and read once as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1372,7 +1379,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-402.json"}, {"../examples/evalset-blind-403.json"},
 		{"../examples/evalset-blind-404.json"}, {"../examples/evalset-blind-405.json"},
 		{"../examples/evalset-blind-406.json"}, {"../examples/evalset-blind-407.json"},
-		{"../examples/evalset-blind-408.json"},
+		{"../examples/evalset-blind-408.json"}, {"../examples/evalset-blind-409.json"},
+		{"../examples/evalset-blind-410.json"}, {"../examples/evalset-blind-411.json"},
+		{"../examples/evalset-blind-412.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
