@@ -3462,18 +3462,21 @@ func cjkStepsDone(q text, cands []Candidate, comps []Components, docs []doc) []b
 	if verb == 0 || strings.ContainsRune("好完", verb) {
 		return nil
 	}
-	verbs := string(verb)
-	if strings.ContainsRune(payVerbs, verb) {
+	verbs, pay := string(verb), strings.ContainsRune(payVerbs, verb)
+	if pay {
 		verbs = payVerbs
 	}
 	return where(len(cands), func(i int) bool {
-		return (comps == nil || comps[i].Identifier != 0) && docs[i].marks&scriptCJK != 0 && saysCJKStepDone(cands[i].Text, verbs)
+		return (comps == nil || comps[i].Identifier != 0) && docs[i].marks&scriptCJK != 0 &&
+			saysCJKStepDone(cands[i].Text, verbs, pay && docs[i].count(moneyHash) > 0)
 	})
 }
 
 // saysCJKStepDone reports a Chinese text saying one of verbs done: 已
-// before it, or before one of doneAdverbs and it, read joined.
-func saysCJKStepDone(text, verbs string) bool {
+// before it, or before one of doneAdverbs and it, read joined; with
+// received, also a sum received (receivedWords: "定金 300 元 已 收到" says
+// "定金 付 了 吗？" done, from the side paid).
+func saysCJKStepDone(text, verbs string, received bool) bool {
 	for rest := joinedSpaced(normalise(text)); ; {
 		k := strings.Index(rest, "已")
 		if k < 0 {
@@ -3487,8 +3490,14 @@ func saysCJKStepDone(text, verbs string) bool {
 		if r, _ := utf8.DecodeRuneInString(next); strings.ContainsRune(verbs, r) {
 			return true
 		}
+		if received && slices.ContainsFunc(receivedWords, func(w string) bool { return strings.HasPrefix(next, w) }) {
+			return true
+		}
 	}
 }
+
+// receivedWords say in Chinese that a sum was received or arrived.
+var receivedWords = []string{"收到", "收款", "到账"}
 
 // doneAdverbs are the words that may stand between 已 and the verb of a
 // step done ("已 自动 扣款", "已 全额 退款").

@@ -2691,6 +2691,14 @@ func TestHasItHappenedLooksForItDone(t *testing.T) {
 		{Source: "billing", Time: ago(26), Text: "7731 欠费 86 元，请 尽快 缴纳"},
 		{Source: "billing", Time: ago(16), Text: "7731 已 缴清"},
 	}, map[string]int{"552100987731 交 了 吗？": 2})
+	// a sum received says it paid, from the side paid ("已 收到", "已 到账"),
+	// over the event asking for it, which matches its words
+	firstFor(t, []relevance.Candidate{
+		{Source: "camp", Time: ago(50), Text: "夏令营 报名 XL-3306：7 月 8 日 开营"},
+		{Source: "camp", Time: ago(35), Text: "XL-3306 请 预付 押金 800 元"},
+		{Source: "camp", Time: ago(22), Text: "XL-3306 押金 800 元 已 到账"},
+		{Source: "camp", Time: ago(6), Text: "XL-3306 营服 尺码 已 登记"},
+	}, map[string]int{"XL-3306 押金 付 了 吗？": 2})
 	parcel := []relevance.Candidate{
 		{Source: "shipping", Time: ago(45), Text: "物流 单 ZT77501299：洗衣机，发往 杭州"},
 		{Source: "shipping", Time: ago(9), Text: "ZT77501299 包装 破损，机器 检查 无 损坏"},
