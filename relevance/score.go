@@ -1070,15 +1070,22 @@ func (rk *ranking) sumsExplained() {
 				sums[i] = sumsStated(cands[i].Text)
 			}
 		}
+		var makers []int
 		for i := range docs {
 			if makesSum(sums[i], asked) {
 				comps[i].Identifier = max(comps[i].Identifier, 1)
 				rels[i] = max(rels[i], best)
+				makers = append(makers, i)
 			}
 		}
+		// (and the events restating the sum alone keep Weights.Unstated of
+		// their relevance, the event making it as new as the newest: "CL-
+		// 88120 approved, 940 EUR will be paid" restates "why only 940?",
+		// "assessor estimate 1 240 EUR, excess 300 EUR" is why; +2 −0)
 		if len(qids) > 0 {
-			addsUp(asked, sums, rels, comps, cands, docs, w.Unstated)
+			makers = append(makers, addsUp(asked, sums, comps, cands, docs)...)
 		}
+		restatedBy(makers, asked, sums, rels, comps, docs, w.Unstated)
 	}
 }
 
@@ -2372,14 +2379,13 @@ func questionSums(text string) []int64 {
 // addsUp: asked why of a sum the question names, of an object it names
 // ("why was 98 taken for bl5530?"), a later event on the object stating one
 // sum that, added to or taken from one of an earlier event's, makes the sum
-// ("insurance added, 9 EUR a month" after "89 EUR a month") explains it: it
-// matches as well as the best event stating the sum alone and no reason
-// ("March 98 EUR collected"), and is as new as the newest, which only
-// restate the question and keep keep of their relevance. Nothing changes
-// where no event explains the sum: an event stating it alone may be the
-// answer ("Invoice … 36.00 USD: 3 extra seats added"). sums are the events'
-// sums (sumsStated), nil for one stating no money.
-func addsUp(asked []int64, sums [][]int64, rels []float64, comps []Components, cands []Candidate, docs []doc, keep float64) {
+// ("insurance added, 9 EUR a month" after "89 EUR a month") explains it
+// (restatedBy: over "March 98 EUR collected"). Nothing changes where no
+// event explains the sum: an event stating it alone may be the answer
+// ("Invoice … 36.00 USD: 3 extra seats added"). sums are the events' sums
+// (sumsStated), nil for one stating no money; addsUp returns the events
+// explaining it.
+func addsUp(asked []int64, sums [][]int64, comps []Components, cands []Candidate, docs []doc) []int {
 	var explains []int
 	for j := range docs {
 		if comps[j].Identifier == 0 || len(sums[j]) != 1 || slices.Contains(asked, sums[j][0]) {
@@ -2394,6 +2400,15 @@ func addsUp(asked []int64, sums [][]int64, rels []float64, comps []Components, c
 			}
 		}
 	}
+	return explains
+}
+
+// restatedBy: where events explain a sum a question asks why of (explains),
+// the events on its object stating that sum alone and no reason only
+// restate the question and keep keep of their relevance; the explaining
+// events match as well as the best of them, as the newest is, and name the
+// question's identifiers as they do.
+func restatedBy(explains []int, asked []int64, sums [][]int64, rels []float64, comps []Components, docs []doc, keep float64) {
 	if len(explains) == 0 {
 		return
 	}

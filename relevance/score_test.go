@@ -3669,7 +3669,8 @@ func TestCostAsAVerbAsksASum(t *testing.T) {
 
 // Asked why of a sum, an event whose two sums make it ("180.00 EUR minus
 // 50.00 EUR excess" for 130, "27 EUR; refuel 45 EUR" for 72) explains it, and
-// names it as the event paying it out does.
+// names it as the event paying it out does; the events stating the sum
+// alone then only restate the question.
 func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
 	claim := []relevance.Candidate{
 		{Source: "claims", Time: ago(55), Text: "Claim CL-7810 opened: bike stolen from the garden"},
@@ -3677,6 +3678,16 @@ func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
 		{Source: "claims", Time: ago(10), Text: "490.00 EUR paid for CL-7810"},
 	}
 	firstFor(t, claim, map[string]int{"why did I only get 490?": 1})
+	// the later event naming the object and the sum alone restates the
+	// question: the breakdown is why, however newer the restatement
+	water := []relevance.Candidate{
+		{Source: "claims", Time: ago(55), Text: "Claim HW-3302 opened: water damage in the hallway"},
+		{Source: "claims", Time: ago(45), Text: "HW-3302 loss adjuster booked Tuesday 9:00"},
+		{Source: "claims", Time: ago(35), Text: "HW-3302 repair valued at 2 150 EUR, deductible 500 EUR"},
+		{Source: "claims", Time: ago(15), Text: "HW-3302 settled: 1 650 EUR goes to your account"},
+		{Source: "claims", Time: ago(5), Text: "HW-3302 transfer on its way"},
+	}
+	firstFor(t, water, map[string]int{"why only 1650 for hw3302?": 2, "why only 1 650 EUR for HW-3302?": 2})
 	van := []relevance.Candidate{
 		{Source: "rental", Time: ago(55), Text: "Van rental VN-220: Fri-Sun, 210 EUR"},
 		{Source: "rental", Time: ago(40), Text: "VN-220 returned: 60 km over the limit, 18 EUR; cleaning 40 EUR"},
