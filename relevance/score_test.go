@@ -4514,12 +4514,17 @@ func TestAFaultSolvedIsFixed(t *testing.T) {
 }
 
 // "ZT-5520 到 哪 了？" asks how far a parcel has got: signed for (签收) is as
-// far as it gets (the thesaurus: 到哪了 asks for transit, delivery and
+// far as it gets (the thesaurus: 到哪了 asks for transit, delivery, a parcel
+// station (驿站) and
 // signing), past the courier out with it.
 func TestSignedForIsAsFarAsAParcelGets(t *testing.T) {
 	parcel := tenMinutesApart([]string{"运单 ZT-5520 已 揽收，寄往 杭州", "ZT-5520 到达 上海 转运 中心", "运单 ZT-5581 已 揽收，寄往 成都",
 		"ZT-5520 派送 中，快递员 电话 13800001111", "ZT-5581 因 地址 不详 退回", "ZT-5520 已 签收，本人 签收"})
 	firstWithVectors(t, parcel, map[string]int{"ZT-5520 现在 到 哪 了？": 5, "ZT-5520现在到哪了": 5})
+	// and left at a parcel station (驿站) to collect, past the failed try
+	station := tenMinutesApart([]string{"运单 YD-7310 已 揽收，寄往 南京", "YD-7310 派送 中，快递员 王 师傅", "YD-7310 派送 未 成功：电话 无人 接听",
+		"YD-7310 已 存 放 小区 驿站，凭 码 取件", "运单 YD-7355 已 签收"})
+	firstWithVectors(t, station, map[string]int{"YD-7310 到 哪 了？": 3, "YD-7310到哪了": 3})
 }
 
 // "Why is RP-5510 145?" writes the sum as a number its identifiers hold:
