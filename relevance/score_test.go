@@ -4515,8 +4515,7 @@ func TestAFaultSolvedIsFixed(t *testing.T) {
 
 // "ZT-5520 到 哪 了？" asks how far a parcel has got: signed for (签收) is as
 // far as it gets (the thesaurus: 到哪了 asks for transit, delivery, a parcel
-// station (驿站) and
-// signing), past the courier out with it.
+// station (驿站) and signing), past the courier out with it.
 func TestSignedForIsAsFarAsAParcelGets(t *testing.T) {
 	parcel := tenMinutesApart([]string{"运单 ZT-5520 已 揽收，寄往 杭州", "ZT-5520 到达 上海 转运 中心", "运单 ZT-5581 已 揽收，寄往 成都",
 		"ZT-5520 派送 中，快递员 电话 13800001111", "ZT-5581 因 地址 不详 退回", "ZT-5520 已 签收，本人 签收"})
