@@ -242,6 +242,11 @@ func analyze(normalised string, answers, event bool) Analysis {
 				// "daily" as "a month" is "monthly"
 				a.Terms[len(a.Terms)-1] = stem("daily")
 			}
+			if string(rs[i:j]) == "due" && wordAfter(rs, j) == "to" && len(a.Terms) > nTerms && a.Terms[len(a.Terms)-1] == "due" {
+				// "due to" is because of: no sum due ("late due to
+				// traffic" owes nothing)
+				a.Terms = a.Terms[:len(a.Terms)-1]
+			}
 			if string(rs[i:j]) == "may" && (isDay(string(prevWord)) || isDay(tokenAfter(rs, j))) {
 				a.Terms = append(a.Terms, "may") // the month, not the stop word ("due 25 May", "May 3rd")
 			}

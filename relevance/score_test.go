@@ -4588,6 +4588,18 @@ func TestASumAskedKeepsTheNewerEventsStatingNoneLess(t *testing.T) {
 	firstWithVectors(t, course, map[string]int{"how much is left to pay for the course?": 2})
 }
 
+// What one still owes is the sum due (the thesaurus: "still owe", "left to
+// pay" bring "due"), not a book still to buy nor the instalment paid; and
+// "due to" is because of, owing nothing.
+func TestWhatIsStillOwedIsTheSumDue(t *testing.T) {
+	lessons := tenMinutesApart([]string{"Driving lessons DL-6612: 10 lessons, 450 EUR", "DL-6612 first payment 225 EUR received",
+		"DL-6612 second payment 225 EUR due 1 March", "DL-6612 lesson 4 moved due to the instructor's illness", "DL-6612 theory book to order, 28 EUR"})
+	firstWithVectors(t, lessons, map[string]int{"what do I still owe for DL-6612?": 2, "how much is left to pay on DL-6612?": 2})
+	if a := relevance.Analyze("lesson 4 moved due to the instructor's illness"); slices.Contains(a.Terms, "due") {
+		t.Errorf("\"due to\" analysed as a sum due: %q", a.Terms)
+	}
+}
+
 // "What are you doing about the cracked vase?" asks what was done about a
 // problem an event reports (remedyCues): the later event on the same object
 // saying a deed done or a remedy answers (remedied), not the report, which
