@@ -4589,12 +4589,16 @@ func TestASumAskedKeepsTheNewerEventsStatingNoneLess(t *testing.T) {
 }
 
 // What one still owes is the sum due (the thesaurus: "still owe", "left to
-// pay" bring "due"), not a book still to buy nor the instalment paid; and
-// "due to" is because of, owing nothing.
+// pay" bring "due"; 还要交 brings 待付, 请于), not a book still to buy nor the
+// instalment paid; and "due to" is because of, owing nothing.
 func TestWhatIsStillOwedIsTheSumDue(t *testing.T) {
 	lessons := tenMinutesApart([]string{"Driving lessons DL-6612: 10 lessons, 450 EUR", "DL-6612 first payment 225 EUR received",
 		"DL-6612 second payment 225 EUR due 1 March", "DL-6612 lesson 4 moved due to the instructor's illness", "DL-6612 theory book to order, 28 EUR"})
 	firstWithVectors(t, lessons, map[string]int{"what do I still owe for DL-6612?": 2, "how much is left to pay on DL-6612?": 2})
+	// and in Chinese (还要付, 还要交: 待付, 应付, 请于, 到期), over the part paid
+	fees := tenMinutesApart([]string{"培训 报名 PX-5120：会计 课程，学费 4200 元", "PX-5120 已交首付款2000元",
+		"PX-5120 余下2200元请于开课前交清", "PX-5120 上课 地点：三楼 301"})
+	firstWithVectors(t, fees, map[string]int{"PX-5120还要交多少？": 2})
 	if a := relevance.Analyze("lesson 4 moved due to the instructor's illness"); slices.Contains(a.Terms, "due") {
 		t.Errorf("\"due to\" analysed as a sum due: %q", a.Terms)
 	}
