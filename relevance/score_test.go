@@ -4588,6 +4588,15 @@ func TestASumAskedKeepsTheNewerEventsStatingNoneLess(t *testing.T) {
 	firstWithVectors(t, course, map[string]int{"how much is left to pay for the course?": 2})
 }
 
+// Asked why a price went up, the event adding something to it (the
+// thesaurus: "go up" brings added, extra, a surcharge) is why, not the newer
+// total restating that it did.
+func TestWhyAPriceWentUpIsWhatWasAdded(t *testing.T) {
+	stay := tenMinutesApart([]string{"Booking CB-7731: cabin, 3 nights from 2 Jan, 390 EUR", "CB-7731 cabin number 4 assigned",
+		"CB-7731 sauna access added, 15 EUR per night", "CB-7731 firewood delivered to the cabin", "CB-7731 new total 435 EUR"})
+	firstWithVectors(t, stay, map[string]int{"why did CB-7731 go up?": 2, "why has the price of cb7731 gone up?": 2})
+}
+
 // What one still owes is the sum due (the thesaurus: "still owe", "left to
 // pay" bring "due"; 还要交 brings 待付, 请于), not a book still to buy nor the
 // instalment paid; and "due to" is because of, owing nothing.
