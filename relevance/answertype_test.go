@@ -1153,17 +1153,20 @@ func TestASumIsNotTheNextAmount(t *testing.T) {
 }
 
 // A question that asks how much its object is, and nothing else, finds where
-// the object was priced: the order, not its refund of the same amount, which
-// is newer; a question asking how much was refunded still finds the refund.
+// the object was priced: the order, not the newer payment of the same
+// amount (nor its refund: givenBack); a question asking how much was
+// refunded still finds the refund.
 func TestAPriceQuestionFindsWhereTheObjectWasPriced(t *testing.T) {
 	cands := []relevance.Candidate{
 		{Source: "orders", Time: ago(56), Text: "Order YX-5503: bluetooth earphones, 299.00 EUR"},
 		{Source: "logistics", Time: ago(44), Text: "YX-5503 delivered"},
-		{Source: "refunds", Time: ago(6), Text: "YX-5503 refund of 299.00 EUR sent to your card"},
+		{Source: "payments", Time: ago(6), Text: "YX-5503 card payment of 299.00 EUR received"},
 	}
 	for _, q := range []string{"how much did YX-5503 cost?", "how much was YX-5503?", "what's the total on YX-5503?", "YX-5503 多少钱", "YX-5503 price", "YX-5503 amount?"} {
 		firstOnlyWith(t, relevance.NewQuery(q, nil), cands, 0, func(w *relevance.Weights) { w.Description = 0 })
 	}
+	cands[2] = relevance.Candidate{Source: "refunds", Time: ago(6), Text: "YX-5503 refund of 299.00 EUR sent to your card"}
+	firstFor(t, cands, map[string]int{"how much was YX-5503?": 0, "YX-5503 多少钱": 0})
 	if scores, _ := relevance.Score(relevance.NewQuery("how much was refunded for YX-5503?", nil), cands, relevance.DefaultWeights, nil, testNow); !ranksFirst(scores, 2) {
 		t.Errorf("how much was refunded: %.3f, want the refund first", scores)
 	}

@@ -849,6 +849,9 @@ func (rk *ranking) unstatedBy(lq *lexQuery) (unstated, restaters []bool) {
 	if asksMoney && asksMoneyReturned(q.normalised()) {
 		unstated = lq.unstateAll(unstated, notReturned(docs), moneyHash)
 	}
+	if asksMoney && asksNoMoneyMoved(q.normalised()) {
+		unstated = lq.unstateAll(unstated, givenBack(cands, docs), moneyHash)
+	}
 	if asksMoney && asksPaidPast(q.normalised()) {
 		unstated = lq.unstateAll(unstated, stillToPay(docs, cands), moneyHash)
 	}
@@ -3673,7 +3676,36 @@ const followsShare = 0.99
 
 // refundHashes are the terms of the words saying money was given back (not
 // returnedHashes, whose "paid" and "back" say no refund of a cancellation).
-var refundHashes = stemHashes("refund", "refunded", "reimbursed", "credited", "退款", "退回", "退还", "已退")
+var refundHashes = append(stemHashes("credited"), givenBackHashes...)
+
+// givenBackHashes are refundHashes but "credited", whose stem a credit
+// card's "credit" shares.
+var givenBackHashes = stemHashes("refund", "refunded", "reimbursed", "退款", "退回", "退还", "已退")
+
+// asksNoMoneyMoved reports a question asking how much naming no money
+// moving either way ("how much was fn77031?", "车费 多少？"; not "how much did
+// I pay?", "how much did 5503 bring?", "退 了 多少？", "最近 一次 充 了
+// 多少？", "how much is still open on 00312?"): it asks what a thing costs
+// or came to, and a sum given back (givenBack) is none of it.
+func asksNoMoneyMoved(q text) bool {
+	return !slices.ContainsFunc(q.words, func(w string) bool { return moneyMoves[w] || returnedWords[w] || moneyIn[w] }) &&
+		!strings.ContainsAny(q.norm, cjkMoneyMoves+"充")
+}
+
+// moneyIn are the words of a question asking what money came in or
+// stands open.
+var moneyIn = map[string]bool{"open": true, "bring": true, "brought": true, "balance": true, "earn": true, "earned": true, "make": true, "made": true}
+
+// givenBack marks the events stating a sum given back, a refund or a
+// credit ("FN-77031 we credited 100 EUR for the delay"; "credited" as
+// written, not a credit card's statement). Nil: none.
+func givenBack(cands []Candidate, docs []doc) []bool {
+	return amountsWhere(docs, func(i int, d *doc) bool {
+		return hasAny(d, givenBackHashes) || saysWord(cands[i].Text, creditedWord, nil)
+	})
+}
+
+var creditedWord = map[string]bool{"credited": true}
 
 // asksWhyNot reports a question asking why a thing did not happen or does
 // not work ("why didn't the install happen on Tuesday?", "why can't I open

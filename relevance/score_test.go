@@ -4588,6 +4588,21 @@ func TestASumAskedKeepsTheNewerEventsStatingNoneLess(t *testing.T) {
 	firstWithVectors(t, course, map[string]int{"how much is left to pay for the course?": 2})
 }
 
+// Asked how much a thing is or was, naming no money moving, a sum given
+// back on it (a refund, a credit) is none of its price; a credit card's
+// statement still states one.
+func TestASumGivenBackIsNoPrice(t *testing.T) {
+	order := tenMinutesApart([]string{"Order BK-3302: walnut bookcase, 1 290 EUR, delivery week 9", "BK-3302 delivery slot: 3 March, 8:00-12:00",
+		"BK-3302 bookcase scratched in our warehouse, new one ordered", "BK-3302 new delivery: 20 March", "BK-3302 we credited 60 EUR for the delay",
+		"Order BK-3390: 2 shelves delivered"})
+	firstWithVectors(t, order, map[string]int{"how much was bk3302?": 0, "how much is BK-3302?": 0})
+	// (asked what came back, the credit is the answer)
+	firstWithVectors(t, order, map[string]int{"how much did I get back for BK-3302?": 4})
+	card := tenMinutesApart([]string{"Credit card ending 5512 statement: 1,310.00 EUR due 3 February", "Card 5512 frozen after a suspicious payment",
+		"Dispute DS-77 opened for 95.00 EUR", "DS-77 resolved: 95.00 EUR refunded"})
+	firstWithVectors(t, card, map[string]int{"how much is the card 5512 statement?": 0})
+}
+
 // Asked why a price went up, the event adding something to it (the
 // thesaurus: "go up" brings added, extra, a surcharge) is why, not the newer
 // total restating that it did.
