@@ -1164,6 +1164,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// school; furniture, a Chinese return, a phone line, a Chinese kitchen
 	// renovation), written at stop 90's start before any change, committed
 	// unread and read once as proof;
+	// -blind-413.json to -blind-416.json (the same shape: a car rental,
+	// Chinese broadband, a vet, Chinese flight tickets; a plumber, a Chinese
+	// gym, a bank card, Chinese movers; a pharmacy, a Chinese insurance
+	// claim, a school trip, a Chinese flat let; concert tickets, Chinese
+	// home cleaning, a meal kit, a Chinese online course), written mid-stop
+	// 90 after its first changes, committed unread and read once at its end
+	// as proof (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1381,7 +1388,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-406.json"}, {"../examples/evalset-blind-407.json"},
 		{"../examples/evalset-blind-408.json"}, {"../examples/evalset-blind-409.json"},
 		{"../examples/evalset-blind-410.json"}, {"../examples/evalset-blind-411.json"},
-		{"../examples/evalset-blind-412.json"},
+		{"../examples/evalset-blind-412.json"}, {"../examples/evalset-blind-413.json"},
+		{"../examples/evalset-blind-414.json"}, {"../examples/evalset-blind-415.json"},
+		{"../examples/evalset-blind-416.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
