@@ -4589,8 +4589,8 @@ func TestASumAskedKeepsTheNewerEventsStatingNoneLess(t *testing.T) {
 }
 
 // Asked how much a thing is or was, naming no money moving, a sum given
-// back on it (a refund, a credit) is none of its price; a credit card's
-// statement still states one.
+// back on it (a refund, a credit, a compensation) is none of its price; a
+// credit card's statement still states one.
 func TestASumGivenBackIsNoPrice(t *testing.T) {
 	order := tenMinutesApart([]string{"Order BK-3302: walnut bookcase, 1 290 EUR, delivery week 9", "BK-3302 delivery slot: 3 March, 8:00-12:00",
 		"BK-3302 bookcase scratched in our warehouse, new one ordered", "BK-3302 new delivery: 20 March", "BK-3302 we credited 60 EUR for the delay",
@@ -4598,6 +4598,10 @@ func TestASumGivenBackIsNoPrice(t *testing.T) {
 	firstWithVectors(t, order, map[string]int{"how much was bk3302?": 0, "how much is BK-3302?": 0})
 	// (asked what came back, the credit is the answer)
 	firstWithVectors(t, order, map[string]int{"how much did I get back for BK-3302?": 4})
+	// a difference refunded (差价), a compensation (补偿, 赔偿)
+	tea := tenMinutesApart([]string{"订单 MC-30412：明前 碧螺春 250 克，480 元", "订单 MC-30477：白茶 饼 1 片，260 元",
+		"MC-30412 碧螺春 缺货，换成 龙井 250 克，退 差价 60 元", "MC-30477 已 发货"})
+	firstWithVectors(t, tea, map[string]int{"30412 多少 钱？": 0})
 	card := tenMinutesApart([]string{"Credit card ending 5512 statement: 1,310.00 EUR due 3 February", "Card 5512 frozen after a suspicious payment",
 		"Dispute DS-77 opened for 95.00 EUR", "DS-77 resolved: 95.00 EUR refunded"})
 	firstWithVectors(t, card, map[string]int{"how much is the card 5512 statement?": 0})
