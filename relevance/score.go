@@ -2907,17 +2907,24 @@ func cjkWhereItIs(norm string) bool {
 func asksIfFixed(q text) bool { return (happenedCues.in(q) || asksWhetherDone(q)) && fixedCues.in(q) }
 
 // fixedSteps marks, for a question whether its object is fixed
-// (asksIfFixed), the events naming the object that say it done (saysDone),
-// working again (solvedHashes: 正常, 恢复) or mended (fixedCJK, read joined:
+// (asksIfFixed), the events naming the object that say it mended
+// (mendedWords) or done (doneMarks), working again (solvedHashes: 正常, 恢复)
+// or mended in Chinese (fixedCJK, read joined:
 // "已 更换", "已 换 新 电池", "新 电池 已 装好"): the steps it asks about (as
 // stepsDone's for English); with comps nil (a question naming no identifier),
 // any event. Nil when none says so.
 func fixedSteps(cands []Candidate, comps []Components, docs []doc) []bool {
 	return where(len(cands), func(i int) bool {
 		d := &docs[i]
-		return (comps == nil || comps[i].Identifier != 0) && (saysDone(d, cands[i].Text, false) || hasAny(d, solvedHashes) || d.marks&scriptCJK != 0 && mended(cands[i].Text))
+		return (comps == nil || comps[i].Identifier != 0) && (saysWord(cands[i].Text, mendedWords, nil) || hasAny(d, doneMarks) || hasAny(d, solvedHashes) || d.marks&scriptCJK != 0 && mended(cands[i].Text))
 	})
 }
+
+// mendedWords say in English that a thing was mended, as written: of
+// finishedWords, not one saying another step done ("collected",
+// "shipped").
+var mendedWords = map[string]bool{"fixed": true, "repaired": true, "replaced": true, "resolved": true, "fitted": true, "restored": true,
+	"solved": true, "sorted": true, "completed": true, "done": true, "succeeded": true, "finished": true, "cleared": true, "released": true}
 
 // mended reports a Chinese text saying a thing was mended, its words read
 // joined (fixedCJK): not "需要 更换" (to replace), which no 已 begins.
@@ -3273,13 +3280,18 @@ func asksWhetherDone(q text) bool {
 
 // terseDone reports a terse question whether a step of an object's story is
 // done: the object, then a word saying the step done ("0791 serviced?",
-// "inc88412 solved?", "r6620 done?").
+// "inc88412 solved?", "r6620 done?"; "HR-5518 fixed?", whose code is two
+// words).
 func terseDone(q text) bool {
 	n := len(q.words)
-	if n < 2 || n > 3 || !strings.ContainsAny(q.words[0], "0123456789") {
+	if n < 2 || n > 3 {
 		return false
 	}
-	return doneParticiple(q.words[n-1])
+	code := q.words[0]
+	if n == 3 && isLetters(code) && !auxiliaries[code] && isNumber(q.words[1]) {
+		code = q.words[1] // ("hr", "5518")
+	}
+	return strings.ContainsAny(code, "0123456789") && doneParticiple(q.words[n-1])
 }
 
 // doneParticiple reports a word of a question saying a step is done: a participle

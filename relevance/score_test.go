@@ -4194,6 +4194,17 @@ func TestAFixAfterTheProblemAnswersWhetherItIsSolved(t *testing.T) {
 	app := tenMinutesApart([]string{"App account AP-3301: Pro plan, 5 devices", "AP-3301 sync failing on two phones",
 		"AP-3301 sync fixed in version 2.4.1", "AP-3301 invoice 9.99 EUR paid", "Newsletter: new themes out now"})
 	firstFor(t, app, map[string]int{"is the sync problem on AP-3301 solved?": 2, "is ap3301 fixed": 2})
+	// tersely, its code written as two words (terseDone): mended is the
+	// step asked, not a later step done (mendedWords: not "collected")
+	scooter := tenMinutesApart([]string{"Scooter repair SC-2210: brakes squeal, drop-off Monday", "SC-2210 brake pads worn",
+		"SC-2210 repaired, pads replaced", "SC-2210 collected from the shop", "Spring service offer: 20% off"})
+	firstFor(t, scooter, map[string]int{"SC-2210 fixed?": 2, "sc2210 fixed?": 2})
+	boiler := tenMinutesApart([]string{"Boiler repair BR-3301: no heating, visit Tuesday 8:00-12:00", "BR-3301 technician: Ana Costa",
+		"BR-3301 pump replaced, heating back", "Winter check-up offer: 49 EUR"})
+	firstFor(t, boiler, map[string]int{"BR-3301 fixed?": 2})
+	if _, comps, _ := fused("BR-3301 fixed?", boiler); comps[2].Change != 1 {
+		t.Errorf("\"BR-3301 fixed?\": the pump replaced is the step asked, said done (Change %v, want 1)", comps[2].Change)
+	}
 }
 
 // Whether an appeal succeeded ("TP-3310 申诉 成功 了 吗？", "did my appeal
