@@ -587,7 +587,8 @@ func TestAmountsByTheirWholeNumber(t *testing.T) {
 }
 
 // An identifier every candidate names (here the customer's e-mail address) is
-// the entity's, not one story's: nothing inherits through it.
+// the entity's, not one story's: nothing inherits through it, unless a
+// question asking for the newest names it.
 func TestAnIdentifierEveryEventNamesLinksNothing(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	cands := []relevance.Candidate{
@@ -603,6 +604,11 @@ func TestAnIdentifierEveryEventNamesLinksNothing(t *testing.T) {
 	if comps[3].Thread == 0 {
 		t.Errorf("the shipment of O-8001 inherits nothing from its placement: %+v", comps[3])
 	}
+	// unless a question asking for the newest names it: the window is then
+	// the story of the object it names
+	cards := tenMinutesApart([]string{"Print order BC-7731: 250 business cards, matt, 39 EUR", "BC-7731 quantity raised to 500, now 59 EUR",
+		"BC-7731 proof sent for approval", "BC-7731 proof approved", "BC-7731 shipped with DHL"})
+	firstWithVectors(t, cards, map[string]int{"how many business cards is bc7731 now?": 1})
 }
 
 // An event naming the asked object beside another object of its kind (one
