@@ -150,11 +150,12 @@ const VerdictTerm = "⚖"
 
 // verdictCues mark a Chinese question asking what someone found (怎么说,
 // 说什么 of 医生, 报告, 老师, 片子); sayWords an English one ending on "say"
-// after "did" ("what did the inspector say?"). Not one of saidCues, which
+// or "show" after "did" ("what did the inspector say?", "what did the x-ray
+// show?"). Not one of saidCues, which
 // ask what the business said.
 var (
 	verdictCues = []string{"怎么说", "说什么", "说了什么", "怎么讲"}
-	sayWords    = map[string]bool{"say": true}
+	sayWords    = map[string]bool{"say": true, "show": true}
 )
 
 // verdictWords are the words reporting a finding or a decision.
@@ -164,8 +165,9 @@ var verdictWords = statedByWords{words: wordSet(`report reports result results r
 
 // statesVerdict reports a text (its runes, normalised, and as words) with a
 // word of verdictWords, or labelled by who checked ("Engineer: pressure low,
-// …", "Tuner's note: …": a word of personWords, and a colon): a finding or
-// a decision reported.
+// …", "Tuner's note: …": a word of personWords, and a colon) or by the check
+// itself ("blood test: …": checkWords ending the label): a finding or a
+// decision reported.
 func statesVerdict(rs []rune, t text) bool {
 	if verdictWords.in(rs) {
 		return true
@@ -181,12 +183,17 @@ func statesVerdict(rs []rune, t text) bool {
 		if n++; n > 3 {
 			return false
 		}
-		if personWords[strings.TrimSuffix(w, "'s")] {
-			return true
+		if personWords[strings.TrimSuffix(w, "'s")] || label == "" && checkWords[w] {
+			return true // (a check's name ends its label: "blood test:", not "blood test booked:")
 		}
 	}
 	return false
 }
+
+// checkWords name a check whose label reports what it found ("blood test:
+// kidney values slightly high", "X-ray: no fracture").
+var checkWords = map[string]bool{"test": true, "x-ray": true, "xray": true, "scan": true, "check": true, "inspection": true, "exam": true,
+	"examination": true, "ultrasound": true, "mri": true, "diagnosis": true, "checkup": true, "check-up": true}
 
 // asksIfTooMuch reports a question whether a thing is too much of
 // something ("is my dog too heavy?", "are the trousers too long?"): what

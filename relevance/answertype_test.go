@@ -419,9 +419,9 @@ func TestAnswerTypes(t *testing.T) {
 		"为什么我的卡被拒了？":                               {why},
 		"what did they find in my house?":          {why},
 		"what did Marco find?":                     {why},
-		"what did the scan show?":                  {why}, // (show and reveal only ending the question)
+		"what did the scan show?":                  {why, relevance.VerdictTerm}, // (show and reveal only ending the question; "show" as "say": what a check found)
 		"what did the blood test reveal?":          {why},
-		"what did the x-ray show for pt8821?":      {why}, // (or before a preposition and the thing it is of)
+		"what did the x-ray show for pt8821?":      {why, relevance.VerdictTerm}, // (or before a preposition and the thing it is of)
 		"did the vet notice anything?":             {why},
 		"can you find my order?":                   nil,
 		"我的奶茶怎么还没到？":                               {why},
@@ -1550,6 +1550,8 @@ func TestWhatSomeoneWhoCheckedSaidIsTheirVerdict(t *testing.T) {
 	for q, want := range map[string]bool{
 		"what did the electrician say?": true, "what did the blood test say?": true, "医生 怎么 说？": true, "报告 说 什么？": true,
 		"what did you say about the refund?": false, "what did they say?": false, "客服 怎么 说？": false, "what did the electrician fix?": false,
+		// and what a check showed
+		"what did the x-ray show?": true, "what did VT-3310 show?": true, "when is the show?": false,
 	} {
 		if got := slices.Contains(relevance.AnswerTypes(q), relevance.VerdictTerm); got != want {
 			t.Errorf("%q asks for a verdict: %v, want %v", q, got, want)
@@ -1578,6 +1580,17 @@ func TestWhatSomeoneWhoCheckedSaidIsTheirVerdict(t *testing.T) {
 		{Source: "shop", Time: ago(10), Text: "Dog food order: 12 kg, 49 EUR"},
 	}
 	firstFor(t, dog, map[string]int{"is Bruno too fat?": 1})
+	// a check's name labelling what it found ("blood test: …") reports a
+	// verdict, not one booked ("Blood test booked: …")
+	for text, want := range map[string]bool{"VT-3310 blood test: liver values normal": true, "X-ray: no fracture": true,
+		"Blood test booked: Mon 8:00, fasting": false, "Visit VT-3310: Milo (dog), limping": false} {
+		if got := slices.Contains(relevance.Analyze(text).Terms, relevance.VerdictTerm); got != want {
+			t.Errorf("%q states a verdict: %v, want %v", text, got, want)
+		}
+	}
+	visit := tenMinutesApart([]string{"Visit VT-3310: Milo (dog), limping, Tuesday 10:00", "VT-3310 X-ray: small fracture in the left paw",
+		"VT-3310 bandage and rest for 3 weeks", "VT-3310 invoice 210 EUR paid", "VT-3310 recheck in 3 weeks"})
+	firstWithVectors(t, visit, map[string]int{"what did VT-3310 show?": 1, "what did the x-ray show?": 1})
 	firstWithVectors(t, dog, map[string]int{"is Bruno too fat?": 1})
 	// (with vectors too: the lines stating no verdict keep Weights.Unstated
 	// of their match, as for a question what was wrong)

@@ -1807,7 +1807,8 @@ func TestAFaultQuestionLooksForAFinding(t *testing.T) {
 		{Source: "visits", Time: ago(50), Text: "Knee MRI result: small meniscus tear"},
 		{Source: "billing", Time: ago(2), Text: "Knee MRI scan co-payment: 20.00 EUR"},
 	}
-	firstOnlyWith(t, relevance.NewQuery("what did the knee MRI scan show?", nil), scan, 0, func(w *relevance.Weights) { w.Unstated = 0 })
+	// (and as a verdict, what a check found: the share of either shows it)
+	firstOnlyWith(t, relevance.NewQuery("what did the knee MRI scan show?", nil), scan, 0, func(w *relevance.Weights) { w.Unstated, w.Said = 0, 0 })
 	// a check's advice is a finding ("replacement advised")
 	tyres := []relevance.Candidate{
 		{Source: "storage", Time: ago(50), Text: "Tyre storage TC-2290: 4 summer tyres 205/55 R16, rack 3-B"},
