@@ -2985,6 +2985,10 @@ func TestWhetherItIsDoneFindsTheEventSayingSo(t *testing.T) {
 		{Source: "school", Time: ago(4), Text: "Planetarium trip 8.00 EUR paid"},
 	}
 	firstFor(t, school, map[string]int{"did they get the form?": 1})
+	// "did you already get" as "did you get": what was received
+	visa := tenMinutesApart([]string{"Visa application VA-6610 opened, appointment to follow", "VA-6610 passport copy and photos received",
+		"VA-6610 bank statement still missing", "VA-6610 appointment at the consulate: 12 March 9:00"})
+	firstFor(t, visa, map[string]int{"which documents did you already get for VA-6610?": 1})
 	// asked whether a thing it names is done, an event on it not saying so
 	// keeps Weights.Unstated of its recency: the parcel's newer word is no
 	// answer to whether the repair is done
