@@ -2698,6 +2698,10 @@ func TestHasItHappenedLooksForItDone(t *testing.T) {
 		{Source: "billing", Time: ago(26), Text: "7731 欠费 86 元，请 尽快 缴纳"},
 		{Source: "billing", Time: ago(16), Text: "7731 已 缴清"},
 	}, map[string]int{"552100987731 交 了 吗？": 2})
+	// the payment said done is the newest word on whether it was paid: a
+	// later check of the meter says nothing of it
+	firstFor(t, tenMinutesApart([]string{"户号RQ-40517：11月燃气费156元", "RQ-40517燃气费156元已自动扣款", "RQ-40517燃气表读数异常，核查中",
+		"RQ-40517燃气表核查完成：表计正常", "户号RQ-40590：11月燃气费未缴"}), map[string]int{"RQ-40517交了吗？": 1})
 	// a sum received says it paid, from the side paid ("已 收到", "已 到账"),
 	// over the event asking for it, which matches its words
 	firstFor(t, []relevance.Candidate{
