@@ -2584,14 +2584,18 @@ var billWords = map[string]bool{"invoice": true, "invoices": true, "bill": true,
 // states the price, "First invoice NET-77120: 19.99 EUR (half month)" and
 // "Invoice CW-615 March: 260 EUR" what one bill came to. A thing introduced
 // with a price for the whole (a rental's 290 EUR) has no such price: its
-// later sums ("total now 342 EUR") may be its price. Nil when none is
-// marked.
+// later sums ("total now 342 EUR") may be its price. Nor is an event saying
+// the thing is another now, with its sum and no time ("SUB-7710 switched
+// to 4 meals a week, 72 EUR"): its new price stands, its period said by the
+// thing. Nil when none is marked.
 func standingPriceOnly(qids []ident, cands []Candidate, docs []doc) []bool {
 	intro := introOf(qids, cands, docs)
 	if intro < 0 || docs[intro].marks&markPerPeriod == 0 {
 		return nil
 	}
-	return amountsWhere(docs, func(_ int, d *doc) bool { return d.marks&markPerPeriod == 0 && idMatch(qids, d) > 0 })
+	return amountsWhere(docs, func(_ int, d *doc) bool {
+		return d.marks&markPerPeriod == 0 && idMatch(qids, d) > 0 && (!saysReplaced(d) || d.count(timeHash) > 0)
+	})
 }
 
 // priceCues ask what a thing costs (as words: "costume" is none).

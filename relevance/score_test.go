@@ -3449,6 +3449,11 @@ func TestAStandingPriceIsNoBill(t *testing.T) {
 		{Source: "gym", Time: ago(5), Text: "GY-5580 July fee 45 EUR collected"},
 	}
 	firstFor(t, upgraded, map[string]int{"what do I pay for gy5580?": 1, "GY-5580 monthly fee now?": 1})
+	// the thing changed to another, its new sum said with no period: its
+	// period is the thing's ("2 boxes a week")
+	boxes := tenMinutesApart([]string{"Veg box VB-3308: 1 box a week, 24 EUR a week", "VB-3308 skipped for the week of 3 March",
+		"VB-3308 switched to 2 boxes a week, 44 EUR", "VB-3308 box delivered to your door", "VB-3308 payment of 44 EUR failed: card expired"})
+	firstWithVectors(t, boxes, map[string]int{"how much is vb3308 now?": 2})
 	// "本月 租金" is this month's rent, no price per month
 	rent := []relevance.Candidate{
 		{Source: "租赁", Time: ago(50), Text: "乐器 租赁 YQ-7710：钢琴，每 月 300 元"},
