@@ -1171,6 +1171,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// home cleaning, a meal kit, a Chinese online course), written mid-stop
 	// 90 after its first changes, committed unread and read once at its end
 	// as proof (with the stop's start build too);
+	// -blind-417.json to -blind-420.json (the same shape: a locksmith, a
+	// Chinese dry cleaner, a marina berth, a Chinese laptop repair; a
+	// cleaning crew, Chinese car charging, a visa, a Chinese health check; a
+	// florist, a Chinese coding class, self storage, Chinese food delivery;
+	// a tailor, a Chinese parking card, a photo shoot, a Chinese flat
+	// viewing), written late in stop 90, committed unread and read once at
+	// its end as proof (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1390,7 +1397,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-410.json"}, {"../examples/evalset-blind-411.json"},
 		{"../examples/evalset-blind-412.json"}, {"../examples/evalset-blind-413.json"},
 		{"../examples/evalset-blind-414.json"}, {"../examples/evalset-blind-415.json"},
-		{"../examples/evalset-blind-416.json"},
+		{"../examples/evalset-blind-416.json"}, {"../examples/evalset-blind-417.json"},
+		{"../examples/evalset-blind-418.json"}, {"../examples/evalset-blind-419.json"},
+		{"../examples/evalset-blind-420.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
