@@ -151,8 +151,7 @@ const VerdictTerm = "⚖"
 // verdictCues mark a Chinese question asking what someone found (怎么说,
 // 说什么 of 医生, 报告, 老师, 片子); sayWords an English one ending on "say"
 // or "show" after "did" ("what did the inspector say?", "what did the x-ray
-// show?"). Not one of saidCues, which
-// ask what the business said.
+// show?"). Not one of saidCues, which ask what the business said.
 var (
 	verdictCues = []string{"怎么说", "说什么", "说了什么", "怎么讲"}
 	sayWords    = map[string]bool{"say": true, "show": true}

@@ -3741,6 +3741,8 @@ func givenBack(cands []Candidate, docs []doc) []bool {
 	})
 }
 
+// creditedWord is "credited" as written (saysWord): a sum put to one's
+// account, where the stem would be a credit card's too.
 var creditedWord = map[string]bool{"credited": true}
 
 // asksWhyNot reports a question asking why a thing did not happen or does
