@@ -1338,7 +1338,7 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	"representative": true, "specialist": true, "carer": true, "caregiver": true, "worker": true, "keyworker": true, "childminder": true,
 	"therapist": true, "dentist": true, "vet": true, "lawyer": true, "broker": true, "landlord": true, "tenant": true,
 	"recipient": true, "sender": true, "neighbour": true, "neighbor": true, "colleague": true, "mr": true, "mrs": true,
-	"assigned": true, "invited": true, "member": true, "members": true, "user": true, "users": true,
+	"assigned": true, "invited": true, "covering": true, "covers": true, "member": true, "members": true, "user": true, "users": true,
 	"owner": true, "admin": true, "administrator": true, "postman": true, "surveyor": true,
 	"inspector": true, "adjuster": true, "assessor": true, "volunteer": true, "nanny": true, "babysitter": true,
 	"buyer": true, "seller": true, "customer": true, "client": true, "guest": true, "visitor": true, "patient": true,
