@@ -1507,6 +1507,13 @@ func TestAGivenNameAnswersWho(t *testing.T) {
 		{Source: "training", Time: ago(3), Text: "Session 3 booked: Friday 7:00"},
 	}
 	firstFor(t, cands, map[string]int{"who trained me?": 1, "who was my trainer?": 1})
+	// asked who alone, an event naming no one is less of an answer, however
+	// well its words match: the visit naming the cat is no answer to who
+	// sees her
+	vet := tenMinutesApart([]string{"Appointment VT-4471: cat Momo, vaccination, Friday 11:00", "VT-4471 vet Dr. Hale replaced by Dr. Costa",
+		"VT-4471 vaccination done, next booster in 12 months", "VT-4471 invoice 58 EUR: vaccine 40 EUR, exam 18 EUR", "VT-4471 invoice paid by card",
+		"Appointment VT-4490: dog Rex, dental check, next Monday"})
+	firstWithVectors(t, vet, map[string]int{"who sees Momo at VT-4471": 1})
 	// and after a deed's "by", but not a payment's, nor a company's two
 	// words; and a line giving someone's name ("name changed to …")
 	for text, want := range map[string]bool{

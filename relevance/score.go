@@ -994,7 +994,8 @@ func (rk *ranking) lessOfAnAnswer() {
 	// sets for the clock, +4 −1 for the day); and those below (found)
 	clock := clockAsked.in(q.normalised())
 	when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || asksDay(q.normalised()))
-	if len(asked) == 1 && asked[0].term == PersonTerm {
+	who := len(asked) == 1 && asked[0].term == PersonTerm
+	if who {
 		// who: where an event names a person by name ("Service visit
 		// BS-3318: … engineer Tom", "维修 师傅 李师傅 周四 上门"), one
 		// naming a role alone ("BS-3318 engineer running late") is
@@ -1026,8 +1027,11 @@ func (rk *ranking) lessOfAnAnswer() {
 	// booked: Tuesday 8:00-12:00" restates the plan, "Technician could not
 	// get into the building" is why; +13 −6 on the development sets; for
 	// every question asking why, +36 −69; the Chinese 为什么 没, 怎么 还 没,
-	// +1 −1); and what someone who checked said (a verdict asked: +2 −1)
-	found := asksFault || asksFor(byClause, VerdictTerm) || asksWhyNot(q.normalised()) && asksFor(byClause, ReasonTerm)
+	// +1 −1); and what someone who checked said (a verdict asked: +2 −1);
+	// and who, asked alone: the booking naming the cat is no answer to
+	// "who sees Luna at VT-6620?", "vet Dr. Okafor replaced by Dr.
+	// Brandt" is (+9 −4)
+	found := asksFault || asksFor(byClause, VerdictTerm) || asksWhyNot(q.normalised()) && asksFor(byClause, ReasonTerm) || who
 	if found || when {
 		for i := range docs {
 			if found && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
