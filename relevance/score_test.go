@@ -4638,6 +4638,16 @@ func TestASumGivenBackIsNoPrice(t *testing.T) {
 	firstWithVectors(t, card, map[string]int{"how much is the card 5512 statement?": 0})
 }
 
+// Asked whether a card works again, the event saying it unblocked answers
+// (the thesaurus: "work again" brings unblocked, unfrozen, unlocked), not
+// the block nor later payments with it.
+func TestWhatWorksAgainWasUnblocked(t *testing.T) {
+	card := tenMinutesApart([]string{"Credit card ending 8830 blocked: suspicious payment abroad", "Card 8830 unblocked after your confirmation",
+		"Card 8830 payment of 23.10 EUR at Green Grocer", "Card 8830 payment of 23.10 EUR refunded: duplicate",
+		"New card ending 1207 ordered to replace 8830, arrives in 5 days"})
+	firstWithVectors(t, card, map[string]int{"does card 8830 work again": 1})
+}
+
 // Asked why a price went up, the event adding something to it (the
 // thesaurus: "go up" brings added, extra, a surcharge) is why, not the newer
 // total restating that it did.
