@@ -226,10 +226,11 @@ var changeRequests = newCueSet([]string{"can i change", "could i change", "can w
 	"how to change", "want to change", "like to change", "need to change", "is it possible to change", "能改", "可以改", "想改", "要改", "怎么改"})
 
 // originalCues ask for a thing's first value, not its newest ("how many
-// guests did we book originally?", 原来订了几位？): no later change answers it
-// better (newerValues).
+// guests did we book originally?", 原来订了几位？), or the value it usually has
+// ("平时 几 点 上课？": one lesson moved is no newer time of the class): no
+// later change answers it better (newerValues).
 var originalCues = newCueSet([]string{"originally", "original", "at first", "in the beginning", "to begin with", "first booked",
-	"原来", "原本", "本来", "最初", "一开始", "起初"})
+	"原来", "原本", "本来", "最初", "一开始", "起初", "usually", "normally", "平时", "平常", "通常", "一般"})
 
 // changedTo are the things whose new value a question may ask for.
 var changedTo = map[string]bool{"date": true, "day": true, "time": true, "address": true, "price": true, "total": true,

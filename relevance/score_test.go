@@ -3111,6 +3111,10 @@ func TestAQuestionNamingAnObjectTakesItsNewerValue(t *testing.T) {
 		{"how much is this month's bill for 0176 4410 2290?", "0176 4410 2290 bill for May: 31.20 EUR", "0176 4410 2290 plan changed to 15 GB for 19.99 EUR from June", "0176 4410 2290 roaming on"},
 		// the value it had at first
 		{"what was the monthly fee for TV-900 originally?", "TV package TV-900: monthly fee 24.00 EUR", "TV-900 fee raised to 27.00 EUR", "TV-900 box delivered"},
+		// the value it usually has (平时, usually): one lesson moved is no
+		// newer time of the class
+		{"YG-3310 平时 几 点 上课？", "瑜伽 课 YG-3310 上课 时间：每周 二 晚 7 点", "YG-3310 第 4 节 改 到 周三 晚 7 点", "YG-3310 学费 800 元 已 付"},
+		{"what time is the class for YG-3310 usually?", "Yoga class YG-3310: Tuesdays 19:00", "YG-3310 lesson 4 moved to Wednesday 19:00", "YG-3310 fee 80 EUR paid"},
 	} {
 		if _, comps, f := fused(c[0], tenMinutesApart(c[1:])); f.Change != 0 || comps[1].Change != 0 {
 			t.Errorf("%q: no newer value: %+v %+v", c[0], comps, f)
