@@ -545,6 +545,7 @@ type reading struct {
 	asked     []*answerType
 	byClause  [][]*answerType
 	asksMoney bool
+	asksWho   bool // who, and nothing else
 	asksFault bool // what is wrong, what a check found
 	howLong   bool // a question asking how long (durationCues)
 	// why a thing changed, why it is late (asksWhyChanged): the events
@@ -616,7 +617,7 @@ func (rk *ranking) readQuestion() reading {
 		asking = 0
 	}
 	whyChanged, whyLate := asksWhyChanged(q.normalised(), byClause)
-	return reading{qids: qids, own: own, howLong: howLong, asked: asked, asksMoney: asksMoney,
+	return reading{qids: qids, own: own, howLong: howLong, asked: asked, asksMoney: asksMoney, asksWho: len(asked) == 1 && asked[0].term == PersonTerm,
 		byClause: byClause, asksFault: asksFault, offer: offer, asking: asking, whyChanged: whyChanged, whyLate: whyLate,
 		billsAnswer: q.Intent || asksFor(byClause, MoneyTerm) || asksOfMoney(q.normalised()) || slices.Contains(q.normalised().words, "status")}
 }
@@ -994,8 +995,7 @@ func (rk *ranking) lessOfAnAnswer() {
 	// sets for the clock, +4 −1 for the day); and those below (found)
 	clock := clockAsked.in(q.normalised())
 	when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || asksDay(q.normalised()))
-	who := len(asked) == 1 && asked[0].term == PersonTerm
-	if who {
+	if rk.asksWho {
 		// who: where an event names a person by name ("Service visit
 		// BS-3318: … engineer Tom", "维修 师傅 李师傅 周四 上门"), one
 		// naming a role alone ("BS-3318 engineer running late") is
@@ -1031,7 +1031,7 @@ func (rk *ranking) lessOfAnAnswer() {
 	// and who, asked alone: the booking naming the cat is no answer to
 	// "who sees Luna at VT-6620?", "vet Dr. Okafor replaced by Dr.
 	// Brandt" is (+9 −4)
-	found := asksFault || asksFor(byClause, VerdictTerm) || asksWhyNot(q.normalised()) && asksFor(byClause, ReasonTerm) || who
+	found := asksFault || asksFor(byClause, VerdictTerm) || asksWhyNot(q.normalised()) && asksFor(byClause, ReasonTerm) || rk.asksWho
 	if found || when {
 		for i := range docs {
 			if found && !statesAsked(&docs[i], byClause) || when && lacksTimeAsked(&docs[i], clock) {
@@ -1453,7 +1453,7 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 	}
 	// (who: where an event names a person by name, one naming a role alone
 	// states no answer, for its recency as for its match: vaguer)
-	named := scaled && len(asked) == 1 && asked[0].term == PersonTerm && slices.ContainsFunc(docs, func(d doc) bool { return d.marks&markNamed != 0 })
+	named := scaled && rk.asksWho && slices.ContainsFunc(docs, func(d doc) bool { return d.marks&markNamed != 0 })
 	// (how much: as for who, an event naming money by a word alone, "fee
 	// waived", where another states a sum; not asked whether, "要 钱 吗？",
 	// which "no charge" answers)
@@ -3728,7 +3728,7 @@ var givenBackHashes = stemHashes("refund", "refunded", "reimbursed", "退款", "
 // 多少？", "how much is still open on 00312?"): it asks what a thing costs
 // or came to, and a sum given back (givenBack) is none of it.
 func asksNoMoneyMoved(q text) bool {
-	return !slices.ContainsFunc(q.words, func(w string) bool { return moneyMoves[w] || returnedWords[w] || moneyIn[w] }) &&
+	return !slices.ContainsFunc(q.words, func(w string) bool { return moneyMoves[w] || moneyIn[w] }) &&
 		!strings.ContainsAny(q.norm, cjkMoneyMoves+"充")
 }
 

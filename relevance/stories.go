@@ -1882,9 +1882,9 @@ var remedyCues = newCueSet([]string{"doing about", "done about", "happening abou
 	"get anything for", "got anything for", "get anything back for", "got anything back for", "money back for", "compensation for"})
 
 // remedyHashes are the terms of the words naming a remedy: amends made
-// (amendsHashes), money given back (refundHashes), a credit, a replacement,
-// a repair again.
-var remedyHashes = slices.Concat(amendsHashes, refundHashes, stemHashes("replacement", "credit", "redo", "赔偿", "补发", "更换", "返工", "重做"))
+// (amendsHashes), money given back (refundHashes: a credit, a compensation),
+// a replacement, a repair again.
+var remedyHashes = slices.Concat(amendsHashes, refundHashes, stemHashes("replacement", "redo", "补发", "更换", "返工", "重做"))
 
 // remedied lets the later events on what the most relevant event reports
 // ("Complaint: one chair leg scratched (FN-77124)") answer a question asking
