@@ -1178,6 +1178,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// a tailor, a Chinese parking card, a photo shoot, a Chinese flat
 	// viewing), written late in stop 90, committed unread and read once at
 	// its end as proof (with the stop's start build too);
+	// -blind-421.json to -blind-424.json (the same shape: an optician, a
+	// Chinese guesthouse, solar panels, a Chinese gas account; piano
+	// lessons, Chinese home cleaning, coworking, a Chinese optician; pest
+	// control, a Chinese maternity nurse, a translation, a Chinese print
+	// shop; a roofer, a Chinese wedding planner, bike share, Chinese pet
+	// boarding), written at stop 91's start before any change, committed
+	// unread and read once as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1399,7 +1406,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-414.json"}, {"../examples/evalset-blind-415.json"},
 		{"../examples/evalset-blind-416.json"}, {"../examples/evalset-blind-417.json"},
 		{"../examples/evalset-blind-418.json"}, {"../examples/evalset-blind-419.json"},
-		{"../examples/evalset-blind-420.json"},
+		{"../examples/evalset-blind-420.json"}, {"../examples/evalset-blind-421.json"},
+		{"../examples/evalset-blind-422.json"}, {"../examples/evalset-blind-423.json"},
+		{"../examples/evalset-blind-424.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
