@@ -2702,6 +2702,10 @@ func TestHasItHappenedLooksForItDone(t *testing.T) {
 	// later check of the meter says nothing of it
 	firstFor(t, tenMinutesApart([]string{"户号RQ-40517：11月燃气费156元", "RQ-40517燃气费156元已自动扣款", "RQ-40517燃气表读数异常，核查中",
 		"RQ-40517燃气表核查完成：表计正常", "户号RQ-40590：11月燃气费未缴"}), map[string]int{"RQ-40517交了吗？": 1})
+	// asked with 了没, as with 了吗: whether it was paid, not where the
+	// account's story stands, where the later meter check is the newest word
+	firstFor(t, tenMinutesApart([]string{"户号RQ-40517：11月燃气费156元", "RQ-40517燃气费156元已自动扣款", "RQ-40517燃气表读数异常，核查中",
+		"RQ-40517燃气表核查完成：表计正常", "户号RQ-40590：11月燃气费未缴"}), map[string]int{"RQ-40517 交 了 没？": 1, "RQ-40517这个月缴了没有": 1})
 	// a sum received says it paid, from the side paid ("已 收到", "已 到账"),
 	// over the event asking for it, which matches its words
 	firstFor(t, []relevance.Candidate{
