@@ -584,6 +584,14 @@ func TestAmountsByTheirWholeNumber(t *testing.T) {
 	if _, comps := relevance.Score(relevance.NewQuery("what is O-1200?", nil), cands, relevance.DefaultWeights, nil, testNow); comps[1].Identifier != 0 {
 		t.Errorf("the charge of 1,200.00 names O-1200: %+v", comps[1])
 	}
+	// a sum with its thousands set apart by spaces is the number a question
+	// writes whole, and two events stating it are no one object's story
+	wedding := tenMinutesApart([]string{"婚礼 套餐 HQ-70925：主持 + 摄像，18 800 元", "HQ-70925 定金 5 000 元 已 收", "HQ-70925 主持人 换 成 李 老师",
+		"HQ-70925 加 花艺 拱门，另 加 2 600 元", "HQ-70925 场地 彩排 5 月 17 日 下午", "婚礼 套餐 HQ-70981：咨询 中"})
+	firstFor(t, wedding, map[string]int{"HQ-70925 为什么 多 了 2600": 3, "what is the 18800 for?": 0})
+	if a := relevance.Analyze("FZ-1180 下 期 房租 19 500 元"); !slices.Contains(a.Terms, "19500") || slices.Contains(a.IDs, "19500") {
+		t.Errorf("an event's 19 500 元 is the word 19500, not an identifier: %q %q", a.Terms, a.IDs)
+	}
 }
 
 // An identifier every candidate names (here the customer's e-mail address) is
