@@ -2485,7 +2485,8 @@ var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "coll
 	"requested": {"by"}, "submitted": {"by"}, "reported": {"by"}, "handled": {"by"}, "inspected": {"by"},
 	"checked": {"by"}, "reviewed": {"by"}, "confirmed": {"by"}, "booked": {"by"}, "created": {"by"}, "added": {"by"},
 	"removed": {"by"}, "issued": {"by"}, "unlocked": {"by"}, "locked": {"by"},
-	"for": {"by"}} // ("signed for by J. Marsh")
+	"for":        {"by"},                     // ("signed for by J. Marsh")
+	"reassigned": {"to"}, "assigned": {"to"}} // ("Maria is ill, reassigned to Ana")
 
 // namesAnAddress reports an e-mail address: a token around an "@" that the
 // analysis takes for an e-mail-like identifier (isIdentifier).
@@ -2874,8 +2875,9 @@ var askWords = newCueSet([]string{"ask", "asked", "asking", "question", "questio
 	"complain", "complained", "complaint", "unhappy", "what did i report", "what did i say", "我反馈", "我投诉", "我说"})
 
 // namesSomeone reports a person named by surname and title in Chinese (张阿姨,
-// 李师傅, 王医生, 小王): a better answer to "谁来打扫？" than a role alone
-// ("保洁师 自带 工具"), so an event naming one states PersonTerm twice.
+// 李师傅, 王医生, 小王; 刘姐, 张哥, 王叔, as a customer calls a worker): a
+// better answer to "谁来打扫？" than a role alone ("保洁师 自带 工具"), so an
+// event naming one states PersonTerm twice.
 func namesSomeone(rs []rune) bool {
 	for i := 1; i < len(rs); i++ {
 		if !isCJK(rs[i]) {
@@ -2893,4 +2895,4 @@ func namesSomeone(rs []rune) bool {
 
 const cjkSurnames = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 
-var cjkTitles = newCJKWords("师傅", "阿姨", "医生", "老师", "先生", "女士", "经理", "教练", "律师", "护士", "大夫", "队长")
+var cjkTitles = newCJKWords("师傅", "阿姨", "姐", "哥", "叔", "医生", "老师", "先生", "女士", "经理", "教练", "律师", "护士", "大夫", "队长")

@@ -230,7 +230,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Locksmith Jakub on the way":                                   {who},
 		"Mia was picked up at 12:40 by her father":                     {when, who}, // family
 		"保洁已完成，请确认":                                                    nil,         // (cleaning, the service)
-		"保洁员 王姐 已接单":                                                   {who},
+		"保洁员 王姐 已接单":                                                   {who, who},  // (王姐 by name, as 张阿姨)
 		"孩子 已 由 妈妈 接走":                                                 {who},
 		"因暴雨配送延迟":                                                      {why},
 		"HV-2040 done: pressure low, topped up":                        {why},      // a reading out of range, as a check finds it

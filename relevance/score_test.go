@@ -3509,6 +3509,14 @@ func TestWhoIsAnsweredByTheNameBeforeTheRole(t *testing.T) {
 		{Source: "家政", Time: ago(20), Text: "保洁 师傅 周三 会 晚 到 半 小时"},
 	}
 	firstFor(t, zh, map[string]int{"谁 来 打扫？": 0})
+	// a person reassigned is the newer answer: named after "reassigned
+	// to", or by a surname and 姐, 哥 or 叔 (刘 姐, 张 姐)
+	cleaning := tenMinutesApart([]string{"Cleaning BJ-80233: Saturday morning deep clean, 3 hours, 240 EUR", "BJ-80233 cleaner Maria accepted",
+		"BJ-80233 windows added, 60 EUR extra", "BJ-80233 Maria is ill, reassigned to Ana", "BJ-80233 done, 300 EUR paid", "Cleaning BJ-80291: waiting for a cleaner"})
+	firstFor(t, cleaning, map[string]int{"who is cleaning BJ-80233": 3})
+	baojie := tenMinutesApart([]string{"保洁 预约 BJ-80233：周六 上午 深度 清洁，240 元", "BJ-80233 阿姨 刘 姐 接单", "BJ-80233 加 擦 玻璃，另 收 60 元",
+		"BJ-80233 刘 姐 有 事，改 派 张 姐", "BJ-80233 已 完成，共 300 元，已 支付", "保洁 预约 BJ-80291：待 派单"})
+	firstFor(t, baojie, map[string]int{"BJ-80233 谁 来 打扫": 3, "BJ-80233谁来打扫？": 3})
 }
 
 // "How much" is answered by the event stating a sum ("189 EUR") before one
