@@ -51,7 +51,8 @@ func TestSpeakerWords(t *testing.T) {
 // asksDeed reads "what did … do to/about …?", "what was done about …?".
 func TestAsksDeed(t *testing.T) {
 	for q, want := range map[string]bool{"what did you do to the laptop?": true, "what did IT do about the VPN?": true,
-		"what was done about the scanner?": true, "what did my money do?": false, "what do I do now?": false, "手机 做 了 什么？": true} {
+		"what was done about the scanner?": true, "what did my money do?": false, "what do I do now?": false, "手机 做 了 什么？": true,
+		"what did they do in the last TU-3308 lesson": true, "what did you do in Paris?": true} {
 		if got := asksDeed(questionText(q)); got != want {
 			t.Errorf("%q asks what was done: %v, want %v", q, got, want)
 		}

@@ -2962,6 +2962,12 @@ func TestWhatWasDoneIsTheDeed(t *testing.T) {
 		{Source: "jobs", Time: ago(9), Text: "PL-4410 closed as resolved"},
 	}
 	firstFor(t, cands, map[string]int{"what did they do to the shower?": 1, "what was done about the shower head?": 1})
+	// done in a lesson, as to a thing: the lesson saying what was done, not a
+	// later instalment due
+	lessons := tenMinutesApart([]string{"Course PT-5510: 8 piano lessons for Noa, 320 EUR, Mondays 17:00", "PT-5510 teacher changed from Ms Berg to Mr Lind",
+		"PT-5510 lesson 2 cancelled: teacher ill, added at the end", "PT-5510 lesson 3 done: scales, new piece assigned",
+		"Course PT-5590: 4 guitar lessons for Ela, 160 EUR", "PT-5510 second instalment 160 EUR due 1 March"})
+	firstFor(t, lessons, map[string]int{"what did they do in the last PT-5510 lesson": 3})
 }
 
 // 上次 (last time) only asks for the newest, as 最近 does, spaced or not:

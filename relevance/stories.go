@@ -1779,8 +1779,9 @@ func asksDeed(q text) bool {
 	return deedCues.in(q)
 }
 
-// deedObjects are the words after "do" that name what the deed was done to.
-var deedObjects = map[string]bool{"to": true, "about": true, "with": true, "for": true, "on": true}
+// deedObjects are the words after "do" that name what the deed was done to
+// (or where: "what did they do in the last lesson?").
+var deedObjects = map[string]bool{"to": true, "about": true, "with": true, "for": true, "on": true, "in": true}
 
 var deedCues = newCueSet([]string{"做了什么", "干了什么", "处理了什么", "怎么处理的", "做了哪些"})
 
