@@ -1185,6 +1185,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// shop; a roofer, a Chinese wedding planner, bike share, Chinese pet
 	// boarding), written at stop 91's start before any change, committed
 	// unread and read once as proof;
+	// -blind-425.json to -blind-428.json (the same shape: hearing aids,
+	// Chinese social insurance, a driving school, a Chinese fuel card; a
+	// kitchen fitter, a Chinese parcel, a yoga studio, a Chinese car repair;
+	// a carpet cleaner, Chinese broadband, a caterer, a Chinese phone
+	// repair; a gardener, a Chinese court booking, winter tyres, Chinese
+	// school fees), written mid-stop 91 after its first changes, committed
+	// unread and read once at its end as proof (with the stop's start build
+	// too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1408,7 +1416,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-418.json"}, {"../examples/evalset-blind-419.json"},
 		{"../examples/evalset-blind-420.json"}, {"../examples/evalset-blind-421.json"},
 		{"../examples/evalset-blind-422.json"}, {"../examples/evalset-blind-423.json"},
-		{"../examples/evalset-blind-424.json"},
+		{"../examples/evalset-blind-424.json"}, {"../examples/evalset-blind-425.json"},
+		{"../examples/evalset-blind-426.json"}, {"../examples/evalset-blind-427.json"},
+		{"../examples/evalset-blind-428.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
