@@ -4728,3 +4728,16 @@ func TestACreditIsMoneyBack(t *testing.T) {
 		"Annual statement: you used 6,100 kWh", "Credit 48.00 EUR paid to your account", "Monthly payment lowered to 58.00 EUR from April"})
 	firstFor(t, power, map[string]int{"did I get money back?": 3, "did i get my money back": 3})
 }
+
+// Asked why a thing costs more, the event adding a sum to it answers ("plus
+// 600 EUR", "240 EUR extra"), though a later damage report states a reason
+// and the invoice restates the total.
+func TestWhyItCostsMoreIsTheSumAdded(t *testing.T) {
+	kitchen := tenMinutesApart([]string{"Kitchen KT-5520: walnut fronts, laminate worktop, 9,400 EUR", "KT-5520 worktop changed to slate, plus 750 EUR",
+		"KT-5520 fitting starts 3 February, 3 days", "KT-5520 deposit 2,500 EUR paid", "KT-5520 one drawer front scratched in transport, replacement ordered",
+		"Kitchen KT-5590: design meeting booked"})
+	firstFor(t, kitchen, map[string]int{"why is KT-5520 dearer": 1, "why does KT-5520 cost more now?": 1})
+	tyres := tenMinutesApart([]string{"Appointment TS-7710: tyre change, Saturday 9:00, 79 EUR", "TS-7710 front right tyre tread 2 mm, replacement recommended",
+		"TS-7710 you approved 2 new tyres, 240 EUR extra", "TS-7710 done, summer tyres stored", "TS-7710 invoice 319 EUR paid"})
+	firstFor(t, tyres, map[string]int{"why did TS-7710 cost more?": 2})
+}
