@@ -4741,3 +4741,13 @@ func TestWhyItCostsMoreIsTheSumAdded(t *testing.T) {
 		"TS-7710 you approved 2 new tyres, 240 EUR extra", "TS-7710 done, summer tyres stored", "TS-7710 invoice 319 EUR paid"})
 	firstFor(t, tyres, map[string]int{"why did TS-7710 cost more?": 2})
 }
+
+// A plan broken states its cause after a colon ("lesson Thursday cancelled:
+// car in the garage"): it answers why the lesson was off, not a later fee
+// said unpaid.
+func TestAPlanBrokenStatesItsCauseAfterAColon(t *testing.T) {
+	course := tenMinutesApart([]string{"Course DS-2210: 20 driving lessons, instructor Vera", "DS-2210 theory exam passed",
+		"DS-2210 lesson Friday cancelled: instructor's car in the garage", "DS-2210 practical test booked 12 March, 9:00",
+		"DS-2210 test fee 120 EUR unpaid", "Course DS-2290: waiting for an instructor"})
+	firstFor(t, course, map[string]int{"why was my DS-2210 lesson off": 2})
+}
