@@ -1193,6 +1193,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// school fees), written mid-stop 91 after its first changes, committed
 	// unread and read once at its end as proof (with the stop's start build
 	// too);
+	// -blind-429.json to -blind-432.json (the same shape: windows, a
+	// Chinese course, a vet clinic, Chinese freight; movers, a Chinese lift
+	// repair, home insurance, a Chinese driving school; an e-bike repair, a
+	// Chinese hospital visit, a hotel, a Chinese kitchen renovation; a
+	// printer ticket, a Chinese car rental, a news subscription, a Chinese
+	// express parcel), written late in stop 91 (no question asking why a
+	// thing costs more, the kind the stop had just read), committed unread
+	// and read once at its end as proof (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1418,7 +1426,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-422.json"}, {"../examples/evalset-blind-423.json"},
 		{"../examples/evalset-blind-424.json"}, {"../examples/evalset-blind-425.json"},
 		{"../examples/evalset-blind-426.json"}, {"../examples/evalset-blind-427.json"},
-		{"../examples/evalset-blind-428.json"},
+		{"../examples/evalset-blind-428.json"}, {"../examples/evalset-blind-429.json"},
+		{"../examples/evalset-blind-430.json"}, {"../examples/evalset-blind-431.json"},
+		{"../examples/evalset-blind-432.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
