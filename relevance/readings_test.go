@@ -69,3 +69,16 @@ func TestReadingsMapNamesLiveCode(t *testing.T) {
 		}
 	}
 }
+
+// lacksTimeAsked: a change naming a place and no time changed the place,
+// and states no time asked; a change with a time, or with neither, may have
+// moved the time.
+func TestAChangeOfPlaceLacksTheTimeAsked(t *testing.T) {
+	for text, want := range map[string]bool{"BM-31206 上课 地点 改 到 二楼 205 教室": true, "SW-3310 class moved to pool B": true,
+		"SW-3310 class moved to Friday 17:15": false, "SW-3310 class postponed": false, "SW-3310 goggles left": true} {
+		d := newDoc(text)
+		if got := lacksTimeAsked(&d, true); got != want {
+			t.Errorf("%q lacks the clock time asked: %v, want %v", text, got, want)
+		}
+	}
+}
