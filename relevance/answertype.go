@@ -1288,6 +1288,9 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	"app": true, "website": true, "portal": true,
 	// a place by that word ("location changed to the botanical garden")
 	"location": true,
+	// where a shoot, a class or a party takes place outdoors ("moved to the
+	// park"; not "garden": "Garden service GS-55" is the service's)
+	"park": true, "beach": true,
 	// where a thing is taken, parked or left (a garage, a university, a
 	// campus; not a warehouse: "received at the warehouse" is the business's)
 	"garage": true, "university": true, "campus": true}

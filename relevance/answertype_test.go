@@ -715,7 +715,8 @@ func TestWhereToCollectNamesAPlace(t *testing.T) {
 		"Your parcel is waiting at the Packstation 114", "Left at the parcel shop on Market Street", "快递已放入丰巢柜，取件码 3321",
 		"You are moved to berth D-03", "Coach leaves from bay 3", "Ferry boards at pier 2", // (where a boat, a coach is boarded)
 		"考试 地点：车管所 考场", "请 到 北门 取餐", // (where an exam is taken, a gate by its side)
-		"E-tickets for TK-66120 available in the app from 1 Feb", "Your report is on the patient portal"} { // (where a thing is had online)
+		"E-tickets for TK-66120 available in the app from 1 Feb", "Your report is on the patient portal", // (where a thing is had online)
+		"PH-9021 moved to the park, same time", "Shoot moved to the beach at 18:00"} { // (where a shoot or a class takes place)
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
 			t.Errorf("%q names no place", text)
 		}
