@@ -3639,10 +3639,13 @@ func hedged(text string) bool {
 // relevant event on the object stating a time before it (the promise,
 // "ships in 2 weeks"), and keeps its recency as one stating the time would.
 // The step is the question's own verb said as a participle, or its
-// participle or "ready" said again (saysVerbDone). Nil when none is such.
+// participle or "ready" said again (saysVerbDone); asked in Chinese when a
+// thing can be collected (collectAsked: "什么时候能取"), an event saying it
+// can be (saysCollectable: "已 洗好，可 到 店 取"). Nil when none is such.
 func whenDone(q text, rels []float64, cands []Candidate, comps []Components, docs []doc) []bool {
 	verbs, n := questionVerbs(q, true)
-	if n == 0 {
+	collect := n == 0 && collectAsked(q.norm) // (in Chinese: "什么时候能取" of "已 洗好，可 到 店 取")
+	if n == 0 && !collect {
 		return nil
 	}
 	best := -1
@@ -3655,7 +3658,7 @@ func whenDone(q text, rels []float64, cands []Candidate, comps []Components, doc
 		return nil
 	}
 	return where(len(cands), func(j int) bool {
-		if comps[j].Identifier != 1 || docs[j].count(timeHash) > 0 || !cands[j].Time.After(cands[best].Time) || !saysVerbDone(cands[j].Text, verbs[:n], true) {
+		if comps[j].Identifier != 1 || docs[j].count(timeHash) > 0 || !cands[j].Time.After(cands[best].Time) || !(collect && saysCollectable(cands[j].Text) || !collect && saysVerbDone(cands[j].Text, verbs[:n], true)) {
 			return false
 		}
 		rels[j] = max(rels[j], rels[best])
@@ -3822,4 +3825,39 @@ func (rk *ranking) sumsAdded() []bool {
 		}
 	}
 	return out
+}
+
+// collectAsked reports a Chinese question asking when a thing can be
+// collected ("XY-20318什么时候能取", 哪天 可以 拿): a verb of collecting
+// (collectCJK) after 能, 可, 可以 (its Chinese joined: questionText).
+func collectAsked(norm string) bool {
+	for _, v := range collectCJK {
+		for _, m := range []string{"能", "可以", "可"} {
+			if strings.Contains(norm, m+v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// collectCJK are the Chinese verbs of collecting a thing.
+var collectCJK = []string{"取", "拿", "领"}
+
+// saysCollectable reports a Chinese text saying a thing can be collected
+// ("已 洗好，可 到 店 取", "可 取件", "可以 领取"): 可 and, within the four
+// characters after it, a verb of collecting.
+func saysCollectable(text string) bool {
+	rs := joinedCJK([]rune(normalise(text)))
+	for i, r := range rs {
+		if r != '可' {
+			continue
+		}
+		for _, v := range collectCJK {
+			if strings.Contains(string(rs[i+1:min(len(rs), i+5)]), v) {
+				return true
+			}
+		}
+	}
+	return false
 }

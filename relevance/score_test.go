@@ -4751,3 +4751,13 @@ func TestAPlanBrokenStatesItsCauseAfterAColon(t *testing.T) {
 		"DS-2210 test fee 120 EUR unpaid", "Course DS-2290: waiting for an instructor"})
 	firstFor(t, course, map[string]int{"why was my DS-2210 lesson off": 2})
 }
+
+// Asked in Chinese when a thing can be collected ("什么时候能取"), the later
+// event saying it can be collected now ("已 洗好，可 到 店 取") answers, as
+// "ready for collection" does "when can I get it?", not the earlier
+// estimate of the day.
+func TestWhenItCanBeCollectedIsWhenItSaysSo(t *testing.T) {
+	laundry := tenMinutesApart([]string{"洗衣 单 XW-40612：羽绒服 1 件，干洗 88 元", "XW-40612 衣领 有 油渍，需 特殊 处理",
+		"XW-40612 预计 周四 可 取", "XW-40612 已 洗好，可 到 店 取", "洗衣 单 XW-40677：床单 2 件，水洗 40 元"})
+	firstFor(t, laundry, map[string]int{"XW-40612什么时候能取": 3, "XW-40612 什么 时候 可以 拿": 3})
+}
