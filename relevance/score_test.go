@@ -4761,3 +4761,12 @@ func TestWhenItCanBeCollectedIsWhenItSaysSo(t *testing.T) {
 		"XW-40612 预计 周四 可 取", "XW-40612 已 洗好，可 到 店 取", "洗衣 单 XW-40677：床单 2 件，水洗 40 元"})
 	firstFor(t, laundry, map[string]int{"XW-40612什么时候能取": 3, "XW-40612 什么 时候 可以 拿": 3})
 }
+
+// Asked why of a thing named, asking nothing of money, a sum given back on
+// it ("故障 补偿 10 元 已 到账") followed from the problem: its cause ("充电
+// 中断：桩 故障") answers.
+func TestACompensationIsNoCause(t *testing.T) {
+	charging := tenMinutesApart([]string{"充电 订单 CD-61120：快充 桩 8 号，开始 充电", "CD-61120 充电 中断：桩 故障",
+		"CD-61120 已 换 到 9 号 桩 继续 充电", "CD-61120 充电 完成：38 度，费用 57 元", "CD-61120 故障 补偿 10 元 已 到账", "充电 订单 CD-61190：慢充 桩 2 号"})
+	firstFor(t, charging, map[string]int{"CD-61120为什么停了": 1})
+}
