@@ -3549,6 +3549,11 @@ func TestFixedAsksWhereTheRepairStands(t *testing.T) {
 		{Source: "维修", Time: ago(15), Text: "KT-5520 压缩机 已 更换"},
 	}
 	firstFor(t, aircon, map[string]int{"KT-5520 修 好 了 吗？": 2})
+	// asked with 了没, as with 了吗: the repair said done, not the visit
+	// booked, which matches 修 (维修)
+	drain := tenMinutesApart([]string{"房号 7-1-502：12 月 物业费 280 元", "7-1-502 报修 WX-5531：卫生间 漏水", "WX-5531 维修 师傅 明天 上午 上门",
+		"WX-5531 已 修好：下水 管 堵塞 已 疏通", "7-1-502 停车 月卡 300 元 待 缴"})
+	firstFor(t, drain, map[string]int{"WX-5531 修 好 了 没": 3, "WX-5531修好了没有？": 3})
 }
 
 // A Chinese question "X 在 哪？" asks where the thing is, a place: the
