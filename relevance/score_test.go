@@ -4744,7 +4744,7 @@ func TestWhyItCostsMoreIsTheSumAdded(t *testing.T) {
 	firstFor(t, kitchen, map[string]int{"why is KT-5520 dearer": 1, "why does KT-5520 cost more now?": 1})
 	tyres := tenMinutesApart([]string{"Appointment TS-7710: tyre change, Saturday 9:00, 79 EUR", "TS-7710 front right tyre tread 2 mm, replacement recommended",
 		"TS-7710 you approved 2 new tyres, 240 EUR extra", "TS-7710 done, summer tyres stored", "TS-7710 invoice 319 EUR paid"})
-	firstFor(t, tyres, map[string]int{"why did TS-7710 cost more?": 2})
+	firstFor(t, tyres, map[string]int{"why did TS-7710 cost more?": 2, "why was TS-7710 more than 79?": 2})
 }
 
 // A plan broken states its cause after a colon ("lesson Thursday cancelled:
