@@ -583,9 +583,9 @@ func groupedNumber(rs []rune, i, j int) (int, string) {
 // spacedAmount finds a sum written with its thousands set apart by spaces
 // from the token rs[i:j] ("2 600 元", "€ 12 800", "1 250.50 EUR"): one to
 // three digits, then groups of three, one space apart, and up to two
-// decimals, a currency right before or after. It returns where the sum ends, or j when there is none
-// (not "3 号楼 120 元"'s count, nor two numbers without a currency: "seats 12
-// 140").
+// decimals, a currency right before or after. It returns where the sum
+// ends, or j when there is none (not "3 号楼 120 元"'s count, nor two numbers
+// without a currency: "seats 12 140").
 func spacedAmount(rs []rune, i, j int) int {
 	if j-i > 3 || !digits(rs[i:j]) || i > 0 && (unicode.IsDigit(rs[i-1]) || strings.ContainsRune(".,:", rs[i-1])) {
 		return j

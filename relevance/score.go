@@ -551,8 +551,7 @@ type reading struct {
 	// why a thing changed, why it is late (asksWhyChanged): the events
 	// saying a change, or a delay, state the reason asked
 	whyChanged, whyLate bool
-	whyDearer           bool   // asked why a thing costs more (costsMoreCues)
-	added               []bool // the events adding a sum to it (sumsAdded), made by lessOfAnAnswer
+	whyDearer           bool // asked why a thing named costs more (costsMoreCues)
 	// a question asking for the newest, of money (asksOfMoney) or a
 	// thing's status: a bill or a payment (markBill) may answer it; for any
 	// other, it is less of an answer (lessOfAnAnswer), no newer word on its
@@ -581,6 +580,7 @@ type wordMatch struct {
 	// the events whose only reason is the problem a question asking why
 	// names (problemsOnly), for causesFound
 	restaters []bool
+	added     []bool // asked why a thing costs more, the events adding a sum to it (sumsAdded: lessOfAnAnswer, for fuse)
 }
 
 // readQuestion reads what the question asks.
@@ -1473,9 +1473,11 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 	// check saying nothing of it; +2 −0 on the development sets, for any
 	// step asked, +4 −4)
 	added, addedOn := rk.added, 0.0 // (why it costs more: lessOfAnAnswer)
-	for i := range comps {
-		if added != nil && comps[i].Identifier > 0 {
-			addedOn = max(addedOn, comps[i].Recency)
+	if added != nil {
+		for i := range comps {
+			if comps[i].Identifier > 0 {
+				addedOn = max(addedOn, comps[i].Recency)
+			}
 		}
 	}
 	newestOn := 0.0
@@ -1549,7 +1551,7 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 
 var timeHash, reasonHash, delayHash, personHash, nowTermHash = termHash(TimeTerm), termHash(ReasonTerm), termHash(DelayTerm), termHash(PersonTerm), termHash(NowTerm)
 
-var placeHash = termHash(PlaceTerm)
+var placeHash = termHash(PlaceTerm) // (lacksTimeAsked: a change of place)
 
 // scaleMarked scales by keep the relevance of the events whose analysis
 // holds mark.
