@@ -2334,8 +2334,11 @@ func causeAfterColon(norm string) bool {
 		}
 		i += k
 		k = i + 1
-		before := wordsOf(norm[:i])
-		if len(before) < 2 || !plansBroken[before[len(before)-1]] {
+		w := i // (the word right before the colon, and a word before it: no allocation for most texts)
+		for w > 0 && norm[w-1] >= 'a' && norm[w-1] <= 'z' {
+			w--
+		}
+		if w == i || !plansBroken[norm[w:i]] || strings.TrimSpace(norm[:w]) == "" {
 			continue
 		}
 		after := wordsOf(norm[k:min(len(norm), k+60)])
