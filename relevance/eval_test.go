@@ -1201,6 +1201,12 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// express parcel), written late in stop 91 (no question asking why a
 	// thing costs more, the kind the stop had just read), committed unread
 	// and read once at its end as proof (with the stop's start build too);
+	// -blind-433.json and -blind-434.json (the same shape: a dental crown,
+	// a Chinese water account, a laptop repair, a Chinese gym card; concert
+	// tickets, a Chinese washer repair, a parking permit, a Chinese flight),
+	// written after stop 91's first CI, before its last changes, committed
+	// unread and read once at its end as proof (with the stop's start build
+	// too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1428,7 +1434,8 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-426.json"}, {"../examples/evalset-blind-427.json"},
 		{"../examples/evalset-blind-428.json"}, {"../examples/evalset-blind-429.json"},
 		{"../examples/evalset-blind-430.json"}, {"../examples/evalset-blind-431.json"},
-		{"../examples/evalset-blind-432.json"},
+		{"../examples/evalset-blind-432.json"}, {"../examples/evalset-blind-433.json"},
+		{"../examples/evalset-blind-434.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
