@@ -4775,3 +4775,11 @@ func TestACompensationIsNoCause(t *testing.T) {
 		"CD-61120 已 换 到 9 号 桩 继续 充电", "CD-61120 充电 完成：38 度，费用 57 元", "CD-61120 故障 补偿 10 元 已 到账", "充电 订单 CD-61190：慢充 桩 2 号"})
 	firstFor(t, charging, map[string]int{"CD-61120为什么停了": 1})
 }
+
+// An extra item is one added (the thesaurus: "extra item" brings added,
+// plus): "piano added, plus 150 EUR" answers what extra item a move has.
+func TestAnExtraItemIsOneAdded(t *testing.T) {
+	move := tenMinutesApart([]string{"Move MV-3318: 3-room flat, 2 April, 4 movers, 1,190 EUR", "MV-3318 piano added, plus 150 EUR",
+		"MV-3318 parking permit for the truck requested", "MV-3318 permit refused by the city", "MV-3318 truck will park in the side street, no charge"})
+	firstFor(t, move, map[string]int{"what extra item is on MV-3318": 1})
+}
