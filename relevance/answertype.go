@@ -2325,7 +2325,8 @@ func statesReason(rs []rune, t text) bool {
 // ("DR-4470 lesson Thursday cancelled: car in the garage", "RF-3391
 // postponed: storm warning"): a word saying the plan did not hold, after
 // the text's first word, then a colon and words, not a time, a number or an
-// identifier ("Cancelled: order O-7712" labels what was cancelled).
+// identifier ("Cancelled: order O-7712" labels what was cancelled); in
+// Chinese, cjkPlanBroken ("GH-52018 改 为 周三 下午：王 医生 手术").
 func causeAfterColon(norm string) bool {
 	for k := 0; ; {
 		i := strings.IndexByte(norm[k:], ':')
@@ -2338,6 +2339,9 @@ func causeAfterColon(norm string) bool {
 		for w > 0 && norm[w-1] >= 'a' && norm[w-1] <= 'z' {
 			w--
 		}
+		if w == i && cjkPlanBroken(norm[:i], norm[k:]) {
+			return true
+		}
 		if w == i || !plansBroken[norm[w:i]] || strings.TrimSpace(norm[:w]) == "" {
 			continue
 		}
@@ -2347,6 +2351,31 @@ func causeAfterColon(norm string) bool {
 		}
 	}
 }
+
+// cjkPlanBroken reports a Chinese clause before a colon saying a plan did
+// not hold (cjkPlansBroken: "GH-52018 改 为 周三 下午", "课程 推迟 一 周"), after
+// something it is said of and before what it became, and Chinese words after
+// the colon ("王 医生 手术"); not a label ("您 改期：搬家 改 到 …").
+func cjkPlanBroken(before, after string) bool {
+	after = strings.TrimLeft(after, " ")
+	r, _ := utf8.DecodeRuneInString(after)
+	if !isCJK(r) {
+		return false
+	}
+	if c := strings.LastIndexAny(before, ",，;；。"); c >= 0 {
+		before = before[c+1:]
+	}
+	before = strings.ReplaceAll(before, " ", "")
+	for _, w := range cjkPlansBroken {
+		if k := strings.Index(before, w); k > 0 && k+len(w) < len(before) {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkPlansBroken are the Chinese words saying a plan did not hold as made.
+var cjkPlansBroken = []string{"改为", "改到", "改成", "改期", "推迟", "延期", "延后", "取消", "暂停", "停课"}
 
 // plansBroken are the words saying a plan did not hold as made (not
 // "closed": "#40-2291 closed: new certificate uploaded" says how it ended;

@@ -233,12 +233,14 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"保洁员 王姐 已接单":                                                   {who, who},  // (王姐 by name, as 张阿姨)
 		"孩子 已 由 妈妈 接走":                                                 {who},
 		"因暴雨配送延迟":                                                      {why},
-		"DR-4470 lesson Thursday cancelled: car in the garage":         {when, why}, // a plan broken, its cause after the colon
-		"Cancelled: order O-7712":                                      nil,         // (a label, what was cancelled)
-		"#40-2291 closed: new certificate uploaded":                    nil,         // (how it ended)
-		"HV-2040 done: pressure low, topped up":                        {why},       // a reading out of range, as a check finds it
-		"Nala has mild tartar, cleaning advised":                       {why},       // what a dentist or a vet finds
-		"BJ-20511 改 由 张阿姨 上门":                                          {who, who},  // a person by name counts twice
+		"DR-4470 lesson Thursday cancelled: car in the garage":         {when, why},           // a plan broken, its cause after the colon
+		"Cancelled: order O-7712":                                      nil,                   // (a label, what was cancelled)
+		"#40-2291 closed: new certificate uploaded":                    nil,                   // (how it ended)
+		"GH-52018 改 为 周三 下午：王 医生 手术":                                   {when, why, who, who}, // (in Chinese, before what it became; 王 医生 by name)
+		"您 改期：搬家 改 到 12 月 13 日":                                        {when},                // (a label)
+		"HV-2040 done: pressure low, topped up":                        {why},                 // a reading out of range, as a check finds it
+		"Nala has mild tartar, cleaning advised":                       {why},                 // what a dentist or a vet finds
+		"BJ-20511 改 由 张阿姨 上门":                                          {who, who},            // a person by name counts twice
 		"小区 东门 快递柜":                                                    nil,
 		"Low prices on all boilers this week":                          nil,
 		"Gale warning: double your mooring lines":                      {why}, // weather, as a storm is
