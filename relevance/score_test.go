@@ -4668,6 +4668,10 @@ func TestASumGivenBackIsNoPrice(t *testing.T) {
 	tea := tenMinutesApart([]string{"订单 MC-30412：明前 碧螺春 250 克，480 元", "订单 MC-30477：白茶 饼 1 片，260 元",
 		"MC-30412 碧螺春 缺货，换成 龙井 250 克，退 差价 60 元", "MC-30477 已 发货"})
 	firstWithVectors(t, tea, map[string]int{"30412 多少 钱？": 0})
+	// a deposit released (解冻) is given back, no deposit asked for
+	car := tenMinutesApart([]string{"租车 订单 ZC-8812：大众 朗逸，3 天，420 元", "ZC-8812 车型 升级 为 帕萨特，不 加价", "ZC-8812 押金 3000 元 已 冻结",
+		"ZC-8812 已 取车，油量 满", "ZC-8812 已 还车，超时 1 小时，加收 30 元", "ZC-8812 押金 3000 元 已 解冻"})
+	firstWithVectors(t, car, map[string]int{"ZC-8812 押金 多少": 2})
 	card := tenMinutesApart([]string{"Credit card ending 5512 statement: 1,310.00 EUR due 3 February", "Card 5512 frozen after a suspicious payment",
 		"Dispute DS-77 opened for 95.00 EUR", "DS-77 resolved: 95.00 EUR refunded"})
 	firstWithVectors(t, card, map[string]int{"how much is the card 5512 statement?": 0})
