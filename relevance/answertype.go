@@ -2110,7 +2110,7 @@ const DelayTerm = "⌛"
 var faultCues = []string{"wrong with", "what's wrong", "what is wrong", "what was wrong", "anything wrong", "something wrong",
 	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么问题", "什么毛病", "毛病", "哪里坏",
 	// how a thing broke (怎么坏的)
-	"怎么坏", "咋坏", "怎么弄坏", "出了什么事", "出什么事", "出了什么问题", "what broke", "what's broken", "what is broken", "what was broken", "what got broken",
+	"怎么坏", "咋坏", "怎么弄坏", "什么坏", "坏了什么", "出了什么事", "出什么事", "出了什么问题", "what broke", "what's broken", "what is broken", "what was broken", "what got broken",
 	// what a doctor found (a diagnosis)
 	"什么病", "得了什么", "得的什么", "得的是什么", "诊断结果", "what's my diagnosis", "what is my diagnosis", "what was i diagnosed with", "diagnosed with what"}
 
@@ -2123,7 +2123,7 @@ var delays = map[string]bool{"delayed": true, "delay": true, "postponed": true, 
 	"on": true, "waiting": true, "back": true, "held": true, "due": true, "for": true, "nobody": true, "sold": true, "of": true, "short": true,
 	"延误": true, "延迟": true, "晚点": true, "推迟": true, "延期": true, "顺延": true, "天气": true, "暴雨": true, "台风": true,
 	"大风": true, "暴雪": true, "大雾": true, "罢工": true, "堵车": true, "拥堵": true, "管制": true, "待处理": true, "临时有事": true,
-	"因": true, "停运": true, "停业": true, "缺货": true, "已满": true, "售罄": true, "限行": true, "请假": true, "休假": true,
+	"因": true, "停运": true, "暂停": true, "停业": true, "缺货": true, "已满": true, "售罄": true, "限行": true, "请假": true, "休假": true,
 	"停诊": true, "出差": true, "rain": true, "snow": true, "icy": true, "下雨": true, "下雪": true, "雨天": true, "降雨": true,
 	"降雪": true, "需定制": true, "需要定制": true, "定制中": true, "出餐慢": true, "出餐较慢": true, "爆单": true}
 

@@ -4787,3 +4787,12 @@ func TestAnExtraItemIsOneAdded(t *testing.T) {
 		"MV-3318 parking permit for the truck requested", "MV-3318 permit refused by the city", "MV-3318 truck will park in the side street, no charge"})
 	firstFor(t, move, map[string]int{"what extra item is on MV-3318": 1})
 }
+
+// Asked what broke (什么 坏 了), what a check found wrong answers ("控制 板
+// 故障"), not a later notice that the lift is out of use (暂停 使用: a state,
+// no fault).
+func TestWhatBrokeIsTheFault(t *testing.T) {
+	lift := tenMinutesApart([]string{"报修 DT-70218：2 号楼 电梯 停 在 8 楼 不 动", "DT-70218 维保 公司 已 派 人",
+		"DT-70218 检查：变频 器 故障，需 换 件", "DT-70218 配件 后天 到，电梯 暂停 使用", "DT-70218 变频 器 已 更换，电梯 恢复 运行"})
+	firstFor(t, lift, map[string]int{"DT-70218 是 什么 坏 了": 2, "DT-70218什么坏了？": 2})
+}
