@@ -1586,6 +1586,11 @@ func vaguer(rels []float64, docs []doc, term uint64, mark uint16, keep float64) 
 // when the question names no problem or no event is such.
 func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 	problems := problemsOf([]rune(q.norm)) // (questionText: its Chinese joined)
+	if strings.Contains(q.norm, "什么坏") || strings.Contains(q.norm, "坏了什么") {
+		// (asked what broke, 坏 is what is asked, no problem named: "进水 阀
+		// 坏 了" answers "SH-50917 什么 坏 了")
+		problems = slices.DeleteFunc(problems, func(p string) bool { return p == "坏" })
+	}
 	high := asksWhyHigh(q)
 	if high {
 		problems = append(problems, abnormalWords...)

@@ -4795,4 +4795,9 @@ func TestWhatBrokeIsTheFault(t *testing.T) {
 	lift := tenMinutesApart([]string{"报修 DT-70218：2 号楼 电梯 停 在 8 楼 不 动", "DT-70218 维保 公司 已 派 人",
 		"DT-70218 检查：变频 器 故障，需 换 件", "DT-70218 配件 后天 到，电梯 暂停 使用", "DT-70218 变频 器 已 更换，电梯 恢复 运行"})
 	firstFor(t, lift, map[string]int{"DT-70218 是 什么 坏 了": 2, "DT-70218什么坏了？": 2})
+	// the finding saying what broke (坏 了) names no problem the question
+	// restates: 坏 is what it asks
+	washer := tenMinutesApart([]string{"售后 单 SH-61022：洗衣机 漏水，上门 检测 周四", "SH-61022 师傅 吴 师傅 上门", "SH-61022 检测：排水 泵 坏 了",
+		"SH-61022 配件 缺货，预计 五 天", "SH-61022 排水 泵 已 更换，保修 内 免费"})
+	firstFor(t, washer, map[string]int{"SH-61022 什么 坏 了": 2})
 }
