@@ -2365,6 +2365,9 @@ func cjkPlanBroken(before, after string) bool {
 	if c := strings.LastIndexAny(before, ",，;；。"); c >= 0 {
 		before = before[c+1:]
 	}
+	if !strings.ContainsAny(before, "改推延取暂停") {
+		return false // (most clauses: no copy made)
+	}
 	before = strings.ReplaceAll(before, " ", "")
 	for _, w := range cjkPlansBroken {
 		if k := strings.Index(before, w); k > 0 && k+len(w) < len(before) {

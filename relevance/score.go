@@ -3789,7 +3789,7 @@ var refundHashes = append(stemHashes("credited"), givenBackHashes...)
 
 // givenBackHashes are refundHashes but "credited", whose stem a credit
 // card's "credit" shares: a refund, a difference refunded (差价), a
-// compensation (补偿, 赔偿).
+// compensation (补偿, 赔偿), a deposit released (解冻).
 var givenBackHashes = stemHashes("refund", "refunded", "reimbursed", "退款", "退回", "退还", "已退", "compensation", "compensated", "补偿", "赔偿", "返还", "差价", "解冻")
 
 // asksNoMoneyMoved reports a question asking how much naming no money
