@@ -1472,16 +1472,9 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 	// it takes the recency of the object's newest event, a later meter
 	// check saying nothing of it; +2 −0 on the development sets, for any
 	// step asked, +4 −4)
-	added, addedOn := rk.added, 0.0 // (why it costs more: lessOfAnAnswer)
-	if added != nil {
-		for i := range comps {
-			if comps[i].Identifier > 0 {
-				addedOn = max(addedOn, comps[i].Recency)
-			}
-		}
-	}
-	newestOn := 0.0
-	if doneAsked && steps != nil && asksIfPaid(q.normalised()) {
+	// (why it costs more, lessOfAnAnswer's sums added take the same)
+	added, newestOn := rk.added, 0.0
+	if added != nil || doneAsked && steps != nil && asksIfPaid(q.normalised()) {
 		for i := range comps {
 			if comps[i].Identifier > 0 {
 				newestOn = max(newestOn, comps[i].Recency)
@@ -1532,7 +1525,7 @@ func (rk *ranking) fuse(scores []float64, f Fusion, story bool, newer []uint8, s
 			}
 		}
 		if added != nil && added[i] {
-			c.Recency = max(c.Recency, addedOn) // (why it costs more: the sum added is as new as the object's newest word, and the rest is less of an answer)
+			c.Recency = max(c.Recency, newestOn) // (why it costs more: the sum added is as new as the object's newest word, and the rest is less of an answer)
 		} else if added != nil {
 			c.Recency *= w.Unstated
 		}
@@ -3678,7 +3671,7 @@ func hedged(text string) bool {
 // can be (saysCollectable: "已 洗好，可 到 店 取"). Nil when none is such.
 func whenDone(q text, rels []float64, cands []Candidate, comps []Components, docs []doc) []bool {
 	verbs, n := questionVerbs(q, true)
-	collect := n == 0 && collectAsked(q.norm) // (in Chinese: "什么时候能取" of "已 洗好，可 到 店 取")
+	collect := n == 0 && collectAsked.in(q) // (in Chinese: "什么时候能取" of "已 洗好，可 到 店 取")
 	if n == 0 && !collect {
 		return nil
 	}
@@ -3862,22 +3855,13 @@ func (rk *ranking) sumsAdded() []bool {
 	return out
 }
 
-// collectAsked reports a Chinese question asking when a thing can be
+// collectAsked marks a Chinese question asking when a thing can be
 // collected ("XY-20318什么时候能取", 哪天 可以 拿): a verb of collecting
-// (collectCJK) after 能, 可, 可以 (its Chinese joined: questionText).
-func collectAsked(norm string) bool {
-	for _, v := range collectCJK {
-		for _, m := range []string{"能", "可以", "可"} {
-			if strings.Contains(norm, m+v) {
-				return true
-			}
-		}
-	}
-	return false
-}
+// (collectCJK) after 能, 可, 可以.
+var collectAsked = newCueSet([]string{"能取", "可取", "可以取", "能拿", "可拿", "可以拿", "能领", "可领", "可以领"})
 
 // collectCJK are the Chinese verbs of collecting a thing.
-var collectCJK = []string{"取", "拿", "领"}
+const collectCJK = "取拿领"
 
 // saysCollectable reports a Chinese text saying a thing can be collected
 // ("已 洗好，可 到 店 取", "可 取件", "可以 领取"): 可 and, within the four
@@ -3885,13 +3869,8 @@ var collectCJK = []string{"取", "拿", "领"}
 func saysCollectable(text string) bool {
 	rs := joinedCJK([]rune(normalise(text)))
 	for i, r := range rs {
-		if r != '可' {
-			continue
-		}
-		for _, v := range collectCJK {
-			if strings.Contains(string(rs[i+1:min(len(rs), i+5)]), v) {
-				return true
-			}
+		if r == '可' && slices.ContainsFunc(rs[i+1:min(len(rs), i+5)], func(v rune) bool { return strings.ContainsRune(collectCJK, v) }) {
+			return true
 		}
 	}
 	return false
