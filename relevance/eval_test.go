@@ -1207,6 +1207,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// written after stop 91's first CI, before its last changes, committed
 	// unread and read once at its end as proof (with the stop's start build
 	// too);
+	// -blind-435.json to -blind-438.json (the same shape: a dry cleaner, a
+	// Chinese electricity account, a furniture delivery, a Chinese train
+	// ticket; a pharmacy, a Chinese building repair, a car lease, a Chinese
+	// food delivery; a locksmith, a Chinese tutor, a swimming pool, a
+	// Chinese phone plan; photo prints, a Chinese bank card, a boiler
+	// service, a Chinese hotel), written at stop 92's start before any
+	// change, committed unread and read once as proof;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1435,7 +1442,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-428.json"}, {"../examples/evalset-blind-429.json"},
 		{"../examples/evalset-blind-430.json"}, {"../examples/evalset-blind-431.json"},
 		{"../examples/evalset-blind-432.json"}, {"../examples/evalset-blind-433.json"},
-		{"../examples/evalset-blind-434.json"},
+		{"../examples/evalset-blind-434.json"}, {"../examples/evalset-blind-435.json"},
+		{"../examples/evalset-blind-436.json"}, {"../examples/evalset-blind-437.json"},
+		{"../examples/evalset-blind-438.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
