@@ -235,6 +235,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"因暴雨配送延迟":                                                      {why},
 		"DR-4470 lesson Thursday cancelled: car in the garage":         {when, why},           // a plan broken, its cause after the colon
 		"Cancelled: order O-7712":                                      nil,                   // (a label, what was cancelled)
+		"SW-1180 December fee waived: closure days credited":           {money, why},          // a charge not held, as a plan
 		"#40-2291 closed: new certificate uploaded":                    nil,                   // (how it ended)
 		"GH-52018 改 为 周三 下午：王 医生 手术":                                   {when, why, who, who}, // (in Chinese, before what it became; 王 医生 by name)
 		"您 改期：搬家 改 到 12 月 13 日":                                        {when},                // (a label)

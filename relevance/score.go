@@ -1047,12 +1047,14 @@ func (rk *ranking) lessOfAnAnswer() {
 		// less of an answer (markNamed; +12 −2 on the development sets)
 		vaguer(rels, docs, personHash, markNamed, w.Unstated)
 	}
-	if asksMoney && !asksWhether(q.normalised()) {
+	if asksMoney && !asksWhether(q.normalised()) && !(asksFor(byClause, ReasonTerm) && denies(q.normalised())) {
 		// how much: where an event states a sum ("Order TC-55190: …
 		// 164 EUR"), one naming money by a word alone ("fee waived")
 		// is less of an answer (markSum; +4 −0 on the development
 		// sets). Not a question whether ("will I pay for the
-		// scratch?"): "no charge" answers it
+		// scratch?"): "no charge" answers it; nor one asking why no
+		// money moved ("why was SW-1180 not charged in December?"):
+		// "December fee waived: closure days credited" does (+1 −0)
 		vaguer(rels, docs, moneyHash, markSum, w.Unstated)
 	}
 	if rk.whyChanged {
@@ -3826,6 +3828,19 @@ func asksWhyNot(q text) bool {
 		}
 	}
 	return false
+}
+
+// denies reports a question saying something did not happen or is not so
+// ("why was SW-1180 not charged?", "why no fee?", "为什么 没 扣费？"):
+// "not", "no" or a negated auxiliary anywhere, or a Chinese negation
+// governing a word (negatedCJK: not one asking A-not-A).
+func denies(q text) bool {
+	for _, w := range q.words {
+		if w == "not" || w == "no" || negatedAuxiliaries[w] {
+			return true
+		}
+	}
+	return negatedCJK(q.norm) != nil
 }
 
 // negatedAuxiliaries are the auxiliaries a question's words hold negated

@@ -4801,3 +4801,14 @@ func TestWhatBrokeIsTheFault(t *testing.T) {
 		"SH-61022 配件 缺货，预计 五 天", "SH-61022 排水 泵 已 更换，保修 内 免费"})
 	firstFor(t, washer, map[string]int{"SH-61022 什么 坏 了": 2})
 }
+
+// Asked why no money was charged ("why was GY-4410 not charged in March?"),
+// the event saying the fee was waived, with its cause after the colon
+// ("March fee waived: closure week credited"), answers, though it states no
+// sum and an older one does: it is no question asking how much.
+func TestWhyNotChargedIsTheWaiver(t *testing.T) {
+	gym := tenMinutesApart([]string{"Membership GY-4410: 12 months, 39 EUR a month", "GY-4410 studio closed for repairs, 24 Feb to 2 Mar",
+		"GY-4410 personal training pack bought, 120 EUR", "GY-4410 March fee waived: closure week credited",
+		"GY-4410 new access card issued", "Membership GY-4480: paused for April"})
+	firstFor(t, gym, map[string]int{"why was GY-4410 not charged in March": 3})
+}
