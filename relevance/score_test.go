@@ -4812,3 +4812,15 @@ func TestWhyNotChargedIsTheWaiver(t *testing.T) {
 		"GY-4410 new access card issued", "Membership GY-4480: paused for April"})
 	firstFor(t, gym, map[string]int{"why was GY-4410 not charged in March": 3})
 }
+
+// Asked why a thing costs more, the event saying its price was raised, with
+// the new sum, answers as a sum added does; not a later payment failing for
+// a cause of its own.
+func TestARaiseIsWhyItCostsMore(t *testing.T) {
+	plan := tenMinutesApart([]string{"Plan NB-7720: 100 Mbit, 35 EUR a month", "NB-7720 speed raised to 250 Mbit, now 42 EUR a month",
+		"NB-7720 router swapped", "NB-7720 March payment failed: card expired", "NB-7720 March bill paid", "Plan NB-7790: cancelled"})
+	firstFor(t, plan, map[string]int{"why did NB-7720 go up": 1})
+	kd := tenMinutesApart([]string{"宽带 KD-3305：100 兆，每月 69 元", "KD-3305 提速 到 300 兆，月费 上调 为 89 元",
+		"KD-3305 上门 安装 推迟：师傅 生病", "KD-3305 本月 已 缴费 89 元", "KD-3305 自动 扣费 失败：余额 不足"})
+	firstFor(t, kd, map[string]int{"KD-3305 为什么 贵了": 1})
+}
