@@ -233,6 +233,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"保洁员 王姐 已接单":                                                   {who, who},  // (王姐 by name, as 张阿姨)
 		"孩子 已 由 妈妈 接走":                                                 {who},
 		"因暴雨配送延迟":                                                      {why},
+		"WY-30427 楼上 水管 漏 了":                                           {why},                 // a leak, 漏 alone
 		"DR-4470 lesson Thursday cancelled: car in the garage":         {when, why},           // a plan broken, its cause after the colon
 		"Cancelled: order O-7712":                                      nil,                   // (a label, what was cancelled)
 		"SW-1180 December fee waived: closure days credited":           {money, why},          // a charge not held, as a plan

@@ -4824,3 +4824,11 @@ func TestARaiseIsWhyItCostsMore(t *testing.T) {
 		"KD-3305 上门 安装 推迟：师傅 生病", "KD-3305 本月 已 缴费 89 元", "KD-3305 自动 扣费 失败：余额 不足"})
 	firstFor(t, kd, map[string]int{"KD-3305 为什么 贵了": 1})
 }
+
+// Asked why a thing leaks in (渗水), the later event saying a pipe leaked
+// (漏 了: a fault) is the cause, not the report restating the problem.
+func TestALeakIsACause(t *testing.T) {
+	repair := tenMinutesApart([]string{"报修 单 WX-2210：厨房 墙面 渗水", "WX-2210 隔壁 暖气 管 漏 了，已 通知 物业",
+		"WX-2210 维修 师傅 周五 上门", "WX-2210 暖气 管 已 修好", "报修 单 WX-2290：楼道 灯 不 亮"})
+	firstFor(t, repair, map[string]int{"WX-2210 为什么 渗水": 1, "WX-2210为什么渗水？": 1})
+}
