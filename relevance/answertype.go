@@ -2269,8 +2269,9 @@ var cjkReasonWords = newCJKWords("因为", "由于", "上调", "涨价", "上涨
 	// and a part gone (broken, 坏 as in 坏了, 烧坏, 摔坏, 坏点; burnt out, bent,
 	// snapped, loose, a bad contact; leaking, 漏 alone as in "水管 漏 了":
 	// +6 −1 on the development sets, a spilt drink, "可乐 漏 了 一半", then
-	// answering "为什么 送 晚 了？" above the rider's delay)
-	"坏", "烧毁", "弯折", "折断", "断裂", "松动", "接触不良", "漏",
+	// answering "为什么 送 晚 了？" above the rider's delay; a battery gone
+	// flat, 没电, +1 −0, taking it up one place)
+	"坏", "烧毁", "弯折", "折断", "断裂", "松动", "接触不良", "漏", "没电",
 	// and what went wrong with a delivery's goods (spilled, crushed, melted, gone cold)
 	"洒了", "洒出", "撒了", "压扁", "化了", "凉了",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
