@@ -1214,6 +1214,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// Chinese phone plan; photo prints, a Chinese bank card, a boiler
 	// service, a Chinese hotel), written at stop 92's start before any
 	// change, committed unread and read once as proof;
+	// -blind-439.json to -blind-442.json (the same shape: a car wash, a
+	// Chinese return, a piano tuner, a Chinese gas account; a wedding
+	// photographer, a Chinese health check, a scooter rental, a Chinese
+	// flat let; a dog groomer, a Chinese school bus, a ski rental, Chinese
+	// housekeeping; a tailor, a Chinese pharmacy, solar panels, a Chinese
+	// courier), written mid-stop 92 after its first changes, committed
+	// unread and read once at its end as proof (with the stop's start build
+	// too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1444,7 +1452,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-432.json"}, {"../examples/evalset-blind-433.json"},
 		{"../examples/evalset-blind-434.json"}, {"../examples/evalset-blind-435.json"},
 		{"../examples/evalset-blind-436.json"}, {"../examples/evalset-blind-437.json"},
-		{"../examples/evalset-blind-438.json"},
+		{"../examples/evalset-blind-438.json"}, {"../examples/evalset-blind-439.json"},
+		{"../examples/evalset-blind-440.json"}, {"../examples/evalset-blind-441.json"},
+		{"../examples/evalset-blind-442.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
