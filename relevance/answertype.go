@@ -2227,8 +2227,9 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"misaligned": true, "misfiring": true, "snapped": true, "warped": true, "punctured": true, "puncture": true, "leaks": true, "leaky": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "disconnects": true, "noisy": true, "dripping": true, "throttled": true,
-	// a device's fault heard or seen ("left ear cup crackles", "screen flickers")
-	"crackles": true, "crackling": true, "buzzing": true, "buzzes": true, "rattles": true, "rattling": true, "hissing": true,
+	// a device's fault heard or seen ("left ear cup crackles", "screen flickers";
+	// a hearing aid whistling: +3 −0 on the development sets)
+	"crackles": true, "crackling": true, "buzzing": true, "buzzes": true, "rattles": true, "rattling": true, "hissing": true, "whistling": true, "whistles": true,
 	"flickers": true, "flickering": true, "squeaks": true, "squeaking": true, "beeping": true,
 	// what went wrong with a delivery's goods ("soup spilled in the bag", "melted")
 	"spilled": true, "spilt": true, "melted": true, "crushed": true, "squashed": true, "soggy": true,

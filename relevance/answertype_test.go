@@ -234,6 +234,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"孩子 已 由 妈妈 接走":                                                 {who},
 		"因暴雨配送延迟":                                                      {why},
 		"WY-30427 楼上 水管 漏 了":                                           {why},                 // a leak, 漏 alone
+		"HA-2281 left aid whistling, sent back to the maker":           {why},                 // a fault heard
 		"骑手 上报：电动车 没电":                                                 {why, who},            // a battery gone flat (骑手, a role)
 		"DR-4470 lesson Thursday cancelled: car in the garage":         {when, why},           // a plan broken, its cause after the colon
 		"Cancelled: order O-7712":                                      nil,                   // (a label, what was cancelled)
