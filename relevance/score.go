@@ -1372,7 +1372,11 @@ func (rk *ranking) newerAnswers(f *Fusion) ([]uint8, []bool) {
 	asked, byClause, clauses, noun, counted, countedStem, nounWords, howLong := rk.asked, rk.byClause, rk.clauses, rk.noun, rk.counted, rk.countedStem, rk.nounWords, rk.howLong
 	kindWas, kindNow := rk.kindWas, rk.kindNow
 	var newer []uint8 // (newerValues: a question naming an object asks for a value it has now)
-	if w.Newer > 0 && len(qids) > 0 && !q.Intent && (len(asked) > 0 || noun != 0) && !asksFor(byClause, ReasonTerm) && !originalCues.in(q.normalised()) {
+	if w.Newer > 0 && len(qids) > 0 && !q.Intent && (len(asked) > 0 || noun != 0) && !asksFor(byClause, ReasonTerm) && !originalCues.in(q.normalised()) &&
+		!(rk.asksMoney && asksWhether(q.normalised())) {
+		// (not asked whether one pays, "do I pay for the BR-8807 motor?":
+		// "motor fixed under warranty, no charge" answers, and the later
+		// total is no newer word on it; +1 −0 on the development sets)
 		var best int
 		// a time moved is a newer one of a question asking when, not of one
 		// asking how long ("每 次 多久？" is no clock time moved)

@@ -4832,3 +4832,12 @@ func TestALeakIsACause(t *testing.T) {
 		"WX-2210 维修 师傅 周五 上门", "WX-2210 暖气 管 已 修好", "报修 单 WX-2290：楼道 灯 不 亮"})
 	firstFor(t, repair, map[string]int{"WX-2210 为什么 渗水": 1, "WX-2210为什么渗水？": 1})
 }
+
+// Asked whether one pays for a thing ("do I pay for the RP-3310 screen?"),
+// the event saying it was done at no charge answers; the later total is no
+// newer word on it.
+func TestWhetherOnePaysIsNoNewerTotal(t *testing.T) {
+	repair := tenMinutesApart([]string{"Repair RP-3310: phone, screen cracked, battery weak, check 30 EUR", "RP-3310 screen replaced under warranty, no charge",
+		"RP-3310 battery replaced, 49 EUR", "RP-3310 ready, total 79 EUR", "Repair RP-3390: water damage, not repairable"})
+	firstFor(t, repair, map[string]int{"do I pay for the RP-3310 screen": 1})
+}
