@@ -4841,3 +4841,12 @@ func TestWhetherOnePaysIsNoNewerTotal(t *testing.T) {
 		"RP-3310 battery replaced, 49 EUR", "RP-3310 ready, total 79 EUR", "Repair RP-3390: water damage, not repairable"})
 	firstFor(t, repair, map[string]int{"do I pay for the RP-3310 screen": 1})
 }
+
+// Asked where a thing of an order stands ("where are my HB-5520 books?"),
+// the event on the order naming the thing answers; a later one naming
+// another thing of it ("HB-5520 poster shipped") is no word on the books.
+func TestAThingOfAnObjectIsNotItsOtherThing(t *testing.T) {
+	order := tenMinutesApart([]string{"Order HB-5520: 3 books, 1 poster, 41 EUR", "HB-5520 poster out of stock, follows later",
+		"HB-5520 books shipped, DHL 0034 1182", "HB-5520 poster shipped", "Order HB-5590: gift card sent"})
+	firstFor(t, order, map[string]int{"where are my HB-5520 books": 2, "what happened to the books on HB-5520": 2})
+}

@@ -184,6 +184,9 @@ type inheritance struct {
 	// the events about another day's thing than the days it names
 	// (aboutAnotherDay): a later one inherits nothing
 	elsewhere *anotherDay
+	// items: the events naming the thing of the object a question names
+	// (itemsNamed); the others inherit no more than the share wT
+	items []bool
 	// it asks what was done (asksDeed: "what did you do to the laptop?"): a
 	// later event saying a deed done ("INC-30077: hard disk replaced") is the
 	// story's answer, one saying only that the case is closed or ready is not
@@ -346,6 +349,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 					} else {
 						share = min(share, w.Thread)
 					}
+				}
+				if how.items != nil && !how.items[j] {
+					share = min(share, w.Thread)
 				}
 				if how.noBill && docs[j].marks&markBill != 0 {
 					share = min(share, w.Thread) // ("TS-40771 fitting and storage 79 EUR paid" for "where are my winter tyres?")
