@@ -1299,7 +1299,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 		how.deed = asksDeed(q.normalised())
 		how.noBill = !rk.billsAnswer
 		if len(qids) > 0 && noun == 0 && len(asked) == 0 && !q.Intent {
-			how.items = itemsNamed(qids, q.normalised().words, cands, docs)
+			how.items = itemsNamed(q.normalised().words, comps, cands, docs)
 		}
 		inherit(rels, comps, cands, docs, w, byClause, clauses, noun, how)
 	}
@@ -3905,6 +3905,30 @@ func saysCollectable(text string) bool {
 	return false
 }
 
+// kindWord is the word of a text right before the word holding its first
+// digit ("Order" of "Order CT-9914: 2 tickets", "job" of "Print job
+// PJ-1190"): the kind of the object its identifier names, as written; ""
+// when there is none.
+func kindWord(text string) string {
+	d := strings.IndexFunc(text, unicode.IsDigit)
+	if d < 0 {
+		return ""
+	}
+	start := strings.LastIndexAny(text[:d], " \t") // (the identifier's word begins after it)
+	if start < 0 {
+		return ""
+	}
+	end := start
+	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t') {
+		end--
+	}
+	begin := end
+	for begin > 0 && (text[begin-1] >= 'a' && text[begin-1] <= 'z' || text[begin-1] >= 'A' && text[begin-1] <= 'Z') {
+		begin--
+	}
+	return text[begin:end]
+}
+
 // itemsNamed marks, for a question naming an object and a thing of it
 // ("where are my ct9914 tickets?", "what happened to the table on
 // FU-30518?", "have the PP-7240 prints left?"), the events on the object
@@ -3913,41 +3937,39 @@ func saysCollectable(text string) bool {
 // "PP-7240 canvas shipped") is no word on the one asked (inherit). The
 // thing is a word of the question that the object's first event uses, a
 // noun (nounLike; not a participle, "printed", nor a word after "what's" or
-// "is", "what's left", nor a word between the parts of an identifier,
-// "2026/INV/0042"), not the word naming the object's kind right before its
-// number ("Order CT-9914"). Nil when no later event on the object names it,
-// or every one does (+5 −0 on the development sets).
-func itemsNamed(qids []ident, qwords []string, cands []Candidate, docs []doc) []bool {
-	intro := introOf(qids, cands, docs)
+// "is", "what's left", nor an identifier's prefix, "FU" of "FU-30518"), not
+// the word naming the object's kind right before its identifier in that
+// event ("Order CT-9914": kindWord). Nil when no later event on the object
+// names it, or every one does (+5 −0 on the development sets). Most
+// questions name no such word, and it reads no event's text for them.
+func itemsNamed(qwords []string, comps []Components, cands []Candidate, docs []doc) []bool {
+	var buf [4]string
+	nouns := buf[:0] // (the question's words that may name a thing: most questions, none)
+	for k, wd := range qwords {
+		if strings.HasSuffix(wd, "ed") || strings.HasSuffix(wd, "ing") || stopWords[wd] || strings.ContainsAny(wd, "0123456789") || strings.IndexFunc(wd, isCJK) >= 0 ||
+			k > 0 && (qwords[k-1] == "is" || qwords[k-1] == "are" || qwords[k-1] == "s" && k > 1 && !strings.ContainsAny(qwords[k-2], "0123456789")) ||
+			k+1 < len(qwords) && strings.ContainsAny(qwords[k+1], "0123456789") || !nounLike(wd) {
+			continue // (a participle; "what's left"; an identifier's prefix, "FU-30518", "2026/INV/0042")
+		}
+		nouns = append(nouns, wd)
+	}
+	if len(nouns) == 0 {
+		return nil
+	}
+	intro := -1 // (the first event naming the object)
+	for i := range docs {
+		if comps[i].Identifier > 0 && (intro < 0 || cands[i].Time.Before(cands[intro].Time)) {
+			intro = i
+		}
+	}
 	if intro < 0 {
 		return nil
 	}
 	var hs []uint64
-	kind, read := "", false // (the object's kind, read once a word of the question is the first event's)
-	for k, wd := range qwords {
-		if strings.HasSuffix(wd, "ed") || strings.HasSuffix(wd, "ing") || !nounLike(wd) || strings.ContainsAny(wd, "0123456789") || strings.IndexFunc(wd, isCJK) >= 0 {
-			continue
-		}
-		if k > 0 && (qwords[k-1] == "is" || qwords[k-1] == "are" || qwords[k-1] == "s" && k > 1 && !strings.ContainsAny(qwords[k-2], "0123456789")) {
-			continue // ("what's left": no thing)
-		}
-		t := stem(wd)
-		h := termHash(t)
-		if isAnswerTerm(h) || stopWords[wd] || docs[intro].count(h) == 0 ||
-			k > 0 && k+1 < len(qwords) && strings.ContainsAny(qwords[k-1], "0123456789") && strings.ContainsAny(qwords[k+1], "0123456789") {
-			continue
-		}
-		if !read {
-			read = true
-			words := wordsOf(normalise(cands[intro].Text))
-			for n, x := range words {
-				if n > 0 && strings.ContainsAny(x, "0123456789") {
-					kind = stem(words[n-1])
-					break
-				}
-			}
-		}
-		if t != kind {
+	kind := kindWord(cands[intro].Text)
+	for _, wd := range nouns {
+		h := termHash(stem(wd))
+		if !isAnswerTerm(h) && docs[intro].count(h) > 0 && !strings.EqualFold(strings.TrimSuffix(wd, "s"), strings.TrimSuffix(kind, "s")) {
 			hs = append(hs, h)
 		}
 	}
@@ -3957,22 +3979,17 @@ func itemsNamed(qids []ident, qwords []string, cands []Candidate, docs []doc) []
 	out := make([]bool, len(docs))
 	some, all := false, true
 	for i := range docs {
-		if idMatch(qids, &docs[i]) == 0 || i == intro {
-			continue
-		}
-		if hasAny(&docs[i], hs) {
+		switch {
+		case comps[i].Identifier == 0 || i == intro:
+			out[i] = true // (no event on the object after its first: nothing to tell apart)
+		case hasAny(&docs[i], hs):
 			out[i], some = true, true
-		} else {
+		default:
 			all = false
 		}
 	}
 	if !some || all {
 		return nil
-	}
-	for i := range out {
-		if idMatch(qids, &docs[i]) == 0 || i == intro {
-			out[i] = true
-		}
 	}
 	return out
 }
