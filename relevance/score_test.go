@@ -4850,3 +4850,13 @@ func TestAThingOfAnObjectIsNotItsOtherThing(t *testing.T) {
 		"HB-5520 books shipped, DHL 0034 1182", "HB-5520 poster shipped", "Order HB-5590: gift card sent"})
 	firstFor(t, order, map[string]int{"where are my HB-5520 books": 2, "what happened to the books on HB-5520": 2})
 }
+
+// Asked why a thing named by its identifier is not done ("why is the
+// TL-3310 jacket not ready?"), the event stating a cause answers, not a
+// later one saying that the other things are ready and when this one comes.
+func TestWhyNotAfterTheObjectAsksTheCause(t *testing.T) {
+	cleaning := tenMinutesApart([]string{"Ticket TL-3310: 2 dresses, 1 jacket, ready Monday, 31 EUR", "TL-3310 wine stain on jacket noted, extra treatment 7 EUR",
+		"TL-3310 jacket needs one more day: stain still visible", "TL-3310 dresses ready for pickup, jacket Tuesday", "TL-3310 paid 38 EUR by card",
+		"Ticket TL-3390: curtains collected"})
+	firstFor(t, cleaning, map[string]int{"why is the TL-3310 jacket not ready": 2})
+}
