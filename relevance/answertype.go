@@ -2107,12 +2107,19 @@ const DelayTerm = "⌛"
 
 // faultCues mark a question asking what is wrong with a thing, or what a
 // check found.
-var faultCues = []string{"wrong with", "what's wrong", "what is wrong", "what was wrong", "anything wrong", "something wrong",
+var faultCues = append([]string{"wrong with", "what's wrong", "what is wrong", "what was wrong", "anything wrong", "something wrong",
 	"needs fixing", "need fixing", "needs repair", "need repair", "查出", "发现了什么", "发现什么", "什么问题", "什么毛病", "毛病", "哪里坏",
 	// how a thing broke (怎么坏的)
-	"怎么坏", "咋坏", "怎么弄坏", "什么坏", "坏了什么", "出了什么事", "出什么事", "出了什么问题", "what broke", "what's broken", "what is broken", "what was broken", "what got broken",
+	"怎么坏", "咋坏", "怎么弄坏", "出了什么事", "出什么事", "出了什么问题", "what broke", "what's broken", "what is broken", "what was broken", "what got broken",
 	// what a doctor found (a diagnosis)
-	"什么病", "得了什么", "得的什么", "得的是什么", "诊断结果", "what's my diagnosis", "what is my diagnosis", "what was i diagnosed with", "diagnosed with what"}
+	"什么病", "得了什么", "得的什么", "得的是什么", "诊断结果", "what's my diagnosis", "what is my diagnosis", "what was i diagnosed with", "diagnosed with what"},
+	whatBrokeWords...)
+
+// whatBrokeWords ask what broke (什么坏, 坏了什么), among faultCues: 坏 is then
+// what is asked, no problem the question names (problemsOnly).
+var whatBrokeWords = []string{"什么坏", "坏了什么"}
+
+var whatBroke = newCueSet(whatBrokeWords)
 
 // delays are the reason words that say why something is late, short or off,
 // not what is wrong with a thing (reasonWords, reasonAfter's keys and

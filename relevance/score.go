@@ -1024,19 +1024,25 @@ func (rk *ranking) lessOfAnAnswer() {
 		// without fuse's recency +3 −0; answering as the best match, with
 		// "more than" a cue, +3 −0 more)
 		rk.added = rk.sumsAdded()
-		best := 0.0
-		if rk.added != nil {
+		if rk.added == nil {
+			for i := range docs {
+				if docs[i].marks&markSum == 0 {
+					rels[i] *= w.Unstated
+				}
+			}
+		} else {
+			best := 0.0 // (the best match on the object)
 			for i := range docs {
 				if rk.comps[i].Identifier > 0 {
 					best = max(best, rels[i])
 				}
 			}
-		}
-		for i := range docs {
-			if rk.added != nil && !rk.added[i] || rk.added == nil && docs[i].marks&markSum == 0 {
-				rels[i] *= w.Unstated
-			} else if rk.added != nil {
-				rels[i] = max(rels[i], best)
+			for i := range docs {
+				if rk.added[i] {
+					rels[i] = max(rels[i], best)
+				} else {
+					rels[i] *= w.Unstated
+				}
 			}
 		}
 	}
@@ -1588,7 +1594,7 @@ func vaguer(rels []float64, docs []doc, term uint64, mark uint16, keep float64) 
 // when the question names no problem or no event is such.
 func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 	problems := problemsOf([]rune(q.norm)) // (questionText: its Chinese joined)
-	if strings.Contains(q.norm, "什么坏") || strings.Contains(q.norm, "坏了什么") {
+	if whatBroke.in(q) {
 		// (asked what broke, 坏 is what is asked, no problem named: "进水 阀
 		// 坏 了" answers "SH-50917 什么 坏 了")
 		problems = slices.DeleteFunc(problems, func(p string) bool { return p == "坏" })
@@ -3839,32 +3845,26 @@ func asksWhyNot(q text) bool {
 	if len(q.words) < 2 || q.words[0] != "why" {
 		return false
 	}
-	for _, w := range q.words[1:min(3, len(q.words))] {
-		if w == "not" || negatedAuxiliaries[w] {
-			return true
-		}
-	}
 	named := false // (an identifier before the negation: "why is the DC-4471 coat not ready?")
-	for _, w := range q.words[1:min(7, len(q.words))] {
-		named = named || strings.ContainsAny(w, "0123456789")
-		if w == "not" && named {
+	for k, w := range q.words[1:min(7, len(q.words))] {
+		named = named || hasDigit(w)
+		if k < 2 && negates(w) || w == "not" && named {
 			return true
 		}
 	}
 	return false
 }
 
+// negates reports a question's word that negates: "not" or a negated
+// auxiliary (negatedAuxiliaries).
+func negates(w string) bool { return w == "not" || negatedAuxiliaries[w] }
+
 // denies reports a question saying something did not happen or is not so
 // ("why was SW-1180 not charged?", "why no fee?", "为什么 没 扣费？"):
 // "not", "no" or a negated auxiliary anywhere, or a Chinese negation
 // governing a word (negatedCJK: not one asking A-not-A).
 func denies(q text) bool {
-	for _, w := range q.words {
-		if w == "not" || w == "no" || negatedAuxiliaries[w] {
-			return true
-		}
-	}
-	return negatedCJK(q.norm) != nil
+	return slices.ContainsFunc(q.words, func(w string) bool { return w == "no" || negates(w) }) || negatedCJK(q.norm) != nil
 }
 
 // negatedAuxiliaries are the auxiliaries a question's words hold negated
@@ -3957,9 +3957,9 @@ func itemsNamed(qwords []string, comps []Components, cands []Candidate, docs []d
 	var buf [4]string
 	nouns := buf[:0] // (the question's words that may name a thing: most questions, none)
 	for k, wd := range qwords {
-		if strings.HasSuffix(wd, "ed") || strings.HasSuffix(wd, "ing") || stopWords[wd] || strings.ContainsAny(wd, "0123456789") || strings.IndexFunc(wd, isCJK) >= 0 ||
-			k > 0 && (qwords[k-1] == "is" || qwords[k-1] == "are" || qwords[k-1] == "s" && k > 1 && !strings.ContainsAny(qwords[k-2], "0123456789")) ||
-			k+1 < len(qwords) && strings.ContainsAny(qwords[k+1], "0123456789") || !nounLike(wd) {
+		if strings.HasSuffix(wd, "ed") || strings.HasSuffix(wd, "ing") || stopWords[wd] || hasDigit(wd) || strings.IndexFunc(wd, isCJK) >= 0 ||
+			k > 0 && (qwords[k-1] == "is" || qwords[k-1] == "are" || qwords[k-1] == "s" && k > 1 && !hasDigit(qwords[k-2])) ||
+			k+1 < len(qwords) && hasDigit(qwords[k+1]) || !nounLike(wd) {
 			continue // (a participle; "what's left"; an identifier's prefix, "FU-30518", "2026/INV/0042")
 		}
 		nouns = append(nouns, wd)
