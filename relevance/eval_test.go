@@ -1221,7 +1221,13 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// housekeeping; a tailor, a Chinese pharmacy, solar panels, a Chinese
 	// courier), written mid-stop 92 after its first changes, committed
 	// unread and read once at its end as proof (with the stop's start build
-	// too);
+	// too), then development sets from stop 93;
+	// -blind-443.json to -blind-446.json (the same shape: a dentist, movers,
+	// a Chinese driving school, a laptop repair; a Chinese health check, a
+	// wine club, a Chinese flight, a vet; a library loan, a Chinese flat
+	// let, a bike service, a Chinese food delivery; a gardener, a Chinese
+	// gym card, an insurance claim, Chinese housekeeping), written at stop
+	// 93's start before any change, read once as proof, then development;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1454,7 +1460,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-436.json"}, {"../examples/evalset-blind-437.json"},
 		{"../examples/evalset-blind-438.json"}, {"../examples/evalset-blind-439.json"},
 		{"../examples/evalset-blind-440.json"}, {"../examples/evalset-blind-441.json"},
-		{"../examples/evalset-blind-442.json"},
+		{"../examples/evalset-blind-442.json"}, {"../examples/evalset-blind-443.json"},
+		{"../examples/evalset-blind-444.json"}, {"../examples/evalset-blind-445.json"},
+		{"../examples/evalset-blind-446.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
