@@ -291,16 +291,21 @@ func analyze(normalised string, answers, event bool) Analysis {
 		// points" names nothing). A term of its own, not part of an amount:
 		// "300.50" names no 300.
 		// Not a number compared ("why is my payout less than 390?", "over
-		// 500"): an amount, which names no object.
+		// 500"), of three digits or more ("why is WP-8820 more than
+		// 2400?"): an amount, which names no object.
 		var words []string
 		for _, w := range a.Terms {
-			if len(w) == 3 && strings.Trim(w, "0123456789") == "" && !slices.Contains(a.IDs, w) {
-				if words == nil {
-					words = wordsOf(normalised)
-				}
-				if !onlyCompared(words, w) {
-					a.IDs = append(a.IDs, w)
-				}
+			if len(w) < 3 || strings.Trim(w, "0123456789") != "" {
+				continue
+			}
+			if words == nil {
+				words = wordsOf(normalised)
+			}
+			switch k := slices.Index(a.IDs, w); {
+			case k >= 0 && len(w) > 3 && onlyCompared(words, w):
+				a.IDs = slices.Delete(a.IDs, k, k+1)
+			case k < 0 && len(w) == 3 && !onlyCompared(words, w):
+				a.IDs = append(a.IDs, w)
 			}
 		}
 	}

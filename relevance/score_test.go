@@ -1873,6 +1873,18 @@ func TestAComparedNumberNamesNoObject(t *testing.T) {
 	if q := relevance.NewQuery("status of 311?", nil); !slices.Contains(q.Analysis.IDs, "311") {
 		t.Errorf("status of 311? names no object: %v", q.Analysis.IDs)
 	}
+	// nor a longer one compared: the booking's price is no object the
+	// question names beside the booking, and what was added answers
+	cands = []relevance.Candidate{
+		{Source: "bookings", Time: ago(59), Text: "Booking WP-8820: wedding photos, 14 June, 8 hours, 2,400 EUR"},
+		{Source: "bookings", Time: ago(49), Text: "WP-8820 deposit 600 EUR received"},
+		{Source: "bookings", Time: ago(39), Text: "WP-8820 second shooter Lena added, plus 350 EUR"},
+		{Source: "bookings", Time: ago(19), Text: "WP-8820 contract signed"},
+	}
+	firstFor(t, cands, map[string]int{"why is WP-8820 more than 2400?": 2})
+	if q := relevance.NewQuery("why is WP-8820 more than 2400?", nil); slices.Contains(q.Analysis.IDs, "2400") {
+		t.Errorf("a compared 2400 names an object: %v", q.Analysis.IDs)
+	}
 }
 
 // Two events sharing only a unit ("18 GB", "40 GB") or a currency tell no
