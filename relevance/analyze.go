@@ -292,7 +292,8 @@ func analyze(normalised string, answers, event bool) Analysis {
 		// "300.50" names no 300.
 		// Not a number compared ("why is my payout less than 390?", "over
 		// 500"), of three digits or more ("why is WP-8820 more than
-		// 2400?"): an amount, which names no object.
+		// 2400?"), nor one after an identifier (onlyAnAmount): an amount,
+		// which names no object.
 		var words []string
 		for _, w := range a.Terms {
 			if len(w) < 3 || strings.Trim(w, "0123456789") != "" {
@@ -302,9 +303,9 @@ func analyze(normalised string, answers, event bool) Analysis {
 				words = wordsOf(normalised)
 			}
 			switch k := slices.Index(a.IDs, w); {
-			case k >= 0 && len(w) > 3 && onlyCompared(words, w):
+			case k >= 0 && len(w) > 3 && onlyAnAmount(words, w):
 				a.IDs = slices.Delete(a.IDs, k, k+1)
-			case k < 0 && len(w) == 3 && !onlyCompared(words, w):
+			case k < 0 && len(w) == 3 && !onlyAnAmount(words, w):
 				a.IDs = append(a.IDs, w)
 			}
 		}
@@ -966,15 +967,18 @@ func isDomain(tok string) bool {
 var topLevel = map[string]bool{"com": true, "net": true, "org": true, "info": true, "biz": true, "io": true, "app": true, "dev": true,
 	"shop": true, "store": true, "online": true, "site": true, "tech": true, "cloud": true, "example": true}
 
-// onlyCompared reports that each time the words hold the number n, a word
-// comparing it comes before it ("less than 390", "over 500", "below 100").
-func onlyCompared(words []string, n string) bool {
+// onlyAnAmount reports that each time the words hold the number n, a word
+// comparing it comes before it ("less than 390", "over 500", "below 100"),
+// or, for three digits, an identifier's digits do: "why is PL-5517 145?"
+// asks of one object its sum (+2 −0 on the development sets; of four
+// digits, "YT88213301 7765" is one parcel's number in two parts: −1).
+func onlyAnAmount(words []string, n string) bool {
 	seen := false
 	for k, w := range words {
 		if w != n {
 			continue
 		}
-		if k == 0 || !comparing[words[k-1]] {
+		if k == 0 || !comparing[words[k-1]] && !(len(n) == 3 && hasDigit(words[k-1])) {
 			return false
 		}
 		seen = true

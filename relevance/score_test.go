@@ -1885,6 +1885,18 @@ func TestAComparedNumberNamesNoObject(t *testing.T) {
 	if q := relevance.NewQuery("why is WP-8820 more than 2400?", nil); slices.Contains(q.Analysis.IDs, "2400") {
 		t.Errorf("a compared 2400 names an object: %v", q.Analysis.IDs)
 	}
+	// nor three digits after an identifier: the sum asked of it, stated
+	// by its invoice
+	cands = []relevance.Candidate{
+		{Source: "jobs", Time: ago(58), Text: "Job DR-4410: blocked drain, visit Tuesday 8-12"},
+		{Source: "jobs", Time: ago(48), Text: "DR-4410 technician delayed, now 10-12"},
+		{Source: "jobs", Time: ago(28), Text: "DR-4410 also found a leaking valve, valve replaced"},
+		{Source: "billing", Time: ago(18), Text: "DR-4410 invoice 210 EUR: call-out 90, work 80, parts 40"},
+	}
+	firstFor(t, cands, map[string]int{"why is DR-4410 210?": 3})
+	if q := relevance.NewQuery("why is DR-4410 210?", nil); slices.Contains(q.Analysis.IDs, "210") {
+		t.Errorf("210 after DR-4410 names an object: %v", q.Analysis.IDs)
+	}
 }
 
 // Two events sharing only a unit ("18 GB", "40 GB") or a currency tell no
