@@ -551,7 +551,7 @@ type reading struct {
 	// why a thing changed, why it is late (asksWhyChanged): the events
 	// saying a change, or a delay, state the reason asked
 	whyChanged, whyLate bool
-	whyDearer           bool // asked why a thing named costs more (costsMoreCues)
+	whyDearer           bool // asked why a thing named costs more (costsMoreCues) or a sum none of its events states (sumUnstated)
 	// a question asking for the newest, of money (asksOfMoney) or a
 	// thing's status: a bill or a payment (markBill) may answer it; for any
 	// other, it is less of an answer (lessOfAnAnswer), no newer word on its
@@ -998,6 +998,13 @@ func (rk *ranking) lessOfAnAnswer() {
 	// sets for the clock, +4 −1 for the day); and those below (found)
 	clock := clockAsked.in(q.normalised())
 	when := len(asked) == 1 && asked[0].term == TimeTerm && (clock || asksDay(q.normalised()))
+	if !rk.whyDearer && len(qids) > 0 && asksFor(byClause, ReasonTerm) && rk.sumUnstated() {
+		// why a thing named costs a sum none of its events states ("why is
+		// SK-4406 160?" of a rental at 140 and a helmet added at 20) asks
+		// why it costs more, as "why is it more than 140?" does (+1 −0 on
+		// the development sets)
+		rk.whyDearer = true
+	}
 	if len(qids) > 0 && asksFor(byClause, ReasonTerm) && !rk.whyDearer && asksNoMoneyMoved(q.normalised()) {
 		// why, of a thing named, asking nothing of money: a sum given
 		// back on it (givenBack: "故障 补偿 10 元 已 到账") followed from
@@ -3877,6 +3884,30 @@ var negatedAuxiliaries = map[string]bool{"didn": true, "doesn": true, "don": tru
 // more?", "why was LK-7731 more than 189?", 为什么 贵了).
 var costsMoreCues = newCueSet([]string{"more than", "more expensive", "costs more", "cost more", "dearer", "pricier", "higher price",
 	"go up", "goes up", "went up", "gone up", "more now", "更贵", "贵了", "这么贵", "涨了", "多了"})
+
+// sumUnstated reports that the question names a sum (a number of two
+// digits or more, its last word or before a currency's: "why is SK-4406
+// 160?", "… 160 EUR?") that no event on its object states.
+func (rk *ranking) sumUnstated() bool {
+	found := false
+	words := rk.q.normalised().words
+	for _, t := range rk.own {
+		if len(t) < 2 || !isNumber(t) {
+			continue
+		}
+		if k := slices.Index(words, t); k < 0 || k+1 < len(words) && !currencyCodes[words[k+1]] {
+			continue // (a number of something else: "why did it take 10 days?")
+		}
+		h := termHash(t)
+		for i := range rk.docs {
+			if rk.comps[i].Identifier > 0 && rk.docs[i].count(h) > 0 {
+				return false
+			}
+		}
+		found = true
+	}
+	return found
+}
 
 // sumsAdded marks, for a question asking why a thing costs more, the
 // events on its object stating a sum added to it ("worktop changed to

@@ -4773,6 +4773,10 @@ func TestWhyItCostsMoreIsTheSumAdded(t *testing.T) {
 	tyres := tenMinutesApart([]string{"Appointment TS-7710: tyre change, Saturday 9:00, 79 EUR", "TS-7710 front right tyre tread 2 mm, replacement recommended",
 		"TS-7710 you approved 2 new tyres, 240 EUR extra", "TS-7710 done, summer tyres stored", "TS-7710 invoice 319 EUR paid"})
 	firstFor(t, tyres, map[string]int{"why did TS-7710 cost more?": 2, "why was TS-7710 more than 79?": 2})
+	// a sum none of its events states asks it too
+	kayak := tenMinutesApart([]string{"Rental BX-3308: kayak, 3 days, 90 EUR", "BX-3308 paddle length changed to 220 cm",
+		"BX-3308 dry bag added, 12 EUR", "BX-3308 return by Sunday 18:00 at the pier"})
+	firstFor(t, kayak, map[string]int{"why is BX-3308 102?": 2, "why is BX-3308 102 EUR": 2})
 }
 
 // A plan broken states its cause after a colon ("lesson Thursday cancelled:
