@@ -4762,6 +4762,14 @@ func TestACreditIsMoneyBack(t *testing.T) {
 	firstFor(t, power, map[string]int{"did I get money back?": 3, "did i get my money back": 3})
 }
 
+// Asked in Chinese what time a thing leaves, a later event saying its time
+// was adjusted (调整) is its time, not the rebooking before it.
+func TestATimeAdjustedIsTheTime(t *testing.T) {
+	bus := tenMinutesApart([]string{"订单 BS-40218：北京 到 天津 大巴，6 月 3 日 07:30，60 元", "BS-40218 改签 到 6 月 4 日 07:30，手续费 10 元",
+		"BS-40218 发车 时间 调整 为 08:15", "BS-40218 已 检票"})
+	firstFor(t, bus, map[string]int{"BS-40218 几 点 走": 2, "BS-40218几点走": 2})
+}
+
 // Asked why a thing costs more, the event adding a sum to it answers ("plus
 // 600 EUR", "240 EUR extra"), though a later damage report states a reason
 // and the invoice restates the total.

@@ -1587,17 +1587,19 @@ var (
 // changeWords say that something changed, and changeHashes are their terms:
 // a time moved (timeMoves), a value raised or lowered (valueChangedWords), or
 // any other thing.
-var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "adjusted", "instead", "renewed", "resized", "expanded", "enlarged", "shortened",
-	"改为", "改成", "换成", "更换", "调整", "更改", "修改", "变更", "reassigned", "改派", "改由",
+var changeWords = slices.Concat(timeMoves, []string{"changed", "updated", "instead", "renewed", "resized", "expanded", "enlarged", "shortened",
+	"改为", "改成", "换成", "更换", "更改", "修改", "变更", "reassigned", "改派", "改由",
 	"corrected", "recalculated", "revised", "amended", "更正", "修正", "重新计算",
 	"chose", "opted"}, valueChangedWords)
 
 // timeMoves are the changes whose new value is a time ("rescheduled",
-// "extended to 10 Dec", 推迟, 改到, 续期); movedWords are they and "brought"
+// "extended to 10 Dec", 推迟, 改到, 续期; and, stating a time, "adjusted" and
+// 调整: "航班 时间 调整 为 09:40" after "改签 到 5 月 2 日 08:10" is the
+// flight's time, +1 −0 on the development sets); movedWords are they and "brought"
 // ("brought forward", which says nothing changed by itself), and movedHashes
 // their terms.
 var (
-	timeMoves   = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期"}
+	timeMoves   = []string{"moved", "rescheduled", "postponed", "rebooked", "delayed", "extended", "改期", "改到", "改至", "换到", "推迟", "提前", "延期", "延长", "改签", "续借", "续租", "续约", "续期", "调整", "adjusted"}
 	movedWords  = append(slices.Clip(timeMoves), "brought")
 	movedHashes = stemHashes(movedWords...)
 )
