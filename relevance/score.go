@@ -848,6 +848,18 @@ func (rk *ranking) unstatedBy(lq *lexQuery) (unstated, restaters []bool) {
 			unstated = lq.unstateAll(unstated, timeLacking(docs, func(i int) bool { return statesLength([]rune(normalise(cands[i].Text))) }), timeHash)
 		} else if !aboutPaying(q.normalised()) {
 			unstated = lq.unstateAll(unstated, paymentDates(docs, qids), timeHash)
+		} else if !slices.Contains(q.normalised().words, "due") {
+			// asked when to pay ("when do I have to pay GD-7340?"), where
+			// an event states a sum due by a time, the other times are
+			// the thing's, not the payment's ("Job GD-7340: …, Friday
+			// 8:00, 180 EUR"; +3 −0 on the development sets). Not "when
+			// is the work due?": a deadline of the work too (−2)
+			if due := paymentDates(docs, qids); due != nil {
+				for i := range due {
+					due[i] = !due[i] && docs[i].count(timeHash) > 0
+				}
+				unstated = lq.unstateAll(unstated, due, timeHash)
+			}
 		}
 	}
 	if asksMoney && asksMoneyReturned(q.normalised()) {

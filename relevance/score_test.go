@@ -3259,10 +3259,11 @@ func TestANewerValueOfTheThingNamedMatchesAsTheBest(t *testing.T) {
 
 // A question asking when a thing it names is, not about paying, is not
 // answered by the date a sum on it is due: the newest invoice on the object
-// is no newer time of it. A question about paying is.
+// is no newer time of it. A question about paying is, and the thing's own
+// times (its day, with its price) are not the payment's.
 func TestAPaymentsDueDateIsNoTimeOfTheThing(t *testing.T) {
 	cands := tenMinutesApart([]string{"Garden job GJ-5520: hedge and lawn, 14 Nov, 180 EUR", "GJ-5520 postponed to 21 Nov because of rain", "GJ-5520 invoice 220 EUR, due in 14 days"})
-	for q, want := range map[string]int{"when is gj5520 now?": 1, "when is GJ-5520?": 1, "when is the gj5520 invoice due?": 2} {
+	for q, want := range map[string]int{"when is gj5520 now?": 1, "when is GJ-5520?": 1, "when is the gj5520 invoice due?": 2, "when do I have to pay GJ-5520?": 2} {
 		if scores, _, _ := fused(q, cands); !ranksFirst(scores, want) {
 			t.Errorf("%q: %q should rank first: %.3f", q, cands[want].Text, scores)
 		}
