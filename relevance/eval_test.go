@@ -1228,6 +1228,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// let, a bike service, a Chinese food delivery; a gardener, a Chinese
 	// gym card, an insurance claim, Chinese housekeeping), written at stop
 	// 93's start before any change, read once as proof, then development;
+	// -blind-447.json to -blind-450.json (the same shape: a hairdresser, a
+	// Chinese pet boarding, a car hire, a Chinese phone repair; a Chinese
+	// kitchen refit, a storage unit, a Chinese building's fees, a caterer;
+	// a Chinese car insurance claim, a yoga pass, a Chinese car service, a
+	// print shop; a Chinese air conditioner fitting, a boat hire, a Chinese
+	// hospital visit, a shoe return), written mid-stop 93 after its first
+	// changes, committed unread and read once at its end as proof (with the
+	// stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1462,7 +1470,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-440.json"}, {"../examples/evalset-blind-441.json"},
 		{"../examples/evalset-blind-442.json"}, {"../examples/evalset-blind-443.json"},
 		{"../examples/evalset-blind-444.json"}, {"../examples/evalset-blind-445.json"},
-		{"../examples/evalset-blind-446.json"},
+		{"../examples/evalset-blind-446.json"}, {"../examples/evalset-blind-447.json"},
+		{"../examples/evalset-blind-448.json"}, {"../examples/evalset-blind-449.json"},
+		{"../examples/evalset-blind-450.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
