@@ -1873,29 +1873,24 @@ func TestAComparedNumberNamesNoObject(t *testing.T) {
 	if q := relevance.NewQuery("status of 311?", nil); !slices.Contains(q.Analysis.IDs, "311") {
 		t.Errorf("status of 311? names no object: %v", q.Analysis.IDs)
 	}
-	// nor a longer one compared: the booking's price is no object the
-	// question names beside the booking, and what was added answers
-	cands = []relevance.Candidate{
-		{Source: "bookings", Time: ago(59), Text: "Booking WP-8820: wedding photos, 14 June, 8 hours, 2,400 EUR"},
-		{Source: "bookings", Time: ago(49), Text: "WP-8820 deposit 600 EUR received"},
-		{Source: "bookings", Time: ago(39), Text: "WP-8820 second shooter Lena added, plus 350 EUR"},
-		{Source: "bookings", Time: ago(19), Text: "WP-8820 contract signed"},
-	}
-	firstFor(t, cands, map[string]int{"why is WP-8820 more than 2400?": 2})
-	if q := relevance.NewQuery("why is WP-8820 more than 2400?", nil); slices.Contains(q.Analysis.IDs, "2400") {
-		t.Errorf("a compared 2400 names an object: %v", q.Analysis.IDs)
-	}
-	// nor three digits after an identifier: the sum asked of it, stated
-	// by its invoice
-	cands = []relevance.Candidate{
-		{Source: "jobs", Time: ago(58), Text: "Job DR-4410: blocked drain, visit Tuesday 8-12"},
-		{Source: "jobs", Time: ago(48), Text: "DR-4410 technician delayed, now 10-12"},
-		{Source: "jobs", Time: ago(28), Text: "DR-4410 also found a leaking valve, valve replaced"},
-		{Source: "billing", Time: ago(18), Text: "DR-4410 invoice 210 EUR: call-out 90, work 80, parts 40"},
-	}
-	firstFor(t, cands, map[string]int{"why is DR-4410 210?": 3})
-	if q := relevance.NewQuery("why is DR-4410 210?", nil); slices.Contains(q.Analysis.IDs, "210") {
-		t.Errorf("210 after DR-4410 names an object: %v", q.Analysis.IDs)
+	// nor a longer one compared (the booking's price is no object the
+	// question names beside the booking, and what was added answers), nor
+	// three digits after an identifier (the sum asked of it, stated by its
+	// invoice)
+	for _, c := range []struct {
+		question, number string
+		texts            []string
+		want             int
+	}{
+		{"why is WP-8820 more than 2400?", "2400", []string{"Booking WP-8820: wedding photos, 14 June, 8 hours, 2,400 EUR",
+			"WP-8820 deposit 600 EUR received", "WP-8820 second shooter Lena added, plus 350 EUR", "WP-8820 contract signed"}, 2},
+		{"why is DR-4410 210?", "210", []string{"Job DR-4410: blocked drain, visit Tuesday 8-12", "DR-4410 technician delayed, now 10-12",
+			"DR-4410 also found a leaking valve, valve replaced", "DR-4410 invoice 210 EUR: call-out 90, work 80, parts 40"}, 3},
+	} {
+		firstFor(t, tenMinutesApart(c.texts), map[string]int{c.question: c.want})
+		if q := relevance.NewQuery(c.question, nil); slices.Contains(q.Analysis.IDs, c.number) {
+			t.Errorf("%q: %s names an object: %v", c.question, c.number, q.Analysis.IDs)
+		}
 	}
 }
 
