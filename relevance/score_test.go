@@ -4766,6 +4766,20 @@ func TestATimeAdjustedIsTheTime(t *testing.T) {
 	firstFor(t, bus, map[string]int{"BS-40218 几 点 走": 2, "BS-40218几点走": 2})
 }
 
+// Asked when of a thing named, an event on it stating no time is less of
+// an answer than one stating it ("HB-4471 repair approved" restates the
+// question's words; "HB-4471 engineer visit Friday 8-12" is when); asked
+// when one can do a thing, the event saying it possible answers without a
+// time, above a later one stating another thing's time.
+func TestWhenOfAThingNamedIsATime(t *testing.T) {
+	boiler := tenMinutesApart([]string{"Job HB-4471: boiler not heating, engineer to call you", "Job HB-4490: radiators bled, done",
+		"HB-4471 engineer visit Friday 8-12", "HB-4471 boiler repair approved by your landlord"})
+	firstFor(t, boiler, map[string]int{"when is the boiler repair for HB-4471?": 2})
+	vet := tenMinutesApart([]string{"Admission PT-6618: dog Rex, swallowed a sock", "PT-6618 kept in overnight for observation",
+		"PT-6618 Rex can go home, bill 860 EUR", "PT-6618 recheck booked 20 December 10:00"})
+	firstFor(t, vet, map[string]int{"when can Rex go home from PT-6618?": 2})
+}
+
 // Asked why a thing costs more, the event adding a sum to it answers ("plus
 // 600 EUR", "240 EUR extra"), though a later damage report states a reason
 // and the invoice restates the total.
