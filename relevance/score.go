@@ -803,6 +803,14 @@ func (rk *ranking) describe(lq *lexQuery) (describes bool, kindWas, kindNow int)
 			if changedTo {
 				intro = newestChange(qids, cands, docs)
 			}
+			if what && intro >= 0 && asksWhatFor(q.normalised()) {
+				// what a thing of the object was for ("what was the
+				// PI-7702 claim for?" of a policy, then "Claim for
+				// PI-7702: vet bill 410 EUR for an ear infection"): the
+				// event introducing that thing (+2 −0 on the development
+				// sets; for any question asking what a thing is, +2 −3)
+				intro = firstNaming(intro, own, qids, cands, docs)
+			}
 			if kind && intro >= 0 {
 				// (things named in the plural, "what extras are on
 				// rc-55310?", are no kind the object changed to)
@@ -2039,7 +2047,7 @@ var descriptionCues = newCueSet([]string{"what's in", "what is in", "what was in
 
 func asksDescription(q text) bool {
 	n := len(q.words)
-	return descriptionCues.in(q) || n > 2 && (q.words[n-1] == "about" || q.words[n-1] == "for" && q.words[0] == "what") ||
+	return descriptionCues.in(q) || n > 2 && q.words[n-1] == "about" || asksWhatFor(q) ||
 		strings.Contains(q.norm, "什么") && cjkVerbWhat(cjkOnly(q.norm)) // (most questions: nothing copied)
 }
 
@@ -2906,6 +2914,36 @@ func newestChange(qids []ident, cands []Candidate, docs []doc) int {
 
 // introOf is the candidate that introduces the question's object: the first
 // of the window to name one of its identifiers (-1: none does).
+// firstNaming is, when the object's first event (intro) names none of the
+// question's own words, the first event on the object naming one of them;
+// else intro.
+func firstNaming(intro int, own []string, qids []ident, cands []Candidate, docs []doc) int {
+	var hs []uint64
+	for _, t := range own {
+		h := termHash(t)
+		if docs[intro].count(h) > 0 {
+			return intro
+		}
+		if !stopWords[t] {
+			hs = append(hs, h)
+		}
+	}
+	first := intro
+	for i := range docs {
+		if idMatch(qids, &docs[i]) > 0 && hasAny(&docs[i], hs) && (first == intro || cands[i].Time.Before(cands[first].Time)) {
+			first = i
+		}
+	}
+	return first
+}
+
+// asksWhatFor reports a question asking what a thing was for: "what …
+// for?" ("what was the 3319 claim for?").
+func asksWhatFor(q text) bool {
+	n := len(q.words)
+	return n > 2 && q.words[0] == "what" && q.words[n-1] == "for"
+}
+
 func introOf(qids []ident, cands []Candidate, docs []doc) int {
 	intro := -1
 	for i := range docs {

@@ -4780,6 +4780,15 @@ func TestWhenOfAThingNamedIsATime(t *testing.T) {
 	firstFor(t, vet, map[string]int{"when can Rex go home from PT-6618?": 2})
 }
 
+// Asked what a thing of an object was for, the event introducing that
+// thing describes it, not the object's first event nor a later one on the
+// thing.
+func TestWhatAThingWasForIsItsIntroduction(t *testing.T) {
+	pets := tenMinutesApart([]string{"Pet policy PP-4471 (Milo, cat): 18 EUR a month", "Claim for PP-4471: vet bill 260 EUR, broken tooth removed",
+		"PP-4471 claim approved: 260 EUR less 50 EUR excess", "PP-4471 claim payout 210 EUR sent"})
+	firstFor(t, pets, map[string]int{"what was the PP-4471 claim for?": 1})
+}
+
 // Asked why a thing costs more, the event adding a sum to it answers ("plus
 // 600 EUR", "240 EUR extra"), though a later damage report states a reason
 // and the invoice restates the total.
