@@ -1236,6 +1236,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// hospital visit, a shoe return), written mid-stop 93 after its first
 	// changes, committed unread and read once at its end as proof (with the
 	// stop's start build too);
+	// -blind-451.json to -blind-454.json (the same shape: a physiotherapist,
+	// a Chinese e-bike order, piano lessons, a Chinese fridge repair; a
+	// Chinese study-abroad application, an optician, a Chinese restaurant
+	// booking, moving boxes; a bike lease, a Chinese flat let, a cinema, a
+	// Chinese school enrolment; a Chinese freight delivery, a furniture
+	// assembly, a Chinese water bill, a conference), written after stop
+	// 93's first CI, committed unread and read once at its end as proof
+	// (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1472,7 +1480,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-444.json"}, {"../examples/evalset-blind-445.json"},
 		{"../examples/evalset-blind-446.json"}, {"../examples/evalset-blind-447.json"},
 		{"../examples/evalset-blind-448.json"}, {"../examples/evalset-blind-449.json"},
-		{"../examples/evalset-blind-450.json"},
+		{"../examples/evalset-blind-450.json"}, {"../examples/evalset-blind-451.json"},
+		{"../examples/evalset-blind-452.json"}, {"../examples/evalset-blind-453.json"},
+		{"../examples/evalset-blind-454.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
