@@ -1295,7 +1295,7 @@ var placeWords = map[string]bool{"room": true, "classroom": true, "gate": true, 
 	// campus; not a warehouse: "received at the warehouse" is the business's)
 	"garage": true, "university": true, "campus": true}
 
-var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "排",
+var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室", "门店", "站台", "中心", "网点", "柜台", "前台", "地址", "座位", "选座", "座号", "靠窗", "靠过道", "排",
 	// the English words' Chinese (gate, terminal, desk, entrance, branch, venue, lobby, locker, …)
 	"登机口", "检票口", "航站楼", "服务台", "窗口", "接待处", "入口", "门口", "营业厅", "分店", "支行", "分院",
 	"场馆", "会场", "体育馆", "大堂", "储物柜", "快递柜", "工作室", "街道",

@@ -714,7 +714,7 @@ func TestAWhereToQuestionLooksForAPlace(t *testing.T) {
 // point, a depot, a parcel shop, a Packstation, 驿站, 门卫, 丰巢; so does where
 // a boat lies or a coach or a ferry is boarded (a berth, a bay, a pier), an
 // exam is taken (考场), a gate by its side (北门), and where a thing is had
-// online (the app, the website, a portal).
+// online (the app, the website, a portal), and a seat chosen (选座, 靠窗).
 func TestWhereToCollectNamesAPlace(t *testing.T) {
 	for _, text := range []string{"LP-55133 ready for pickup at store Alexanderplatz", "Parcel waiting at the UPS Access Point on Lindenstrasse",
 		"Hire HR-6613: collect from the Leeds depot", "包裹已到菜鸟驿站", "已送达，放在门卫处",
@@ -722,7 +722,8 @@ func TestWhereToCollectNamesAPlace(t *testing.T) {
 		"You are moved to berth D-03", "Coach leaves from bay 3", "Ferry boards at pier 2", // (where a boat, a coach is boarded)
 		"考试 地点：车管所 考场", "请 到 北门 取餐", // (where an exam is taken, a gate by its side)
 		"E-tickets for TK-66120 available in the app from 1 Feb", "Your report is on the patient portal", // (where a thing is had online)
-		"PH-9021 moved to the park, same time", "Shoot moved to the beach at 18:00"} { // (where a shoot or a class takes place)
+		"PH-9021 moved to the park, same time", "Shoot moved to the beach at 18:00", // (where a shoot or a class takes place)
+		"JP-66108 选座 23A", "座号 12 排 5 座，靠窗"} { // (a seat chosen: where one sits, "坐 哪")
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
 			t.Errorf("%q names no place", text)
 		}
