@@ -1018,10 +1018,11 @@ func (rk *ranking) lessOfAnAnswer() {
 	// sets for the clock, +4 −1 for the day); and those below (found)
 	clock := clockAsked.in(q.normalised())
 	// (and when of a thing named, not how long nor when one can do a
-	// thing: "when is the oven repair for 66102?" is answered by the
-	// visit's day, not "66102 repair approved"; "when can I get Bella?" by
-	// "ready for pick-up", +8 −2 on the development sets, both downs a
-	// lesser answer one place lower; with "can" too, +8 −4)
+	// thing: "when is the oven repair for 66102?" is answered by "hinge
+	// delivered, fitting booked for Monday", not the claim "oven door
+	// hinge broken"; "when can I get Bella?" by "ready for pick-up", +8 −2
+	// on the development sets, both downs a lesser answer one place lower;
+	// with "can" too, +8 −4)
 	when := len(asked) == 1 && asked[0].term == TimeTerm &&
 		(clock || asksDay(q.normalised()) || len(qids) > 0 && !rk.howLong && !possibleCues.in(q.normalised()))
 	if !rk.whyDearer && len(qids) > 0 && asksFor(byClause, ReasonTerm) && rk.sumUnstated() {
