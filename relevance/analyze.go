@@ -299,13 +299,17 @@ func analyze(normalised string, answers, event bool) Analysis {
 			if len(w) < 3 || strings.Trim(w, "0123456789") != "" {
 				continue
 			}
+			k := slices.Index(a.IDs, w) // (an identifier of four digits or more may be an amount; three digits may be an identifier)
+			if k >= 0 && len(w) == 3 || k < 0 && len(w) > 3 {
+				continue
+			}
 			if words == nil {
 				words = wordsOf(normalised)
 			}
-			switch k := slices.Index(a.IDs, w); {
-			case k >= 0 && len(w) > 3 && onlyAnAmount(words, w):
+			switch amount := onlyAnAmount(words, w); {
+			case k >= 0 && amount:
 				a.IDs = slices.Delete(a.IDs, k, k+1)
-			case k < 0 && len(w) == 3 && !onlyAnAmount(words, w):
+			case k < 0 && !amount:
 				a.IDs = append(a.IDs, w)
 			}
 		}

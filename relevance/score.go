@@ -551,7 +551,7 @@ type reading struct {
 	// why a thing changed, why it is late (asksWhyChanged): the events
 	// saying a change, or a delay, state the reason asked
 	whyChanged, whyLate bool
-	whyDearer           bool // asked why a thing named costs more (costsMoreCues) or a sum none of its events states (sumUnstated)
+	whyDearer           bool // asked why a thing named costs more (costsMoreCues)
 	// a question asking for the newest, of money (asksOfMoney) or a
 	// thing's status: a bill or a payment (markBill) may answer it; for any
 	// other, it is less of an answer (lessOfAnAnswer), no newer word on its
@@ -1025,13 +1025,6 @@ func (rk *ranking) lessOfAnAnswer() {
 	// with "can" too, +8 −4)
 	when := len(asked) == 1 && asked[0].term == TimeTerm &&
 		(clock || asksDay(q.normalised()) || len(qids) > 0 && !rk.howLong && !possibleCues.in(q.normalised()))
-	if !rk.whyDearer && len(qids) > 0 && asksFor(byClause, ReasonTerm) && rk.sumUnstated() {
-		// why a thing named costs a sum none of its events states ("why is
-		// SK-4406 160?" of a rental at 140 and a helmet added at 20) asks
-		// why it costs more, as "why is it more than 140?" does (+1 −0 on
-		// the development sets)
-		rk.whyDearer = true
-	}
 	if len(qids) > 0 && asksFor(byClause, ReasonTerm) && !rk.whyDearer && asksNoMoneyMoved(q.normalised()) {
 		// why, of a thing named, asking nothing of money: a sum given
 		// back on it (givenBack: "故障 补偿 10 元 已 到账") followed from
@@ -1177,7 +1170,22 @@ func (rk *ranking) sumsExplained() {
 		// 88120 approved, 940 EUR will be paid" restates "why only 940?",
 		// "assessor estimate 1 240 EUR, excess 300 EUR" is why; +2 −0)
 		if len(qids) > 0 {
-			makers = append(makers, addsUp(asked, sums, comps, cands, docs)...)
+			adders := addsUp(asked, sums, comps, cands, docs)
+			makers = append(makers, adders...)
+			if rk.added == nil && len(adders) > 0 && !statesSum(asked, sums, comps) {
+				// where no event on the object states the sum ("why is
+				// SK-4406 160?" of a rental at 140 and "helmet added, 20
+				// EUR"), the events making it are the sums added to it, as
+				// for "why is it dearer?" (sumsAdded): fuse gives them the
+				// object's newest recency (+1 −0 on the development sets,
+				// as the rule it replaced, which read any sum the events
+				// did not state that way; with a sum stated too, −1: "why
+				// is TC-4471 325?")
+				rk.added = make([]bool, len(docs))
+				for _, j := range adders {
+					rk.added[j] = true
+				}
+			}
 		}
 		restatedBy(makers, asked, sums, rels, comps, docs, w.Unstated)
 	}
@@ -2514,6 +2522,17 @@ func questionSums(text string) []int64 {
 	return numbersIn(text, func(rs []rune, _, j int) bool {
 		return j >= len(rs) || !(unicode.IsLetter(rs[j]) && !isCJK(rs[j])) && rs[j] != '-' && rs[j] != '/'
 	})
+}
+
+// statesSum reports that an event on the object (comps) states one of the
+// sums asked (sums: each event's, sumsStated).
+func statesSum(asked []int64, sums [][]int64, comps []Components) bool {
+	for i, ss := range sums {
+		if comps[i].Identifier > 0 && slices.ContainsFunc(ss, func(x int64) bool { return slices.Contains(asked, x) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // addsUp: asked why of a sum the question names, of an object it names
@@ -3946,30 +3965,6 @@ var negatedAuxiliaries = map[string]bool{"didn": true, "doesn": true, "don": tru
 // more?", "why was LK-7731 more than 189?", 为什么 贵了).
 var costsMoreCues = newCueSet([]string{"more than", "more expensive", "costs more", "cost more", "dearer", "pricier", "higher price",
 	"go up", "goes up", "went up", "gone up", "more now", "更贵", "贵了", "这么贵", "涨了", "多了"})
-
-// sumUnstated reports that the question names a sum (a number of two
-// digits or more, its last word or before a currency's: "why is SK-4406
-// 160?", "… 160 EUR?") that no event on its object states.
-func (rk *ranking) sumUnstated() bool {
-	found := false
-	words := rk.q.normalised().words
-	for _, t := range rk.own {
-		if len(t) < 2 || !isNumber(t) {
-			continue
-		}
-		if k := slices.Index(words, t); k < 0 || k+1 < len(words) && !currencyCodes[words[k+1]] {
-			continue // (a number of something else: "why did it take 10 days?")
-		}
-		h := termHash(t)
-		for i := range rk.docs {
-			if rk.comps[i].Identifier > 0 && rk.docs[i].count(h) > 0 {
-				return false
-			}
-		}
-		found = true
-	}
-	return found
-}
 
 // sumsAdded marks, for a question asking why a thing costs more, the
 // events on its object stating a sum added to it ("worktop changed to
