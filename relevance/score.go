@@ -1058,19 +1058,7 @@ func (rk *ranking) lessOfAnAnswer() {
 				}
 			}
 		} else {
-			best := 0.0 // (the best match on the object)
-			for i := range docs {
-				if rk.comps[i].Identifier > 0 {
-					best = max(best, rels[i])
-				}
-			}
-			for i := range docs {
-				if rk.added[i] {
-					rels[i] = max(rels[i], best)
-				} else {
-					rels[i] *= w.Unstated
-				}
-			}
+			rk.answerAsAdded()
 		}
 	}
 	if rk.asksWho {
@@ -1185,6 +1173,7 @@ func (rk *ranking) sumsExplained() {
 				for _, j := range adders {
 					rk.added[j] = true
 				}
+				rk.answerAsAdded()
 			}
 		}
 		restatedBy(makers, asked, sums, rels, comps, docs, w.Unstated)
@@ -2522,6 +2511,26 @@ func questionSums(text string) []int64 {
 	return numbersIn(text, func(rs []rune, _, j int) bool {
 		return j >= len(rs) || !(unicode.IsLetter(rs[j]) && !isCJK(rs[j])) && rs[j] != '-' && rs[j] != '/'
 	})
+}
+
+// answerAsAdded lets the sums added to a thing (rk.added) match as the best
+// match on its object does, and every other event keep Weights.Unstated of
+// its relevance: asked why a thing costs more or costs a sum, the sum added
+// is the reason, not a damage reported nor the invoice restating the total.
+func (rk *ranking) answerAsAdded() {
+	best := 0.0 // (the best match on the object)
+	for i := range rk.docs {
+		if rk.comps[i].Identifier > 0 {
+			best = max(best, rk.rels[i])
+		}
+	}
+	for i := range rk.docs {
+		if rk.added[i] {
+			rk.rels[i] = max(rk.rels[i], best)
+		} else {
+			rk.rels[i] *= rk.w.Unstated
+		}
+	}
 }
 
 // statesSum reports that an event on the object (comps) states one of the
