@@ -1244,6 +1244,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// assembly, a Chinese water bill, a conference), written after stop
 	// 93's first CI, committed unread and read once at its end as proof
 	// (with the stop's start build too);
+	// -blind-455.json to -blind-458.json (the same shape: Chinese movers, a
+	// drone repair, a Chinese home charger fitting, a language school; a
+	// tattoo booking, a Chinese taxi's lost phone, a camping rental, a
+	// Chinese cosmetics order; a bakery order, a Chinese electrician, a car
+	// inspection, a Chinese tour; a phone contract, a Chinese appliance
+	// recycling, a laundry subscription, a Chinese banquet hall), written
+	// at stop 94's start before any change, read once as proof, then
+	// development;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1482,7 +1490,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-448.json"}, {"../examples/evalset-blind-449.json"},
 		{"../examples/evalset-blind-450.json"}, {"../examples/evalset-blind-451.json"},
 		{"../examples/evalset-blind-452.json"}, {"../examples/evalset-blind-453.json"},
-		{"../examples/evalset-blind-454.json"},
+		{"../examples/evalset-blind-454.json"}, {"../examples/evalset-blind-455.json"},
+		{"../examples/evalset-blind-456.json"}, {"../examples/evalset-blind-457.json"},
+		{"../examples/evalset-blind-458.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
