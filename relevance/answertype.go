@@ -1568,19 +1568,34 @@ var measurables = map[string]bool{"data": true, "energy": true, "power": true, "
 
 // quantityCues are the questions asking for a quantity that quantityGap
 // does not find.
-var quantityCues = newCueSet([]string{"多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重", "多少公斤",
+var quantityCues = newCueSet(append(cjkUnitCues(), "多少流量", "流量还剩", "剩多少流量", "多少度", "几度电", "多少电", "多少空间", "多少容量", "多重",
 	// a volume ("加了多少油？", 几升), a size ("DG7713 多 大？")
 	"多少油", "几升", "多少升", "多大",
 	// a distance or a weight ("how far did I drive?", not "how far can I go below zero?" nor "how far am I in the queue?")
 	"how big is", "how big are", "how large is", "how large are", "what size is", "what size are",
 	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
-	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远", "多少公里", "几公里",
+	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远",
 	// a line's speed ("how fast is my line?"; not "how fast will the refund come?": a time)
 	"how fast is", "how fast are", "what speed", "which speed", "网速多少", "网速是多少", "网速有多少", "多少兆", "几兆",
 	// how much a measure changed ("how much shorter are the trousers?"; not
 	// "how much cheaper": money, nor "how much longer": a time)
 	"how much shorter", "how much bigger", "how much smaller", "how much heavier", "how much lighter", "how much wider",
-	"how much narrower", "how much taller", "how much faster", "how much slower", "how much further", "how much farther"})
+	"how much narrower", "how much taller", "how much faster", "how much slower", "how much further", "how much farther"))
+
+// cjkQuantityUnits are the Chinese units of weight, length or area whose number
+// statesQuantity reads as a quantity (度 aside: 几度 also asks a
+// temperature; 多少度 is in quantityCues).
+var cjkQuantityUnits = []string{"公斤", "公里", "千米", "毫升", "克", "吨", "米", "厘米", "寸", "平米", "平方米"}
+
+// cjkUnitCues are the questions asking how many of a Chinese unit: "用 了 多少
+// 吨？", "几 公里？", answered by the events stating a quantity in one.
+func cjkUnitCues() []string {
+	cues := make([]string, 0, 2*len(cjkQuantityUnits))
+	for _, u := range cjkQuantityUnits {
+		cues = append(cues, "多少"+u, "几"+u)
+	}
+	return cues
+}
 
 // measures are the units that make a number before them a quantity ("41
 // kWh", "5GB"): quantityUnits' units of measure, not its counts' ("items",
@@ -1599,7 +1614,7 @@ var measures = map[string]bool{"gb": true, "mb": true, "tb": true, "kb": true, "
 // an upgrade) or 毫升.
 func statesQuantity(rs []rune) bool { return quantities.in(rs) }
 
-var quantities = newUnitScan(unitScan{units: measures, cjk: newCJKWords("度", "公斤", "公里", "千米", "毫升", "克", "吨", "米", "厘米", "寸", "平米", "平方米")})
+var quantities = newUnitScan(unitScan{units: measures, cjk: newCJKWords(append([]string{"度"}, cjkQuantityUnits...)...)})
 
 // currencyCodes are the currency words that make a number next to them money.
 var currencyCodes = map[string]bool{"eur": true, "usd": true, "gbp": true, "chf": true, "cny": true, "rmb": true,

@@ -1378,6 +1378,8 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"我们骑了多少公里？":                    {relevance.QuantityTerm},
 		"how heavy is the parcel?":     {relevance.QuantityTerm},
 		"上次加了多少油？":                     {relevance.QuantityTerm}, // a volume
+		"SF-1029 用 了 多少 吨？":            {relevance.QuantityTerm}, // how many of a Chinese unit: 吨, 克, 米, …
+		"窗帘 要 几 米？":                    {relevance.QuantityTerm},
 		"加了几升？":                        {relevance.QuantityTerm},
 		"DG7713 多 大？":                  {relevance.QuantityTerm}, // a size
 		"how big is 1187?":             {relevance.QuantityTerm},
