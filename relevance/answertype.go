@@ -1441,6 +1441,8 @@ func (t *answerType) asked(q text) bool {
 		return false // "how much does the data cost?" asks for money
 	case t.term == MoneyTerm && !moneyBeyondTotal.in(q) && (countCueSet.in(q) || durationCueSet.in(q)):
 		return false // "一共 几 份？", "总共 多少 人？": a total count, not a sum
+	case t.term == InstructionTerm && whatMoney.in(q):
+		return false // "要 交 什么 钱？" asks which sum, no papers to hand in
 	}
 	if t.term != TimeTerm || !strings.Contains(q.norm, "几号") {
 		return true
@@ -1494,7 +1496,14 @@ var amountWords = append([]string{"how much", "cost", "costs", "price", "priced"
 	"amount", "monthly payment", "monthly payments", "instalment", "installment", "月供", "花钱", "要钱", "付钱", "what did i pay", "what did i just pay", "what have i paid", "what am i paying", "what was i paying", "what did we pay",
 	// (asked as a request: "remind me what I paid for FN-77812")
 	"what i paid", "what i've paid", "what i have paid", "what i'm paying", "what i am paying", "what we paid", "what i was charged", "credit limit", "spending limit", "额度多少", "额度是多少", "限额多少", "限额是多少", "押金多少", "押金是多少", "定金多少", "定金是多少"},
-	toBePaidWords...)
+	append(toBePaidWords, whatMoneyCues...)...)
+
+// whatMoneyCues ask which sum of money ("XX-20419 要 交 什么 钱？", "收 的 什么
+// 费？"): a sum, and no papers to hand in, though 要交什么 asks for those
+// (instructionCues).
+var whatMoneyCues = []string{"什么钱", "什么费", "哪些钱", "哪些费", "哪笔钱", "哪笔费"}
+
+var whatMoney = newCueSet(whatMoneyCues)
 
 // toBePaidWords ask what is still to be paid ("what's left to pay?", "what's
 // still to be paid?"): a sum, and none paid (asksPaidPast).

@@ -360,6 +360,8 @@ func TestAnswerTypes(t *testing.T) {
 		"4471 卡 里 还 有 多少？":                         {money},                  // (还有 多少 of a card: its balance)
 		"流量 还 剩 多少？":                               {relevance.QuantityTerm}, // (of a thing named: its quantity, no sum)
 		"押金多少？":                                    {money},
+		"XX-20419 要 交 什么 钱？":                       {money}, // which sum, no papers to hand in
+		"还要交什么材料？":                                 {instr},
 		"how long until my parcel comes?":          {when},
 		"what's the ETA of my driver?":             {when},
 		"RC-5520 pick-up time?":                    {when}, // a question naming the time it asks for
