@@ -2255,7 +2255,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unreadable": true, "bug": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a part that sticks, came loose, wore or broke ("two sticking keys found", "brake cable frayed")
 	"sticking": true, "sticky": true, "bent": true, "clogged": true, "frayed": true, "seized": true,
-	"short-circuit": true, "shorted": true, "misaligned": true, "misfiring": true, "snapped": true, "warped": true, "punctured": true, "puncture": true, "leaks": true, "leaky": true,
+	"short-circuit": true, "shorted": true, "tripped": true, "tripping": true, "misaligned": true, "misfiring": true, "snapped": true, "warped": true, "punctured": true, "puncture": true, "leaks": true, "leaky": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "disconnects": true, "noisy": true, "dripping": true, "throttled": true,
 	// a device's fault heard or seen ("left ear cup crackles", "screen flickers";
@@ -2296,8 +2296,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "上调", "涨价", "上涨
 	"油渍", "水渍", "消磁", "不详", "松动", "变形", "断裂", "扎胎", "爆胎", "漏气",
 	// (a noise or a smell that should not be there: 异响, 异味)
 	"异响", "异味",
-	// (an electrical fault: a short circuit, water got in, a current leaking, a part burnt out)
-	"短路", "进水", "漏电", "烧坏", "烧毁",
+	// (an electrical fault: a short circuit, water got in, a current leaking, a part burnt out, a breaker tripped)
+	"短路", "进水", "漏电", "烧坏", "烧毁", "跳闸",
 	// and someone unwell, as the English says it (cough, diarrhoea, vomiting, headache, rash, unwell, inflamed: -炎)
 	"咳嗽", "腹泻", "拉肚子", "呕吐", "头疼", "头痛", "皮疹", "不舒服", "发热", "炎",
 	// and a part gone (broken, 坏 as in 坏了, 烧坏, 摔坏, 坏点; burnt out, bent,

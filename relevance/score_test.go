@@ -4034,6 +4034,15 @@ func TestWhyIsTheCauseFoundAfterTheReport(t *testing.T) {
 		{Source: "billing", Time: ago(10), Text: "BL-2201 visit 95 EUR paid"},
 	}
 	firstFor(t, boiler, map[string]int{"why is bl2201 leaking?": 2})
+	// (an electrical fault: a breaker tripped, water in a socket shorting it)
+	socket := []relevance.Candidate{
+		{Source: "维修", Time: ago(55), Text: "报修 SD-3306：厨房 插座 跳闸"},
+		{Source: "维修", Time: ago(45), Text: "SD-3306 电工 王 师傅 明天 上午 上门"},
+		{Source: "维修", Time: ago(35), Text: "SD-3306 检查：插座 进水 短路，需 更换 插座"},
+		{Source: "维修", Time: ago(25), Text: "SD-3306 已 更换 插座，材料 费 35 元，人工 80 元"},
+		{Source: "维修", Time: ago(15), Text: "SD-3306 费用 115 元 已 支付"},
+	}
+	firstFor(t, socket, map[string]int{"SD-3306 为什么 跳闸？": 2})
 }
 
 // Asked for a result, the newest event stating an outcome answers ("报告 已
