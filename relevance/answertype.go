@@ -1368,6 +1368,26 @@ var personWords = map[string]bool{"technician": true, "engineer": true, "driver"
 	// people counted by their part ("guests changed from 4 to 6")
 	"guests": true, "passengers": true, "visitors": true}
 
+// asksWhichPerson reports a Chinese question asking which person of a
+// role (哪个, 哪一位, 哪名 before cjkPersonWords): "AZ-91405 哪个 师傅 来？",
+// as "which fitter is coming?" does in English (the person type's gap).
+func asksWhichPerson(norm string) bool {
+	for k := 0; ; {
+		i := strings.Index(norm[k:], "哪")
+		if i < 0 {
+			return false
+		}
+		k += i + len("哪")
+		rest := strings.TrimLeft(norm[k:], " ")
+		for _, m := range []string{"一", "个", "位", "名"} {
+			rest = strings.TrimLeft(strings.TrimPrefix(rest, m), " ")
+		}
+		if rest != norm[k:] && cjkPersonWords.begin([]rune(rest)) {
+			return true
+		}
+	}
+}
+
 // personStems are personWords' terms.
 var personStems = func() map[string]bool {
 	m := make(map[string]bool, len(personWords))
@@ -1426,7 +1446,7 @@ func (t *answerType) asked(q text) bool {
 	if t.term == VerdictTerm && asksIfTooMuch(q) {
 		return true
 	}
-	if t.term == PercentTerm && asksRate(q.words) || t.term == TimeTerm && (namesADate(q.words) || asksWeekday(q.norm)) {
+	if t.term == PercentTerm && asksRate(q.words) || t.term == TimeTerm && (namesADate(q.words) || asksWeekday(q.norm)) || t.term == PersonTerm && asksWhichPerson(q.norm) {
 		return true
 	}
 	if !t.cues.in(q) && !t.gap.in(q.words) && (t.term != PlaceTerm || !endsWhere(q.norm)) && (t.term != MoneyTerm || !endsAskingMoney(q.norm)) {

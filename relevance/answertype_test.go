@@ -365,6 +365,8 @@ func TestAnswerTypes(t *testing.T) {
 		"押金多少？":                                    {money},
 		"XX-20419 要 交 什么 钱？":                       {money}, // which sum, no papers to hand in
 		"还要交什么材料？":                                 {instr},
+		"AZ-91405 哪个 师傅 来？":                        {who}, // which person of a role
+		"哪一位 老师 上课？":                               {who},
 		"how long until my parcel comes?":          {when},
 		"what's the ETA of my driver?":             {when},
 		"RC-5520 pick-up time?":                    {when}, // a question naming the time it asks for
