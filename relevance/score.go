@@ -1332,6 +1332,7 @@ func (rk *ranking) stories() (bool, bool, []bool) {
 			how.sumKinds = sumKindsIn(q.normalised().norm)
 		}
 		how.required = !still && !happened && asksIfRequired(q.normalised())
+		how.stillAt = still && stillAtTime(q.normalised().norm)
 		how.changes = asksWhatChanged(q.normalised())
 		how.deed = asksDeed(q.normalised())
 		how.noBill = !rk.billsAnswer
@@ -3809,6 +3810,19 @@ func whenDone(q text, rels []float64, cands []Candidate, comps []Components, doc
 		rels[j] = max(rels[j], rels[best])
 		return true
 	})
+}
+
+// stillAtTime reports a question asking whether a thing still holds at the
+// time it states after "still" or 还是 ("is BH-4402 still on Saturday?",
+// "is the concert still on the 14th?", "还是 周六 吗？"); not a time naming
+// the thing ("is the 20 March night still on?").
+func stillAtTime(norm string) bool {
+	for _, w := range []string{"still ", "还是"} {
+		if i := strings.Index(norm, w); i >= 0 && statesTime([]rune(norm[i+len(w):])) {
+			return true
+		}
+	}
+	return false
 }
 
 // asksWhatHappened reports a question asking what happened to its object

@@ -978,6 +978,19 @@ func TestAnEventEchoingTheObjectIsAboutIt(t *testing.T) {
 	}
 }
 
+// Asked whether a thing still holds at a time the question states after
+// "still", the later event moving it answers; a later one stating no time
+// and saying nothing changed or ended is no news of the time ("deposit
+// blocked on your card"), though newer. A time naming the thing ("is the 20
+// March night still on?") asks whether the thing holds, where every later
+// event tells where it stands.
+func TestStillAtATimeIsAnsweredByItsMove(t *testing.T) {
+	boat := tenMinutesApart([]string{"Booking BH-4402: motorboat, Saturday 10:00-16:00, 240 EUR", "BH-4402 skipper licence checked",
+		"BH-4402 life jackets for 2 children added", "BH-4402 storm forecast, moved to Sunday 10:00", "BH-4402 deposit 500 EUR blocked on your card",
+		"Booking BH-4471: returned late, 60 EUR fee"})
+	firstWithVectors(t, boat, map[string]int{"is BH-4402 still on Saturday?": 3})
+}
+
 // An event whose story words other objects' events use too belongs to the
 // earlier object using most of them: "Ride ended" after SC-7741's start and
 // before SC-7790's is SC-7741's ride; the one after both starts, using as

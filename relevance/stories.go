@@ -157,6 +157,12 @@ type inheritance struct {
 	// nothing changed says nothing of the requirement the first states
 	// ("TJ-5530 体检 报告 已 生成"), and inherits no more than the share wT
 	required bool
+	// it asks whether a thing still holds at a time it states (still, and
+	// the question states a time: "is BH-4402 still on Saturday?"): a later
+	// event stating no time and saying nothing changed or ended is no news of it
+	// ("BH-4402 deposit 500 EUR blocked on your card"), and inherits no
+	// more than the first's usual share (wF)
+	stillAt bool
 	// for happened, the events saying the question's own step done, when
 	// one does (stepsDone): another step done is no answer then
 	steps []bool
@@ -339,6 +345,9 @@ func inherit(rels []float64, comps []Components, cands []Candidate, docs []doc, 
 				}
 				if how.required && (j >= len(clauses) || clauses[j] == 0) && !saysAChange(&docs[j]) {
 					share = min(share, w.Thread)
+				}
+				if how.stillAt && docs[j].count(timeHash) == 0 && !saysAChange(&docs[j]) && !hasAny(&docs[j], endedHashes) {
+					share = min(share, w.ThreadFirst)
 				}
 				if otherKind && !saysChanged(&docs[j]) {
 					share = min(share, w.Thread) // (a payment of another kind: "LS-2024-118 rent for July received, 950 EUR" for "did they get my deposit …?")
