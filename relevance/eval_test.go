@@ -1252,6 +1252,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// recycling, a laundry subscription, a Chinese banquet hall), written
 	// at stop 94's start before any change, read once as proof, then
 	// development;
+	// -blind-459.json to -blind-462.json (the same shape: a window cleaner, a
+	// Chinese broadband line, a vet's surgery, a Chinese courier; a Chinese
+	// furniture order, a swimming club, a Chinese dentist, a car hire; a
+	// personal trainer, a Chinese appliance repair, a festival, a Chinese
+	// passport renewal; an electricity account, a Chinese weekend course, a
+	// piano tuning, a Chinese credit card), written mid-stop 94 after its
+	// first changes, committed unread and read once at its end as proof
+	// (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1492,7 +1500,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-452.json"}, {"../examples/evalset-blind-453.json"},
 		{"../examples/evalset-blind-454.json"}, {"../examples/evalset-blind-455.json"},
 		{"../examples/evalset-blind-456.json"}, {"../examples/evalset-blind-457.json"},
-		{"../examples/evalset-blind-458.json"},
+		{"../examples/evalset-blind-458.json"}, {"../examples/evalset-blind-459.json"},
+		{"../examples/evalset-blind-460.json"}, {"../examples/evalset-blind-461.json"},
+		{"../examples/evalset-blind-462.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
