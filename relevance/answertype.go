@@ -321,6 +321,7 @@ const TitleTerm = "❝"
 // titleCues mark a question asking which work.
 var titleCues = []string{"what book", "which book", "what books", "which books", "what film", "which film", "what movie", "which movie",
 	"what show", "which show", "what play", "which play", "what album", "which album", "what title", "which title", "what recipe", "which recipe",
+	"what workshop", "which workshop", "what talk", "which talk", "what song", "which song", "what exhibition", "which exhibition",
 	"什么书", "哪本书", "什么电影", "哪部电影", "什么片", "什么节目", "什么演出", "什么剧"}
 
 // statesTitle reports a text (normalised) holding a title in quotes: '…',

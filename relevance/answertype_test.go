@@ -1725,6 +1725,15 @@ func TestWhichWorkIsNamedByItsTitle(t *testing.T) {
 	}
 	firstFor(t, course, map[string]int{"what book do I need?": 1})
 	firstWithVectors(t, course, map[string]int{"what book do I need?": 1})
+	// (a workshop, a talk, a song, an exhibition go by their titles too)
+	conference := []relevance.Candidate{
+		{Source: "events", Time: ago(50), Text: "Registration CF-6610: DevDays 2027, 2 days, early bird 390 EUR"},
+		{Source: "events", Time: ago(40), Text: "CF-6610 workshop 'Go in production' added, 120 EUR"},
+		{Source: "events", Time: ago(30), Text: "CF-6610 workshop moved to room B2"},
+		{Source: "events", Time: ago(20), Text: "CF-6610 badge ready at the registration desk"},
+		{Source: "events", Time: ago(10), Text: "Registration CF-6677: waiting list"},
+	}
+	firstWithVectors(t, conference, map[string]int{"what workshop am I in on CF-6610?": 1})
 }
 
 // "Did I say yes to the cassette?" asks what the customer agreed to (the
