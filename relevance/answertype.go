@@ -2276,7 +2276,7 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unreadable": true, "bug": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a part that sticks, came loose, wore or broke ("two sticking keys found", "brake cable frayed")
 	"sticking": true, "sticky": true, "bent": true, "clogged": true, "frayed": true, "seized": true,
-	"short-circuit": true, "shorted": true, "tripped": true, "tripping": true, "misaligned": true, "misfiring": true, "snapped": true, "warped": true, "punctured": true, "puncture": true, "leaks": true, "leaky": true,
+	"short-circuit": true, "shorted": true, "tripped": true, "tripping": true, "misread": true, "miscalculated": true, "mistake": true, "typo": true, "misaligned": true, "misfiring": true, "snapped": true, "warped": true, "punctured": true, "puncture": true, "leaks": true, "leaky": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "disconnects": true, "noisy": true, "dripping": true, "throttled": true,
 	// a device's fault heard or seen ("left ear cup crackles", "screen flickers";
@@ -2319,6 +2319,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "上调", "涨价", "上涨
 	"异响", "异味",
 	// (an electrical fault: a short circuit, water got in, a current leaking, a part burnt out, a breaker tripped)
 	"短路", "进水", "漏电", "烧坏", "烧毁", "跳闸",
+	// (a mistake made: a reading copied, a sum worked out, a form filled in wrong)
+	"抄错", "读错", "算错", "填错", "写错", "输错", "录错", "弄错", "搞错", "扣错", "寄错", "发错", "送错",
 	// and someone unwell, as the English says it (cough, diarrhoea, vomiting, headache, rash, unwell, inflamed: -炎)
 	"咳嗽", "腹泻", "拉肚子", "呕吐", "头疼", "头痛", "皮疹", "不舒服", "发热", "炎",
 	// and a part gone (broken, 坏 as in 坏了, 烧坏, 摔坏, 坏点; burnt out, bent,
