@@ -1606,7 +1606,7 @@ var quantityCues = newCueSet(append(cjkUnitCues(), "多少流量", "流量还剩
 	"how far did", "how far have", "how far was it", "how far is it", "how many miles", "how many kilometres", "how many kilometers",
 	"how many km", "what distance", "how heavy", "how much does it weigh", "how much did it weigh", "多远",
 	// a line's speed ("how fast is my line?"; not "how fast will the refund come?": a time)
-	"how fast is", "how fast are", "what speed", "which speed", "网速多少", "网速是多少", "网速有多少", "多少兆", "几兆",
+	"how fast is", "how fast are", "what speed", "which speed", "网速多少", "网速是多少", "网速有多少", "多少兆", "几兆", "多少m", "多少 m", "多少g", "多少 g",
 	// how much a measure changed ("how much shorter are the trousers?"; not
 	// "how much cheaper": money, nor "how much longer": a time)
 	"how much shorter", "how much bigger", "how much smaller", "how much heavier", "how much lighter", "how much wider",
