@@ -1389,6 +1389,8 @@ func TestAQuantityIsNoAmount(t *testing.T) {
 		"上次加了多少油？":                     {relevance.QuantityTerm}, // a volume
 		"SF-1029 用 了 多少 吨？":            {relevance.QuantityTerm}, // how many of a Chinese unit: 吨, 克, 米, …
 		"窗帘 要 几 米？":                    {relevance.QuantityTerm},
+		"KD-30917 现在 多少 M？":            {relevance.QuantityTerm}, // a line's megabits, data's gigabytes
+		"流量 还 有 多少 G？":                 {relevance.QuantityTerm},
 		"加了几升？":                        {relevance.QuantityTerm},
 		"DG7713 多 大？":                  {relevance.QuantityTerm}, // a size
 		"how big is 1187?":             {relevance.QuantityTerm},
