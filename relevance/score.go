@@ -3415,7 +3415,8 @@ func saysVerbDone(text string, verbs []string, same bool) bool {
 	for k := 0; k < len(text); {
 		w, next := latinWord(text, k, &buf)
 		if m := len(w); m > 0 && slices.ContainsFunc(verbs, func(v string) bool {
-			return same && (v == "ready" || strings.HasSuffix(v, "ed")) && string(w) == v || same && collectVerbs[v] && string(w) == "ready" || m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && participleOf(w, v)
+			return same && (v == "ready" || strings.HasSuffix(v, "ed")) && string(w) == v || same && collectVerbs[v] && string(w) == "ready" || m >= 5 && w[m-2] == 'e' && w[m-1] == 'd' && participleOf(w, v) ||
+				irregularParticiples[v] == string(w)
 		}) {
 			return true
 		}
@@ -3438,6 +3439,12 @@ func participleOf(w []byte, v string) bool {
 	}
 	return false
 }
+
+// irregularParticiples are the participles of the irregular verbs a
+// question may ask done ("did I pay anything for TT-3091?": "deposit 80 EUR
+// paid"; "have you sent the quote?": "quote sent").
+var irregularParticiples = map[string]string{"pay": "paid", "send": "sent", "buy": "bought", "bring": "brought", "sell": "sold",
+	"build": "built", "take": "taken", "give": "given", "write": "written", "drive": "driven", "fly": "flown", "ring": "rung"}
 
 // saysStepDone reports that the i-th event says the step a question asks
 // about is done: its verb (steps: stepsDone), or, when no event says it,

@@ -3393,6 +3393,12 @@ func TestDidAsksWhetherTheStepIsDone(t *testing.T) {
 		{Source: "fleet", Time: ago(10), Text: "3318 new wipers fitted"},
 	}
 	firstFor(t, van, map[string]int{"did B-VN 3318 pass?": 2})
+	// (an irregular verb's participle says its step done: paid for pay;
+	// "design approved" after it is another step)
+	tattoo := tenMinutesApart([]string{"Booking TT-3091: forearm piece, Saturday 13:00, deposit 80 EUR paid", "TT-3091 design draft sent for approval",
+		"TT-3091 client asked for smaller lettering", "TT-3091 revised design approved", "TT-3091 moved to Sunday 11:00, artist ill on Saturday",
+		"Booking TT-3145: consultation requested"})
+	firstWithVectors(t, tattoo, map[string]int{"did I pay anything for TT-3091?": 0})
 }
 
 // What kind of thing an object is, once it changed, is said by a later event
