@@ -927,9 +927,10 @@ func oneMonthBefore(before string) bool {
 }
 
 // oneMonth are the characters before 月 (or 年) that make 月租, 月费 or 年费
-// one period's ("本月 租金", "上 月 费用", "12 个 月 租期", "3 月 租金", a
-// month's number, not an identifier's): no price per period.
-const oneMonth = "本上下这当个一二三四五六七八九十两"
+// one period's ("本月 租金", "上 月 费用", "12 个 月 租期", "3 月 租金", "首月
+// 费用", "次月", a month's number, not an identifier's): no price per
+// period.
+const oneMonth = "本上下这当个一二三四五六七八九十两首次半"
 
 // pricedPerPeriodWords reports words naming a period's price: "monthly",
 // "yearly", "annually", "weekly".

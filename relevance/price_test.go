@@ -18,6 +18,8 @@ func TestPricedPerPeriod(t *testing.T) {
 		"订单 CY-20418：明前 龙井 250 克，560 元":                         false,
 		"YQ-6619 本月 租金 260 元 已 付":                               false,
 		"FY-7702 3 月 租金 5200 元 已 收":                             false,
+		"KD-30419 首月 费用 99 元 已 扣":                               false, // (the first month's fee, 首月)
+		"KD-30419 次月 费用 99 元":                                   false,
 	} {
 		if got := pricedPerPeriod(normalise(text)); got != want {
 			t.Errorf("pricedPerPeriod(%q) = %v, want %v", text, got, want)
