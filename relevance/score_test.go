@@ -2567,6 +2567,11 @@ func TestANowQuestionLooksForTheNewValue(t *testing.T) {
 	if _, comps, _ := fused("what does the FL-2207 job cost now?", floor); comps[1].Change != 1 || comps[2].Change != 0 {
 		t.Errorf("the total states no current sum: %+v %+v", comps[1], comps[2])
 	}
+	// the actual value states the current one ("复核：读数 抄 错，实际 12 吨",
+	// "recheck: actually 12 tons"), after the first reading's
+	water := tenMinutesApart([]string{"户号 SF-1029：3 月 用水 18 吨，水费 68.40 元", "SF-1029 水表 读数 异常，安排 复核",
+		"SF-1029 复核：读数 抄 错，实际 12 吨", "SF-1029 水费 更正 为 45.60 元", "SF-1029 45.60 元 已 自动 扣款", "户号 SF-1077：欠费 停水 通知"})
+	firstWithVectors(t, water, map[string]int{"SF-1029 用 了 多少 吨？": 2})
 	// asking what happened last, only a change is one
 	cands := []relevance.Candidate{{Source: "s", Time: ago(20), Text: "Haircut moved to 5 May"}, {Source: "s", Time: ago(10), Text: "New haircut date: 5 May"}}
 	if _, comps, f := fused("what did I just book?", cands); f.AsksNow || comps[0].Change != 1 || comps[1].Change != 0 {

@@ -1310,7 +1310,8 @@ func replacesItself(d *doc) bool { return d.marks&markItself != 0 }
 
 // statesCurrent reports an event stating a thing's new or current value
 // ("New installation date: 10 June", "total now 342 EUR": NowTerm; a sum
-// "in total": "wall tiles added, 1,240 EUR in total") or that
+// "in total": "wall tiles added, 1,240 EUR in total"; the actual one:
+// "复核：读数 抄 错，实际 12 吨", "actually 12 tons") or that
 // it is another now (saysReplaced: "replaces INV-66310").
 func statesCurrent(d *doc) bool { return d.marks&(markReplaced|markCurrent) != 0 }
 
@@ -1480,7 +1481,7 @@ var requestObjects = map[string]bool{"your": true, "the": true, "my": true, "our
 
 var (
 	newHash       = termHash("new")
-	currentHashes = []uint64{newHash, nowTermHash, termHash("新"), termHash(stem("total"))}
+	currentHashes = []uint64{newHash, nowTermHash, termHash("新"), termHash(stem("total")), termHash("实际"), termHash(stem("actually"))}
 )
 
 // hasAny reports that the event has one of the terms hs.
