@@ -1147,7 +1147,7 @@ func (rk *ranking) sumsExplained() {
 		}
 		var makers []int
 		for i := range docs {
-			if makesSum(sums[i], asked) {
+			if makesSum(sums[i], asked) || timesSum(cands[i].Text, sums[i], asked) {
 				comps[i].Identifier = max(comps[i].Identifier, 1)
 				rels[i] = max(rels[i], best)
 				makers = append(makers, i)
@@ -2622,6 +2622,37 @@ func makesSum(stated, asked []int64) bool {
 			if a != b && !slices.Contains(asked, x) && !slices.Contains(asked, y) && make2(x, y, asked) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// timesSum reports an event stating one sum as a price per unit (每, per,
+// each, ×) and a count that, times it, is a sum asked: "AZ-91405 需 加 铜管
+// 3 米，每 米 60 元" for "AZ-91405 为什么 收 180？", "2 extra nights at 80 EUR
+// each" for "why 160?". The count is a whole number of the text that is no
+// sum (numbersIn), from 2 to 999.
+func timesSum(text string, stated, asked []int64) bool {
+	if len(stated) != 1 || stated[0] <= 0 || !perUnit(text) {
+		return false
+	}
+	for _, n := range numbersIn(text, func(rs []rune, i, j int) bool { return !currencyBefore(rs, i) && !currencyAfter(rs, j) }) {
+		if n%100 == 0 && n >= 200 && n <= 99900 && slices.Contains(asked, n/100*stated[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// perUnit reports a text pricing by the unit: 每 ("每 米 60 元"), "per",
+// "each" or a times sign.
+func perUnit(text string) bool {
+	if strings.ContainsAny(text, "每×") {
+		return true
+	}
+	for _, w := range wordsOf(strings.ToLower(text)) {
+		if w == "per" || w == "each" {
+			return true
 		}
 	}
 	return false

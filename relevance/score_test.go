@@ -3793,6 +3793,13 @@ func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
 		{Source: "rental", Time: ago(10), Text: "Deposit released minus 58 EUR"},
 	}
 	firstFor(t, van, map[string]int{"why was I charged 58 euros?": 1})
+	// a price per unit times a count ("3 米，每 米 60 元" for 180)
+	fitting := tenMinutesApart([]string{"工单 AZ-91405：空调 安装，周四 上午，师傅 孙 师傅", "AZ-91405 改 到 周五 下午：师傅 车 坏 了",
+		"AZ-91405 需 加 铜管 3 米，每 米 60 元", "AZ-91405 安装 完成，试机 正常", "AZ-91405 已 付 180 元", "工单 AZ-91460：冰箱 送货 改 到 下 周"})
+	firstFor(t, fitting, map[string]int{"AZ-91405 为什么 收 180？": 2})
+	hotel := tenMinutesApart([]string{"Booking HB-3310: 3 nights, 270 EUR", "HB-3310 stay extended by 2 nights, 80 EUR each",
+		"HB-3310 late check-out confirmed", "HB-3310 160 EUR charged to your card", "Booking HB-3377: cancelled"})
+	firstFor(t, hotel, map[string]int{"why was HB-3310 charged 160?": 1})
 	// across two events of the object asked: the later sum added to the
 	// earlier one's
 	plan := []relevance.Candidate{
