@@ -1667,6 +1667,7 @@ func statesAmount(rs []rune, t text) bool {
 // nothingToPay say that an amount is none. Not "free" nor 免费 alone: an
 // advertisement says them more often ("夏季空调检测免费").
 var nothingToPay = newCueSet([]string{"free of charge", "no charge", "not charged", "no cost", "at no cost", "no extra cost",
+	"no extra fee", "no additional fee", "no additional cost", "no extra charge", "no additional charge",
 	"waived", "no fee", "under warranty", "covered by the warranty", "covered by warranty", "不收费", "免单", "不收取", "保修期内", "免费维修", "免费更换"})
 
 // statesMoney reports that the text states an amount of money: a number with a

@@ -80,6 +80,7 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Balance 1,250.00":                                             {money},
 		"Scratch pre-existing, not charged to you":                     {money, why}, // nothing to pay answers how much; a scratch is a finding
 		"Display cable replaced under warranty":                        {money},      // nothing to pay
+		"CI-4418 re-inspection: no extra fee":                          {money},      // (no extra fee, no additional charge)
 		"屏幕保修期内免费更换":                                                   {money},
 		"Chat (staff): Yes, fitting costs 25 EUR":                      {money}, // a chat line's speaker answers no "who"
 		"客服：补牙一般会打麻药":                                                  nil,
