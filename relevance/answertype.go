@@ -2278,7 +2278,10 @@ var reasonWords = map[string]bool{"because": true, "reason": true, "caused": tru
 	"unreadable": true, "bug": true, "glitch": true, "illegible": true, "blurry": true, "incomplete": true,
 	// a part that sticks, came loose, wore or broke ("two sticking keys found", "brake cable frayed")
 	"sticking": true, "sticky": true, "bent": true, "clogged": true, "frayed": true, "seized": true,
-	"short-circuit": true, "shorted": true, "tripped": true, "tripping": true, "misread": true, "miscalculated": true, "mistake": true, "typo": true, "misaligned": true, "misfiring": true, "snapped": true, "warped": true, "punctured": true, "puncture": true, "leaks": true, "leaky": true,
+	"misaligned": true, "misfiring": true, "snapped": true, "warped": true, "punctured": true, "puncture": true, "leaks": true, "leaky": true,
+	// an electrical fault (a short circuit, a breaker tripped) and a mistake
+	// made (a meter misread), as 短路, 跳闸 and 抄错 are
+	"short-circuit": true, "shorted": true, "tripped": true, "tripping": true, "misread": true, "miscalculated": true, "mistake": true, "typo": true,
 	// a service or device stopped (as 暂停, 断网 are)
 	"paused": true, "disconnected": true, "disconnects": true, "noisy": true, "dripping": true, "throttled": true,
 	// a device's fault heard or seen ("left ear cup crackles", "screen flickers";

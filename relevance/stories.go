@@ -157,8 +157,8 @@ type inheritance struct {
 	// nothing changed says nothing of the requirement the first states
 	// ("TJ-5530 体检 报告 已 生成"), and inherits no more than the share wT
 	required bool
-	// it asks whether a thing still holds at a time it states (still, and
-	// the question states a time: "is BH-4402 still on Saturday?"): a later
+	// it asks whether a thing still holds at a time it states after "still"
+	// or 还是 (stillAtTime: "is BH-4402 still on Saturday?"): a later
 	// event stating no time and saying nothing changed or ended is no news of it
 	// ("BH-4402 deposit 500 EUR blocked on your card"), and inherits no
 	// more than the first's usual share (wF)
