@@ -1260,6 +1260,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// piano tuning, a Chinese credit card), written mid-stop 94 after its
 	// first changes, committed unread and read once at its end as proof
 	// (with the stop's start build too);
+	// -blind-463.json to -blind-466.json (the same shape: a Chinese damp wall,
+	// a bike courier, a Chinese clinic visit, a photo book; a spa hotel, a
+	// Chinese washing machine repair, removals, a Chinese web shop return; a
+	// Chinese traffic fine appeal, a dog school, a Chinese air conditioner
+	// fitting, a software licence; a Chinese kitchen refit, a car wash
+	// plan, a Chinese hotel, a home insurance claim), written after stop
+	// 94's end figures and first CI, committed unread and read once at its
+	// end as proof (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1502,7 +1510,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-456.json"}, {"../examples/evalset-blind-457.json"},
 		{"../examples/evalset-blind-458.json"}, {"../examples/evalset-blind-459.json"},
 		{"../examples/evalset-blind-460.json"}, {"../examples/evalset-blind-461.json"},
-		{"../examples/evalset-blind-462.json"},
+		{"../examples/evalset-blind-462.json"}, {"../examples/evalset-blind-463.json"},
+		{"../examples/evalset-blind-464.json"}, {"../examples/evalset-blind-465.json"},
+		{"../examples/evalset-blind-466.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
