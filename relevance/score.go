@@ -1619,8 +1619,9 @@ func vaguer(rels []float64, docs []doc, term uint64, mark uint16, keep float64) 
 
 // problemsOnly marks, for a question asking why or what is wrong that names
 // its problem ("why is the sink leaking?", "为什么停水？", "what was
-// broken?"), the events whose only reason is that problem: "You reported:
-// sink leaking" says what the question says, and the reason or the finding
+// broken?"), the events whose only reason is that problem, or that report
+// it for repair stating no other (报修, 报障: "报障：晚上 网速 只有 50M" for
+// "为什么 网速 慢？"): "You reported: sink leaking" says what the question says, and the reason or the finding
 // it asks for is another ("seal worn"). Not for a question about what
 // was said ("why did you warn me about a leak?" asks for the warning). Nil
 // when the question names no problem or no event is such.
@@ -1651,7 +1652,7 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 	}
 	var out []bool
 	for i := range docs {
-		if docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 || hs != nil && !hasAny(&docs[i], hs) {
+		if docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 && !hasAny(&docs[i], repairHashes) || hs != nil && !hasAny(&docs[i], hs) {
 			continue
 		}
 		if !statesAnotherProblem(cands[i].Text, problems) || high && hedged(cands[i].Text) {

@@ -4074,6 +4074,10 @@ func TestWhyIsTheCauseFoundAfterTheReport(t *testing.T) {
 		{Source: "维修", Time: ago(15), Text: "SD-3306 费用 115 元 已 支付"},
 	}
 	firstFor(t, socket, map[string]int{"SD-3306 为什么 跳闸？": 2})
+	// (a report for repair restates the problem though it names no fault word)
+	line := tenMinutesApart([]string{"宽带 KD-60217：500M，每 月 129 元，合约 两 年", "KD-60217 安装 预约 周六 上午",
+		"KD-60217 报障：晚上 网速 只有 50M", "KD-60217 检测：分光器 端口 老化，已 更换", "宽带 KD-60280：欠费 停机"})
+	firstFor(t, line, map[string]int{"KD-60217 为什么 网速 慢？": 3})
 }
 
 // Asked for a result, the newest event stating an outcome answers ("报告 已
