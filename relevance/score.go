@@ -3894,16 +3894,17 @@ func consequences(comps []Components, cands []Candidate, docs []doc, named bool)
 
 // amends gives, for a question asking why (not what happened, of which the
 // amends are part), the events making amends for a delay or a fault
-// ("超时，补偿 5 元 红包", "voucher of 20.00 EUR for the delay": amendsHashes)
-// after an event of their story stating a reason less recency than that one
-// (followedFrom): the reason is the answer, the amends what followed. Only
-// amends that inherited from their story (Thread) can outrank the reason.
+// ("超时，补偿 5 元 红包", "voucher of 20.00 EUR for the delay", "漏水 减免":
+// amendsHashes) after an event of their story stating a reason less recency
+// than that one (followedFrom): the reason is the answer, the amends what
+// followed, whether they inherited from their story or match the question's
+// words themselves (the amends are few: the events before each are read).
 func amends(comps []Components, cands []Candidate, docs []doc, named bool) {
 	followedFrom(comps, cands, docs, named,
 		func(i int) bool {
 			return docs[i].count(reasonHash)+docs[i].count(delayHash) > 0 && !hasAny(&docs[i], amendsHashes)
 		},
-		func(j int) bool { return comps[j].Thread > 0 && hasAny(&docs[j], amendsHashes) })
+		func(j int) bool { return hasAny(&docs[j], amendsHashes) })
 }
 
 // followedFrom gives each event that follows from another (follower) a
@@ -3939,7 +3940,7 @@ func sharesAnIdentifier(a, b *doc) bool {
 
 // amendsHashes are the terms of the words making amends for a delay or a
 // fault.
-var amendsHashes = stemHashes("compensation", "voucher", "goodwill", "补偿", "赔付", "红包", "代金券")
+var amendsHashes = stemHashes("compensation", "voucher", "goodwill", "补偿", "减免", "赔付", "红包", "代金券")
 
 // followsShare is the share of a cause's recency that what followed from it
 // keeps (consequences): just below it, so that where nothing else tells the

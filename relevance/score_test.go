@@ -4158,6 +4158,11 @@ func TestAmendsFollowTheReason(t *testing.T) {
 		{Source: "外卖", Time: ago(2), Text: "WM-5511 已 送达"},
 	}
 	firstFor(t, takeaway, map[string]int{"咖啡 为什么 这么 慢？": 3})
+	// (a fee waived for the fault, 减免, follows its finding, whether or not
+	// it inherited from its story)
+	water := tenMinutesApart([]string{"水费 户号 SF-330218：11 月 用水 12 吨，费用 42 元", "SF-330218 12 月 用水 31 吨，超出 平时",
+		"SF-330218 上门 检查：马桶 水箱 漏水", "SF-330218 漏水 减免 申请 已 受理", "SF-330218 减免 通过，退 38 元", "本 小区 1 月 5 日 停水 检修"})
+	firstWithVectors(t, water, map[string]int{"330218 为什么 用 水 多？": 2})
 }
 
 // A bill or a payment says nothing new of its object but its money: asked
