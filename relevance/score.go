@@ -2648,16 +2648,10 @@ func timesSum(text string, stated, asked []int64) bool {
 // perUnit reports a text pricing by the unit: 每 ("每 米 60 元"), "per",
 // "each" or a times sign.
 func perUnit(text string) bool {
-	if strings.ContainsAny(text, "每×") {
-		return true
-	}
-	for _, w := range wordsOf(strings.ToLower(text)) {
-		if w == "per" || w == "each" {
-			return true
-		}
-	}
-	return false
+	return strings.ContainsAny(text, "每×") || saysWord(text, perUnitWords, nil)
 }
+
+var perUnitWords = map[string]bool{"per": true, "each": true}
 
 // make2 reports x plus y, or x less y, one of the sums asked.
 func make2(x, y int64, asked []int64) bool {
@@ -2974,8 +2968,6 @@ func newestChange(qids []ident, cands []Candidate, docs []doc) int {
 	return at
 }
 
-// introOf is the candidate that introduces the question's object: the first
-// of the window to name one of its identifiers (-1: none does).
 // firstNaming is, when the object's first event (intro) names none of the
 // question's own words, the first event on the object naming one of them;
 // else intro.
@@ -3006,6 +2998,8 @@ func asksWhatFor(q text) bool {
 	return n > 2 && q.words[0] == "what" && q.words[n-1] == "for"
 }
 
+// introOf is the candidate that introduces the question's object: the first
+// of the window to name one of its identifiers (-1: none does).
 func introOf(qids []ident, cands []Candidate, docs []doc) int {
 	intro := -1
 	for i := range docs {
