@@ -1267,7 +1267,16 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// fitting, a software licence; a Chinese kitchen refit, a car wash
 	// plan, a Chinese hotel, a home insurance claim), written after stop
 	// 94's end figures and first CI, committed unread and read once at its
-	// end as proof (with the stop's start build too);
+	// end as proof (with the stop's start build too), development from
+	// stop 95;
+	// -blind-467.json to -blind-470.json (the same shape: a Chinese courier
+	// pickup, a personal training pack, a Chinese parking complaint, a
+	// software licence; a Chinese dry cleaner, a vet visit, a Chinese exam
+	// course, a freight shipment; a Chinese car hire, a dental plan, a
+	// Chinese outpatient claim, a coworking desk; a Chinese broadband fault,
+	// a bike repair, a Chinese hospital appointment, a house move), written
+	// at stop 95's start before any change, read once as proof, then
+	// development;
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1512,7 +1521,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-460.json"}, {"../examples/evalset-blind-461.json"},
 		{"../examples/evalset-blind-462.json"}, {"../examples/evalset-blind-463.json"},
 		{"../examples/evalset-blind-464.json"}, {"../examples/evalset-blind-465.json"},
-		{"../examples/evalset-blind-466.json"},
+		{"../examples/evalset-blind-466.json"}, {"../examples/evalset-blind-467.json"},
+		{"../examples/evalset-blind-468.json"}, {"../examples/evalset-blind-469.json"},
+		{"../examples/evalset-blind-470.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
