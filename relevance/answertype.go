@@ -2338,6 +2338,8 @@ var cjkReasonWords = newCJKWords("因为", "由于", "上调", "涨价", "上涨
 	"洒了", "洒出", "撒了", "压扁", "化了", "凉了",
 	// and what a doctor or a vet finds (fracture, sprain, strain, allergy, swelling, cavity, elevated, low, cyst, nodule)
 	"骨折", "扭伤", "拉伤", "过敏", "肿胀", "红肿", "蛀牙", "龋齿", "偏高", "偏低", "囊肿", "结节",
+	// (a reading too high or too low: "光 衰 过高", "水压 过低")
+	"过高", "过低",
 	// and why something is sent back (too small, too big, does not fit)
 	"偏小", "偏大", "太小", "太大", "不合适", "不合身", "不一样", "色差", "质量问题", "发错",
 	// and a notice's cause (因节假日, 停运, 临时有事), and someone away (on leave, off sick, not seeing patients)

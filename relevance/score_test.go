@@ -4074,6 +4074,10 @@ func TestWhyIsTheCauseFoundAfterTheReport(t *testing.T) {
 		{Source: "维修", Time: ago(15), Text: "SD-3306 费用 115 元 已 支付"},
 	}
 	firstFor(t, socket, map[string]int{"SD-3306 为什么 跳闸？": 2})
+	// (a reading too high is what a check found)
+	fibre := tenMinutesApart([]string{"工单 GX-5012：家里 光纤 断网", "GX-5012 远程 检测：光 衰 过高",
+		"GX-5012 师傅 明天 上午 上门", "GX-5012 已 更换 光纤 接头，恢复 正常", "工单 GX-5090：新装 预约 已 受理"})
+	firstFor(t, fibre, map[string]int{"GX-5012 为什么 断网？": 1})
 	// (a report for repair restates the problem though it names no fault word)
 	line := tenMinutesApart([]string{"宽带 KD-60217：500M，每 月 129 元，合约 两 年", "KD-60217 安装 预约 周六 上午",
 		"KD-60217 报障：晚上 网速 只有 50M", "KD-60217 检测：分光器 端口 老化，已 更换", "宽带 KD-60280：欠费 停机"})
