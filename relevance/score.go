@@ -1620,8 +1620,9 @@ func vaguer(rels []float64, docs []doc, term uint64, mark uint16, keep float64) 
 // problemsOnly marks, for a question asking why or what is wrong that names
 // its problem ("why is the sink leaking?", "为什么停水？", "what was
 // broken?"), the events whose only reason is that problem, or that report
-// it for repair stating no other (报修, 报障: "报障：晚上 网速 只有 50M" for
-// "为什么 网速 慢？"): "You reported: sink leaking" says what the question says, and the reason or the finding
+// it for repair (报修, 报障: "报障：晚上 网速 只有 50M" for "为什么 网速
+// 慢？"; "报修：墙面 渗水 发霉" for "为什么 渗水？", a report telling what
+// is seen, whatever else it names): "You reported: sink leaking" says what the question says, and the reason or the finding
 // it asks for is another ("seal worn"). Not for a question about what
 // was said ("why did you warn me about a leak?" asks for the warning). Nil
 // when the question names no problem or no event is such.
@@ -1655,7 +1656,7 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 		if docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 && !hasAny(&docs[i], repairHashes) || hs != nil && !hasAny(&docs[i], hs) {
 			continue
 		}
-		if !statesAnotherProblem(cands[i].Text, problems) || high && hedged(cands[i].Text) {
+		if !statesAnotherProblem(cands[i].Text, problems) || high && hedged(cands[i].Text) || hasAny(&docs[i], repairHashes) && namesAProblem(cands[i].Text, problems) {
 			if out == nil {
 				out = make([]bool, len(docs))
 			}
@@ -1663,6 +1664,12 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 		}
 	}
 	return out
+}
+
+// namesAProblem reports an event's text naming one of problems (problemsOf's
+// words).
+func namesAProblem(event string, problems []string) bool {
+	return reasonWordsStated.each(withoutRequests(joinedCJK([]rune(normalise(event)))), func(w string) bool { return slices.Contains(problems, problemWord(w)) })
 }
 
 // reportedOnly is, for a question asking what is wrong with an object, its

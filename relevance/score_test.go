@@ -4082,6 +4082,10 @@ func TestWhyIsTheCauseFoundAfterTheReport(t *testing.T) {
 	line := tenMinutesApart([]string{"宽带 KD-60217：500M，每 月 129 元，合约 两 年", "KD-60217 安装 预约 周六 上午",
 		"KD-60217 报障：晚上 网速 只有 50M", "KD-60217 检测：分光器 端口 老化，已 更换", "宽带 KD-60280：欠费 停机"})
 	firstFor(t, line, map[string]int{"KD-60217 为什么 网速 慢？": 3})
+	// (a report for repair tells what is seen, however many problems it names)
+	wall := tenMinutesApart([]string{"报修 FW-3308：客厅 天花板 漏水 鼓包", "FW-3308 师傅 周三 下午 上门",
+		"FW-3308 检查：楼上 暖气 管 接口 老化", "FW-3308 楼上 同意 更换 接口", "报修 FW-3377：窗户 关 不 严"})
+	firstFor(t, wall, map[string]int{"FW-3308 为什么 漏水？": 2})
 }
 
 // Asked for a result, the newest event stating an outcome answers ("报告 已
