@@ -103,8 +103,9 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"Two sticking keys found on the upright":                       {why}, // (a part that sticks, frayed, seized or snapped)
 		"SD-3306 检查：插座 进水 短路，需 更换 插座":                                  {why}, // (an electrical fault: water got in, a short circuit)
 		"SD-3306 inspection: socket shorted by water":                  {why},
-		"GX-5012 远程 检测：光 衰 过高":                                         {why}, // (a reading too high or too low)
-		"SF-1029 复核：读数 抄 错，实际 12 吨":                                    {why}, // (a mistake made: a reading copied wrong, misread)
+		"GX-5012 远程 检测：光 衰 过高":                                         {why},        // (a reading too high or too low)
+		"PX-5521-01 approved: 178 EUR after excess":                    {money, why}, // (a sum after what was taken off it)
+		"SF-1029 复核：读数 抄 错，实际 12 吨":                                    {why},        // (a mistake made: a reading copied wrong, misread)
 		"SF-1029 recheck: meter misread, actually 12 tons":             {why},
 		"报修 SD-3306：厨房 插座 跳闸":                                          {why}, // (a breaker tripped: the problem reported)
 		"Brake cable frayed, replaced":                                 {why},

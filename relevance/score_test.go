@@ -3793,6 +3793,12 @@ func TestWhyASumIsAnsweredByTheSumsThatMakeIt(t *testing.T) {
 		{Source: "rental", Time: ago(10), Text: "Deposit released minus 58 EUR"},
 	}
 	firstFor(t, van, map[string]int{"why was I charged 58 euros?": 1})
+	// a sum stated after what was taken off it ("after excess") says why it
+	// is less, with no second sum to make it: it answers beside the claim
+	// its question's words and meaning match best (the offline embedder's)
+	pet := tenMinutesApart([]string{"Pet policy PX-5521 for Milo: 80% cover, 150 EUR excess", "Claim PX-5521-01: Milo skin allergy, 210 EUR",
+		"PX-5521-01 approved: 48 EUR after excess", "Claim PX-5521-02: Milo check-up, 60 EUR", "PX-5521-02 waiting for the invoice"})
+	firstWithVectors(t, pet, map[string]int{"why only 48 for the allergy?": 2})
 	// a price per unit times a count ("3 米，每 米 60 元" for 180)
 	fitting := tenMinutesApart([]string{"工单 AZ-91405：空调 安装，周四 上午，师傅 孙 师傅", "AZ-91405 改 到 周五 下午：师傅 车 坏 了",
 		"AZ-91405 需 加 铜管 3 米，每 米 60 元", "AZ-91405 安装 完成，试机 正常", "AZ-91405 已 付 180 元", "工单 AZ-91460：冰箱 送货 改 到 下 周"})
