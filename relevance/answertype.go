@@ -2629,9 +2629,10 @@ func speaker(rs []rune) (who string, rest []rune) {
 
 var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords, false, pronounAgents}.in
 
-// pronounAgents after an agent's "by" name no one a "who" question asks for
-// ("cancelled by you", "changed by us": the customer or the business).
-var pronounAgents = map[string]bool{"you": true, "me": true, "us": true, "them": true, "yourself": true}
+// pronounAgents after an agent's "by" or "to" name no one a "who" question
+// asks for ("cancelled by you", "changed by us": the customer or the
+// business; "transferred to your account").
+var pronounAgents = map[string]bool{"you": true, "me": true, "us": true, "them": true, "yourself": true, "your": true, "my": true, "our": true}
 
 // agentWords are a word and the word after it that name whoever did it.
 var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "collected": {"by"}, "accepted": {"by"},
@@ -2641,9 +2642,12 @@ var agentWords = map[string][]string{"signed": {"by"}, "received": {"by"}, "coll
 	"armed": {"by"}, "disarmed": {"by"}, "cancelled": {"by"}, "canceled": {"by"}, "changed": {"by"}, "updated": {"by"},
 	"requested": {"by"}, "submitted": {"by"}, "reported": {"by"}, "handled": {"by"}, "inspected": {"by"},
 	"checked": {"by"}, "reviewed": {"by"}, "confirmed": {"by"}, "booked": {"by"}, "created": {"by"}, "added": {"by"},
-	"removed": {"by"}, "issued": {"by"}, "unlocked": {"by"}, "locked": {"by"},
+	"removed": {"by"}, "issued": {"by", "to"}, "unlocked": {"by"}, "locked": {"by"},
 	"for":        {"by"},                     // ("signed for by J. Marsh")
-	"reassigned": {"to"}, "assigned": {"to"}} // ("Maria is ill, reassigned to Ana")
+	"reassigned": {"to"}, "assigned": {"to"}, // ("Maria is ill, reassigned to Ana")
+	// whom a thing was handed to ("TK-44120 transferred to Jana Weiss", "left
+	// with the neighbour", "issued to Jonas"): who has it
+	"transferred": {"to"}, "handed": {"to"}, "reissued": {"to"}, "given": {"to"}, "lent": {"to"}, "loaned": {"to"}, "left": {"with"}}
 
 // namesAnAddress reports an e-mail address: a token around an "@" that the
 // analysis takes for an e-mail-like identifier (isIdentifier).

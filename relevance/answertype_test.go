@@ -233,6 +233,10 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 		"FL-6040 delivered to reception, signed by K. Brandt":          {who}, // whoever it was done by
 		"Claim approved by the insurer":                                {who},
 		"Parcel signed for by R. Diaz":                                 {who},
+		"TK-44120 transferred to Jana Weiss":                           {who}, // whom a thing was handed to: who has it
+		"Laptop AT-IT-0518 issued to Jonas":                            {who},
+		"Recipient not in, left with the neighbour at no. 10":          {who},
+		"Refund transferred to your account":                           nil,   // (the customer's own)
 		"Playlist shared with tom.b@example.org":                       {who}, // an e-mail address
 		"Tag @design in the thread":                                    nil,
 		"Locksmith Jakub on the way":                                   {who},

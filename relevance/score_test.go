@@ -4586,6 +4586,14 @@ func TestReassignedNamesWhoComes(t *testing.T) {
 	}
 }
 
+// Asked who has a thing, the event saying whom it was handed to
+// ("transferred to", "reissued to") names who has it.
+func TestHandedToNamesWhoHasIt(t *testing.T) {
+	tickets := tenMinutesApart([]string{"Tickets CT-5530: 2 x seated, The National, Leipzig, 3 May, 142 EUR",
+		"The National Leipzig: doors 19:00, no support act", "CT-5530 transferred to Ole Brandt", "Leipzig venue: bag policy updated"})
+	firstFor(t, tickets, map[string]int{"who has my The National tickets?": 2})
+}
+
 // Asked whether a fault reported for repair (报修, 报障) is fixed, the later
 // event saying the repair done answers, not a decision on something else of
 // the same object (decided).
