@@ -4587,11 +4587,16 @@ func TestReassignedNamesWhoComes(t *testing.T) {
 }
 
 // Asked who has a thing, the event saying whom it was handed to
-// ("transferred to", "reissued to") names who has it.
+// ("transferred to", "issued to") names who has it, and the newest such
+// event does, named or by a role (lastHolder).
 func TestHandedToNamesWhoHasIt(t *testing.T) {
 	tickets := tenMinutesApart([]string{"Tickets CT-5530: 2 x seated, The National, Leipzig, 3 May, 142 EUR",
 		"The National Leipzig: doors 19:00, no support act", "CT-5530 transferred to Ole Brandt", "Leipzig venue: bag policy updated"})
 	firstFor(t, tickets, map[string]int{"who has my The National tickets?": 2})
+	// whoever it was left with last has it, named or by a role
+	parcel := tenMinutesApart([]string{"Delivery CJ-4410: contract to Lindenweg 3, pick-up 10:00", "CJ-4410 driver Kemal collected the parcel",
+		"CJ-4410 nobody home, left with the caretaker", "CJ-4410 proof of delivery uploaded", "Delivery CJ-4477: booked for Monday"})
+	firstFor(t, parcel, map[string]int{"who has my CJ-4410 contract?": 2})
 }
 
 // Asked whether a fault reported for repair (报修, 报障) is fixed, the later
