@@ -1313,7 +1313,10 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	"商场", "超市", "商城", "广场", "便利店", "专卖店", "加油站", "电器城",
 	// where a vehicle is parked (a parking space, a berth, a garage; not a
 	// warehouse: "因 仓库 缺货" says where goods ran out)
-	"车位", "泊位", "车库")
+	"车位", "泊位", "车库",
+	// a station, a pier, and a place by that word (station, pier, location:
+	// "取车 地点 改 为 火车站")
+	"车站", "火车站", "高铁站", "地铁站", "汽车站", "码头", "地点")
 
 // statesPlace reports that the text (normalised) names a place.
 var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords, false, nil}.in

@@ -55,9 +55,11 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 			t.Errorf("%q states a percentage: %v, want %v", text, got, want)
 		}
 	}
-	// where a delivery was left is a place, and where a vehicle is parked or taken
+	// where a delivery was left is a place, and where a vehicle is parked or
+	// taken, a station
 	for _, text := range []string{"DPD: delivered to neighbour at no. 14", "Car delivery scheduled at the dealer in Hannover",
-		"3K912 车位 调整 到 B 区 18 号", "B-7702 ride ended at the University", "Repair at partner garage Autofix Nord"} {
+		"3K912 车位 调整 到 B 区 18 号", "B-7702 ride ended at the University", "Repair at partner garage Autofix Nord",
+		"JC-7710 接送 地点 改 到 南京南 高铁站"} {
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
 			t.Errorf("%q states no place", text)
 		}

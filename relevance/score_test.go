@@ -4586,6 +4586,14 @@ func TestReassignedNamesWhoComes(t *testing.T) {
 	}
 }
 
+// Asked where, a station (车站, 高铁站) and a place by that word (地点) are
+// places: the change of where a car is picked up answers.
+func TestAStationIsAPlace(t *testing.T) {
+	car := tenMinutesApart([]string{"租车 订单 ZL-6603：轿车 2 天，周五 上午 市区 门店 取车", "ZL-6603 加 保险，每 天 40 元",
+		"ZL-6603 取车 地点 改 为 高铁站", "ZL-6603 押金 2,000 元 已 冻结"})
+	firstFor(t, car, map[string]int{"ZL-6603 在 哪 取车": 2, "ZL-6603 去 哪里 提车？": 2})
+}
+
 // Asked who has a thing, the event saying whom it was handed to
 // ("transferred to", "issued to") names who has it, and the newest such
 // event does, named or by a role (lastHolder).
