@@ -1277,6 +1277,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// a bike repair, a Chinese hospital appointment, a house move), written
 	// at stop 95's start before any change, read once as proof, then
 	// development;
+	// -blind-471.json to -blind-474.json (the same shape: a Chinese sofa
+	// order, piano lessons, a Chinese water bill, a campsite; a Chinese
+	// accounting course, a laptop repair, a Chinese food delivery, a gym
+	// membership; a Chinese tour, a car service, a Chinese phone plan,
+	// wedding photos; a Chinese eye test, a pet insurance, a Chinese house
+	// move, a library loan), written mid-stop 95 after its first changes
+	// (avoiding the kinds they mended), committed unread and read once at
+	// its end as proof (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1523,7 +1531,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-464.json"}, {"../examples/evalset-blind-465.json"},
 		{"../examples/evalset-blind-466.json"}, {"../examples/evalset-blind-467.json"},
 		{"../examples/evalset-blind-468.json"}, {"../examples/evalset-blind-469.json"},
-		{"../examples/evalset-blind-470.json"},
+		{"../examples/evalset-blind-470.json"}, {"../examples/evalset-blind-471.json"},
+		{"../examples/evalset-blind-472.json"}, {"../examples/evalset-blind-473.json"},
+		{"../examples/evalset-blind-474.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
