@@ -1061,6 +1061,20 @@ func (rk *ranking) lessOfAnAnswer() {
 			rk.answerAsAdded()
 		}
 	}
+	if rk.noun != 0 && len(qids) > 0 && whichCues.in(q.normalised()) {
+		// which thing an object has ("wy81203 是 哪个 车位？"): where an
+		// event names the thing with its own code ("地下 车库 B2-117 车位
+		// 被 占"), one naming the thing alone ("车位 恢复") is less of an
+		// answer (+2 −0 on the development sets; of any question naming
+		// the thing asked, "what plan is 4498 on?", +2 −15)
+		if valued := valuesNamed(qids, rk.clauses, rk.noun, docs); valued != nil {
+			for i := range docs {
+				if rk.clauses[i]&rk.noun != 0 && !valued[i] {
+					rels[i] *= w.Unstated
+				}
+			}
+		}
+	}
 	if rk.asksWho && holderCues.in(q.normalised()) {
 		// who has a thing: whoever it was handed to last, named or by a
 		// role ("left with the neighbour" after "rider Tomasz picked up
@@ -1607,6 +1621,36 @@ func scaleMarked(rels []float64, docs []doc, mark uint16, keep float64) {
 			rels[i] *= keep
 		}
 	}
+}
+
+// whichCues ask which of a kind a thing is ("which size …?", 哪个 车位).
+var whichCues = newCueSet([]string{"which", "哪个", "哪一", "哪间", "哪张"})
+
+// valuesNamed marks the events naming the thing asked (clauses holding
+// noun) with an identifier besides the question's object: its value
+// ("B2-117 车位"). Nil when none does.
+func valuesNamed(qids []ident, clauses []uint64, noun uint64, docs []doc) []bool {
+	var out []bool
+	for i := range docs {
+		if i >= len(clauses) || clauses[i]&noun == 0 {
+			continue
+		}
+		// (an event's own identifiers, amounts aside, hold the object's
+		// when it names it: a value is one more)
+		n := 0
+		for k := range int(docs[i].nOwn) {
+			if !docs[i].own(k).amount {
+				n++
+			}
+		}
+		if n >= 2 || n == 1 && idMatch(qids, &docs[i]) == 0 {
+			if out == nil {
+				out = make([]bool, len(docs))
+			}
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // lastHolder scales by keep the relevance of the events naming a person

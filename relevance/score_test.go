@@ -4586,6 +4586,14 @@ func TestReassignedNamesWhoComes(t *testing.T) {
 	}
 }
 
+// Asked which of a kind a thing is, the event naming the kind with a code of
+// its own (its value, "C-204 车位") answers before one naming the kind alone.
+func TestWhichIsTheOneNamingItsCode(t *testing.T) {
+	space := tenMinutesApart([]string{"工单 TC-3301：地下 一 层 C-204 车位 被 占用", "TC-3301 保安 已 到场，联系 车主",
+		"TC-3301 车主 已 挪车，车位 恢复", "TC-3301 请 为 本次 服务 评价", "工单 TC-3390：楼道 灯 不 亮"})
+	firstFor(t, space, map[string]int{"TC-3301 是 哪个 车位？": 0, "which parking space is tc3301?": 0})
+}
+
 // Asked where, a station (车站, 高铁站) and a place by that word (地点) are
 // places: the change of where a car is picked up answers.
 func TestAStationIsAPlace(t *testing.T) {
