@@ -138,8 +138,12 @@ func fromOnly(e expansion, stems map[string]bool) bool {
 // RecencyIntent reports whether the question asks for what is newest.
 func RecencyIntent(q string) bool { return recencyIntent(questionText(spelledOut(q))) }
 
+// recencyIntent: not for a question whether a problem is fixed
+// (asksIfFixed): "is the pressure problem fixed now?", "现在 好 了 吗？" ask
+// where the problem stands, which the event saying it works again answers,
+// not the newest change (+2 −0 on the development sets).
 func recencyIntent(q text) bool {
-	return recencyCues.in(q) || asksLast(q.norm) || asksTheNew(q.words) || asksWhatIsComing(q.words)
+	return (recencyCues.in(q) || asksLast(q.norm) || asksTheNew(q.words) || asksWhatIsComing(q.words)) && !asksIfFixed(q)
 }
 
 // asksWhatIsComing reports a question asking which thing the customer gets

@@ -4586,6 +4586,18 @@ func TestReassignedNamesWhoComes(t *testing.T) {
 	}
 }
 
+// Asked whether a problem is fixed now, the event saying it works again
+// answers, not the newest change of the object ("now" asks where the problem
+// stands).
+func TestFixedNowIsNoNewestChange(t *testing.T) {
+	radiator := tenMinutesApart([]string{"Ticket HT-2201: radiator leaking in the bedroom", "HT-2201 plumber booked Tuesday 9:00",
+		"HT-2201 valve replaced, no leak any more", "HT-2201 follow-up visit moved forward to Monday", "Ticket HT-2260: thermostat battery low"})
+	firstFor(t, radiator, map[string]int{"is the HT-2201 leak fixed now?": 2})
+	dog := tenMinutesApart([]string{"寄养 订单 JY-50218：泰迪 球球，5 月 1 日 到 5 月 7 日", "JY-50218 球球 有点 咳嗽，已 联系 医生",
+		"JY-50218 球球 好转，精神 正常", "JY-50218 提前 到 5 月 5 日 接回", "寄养 订单 JY-50290：已 满房"})
+	firstFor(t, dog, map[string]int{"JY-50218 现在 好 了 吗": 2})
+}
+
 // Asked which of a kind a thing is, the event naming the kind with a code of
 // its own (its value, "C-204 车位") answers before one naming the kind alone.
 func TestWhichIsTheOneNamingItsCode(t *testing.T) {
