@@ -1069,7 +1069,7 @@ func (rk *ranking) lessOfAnAnswer() {
 		// the thing asked, "what plan is 4498 on?", +2 −15)
 		if valued := valuesNamed(qids, rk.clauses, rk.noun, docs); valued != nil {
 			for i := range docs {
-				if rk.clauses[i]&rk.noun != 0 && !valued[i] {
+				if i < len(rk.clauses) && rk.clauses[i]&rk.noun != 0 && !valued[i] {
 					rels[i] *= w.Unstated
 				}
 			}
