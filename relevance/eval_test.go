@@ -1285,6 +1285,14 @@ func TestASetOfOnesOwn(t *testing.T) {
 	// move, a library loan), written mid-stop 95 after its first changes
 	// (avoiding the kinds they mended), committed unread and read once at
 	// its end as proof (with the stop's start build too);
+	// -blind-475.json to -blind-478.json (the same shape: a Chinese fridge
+	// delivery, a hotel group booking, a Chinese driving test, a bike lease;
+	// a Chinese home cleaning, a solar installation, a Chinese cat's
+	// surgery, a concert; a Chinese flat rental, a tailor, a Chinese driving
+	// school, a cloud server; a Chinese courier, a dog walker, a Chinese
+	// mortgage, a museum membership), written after stop 95's end figures
+	// and first CI, committed unread and read once at its end as proof
+	// (with the stop's start build too);
 	// -blind-290.json and -blind-291.json (the same shape: theatre tickets,
 	// a Chinese laundry, recruiting, Chinese insurance claims, a gardener;
 	// a kindergarten, Chinese movers, a marina, Chinese online classes, pest
@@ -1533,7 +1541,9 @@ func TestASetOfOnesOwn(t *testing.T) {
 		{"../examples/evalset-blind-468.json"}, {"../examples/evalset-blind-469.json"},
 		{"../examples/evalset-blind-470.json"}, {"../examples/evalset-blind-471.json"},
 		{"../examples/evalset-blind-472.json"}, {"../examples/evalset-blind-473.json"},
-		{"../examples/evalset-blind-474.json"},
+		{"../examples/evalset-blind-474.json"}, {"../examples/evalset-blind-475.json"},
+		{"../examples/evalset-blind-476.json"}, {"../examples/evalset-blind-477.json"},
+		{"../examples/evalset-blind-478.json"},
 		{"../examples/evalset-messages.json"}, {"../examples/evalset-identifiers.json"},
 		{"../examples/evalset-recency.json"}, {"../examples/evalset-lookalike.json"}, {"../examples/evalset-multi.json"},
 		{"../examples/evalset-crosslang.json"}}
