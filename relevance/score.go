@@ -1884,8 +1884,11 @@ var possibleCues = newCueSet([]string{"can", "能", "可以"})
 // holderCues ask who has a thing now ("who has my keys?", 在谁那里).
 var holderCues = newCueSet([]string{"who has", "who have", "who's got", "who got", "who holds", "在谁", "谁拿着", "谁手上", "谁手里"})
 
-// fixedCues ask whether a problem is fixed (inheritance.fixed, solved).
-var fixedCues = newCueSet([]string{"fixed", "solved", "resolved", "repaired", "sorted", "working again", "normal", "修好", "解决", "正常", "恢复", "好了"})
+// fixedCues ask whether a problem is fixed (inheritance.fixed, solved);
+// "working" too, as "working again" ("is the internet working at the new
+// place?": +1 −0 on the development sets; "back up", "up again", "back
+// online" changed nothing or took "why didn't the computer back up?" down).
+var fixedCues = newCueSet([]string{"fixed", "solved", "resolved", "repaired", "sorted", "working again", "normal", "working", "修好", "解决", "正常", "恢复", "好了"})
 
 // clockAsked marks a question asking for a clock time ("what time does it
 // leave?", 几点): a date alone does not answer it.

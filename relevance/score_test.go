@@ -4598,6 +4598,14 @@ func TestFixedNowIsNoNewestChange(t *testing.T) {
 	firstFor(t, dog, map[string]int{"JY-50218 现在 好 了 吗": 2})
 }
 
+// Asked whether a thing is working, as whether it works again: the later
+// event saying it works answers, not the report of the fault.
+func TestWorkingAsksWhetherFixed(t *testing.T) {
+	move := tenMinutesApart([]string{"Move request: broadband to 4 Elm Road from 1 May", "Technician needed at the new address: no line installed",
+		"Router sent to 4 Elm Road", "Technician visit done: line installed, broadband live", "Moving fee 30 EUR added to the next bill"})
+	firstWithVectors(t, move, map[string]int{"is the broadband working at the new address?": 3})
+}
+
 // Asked which of a kind a thing is, the event naming the kind with a code of
 // its own (its value, "C-204 车位") answers before one naming the kind alone.
 func TestWhichIsTheOneNamingItsCode(t *testing.T) {
