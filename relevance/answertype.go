@@ -1319,7 +1319,11 @@ var cjkPlaceWords = newCJKWords("号厅", "影厅", "大厅", "楼", "层", "室
 	"车站", "火车站", "高铁站", "地铁站", "汽车站", "码头", "地点")
 
 // statesPlace reports that the text (normalised) names a place.
-var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords, false, nil}.in
+var statesPlace = statedByWords{placeWords, placeAfter, cjkPlaceWords, false, nil, placeNotBefore}.in
+
+// placeNotBefore: a seat for a child in a car is a thing added, no place
+// ("CH-55810 child seat added, 35 EUR" for "where do I pick up CH-55810?").
+var placeNotBefore = map[string][]string{"seat": {"child", "baby", "booster", "car"}, "seats": {"child", "baby", "booster", "car"}}
 
 // placeAfter are the words that name a place only before one of the words
 // listed for them ("access point", "post office"; a loyalty point is none).
@@ -2200,7 +2204,7 @@ var faultStated = func() func([]rune) bool {
 		}
 	}
 	cjk := slices.DeleteFunc(slices.Clone(cjkReasonWords.words), func(w string) bool { return delays[w] })
-	stated := statedByWords{words, after, newCJKWords(cjk...), true, nil}.in
+	stated := statedByWords{words, after, newCJKWords(cjk...), true, nil, nil}.in
 	return func(rs []rune) bool { return stated(withoutRequests(rs)) }
 }()
 
@@ -2534,7 +2538,7 @@ func statesShortfall(w []string) bool {
 	return false
 }
 
-var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords, true, nil}
+var reasonWordsStated = statedByWords{reasonWords, reasonAfter, cjkReasonWords, true, nil, nil}
 
 // reasonStated reports a text stating a cause or a problem by its words
 // (withoutRequests: not what it asks the customer to do).
@@ -2630,7 +2634,7 @@ func speaker(rs []rune) (who string, rest []rune) {
 	return "", rs
 }
 
-var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords, false, pronounAgents}.in
+var namesPerson = statedByWords{personWords, agentWords, cjkPersonWords, false, pronounAgents, nil}.in
 
 // pronounAgents after an agent's "by" or "to" name no one a "who" question
 // asks for ("cancelled by you", "changed by us": the customer or the
@@ -2688,6 +2692,19 @@ type statedByWords struct {
 	// notAfter are the words that, following one of after's words, undo it
 	// ("cancelled by you" names no agent: pronounAgents; nil: none)
 	notAfter map[string]bool
+	// notBefore are, for a word of words, the words that right before it
+	// undo it ("child seat" names no place: placeNotBefore; nil: none)
+	notBefore map[string][]string
+}
+
+// undoneBy reports the word w (at i in rs) undone by the Latin word before it
+// (rs[prev:prevEnd], spaces alone between them): one of notBefore's for w.
+func (s statedByWords) undoneBy(w []byte, rs []rune, prev, prevEnd, i int) bool {
+	undo := s.notBefore[string(w)]
+	if len(undo) == 0 || prev < 0 || strings.TrimSpace(string(rs[prevEnd:i])) != "" {
+		return false
+	}
+	return slices.ContainsFunc(undo, func(u string) bool { return string(rs[prev:prevEnd]) == u })
 }
 
 func (s statedByWords) in(rs []rune) bool {
@@ -2698,6 +2715,7 @@ func (s statedByWords) in(rs []rune) bool {
 // as itself), until found returns true, and reports whether it did.
 func (s statedByWords) each(rs []rune, found func(w string) bool) bool {
 	var buf [12]byte
+	prev, prevEnd := -1, -1 // (the Latin word before, for notBefore)
 	for i := 0; i < len(rs); {
 		switch r := rs[i]; {
 		case isCJK(r):
@@ -2718,10 +2736,11 @@ func (s statedByWords) each(rs []rune, found func(w string) bool) bool {
 				continue
 			}
 			w := asciiWord(rs[i:j], &buf)
-			if (in(s.words, w) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return s.followedBy(rs[j:], next) })) &&
+			if (in(s.words, w) && !s.undoneBy(w, rs, prev, prevEnd, i) || slices.ContainsFunc(s.after[string(w)], func(next string) bool { return s.followedBy(rs[j:], next) })) &&
 				found(string(w)) {
 				return true
 			}
+			prev, prevEnd = i, j
 			// a plural as its singular ("release problems", "delays")
 			if n := len(w); s.plurals && n > 3 && w[n-1] == 's' && !in(s.words, w) && in(s.words, w[:n-1]) && found(string(w[:n-1])) {
 				return true

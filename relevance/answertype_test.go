@@ -59,9 +59,15 @@ func TestTextsStateAnswerTypes(t *testing.T) {
 	// taken, a station
 	for _, text := range []string{"DPD: delivered to neighbour at no. 14", "Car delivery scheduled at the dealer in Hannover",
 		"3K912 车位 调整 到 B 区 18 号", "B-7702 ride ended at the University", "Repair at partner garage Autofix Nord",
-		"JC-7710 接送 地点 改 到 南京南 高铁站"} {
+		"JC-7710 接送 地点 改 到 南京南 高铁站", "Seat 14C confirmed"} {
 		if !slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
 			t.Errorf("%q states no place", text)
+		}
+	}
+	// a seat for a child in a car is a thing added, no place
+	for _, text := range []string{"CH-55810 child seat added, 35 EUR", "Booster seat for RC-6610 added", "RC-6610 car seat for a baby added"} {
+		if slices.Contains(relevance.Analyze(text).Terms, relevance.PlaceTerm) {
+			t.Errorf("%q states a place", text)
 		}
 	}
 	// a dosage tells what to do, as fasting before an exam does
