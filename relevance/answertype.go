@@ -2404,12 +2404,18 @@ func statesReason(rs []rune, t text) bool {
 // as a reason only +4 −1: "192 EUR will be paid after the 20% excess" then
 // states a reason for "why didn't you pay for the jab?").
 func takenOffAfter(w []string) bool {
-	for i, x := range w {
-		if x == "after" && slices.ContainsFunc(w[i+1:min(len(w), i+5)], func(y string) bool { return takenOff[y] }) {
+	for i := range w {
+		if offAfter(w, i, takenOff) {
 			return true
 		}
 	}
 	return false
+}
+
+// offAfter reports the i-th of words "after" and one of off within the four
+// words after it ("after the 5% fee", "after excess").
+func offAfter(w []string, i int, off map[string]bool) bool {
+	return w[i] == "after" && slices.ContainsFunc(w[i+1:min(len(w), i+5)], func(y string) bool { return off[y] })
 }
 
 // takenOff are the words for what is taken off a sum due or paid out.
@@ -2567,15 +2573,25 @@ func problemWord(w string) string {
 	return stem(w)
 }
 
-// statesAnotherProblem reports that an event's text states a reason that is
-// not one of the question's problems: a reason word of its own, or an amount
-// short of what was due.
-func statesAnotherProblem(event string, problems []string) bool {
+// problemsStated reads an event's text against the question's problems:
+// another reports a reason that is not one of them (a reason word of its
+// own, or an amount short of what was due), named one of them (read only
+// when report asks for it: a report for repair, problemsOnly). One scan.
+func problemsStated(event string, problems []string, report bool) (another, named bool) {
 	t := newText(event)
-	if statesShortOfDue(t) || statesShortfall(t.words) {
-		return true
+	another = statesShortOfDue(t) || statesShortfall(t.words)
+	if another && !report {
+		return true, false
 	}
-	return reasonWordsStated.each(withoutRequests(joinedCJK([]rune(t.norm))), func(w string) bool { return !slices.Contains(problems, problemWord(w)) })
+	reasonWordsStated.each(withoutRequests(joinedCJK([]rune(t.norm))), func(w string) bool {
+		if slices.Contains(problems, problemWord(w)) {
+			named = true
+		} else {
+			another = true
+		}
+		return another && (named || !report)
+	})
+	return another, named
 }
 
 // statesDeduction reports what was taken off an amount, in a text's words:
@@ -2589,7 +2605,7 @@ func statesDeduction(w []string) bool {
 				return true
 			}
 		case "after":
-			if slices.ContainsFunc(w[i+1:min(len(w), i+5)], func(y string) bool { return fees[y] }) {
+			if offAfter(w, i, fees) {
 				return true
 			}
 		}
@@ -2701,10 +2717,12 @@ type statedByWords struct {
 // (rs[prev:prevEnd], spaces alone between them): one of notBefore's for w.
 func (s statedByWords) undoneBy(w []byte, rs []rune, prev, prevEnd, i int) bool {
 	undo := s.notBefore[string(w)]
-	if len(undo) == 0 || prev < 0 || strings.TrimSpace(string(rs[prevEnd:i])) != "" {
+	if len(undo) == 0 || prev < 0 || slices.ContainsFunc(rs[prevEnd:i], func(r rune) bool { return !unicode.IsSpace(r) }) {
 		return false
 	}
-	return slices.ContainsFunc(undo, func(u string) bool { return string(rs[prev:prevEnd]) == u })
+	var buf [12]byte
+	before := asciiWord(rs[prev:prevEnd], &buf)
+	return slices.ContainsFunc(undo, func(u string) bool { return string(before) == u })
 }
 
 func (s statedByWords) in(rs []rune) bool {

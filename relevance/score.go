@@ -1724,7 +1724,8 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 		if docs[i].count(reasonHash)+docs[i].count(delayHash) == 0 && !hasAny(&docs[i], repairHashes) || hs != nil && !hasAny(&docs[i], hs) {
 			continue
 		}
-		if !statesAnotherProblem(cands[i].Text, problems) || high && hedged(cands[i].Text) || hasAny(&docs[i], repairHashes) && namesAProblem(cands[i].Text, problems) {
+		report := hasAny(&docs[i], repairHashes)
+		if another, named := problemsStated(cands[i].Text, problems, report); !another || high && hedged(cands[i].Text) || report && named {
 			if out == nil {
 				out = make([]bool, len(docs))
 			}
@@ -1732,12 +1733,6 @@ func problemsOnly(q text, cands []Candidate, docs []doc) []bool {
 		}
 	}
 	return out
-}
-
-// namesAProblem reports an event's text naming one of problems (problemsOf's
-// words).
-func namesAProblem(event string, problems []string) bool {
-	return reasonWordsStated.each(withoutRequests(joinedCJK([]rune(normalise(event)))), func(w string) bool { return slices.Contains(problems, problemWord(w)) })
 }
 
 // reportedOnly is, for a question asking what is wrong with an object, its
